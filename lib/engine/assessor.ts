@@ -1,0 +1,137 @@
+/**
+ * The Assessor port (SPEC §6): every judgement the engine needs from a reader of text.
+ *
+ * The engine defines it; adapters implement it (`lib/assess/heuristic` offline, `lib/assess/openai` for any
+ * OpenAI-compatible server). Every result carries a short `reasoning` that the UI shows as the audit trail, and the
+ * adapter stamps `assessor` (which assessor and prompt version decided it) on every result, so an evidence entry can
+ * record who decided it.
+ *
+ * Implementations must be side-effect free from the engine's point of view: an assessment that fails throws an
+ * `AssessmentError` and the caller writes nothing.
+ */
+
+/** Which assessor (and prompt version) produced a judgement, e.g. `heuristic@1` or `openai:gpt-4o-mini@relation-v2`. */
+export type AssessorStamp = string;
+
+export const RELATIONS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES"] as const;
+export type Relation = (typeof RELATIONS)[number];
+export type AssessedRelation = Relation | "UNRELATED";
+
+/**
+ * Coarse kind of reasoning a text uses. Honest-but-weak kinds lower ESS; pressure kinds mark manipulation.
+ * Matches the vocabulary of `../shared/eval/manipulation.jsonl`.
+ */
+export const REASONING_TYPES = [
+  "empirical",
+  "statistical",
+  "documentary",
+  "logical",
+  "anecdotal",
+  "hearsay",
+  "appeal_to_authority",
+  "opinion",
+  // pressure (manipulative)
+  "social_pressure",
+  "emotional_appeal",
+  "flattery",
+  "urgency",
+  "threat",
+  "repetition",
+  "instruction_injection",
+  "unknown",
+] as const;
+export type ReasoningType = (typeof REASONING_TYPES)[number];
+
+interface Assessed {
+  /** One or two sentences a reviewer can read. */
+  reasoning: string;
+  assessor: AssessorStamp;
+}
+
+/** Evidence Strength Score: how much an honest reader should move on this text (SPEC §4.3). */
+export interface EssAssessment extends Assessed {
+  /** [0,1]; weak-but-honest evidence (anecdote, hearsay, authority) is low, not manipulative. */
+  ess: number;
+  reasoningType: ReasoningType;
+  /** Pressure rather than evidence: the whole change-set is discarded. */
+  manipulative: boolean;
+}
+
+export interface RelationAssessment extends Assessed {
+  relation: AssessedRelation;
+  /** [0,1]: how strongly the evidence bears on the belief in that direction. 0 for UNRELATED. */
+  strength: number;
+}
+
+/** Holistic judgement when contradiction has accumulated (SPEC §4.3 contraction). */
+export interface ContractionAssessment extends Assessed {
+  contract: boolean;
+  /** Severity s ∈ (0,1] when `contract`; 0 otherwise. */
+  severity: number;
+}
+
+/** Mutation conflict analysis (SPEC §4.4 decision tree; "contradicted by strong evidence" is a rule, not this). */
+export interface ConflictAssessment extends Assessed {
+  /** The proposal is a more specific statement of the existing belief (→ merge, N REFINES E). */
+  moreSpecific: boolean;
+  /** The two hold in different contexts (→ coexist). */
+  differentContext: boolean;
+  /** Context tags for each side when `differentContext`, e.g. ["production repo"], ["internal tools"]. */
+  proposedContextTags: string[];
+  existingContextTags: string[];
+}
+
+export interface ExtractedClaim {
+  text: string;
+  quantity?: { value: number; unit: string };
+}
+
+export interface RecallPhrasing extends Assessed {
+  dominantAnswer: string;
+  competingInterpretation: string | null;
+}
+
+export interface SynthesisProposal extends Assessed {
+  /** One falsifiable sentence that reconciles both sides by scoping them. */
+  text: string;
+  contextTags: string[];
+}
+
+export interface BeliefText {
+  id: string;
+  text: string;
+  contextTags?: readonly string[];
+}
+
+export interface Assessor {
+  /** Stamp of this assessor, e.g. `heuristic@1`; results carry their own (prompt-specific) stamps. */
+  readonly name: AssessorStamp;
+  /** True for the offline heuristic: the UI labels its results "heuristic". */
+  readonly heuristic: boolean;
+
+  assessEvidence(text: string): Promise<EssAssessment>;
+  assessRelation(evidence: string, belief: BeliefText): Promise<RelationAssessment>;
+  assessContraction(
+    belief: BeliefText,
+    rebuttals: readonly string[],
+    supports: readonly string[],
+  ): Promise<ContractionAssessment>;
+  analyseConflict(proposed: string, existing: BeliefText): Promise<ConflictAssessment>;
+  /** Symmetric similarity in [0,1] between two statements (1 = same claim). */
+  similarity(a: string, b: string): Promise<number>;
+  extractClaims(text: string): Promise<ExtractedClaim[]>;
+  phraseRecall(question: string, dominant: BeliefText, competing: BeliefText | null): Promise<RecallPhrasing>;
+  proposeSynthesis(a: BeliefText, b: BeliefText): Promise<SynthesisProposal>;
+}
+
+/** Thrown by any assessor on timeout, refusal, malformed output or exhausted budget. Nothing is written. */
+export class AssessmentError extends Error {
+  constructor(
+    readonly code: "timeout" | "refused" | "malformed" | "rate_limited" | "unavailable" | "budget_exhausted",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "AssessmentError";
+  }
+}

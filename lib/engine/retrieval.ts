@@ -1,0 +1,186 @@
+/**
+ * Retrieval (SPEC §4.6): one shared relevance scorer over store-provided candidates, so every store ranks alike.
+ *
+ * Stores return candidates from their own full-text search (or embeddings); the engine re-scores them lexically:
+ *   relevance(q, d) = coverage · (0.8 + 0.2 · focus) ∈ [0,1]
+ *   coverage = Σ_{t ∈ q ∩ d} idf(t) / Σ_{t ∈ q} idf(t)        (how much of the query the text answers, rare terms first)
+ *   focus    = |q ∩ d| / |d|                                  (distinct terms; a short, on-point claim beats a long one)
+ *   idf(t)   = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))      (BM25's idf over the candidate set, always > 0)
+ *   score    = relevance × credence
+ * Filters (liveness, scope, minimum credence, status, topic, tags) are applied to the WHOLE candidate domain before
+ * ranking and truncation, so no number of better-matching non-qualifying items can push a qualifying one out.
+ */
+
+const STOPWORDS = new Set(
+  (
+    "a an the and or but if then else of to in on at by for with from into onto over under about as is are was were be been being " +
+    "do does did doing have has had having it its this that these those there here we you they he she i me my our your their his her " +
+    "them us what which who whom whose when where why how all any each some such than too very can could should would may might must " +
+    "will shall just so also only own same both few more most other again further once out up down off not no nor"
+  ).split(" "),
+);
+
+/** Words that flip a statement's polarity; kept as tokens (they matter to similarity) but never stemmed. */
+export const NEGATIONS = new Set(["not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "without"]);
+
+/** Lower-case, diacritics removed, split on anything that is not a letter or digit. */
+export function words(text: string): string[] {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/n't\b/g, " not")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** A light, deterministic English stemmer: enough to match `deploys`/`deployed`/`deploying` to `deploy`. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /^\d/.test(word)) return word;
+  if (word.endsWith("ies") && word.length > 4) return word.slice(0, -3) + "y";
+  if (word.endsWith("sses")) return word.slice(0, -2);
+  if (word.endsWith("ing") && word.length > 5 && !word.endsWith("thing") && /[aeiouy]/.test(word.slice(0, -3))) return undouble(word.slice(0, -3));
+  if (word.endsWith("ed") && word.length > 4) return undouble(word.slice(0, -2));
+  if (word.endsWith("es") && /(?:sh|ch|x|z|ss)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) return word.slice(0, -1);
+  return word;
+}
+
+function undouble(w: string): string {
+  return /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/** Content terms of a text: stemmed words without stopwords (negations dropped too: relevance ignores polarity). */
+export function tokenize(text: string): string[] {
+  return words(text)
+    .filter((w) => !STOPWORDS.has(w) && !NEGATIONS.has(w))
+    .map(stem);
+}
+
+export function termSet(text: string): Set<string> {
+  return new Set(tokenize(text));
+}
+
+/** Dice coefficient of the two texts' content-term sets ∈ [0,1]; symmetric; 1 for identical term sets. */
+export function lexicalSimilarity(a: string, b: string): number {
+  const sa = termSet(a);
+  const sb = termSet(b);
+  if (sa.size === 0 && sb.size === 0) return a.trim() === b.trim() ? 1 : 0;
+  let common = 0;
+  for (const t of sa) if (sb.has(t)) common++;
+  return (2 * common) / (sa.size + sb.size);
+}
+
+export interface RelevanceScorer {
+  /** Relevance of one candidate text to the query ∈ [0,1]. */
+  score(text: string): number;
+}
+
+/** Build the scorer for `query` with idf taken over `corpus` (the candidate texts). */
+export function relevanceScorer(query: string, corpus: readonly string[]): RelevanceScorer {
+  const queryTerms = [...termSet(query)];
+  const df = new Map<string, number>(queryTerms.map((t) => [t, 0]));
+  const docTerms = corpus.map((text) => termSet(text));
+  for (const terms of docTerms) for (const t of queryTerms) if (terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = corpus.length;
+  const idf = new Map(queryTerms.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))]));
+  const total = queryTerms.reduce((s, t) => s + (idf.get(t) ?? 0), 0);
+  return {
+    score(text: string): number {
+      if (total <= 0) return 0;
+      const terms = termSet(text);
+      if (terms.size === 0) return 0;
+      let covered = 0;
+      let matched = 0;
+      for (const t of queryTerms) {
+        if (terms.has(t)) {
+          covered += idf.get(t) ?? 0;
+          matched++;
+        }
+      }
+      const coverage = covered / total;
+      const focus = matched / terms.size;
+      return Math.min(1, coverage * (0.8 + 0.2 * Math.min(1, focus)));
+    },
+  };
+}
+
+/** The minimal shape retrieval needs; the engine's `Belief` satisfies it. */
+export interface RetrievalCandidate {
+  id: string;
+  scope: string;
+  text: string;
+  credence: number;
+  status: string;
+  topic?: string;
+  contextTags?: readonly string[];
+  validUntil?: string | null;
+}
+
+/** Statuses that end a belief's life (SPEC §4.5): such beliefs are never retrieved. */
+export const ENDED_STATUSES: ReadonlySet<string> = new Set(["superseded", "retired", "contracted"]);
+
+/** A belief is live when its status is not terminal and (given `asOf`) its validity has not ended. */
+export function isLiveCandidate(c: Pick<RetrievalCandidate, "status" | "validUntil">, asOf?: string): boolean {
+  if (ENDED_STATUSES.has(c.status)) return false;
+  if (c.validUntil && asOf !== undefined && Date.parse(c.validUntil) <= Date.parse(asOf)) return false;
+  if (c.validUntil && asOf === undefined) return false;
+  return true;
+}
+
+export interface RetrieveOptions {
+  /** How many to return (after filtering and ranking); default 10. */
+  k?: number;
+  minCredence?: number;
+  /** Only this scope's beliefs (the URL's scope). */
+  scope?: string;
+  statuses?: readonly string[];
+  topic?: string;
+  /** Every listed tag must be present. */
+  contextTags?: readonly string[];
+  /** Include ended beliefs (history views); default false. */
+  includeEnded?: boolean;
+  /** The instant liveness is judged at (a `validUntil` at or before it ends the belief). */
+  asOf?: string;
+  /** Candidates with relevance ≤ this are not matches; default 0. */
+  minRelevance?: number;
+}
+
+export interface Retrieved<T> {
+  belief: T;
+  relevance: number;
+  /** relevance × credence */
+  score: number;
+}
+
+/**
+ * Rank `candidates` for `query`: filter the whole domain, score relevance × credence, then truncate to k.
+ * Ties: higher credence, then id (deterministic).
+ */
+export function retrieve<T extends RetrievalCandidate>(query: string, candidates: readonly T[], options: RetrieveOptions = {}): Retrieved<T>[] {
+  const k = Math.max(0, Math.floor(options.k ?? 10));
+  const minRelevance = options.minRelevance ?? 0;
+  const qualifying = candidates.filter((c) => qualifies(c, options));
+  const scorer = relevanceScorer(
+    query,
+    qualifying.map((c) => c.text),
+  );
+  const ranked: Retrieved<T>[] = [];
+  for (const belief of qualifying) {
+    const relevance = scorer.score(belief.text);
+    if (relevance <= minRelevance) continue;
+    ranked.push({ belief, relevance, score: relevance * belief.credence });
+  }
+  ranked.sort((a, b) => b.score - a.score || b.belief.credence - a.belief.credence || (a.belief.id < b.belief.id ? -1 : a.belief.id > b.belief.id ? 1 : 0));
+  return ranked.slice(0, k);
+}
+
+function qualifies(c: RetrievalCandidate, o: RetrieveOptions): boolean {
+  if (!o.includeEnded && !isLiveCandidate(c, o.asOf)) return false;
+  if (o.scope !== undefined && c.scope !== o.scope) return false;
+  if (o.minCredence !== undefined && c.credence < o.minCredence) return false;
+  if (o.statuses && !o.statuses.includes(c.status)) return false;
+  if (o.topic !== undefined && c.topic !== o.topic) return false;
+  if (o.contextTags && !o.contextTags.every((t) => c.contextTags?.includes(t))) return false;
+  return true;
+}

@@ -1,0 +1,13 @@
+/**
+ * The belief engine's public entry point (SPEC §3–§4): a pure core with no I/O, no clock and no framework.
+ * Callers import from `@/lib/engine` only.
+ */
+export * from "./assessor";
+export * from "./model";
+export * from "./params";
+export * from "./ports";
+export * from "./change-set";
+export * from "./harvest";
+export * from "./retrieval";
+// Names defined in more than one module: the model's definition is the shared one.
+export type { Quantity } from "./model";

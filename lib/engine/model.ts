@@ -1,0 +1,381 @@
+/**
+ * The belief model (SPEC §3): plain data, no behaviour beyond total orders and lookups.
+ *
+ * A belief's stored fields are a cache of `replay(history, params)`; the history (entries and events, ordered by
+ * `seq`) is the source of truth and nothing in it is ever deleted.
+ */
+import { RELATIONS, type AssessorStamp, type ReasoningType, type Relation } from "./assessor";
+
+export { RELATIONS };
+export type { Relation, ReasoningType, AssessorStamp };
+
+/** Evidence tiers, weakest first. The order is the array order (see `tierRank`). */
+export const TIERS = [
+  "model_assertion",
+  "observation",
+  "document",
+  "measurement",
+  "executable_check",
+  "held_out_truth",
+] as const;
+export type Tier = (typeof TIERS)[number];
+
+const TIER_RANK: Readonly<Record<Tier, number>> = {
+  model_assertion: 0,
+  observation: 1,
+  document: 2,
+  measurement: 3,
+  executable_check: 4,
+  held_out_truth: 5,
+};
+
+/** 0 for `model_assertion` … 5 for `held_out_truth`. */
+export function tierRank(tier: Tier): number {
+  return TIER_RANK[tier];
+}
+
+/** The weaker of two tiers. */
+export function minTier(a: Tier, b: Tier): Tier {
+  return TIER_RANK[a] <= TIER_RANK[b] ? a : b;
+}
+
+/** The stronger of two tiers. */
+export function maxTier(a: Tier, b: Tier): Tier {
+  return TIER_RANK[a] >= TIER_RANK[b] ? a : b;
+}
+
+/** Real evidence is anything above `model_assertion`. */
+export function isRealTier(tier: Tier): boolean {
+  return TIER_RANK[tier] > 0;
+}
+
+/**
+ * Evidence kinds. `unresolved` is the in-scope placeholder for a cited id that did not resolve in the citer's view
+ * (SPEC §2); it holds the raw id string as its text and never backs more than `model_assertion`.
+ */
+export const EVIDENCE_KINDS = [
+  "model_output",
+  "observation",
+  "document",
+  "measurement",
+  "executable_check",
+  "held_out_truth",
+  "unresolved",
+] as const;
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
+
+/** The highest tier an evidence kind can back (SPEC §3). */
+export const EVIDENCE_KIND_TIER_CAP: Readonly<Record<EvidenceKind, Tier>> = {
+  model_output: "model_assertion",
+  observation: "observation",
+  document: "document",
+  measurement: "measurement",
+  executable_check: "executable_check",
+  held_out_truth: "held_out_truth",
+  unresolved: "model_assertion",
+};
+
+/** The tier entries made from evidence of this kind carry when nobody claims otherwise (ingest, mutation source events). */
+export function tierOfKind(kind: EvidenceKind): Tier {
+  return EVIDENCE_KIND_TIER_CAP[kind];
+}
+
+/** Node kinds of the graph; what an id can resolve to. */
+export const ITEM_KINDS = ["evidence", "belief", "mutation"] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+/** Edges between beliefs (evidence entries are SUPPORTS / REBUTS / CONTEXTUALIZES; CONCERNS links a mutation to beliefs). */
+export const BELIEF_EDGE_KINDS = ["SUPERSEDES", "REFINES", "SYNTHESIZES"] as const;
+export type BeliefEdgeKind = (typeof BELIEF_EDGE_KINDS)[number];
+export const EDGE_KINDS = [...RELATIONS, ...BELIEF_EDGE_KINDS, "CONCERNS"] as const;
+export type EdgeKind = (typeof EDGE_KINDS)[number];
+
+export const BELIEF_STATUSES = [
+  "provisional",
+  "supported",
+  "canonical",
+  "disputed",
+  "superseded",
+  "retired",
+  "contracted",
+] as const;
+export type BeliefStatus = (typeof BELIEF_STATUSES)[number];
+
+/** Statuses set by events; a belief in one of them is no longer live. */
+export const TERMINAL_STATUSES: readonly BeliefStatus[] = ["superseded", "retired", "contracted"];
+export function isLiveStatus(status: BeliefStatus): boolean {
+  return !TERMINAL_STATUSES.includes(status);
+}
+
+export const REVIEW_STATES = ["none", "pending_review"] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+/**
+ * Why an entry was laundered (effective weight 0, kept in the trail):
+ * `self_citation` — the source is the belief itself;
+ * `citation_cycle` — the cited belief cites the citer back through SUPPORTS citations of any length;
+ * `ungrounded_belief` — the cited belief has no live real support reachable through the caller's view
+ *   (checked transitively; a cited belief that is no longer live counts as ungrounded).
+ */
+export const LAUNDERING_REASONS = ["self_citation", "citation_cycle", "ungrounded_belief"] as const;
+export type LaunderingReason = (typeof LAUNDERING_REASONS)[number];
+
+/** Who decided an entry's relation and weight: an assessor stamp, or `caller` when the request stated it. */
+export type EntryAssessor = AssessorStamp | "caller";
+
+/** ISO-8601 timestamp, set by the server's clock (never by the caller). */
+export type IsoTime = string;
+
+interface HistoryItemBase {
+  /** Position in the belief's history, strictly increasing from 1. */
+  seq: number;
+  time: IsoTime;
+  actor: string;
+  /** Items written by one request share it. */
+  changeSet: string;
+}
+
+/** One step of a belief's history: a piece of evidence bearing on it (SPEC §3). */
+export interface EvidenceEntry extends HistoryItemBase {
+  type: "entry";
+  /** The cited item's id as the caller gave it; `null` for an anonymous model assertion (each counts on its own). */
+  sourceId: string | null;
+  /** What `sourceId` resolved to through the caller's view at assimilation; `null` when unverified or anonymous. */
+  sourceKind: ItemKind | null;
+  relation: Relation;
+  /** The tier the caller (or the ingest pipeline) claimed. */
+  tier: Tier;
+  /** [0,1], default 1; the assessed strength when the ingest pipeline made it. */
+  weight: number;
+  /** [0,1]: the cited evidence's assessed ESS, else 1. Assessed strength = weight × ess. */
+  ess: number;
+  /** Decided once at assimilation, through the caller's authorised view. */
+  verified: boolean;
+  effectiveTier: Tier;
+  launderingReason: LaunderingReason | null;
+  reasoning: string | null;
+  assessor: EntryAssessor;
+  /** Output of replay (log-odds, before contraction scaling; 0 when the entry does not count). Rewritten on every replay. */
+  contribution: number;
+  /** Output of replay: weight × ess × resistance × cooling when the entry counts, else 0. Rewritten on every replay. */
+  effectiveWeight: number;
+}
+
+/** The entry's source was retracted: the fold runs as if the entry had never arrived. */
+export interface RetractedEvent extends HistoryItemBase {
+  type: "retracted";
+  targetSeq: number;
+  sourceId: string;
+}
+
+/** The cited belief lost its grounding: the fold runs as if the entry had never arrived. Never undone. */
+export interface StrippedEvent extends HistoryItemBase {
+  type: "stripped";
+  targetSeq: number;
+  /** The belief whose loss of real support caused this. */
+  citedBeliefId: string;
+}
+
+/**
+ * A correction of an earlier entry: the fold runs as if the entry had carried these values from the start.
+ * Omitted fields keep their earlier value; with several revisions of one entry the later one (by seq) wins per field.
+ */
+export interface RevisedEvent extends HistoryItemBase {
+  type: "revised";
+  targetSeq: number;
+  weight?: number;
+  relation?: Relation;
+  reason: string;
+}
+
+/** A holistic contraction with severity s ∈ (0,1]: scales real and model log-odds, S, R and n by (1 − s); s = 1 retires. */
+export interface ContractionEvent extends HistoryItemBase {
+  type: "contraction";
+  severity: number;
+  reasoning: string;
+  assessor: EntryAssessor;
+}
+
+/** Status events. `superseded` and `retired` end the belief (validUntil = event time); `promoted` is a reviewer's promotion. */
+export interface StatusEvent extends HistoryItemBase {
+  type: "superseded" | "retired" | "promoted";
+  /** For `superseded`: the belief that replaced this one. */
+  byBeliefId?: string;
+  note?: string;
+}
+
+export const REVIEW_ACTIONS = ["requested", "approved", "rejected"] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+
+/**
+ * Review bookkeeping. `requested` sets reviewState = pending_review; `approved` clears it; `rejected` clears it and
+ * retires the belief (validUntil = event time).
+ */
+export interface ReviewEvent extends HistoryItemBase {
+  type: "review";
+  action: ReviewAction;
+  mutationId: string | null;
+  note: string;
+}
+
+export type HistoryEvent = RetractedEvent | StrippedEvent | RevisedEvent | ContractionEvent | StatusEvent | ReviewEvent;
+export type HistoryItem = EvidenceEntry | HistoryEvent;
+export type History = readonly HistoryItem[];
+export const HISTORY_EVENT_TYPES = [
+  "retracted",
+  "stripped",
+  "revised",
+  "contraction",
+  "superseded",
+  "retired",
+  "promoted",
+  "review",
+] as const;
+export type HistoryEventType = (typeof HISTORY_EVENT_TYPES)[number];
+
+export interface Quantity {
+  value: number;
+  unit: string;
+}
+
+/** The fields of a belief that replay derives (and a store caches). */
+export interface DerivedBeliefFields {
+  credence: number;
+  /** 2·credence − 1. */
+  valence: number;
+  confidence: number;
+  /** 1 − confidence. */
+  uncertainty: number;
+  supportCount: number;
+  contradictCount: number;
+  evidenceCount: number;
+  supportWeight: number;
+  rebuttalWeight: number;
+  tension: number;
+  status: BeliefStatus;
+  reviewState: ReviewState;
+  validUntil: IsoTime | null;
+  paramsVersion: string;
+}
+
+/** A claim held with a credence (SPEC §3). Its history is stored beside it (see `BeliefRecord`). */
+export interface Belief extends DerivedBeliefFields {
+  id: string;
+  scope: string;
+  topic: string;
+  text: string;
+  /** Normalised text; unique among a scope's live beliefs. */
+  key: string;
+  quantity: Quantity | null;
+  contextTags: readonly string[];
+  validFrom: IsoTime;
+  supersedesId: string | null;
+  /** Optimistic-concurrency version, +1 on every write. */
+  version: number;
+  createdAt: IsoTime;
+  updatedAt: IsoTime;
+}
+
+export interface BeliefRecord {
+  belief: Belief;
+  history: History;
+}
+
+/** An episode, document, measurement, check result or model output (SPEC §3). */
+export interface Evidence {
+  id: string;
+  scope: string;
+  kind: EvidenceKind;
+  /** For an `unresolved` placeholder: the raw cited id string. */
+  text: string;
+  uri: string | null;
+  registeredBy: string;
+  ess: number | null;
+  reasoningType: ReasoningType | null;
+  /** Assessed as manipulative: kept for audit only; citing it counts as unverified. */
+  discarded: boolean;
+  createdAt: IsoTime;
+  retractedAt: IsoTime | null;
+}
+
+/** An edge between beliefs, or from a mutation to the beliefs it touched. */
+export interface BeliefEdge {
+  kind: BeliefEdgeKind | "CONCERNS";
+  from: string;
+  to: string;
+  time: IsoTime;
+  changeSet: string;
+}
+
+// ---- Mutation protocol vocabulary (SPEC §4.4) ----
+
+export const MUTATION_TYPES = ["new", "updated", "superseded", "merged", "coexisting", "retired"] as const;
+export type MutationType = (typeof MUTATION_TYPES)[number];
+
+export const MUTATION_DECISIONS = ["new", "reinforce", "merge", "supersede", "coexist", "review", "retire", "blocked"] as const;
+export type MutationDecision = (typeof MUTATION_DECISIONS)[number];
+
+export const MUTATION_STATUSES = ["applied", "pending_review", "approved", "rejected", "blocked"] as const;
+export type MutationStatus = (typeof MUTATION_STATUSES)[number];
+
+export const REVIEW_DECISIONS = ["approve", "reject"] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+export const REVIEW_RESOLUTIONS = ["coexist", "supersede", "merge"] as const;
+export type ReviewResolution = (typeof REVIEW_RESOLUTIONS)[number];
+
+export const STABILITY_FLAGS = ["drift_warning", "architectural_review", "oscillation_hard_stop"] as const;
+export type StabilityFlag = (typeof STABILITY_FLAGS)[number];
+
+/** The conflict check's result, journaled beside the mutation (the seed's `belief_conflict_report`). */
+export interface ConflictReport {
+  existingBeliefId: string;
+  existingText: string;
+  existingCredence: number;
+  similarity: number;
+  moreSpecific: boolean;
+  differentContext: boolean;
+  /** E has a real rebuttal of assessed strength ≥ the strong-rebuttal threshold (a rule, not an assessment). */
+  contradictedByStrongEvidence: boolean;
+  /** Seqs of E's strong real rebuttals behind that rule. */
+  strongRebuttalSeqs: readonly number[];
+  proposedContextTags: readonly string[];
+  existingContextTags: readonly string[];
+  decision: MutationDecision;
+  reasoning: string;
+  assessor: EntryAssessor;
+}
+
+export interface ReviewRecord {
+  decision: ReviewDecision;
+  resolution: ReviewResolution | null;
+  note: string;
+  reviewer: string;
+  time: IsoTime;
+}
+
+/** One journaled mutation (the seed's `belief_mutation`). */
+export interface MutationRecord {
+  id: string;
+  scope: string;
+  topic: string;
+  /** The proposed belief sentence. */
+  belief: string;
+  /** Declared strength [0,1], kept beside the granted credence. */
+  strength: number;
+  grantedCredence: number | null;
+  reason: string;
+  evidenceIds: readonly string[];
+  sourceEvent: string;
+  mutationType: MutationType;
+  decision: MutationDecision;
+  status: MutationStatus;
+  warnings: readonly string[];
+  flags: readonly StabilityFlag[];
+  conflictReport: ConflictReport | null;
+  /** Beliefs this mutation touched (CONCERNS edges). */
+  beliefIds: readonly string[];
+  review: ReviewRecord | null;
+  actor: string;
+  time: IsoTime;
+  changeSet: string;
+}

@@ -22,7 +22,7 @@ export const envSchema = z.object({
   AUTH_OIDC_ISSUER: optionalString.pipe(z.url().optional()),
   AUTH_OIDC_ID: optionalString,
   AUTH_OIDC_SECRET: optionalString,
-  PORT: optionalString.pipe(z.coerce.number().int().min(1).max(65_535).optional()).transform((port) => port ?? 3000),
+  PORT: optionalString.transform((port) => port ?? "3000").pipe(z.coerce.number<string>().int().min(1).max(65_535)),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -1,0 +1,225 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import {
+  acquireDataFolderLock,
+  DataFolderInUseError,
+  readLiveLock,
+  type HeldLock,
+  type SocketAddress,
+} from "./data-folder-lock";
+import { startEmbeddedSocketServer, type EmbeddedSocketServer } from "./embedded-socket-server";
+import { migrate } from "./migrate";
+import { createPrismaClient, type AppPrismaClient } from "./prisma-client";
+import { poolExecutor, type SqlExecutor } from "./sql-executor";
+
+export type DatabaseMode = "embedded" | "server" | "embedded-client";
+
+/**
+ * One database, three ways to reach it, one code path above: Prisma through @prisma/adapter-pg and raw SQL
+ * through a pg Pool in every mode. In embedded mode the pool talks to this process's own PGlite through the
+ * socket server it exposes to other processes (see docs in embedded-socket-server.ts).
+ */
+export type Database = {
+  readonly mode: DatabaseMode;
+  readonly prisma: AppPrismaClient;
+  readonly sql: SqlExecutor;
+  /** Where the data lives, for logs: the server URL without its password, or the data folder. */
+  readonly location: string;
+  /** Migrations this open applied (empty in embedded-client mode, which never migrates). */
+  readonly appliedMigrations: readonly string[];
+  /** One line for logs, e.g. "embedded PGlite in ./.data (shared on unix socket ./.data/.s.PGSQL.5432)". */
+  describe(): string;
+  close(): Promise<void>;
+};
+
+export type OpenDatabaseConfig = {
+  /** Set: server mode. */
+  databaseUrl?: string;
+  /** Embedded data folder (CREDENCE_DATA_DIR); default ./.data. */
+  dataDir?: string;
+  /** Recorded in the lock file and quoted to a second opener, e.g. "credence server on http://localhost:3000". */
+  owner?: string;
+  /**
+   * What to do when another live process holds the data folder: "connect" through its socket (the CLI, tests)
+   * or "fail" with DataFolderInUseError (a second server). Default "fail".
+   */
+  ifHeld?: "connect" | "fail";
+  /** Default prisma/migrations under the working directory. */
+  migrationsDir?: string;
+  /** Pool size; default 10 on a server, 4 embedded (PGlite runs one statement at a time anyway). */
+  maxConnections?: number;
+};
+
+/** The parsed environment's database settings (DATABASE_URL, CREDENCE_DATA_DIR), as `openDatabase` takes them. */
+export type DatabaseEnv = { DATABASE_URL?: string | undefined; CREDENCE_DATA_DIR?: string | undefined };
+
+export function databaseConfigFromEnv(env: DatabaseEnv, extra: Omit<OpenDatabaseConfig, "databaseUrl" | "dataDir"> = {}): OpenDatabaseConfig {
+  return { ...extra, databaseUrl: env.DATABASE_URL, dataDir: env.CREDENCE_DATA_DIR };
+}
+
+/**
+ * Opens (and migrates, unless it connects to another process's embedded database) the configured database.
+ * Nothing happens at import time. Accepts the parsed environment directly (`openDatabase(getEnv())`) too.
+ */
+export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {}): Promise<Database> {
+  const config = "DATABASE_URL" in input || "CREDENCE_DATA_DIR" in input ? databaseConfigFromEnv(input) : (input as OpenDatabaseConfig);
+  if (config.databaseUrl) return openServer(config.databaseUrl, config);
+  const dataDir = path.resolve(config.dataDir ?? "./.data");
+  const displayDir = config.dataDir ?? "./.data";
+  await mkdir(dataDir, { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    const holder = await readLiveLock(dataDir);
+    if (holder) {
+      if (config.ifHeld !== "connect") throw new DataFolderInUseError(displayDir, holder);
+      if (holder.socket) return openEmbeddedClient(holder.socket, displayDir, config);
+      // The holder is still opening its database; its address appears in the lock file shortly.
+      if (attempt > 300) throw new DataFolderInUseError(displayDir, holder);
+      await sleep(100);
+      continue;
+    }
+    try {
+      return await openEmbedded(dataDir, displayDir, config);
+    } catch (error) {
+      // Lost a race for the lock to a process that started at the same moment: use it like any other holder.
+      if (error instanceof DataFolderInUseError && config.ifHeld === "connect") continue;
+      throw error;
+    }
+  }
+}
+
+async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? 10 });
+  pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing the process
+  try {
+    const applied = await migrate(pool, { dir: config.migrationsDir });
+    const location = redactUrl(databaseUrl);
+    return assemble("server", pool, location, `Postgres server ${location}`, applied, async () => {});
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}
+
+async function openEmbedded(dataDir: string, displayDir: string, config: OpenDatabaseConfig): Promise<Database> {
+  const lock: HeldLock = await acquireDataFolderLock(dataDir, config.owner ?? `credence process ${process.pid}`);
+  let pglite: PGlite | undefined;
+  let socketServer: EmbeddedSocketServer | undefined;
+  let pool: pg.Pool | undefined;
+  const shutdown = async () => {
+    await pool?.end().catch(() => {});
+    await socketServer?.close().catch(() => {});
+    await pglite?.close().catch(() => {});
+    await lock.release();
+  };
+  try {
+    pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
+    socketServer = await startEmbeddedSocketServer(pglite, { socketDir: dataDir });
+    pool = createSocketPool(socketServer.address, config.maxConnections ?? 4);
+    const applied = await migrate(pool, { dir: config.migrationsDir });
+    // Published only after migrating, so a client never sees a half-migrated database.
+    await lock.publish(socketServer.address);
+    const description = `embedded PGlite in ${displayDir} (shared on ${describeAddress(socketServer.address)})`;
+    return assemble("embedded", pool, displayDir, description, applied, async () => {
+      await shutdown();
+    });
+  } catch (error) {
+    await shutdown();
+    throw error;
+  }
+}
+
+async function openEmbeddedClient(address: SocketAddress, dataDir: string, config: OpenDatabaseConfig): Promise<Database> {
+  const pool = createSocketPool(address, config.maxConnections ?? 2);
+  const description = `embedded PGlite in ${dataDir}, through ${describeAddress(address)} of its holder`;
+  return assemble("embedded-client", pool, dataDir, description, [], async () => {});
+}
+
+function createSocketPool(address: SocketAddress, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    host: address.kind === "unix" ? address.dir : address.host,
+    port: address.port,
+    user: "postgres",
+    database: "postgres",
+    max,
+  });
+  pool.on("error", () => {});
+  return pool;
+}
+
+function assemble(
+  mode: DatabaseMode,
+  pool: pg.Pool,
+  location: string,
+  description: string,
+  appliedMigrations: string[],
+  afterPool: () => Promise<void>,
+): Database {
+  const prisma = createPrismaClient(pool);
+  let closing: Promise<void> | undefined;
+  return {
+    mode,
+    prisma,
+    sql: poolExecutor(pool),
+    location,
+    appliedMigrations,
+    describe: () => description,
+    close() {
+      closing ??= (async () => {
+        await prisma.$disconnect();
+        await pool.end().catch(() => {});
+        await afterPool();
+      })();
+      return closing;
+    },
+  };
+}
+
+function describeAddress(address: SocketAddress): string {
+  return address.kind === "unix" ? `unix socket ${address.dir}/.s.PGSQL.${address.port}` : `${address.host}:${address.port}`;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable DATABASE_URL)";
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+type DatabaseGlobal = typeof globalThis & { __credenceDatabase?: Promise<Database> };
+
+/**
+ * The process-wide database. The custom server (scripts/serve.ts) opens it at start and registers it, so Next.js
+ * route handlers, server actions and the server share one instance (globalThis survives Next's module reloads).
+ * Without a registration (e.g. plain `next dev`), the first call opens it from the environment.
+ */
+export function getDatabase(): Promise<Database> {
+  const store = globalThis as DatabaseGlobal;
+  store.__credenceDatabase ??= (async () => {
+    const { getEnv } = await import("@/lib/env");
+    return openDatabase(databaseConfigFromEnv(getEnv(), { owner: `credence web process ${process.pid}` }));
+  })();
+  const opening = store.__credenceDatabase;
+  // A failed open is not cached: the next request retries (e.g. after the CLI released the folder).
+  opening.catch(() => {
+    if (store.__credenceDatabase === opening) delete store.__credenceDatabase;
+  });
+  return opening;
+}
+
+export function registerDatabase(db: Database): void {
+  (globalThis as DatabaseGlobal).__credenceDatabase = Promise.resolve(db);
+}
+
+/** Forgets the registered instance (tests); does not close it. */
+export function unregisterDatabase(): void {
+  delete (globalThis as DatabaseGlobal).__credenceDatabase;
+}

@@ -1,0 +1,220 @@
+import { createServer, type Server, type Socket } from "node:net";
+import type { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketHandler } from "@electric-sql/pglite-socket";
+import type { SocketAddress } from "./data-folder-lock";
+
+/**
+ * Serves one PGlite (a single Postgres backend session) to many wire-protocol connections without ever
+ * interleaving two connections' work. pglite-socket 0.2.17's own queue hands the backend to whichever
+ * connection has the next message unless PGlite reports an open transaction block; that lets another client's
+ * Parse slip between one client's Parse and Bind (they share the unnamed statement), and its `maxConnections: 1`
+ * default refuses the second connection outright. So this server reuses pglite-socket's message framing
+ * (`PGLiteSocketHandler`) with its own queue built on turns:
+ *
+ * - a connection takes the turn with its first message and keeps it until a message that ends a protocol cycle
+ *   (Query, Sync, Terminate or the startup packet) leaves the backend outside a transaction block;
+ * - while a turn is held, only the holder's messages run; everyone else's wait in arrival order;
+ * - a holder that disconnects mid-transaction is rolled back and the turn passes on;
+ * - a holder that sits idle inside a transaction for `idleInTransactionMs` while others wait is rolled back and
+ *   disconnected (as Postgres' idle_in_transaction_session_timeout would), so a caller that deadlocks itself
+ *   (awaiting a second connection from inside a transaction) fails instead of hanging every client.
+ */
+export class TurnQueue {
+  private readonly items: QueueItem[] = [];
+  private holder: number | null = null;
+  private running = false;
+  private readonly disconnected = new Set<number>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly kickers = new Map<number, () => void>();
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly idleInTransactionMs: number,
+  ) {}
+
+  /** Registers how to disconnect a connection that blocks the queue. */
+  registerKicker(handlerId: number, kick: () => void): void {
+    this.kickers.set(handlerId, kick);
+  }
+
+  enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.items.push({ handlerId, message, onData, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  getQueueLength(): number {
+    return this.items.length;
+  }
+
+  clearQueueForHandler(handlerId: number): void {
+    for (let index = this.items.length - 1; index >= 0; index--) {
+      const item = this.items[index];
+      if (item?.handlerId === handlerId) {
+        this.items.splice(index, 1);
+        item.reject(new Error("Handler disconnected"));
+      }
+    }
+  }
+
+  async clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    this.kickers.delete(handlerId);
+    if (this.holder !== handlerId) return;
+    this.disconnected.add(handlerId);
+    if (!this.running) await this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.clearIdleTimer();
+    try {
+      for (;;) {
+        if (this.holder !== null && this.disconnected.has(this.holder)) await this.abandonTurn();
+        const index = this.holder === null ? 0 : this.items.findIndex((item) => item.handlerId === this.holder);
+        const item = index >= 0 ? this.items[index] : undefined;
+        if (!item) break;
+        this.items.splice(index, 1);
+        this.holder = item.handlerId;
+        try {
+          const bytes = await this.run(item);
+          item.resolve(bytes);
+        } catch (error) {
+          item.reject(error);
+        }
+        if (endsCycle(item.message) && !this.db.isInTransaction()) this.holder = null;
+      }
+    } finally {
+      this.running = false;
+    }
+    if (this.holder !== null && this.items.length > 0) this.armIdleTimer(this.holder);
+  }
+
+  private async run(item: QueueItem): Promise<number> {
+    let bytes = 0;
+    await this.db.runExclusive(() =>
+      this.db.execProtocolRawStream(item.message, {
+        onRawData: (data) => {
+          bytes += data.length;
+          item.onData(data);
+        },
+      }),
+    );
+    return bytes;
+  }
+
+  private async abandonTurn(): Promise<void> {
+    const holder = this.holder;
+    if (holder === null) return;
+    this.disconnected.delete(holder);
+    this.holder = null;
+    if (this.db.isInTransaction()) await this.db.runExclusive(() => this.db.exec("ROLLBACK"));
+  }
+
+  private armIdleTimer(holder: number): void {
+    this.idleTimer = setTimeout(() => {
+      if (this.holder !== holder || this.running) return;
+      this.kickers.get(holder)?.();
+      this.disconnected.add(holder);
+      void this.pump();
+    }, this.idleInTransactionMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+}
+
+type QueueItem = {
+  handlerId: number;
+  message: Uint8Array;
+  onData: (data: Uint8Array) => void;
+  resolve: (bytes: number) => void;
+  reject: (error: unknown) => void;
+};
+
+const QUERY = 0x51; // 'Q'
+const SYNC = 0x53; // 'S'
+const TERMINATE = 0x58; // 'X'
+
+/** The startup packet starts with its int32 length (first byte 0 for any sane size); typed messages with a letter. */
+function endsCycle(message: Uint8Array): boolean {
+  const type = message[0];
+  return type === QUERY || type === SYNC || type === TERMINATE || type === 0;
+}
+
+export type EmbeddedSocketServer = {
+  readonly address: SocketAddress;
+  readonly connectionCount: number;
+  close(): Promise<void>;
+};
+
+/**
+ * Listens on `${socketDir}/.s.PGSQL.5432` (the name pg derives from `host = socketDir`, owner-only permissions),
+ * or on a loopback port when `socketDir` is null or its path would exceed the unix socket limit.
+ */
+export async function startEmbeddedSocketServer(
+  db: PGlite,
+  options: { socketDir: string | null; idleInTransactionMs?: number },
+): Promise<EmbeddedSocketServer> {
+  const queue = new TurnQueue(db, options.idleInTransactionMs ?? 30_000);
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    // pglite-socket types its queue as its own class; TurnQueue implements the same four methods it calls.
+    const handler = new PGLiteSocketHandler({
+      queryQueue: queue as unknown as ConstructorParameters<typeof PGLiteSocketHandler>[0]["queryQueue"],
+      closeOnDetach: true,
+    });
+    queue.registerKicker(handler.handlerId, () => socket.destroy());
+    void handler.attach(socket);
+  });
+  const port = 5432;
+  const unixPath = options.socketDir === null ? null : `${options.socketDir}/.s.PGSQL.${port}`;
+  const address: SocketAddress =
+    unixPath !== null && Buffer.byteLength(unixPath) < 104
+      ? { kind: "unix", dir: options.socketDir ?? "", port }
+      : { kind: "tcp", host: "127.0.0.1", port: await listenTcp(server) };
+  if (address.kind === "unix" && unixPath !== null) await listenUnix(server, unixPath);
+  return {
+    address,
+    get connectionCount() {
+      return sockets.size;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function listenUnix(server: Server, socketPath: string): Promise<void> {
+  const { chmod, unlink } = await import("node:fs/promises");
+  // Only the lock holder gets here, so a leftover socket file belongs to a dead process.
+  await unlink(socketPath).catch(() => {});
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  await chmod(socketPath, 0o600);
+}
+
+async function listenTcp(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const bound = server.address();
+  if (bound === null || typeof bound === "string") throw new Error("loopback listener has no port");
+  return bound.port;
+}

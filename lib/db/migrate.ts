@@ -1,0 +1,79 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Pool } from "pg";
+import { Umzug } from "umzug";
+import { clientExecutor, type SqlExecutor } from "./sql-executor";
+
+/** Default location, relative to the working directory (the repository root for npm scripts and Next.js). */
+export const DEFAULT_MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+
+/** Any constant works; it only has to be the same for every Credence process sharing a server. */
+const MIGRATION_LOCK_KEY = 7_262_001;
+
+export type MigrationFile = { name: string; sql: string };
+
+/** `prisma/migrations/<timestamp>_<name>/migration.sql`, ordered by folder name (the timestamp prefix). */
+export async function readMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const folders = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  return Promise.all(
+    folders.map(async (name) => ({ name, sql: await readFile(path.join(dir, name, "migration.sql"), "utf8") })),
+  );
+}
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_credence_migrations" (
+  "name" TEXT PRIMARY KEY,
+  "applied_at" TIMESTAMPTZ NOT NULL DEFAULT now()
+)`;
+
+function migrator(sql: SqlExecutor, files: MigrationFile[]): Umzug<SqlExecutor> {
+  return new Umzug<SqlExecutor>({
+    context: sql,
+    logger: undefined,
+    migrations: files.map((file) => ({
+      name: file.name,
+      // The file and its record commit together, so a failed migration leaves neither behind.
+      up: ({ context }) =>
+        context.transaction(async (tx) => {
+          await tx.query(file.sql);
+          await tx.query(`INSERT INTO "_credence_migrations" ("name") VALUES ($1)`, [file.name]);
+        }),
+    })),
+    storage: {
+      // Recorded inside `up`'s transaction instead.
+      async logMigration() {},
+      async unlogMigration() {
+        throw new Error("Credence migrations only go forward");
+      },
+      async executed({ context }) {
+        await context.query(CREATE_TABLE);
+        const rows = await context.query<{ name: string }>(`SELECT "name" FROM "_credence_migrations" ORDER BY "name"`);
+        return rows.map((row) => row.name);
+      },
+    },
+  });
+}
+
+/**
+ * Applies every pending migration on one connection that holds a session advisory lock, so concurrent starters
+ * against one server wait for each other and the second finds nothing to do. Returns the names applied.
+ * Multi-statement files rely on the simple query protocol (no parameters on the file itself).
+ */
+export async function migrate(pool: Pool, options: { dir?: string } = {}): Promise<string[]> {
+  const files = await readMigrations(options.dir);
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      const applied = await migrator(clientExecutor(client), files).up();
+      return applied.map((migration) => migration.name);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,221 @@
+package dev.credence.neo4jtest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
+import org.neo4j.configuration.connectors.ConnectorPortRegister;
+import org.neo4j.configuration.connectors.ConnectorType;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.internal.helpers.HostnamePort;
+import org.neo4j.io.ByteUnit;
+import org.neo4j.kernel.internal.GraphDatabaseAPI;
+
+/**
+ * Neo4j Community embedded in this JVM, its Bolt connector on 127.0.0.1, auth disabled, data in a fresh temp folder.
+ *
+ * <p>Contract with start.sh and lib/testing/neo4j-server.ts: stdout carries exactly one line,
+ * {@code NEO4J_URI=bolt://127.0.0.1:<port>}, once Bolt accepts connections; everything else goes to stderr. The
+ * process exits (deleting its data) on SIGTERM/SIGINT and, unless {@code --no-stdin-watch}, when stdin reaches EOF,
+ * so a parent that dies without cleaning up (its pipe closes) never leaves an orphan JVM.
+ *
+ * <p>Arguments: {@code --port N} (0, the default, lets the OS pick a free port), {@code --no-stdin-watch}.
+ */
+public final class Neo4jTestServer {
+  private static final String DATABASE = GraphDatabaseSettings.DEFAULT_DATABASE_NAME;
+
+  private final Path home;
+  private final DatabaseManagementService dbms;
+  private boolean stopped;
+
+  private Neo4jTestServer(Path home, DatabaseManagementService dbms) {
+    this.home = home;
+    this.dbms = dbms;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options = Options.parse(args);
+    // Neo4j and its libraries may print; only the URI line may reach the real stdout.
+    PrintStream uriOut = System.out;
+    System.setOut(System.err);
+
+    long startedAt = System.nanoTime();
+    Path home = Files.createTempDirectory("credence-neo4j-");
+    Neo4jTestServer server;
+    try {
+      server = new Neo4jTestServer(home, build(home, options.port));
+    } catch (RuntimeException e) {
+      deleteRecursively(home);
+      throw e;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "neo4j-test-server-shutdown"));
+
+    GraphDatabaseService db = server.dbms.database(DATABASE);
+    if (!db.isAvailable(TimeUnit.MINUTES.toMillis(2))) {
+      log("database '" + DATABASE + "' did not become available");
+      System.exit(1);
+    }
+    int port = boltPort(db);
+    long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt);
+    log("Neo4j " + neo4jVersion() + " ready in " + readyMs + " ms, data in " + home);
+    uriOut.println("NEO4J_URI=bolt://127.0.0.1:" + port);
+    uriOut.flush();
+
+    if (options.watchStdin) {
+      Thread watcher = new Thread(Neo4jTestServer::exitOnStdinEof, "neo4j-test-server-stdin");
+      watcher.setDaemon(true);
+      watcher.start();
+    }
+    new CountDownLatch(1).await();
+  }
+
+  private static DatabaseManagementService build(Path home, int port) {
+    return new DatabaseManagementServiceBuilder(home)
+        .setConfig(BoltConnector.enabled, true)
+        .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+        .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
+        .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
+        .setConfig(GraphDatabaseSettings.auth_enabled, false)
+        // A test server holds little data; the default page cache would claim half the machine's free memory.
+        .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(128))
+        .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
+        .setConfig(GraphDatabaseSettings.keep_logical_logs, "keep_none")
+        // No phoning home: the network is closed in CI.
+        .setConfig(GraphDatabaseSettings.udc_enabled, false)
+        // The data is thrown away on exit, so draining Bolt gracefully (Netty's 2 s quiet period, 15 s timeout,
+        // connection and thread-pool waits) only makes every stop ~10 s slower.
+        .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
+        .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(1))
+        .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofMillis(100))
+        .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(100))
+        .setConfig(GraphDatabaseSettings.shutdown_transaction_end_timeout, Duration.ofSeconds(1))
+        .build();
+  }
+
+  /** The port the OS actually bound, which differs from the configured one when that was 0. */
+  private static int boltPort(GraphDatabaseService db) {
+    HostnamePort bound = ((GraphDatabaseAPI) db)
+        .getDependencyResolver()
+        .resolveDependency(ConnectorPortRegister.class)
+        .getLocalAddress(ConnectorType.BOLT);
+    if (bound == null) {
+      throw new IllegalStateException("Bolt connector did not register a local address");
+    }
+    return bound.getPort();
+  }
+
+  private static void exitOnStdinEof() {
+    try {
+      InputStream in = System.in;
+      byte[] buffer = new byte[256];
+      while (in.read(buffer) != -1) {
+        // Input is ignored: only its end matters.
+      }
+    } catch (IOException e) {
+      log("stdin failed (" + e.getMessage() + "), stopping");
+    }
+    log("stdin closed, stopping");
+    System.exit(0);
+  }
+
+  private synchronized void stop() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    long t0 = System.nanoTime();
+    try {
+      dbms.shutdown();
+    } catch (RuntimeException e) {
+      log("shutdown failed: " + e);
+    }
+    deleteRecursively(home);
+    log("stopped in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms, removed " + home);
+  }
+
+  private static void deleteRecursively(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try {
+      Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          Files.delete(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+          Files.delete(dir);
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (IOException e) {
+      log("could not remove " + root + ": " + e);
+    }
+  }
+
+  private static String neo4jVersion() {
+    String version = DatabaseManagementService.class.getPackage().getImplementationVersion();
+    return version == null ? "(unknown version)" : version;
+  }
+
+  private static void log(String message) {
+    System.err.println("[neo4j-test-server] " + message);
+    System.err.flush();
+  }
+
+  private record Options(int port, boolean watchStdin) {
+    static Options parse(String[] args) {
+      int port = 0;
+      boolean watchStdin = true;
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--port" -> {
+            if (i + 1 >= args.length) {
+              usage("--port needs a value");
+            }
+            port = parsePort(args[++i]);
+          }
+          case "--no-stdin-watch" -> watchStdin = false;
+          default -> usage("unknown argument: " + args[i]);
+        }
+      }
+      return new Options(port, watchStdin);
+    }
+
+    private static int parsePort(String value) {
+      try {
+        int port = Integer.parseInt(value);
+        if (port < 0 || port > 65535) {
+          usage("--port must be 0..65535, got " + value);
+        }
+        return port;
+      } catch (NumberFormatException e) {
+        usage("--port must be a number, got " + value);
+        return -1;
+      }
+    }
+
+    private static void usage(String problem) {
+      System.err.println("neo4j-test-server: " + problem);
+      System.err.println("usage: start.sh [--port N] [--no-stdin-watch]");
+      System.exit(2);
+    }
+  }
+}

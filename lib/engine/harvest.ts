@@ -10,6 +10,7 @@
  * * a hard-wrapped paragraph is re-joined before segmentation, so a newline alone never splits a sentence.
  */
 import { z } from "zod";
+import type { Quantity } from "./model";
 
 /** Who or what produced the text (mixle's `produced_by`): a model, an agent, a person, with optional self-reported confidence. */
 export const producerSchema = z.object({
@@ -22,12 +23,6 @@ export const producerSchema = z.object({
 });
 export type Producer = z.infer<typeof producerSchema>;
 export type ProducerInput = z.input<typeof producerSchema>;
-
-export interface Quantity {
-  value: number;
-  /** `""` when the number carries no unit. */
-  unit: string;
-}
 
 export interface HarvestedClaim {
   text: string;
@@ -170,6 +165,7 @@ const STOP_UNITS = new Set(["and", "or", "the", "a", "an", "of", "to", "in", "on
  * The first typed quantity a claim states: a number and the unit that follows it (`3.2x`, `45%`, `500 CVEs`,
  * `10 min`, `$3.50` → unit `USD`). Years (1900–2100 with no unit) and version strings (`3.2.1`) are not quantities.
  */
+/** A quantity's `unit` is `""` when the number carries none. */
 export function extractQuantity(sentence: string): Quantity | undefined {
   for (const m of sentence.matchAll(NUMBER)) {
     const raw = m[2];

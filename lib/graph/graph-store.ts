@@ -1,0 +1,528 @@
+/**
+ * The GraphStore port (SPEC §2–§4): how the belief graph is persisted, whatever the backend (SQL on Postgres/PGlite,
+ * or Neo4j). Both adapters pass the one contract suite in `lib/graph/contract/`.
+ *
+ * Rules every adapter keeps:
+ * * **Anchoring.** Every read made for a caller takes a `ScopeView` and is anchored on `view.homeScopeId`; every node
+ *   it reaches is filtered by `view.visibleScopeIds` inside the query. A hidden id and a missing id take the same code
+ *   path and the same queries and both answer `null` / nothing (no oracle, SPEC §5).
+ * * **One transaction per change-set.** `apply` writes a whole engine `ChangeSet` or nothing, in the order of
+ *   `lib/engine/change-set.ts`. A belief whose stored version differs from `expectedVersion` (or that exists when
+ *   `expectedVersion` is null, or whose history seq does not continue, or whose live key another writer took) fails
+ *   the whole change-set with `VersionConflict`; services reload and retry.
+ * * **Placeholders.** An entry with a `sourceId` but no `sourceKind` (it did not resolve in the citer's view) is linked
+ *   to an in-scope placeholder Evidence node (`kind: "unresolved"`, `text` = the raw id). The store creates it when the
+ *   change-set does not carry one (id `placeholderEvidenceId(scope, rawId)`, one per scope and raw id), never an edge
+ *   into another scope.
+ * * **Search terms.** Candidate search matches the engine's own content terms (`tokenize` of `lib/engine/retrieval`),
+ *   indexed full-text, with OR semantics: every belief sharing a term with the query is a candidate, so the engine's
+ *   scorer sees the whole qualifying domain (relevance > 0 ⇔ at least one shared term).
+ * * **Exact round trip.** `importScope(exportScope(s))` into an empty store, then `exportScope`, gives a deep-equal
+ *   value (and identical `serializeScopeExport` text).
+ */
+import { z } from "zod";
+import {
+  BELIEF_STATUSES,
+  EVIDENCE_KINDS,
+  ITEM_KINDS,
+  LAUNDERING_REASONS,
+  MUTATION_DECISIONS,
+  MUTATION_STATUSES,
+  MUTATION_TYPES,
+  REASONING_TYPES,
+  RELATIONS,
+  REVIEW_ACTIONS,
+  REVIEW_DECISIONS,
+  REVIEW_RESOLUTIONS,
+  REVIEW_STATES,
+  STABILITY_FLAGS,
+  TIERS,
+  type AuthorisedResolver,
+  type Belief,
+  type BeliefEdge,
+  type BeliefRecord,
+  type ChangeSet,
+  type CitationIndex,
+  type CitationRef,
+  type EdgeKind,
+  type Evidence,
+  type History,
+  type IsoTime,
+  type ItemKind,
+  type MutationRecord,
+  type MutationStatus,
+  type Relation,
+  type SupportRef,
+  type TopicFreeze,
+} from "@/lib/engine";
+
+/** The caller's authorised view (built by `lib/access` from Prisma data). */
+export interface ScopeView {
+  /** The URL's scope: every read is anchored on it. */
+  homeScopeId: string;
+  /** Scopes whose items the caller may resolve (home if a member, granted, public). */
+  visibleScopeIds: readonly string[];
+}
+
+export type GraphStoreKind = "sql" | "neo4j";
+
+/** What `apply` reports. */
+export interface ApplyResult {
+  changeSetId: string;
+  /** New version of every upserted belief. */
+  versions: Readonly<Record<string, number>>;
+  /** Placeholder Evidence nodes the store created for unresolved citations (ids). */
+  placeholdersCreated: readonly string[];
+}
+
+export interface LoadOptions {
+  /**
+   * "As of" read: only history items with `time` ≤ asOf; a belief created after asOf is absent. The stored derived
+   * fields stay current: the engine's `replay(history, params, asOf)` turns the history into the past state.
+   */
+  asOf?: IsoTime;
+}
+
+export interface CandidateSearchOptions {
+  /** Include superseded / retired / contracted beliefs (history views). Default false. */
+  includeEnded?: boolean;
+  /**
+   * Safety cap on the number of candidates; default none (the whole matching domain). When the cap is hit the result
+   * is cut by the database's own full-text rank, which is why services should leave it unset.
+   */
+  limit?: number;
+}
+
+export interface ListBeliefsOptions {
+  /** Only live beliefs (not superseded / retired / contracted). Default true. */
+  liveOnly?: boolean;
+  topic?: string;
+  /** Exact normalised key. */
+  key?: string;
+  reviewState?: "none" | "pending_review";
+  /** Keyset pagination: ids strictly greater than this (results are ordered by id). */
+  afterId?: string;
+  /** Default: all. */
+  limit?: number;
+}
+
+export interface ListMutationsOptions {
+  statuses?: readonly MutationStatus[];
+  topic?: string;
+  /** Mutations whose `beliefIds` include this belief. */
+  beliefId?: string;
+  /** Only records with time ≥ since. */
+  since?: IsoTime;
+  /** Only records with time ≤ asOf. */
+  asOf?: IsoTime;
+  /** Newest first when true; default oldest first (time, then id). */
+  newestFirst?: boolean;
+  limit?: number;
+}
+
+/** An edge of the graph view. Evidence entries are edges source → belief carrying the entry's `seq`. */
+export interface GraphEdge {
+  kind: EdgeKind;
+  from: string;
+  to: string;
+  /** For entry edges (SUPPORTS / REBUTS / CONTEXTUALIZES): the belief and entry seq; null otherwise. */
+  beliefId: string | null;
+  seq: number | null;
+  /** False once the entry was retracted or stripped (always true for other edges). */
+  live: boolean;
+  time: IsoTime;
+  changeSet: string;
+}
+
+/**
+ * A piece of the graph. Nodes from scopes other than the home scope appear only when visible and only as the far end
+ * of an edge from a home-scope node (references): neighbourhood expansion never continues from them.
+ */
+export interface GraphSlice {
+  beliefs: readonly Belief[];
+  evidence: readonly Evidence[];
+  mutations: readonly MutationRecord[];
+  edges: readonly GraphEdge[];
+}
+
+export interface NeighbourhoodOptions {
+  /** Hops from the start node; default 1, at most 5. */
+  depth?: number;
+  /** Stop after this many nodes (the start node included); default 500. */
+  maxNodes?: number;
+  asOf?: IsoTime;
+}
+
+/** One scope, whole, as JSON: the CLI's `export` / `import` format. */
+export interface ScopeExport {
+  format: "credence.scope-export";
+  formatVersion: 1;
+  scope: string;
+  /** Ordered by id; each with its full history ordered by seq (replay outputs included). */
+  beliefs: readonly BeliefRecord[];
+  /** Ordered by id; placeholders included. */
+  evidence: readonly Evidence[];
+  /** Ordered by id. */
+  mutations: readonly MutationRecord[];
+  /** Belief-to-belief and CONCERNS edges (entry edges are rebuilt from the histories), ordered by (kind, from, to). */
+  edges: readonly BeliefEdge[];
+  /** Ordered by topic. */
+  topicFreezes: readonly TopicFreeze[];
+}
+
+export interface ImportResult {
+  scope: string;
+  beliefs: number;
+  historyItems: number;
+  evidence: number;
+  mutations: number;
+  edges: number;
+  topicFreezes: number;
+}
+
+/** One hop of the cascade: belief `beliefId`'s live entry `seq` cites `citedId`, `depth` hops from the root. */
+export interface CitationHop extends CitationRef {
+  citedId: string;
+  depth: number;
+}
+
+/**
+ * The system citation index (not filtered by any view): the engine's `CitationIndex` plus bulk helpers for the
+ * cascade (SPEC §4.2). What a caller is shown of a cascade is filtered by the service.
+ */
+export interface SystemCitationIndex extends CitationIndex {
+  /** Live entries citing any of `ids`, in any scope (one query). */
+  citersOfMany(ids: readonly string[]): Promise<ReadonlyMap<string, readonly CitationRef[]>>;
+  /** Beliefs with their full histories, in any scope (missing ids are left out). */
+  loadMany(beliefIds: readonly string[]): Promise<readonly BeliefRecord[]>;
+  /**
+   * Every live citation reachable from `rootId` by following citers transitively (breadth first, each belief visited
+   * once, cycle-safe, no recursion in the caller's stack), ordered by depth then belief id then seq. The engine
+   * decides, hop by hop, which of them actually lose their grounding.
+   */
+  citationClosure(rootId: string, options?: { maxHops?: number }): Promise<readonly CitationHop[]>;
+}
+
+/** The port. Nothing happens at construction time beyond holding the connection. */
+export interface GraphStore {
+  readonly kind: GraphStoreKind;
+  /** One line for logs, e.g. "SQL graph store on embedded PGlite in ./.data". */
+  describe(): string;
+  /** Startup check: the connection works and the schema / indexes / constraints are in place. Throws GraphStoreError. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+
+  // ---- engine ports ----
+  /** The engine's resolver for this view: one lookup per id with the visibility check inside the query. */
+  resolverFor(view: ScopeView): AuthorisedResolver;
+  /** The system citation index for grounding propagation and retraction. */
+  citationIndex(): SystemCitationIndex;
+
+  // ---- writes ----
+  /** Applies a change-set in one transaction (see the header). Throws VersionConflict, ChangeSetRejected. */
+  apply(changeSet: ChangeSet): Promise<ApplyResult>;
+
+  // ---- reads for a caller, anchored on view.homeScopeId ----
+  /** A belief of the home scope with its history (ordered by seq), or null (missing, hidden or another scope). */
+  loadBelief(view: ScopeView, beliefId: string, options?: LoadOptions): Promise<BeliefRecord | null>;
+  /** Several beliefs of the home scope; ids that are missing or outside the home scope are left out. Ordered by id. */
+  loadBeliefs(view: ScopeView, beliefIds: readonly string[], options?: LoadOptions): Promise<readonly BeliefRecord[]>;
+  /** An Evidence item of the home scope. */
+  loadEvidence(view: ScopeView, evidenceId: string): Promise<Evidence | null>;
+  /** Beliefs of the home scope (no history), ordered by id. */
+  listBeliefs(view: ScopeView, options?: ListBeliefsOptions): Promise<readonly Belief[]>;
+  /** Full-text candidates for the engine's retrieval scorer, home scope only, in no particular order. */
+  searchCandidates(view: ScopeView, query: string, options?: CandidateSearchOptions): Promise<readonly Belief[]>;
+  /** A mutation record of the home scope. */
+  getMutation(view: ScopeView, mutationId: string): Promise<MutationRecord | null>;
+  /** The home scope's mutation journal (the review queue is `statuses: ["pending_review"]`). */
+  listMutations(view: ScopeView, options?: ListMutationsOptions): Promise<readonly MutationRecord[]>;
+  /** How many home-scope mutations have each status (the header's pending-review count). */
+  countMutations(view: ScopeView): Promise<Readonly<Record<MutationStatus, number>>>;
+  /** The freeze record of a home-scope topic (frozen or lifted), or null if the topic was never frozen. */
+  getTopicFreeze(view: ScopeView, topic: string): Promise<TopicFreeze | null>;
+  /** The home scope's freeze records, ordered by topic; `frozenOnly` keeps those still in force. */
+  listTopicFreezes(view: ScopeView, options?: { frozenOnly?: boolean }): Promise<readonly TopicFreeze[]>;
+  /**
+   * The neighbourhood of a home-scope node (belief, evidence or mutation) for the graph view: breadth first over
+   * every edge kind in both directions, expanding only home-scope nodes, keeping only visible ones. Empty slice when
+   * the start node is missing, hidden or in another scope.
+   */
+  neighbourhood(view: ScopeView, nodeId: string, options?: NeighbourhoodOptions): Promise<GraphSlice>;
+  /** The whole home scope (graph view, export). With asOf: nodes, history and edges up to that time. */
+  exportScope(view: ScopeView, options?: LoadOptions): Promise<ScopeExport>;
+  /**
+   * Writes an export into the home scope (every item's scope is rewritten to it) in one transaction. Refused with
+   * ChangeSetRejected("import_conflict") when any id already exists or the home scope is not empty.
+   */
+  importScope(view: ScopeView, data: ScopeExport): Promise<ImportResult>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared helpers (both adapters use them so they behave alike)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Id of the store-made placeholder for raw id `rawId` cited in `scope`: deterministic, one per (scope, rawId). */
+export function placeholderEvidenceId(scope: string, rawId: string): string {
+  return `unresolved:${fnv1a(`${scope}\u0000${rawId}`)}`;
+}
+
+/** 32-bit FNV-1a twice with different offsets, as 16 hex digits (not cryptographic: ids only need to be stable). */
+function fnv1a(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c ^ (h1 >>> 11), 0x01000193) >>> 0;
+  }
+  return h1.toString(16).padStart(8, "0") + h2.toString(16).padStart(8, "0");
+}
+
+/** The node an entry's edge starts from: the resolved source, the scope's placeholder for an unresolved one, or none. */
+export function entryEdgeSource(scope: string, sourceId: string | null, sourceKind: ItemKind | null): string | null {
+  if (sourceId === null) return null;
+  return sourceKind === null ? placeholderEvidenceId(scope, sourceId) : sourceId;
+}
+
+/**
+ * Live, verified, non-laundered `SUPPORTS` entries of a history after its `retracted`, `stripped` and `revised` events
+ * (a revision may change an entry's relation or set its weight to 0), in seq order. Adapters report these as
+ * `ResolvedBelief.supports`; the engine filters them by tier.
+ */
+export function liveSupportRefs(history: History): SupportRef[] {
+  const removed = new Set<number>();
+  const relation = new Map<number, Relation>();
+  const weight = new Map<number, number>();
+  for (const item of history) {
+    if (item.type === "retracted" || item.type === "stripped") removed.add(item.targetSeq);
+    else if (item.type === "revised") {
+      if (item.relation !== undefined) relation.set(item.targetSeq, item.relation);
+      if (item.weight !== undefined) weight.set(item.targetSeq, item.weight);
+    }
+  }
+  const refs: SupportRef[] = [];
+  for (const item of history) {
+    if (item.type !== "entry" || removed.has(item.seq)) continue;
+    if ((relation.get(item.seq) ?? item.relation) !== "SUPPORTS") continue;
+    if ((weight.get(item.seq) ?? item.weight) <= 0) continue;
+    if (!item.verified || item.launderingReason !== null || item.sourceId === null || item.sourceKind === null) continue;
+    refs.push({ sourceId: item.sourceId, sourceKind: item.sourceKind, effectiveTier: item.effectiveTier });
+  }
+  return refs;
+}
+
+/** JSON with keys sorted at every level and two-space indentation: identical text for equal exports. */
+export function serializeScopeExport(data: ScopeExport): string {
+  return JSON.stringify(sortKeys(data), null, 2);
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(obj).sort()) if (obj[key] !== undefined) out[key] = sortKeys(obj[key]);
+    return out;
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The export format's schema (import input is external: parsed once, here)
+// ---------------------------------------------------------------------------------------------------------------
+
+const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "an ISO-8601 time");
+const unit = z.number().finite().min(0).max(1);
+const num = z.number().finite();
+const tier = z.enum(TIERS);
+const relationSchema = z.enum(RELATIONS);
+
+const historyBase = { seq: z.number().int().min(1), time: iso, actor: z.string(), changeSet: z.string() };
+
+const evidenceEntrySchema = z
+  .object({
+    ...historyBase,
+    type: z.literal("entry"),
+    sourceId: z.string().nullable(),
+    sourceKind: z.enum(ITEM_KINDS).nullable(),
+    relation: relationSchema,
+    tier,
+    weight: unit,
+    ess: unit,
+    verified: z.boolean(),
+    effectiveTier: tier,
+    launderingReason: z.enum(LAUNDERING_REASONS).nullable(),
+    reasoning: z.string().nullable(),
+    assessor: z.string(),
+    contribution: num,
+    effectiveWeight: num,
+  })
+  .strict();
+
+export const historyItemSchema = z.discriminatedUnion("type", [
+  evidenceEntrySchema,
+  z.object({ ...historyBase, type: z.literal("retracted"), targetSeq: z.number().int().min(1), sourceId: z.string() }).strict(),
+  z.object({ ...historyBase, type: z.literal("stripped"), targetSeq: z.number().int().min(1), citedBeliefId: z.string() }).strict(),
+  z
+    .object({
+      ...historyBase,
+      type: z.literal("revised"),
+      targetSeq: z.number().int().min(1),
+      weight: unit.optional(),
+      relation: relationSchema.optional(),
+      reason: z.string(),
+    })
+    .strict(),
+  z.object({ ...historyBase, type: z.literal("contraction"), severity: num, reasoning: z.string(), assessor: z.string() }).strict(),
+  z
+    .object({
+      ...historyBase,
+      type: z.enum(["superseded", "retired", "promoted"]),
+      byBeliefId: z.string().optional(),
+      note: z.string().optional(),
+    })
+    .strict(),
+  z
+    .object({ ...historyBase, type: z.literal("review"), action: z.enum(REVIEW_ACTIONS), mutationId: z.string().nullable(), note: z.string() })
+    .strict(),
+]);
+
+export const beliefSchema = z
+  .object({
+    id: z.string().min(1),
+    scope: z.string().min(1),
+    topic: z.string(),
+    text: z.string(),
+    key: z.string(),
+    quantity: z.object({ value: num, unit: z.string() }).strict().nullable(),
+    contextTags: z.array(z.string()),
+    validFrom: iso,
+    supersedesId: z.string().nullable(),
+    version: z.number().int().min(1),
+    createdAt: iso,
+    updatedAt: iso,
+    credence: unit,
+    valence: z.number().finite().min(-1).max(1),
+    confidence: unit,
+    uncertainty: unit,
+    supportCount: z.number().int().min(0),
+    contradictCount: z.number().int().min(0),
+    evidenceCount: z.number().int().min(0),
+    supportWeight: num,
+    rebuttalWeight: num,
+    tension: unit,
+    status: z.enum(BELIEF_STATUSES),
+    reviewState: z.enum(REVIEW_STATES),
+    validUntil: iso.nullable(),
+    paramsVersion: z.string(),
+  })
+  .strict();
+
+export const evidenceSchema = z
+  .object({
+    id: z.string().min(1),
+    scope: z.string().min(1),
+    kind: z.enum(EVIDENCE_KINDS),
+    text: z.string(),
+    uri: z.string().nullable(),
+    registeredBy: z.string(),
+    ess: unit.nullable(),
+    reasoningType: z.enum(REASONING_TYPES).nullable(),
+    discarded: z.boolean(),
+    createdAt: iso,
+    retractedAt: iso.nullable(),
+  })
+  .strict();
+
+const conflictReportSchema = z
+  .object({
+    existingBeliefId: z.string(),
+    existingText: z.string(),
+    existingCredence: unit,
+    similarity: unit,
+    moreSpecific: z.boolean(),
+    differentContext: z.boolean(),
+    contradictedByStrongEvidence: z.boolean(),
+    strongRebuttalSeqs: z.array(z.number().int()),
+    proposedContextTags: z.array(z.string()),
+    existingContextTags: z.array(z.string()),
+    decision: z.enum(MUTATION_DECISIONS),
+    reasoning: z.string(),
+    assessor: z.string(),
+  })
+  .strict();
+
+export const mutationRecordSchema = z
+  .object({
+    id: z.string().min(1),
+    scope: z.string().min(1),
+    topic: z.string(),
+    belief: z.string(),
+    strength: unit,
+    grantedCredence: unit.nullable(),
+    reason: z.string(),
+    evidenceIds: z.array(z.string()),
+    sourceEvent: z.string(),
+    mutationType: z.enum(MUTATION_TYPES),
+    decision: z.enum(MUTATION_DECISIONS),
+    status: z.enum(MUTATION_STATUSES),
+    warnings: z.array(z.string()),
+    flags: z.array(z.enum(STABILITY_FLAGS)),
+    conflictReport: conflictReportSchema.nullable(),
+    beliefIds: z.array(z.string()),
+    review: z
+      .object({
+        decision: z.enum(REVIEW_DECISIONS),
+        resolution: z.enum(REVIEW_RESOLUTIONS).nullable(),
+        note: z.string(),
+        reviewer: z.string(),
+        time: iso,
+      })
+      .strict()
+      .nullable(),
+    actor: z.string(),
+    time: iso,
+    changeSet: z.string(),
+  })
+  .strict();
+
+export const beliefEdgeSchema = z
+  .object({
+    kind: z.enum(["SUPERSEDES", "REFINES", "SYNTHESIZES", "CONCERNS"]),
+    from: z.string().min(1),
+    to: z.string().min(1),
+    time: iso,
+    changeSet: z.string(),
+  })
+  .strict();
+
+export const topicFreezeSchema = z
+  .object({
+    scope: z.string().min(1),
+    topic: z.string(),
+    frozen: z.boolean(),
+    reason: z.string(),
+    byMutationId: z.string().nullable(),
+  })
+  .strict();
+
+export const scopeExportSchema = z
+  .object({
+    format: z.literal("credence.scope-export"),
+    formatVersion: z.literal(1),
+    scope: z.string().min(1),
+    beliefs: z.array(z.object({ belief: beliefSchema, history: z.array(historyItemSchema) }).strict()),
+    evidence: z.array(evidenceSchema),
+    mutations: z.array(mutationRecordSchema),
+    edges: z.array(beliefEdgeSchema),
+    topicFreezes: z.array(topicFreezeSchema),
+  })
+  .strict();
+
+/** Parses untrusted export JSON (the CLI's stdin) into a ScopeExport; throws a ZodError naming each bad field. */
+export function parseScopeExport(input: unknown): ScopeExport {
+  return scopeExportSchema.parse(input) as ScopeExport;
+}
+
+export type { Belief, BeliefEdge, BeliefRecord, ChangeSet, Evidence, MutationRecord, TopicFreeze };

@@ -1,0 +1,109 @@
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import { DomainError, parseInput } from "./errors";
+import { isOperator, type Actor, type IdentityDb } from "./identity-db";
+import { requireScopeRole } from "./scope-access";
+import { idSchema, slugSchema, tokenNameSchema } from "./schemas";
+
+/** Secrets look like `cred_<43 base64url chars>` (256 random bits); the prefix shown in lists is the first 12 chars. */
+export const TOKEN_PREFIX = "cred_";
+const DISPLAY_PREFIX_LENGTH = 12;
+
+export type TokenView = {
+  id: string;
+  userId: string;
+  name: string;
+  prefix: string;
+  scopeId: string | null;
+  scopeSlug: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+/** sha-256 hex: the secret has 256 random bits, so a fast hash is enough (no dictionary to slow down). */
+export function hashToken(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+export function generateTokenSecret(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+const tokenSelect = {
+  id: true,
+  userId: true,
+  name: true,
+  prefix: true,
+  scopeId: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  scope: { select: { slug: true } },
+} as const;
+
+type TokenRow = Omit<TokenView, "scopeSlug"> & { scope: { slug: string } | null };
+
+function toView({ scope, ...row }: TokenRow): TokenView {
+  return { ...row, scopeSlug: scope?.slug ?? null };
+}
+
+const createTokenInput = z.object({ name: tokenNameSchema, scopeSlug: slugSchema.optional() });
+
+/**
+ * A token acting as `userId`, optionally limited to one scope the user is a member of. The secret is returned
+ * here once and never stored.
+ */
+export async function createToken(
+  db: IdentityDb,
+  userId: string,
+  input: z.input<typeof createTokenInput>,
+): Promise<TokenView & { token: string }> {
+  const data = parseInput(createTokenInput, input);
+  const scope = data.scopeSlug === undefined ? null : (await requireScopeRole(db, userId, data.scopeSlug, "viewer")).scope;
+  const token = generateTokenSecret();
+  const row = await db.prisma.apiToken.create({
+    data: {
+      userId,
+      scopeId: scope?.id ?? null,
+      name: data.name,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
+    },
+    select: tokenSelect,
+  });
+  return { ...toView(row), token };
+}
+
+/** The user's tokens, newest first, revoked ones included (marked). */
+export async function listTokens(db: IdentityDb, userId: string): Promise<TokenView[]> {
+  const rows = await db.prisma.apiToken.findMany({ where: { userId }, select: tokenSelect, orderBy: { createdAt: "desc" } });
+  return rows.map(toView);
+}
+
+/** The owner of a token (or the operator) revokes it; revoking twice is harmless. Another user's token is `not_found`. */
+export async function revokeToken(db: IdentityDb, actor: Actor, tokenId: string): Promise<void> {
+  const id = parseInput(z.object({ tokenId: idSchema }), { tokenId }).tokenId;
+  const where = isOperator(actor) ? { id } : { id, userId: actor };
+  const token = await db.prisma.apiToken.findFirst({ where, select: { id: true, revokedAt: true } });
+  if (!token) throw new DomainError("not_found", "no such token", "tokenId");
+  if (!token.revokedAt) await db.prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
+}
+
+export type TokenPrincipal = { tokenId: string; userId: string; scopeId: string | null };
+
+/**
+ * The identity behind a presented secret, or null for an unknown, malformed or revoked one. Records the use
+ * (`lastUsedAt`) in the same statement that checks revocation.
+ */
+export async function authenticateToken(db: IdentityDb, secret: string, now: Date = new Date()): Promise<TokenPrincipal | null> {
+  if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
+  const tokenHash = hashToken(secret);
+  const updated = await db.prisma.apiToken.updateManyAndReturn({
+    where: { tokenHash, revokedAt: null },
+    data: { lastUsedAt: now },
+    select: { id: true, userId: true, scopeId: true },
+  });
+  const row = updated[0];
+  return row ? { tokenId: row.id, userId: row.userId, scopeId: row.scopeId } : null;
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
+import { defaultParams } from "./params";
+import { decideDominance, positionsTension, recall } from "./recall";
+import { replay } from "./replay";
+import { at, makeBelief, makeEntry } from "./testing/fixtures";
+import { scriptedAssessor } from "./testing/scripted-assessor";
+
+/** A belief record whose stored fields are its replay. */
+function record(text: string, history: HistoryItem[], id?: string): BeliefRecord {
+  const state = replay(history, defaultParams);
+  const belief = makeBelief(text, { ...(id ? { id } : {}), credence: state.credence, confidence: state.confidence, tension: state.tension, status: state.status, validUntil: state.validUntil });
+  return { belief, history };
+}
+
+const entry = (seq: number, over: Partial<EvidenceEntry>) => makeEntry(seq, { changeSet: `cs_${over.sourceId ?? seq}_${seq}`, ...over });
+const noLoad = async () => null;
+
+const MONDAY = at(0);
+const THURSDAY = at(3 * 24 * 60);
+
+/** memnode's deploy-branch contradiction: Monday "main", Thursday "release, main never ships" (which rebuts main). */
+function deployBranch() {
+  const main = record("We deploy from the main branch.", [
+    entry(1, { sourceId: "ev_monday", effectiveTier: "observation", tier: "observation", time: MONDAY, actor: "alice" }),
+    entry(2, { sourceId: "ev_thursday", relation: "REBUTS", effectiveTier: "observation", tier: "observation", weight: 0.8, time: THURSDAY, actor: "bob" }),
+  ], "b_main");
+  const release = record("We deploy from the protected release branch; pushing to main never ships.", [
+    entry(1, { sourceId: "ev_thursday", effectiveTier: "observation", tier: "observation", time: THURSDAY, actor: "bob" }),
+  ], "b_release");
+  const lunch = record("Lunch is served at noon.", [entry(1, { sourceId: "ev_menu", time: MONDAY })], "b_lunch");
+  return { main, release, lunch };
+}
+
+describe("recall (deploy-branch contradiction)", () => {
+  it("is contested, the newer release rule dominates through the standing rebuttal, and both ids are named", async () => {
+    const { main, release, lunch } = deployBranch();
+    const answer = await recall({ question: "Which branch do we deploy from?", candidates: [main, release, lunch], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+    expect(answer.mode).toBe("contested");
+    expect(answer.dominantBeliefIds).toEqual(["b_release"]);
+    expect(answer.competingBeliefIds).toEqual(["b_main"]);
+    expect(answer.dominantAnswer).toBe(release.belief.text);
+    expect(answer.competingInterpretation).toBe(main.belief.text);
+    expect(answer.reasons[0]).toBe("standing_rebuttal");
+    expect(answer.reasons).toContain("recency");
+    expect(answer.whyDominantWins).toMatch(/standing rebuttal/);
+    expect(answer.beliefIds).toEqual(expect.arrayContaining(["b_main", "b_release"]));
+    expect(answer.beliefIds).not.toContain("b_lunch");
+    expect(answer.tension).toBeGreaterThan(0);
+    expect(answer.tension).toBeLessThanOrEqual(1);
+    expect(answer.confidence).toBeCloseTo(replay(release.history, defaultParams).confidence, 12);
+  });
+
+  it("main wins again once it is reconfirmed after the rebuttal (and has more support)", async () => {
+    const { main, release } = deployBranch();
+    const reconfirmed = record(main.belief.text, [
+      ...main.history,
+      entry(3, { sourceId: "ev_ci_log", effectiveTier: "document", tier: "document", time: at(4 * 24 * 60), actor: "carol" }),
+      entry(4, { sourceId: "ev_runbook", effectiveTier: "document", tier: "document", time: at(4 * 24 * 60 + 30), actor: "dave" }),
+    ], "b_main");
+    const answer = await recall({ question: "Which branch do we deploy from?", candidates: [reconfirmed, release], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+    expect(answer.mode).toBe("contested");
+    expect(answer.dominantBeliefIds).toEqual(["b_main"]);
+    expect(answer.reasons).toEqual(expect.arrayContaining(["credence", "recency", "real_support", "reconfirmation"]));
+  });
+
+  it("is settled when no relevant belief is rebutted", async () => {
+    const { lunch } = deployBranch();
+    const answer = await recall({ question: "When is lunch served?", candidates: [lunch], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+    expect(answer).toMatchObject({ mode: "settled", dominantBeliefIds: ["b_lunch"], competingBeliefIds: [], competingInterpretation: null, reasons: ["only_position"] });
+  });
+
+  it("is contested by a strong evidence rebuttal alone, naming the evidence as the competing interpretation", async () => {
+    const b = record("The cache is always warm.", [
+      entry(1, { sourceId: "ev_a", time: MONDAY }),
+      entry(2, { sourceId: "ev_cold", relation: "REBUTS", tier: "measurement", effectiveTier: "measurement", weight: 0.4, time: THURSDAY }),
+    ]);
+    const answer = await recall(
+      { question: "Is the cache warm?", candidates: [b], load: noLoad, assessor: scriptedAssessor(), evidenceTexts: new Map([["ev_cold", "Cold-start traces show misses."]]) },
+      defaultParams,
+    );
+    expect(answer.mode).toBe("contested");
+    expect(answer.contestedBeliefIds).toEqual([b.belief.id]);
+    expect(answer.competingInterpretation).toBe("Cold-start traces show misses.");
+    const weak = record(b.belief.text, [entry(1, { sourceId: "ev_a" }), entry(2, { sourceId: "ev_cold", relation: "REBUTS", weight: 0.29 })]);
+    expect((await recall({ question: "Is the cache warm?", candidates: [weak], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("settled");
+  });
+
+  it("follows SUPERSEDES to the live end, loading beliefs outside the candidates, and stops on cycles", async () => {
+    const release = record("Deploys ship from the release branch.", [entry(1, { sourceId: "ev_r", time: THURSDAY })], "b_new");
+    const old = record("We deploy from the main branch.", [
+      entry(1, { sourceId: "ev_m", time: MONDAY }),
+      { type: "superseded", seq: 2, time: THURSDAY, actor: "judge", changeSet: "cs_s", byBeliefId: "b_new" },
+    ], "b_old");
+    const answer = await recall(
+      { question: "Which branch do we deploy from main?", candidates: [old], load: async (id) => (id === "b_new" ? release : null), assessor: scriptedAssessor() },
+      defaultParams,
+    );
+    expect(answer.dominantBeliefIds).toEqual(["b_new", "b_old"]);
+    const loop = record("We deploy from the main branch.", [entry(1, { sourceId: "ev_m" }), { type: "superseded", seq: 2, time: THURSDAY, actor: "j", changeSet: "c", byBeliefId: "b_loop" }], "b_loop");
+    expect((await recall({ question: "deploy main", candidates: [loop], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("no_answer");
+  });
+
+  it("returns no_answer when nothing is relevant", async () => {
+    const { lunch } = deployBranch();
+    expect((await recall({ question: "quantum chromodynamics", candidates: [lunch], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("no_answer");
+  });
+});
+
+describe("dominance and two-position tension (properties)", () => {
+  const position = (id: string, history: HistoryItem[], rank: number) => ({ record: record(id, history, id), state: replay(history, defaultParams), rank, predecessors: [] });
+
+  it("a fresh rebuttal from the rival always wins over credence; tension ∈ [0,1] and symmetric in the pair", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 3 }), fc.double({ min: 0.3, max: 1, noNaN: true }), (aSupports, bSupports, w) => {
+        const aHist = Array.from({ length: aSupports }, (_, i) => entry(i + 1, { sourceId: `ev_a${i}`, time: at(i) }));
+        aHist.push(entry(aSupports + 1, { sourceId: "ev_b0", relation: "REBUTS", weight: w, time: at(1000) }));
+        const bHist = Array.from({ length: bSupports }, (_, i) => entry(i + 1, { sourceId: `ev_b${i}`, time: at(500 + i) }));
+        const a = position("A", aHist, 0);
+        const b = position("B", bHist, 1);
+        const v = decideDominance(a, b, defaultParams);
+        expect(v.dominant.record.belief.id).toBe("B");
+        expect(v.reasons[0]).toBe("standing_rebuttal");
+        const t = positionsTension(v.dominant, v.competing, defaultParams);
+        expect(t).toBeGreaterThan(0);
+        expect(t).toBeLessThanOrEqual(1);
+        expect(positionsTension(v.competing, v.dominant, defaultParams)).toBeCloseTo(t, 12);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("near-ties go to the newer real support; clear credence gaps to the higher credence", () => {
+    const a = position("A", [entry(1, { sourceId: "ev_1", time: at(0) })], 0);
+    const b = position("B", [entry(1, { sourceId: "ev_2", time: at(10) })], 1);
+    expect(decideDominance(a, b, defaultParams).dominant.record.belief.id).toBe("B");
+    const strong = position("A", [entry(1, { sourceId: "ev_1", tier: "held_out_truth", effectiveTier: "held_out_truth", time: at(0) })], 0);
+    expect(decideDominance(strong, b, defaultParams).dominant.record.belief.id).toBe("A");
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * Recall with disagreement (SPEC §4.6, memnode): "what do we believe about X, and where do we disagree?"
+ *
+ * 1. Candidates (a store's full-text matches in the URL's scope, with histories) are followed along `SUPERSEDES` to the
+ *    live end of each chain (through the caller's loader, cycle-safe), then ranked by the shared scorer
+ *    (relevance × credence, `retrieve`).
+ * 2. **Contested** when a relevant belief has a real rebuttal of assessed strength ≥ `contestedRebuttalStrength`
+ *    (0.3), or one relevant belief rebuts another; otherwise **settled**. A rebuts B when a real rebuttal on B comes
+ *    from A itself or from evidence that (really) supports A.
+ * 3. **Dominance** between the two positions (the top-ranked belief and its strongest rival in a rebut relation):
+ *    a belief carrying a real rebuttal from the rival newer than its own last real support loses to the rival;
+ *    otherwise higher credence wins, and a near-tie (|Δcredence| ≤ `dominanceTieMargin`, 0.05) goes to the belief
+ *    whose latest real support is newer (then the higher-ranked one).
+ * 4. **tension** of the two positions = §4.5's formula with S = Σ|contribution| of the dominant's real supports +
+ *    Σ|contribution| of the competitor's real rebuttals that come from the dominant, and R the same for the competitor.
+ *    Settled answers report the dominant belief's own tension.
+ * 5. The answer: mode, dominant answer and competing interpretation (phrased by the Assessor), why the dominant wins
+ *    (recency, real support, standing rebuttals, reconfirmation), tension, confidence (the dominant's), belief ids.
+ */
+import type { Assessor, BeliefText } from "./assessor";
+import type { Belief, BeliefRecord, History } from "./model";
+import { tension as tensionOf } from "./network";
+import type { EngineParams } from "./params";
+import { replay, type RealEntryRef, type ReplayState } from "./replay";
+import { relevanceScorer } from "./retrieval";
+
+export type RecallMode = "settled" | "contested" | "no_answer";
+
+export type WhyReason = "standing_rebuttal" | "recency" | "real_support" | "reconfirmation" | "credence" | "only_position";
+
+export interface RecallAnswer {
+  mode: RecallMode;
+  question: string;
+  dominantAnswer: string | null;
+  competingInterpretation: string | null;
+  /** One or two sentences built from `reasons`. */
+  whyDominantWins: string | null;
+  reasons: WhyReason[];
+  tension: number;
+  confidence: number;
+  /** Every relevant live belief behind the answer, best first. */
+  beliefIds: string[];
+  /** The dominant belief and the superseded beliefs whose chains led to it. */
+  dominantBeliefIds: string[];
+  competingBeliefIds: string[];
+  /** Relevant beliefs carrying a real rebuttal of assessed strength ≥ the contested threshold. */
+  contestedBeliefIds: string[];
+  /** Which assessor phrased the answer. */
+  assessor: string | null;
+}
+
+export interface RecallInput {
+  question: string;
+  /** Store candidates for the question (the URL's scope), superseded ones included. */
+  candidates: readonly BeliefRecord[];
+  /** Loads a belief through the caller's authorised view (for chain ends that are not candidates); null if not visible. */
+  load: (beliefId: string) => Promise<BeliefRecord | null>;
+  assessor: Assessor;
+  /** Relevant beliefs considered (after ranking); default 10. */
+  k?: number;
+  /** Optional texts of evidence items, used when the competing position is a rebutting evidence item, not a belief. */
+  evidenceTexts?: ReadonlyMap<string, string>;
+  /** Chain-following budget (hops over all chains); default 1 000. */
+  maxHops?: number;
+}
+
+interface Position {
+  record: BeliefRecord;
+  state: ReplayState;
+  rank: number;
+  /** Superseded beliefs followed to reach this one. */
+  predecessors: string[];
+}
+
+/** The belief that superseded `record`, from its `superseded` status event. */
+function supersededBy(history: History): string | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i];
+    if (item?.type === "superseded" && item.byBeliefId) return item.byBeliefId;
+  }
+  return null;
+}
+
+/**
+ * Follow SUPERSEDES from each candidate to the live end of its chain. A chain that ends in a belief the caller
+ * cannot load, or loops, ends at its last visible belief (which is then not live and drops out).
+ */
+export async function followSupersedes(
+  candidates: readonly BeliefRecord[],
+  load: (id: string) => Promise<BeliefRecord | null>,
+  params: EngineParams,
+  maxHops = 1000,
+): Promise<Map<string, { record: BeliefRecord; state: ReplayState; predecessors: string[] }>> {
+  const byId = new Map(candidates.map((r) => [r.belief.id, r]));
+  const ends = new Map<string, { record: BeliefRecord; state: ReplayState; predecessors: string[] }>();
+  let hops = 0;
+  for (const start of candidates) {
+    let record = start;
+    const seen = new Set<string>([record.belief.id]);
+    const predecessors: string[] = [];
+    let state = replay(record.history, params);
+    while (state.status === "superseded") {
+      const next = supersededBy(record.history);
+      if (!next || seen.has(next) || hops >= maxHops) break;
+      hops++;
+      const loaded = byId.get(next) ?? (await load(next));
+      if (!loaded) break;
+      predecessors.push(record.belief.id);
+      seen.add(next);
+      byId.set(next, loaded);
+      record = loaded;
+      state = replay(record.history, params);
+    }
+    if (state.status === "superseded" || state.status === "retired" || state.status === "contracted") continue;
+    const prev = ends.get(record.belief.id);
+    ends.set(record.belief.id, { record, state, predecessors: [...new Set([...(prev?.predecessors ?? []), ...predecessors])] });
+  }
+  return ends;
+}
+
+/** Sources (belief ids and evidence ids) that count as "coming from" belief `b`: itself and its real supports. */
+function originsOf(p: Position): Set<string> {
+  const out = new Set<string>([p.record.belief.id]);
+  for (const s of p.state.realSupports) out.add(s.sourceId);
+  return out;
+}
+
+/** Real rebuttals on `target` that come from `from` (its id or evidence that really supports it). */
+export function rebuttalsFrom(target: Pick<Position, "state">, from: Position): RealEntryRef[] {
+  const origins = originsOf(from);
+  return target.state.realRebuttals.filter((r) => origins.has(r.sourceId));
+}
+
+const ms = (t: string | null): number => (t === null ? Number.NEGATIVE_INFINITY : Date.parse(t));
+
+function latestOf(refs: readonly RealEntryRef[]): number {
+  let best = Number.NEGATIVE_INFINITY;
+  for (const r of refs) best = Math.max(best, Date.parse(r.time));
+  return best;
+}
+
+interface Verdict {
+  dominant: Position;
+  competing: Position;
+  reasons: WhyReason[];
+}
+
+/** The dominance rule of §4.6 for two positions in a rebut relation. `a` is the higher-ranked one. */
+export function decideDominance(a: Position, b: Position, params: EngineParams): Verdict {
+  const standing = (loser: Position, winner: Position): boolean => {
+    const fromWinner = rebuttalsFrom(loser, winner);
+    return fromWinner.length > 0 && latestOf(fromWinner) > ms(loser.state.lastRealSupportAt);
+  };
+  const aStanding = standing(a, b);
+  const bStanding = standing(b, a);
+  const verdict = (dominant: Position, competing: Position, first: WhyReason[]): Verdict => {
+    const reasons = [...first];
+    if (!reasons.includes("recency") && ms(dominant.state.lastRealSupportAt) > ms(competing.state.lastRealSupportAt)) reasons.push("recency");
+    if (dominant.state.independentRealSupports > competing.state.independentRealSupports) reasons.push("real_support");
+    const reconfirmed = rebuttalsFrom(dominant, competing).length > 0 && ms(dominant.state.lastRealSupportAt) > latestOf(rebuttalsFrom(dominant, competing));
+    if (reconfirmed) reasons.push("reconfirmation");
+    return { dominant, competing, reasons };
+  };
+  if (aStanding !== bStanding) return aStanding ? verdict(b, a, ["standing_rebuttal"]) : verdict(a, b, ["standing_rebuttal"]);
+  const diff = a.state.credence - b.state.credence;
+  if (Math.abs(diff) > params.dominanceTieMargin) return diff > 0 ? verdict(a, b, ["credence"]) : verdict(b, a, ["credence"]);
+  const aLatest = ms(a.state.lastRealSupportAt);
+  const bLatest = ms(b.state.lastRealSupportAt);
+  if (bLatest > aLatest) return verdict(b, a, ["recency"]);
+  if (aLatest > bLatest) return verdict(a, b, ["recency"]);
+  return verdict(a, b, ["credence"]);
+}
+
+/** §4.5's tension applied to two positions (see the module comment). */
+export function positionsTension(dominant: Position, competing: Position, params: EngineParams): number {
+  const contribution = (p: Position, seqs: readonly RealEntryRef[]): number => {
+    const bySeq = new Map(p.state.entries.map((e) => [e.seq, e]));
+    return seqs.reduce((sum, r) => sum + Math.abs(bySeq.get(r.seq)?.contribution ?? 0), 0);
+  };
+  const S = contribution(dominant, dominant.state.realSupports) + contribution(competing, rebuttalsFrom(competing, dominant));
+  const R = contribution(competing, competing.state.realSupports) + contribution(dominant, rebuttalsFrom(dominant, competing));
+  return tensionOf(S, R, params);
+}
+
+const REASON_TEXT: Record<WhyReason, string> = {
+  standing_rebuttal: "the competing belief carries a standing rebuttal from it that was not answered by newer support",
+  recency: "its latest real support is more recent",
+  real_support: "it has more independent real support",
+  reconfirmation: "it was reconfirmed after being rebutted",
+  credence: "it holds the higher credence",
+  only_position: "no other relevant belief competes with it",
+};
+
+function explain(reasons: readonly WhyReason[]): string {
+  const parts = reasons.map((r) => REASON_TEXT[r]);
+  if (parts.length === 0) return "It ranks first for the question.";
+  const text = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return `It wins because ${text}.`;
+}
+
+const beliefText = (b: Belief): BeliefText => ({ id: b.id, text: b.text, contextTags: b.contextTags });
+
+/** Answer a question from the belief graph, keeping disagreement visible. */
+export async function recall(input: RecallInput, params: EngineParams): Promise<RecallAnswer> {
+  const ends = [...(await followSupersedes(input.candidates, input.load, params, input.maxHops)).values()];
+  // A chain end is as relevant as the most relevant text along its chain (a rewording must not lose the question).
+  const textsOf = (e: (typeof ends)[number]): string[] => [
+    e.record.belief.text,
+    ...e.predecessors.map((id) => input.candidates.find((c) => c.belief.id === id)?.belief.text).filter((t): t is string => !!t),
+  ];
+  const scorer = relevanceScorer(input.question, ends.flatMap(textsOf));
+  const scored = ends
+    .map((e) => ({ e, relevance: Math.max(...textsOf(e).map((t) => scorer.score(t))) }))
+    .filter((x) => x.relevance > 0)
+    .map((x) => ({ ...x, score: x.relevance * x.e.state.credence }))
+    .sort((a, b) => b.score - a.score || b.e.state.credence - a.e.state.credence || (a.e.record.belief.id < b.e.record.belief.id ? -1 : 1))
+    .slice(0, Math.max(0, input.k ?? 10));
+  const positions: Position[] = scored.map((x, rank) => ({ record: x.e.record, state: x.e.state, rank, predecessors: x.e.predecessors }));
+  const empty: RecallAnswer = {
+    mode: "no_answer",
+    question: input.question,
+    dominantAnswer: null,
+    competingInterpretation: null,
+    whyDominantWins: null,
+    reasons: [],
+    tension: 0,
+    confidence: 0,
+    beliefIds: [],
+    dominantBeliefIds: [],
+    competingBeliefIds: [],
+    contestedBeliefIds: [],
+    assessor: null,
+  };
+  const top = positions[0];
+  if (!top) return empty;
+
+  const contestedBeliefIds = positions.filter((p) => p.state.maxRealRebuttalStrength >= params.contestedRebuttalStrength).map((p) => p.record.belief.id);
+
+  // Rebut pairs among relevant beliefs, best-ranked first.
+  let pair: [Position, Position] | null = null;
+  for (let i = 0; i < positions.length && !pair; i++) {
+    for (let j = i + 1; j < positions.length; j++) {
+      const a = positions[i] as Position;
+      const b = positions[j] as Position;
+      if (rebuttalsFrom(a, b).length > 0 || rebuttalsFrom(b, a).length > 0) {
+        pair = [a, b];
+        break;
+      }
+    }
+  }
+  const contested = pair !== null || contestedBeliefIds.length > 0;
+  const beliefIds = positions.map((p) => p.record.belief.id);
+
+  let dominant = top;
+  let competing: Position | null = null;
+  let reasons: WhyReason[] = ["only_position"];
+  let tension = top.state.tension;
+  if (pair) {
+    const v = decideDominance(pair[0], pair[1], params);
+    dominant = v.dominant;
+    competing = v.competing;
+    reasons = v.reasons;
+    tension = positionsTension(v.dominant, v.competing, params);
+  }
+
+  // A contested belief without a rival belief: the strongest rebutting evidence is the competing interpretation.
+  let competingText: BeliefText | null = competing ? beliefText(competing.record.belief) : null;
+  if (!competing && contested) {
+    const strongest = [...dominant.state.realRebuttals].sort((x, y) => y.assessedStrength - x.assessedStrength)[0];
+    const text = strongest ? input.evidenceTexts?.get(strongest.sourceId) : undefined;
+    if (strongest && text) competingText = { id: strongest.sourceId, text };
+  }
+
+  const phrasing = await input.assessor.phraseRecall(input.question, beliefText(dominant.record.belief), competingText);
+  return {
+    mode: contested ? "contested" : "settled",
+    question: input.question,
+    dominantAnswer: phrasing.dominantAnswer,
+    competingInterpretation: competingText ? phrasing.competingInterpretation : null,
+    whyDominantWins: explain(reasons),
+    reasons,
+    tension,
+    confidence: dominant.state.confidence,
+    beliefIds,
+    dominantBeliefIds: [dominant.record.belief.id, ...dominant.predecessors],
+    competingBeliefIds: competing ? [competing.record.belief.id, ...competing.predecessors] : [],
+    contestedBeliefIds,
+    assessor: phrasing.assessor,
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * Scores an Assessor on labelled cases: relation classification (accuracy, per-class precision/recall, confusion
+ * matrix) and manipulation detection (accuracy, precision, recall; reasoning-type accuracy as a side figure).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { AssessedRelation, Assessor } from "@/lib/engine/assessor";
+
+export const RELATION_LABELS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"] as const satisfies readonly AssessedRelation[];
+
+export const relationCaseSchema = z.object({
+  id: z.string().min(1),
+  belief: z.string().min(1),
+  evidence: z.string().min(1),
+  relation: z.enum(RELATION_LABELS),
+});
+export type RelationCase = z.infer<typeof relationCaseSchema>;
+
+export const manipulationCaseSchema = z.object({
+  id: z.string().min(1),
+  text: z.string().min(1),
+  manipulative: z.boolean(),
+  reasoningType: z.string().min(1),
+});
+export type ManipulationCase = z.infer<typeof manipulationCaseSchema>;
+
+/** Parse a JSON-lines file with `schema`; blank lines are skipped, a bad line throws with its number. */
+export function readJsonl<T>(file: string, schema: z.ZodType<T>): T[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .map((line, i) => ({ line: line.trim(), n: i + 1 }))
+    .filter(({ line }) => line.length > 0)
+    .map(({ line, n }) => {
+      const parsed = schema.safeParse(JSON.parse(line));
+      if (!parsed.success) throw new Error(`${file}:${n}: ${parsed.error.message}`);
+      return parsed.data;
+    });
+}
+
+export interface CaseSet {
+  /** Where the cases came from (for the printed header). */
+  source: string;
+  relations: RelationCase[];
+  manipulation: ManipulationCase[];
+}
+
+/**
+ * The shared labelled set: `<repo>/../shared/eval` when present, else the copy kept at `lib/assess/eval/shared/`
+ * (a clean CI clone has no sibling `shared/`).
+ */
+export function loadSharedCases(repoRoot: string): CaseSet {
+  const sibling = path.resolve(repoRoot, "..", "shared", "eval");
+  const copy = path.resolve(repoRoot, "lib", "assess", "eval", "shared");
+  const dir = existsSync(path.join(sibling, "relations.jsonl")) ? sibling : copy;
+  return {
+    source: dir,
+    relations: readJsonl(path.join(dir, "relations.jsonl"), relationCaseSchema),
+    manipulation: readJsonl(path.join(dir, "manipulation.jsonl"), manipulationCaseSchema),
+  };
+}
+
+/** The development cases kept in the repo (`lib/assess/eval/dev-*.jsonl`), disjoint from the shared yardstick. */
+export function loadDevCases(repoRoot: string): CaseSet {
+  const dir = path.resolve(repoRoot, "lib", "assess", "eval");
+  return {
+    source: dir,
+    relations: readJsonl(path.join(dir, "dev-relations.jsonl"), relationCaseSchema),
+    manipulation: readJsonl(path.join(dir, "dev-manipulation.jsonl"), manipulationCaseSchema),
+  };
+}
+
+export interface ClassMetrics {
+  precision: number;
+  recall: number;
+  support: number;
+}
+
+export interface EvaluationReport {
+  assessor: string;
+  source: string;
+  relation: {
+    total: number;
+    correct: number;
+    accuracy: number;
+    perClass: Record<(typeof RELATION_LABELS)[number], ClassMetrics>;
+    /** confusion[expected][predicted] = count. */
+    confusion: Record<string, Record<string, number>>;
+    errors: Array<{ id: string; expected: string; predicted: string }>;
+  };
+  manipulation: {
+    total: number;
+    accuracy: number;
+    precision: number;
+    recall: number;
+    typeAccuracy: number;
+    errors: Array<{ id: string; expected: boolean; predicted: boolean; type: string }>;
+  };
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+/** Run `assessor` over `cases` sequentially (deterministic order, gentle on a rate-limited server). */
+export async function evaluateAssessor(assessor: Assessor, cases: CaseSet): Promise<EvaluationReport> {
+  const confusion: Record<string, Record<string, number>> = {};
+  for (const e of RELATION_LABELS) confusion[e] = Object.fromEntries(RELATION_LABELS.map((p) => [p, 0]));
+  const relationErrors: EvaluationReport["relation"]["errors"] = [];
+  for (const c of cases.relations) {
+    const result = await assessor.assessRelation(c.evidence, { id: c.id, text: c.belief });
+    const row = confusion[c.relation] as Record<string, number>;
+    row[result.relation] = (row[result.relation] ?? 0) + 1;
+    if (result.relation !== c.relation) relationErrors.push({ id: c.id, expected: c.relation, predicted: result.relation });
+  }
+  const perClass = Object.fromEntries(
+    RELATION_LABELS.map((label) => {
+      const tp = confusion[label]?.[label] ?? 0;
+      const predicted = RELATION_LABELS.reduce((sum, e) => sum + (confusion[e]?.[label] ?? 0), 0);
+      const actual = RELATION_LABELS.reduce((sum, p) => sum + (confusion[label]?.[p] ?? 0), 0);
+      return [label, { precision: ratio(tp, predicted), recall: ratio(tp, actual), support: actual }];
+    }),
+  ) as EvaluationReport["relation"]["perClass"];
+  const correct = cases.relations.length - relationErrors.length;
+
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let typeCorrect = 0;
+  const manipulationErrors: EvaluationReport["manipulation"]["errors"] = [];
+  for (const c of cases.manipulation) {
+    const result = await assessor.assessEvidence(c.text);
+    if (result.manipulative && c.manipulative) tp++;
+    else if (result.manipulative) fp++;
+    else if (c.manipulative) fn++;
+    if (result.reasoningType === c.reasoningType) typeCorrect++;
+    if (result.manipulative !== c.manipulative) {
+      manipulationErrors.push({ id: c.id, expected: c.manipulative, predicted: result.manipulative, type: result.reasoningType });
+    }
+  }
+  const m = cases.manipulation.length;
+  return {
+    assessor: assessor.name,
+    source: cases.source,
+    relation: {
+      total: cases.relations.length,
+      correct,
+      accuracy: ratio(correct, cases.relations.length),
+      perClass,
+      confusion,
+      errors: relationErrors,
+    },
+    manipulation: {
+      total: m,
+      accuracy: ratio(m - manipulationErrors.length, m),
+      precision: ratio(tp, tp + fp),
+      recall: ratio(tp, tp + fn),
+      typeAccuracy: ratio(typeCorrect, m),
+      errors: manipulationErrors,
+    },
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const pad = (s: string, n: number) => s.padEnd(n);
+const lpad = (s: string, n: number) => s.padStart(n);
+
+/** A plain-text table of the report (what `npm run eval:assessor` and the CI test print). */
+export function formatReport(report: EvaluationReport): string {
+  const r = report.relation;
+  const short: Record<string, string> = { SUPPORTS: "SUP", REBUTS: "REB", CONTEXTUALIZES: "CTX", UNRELATED: "UNR" };
+  const lines = [
+    `Assessor ${report.assessor} on ${report.source}`,
+    `Relations: accuracy ${pct(r.accuracy)} (${r.correct}/${r.total})`,
+    `  ${pad("class", 15)}${lpad("precision", 10)}${lpad("recall", 8)}${lpad("n", 4)}`,
+    ...RELATION_LABELS.map((l) => `  ${pad(l, 15)}${lpad(pct(r.perClass[l].precision), 10)}${lpad(pct(r.perClass[l].recall), 8)}${lpad(String(r.perClass[l].support), 4)}`),
+    `  confusion (rows expected, columns predicted)`,
+    `  ${pad("", 15)}${RELATION_LABELS.map((l) => lpad(short[l] ?? l, 5)).join("")}`,
+    ...RELATION_LABELS.map((e) => `  ${pad(e, 15)}${RELATION_LABELS.map((p) => lpad(String(r.confusion[e]?.[p] ?? 0), 5)).join("")}`),
+  ];
+  if (r.errors.length > 0) lines.push(`  misclassified: ${r.errors.map((e) => `${e.id} ${short[e.expected]}→${short[e.predicted]}`).join(", ")}`);
+  const m = report.manipulation;
+  lines.push(
+    `Manipulation: accuracy ${pct(m.accuracy)} (n=${m.total}), precision ${pct(m.precision)}, recall ${pct(m.recall)}, reasoning-type accuracy ${pct(m.typeAccuracy)}`,
+  );
+  if (m.errors.length > 0) lines.push(`  misjudged: ${m.errors.map((e) => `${e.id} (${e.expected ? "missed" : "false alarm"}, ${e.type})`).join(", ")}`);
+  return lines.join("\n");
+}
+
+export const TARGETS = { relationAccuracy: 0.8, manipulationRecall: 0.9 } as const;
+
+export function meetsTargets(report: EvaluationReport): boolean {
+  return report.relation.accuracy >= TARGETS.relationAccuracy && report.manipulation.recall >= TARGETS.manipulationRecall;
+}

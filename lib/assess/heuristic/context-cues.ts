@@ -1,0 +1,154 @@
+/**
+ * Scope and context cues: phrases that narrow where, for whom or when a claim holds without saying it is false
+ * ("only for team X", "in the production repo", "enterprise plans are exempt", "older adults were not studied",
+ * "in regions where…", dates). Each cue yields a context tag when it names the scope.
+ */
+
+export type ContextCueKind =
+  | "restrictive"
+  | "holds_for"
+  | "exception"
+  | "not_studied"
+  | "leading_scope"
+  | "subgroup"
+  | "conditional_strength"
+  | "separate_part"
+  | "frame_of_reference"
+  | "date";
+
+export interface ContextCue {
+  kind: ContextCueKind;
+  /** The matched text. */
+  match: string;
+  /** The scope it names, lower-cased, e.g. "internal tools repository"; "" when it names none. */
+  tag: string;
+  /** Strong cues decide CONTEXTUALIZES alone; weak ones (dates, time zones) yield to negation and conflicts. */
+  strong: boolean;
+}
+
+const GROUP_NOUNS =
+  "team|teams|office|offices|region|regions|repo|repos|repository|repositories|customers|customer|users|user|" +
+  "plan|plans|tier|tiers|environment|environments|cluster|clusters|country|countries|department|departments|" +
+  "adults|children|patients|projects|project|services|service|engineers|developers|accounts|account|" +
+  "platform|platforms|version|versions|market|markets|segment|segments|locations|sites|stores|devices|browsers";
+const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
+const STUDY_NOUNS = /\b(?:trial|study|studies|experiment|survey|analysis|meta-analysis|review|audit|benchmark|load test|a\/b test|sample|cohort|interview|poll)\b/;
+const DISCOURSE = /^(?:for example|for instance|in fact|in practice|in general|in total|in short|in addition|on average|in other words|in contrast|on the other hand|in particular|for now|in the end|in summary|for years|in recent|in my|in our experience)/;
+
+interface CueRule {
+  kind: ContextCueKind;
+  pattern: RegExp;
+  strong: boolean;
+  /** Capture group holding the scope, if any. */
+  tagGroup?: number;
+}
+
+const RULES: readonly CueRule[] = [
+  {
+    kind: "restrictive",
+    pattern: /\b(?:only|mainly|mostly|primarily|chiefly|largely|particularly|especially|exclusively)\s+(?:[a-z]+\s+){0,2}?(?:for|in|on|among|when|where|if|within|under|to)\s+([^.;,:]{2,60})/g,
+    strong: true,
+    tagGroup: 1,
+  },
+  {
+    kind: "holds_for",
+    pattern: /\b(?:holds|hold|held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if)\s+([^.;,:]{2,60})/g,
+    strong: true,
+    tagGroup: 1,
+  },
+  {
+    kind: "exception",
+    pattern: /\b(?:exempt|exempted|except|excepting|exception|excluded from|does not apply|doesn't apply|do not apply|don't apply|unless|other than|with the exception of)\b/g,
+    strong: true,
+  },
+  {
+    kind: "not_studied",
+    pattern: /\b(?:not|never)\s+(?:been\s+)?(?:studied|tested|measured|included|covered|examined|evaluated|sampled|observed|considered)\b/g,
+    strong: true,
+  },
+  {
+    kind: "subgroup",
+    pattern: new RegExp(
+      `\\b(?:for|in|among|at)\\s+(?:the\\s+|our\\s+|its\\s+|their\\s+)?((?!the\\b|a\\b|an\\b|our\\b)[a-z0-9-]+\\s+(?:[a-z0-9-]+\\s+)?(?:${GROUP_NOUNS}))\\b`,
+      "g",
+    ),
+    strong: true,
+    tagGroup: 1,
+  },
+  { kind: "subgroup", pattern: /\bfor\s+(team\s+[a-z0-9-]+)/g, strong: true, tagGroup: 1 },
+  {
+    kind: "conditional_strength",
+    pattern: /\b(?:weaker|stronger|smaller|larger|negligible|minimal|marginal|depends|depending|varies|vary|differs|differ|shrinks|shrink|only appears?)\b[^.;]{0,40}?\b(?:when|where|if|for|in|among|on|by|with)\s+([^.;,:]{2,60})/g,
+    strong: true,
+    tagGroup: 1,
+  },
+  {
+    kind: "separate_part",
+    pattern: /\b(?:is|are|as|a|an)\s+(?:separate|distinct|different)\s+([a-z-]+(?:\s+[a-z-]+)?)/g,
+    strong: true,
+    tagGroup: 1,
+  },
+  { kind: "frame_of_reference", pattern: /\b(?:utc|gmt|local time|time ?zone|pst|pdt|cet|cest|est|edt)\b/g, strong: false },
+  {
+    kind: "date",
+    pattern: new RegExp(`\\b(?:in|during|until|before|after|as of|through)\\s+((?:early\\s+|late\\s+|mid-)?(?:(?:${MONTHS})(?:\\s+\\d{4})?|(?:19|20)\\d{2}|q[1-4](?:\\s+\\d{4})?))\\b`, "g"),
+    strong: false,
+    tagGroup: 1,
+  },
+];
+
+/** A sentence opening with "For / In / Among / Within / Under … ," that is not a study description or a discourse marker. */
+const LEADING_SCOPE = /(?:^|[.;]\s+)((?:for|in|among|within|under|outside|across|on)\s+([^,;.]{3,60}))[,;]/g;
+
+/**
+ * Context cues in `text`, in order of rule.
+ * @example contextCues("That only holds for the internal tools repository.")[0]?.tag // → "the internal tools repository"
+ */
+export function contextCues(text: string): ContextCue[] {
+  const lower = text.toLowerCase();
+  const cues: ContextCue[] = [];
+  for (const rule of RULES) {
+    for (const m of lower.matchAll(rule.pattern)) {
+      const tag = rule.tagGroup === undefined ? "" : cleanTag(m[rule.tagGroup] ?? "");
+      cues.push({ kind: rule.kind, match: m[0].trim(), tag, strong: rule.strong });
+    }
+  }
+  for (const m of lower.matchAll(LEADING_SCOPE)) {
+    const phrase = m[1] ?? "";
+    const scope = m[2] ?? "";
+    if (DISCOURSE.test(phrase) || STUDY_NOUNS.test(scope) || /^(?:a|an|one)\b/.test(scope)) continue;
+    if (/^(?:(?:19|20)\d{2}|(?:the\s+)?(?:past|last|next)\b)/.test(scope)) continue;
+    cues.push({ kind: "leading_scope", match: phrase, tag: cleanTag(scope), strong: true });
+  }
+  return cues;
+}
+
+const TAG_STOP = /^(?:the|a|an|our|its|their|this|that)\s+/;
+
+function cleanTag(raw: string): string {
+  return raw.trim().replace(/\s+/g, " ").replace(TAG_STOP, "").split(" ").slice(0, 6).join(" ");
+}
+
+/** Context tags a text names (deduplicated, strong cues first). */
+export function contextTags(text: string): string[] {
+  const cues = contextCues(text);
+  const ordered = [...cues.filter((c) => c.strong), ...cues.filter((c) => !c.strong)];
+  return [...new Set(ordered.map((c) => c.tag).filter((t) => t.length > 0))];
+}
+
+/**
+ * The text opens by pointing back at the claim it comments on ("It…", "This is true…", "The effect…", "Its…"), or
+ * names "this limit" / "that rule": it is about the belief even when it shares no word with it.
+ */
+export function refersBack(text: string): boolean {
+  const lower = text.trim().toLowerCase();
+  if (/^(?:it|its|it's|this|that|these|those|they|such)\b/.test(lower)) return true;
+  if (
+    /^the\s+(?:effect|effects|result|results|finding|findings|gain|gains|claim|rule|policy|trend|change|improvement|increase|decrease|difference|advantage|benefit|benefits|relationship|correlation|association|figure|numbers?|statement|limit)\b/.test(
+      lower,
+    )
+  ) {
+    return true;
+  }
+  return /\b(?:this|that|the same)\s+(?:limit|rule|policy|claim|effect|figure|number|value|setting|belief|statement|result|finding)\b/.test(lower);
+}

@@ -1,0 +1,287 @@
+/**
+ * The offline default assessor (SPEC §6): deterministic heuristics over lexical overlap, negation and antonym cues,
+ * numeric and quantifier conflicts, scope/context cues, weak-evidence cues and pressure cues. No network, no clock,
+ * no randomness: the same input always yields the same result. The UI labels its results "heuristic".
+ */
+import {
+  type Assessor,
+  type BeliefText,
+  type ConflictAssessment,
+  type ContractionAssessment,
+  type EssAssessment,
+  type ExtractedClaim,
+  type RecallPhrasing,
+  type RelationAssessment,
+  type SynthesisProposal,
+} from "@/lib/engine/assessor";
+import { extractQuantity, splitSentences } from "@/lib/engine/harvest";
+import { contextCues, contextTags, refersBack, type ContextCue } from "./context-cues";
+import { evidenceStrength } from "./evidence-cues";
+import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
+import { antonymConflicts, negationCues } from "./negation-cues";
+import { compareQuantifiers, compareQuantities } from "./numeric-cues";
+import { pressureCues } from "./pressure-cues";
+import { contentTokens } from "./tokenize";
+
+export const HEURISTIC_STAMP = "heuristic@1";
+
+/** A belief counts as touched when the evidence covers at least this share of its content stems. */
+const MIN_COVERAGE = 0.3;
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+const quote = (words: readonly string[]) => words.map((w) => `"${w}"`).join(", ");
+
+export interface RelationSignals {
+  coverage: number;
+  /** Number of content stems in the belief. */
+  beliefTerms: number;
+  shared: string[];
+  refersBack: boolean;
+  context: ContextCue[];
+  rebut: string[];
+  support: string[];
+  narrowing: boolean;
+}
+
+/** The cues behind a relation judgement, exported for tests and for the evaluation's error analysis. */
+export function relationSignals(evidence: string, belief: BeliefText): RelationSignals {
+  const overlap = lexicalOverlap(evidence, belief.text);
+  const beliefLower = `${belief.text} ${(belief.contextTags ?? []).join(" ")}`.toLowerCase();
+  // A scope the belief already states does not narrow it.
+  const context = contextCues(evidence).filter((c) => c.tag === "" || !beliefLower.includes(c.tag));
+  const e = negationCues(evidence);
+  const b = negationCues(belief.text);
+  const rebut: string[] = [];
+  const support: string[] = [];
+
+  if (e.negations.length > 0 !== b.negations.length > 0) {
+    rebut.push(`negation (${quote(e.negations.length > 0 ? e.negations : b.negations)})`);
+  }
+  const reversals = e.reversals.filter((r) => !b.reversals.includes(r));
+  if (reversals.length > 0) rebut.push(`reversal (${quote(reversals)})`);
+  const changes = e.changes.filter((c) => !b.changes.includes(c));
+  if (changes.length > 0) rebut.push(`change of state (${quote(changes)})`);
+  const numbers = compareQuantities(evidence, belief.text);
+  for (const c of numbers.conflicts) {
+    rebut.push(`numeric conflict (${c.evidence.value} vs ${c.belief.value} ${c.belief.unit})`);
+  }
+  for (const m of numbers.matches) support.push(`same quantity (${m.value} ${m.unit})`);
+  if (b.direction !== 0 && e.direction !== 0) {
+    if (Math.sign(b.direction) !== Math.sign(e.direction)) rebut.push("opposite direction of effect");
+    else support.push("same direction of effect");
+  }
+  const antonyms = antonymConflicts(evidence, belief.text);
+  if (antonyms.length > 0) rebut.push(`antonym (${quote(antonyms)})`);
+  const quantifiers = compareQuantifiers(evidence, belief.text);
+  if (quantifiers.counterexample) rebut.push("counterexample to a universal claim");
+
+  return {
+    coverage: overlap.beliefCoverage,
+    beliefTerms: overlap.shared.length === 0 ? contentTokens(belief.text).length : Math.round(overlap.shared.length / overlap.beliefCoverage),
+    shared: overlap.shared,
+    refersBack: refersBack(evidence),
+    context,
+    rebut,
+    support,
+    narrowing: quantifiers.narrowing,
+  };
+}
+
+/**
+ * Relation of `evidence` to `belief`, decided in this order:
+ * 1. UNRELATED unless the evidence covers ≥ 30 % of the belief's content stems (a restated quantity counts as a
+ *    stem), refers back to it ("It…", "This limit…"), shares a word and names a scope, or covers ≥ 15 % and
+ *    carries a conflict cue;
+ * 2. CONTEXTUALIZES on a strong scope cue (only for / holds for / exempt / not studied / "In regions where…," / for
+ *    the X team / weaker when / a separate X);
+ * 3. REBUTS on negation parity, reversal, change of state, numeric conflict, opposite effect, antonym or counterexample;
+ * 4. CONTEXTUALIZES on a weak scope cue (a date, a time zone) or a quantifier that narrows a universal claim;
+ * 5. otherwise SUPPORTS.
+ * strength = clamp(base + 0.35·coverage + 0.1·min(2, cues)) with base 0.35 (supports), 0.4 (rebuts), 0.3 (contextualizes).
+ */
+export function classifyRelation(evidence: string, belief: BeliefText): Omit<RelationAssessment, "assessor"> {
+  const s = relationSignals(evidence, belief);
+  const strong = s.context.filter((c) => c.strong);
+  const weak = s.context.filter((c) => !c.strong);
+  const touched = `shares ${s.shared.length > 0 ? quote(s.shared) : "no content word"} with the belief`;
+  // A restated quantity ("02:00" for "2 a.m.") counts as one more shared term.
+  const matchedQuantities = s.support.filter((x) => x.startsWith("same quantity")).length;
+  const coverage = s.coverage + matchedQuantities / Math.max(1, s.beliefTerms);
+  const related =
+    coverage >= MIN_COVERAGE ||
+    s.refersBack ||
+    (s.shared.length > 0 && (strong.length > 0 || (s.rebut.length > 0 && coverage >= MIN_COVERAGE / 2)));
+  if (!related) {
+    return { relation: "UNRELATED", strength: 0, reasoning: `Heuristic: the evidence ${touched}; it does not bear on it.` };
+  }
+  const describe = (cues: readonly ContextCue[]) => cues.map((c) => (c.tag ? `"${c.match}" → ${c.tag}` : `"${c.match}"`)).join("; ");
+  if (strong.length > 0) {
+    return {
+      relation: "CONTEXTUALIZES",
+      strength: round(clamp(0.3 + 0.35 * s.coverage + 0.1 * Math.min(2, strong.length - 1), 0.1, 0.9)),
+      reasoning: `Heuristic: the evidence ${touched} and narrows where it holds (${describe(strong)}).`,
+    };
+  }
+  if (s.rebut.length > 0) {
+    return {
+      relation: "REBUTS",
+      strength: round(clamp(0.4 + 0.35 * s.coverage + 0.1 * Math.min(2, s.rebut.length - 1), 0.1, 0.95)),
+      reasoning: `Heuristic: the evidence ${touched} and contradicts it: ${s.rebut.join("; ")}.`,
+    };
+  }
+  if (weak.length > 0 || s.narrowing) {
+    const why = weak.length > 0 ? describe(weak) : "a partial quantifier narrows a universal claim";
+    return {
+      relation: "CONTEXTUALIZES",
+      strength: round(clamp(0.25 + 0.35 * s.coverage, 0.1, 0.8)),
+      reasoning: `Heuristic: the evidence ${touched} and qualifies it (${why}).`,
+    };
+  }
+  return {
+    relation: "SUPPORTS",
+    strength: round(clamp(0.35 + 0.35 * s.coverage + 0.1 * Math.min(2, s.support.length), 0.1, 0.95)),
+    reasoning: `Heuristic: the evidence ${touched} without negation, conflict or scope cues${s.support.length > 0 ? `; ${s.support.join("; ")}` : ""}.`,
+  };
+}
+
+/** ESS: pressure cues make the text manipulative (ESS ≤ 0.05); otherwise the weakest honest reasoning kind decides. */
+export function assessEss(text: string): Omit<EssAssessment, "assessor"> {
+  const pressure = pressureCues(text);
+  const first = pressure[0];
+  if (first !== undefined) {
+    return {
+      ess: 0.05,
+      reasoningType: first.kind,
+      manipulative: true,
+      reasoning: `Heuristic: pressure rather than evidence (${pressure.map((p) => `${p.kind.replace(/_/g, " ")}: "${p.match}"`).join("; ")}).`,
+    };
+  }
+  const strength = evidenceStrength(text);
+  const cue = strength.cues[0];
+  return {
+    ess: strength.ess,
+    reasoningType: strength.type,
+    manipulative: false,
+    reasoning:
+      `Heuristic: ${strength.type.replace(/_/g, " ")} evidence${cue ? ` ("${cue.match}")` : ""}` +
+      `${strength.hedges.length > 0 ? `, hedged (${quote(strength.hedges)})` : ""}; ESS ${strength.ess}.`,
+  };
+}
+
+function tagsOf(belief: BeliefText | string): string[] {
+  if (typeof belief === "string") return contextTags(belief);
+  return [...new Set([...(belief.contextTags ?? []), ...contextTags(belief.text)])];
+}
+
+const stripEnd = (s: string) => s.trim().replace(/[.!?]+$/, "");
+const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0]?.toLowerCase() + s.slice(1) : s);
+
+export function createHeuristicAssessor(): Assessor {
+  return {
+    name: HEURISTIC_STAMP,
+    heuristic: true,
+
+    async assessEvidence(text) {
+      return { ...assessEss(text), assessor: HEURISTIC_STAMP };
+    },
+
+    async assessRelation(evidence, belief) {
+      return { ...classifyRelation(evidence, belief), assessor: HEURISTIC_STAMP };
+    },
+
+    async assessContraction(belief, rebuttals, supports): Promise<ContractionAssessment> {
+      // R, S = Σ ESS · (relation strength when the heuristic agrees with the stated direction, else half of it).
+      const weigh = (texts: readonly string[], expected: "REBUTS" | "SUPPORTS") =>
+        texts.reduce((sum, t) => {
+          const r = classifyRelation(t, belief);
+          return sum + assessEss(t).ess * (r.relation === expected ? r.strength : 0.5 * Math.max(r.strength, 0.3));
+        }, 0);
+      const R = weigh(rebuttals, "REBUTS");
+      const S = weigh(supports, "SUPPORTS");
+      const contract = rebuttals.length >= 3 && R > 0 && R >= S;
+      // severity = clamp((R − S)/(R + S) + 0.25, 0.1, 0.9); 1 (retire) only when nothing supports the belief.
+      const severity = !contract ? 0 : S === 0 && R >= 1 ? 1 : round(clamp((R - S) / (R + S) + 0.25, 0.1, 0.9));
+      return {
+        contract,
+        severity,
+        reasoning: `Heuristic: ${rebuttals.length} rebuttal(s) weigh ${round(R)} against ${supports.length} support(s) weighing ${round(S)}; ${contract ? `contract with severity ${severity}` : "no contraction"}.`,
+        assessor: HEURISTIC_STAMP,
+      };
+    },
+
+    async analyseConflict(proposed, existing): Promise<ConflictAssessment> {
+      const overlap = lexicalOverlap(proposed, existing.text);
+      const proposedTerms = new Set(contentTokens(proposed).map((t) => t.stem));
+      const existingTerms = new Set(contentTokens(existing.text).map((t) => t.stem));
+      const extra = [...proposedTerms].filter((t) => !existingTerms.has(t));
+      const signals = relationSignals(proposed, existing);
+      const conflicting = signals.rebut.length > 0;
+      const pTags = tagsOf(proposed);
+      const eTags = tagsOf(existing);
+      const sharedTag = pTags.some((p) => eTags.some((e) => textSimilarity(p, e) >= 0.7));
+      const moreSpecific = !conflicting && overlap.beliefCoverage >= 0.75 && extra.length > 0 && proposedTerms.size > existingTerms.size;
+      const differentContext = !moreSpecific && (pTags.length > 0 || eTags.length > 0) && !sharedTag;
+      const proposedContextTags = differentContext ? (pTags.length > 0 ? pTags : eTags.map((t) => `outside ${t}`)) : [];
+      const existingContextTags = differentContext ? (eTags.length > 0 ? eTags : pTags.map((t) => `outside ${t}`)) : [];
+      const reasoning = moreSpecific
+        ? `Heuristic: the proposal restates ${Math.round(overlap.beliefCoverage * 100)}% of the existing belief and adds ${quote(extra.slice(0, 5))}.`
+        : differentContext
+          ? `Heuristic: the two name different scopes (${proposedContextTags.join(", ")} vs ${existingContextTags.join(", ")}).`
+          : `Heuristic: neither more specific nor scoped differently${conflicting ? `; conflict cues: ${signals.rebut.join("; ")}` : ""}.`;
+      return { moreSpecific, differentContext, proposedContextTags, existingContextTags, reasoning, assessor: HEURISTIC_STAMP };
+    },
+
+    async similarity(a, b) {
+      return textSimilarity(a, b);
+    },
+
+    async extractClaims(text): Promise<ExtractedClaim[]> {
+      const claims: ExtractedClaim[] = [];
+      for (const sentence of splitSentences(text)) {
+        const trimmed = sentence.trim();
+        // Questions and pure pressure assert nothing about the world.
+        if (trimmed.endsWith("?") || contentTokens(trimmed).length < 2 || pressureCues(trimmed).length > 0) continue;
+        const quantity = extractQuantity(trimmed);
+        claims.push(quantity ? { text: trimmed, quantity } : { text: trimmed });
+      }
+      return claims;
+    },
+
+    async phraseRecall(_question, dominant, competing): Promise<RecallPhrasing> {
+      const dTags = tagsOf(dominant);
+      const dominantAnswer = dTags.length > 0 && !dominant.text.toLowerCase().includes(dTags[0] ?? "")
+        ? `${stripEnd(dominant.text)} (in ${dTags.join(", ")}).`
+        : `${stripEnd(dominant.text)}.`;
+      const competingInterpretation = competing === null ? null : `A competing view holds that ${lowerFirst(stripEnd(competing.text))}.`;
+      return {
+        dominantAnswer,
+        competingInterpretation,
+        reasoning: competing === null
+          ? "Heuristic: the dominant belief restated; no competing belief."
+          : "Heuristic: the dominant belief restated, the competing one kept visible beside it.",
+        assessor: HEURISTIC_STAMP,
+      };
+    },
+
+    async proposeSynthesis(a, b): Promise<SynthesisProposal> {
+      const aTags = tagsOf(a);
+      const bTags = tagsOf(b);
+      const aText = lowerFirst(stripEnd(a.text));
+      const bText = lowerFirst(stripEnd(b.text));
+      const scoped = aTags.length > 0 && bTags.length > 0;
+      const text = scoped
+        ? `In ${aTags.join(" and ")}, ${aText}, whereas in ${bTags.join(" and ")}, ${bText}.`
+        : `Whether ${aText} or ${bText} depends on the context in which each was observed.`;
+      const contextTags = scoped ? [...new Set([...aTags, ...bTags])] : ["context-dependent"];
+      return {
+        text,
+        contextTags,
+        reasoning: scoped
+          ? "Heuristic: each side keeps the scope its own text names."
+          : "Heuristic: neither side names a scope, so the synthesis only marks the claim as context-dependent.",
+        assessor: HEURISTIC_STAMP,
+      };
+    },
+  };
+}

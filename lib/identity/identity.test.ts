@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db/database";
+import { TEST_BACKENDS, type TestLocation } from "@/lib/db/test-backends";
+import { buildAuthorisedView } from "@/lib/access/authorised-view";
+import { sessionPrincipal, tokenPrincipal } from "@/lib/access/principal";
+import { DomainError } from "./errors";
+import { OPERATOR } from "./identity-db";
+import { addGrant, listGrants, listIncomingGrants, removeGrant } from "./grants";
+import { addMember, changeRole, listMembers, removeMember } from "./members";
+import { createScope, getScopeForViewer, listMyScopes, setScopePublic } from "./scopes";
+import { authenticateToken, createToken, listTokens, revokeToken } from "./tokens";
+import { createUser, ensureUserForEmail, verifyCredentials } from "./users";
+
+async function expectCode(promise: Promise<unknown>, code: DomainError["code"]): Promise<DomainError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  expect((error as DomainError).code).toBe(code);
+  return error as DomainError;
+}
+
+let counter = 0;
+const unique = (label: string) => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+const email = (label: string) => `${unique(label)}@example.com`;
+
+describe.each(TEST_BACKENDS)("identity services on $name", (backend) => {
+  let location: TestLocation;
+  let db: Database;
+
+  beforeAll(async () => {
+    location = await backend.create();
+    db = await location.open();
+  });
+  afterAll(async () => {
+    await db?.close();
+    await location?.cleanup();
+  });
+
+  async function user(label: string) {
+    return createUser(db, { email: email(label), password: "correct horse battery", name: label });
+  }
+
+  describe("users", () => {
+    it("stores emails lowercased and refuses a duplicate whatever its case", async () => {
+      const address = email("Alice");
+      const created = await createUser(db, { email: address.toUpperCase(), password: "long enough" });
+      expect(created.email).toBe(address.toLowerCase());
+      const error = await expectCode(createUser(db, { email: address, password: "long enough" }), "conflict");
+      expect(error.field).toBe("email");
+    });
+
+    it("rejects a malformed email and a short password as invalid, naming the field", async () => {
+      expect((await expectCode(createUser(db, { email: "nope", password: "long enough" }), "invalid")).field).toBe("email");
+      expect((await expectCode(createUser(db, { email: email("p"), password: "short" }), "invalid")).field).toBe("password");
+    });
+
+    it("verifies the password and answers null for a wrong one, an unknown email and a password-less user", async () => {
+      const alice = await user("verify");
+      expect((await verifyCredentials(db, alice.email, "correct horse battery"))?.id).toBe(alice.id);
+      expect(await verifyCredentials(db, alice.email, "wrong horse battery")).toBeNull();
+      expect(await verifyCredentials(db, email("ghost"), "correct horse battery")).toBeNull();
+      const oidc = await ensureUserForEmail(db, email("oidc"), "O");
+      expect(await verifyCredentials(db, oidc.email, "")).toBeNull();
+    });
+
+    it("never returns the password hash unless asked", async () => {
+      const alice = await user("omit");
+      const row = await db.prisma.user.findUniqueOrThrow({ where: { id: alice.id } });
+      expect(row).not.toHaveProperty("passwordHash");
+      const withHash = await db.prisma.user.findUniqueOrThrow({ where: { id: alice.id }, omit: { passwordHash: false } });
+      expect(withHash.passwordHash).toMatch(/^\$argon2id\$/);
+    });
+
+    it("ensureUserForEmail finds an existing user instead of creating a twin", async () => {
+      const alice = await user("ensure");
+      expect((await ensureUserForEmail(db, alice.email.toUpperCase())).id).toBe(alice.id);
+    });
+  });
+
+  describe("scopes and members", () => {
+    it("makes the creator owner and lists the scope with the role", async () => {
+      const owner = await user("owner");
+      const slug = unique("team");
+      const scope = await createScope(db, { slug, name: "Team", ownerId: owner.id });
+      expect(scope.role).toBe("owner");
+      expect((await listMyScopes(db, owner.id)).map((s) => [s.slug, s.role])).toEqual([[slug, "owner"]]);
+    });
+
+    it("refuses a duplicate slug and a malformed one", async () => {
+      const owner = await user("dup");
+      const slug = unique("dup");
+      await createScope(db, { slug, name: "A", ownerId: owner.id });
+      expect((await expectCode(createScope(db, { slug, name: "B", ownerId: owner.id }), "conflict")).field).toBe("slug");
+      await expectCode(createScope(db, { slug: "Not A Slug!", name: "B", ownerId: owner.id }), "invalid");
+    });
+
+    it("answers a private scope's non-member exactly as for a missing scope, and shows public scopes without a role", async () => {
+      const owner = await user("private-owner");
+      const stranger = await user("stranger");
+      const slug = unique("private");
+      await createScope(db, { slug, name: "Private", ownerId: owner.id });
+      expect(await getScopeForViewer(db, stranger.id, slug)).toBeNull();
+      expect(await getScopeForViewer(db, stranger.id, unique("missing"))).toBeNull();
+      await expectCode(addMember(db, stranger.id, { scopeSlug: slug, email: stranger.email, role: "owner" }), "not_found");
+      await expectCode(addMember(db, stranger.id, { scopeSlug: unique("missing"), email: stranger.email, role: "owner" }), "not_found");
+
+      await setScopePublic(db, owner.id, { scopeSlug: slug, isPublic: true });
+      const seen = await getScopeForViewer(db, stranger.id, slug);
+      expect(seen?.role).toBeNull();
+      expect(seen?.isPublic).toBe(true);
+      // Visible now, so a missing role is a permission problem, not a missing scope.
+      await expectCode(addMember(db, stranger.id, { scopeSlug: slug, email: stranger.email, role: "owner" }), "forbidden");
+    });
+
+    it("lets only owners add members, by existing email, once, with a valid role", async () => {
+      const owner = await user("adder");
+      const editor = await user("editor");
+      const viewer = await user("viewer");
+      const slug = unique("roster");
+      await createScope(db, { slug, name: "Roster", ownerId: owner.id });
+      await addMember(db, owner.id, { scopeSlug: slug, email: editor.email.toUpperCase(), role: "editor" });
+      await expectCode(addMember(db, editor.id, { scopeSlug: slug, email: viewer.email, role: "viewer" }), "forbidden");
+      expect((await expectCode(addMember(db, owner.id, { scopeSlug: slug, email: email("nobody"), role: "viewer" }), "not_found")).field).toBe("email");
+      await expectCode(addMember(db, owner.id, { scopeSlug: slug, email: editor.email, role: "viewer" }), "conflict");
+      expect((await expectCode(addMember(db, owner.id, { scopeSlug: slug, email: viewer.email, role: "admin" as "owner" }), "invalid")).field).toBe("role");
+      const members = await listMembers(db, editor.id, slug);
+      expect(members.map((m) => [m.email, m.role]).sort()).toEqual([[editor.email, "editor"], [owner.email, "owner"]].sort());
+      expect((await getScopeForViewer(db, editor.id, slug))?.role).toBe("editor");
+    });
+
+    it("refuses to demote or remove the last owner, and allows it once there is another", async () => {
+      const first = await user("first-owner");
+      const second = await user("second-owner");
+      const slug = unique("owners");
+      await createScope(db, { slug, name: "Owners", ownerId: first.id });
+      await expectCode(changeRole(db, first.id, { scopeSlug: slug, userId: first.id, role: "editor" }), "last_owner");
+      await expectCode(removeMember(db, first.id, { scopeSlug: slug, userId: first.id }), "last_owner");
+      await addMember(db, first.id, { scopeSlug: slug, email: second.email, role: "owner" });
+      await changeRole(db, second.id, { scopeSlug: slug, userId: first.id, role: "viewer" });
+      expect((await getScopeForViewer(db, first.id, slug))?.role).toBe("viewer");
+      await expectCode(removeMember(db, second.id, { scopeSlug: slug, userId: second.id }), "last_owner");
+      // A viewer may leave on their own.
+      await removeMember(db, first.id, { scopeSlug: slug, userId: first.id });
+      expect(await getScopeForViewer(db, first.id, slug)).toBeNull();
+    });
+
+    it("never leaves a scope ownerless when two owners demote each other at once", async () => {
+      const a = await user("race-a");
+      const b = await user("race-b");
+      const slug = unique("race");
+      await createScope(db, { slug, name: "Race", ownerId: a.id });
+      await addMember(db, a.id, { scopeSlug: slug, email: b.email, role: "owner" });
+      const results = await Promise.allSettled([
+        changeRole(db, a.id, { scopeSlug: slug, userId: b.id, role: "editor" }),
+        changeRole(db, b.id, { scopeSlug: slug, userId: a.id, role: "editor" }),
+      ]);
+      const owners = (await listMembers(db, OPERATOR, slug)).filter((m) => m.role === "owner");
+      expect(owners).toHaveLength(1);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    });
+
+    it("changes the public flag for owners only", async () => {
+      const owner = await user("pub-owner");
+      const editor = await user("pub-editor");
+      const slug = unique("pub");
+      await createScope(db, { slug, name: "Pub", ownerId: owner.id });
+      await addMember(db, owner.id, { scopeSlug: slug, email: editor.email, role: "editor" });
+      await expectCode(setScopePublic(db, editor.id, { scopeSlug: slug, isPublic: true }), "forbidden");
+      await setScopePublic(db, owner.id, { scopeSlug: slug, isPublic: true });
+      expect((await getScopeForViewer(db, editor.id, slug))?.isPublic).toBe(true);
+    });
+  });
+
+  describe("grants", () => {
+    it("lets the owner of `from` grant `to`, once, and remove it", async () => {
+      const owner = await user("grantor");
+      const other = await user("grantee");
+      const from = unique("from");
+      const to = unique("to");
+      await createScope(db, { slug: from, name: "From", ownerId: owner.id });
+      await createScope(db, { slug: to, name: "To", ownerId: other.id });
+      const grant = await addGrant(db, owner.id, { fromSlug: from, toSlug: to });
+      expect([grant.fromSlug, grant.toSlug]).toEqual([from, to]);
+      await expectCode(addGrant(db, owner.id, { fromSlug: from, toSlug: to }), "conflict");
+      await expectCode(addGrant(db, owner.id, { fromSlug: from, toSlug: from }), "invalid");
+      await expectCode(addGrant(db, owner.id, { fromSlug: from, toSlug: unique("nowhere") }), "not_found");
+      await expectCode(addGrant(db, other.id, { fromSlug: to, toSlug: from }).then(() => addGrant(db, other.id, { fromSlug: from, toSlug: to })), "not_found");
+      expect((await listGrants(db, owner.id, from)).map((g) => g.toSlug)).toEqual([to]);
+      expect((await listIncomingGrants(db, other.id, to)).map((g) => g.fromSlug)).toEqual([from]);
+      await removeGrant(db, owner.id, { fromSlug: from, toSlug: to });
+      expect(await listGrants(db, owner.id, from)).toEqual([]);
+      await expectCode(removeGrant(db, owner.id, { fromSlug: from, toSlug: to }), "not_found");
+    });
+  });
+
+  describe("tokens", () => {
+    it("shows the secret once, stores only its hash, authenticates it and stops after revocation", async () => {
+      const alice = await user("token");
+      const created = await createToken(db, alice.id, { name: "agent" });
+      expect(created.token).toMatch(/^cred_[A-Za-z0-9_-]{43}$/);
+      expect(created.token.startsWith(created.prefix)).toBe(true);
+      const stored = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id }, omit: { tokenHash: false } });
+      expect(stored.tokenHash).not.toContain(created.token);
+      expect(await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } })).not.toHaveProperty("tokenHash");
+
+      const when = new Date("2030-01-02T03:04:05.000Z");
+      expect(await authenticateToken(db, created.token, when)).toEqual({ tokenId: created.id, userId: alice.id, scopeId: null });
+      const listed = await listTokens(db, alice.id);
+      expect(listed.map((t) => [t.id, t.lastUsedAt?.toISOString()])).toEqual([[created.id, when.toISOString()]]);
+      expect(JSON.stringify(listed)).not.toContain(created.token);
+
+      expect(await authenticateToken(db, `${created.token}x`)).toBeNull();
+      expect(await authenticateToken(db, "not-a-token")).toBeNull();
+      const mallory = await user("mallory");
+      await expectCode(revokeToken(db, mallory.id, created.id), "not_found");
+      await revokeToken(db, alice.id, created.id);
+      await revokeToken(db, alice.id, created.id);
+      expect(await authenticateToken(db, created.token)).toBeNull();
+      expect((await listTokens(db, alice.id))[0]?.revokedAt).toBeInstanceOf(Date);
+    });
+
+    it("limits a token to a scope its user belongs to", async () => {
+      const alice = await user("limited");
+      const bob = await user("limited-other");
+      const mine = unique("mine");
+      const theirs = unique("theirs");
+      const scope = await createScope(db, { slug: mine, name: "Mine", ownerId: alice.id });
+      await createScope(db, { slug: theirs, name: "Theirs", ownerId: bob.id });
+      const created = await createToken(db, alice.id, { name: "limited", scopeSlug: mine });
+      expect(created.scopeSlug).toBe(mine);
+      expect((await authenticateToken(db, created.token))?.scopeId).toBe(scope.id);
+      await expectCode(createToken(db, alice.id, { name: "x", scopeSlug: theirs }), "not_found");
+    });
+  });
+
+  describe("authorised view", () => {
+    it("is the home scope if a member ∪ scopes granted to it ∪ public scopes, with roles", async () => {
+      const alice = await user("view-alice");
+      const bob = await user("view-bob");
+      const home = await createScope(db, { slug: unique("home"), name: "Home", ownerId: alice.id });
+      const granting = await createScope(db, { slug: unique("granting"), name: "Granting", ownerId: bob.id });
+      const hidden = await createScope(db, { slug: unique("hidden"), name: "Hidden", ownerId: bob.id });
+      const open = await createScope(db, { slug: unique("open"), name: "Open", ownerId: bob.id, isPublic: true });
+      const mineElsewhere = await createScope(db, { slug: unique("elsewhere"), name: "Elsewhere", ownerId: alice.id });
+      await addGrant(db, bob.id, { fromSlug: granting.slug, toSlug: home.slug });
+
+      const view = await buildAuthorisedView(db, sessionPrincipal(alice.id), home.slug);
+      expect(view.home?.id).toBe(home.id);
+      expect(view.home?.role).toBe("owner");
+      expect(view.canRead(home.id)).toBe(true);
+      expect(view.canRead(granting.id)).toBe(true);
+      expect(view.canRead(open.id)).toBe(true);
+      expect(view.canRead(hidden.id)).toBe(false);
+      // Membership elsewhere does not widen this home's view.
+      expect(view.canRead(mineElsewhere.id)).toBe(false);
+      expect(view.roleIn(home.id)).toBe("owner");
+      expect(view.roleIn(granting.id)).toBeNull();
+      expect(view.hasRole(home.id, "reviewer")).toBe(true);
+      expect(view.visibleScopeIds).toEqual([...view.visibleScopeIds].sort());
+      expect(Object.isFrozen(view) && Object.isFrozen(view.visibleScopeIds)).toBe(true);
+
+      // Bob is not a member of alice's private home: no home, no grants, public scopes only.
+      const outsider = await buildAuthorisedView(db, sessionPrincipal(bob.id), home.slug);
+      expect(outsider.home).toBeNull();
+      expect(outsider.canRead(home.id)).toBe(false);
+      expect(outsider.canRead(granting.id)).toBe(false);
+      const missing = await buildAuthorisedView(db, sessionPrincipal(bob.id), unique("missing"));
+      expect(missing.home).toBeNull();
+      expect(missing.visibleScopeIds).toEqual(outsider.visibleScopeIds);
+    });
+
+    it("gives a scope-limited token only its scope as home", async () => {
+      const alice = await user("view-token");
+      const a = await createScope(db, { slug: unique("limit-a"), name: "A", ownerId: alice.id });
+      const b = await createScope(db, { slug: unique("limit-b"), name: "B", ownerId: alice.id });
+      const token = await createToken(db, alice.id, { name: "a only", scopeSlug: a.slug });
+      const principal = tokenPrincipal((await authenticateToken(db, token.token))!);
+      const inA = await buildAuthorisedView(db, principal, a.slug);
+      expect(inA.home?.id).toBe(a.id);
+      expect(inA.canRead(b.id)).toBe(false);
+      const inB = await buildAuthorisedView(db, principal, b.slug);
+      expect(inB.home).toBeNull();
+      expect(inB.visibleScopeIds).toEqual([]);
+    });
+  });
+});

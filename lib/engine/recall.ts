@@ -64,7 +64,7 @@ export interface RecallInput {
   maxHops?: number;
 }
 
-interface Position {
+export interface Position {
   record: BeliefRecord;
   state: ReplayState;
   rank: number;
@@ -119,14 +119,14 @@ export async function followSupersedes(
 }
 
 /** Sources (belief ids and evidence ids) that count as "coming from" belief `b`: itself and its real supports. */
-function originsOf(p: Position): Set<string> {
+function originsOf(p: Pick<Position, "record" | "state">): Set<string> {
   const out = new Set<string>([p.record.belief.id]);
   for (const s of p.state.realSupports) out.add(s.sourceId);
   return out;
 }
 
 /** Real rebuttals on `target` that come from `from` (its id or evidence that really supports it). */
-export function rebuttalsFrom(target: Pick<Position, "state">, from: Position): RealEntryRef[] {
+export function rebuttalsFrom(target: Pick<Position, "state">, from: Pick<Position, "record" | "state">): RealEntryRef[] {
   const origins = originsOf(from);
   return target.state.realRebuttals.filter((r) => origins.has(r.sourceId));
 }

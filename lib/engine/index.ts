@@ -7,6 +7,9 @@ export * from "./model";
 export * from "./params";
 export * from "./ports";
 export * from "./change-set";
+export * from "./network";
+export * from "./replay";
+export * from "./history-builder";
 export * from "./harvest";
 export * from "./retrieval";
 // Names defined in more than one module: the model's definition is the shared one.

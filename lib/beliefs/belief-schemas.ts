@@ -1,0 +1,218 @@
+/**
+ * Input schemas of the belief services: every service parses its input with one of these once (the API reuses them
+ * for request bodies and the OpenAPI document). Server-set fields (time, actor, verified…) are never accepted.
+ */
+import { z } from "zod";
+import {
+  EVIDENCE_KINDS,
+  MUTATION_STATUSES,
+  MUTATION_TYPES,
+  RELATIONS,
+  REVIEW_DECISIONS,
+  REVIEW_RESOLUTIONS,
+  TIERS,
+  BELIEF_STATUSES,
+  engineParamsInputSchema,
+  producerSchema,
+} from "@/lib/engine";
+
+const id = z.string().trim().min(1).max(500);
+const text = z.string().trim().min(1).max(20_000);
+const unit = z.number().finite().min(0).max(1);
+const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "an ISO-8601 time");
+const topic = z.string().trim().min(1).max(200);
+
+/** Caller-registered evidence kinds (`unresolved` placeholders are made by stores only). */
+export const callerEvidenceKindSchema = z.enum(EVIDENCE_KINDS.filter((k) => k !== "unresolved") as [
+  "model_output",
+  "observation",
+  "document",
+  "measurement",
+  "executable_check",
+  "held_out_truth",
+]);
+
+export const registerEvidenceInputSchema = z
+  .object({
+    kind: callerEvidenceKindSchema.default("observation"),
+    text,
+    uri: z.string().trim().min(1).max(2_000).optional(),
+    /** Run the assessor's ESS on the text and store it (an entry citing this item then carries that ess). Default true. */
+    assess: z.boolean().default(true),
+  })
+  .strict();
+export type RegisterEvidenceInput = z.input<typeof registerEvidenceInputSchema>;
+
+/**
+ * One evidence entry as a caller states it. `relation` wins over mixle's `direction` ("+" SUPPORTS, "-" REBUTS);
+ * neither given → SUPPORTS. A missing `sourceId` is an anonymous model assertion.
+ */
+export const evidenceEntryInputSchema = z
+  .object({
+    sourceId: id.nullable().optional(),
+    tier: z.enum(TIERS),
+    relation: z.enum(RELATIONS).optional(),
+    direction: z.enum(["+", "-"]).optional(),
+    weight: unit.default(1),
+    reasoning: z.string().max(4_000).optional(),
+  })
+  .strict();
+export type EvidenceEntryInput = z.input<typeof evidenceEntryInputSchema>;
+
+export const claimInputSchema = z.union([
+  text,
+  z.object({ text, quantity: z.object({ value: z.number().finite(), unit: z.string().max(100) }).strict().optional() }).strict(),
+]);
+
+export const assimilateInputSchema = z
+  .object({
+    /** The claim; found by normalised key among the scope's live beliefs, else a new belief. */
+    claim: claimInputSchema.optional(),
+    /** Or an existing belief of the URL's scope by id. One of `claim` / `beliefId` is required. */
+    beliefId: id.optional(),
+    topic: topic.optional(),
+    contextTags: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
+    evidence: z.array(evidenceEntryInputSchema).min(1).max(200),
+  })
+  .strict()
+  .refine((v) => v.claim !== undefined || v.beliefId !== undefined, { message: "claim or beliefId is required", path: ["claim"] });
+export type AssimilateInput = z.input<typeof assimilateInputSchema>;
+
+export const harvestInputSchema = z
+  .object({
+    text,
+    producedBy: producerSchema,
+    /** false (default): only split and return the claims. true: assimilate each claim (model_assertion unless sourced). */
+    commit: z.boolean().default(false),
+    topic: topic.optional(),
+  })
+  .strict();
+export type HarvestInput = z.input<typeof harvestInputSchema>;
+
+export const ingestInputSchema = z
+  .object({
+    text,
+    kind: callerEvidenceKindSchema.default("observation"),
+    uri: z.string().trim().min(1).max(2_000).optional(),
+    topic: topic.optional(),
+    /** Return the staged change-set without writing anything. */
+    dryRun: z.boolean().default(false),
+  })
+  .strict();
+export type IngestInput = z.input<typeof ingestInputSchema>;
+
+export const reviseEntryInputSchema = z
+  .object({
+    beliefId: id,
+    seq: z.number().int().min(1),
+    weight: unit.optional(),
+    relation: z.enum(RELATIONS).optional(),
+    reason: text,
+  })
+  .strict()
+  .refine((v) => v.weight !== undefined || v.relation !== undefined, { message: "weight or relation is required", path: ["weight"] });
+export type ReviseEntryInput = z.input<typeof reviseEntryInputSchema>;
+
+export const retractInputSchema = z
+  .object({
+    sourceId: id,
+    dryRun: z.boolean().default(false),
+  })
+  .strict();
+export type RetractInput = z.input<typeof retractInputSchema>;
+
+/** SPEC §4.4. Missing or invalid fields are refused with `invalid`, naming each field. */
+export const proposeMutationInputSchema = z
+  .object({
+    belief: z.string().trim().min(8, "one complete, falsifiable sentence").max(2_000),
+    strength: unit,
+    reason: text,
+    evidenceIds: z.array(id).max(50).default([]),
+    sourceEvent: id,
+    mutationType: z.enum(MUTATION_TYPES),
+    topic: topic.optional(),
+  })
+  .strict();
+export type ProposeMutationInput = z.input<typeof proposeMutationInputSchema>;
+
+export const reviewMutationInputSchema = z
+  .object({
+    mutationId: id,
+    decision: z.enum(REVIEW_DECISIONS),
+    /** For `approve`; default `coexist`. */
+    resolution: z.enum(REVIEW_RESOLUTIONS).optional(),
+    note: z.string().trim().min(1).max(4_000),
+  })
+  .strict();
+export type ReviewMutationInput = z.input<typeof reviewMutationInputSchema>;
+
+export const liftFreezeInputSchema = z.object({ topic, note: z.string().trim().min(1).max(4_000) }).strict();
+export type LiftFreezeInput = z.input<typeof liftFreezeInputSchema>;
+
+export const synthesisPairInputSchema = z.object({ beliefAId: id, beliefBId: id }).strict();
+export type SynthesisPairInput = z.input<typeof synthesisPairInputSchema>;
+
+export const retrieveInputSchema = z
+  .object({
+    q: z.string().trim().min(1).max(2_000),
+    k: z.number().int().min(1).max(100).default(10),
+    minCredence: unit.optional(),
+    includeEnded: z.boolean().default(false),
+  })
+  .strict();
+export type RetrieveInput = z.input<typeof retrieveInputSchema>;
+
+export const recallInputSchema = z
+  .object({ q: z.string().trim().min(1).max(2_000), k: z.number().int().min(1).max(50).default(10) })
+  .strict();
+export type RecallInput = z.input<typeof recallInputSchema>;
+
+export const getBeliefInputSchema = z.object({ beliefId: id, asOf: iso.optional() }).strict();
+export type GetBeliefInput = z.input<typeof getBeliefInputSchema>;
+
+export const listBeliefsInputSchema = z
+  .object({
+    liveOnly: z.boolean().default(true),
+    topic: topic.optional(),
+    status: z.enum(BELIEF_STATUSES).optional(),
+    reviewState: z.enum(["none", "pending_review"]).optional(),
+    afterId: id.optional(),
+    limit: z.number().int().min(1).max(1_000).default(100),
+  })
+  .strict();
+export type ListBeliefsInput = z.input<typeof listBeliefsInputSchema>;
+
+export const listMutationsInputSchema = z
+  .object({
+    statuses: z.array(z.enum(MUTATION_STATUSES)).optional(),
+    topic: topic.optional(),
+    beliefId: id.optional(),
+    newestFirst: z.boolean().default(true),
+    limit: z.number().int().min(1).max(1_000).default(100),
+  })
+  .strict();
+export type ListMutationsInput = z.input<typeof listMutationsInputSchema>;
+
+export const replayCheckInputSchema = z.object({ beliefId: id.optional() }).strict();
+export type ReplayCheckInput = z.input<typeof replayCheckInputSchema>;
+
+export const graphInputSchema = z
+  .object({
+    /** A belief, evidence or mutation of the URL's scope: its neighbourhood. Absent: the whole scope. */
+    nodeId: id.optional(),
+    depth: z.number().int().min(1).max(5).default(1),
+    maxNodes: z.number().int().min(1).max(5_000).default(500),
+    asOf: iso.optional(),
+  })
+  .strict();
+export type GraphInput = z.input<typeof graphInputSchema>;
+
+export const setParamsInputSchema = z.object({ params: engineParamsInputSchema, note: z.string().max(2_000).optional() }).strict();
+export type SetParamsInput = z.input<typeof setParamsInputSchema>;
+
+export const exportScopeInputSchema = z.object({ asOf: iso.optional() }).strict();
+export type ExportScopeInput = z.input<typeof exportScopeInputSchema>;
+
+/** The export document itself is parsed by `parseScopeExport` (lib/graph) inside the service. */
+export const importScopeInputSchema = z.object({ data: z.unknown() }).strict();
+export type ImportScopeInput = z.input<typeof importScopeInputSchema>;

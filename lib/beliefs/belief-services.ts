@@ -1,0 +1,316 @@
+/**
+ * The belief services' facade (types): what server actions, the REST API, the MCP tools, the CLI and the demo seeder
+ * call. Every method takes `(caller, scopeSlug, input)`: it builds the caller's authorised view of the URL's scope
+ * through `lib/access`, checks the role (viewer reads · editor writes · reviewer reviews and lifts freezes · owner
+ * changes parameters and imports), parses `input` with its schema from `./belief-schemas`, and never resolves an id
+ * any other way. A scope the caller may not read answers exactly like a missing one (`not_found`).
+ *
+ * Writes: load → engine → `store.apply(changeSet)` (one transaction); on `VersionConflict` reload and retry
+ * (bounded, with jitter) so concurrent writers never lose an update. Errors are `BeliefServiceError`.
+ */
+import type { Principal } from "@/lib/access/principal";
+import type { Database } from "@/lib/db/database";
+import type {
+  Assessor,
+  Belief,
+  BeliefRecord,
+  Clock,
+  EngineParams,
+  EngineParamsInput,
+  EssAssessment,
+  Evidence,
+  EvidenceEntry,
+  History,
+  IsoTime,
+  MutationDecision,
+  MutationRecord,
+  Relation,
+  StabilityFlag,
+  TopicFreeze,
+} from "@/lib/engine";
+import type { RecallAnswer } from "@/lib/engine/recall";
+import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/replay";
+import type { GraphSlice, GraphStore, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
+import type { HarvestedClaim } from "@/lib/engine";
+import type {
+  AssimilateInput,
+  ExportScopeInput,
+  GetBeliefInput,
+  GraphInput,
+  HarvestInput,
+  ImportScopeInput,
+  IngestInput,
+  LiftFreezeInput,
+  ListBeliefsInput,
+  ListMutationsInput,
+  ProposeMutationInput,
+  RecallInput,
+  RegisterEvidenceInput,
+  ReplayCheckInput,
+  RetractInput,
+  RetrieveInput,
+  ReviewMutationInput,
+  ReviseEntryInput,
+  SetParamsInput,
+  SynthesisPairInput,
+} from "./belief-schemas";
+
+/** The operator (the CLI on the machine itself): acts in any scope as its owner, without a user. */
+export interface OperatorCaller {
+  readonly operator: true;
+}
+export const OPERATOR_CALLER: OperatorCaller = Object.freeze({ operator: true as const });
+
+/** Who is asking: a user principal (session, or API token possibly limited to one scope), or the operator. */
+export type Caller = Principal | OperatorCaller;
+
+export interface BeliefServicesConfig {
+  /** Prisma (scopes, memberships, grants, parameter sets). */
+  db: Pick<Database, "prisma">;
+  store: GraphStore;
+  assessor: Assessor;
+  /** Every server-set time comes from here (the demo back-dates it). */
+  clock: Clock;
+  /** Overrides of the engine defaults for scopes that have no parameter set of their own. */
+  params?: EngineParamsInput;
+  /** Id generator for beliefs, evidence, mutations and change-sets; default random UUIDs with a kind prefix. */
+  newId?: (kind: "belief" | "evidence" | "mutation" | "changeset") => string;
+  /** Optimistic-concurrency retries per write; default 8 attempts with jittered backoff. */
+  maxAttempts?: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A belief with its (possibly "as of") state and its full history. */
+export interface BeliefDetail {
+  belief: Belief;
+  history: History;
+  /** Per entry: what it counts for in the current replay (or as of `asOf`). */
+  entries: readonly EntryOutcome[];
+  /** Credence / confidence / tension / status after each change-set (the credence-over-time chart). */
+  timeline: readonly Checkpoint[];
+  /** Mutations that touched this belief, newest first. */
+  mutations: readonly MutationRecord[];
+  /** Older beliefs this one superseded (nearest first), as far as the caller can see. */
+  supersedes: readonly Belief[];
+  /** The belief that superseded this one, if any and visible. */
+  supersededBy: Belief | null;
+  /** Set when the detail is an "as of" reconstruction. */
+  asOf: IsoTime | null;
+}
+
+export interface RegisterEvidenceResult {
+  evidence: Evidence;
+  /** The assessment when `assess` was set. */
+  assessment: EssAssessment | null;
+}
+
+/** One belief moved by a write, before and after. */
+export interface BeliefChange {
+  beliefId: string;
+  text: string;
+  created: boolean;
+  before: Pick<Belief, "credence" | "confidence" | "tension" | "status"> | null;
+  after: Pick<Belief, "credence" | "confidence" | "tension" | "status">;
+}
+
+export interface AssimilateResult {
+  belief: Belief;
+  created: boolean;
+  /** The entries this call appended (verified / effectiveTier / launderingReason decided through the caller's view). */
+  entries: readonly EvidenceEntry[];
+  changeSetId: string;
+  /** Other beliefs changed in the same change-set (grounding stripped by this change), visible ones only. */
+  cascade: readonly BeliefChange[];
+}
+
+export interface HarvestResult {
+  claims: readonly HarvestedClaim[];
+  /** With `commit`: one result per claim, in claim order. */
+  assimilated: readonly AssimilateResult[];
+  /** With `commit` and no producer source: the `model_output` Evidence item the claims cite. */
+  evidence: Evidence | null;
+}
+
+/** One assessed relation of the ingested text to an existing belief. */
+export interface IngestRelation {
+  beliefId: string;
+  text: string;
+  relation: Relation | "UNRELATED";
+  /** The assessed strength [0,1] (the entry's weight). */
+  strength: number;
+  similarity: number;
+  reasoning: string;
+  assessor: string;
+  /** The claim of the text it came from. */
+  claim: string;
+}
+
+/** An existing live belief the text disagrees with (REBUTS), for the ingest's disagreement report. */
+export interface Disagreement {
+  beliefId: string;
+  text: string;
+  credence: number;
+  strength: number;
+  reasoning: string;
+  claim: string;
+}
+
+export interface IngestResult {
+  /** The registered Evidence item (for a discarded ingest: the rejected item kept for audit; for a dry run: not stored). */
+  evidence: Evidence;
+  ess: EssAssessment;
+  /** committed: written; discarded: manipulative, only the evidence kept; dry_run: nothing written. */
+  outcome: "committed" | "discarded" | "dry_run";
+  claims: readonly string[];
+  /** Beliefs created (expansion) or supported as twins, and related beliefs revised. */
+  changes: readonly BeliefChange[];
+  relations: readonly IngestRelation[];
+  disagreements: readonly Disagreement[];
+  /** Contraction events staged (belief id and severity). */
+  contractions: readonly { beliefId: string; severity: number; reasoning: string }[];
+  changeSetId: string;
+  /** The staged beliefs after the change (dry run: what would be written). */
+  beliefs: readonly Belief[];
+}
+
+export interface ReviseEntryResult {
+  belief: Belief;
+  changeSetId: string;
+  cascade: readonly BeliefChange[];
+}
+
+export interface RetractResult {
+  sourceId: string;
+  dryRun: boolean;
+  /** Beliefs touched (entries retracted or citations stripped), only those the caller may see. */
+  touched: readonly (BeliefChange & { retractedSeqs: readonly number[]; strippedSeqs: readonly number[] })[];
+  changeSetId: string | null;
+}
+
+export interface MutationResult {
+  mutation: MutationRecord;
+  /** What the protocol did (may differ from the caller's `mutationType`, then `warnings` says so). */
+  decision: MutationDecision;
+  warnings: readonly string[];
+  flags: readonly StabilityFlag[];
+  /** The proposed (or reinforced) belief, when one exists after the decision. */
+  belief: Belief | null;
+  /** Every belief the change-set touched. */
+  changes: readonly BeliefChange[];
+}
+
+export interface ReviewQueue {
+  pending: readonly MutationRecord[];
+  blocked: readonly MutationRecord[];
+  frozenTopics: readonly TopicFreeze[];
+  counts: Readonly<Record<MutationRecord["status"], number>>;
+}
+
+export interface SynthesisCandidate {
+  /** Stable pair id: `${beliefAId}|${beliefBId}` with the ids sorted. */
+  id: string;
+  beliefA: Belief;
+  beliefB: Belief;
+  /** The assessor's proposed reconciling sentence. */
+  text: string;
+  contextTags: readonly string[];
+  reasoning: string;
+  assessor: string;
+}
+
+export interface RetrievedBelief {
+  belief: Belief;
+  relevance: number;
+  /** relevance × credence. */
+  score: number;
+}
+
+export interface ReplayCheckResult {
+  scope: string;
+  checked: number;
+  ok: boolean;
+  mismatches: readonly { beliefId: string; mismatches: readonly ReplayMismatch[] }[];
+}
+
+export interface ScopeParamsView {
+  scope: string;
+  /** 0 = no stored set (the defaults apply); else the stored version number. */
+  version: number;
+  /** The content hash beliefs record (`paramsVersion`). */
+  paramsVersion: string;
+  /** What the owner set (partial); `{}` for defaults. */
+  input: EngineParamsInput;
+  /** The resolved values. */
+  params: EngineParams;
+  createdAt: IsoTime | null;
+  createdBy: string | null;
+}
+
+export interface ScopeOverview {
+  scope: string;
+  beliefs: number;
+  live: number;
+  byStatus: Readonly<Record<Belief["status"], number>>;
+  /** Mean tension over live beliefs (0 when none). */
+  meanTension: number;
+  pendingReview: number;
+  frozenTopics: number;
+  paramsVersion: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The facade
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface BeliefServices {
+  // ---- writes (editor) ----
+  registerEvidence(caller: Caller, scopeSlug: string, input: RegisterEvidenceInput): Promise<RegisterEvidenceResult>;
+  assimilate(caller: Caller, scopeSlug: string, input: AssimilateInput): Promise<AssimilateResult>;
+  harvest(caller: Caller, scopeSlug: string, input: HarvestInput): Promise<HarvestResult>;
+  ingest(caller: Caller, scopeSlug: string, input: IngestInput): Promise<IngestResult>;
+  reviseEntry(caller: Caller, scopeSlug: string, input: ReviseEntryInput): Promise<ReviseEntryResult>;
+  /** Editor of the source's own scope (403 if the caller sees the source without that role; 404 if not visible). */
+  retract(caller: Caller, scopeSlug: string, input: RetractInput): Promise<RetractResult>;
+  /** Throws `oscillation_hard_stop` (details.mutationId = the journaled blocked mutation) or `topic_frozen`. */
+  proposeMutation(caller: Caller, scopeSlug: string, input: ProposeMutationInput): Promise<MutationResult>;
+
+  // ---- review (reviewer) ----
+  reviewMutation(caller: Caller, scopeSlug: string, input: ReviewMutationInput): Promise<MutationResult>;
+  liftFreeze(caller: Caller, scopeSlug: string, input: LiftFreezeInput): Promise<TopicFreeze>;
+  /** viewer */
+  reviewQueue(caller: Caller, scopeSlug: string): Promise<ReviewQueue>;
+
+  // ---- synthesis (list: viewer; accept/dismiss: editor) ----
+  listSynthesisCandidates(caller: Caller, scopeSlug: string): Promise<readonly SynthesisCandidate[]>;
+  acceptSynthesis(caller: Caller, scopeSlug: string, input: SynthesisPairInput): Promise<AssimilateResult>;
+  dismissSynthesis(caller: Caller, scopeSlug: string, input: SynthesisPairInput): Promise<void>;
+
+  // ---- reads (viewer) ----
+  retrieve(caller: Caller, scopeSlug: string, input: RetrieveInput): Promise<readonly RetrievedBelief[]>;
+  recall(caller: Caller, scopeSlug: string, input: RecallInput): Promise<RecallAnswer>;
+  getBelief(caller: Caller, scopeSlug: string, input: GetBeliefInput): Promise<BeliefDetail>;
+  listBeliefs(caller: Caller, scopeSlug: string, input?: ListBeliefsInput): Promise<readonly Belief[]>;
+  getEvidence(caller: Caller, scopeSlug: string, input: { evidenceId: string }): Promise<Evidence>;
+  listMutations(caller: Caller, scopeSlug: string, input?: ListMutationsInput): Promise<readonly MutationRecord[]>;
+  getMutation(caller: Caller, scopeSlug: string, input: { mutationId: string }): Promise<MutationRecord>;
+  overview(caller: Caller, scopeSlug: string): Promise<ScopeOverview>;
+  graph(caller: Caller, scopeSlug: string, input?: GraphInput): Promise<GraphSlice>;
+  replayCheck(caller: Caller, scopeSlug: string, input?: ReplayCheckInput): Promise<ReplayCheckResult>;
+
+  // ---- parameters (read: viewer; set: owner) ----
+  getParams(caller: Caller, scopeSlug: string): Promise<ScopeParamsView>;
+  listParamsVersions(caller: Caller, scopeSlug: string): Promise<readonly ScopeParamsView[]>;
+  setParams(caller: Caller, scopeSlug: string, input: SetParamsInput): Promise<ScopeParamsView>;
+
+  // ---- export / import (export: viewer; import: owner, into an empty scope) ----
+  exportScope(caller: Caller, scopeSlug: string, input?: ExportScopeInput): Promise<ScopeExport>;
+  importScope(caller: Caller, scopeSlug: string, input: ImportScopeInput): Promise<ImportResult>;
+}
+
+export type { BeliefRecord };
+
+/** `createBeliefServices` (in `./create-belief-services`, re-exported by `@/lib/beliefs`) has this signature. */
+export type CreateBeliefServices = (config: BeliefServicesConfig) => BeliefServices;

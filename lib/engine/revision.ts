@@ -1,0 +1,419 @@
+/**
+ * Revision (SPEC §4.3, Sonality, AGM-aligned): the ingest pipeline as one staged change-set.
+ *
+ * `ingest(input, deps)`:
+ * 1. **ESS**: the Assessor scores the text (`ess`, `reasoningType`, `manipulative`); the text becomes an Evidence item
+ *    (kind from the request, default `observation`).
+ * 2. **Manipulative** input: the whole staged change-set is discarded; the result's change-set holds only the
+ *    rejected Evidence item (`discarded: true`) for audit, and no other assessment is asked for.
+ * 3. **Claims** (the Assessor's extraction, or the caller's harvested claims). Per claim:
+ *    * **twin**: a live belief with the same key, or similarity ≥ `twinSimilarity` (0.9), gets a `SUPPORTS` entry
+ *      (weight 1) instead of a twin;
+ *    * **expansion**: otherwise, with ESS ≥ `essThreshold` (0.3), a new `provisional` belief whose first entry is a
+ *      `SUPPORTS` of weight 1 (topic by `assignTopic`); below the threshold, nothing is created;
+ *    * **revision**: the top `relatedTopK` (5) other live beliefs with similarity ≥ `relatedSimilarity` (0.3) get an
+ *      assessed relation; `SUPPORTS`/`REBUTS`/`CONTEXTUALIZES` become entries with weight = assessed strength.
+ *      Per (belief, relation) only the strongest assessment across claims is written (one vote per source anyway).
+ *    Entries carry the evidence kind's tier, verified (the Evidence is written in the same change-set), ess = the
+ *    assessed ESS, reasoning and assessor stamp.
+ * 4. **Contraction**, never from one entry: an existing belief that received a rebuttal and now has ≥
+ *    `contractionMinRebuttals` (3) counted rebuttals with rebuttal weight R ≥ support weight S gets a holistic
+ *    contraction assessment; if it contracts, a `contraction` event with the assessed severity is appended.
+ * 5. **Disagreement report**: every live belief the text rebuts, with the claim and strength behind it.
+ * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
+ * is the same call with nothing written.
+ */
+import type { Assessor, EssAssessment, ExtractedClaim, Relation } from "./assessor";
+import { emptyChangeSet, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
+import {
+  tierOfKind,
+  type Belief,
+  type BeliefRecord,
+  type ContractionEvent,
+  type Evidence,
+  type EvidenceEntry,
+  type EvidenceKind,
+  type History,
+  type HistoryItem,
+  type IsoTime,
+} from "./model";
+import type { EngineParams } from "./params";
+import { derivedFields, isLive, replay, withEntryOutputs, type ReplayState } from "./replay";
+import { assignTopic, beliefKey } from "./topic";
+
+// ---- Staging helpers (shared with the mutation protocol and synthesis) ----
+
+export interface StagedBelief {
+  record: BeliefRecord;
+  state: ReplayState;
+  upsert: BeliefUpsert;
+  append: HistoryAppend;
+  outputs: EntryOutputUpdate[];
+}
+
+/** The next free seq of a history (1 for an empty one). */
+export function nextSeq(history: History): number {
+  let max = 0;
+  for (const item of history) if (item.seq > max) max = item.seq;
+  return max + 1;
+}
+
+/**
+ * Append `items` (seqs already continuing the history) to `record` — `stored` is false for a belief this change-set
+ * creates — and replay. The returned record carries the new state and full history (outputs rewritten).
+ */
+export function stageAppend(record: BeliefRecord, stored: boolean, items: readonly HistoryItem[], params: EngineParams, now: IsoTime): StagedBelief {
+  const history = [...record.history, ...items];
+  const state = replay(history, params);
+  const withOutputs = withEntryOutputs(history, state);
+  const oldSeqs = new Set(record.history.map((i) => i.seq));
+  const outputs: EntryOutputUpdate[] = [];
+  const appended: HistoryItem[] = [];
+  withOutputs.forEach((item, i) => {
+    if (!oldSeqs.has(item.seq)) {
+      appended.push(item);
+      return;
+    }
+    const before = history[i];
+    if (item.type === "entry" && before?.type === "entry" && (before.contribution !== item.contribution || before.effectiveWeight !== item.effectiveWeight)) {
+      outputs.push({ beliefId: record.belief.id, seq: item.seq, contribution: item.contribution, effectiveWeight: item.effectiveWeight });
+    }
+  });
+  const belief: Belief = {
+    ...record.belief,
+    ...derivedFields(state),
+    version: stored ? record.belief.version + 1 : 1,
+    updatedAt: now,
+  };
+  return {
+    record: { belief, history: withOutputs },
+    state,
+    upsert: { belief, expectedVersion: stored ? record.belief.version : null },
+    append: { beliefId: belief.id, items: appended },
+    outputs,
+  };
+}
+
+export interface NewBeliefFields {
+  id: string;
+  scope: string;
+  topic: string;
+  text: string;
+  key: string;
+  quantity?: Belief["quantity"];
+  contextTags?: readonly string[];
+  supersedesId?: string | null;
+}
+
+/** A belief that does not exist yet: empty history, the replay of nothing (credence 0.5, provisional). */
+export function blankBelief(fields: NewBeliefFields, params: EngineParams, now: IsoTime): BeliefRecord {
+  const belief: Belief = {
+    ...derivedFields(replay([], params)),
+    id: fields.id,
+    scope: fields.scope,
+    topic: fields.topic,
+    text: fields.text,
+    key: fields.key,
+    quantity: fields.quantity ?? null,
+    contextTags: [...(fields.contextTags ?? [])],
+    validFrom: now,
+    supersedesId: fields.supersedesId ?? null,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { belief, history: [] };
+}
+
+// ---- Ingest ----
+
+export interface IngestInput {
+  scope: string;
+  text: string;
+  /** Evidence kind; default `observation`. Its tier is the tier of every entry this ingest makes. */
+  kind?: EvidenceKind;
+  uri?: string | null;
+  /** Ids and time come from the caller: the engine has no clock and no id source. */
+  evidenceId: string;
+  changeSetId: string;
+  newBeliefId: () => string;
+  actor: string;
+  now: IsoTime;
+  /** Live beliefs of the scope that may relate to the text (the store's full-text candidates), with histories. */
+  candidates: readonly BeliefRecord[];
+  /** A topic named by the request, for every new belief. */
+  topic?: string | null;
+  /** Pre-extracted claims (e.g. `harvest`); default: the Assessor's `extractClaims`. */
+  claims?: readonly ExtractedClaim[];
+  /** Texts of other evidence, for the contraction assessment (source id → text); ids are shown when missing. */
+  sourceText?: (sourceId: string) => Promise<string | null>;
+}
+
+export interface IngestDeps {
+  assessor: Assessor;
+  params: EngineParams;
+}
+
+export interface AppliedRelation {
+  beliefId: string;
+  relation: Relation;
+  /** Assessed strength = the entry's weight. */
+  strength: number;
+  similarity: number;
+  reasoning: string;
+}
+
+export type ClaimAction = "created" | "supported_existing" | "below_threshold";
+
+export interface ClaimOutcome {
+  claim: ExtractedClaim;
+  action: ClaimAction;
+  /** The belief created or supported (null below the ESS threshold). */
+  beliefId: string | null;
+  /** For `supported_existing`: how the twin was matched. */
+  match: "key" | "similarity" | null;
+  relations: AppliedRelation[];
+}
+
+export interface Disagreement {
+  beliefId: string;
+  text: string;
+  claim: string;
+  strength: number;
+  reasoning: string;
+}
+
+export interface ContractionOutcome {
+  beliefId: string;
+  contracted: boolean;
+  severity: number;
+  reasoning: string;
+}
+
+export interface IngestResult {
+  /** `staged`: commit `changeSet` whole; `discarded`: manipulative, `changeSet` holds only the rejected Evidence. */
+  outcome: "staged" | "discarded";
+  evidence: Evidence;
+  ess: EssAssessment;
+  claims: ClaimOutcome[];
+  disagreements: Disagreement[];
+  contractions: ContractionOutcome[];
+  changeSet: ChangeSet;
+}
+
+interface Working {
+  record: BeliefRecord;
+  stored: boolean;
+  items: HistoryItem[];
+  /** Created by this ingest (never a related-belief candidate for later claims). */
+  fresh: boolean;
+}
+
+export class IngestError extends Error {
+  constructor(
+    readonly code: "empty_text",
+    message: string,
+  ) {
+    super(message);
+    this.name = "IngestError";
+  }
+}
+
+/** Stage one ingest (see the module comment). Throws `AssessmentError` when an assessment fails: nothing is staged. */
+export async function ingest(input: IngestInput, deps: IngestDeps): Promise<IngestResult> {
+  const { assessor, params } = deps;
+  const text = input.text.trim();
+  if (!text) throw new IngestError("empty_text", "Nothing to ingest.");
+  const kind: EvidenceKind = input.kind ?? "observation";
+  const tier = tierOfKind(kind);
+  const ess = await assessor.assessEvidence(text);
+  const evidence: Evidence = {
+    id: input.evidenceId,
+    scope: input.scope,
+    kind,
+    text,
+    uri: input.uri ?? null,
+    registeredBy: input.actor,
+    ess: clamp01(ess.ess),
+    reasoningType: ess.reasoningType,
+    discarded: ess.manipulative,
+    createdAt: input.now,
+    retractedAt: null,
+  };
+  const base = emptyChangeSet(input.changeSetId, input.actor, input.now);
+  if (ess.manipulative) {
+    return { outcome: "discarded", evidence, ess, claims: [], disagreements: [], contractions: [], changeSet: { ...base, evidence: [evidence] } };
+  }
+
+  const working = new Map<string, Working>();
+  for (const record of input.candidates) {
+    if (record.belief.scope !== input.scope) continue;
+    if (!isLive(replay(record.history, params))) continue;
+    working.set(record.belief.id, { record, stored: true, items: [], fresh: false });
+  }
+  const seqOf = (w: Working) => nextSeq(w.record.history) + w.items.length;
+  const makeEntry = (w: Working, relation: Relation, weight: number, reasoning: string, stamp: string): EvidenceEntry => ({
+    type: "entry",
+    seq: seqOf(w),
+    time: input.now,
+    actor: input.actor,
+    changeSet: input.changeSetId,
+    sourceId: evidence.id,
+    sourceKind: "evidence",
+    relation,
+    tier,
+    weight: clamp01(weight),
+    ess: evidence.ess ?? 1,
+    verified: true,
+    effectiveTier: tier,
+    launderingReason: null,
+    reasoning,
+    assessor: stamp,
+    contribution: 0,
+    effectiveWeight: 0,
+  });
+
+  const claims = input.claims ? [...input.claims] : await assessor.extractClaims(text);
+  const outcomes: ClaimOutcome[] = [];
+  // Strongest assessment per (belief, relation) across claims.
+  const best = new Map<string, { w: Working; rel: AppliedRelation; stamp: string; claim: string }>();
+
+  for (const claim of claims) {
+    const claimText = claim.text.trim();
+    if (!claimText) continue;
+    const key = beliefKey(claimText);
+    const live = [...working.values()];
+    const sims = new Map<string, number>();
+    for (const w of live) sims.set(w.record.belief.id, w.record.belief.key === key ? 1 : await assessor.similarity(claimText, w.record.belief.text));
+
+    const simByText = new Map(live.map((w) => [w.record.belief.text, sims.get(w.record.belief.id) ?? 0]));
+    const byKey = live.find((w) => w.record.belief.key === key);
+    const bySim = byKey ? undefined : pickMax(live, (w) => sims.get(w.record.belief.id) ?? 0, params.twinSimilarity);
+    const twin = byKey ?? bySim;
+    let target: Working | null = null;
+    let action: ClaimAction;
+    if (twin) {
+      twin.items.push(makeEntry(twin, "SUPPORTS", 1, byKey ? "same key" : `paraphrase (similarity ${fmt(sims.get(twin.record.belief.id) ?? 0)})`, ess.assessor));
+      target = twin;
+      action = "supported_existing";
+    } else if (evidence.ess !== null && evidence.ess >= params.essThreshold) {
+      const topic = await assignTopic(
+        {
+          text: claimText,
+          requested: input.topic ?? null,
+          liveBeliefs: live.filter((w) => !w.fresh).map((w) => ({ id: w.record.belief.id, text: w.record.belief.text, topic: w.record.belief.topic })),
+          similarity: async (_claim, other) => simByText.get(other) ?? 0,
+        },
+        params,
+      );
+      const record = blankBelief({ id: input.newBeliefId(), scope: input.scope, topic: topic.topic, text: claimText, key, quantity: claim.quantity ?? null }, params, input.now);
+      const w: Working = { record, stored: false, items: [], fresh: true };
+      w.items.push(makeEntry(w, "SUPPORTS", 1, "expansion: new claim", ess.assessor));
+      working.set(record.belief.id, w);
+      target = w;
+      action = "created";
+    } else {
+      action = "below_threshold";
+    }
+
+    const related = live
+      .filter((w) => w !== target && !w.fresh && (sims.get(w.record.belief.id) ?? 0) >= params.relatedSimilarity)
+      .sort((a, b) => (sims.get(b.record.belief.id) ?? 0) - (sims.get(a.record.belief.id) ?? 0) || (a.record.belief.id < b.record.belief.id ? -1 : 1))
+      .slice(0, params.relatedTopK);
+    const applied: AppliedRelation[] = [];
+    for (const w of related) {
+      const b = w.record.belief;
+      const r = await assessor.assessRelation(claimText, { id: b.id, text: b.text, contextTags: b.contextTags });
+      if (r.relation === "UNRELATED") continue;
+      const rel: AppliedRelation = { beliefId: b.id, relation: r.relation, strength: clamp01(r.strength), similarity: sims.get(b.id) ?? 0, reasoning: r.reasoning };
+      applied.push(rel);
+      const k = `${b.id}\u0000${r.relation}`;
+      const prev = best.get(k);
+      if (!prev || rel.strength > prev.rel.strength) best.set(k, { w, rel, stamp: r.assessor, claim: claimText });
+    }
+    outcomes.push({ claim, action, beliefId: target?.record.belief.id ?? null, match: byKey ? "key" : bySim ? "similarity" : null, relations: applied });
+  }
+
+  const disagreements: Disagreement[] = [];
+  for (const { w, rel, stamp, claim } of [...best.values()].sort((a, b) => (a.rel.beliefId < b.rel.beliefId ? -1 : a.rel.beliefId > b.rel.beliefId ? 1 : a.rel.relation < b.rel.relation ? -1 : 1))) {
+    w.items.push(makeEntry(w, rel.relation, rel.strength, rel.reasoning, stamp));
+    if (rel.relation === "REBUTS" && rel.strength > 0) {
+      disagreements.push({ beliefId: rel.beliefId, text: w.record.belief.text, claim, strength: rel.strength, reasoning: rel.reasoning });
+    }
+  }
+
+  // Contraction: only beliefs that just received a rebuttal, only from accumulated contradiction.
+  const contractions: ContractionOutcome[] = [];
+  for (const w of working.values()) {
+    if (!w.stored || !w.items.some((i) => i.type === "entry" && i.relation === "REBUTS")) continue;
+    const state = replay([...w.record.history, ...w.items], params);
+    if (state.contradictCount < params.contractionMinRebuttals || state.rebuttalWeight < state.supportWeight) continue;
+    const texts = await entryTexts([...w.record.history, ...w.items], state, evidence, input.sourceText);
+    const b = w.record.belief;
+    const c = await assessor.assessContraction({ id: b.id, text: b.text, contextTags: b.contextTags }, texts.rebuttals, texts.supports);
+    const severity = c.contract ? clamp01(c.severity) : 0;
+    contractions.push({ beliefId: b.id, contracted: c.contract && severity > 0, severity, reasoning: c.reasoning });
+    if (c.contract && severity > 0) {
+      const event: ContractionEvent = { type: "contraction", seq: seqOf(w), time: input.now, actor: input.actor, changeSet: input.changeSetId, severity, reasoning: c.reasoning, assessor: c.assessor };
+      w.items.push(event);
+    }
+  }
+
+  const beliefs: BeliefUpsert[] = [];
+  const history: HistoryAppend[] = [];
+  const entryOutputs: EntryOutputUpdate[] = [];
+  for (const w of working.values()) {
+    if (w.items.length === 0) continue;
+    const staged = stageAppend(w.record, w.stored, w.items, params, input.now);
+    beliefs.push(staged.upsert);
+    history.push(staged.append);
+    entryOutputs.push(...staged.outputs);
+  }
+  return {
+    outcome: "staged",
+    evidence,
+    ess,
+    claims: outcomes,
+    disagreements,
+    contractions,
+    changeSet: { ...base, evidence: [evidence], beliefs, history, entryOutputs },
+  };
+}
+
+async function entryTexts(
+  history: History,
+  state: ReplayState,
+  current: Evidence,
+  sourceText: IngestInput["sourceText"],
+): Promise<{ rebuttals: string[]; supports: string[] }> {
+  const bySeq = new Map(history.map((i) => [i.seq, i]));
+  const rebuttals: string[] = [];
+  const supports: string[] = [];
+  for (const o of state.entries) {
+    if (!o.counted) continue;
+    const item = bySeq.get(o.seq);
+    if (item?.type !== "entry") continue;
+    const id = item.sourceId;
+    const t = id === current.id ? current.text : id === null ? "(anonymous model assertion)" : ((await sourceText?.(id)) ?? `(evidence ${id})`);
+    if (o.relation === "REBUTS") rebuttals.push(t);
+    else if (o.relation === "SUPPORTS") supports.push(t);
+  }
+  return { rebuttals, supports };
+}
+
+function pickMax<T>(items: readonly T[], score: (t: T) => number, atLeast: number): T | undefined {
+  let best: T | undefined;
+  let bestScore = -Infinity;
+  for (const t of items) {
+    const s = score(t);
+    if (s >= atLeast && s > bestScore) {
+      best = t;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
+const fmt = (x: number): string => x.toFixed(2);
+

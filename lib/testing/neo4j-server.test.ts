@@ -21,7 +21,7 @@ describe("startNeo4jServer", () => {
 
   beforeAll(async () => {
     server = await startNeo4jServer();
-    driver = neo4j.driver(server.uri, neo4j.auth.none(), { disableLosslessIntegers: true });
+    driver = neo4j.driver(server.uri, undefined, { disableLosslessIntegers: true });
   }, START_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -36,6 +36,16 @@ describe("startNeo4jServer", () => {
   it("answers RETURN 1", async () => {
     const result = await db().executeQuery("RETURN 1 AS one", {}, { database: DATABASE });
     expect(result.records.map((record) => record.get("one"))).toEqual([1]);
+  });
+
+  it("accepts any basic-auth token, since auth is disabled", async () => {
+    const withPassword = neo4j.driver(server?.uri ?? "", neo4j.auth.basic("neo4j", "any-test-password"));
+    try {
+      const result = await withPassword.executeQuery("RETURN 2 AS two", {}, { database: DATABASE });
+      expect(result.records.map((record) => record.get("two").toNumber())).toEqual([2]);
+    } finally {
+      await withPassword.close();
+    }
   });
 
   it("reads back a write in the named database through managed transactions", async () => {
@@ -137,7 +147,7 @@ describe("the server's lifecycle", () => {
       const dataDir = stderrLines.join("\n").match(/data in (\S+)/)?.[1];
       expect(dataDir && existsSync(dataDir)).toBe(true);
 
-      const driver = neo4j.driver(`bolt://127.0.0.1:${port}`, neo4j.auth.none());
+      const driver = neo4j.driver(`bolt://127.0.0.1:${port}`);
       try {
         await driver.verifyConnectivity({ database: DATABASE });
       } finally {

@@ -7,7 +7,7 @@ import { z } from "zod";
 export const NEO4J_START_SCRIPT = fileURLToPath(new URL("../../tools/neo4j-test-server/start.sh", import.meta.url));
 
 export type Neo4jTestServer = {
-  /** `bolt://127.0.0.1:<port>`; auth is disabled (connect with `neo4j.auth.none()` or no token). */
+  /** `bolt://127.0.0.1:<port>`; auth is disabled: `neo4j.driver(uri)` with no token (any token is accepted too). */
   uri: string;
   /** SIGTERM, then SIGKILL after `stopTimeoutMs`; resolves once the process has exited. Idempotent, needs no `this`. */
   stop(): Promise<void>;

@@ -67,6 +67,11 @@ const embeddingResponseSchema = z.object({
   data: z.array(z.object({ index: z.number().int().min(0), embedding: z.array(z.number()).min(1) })).min(1),
 });
 
+/** The SDK validates with `zod/v4`; recognise its errors by shape rather than by class identity. */
+function isZodError(error: unknown): boolean {
+  return error instanceof z.ZodError || (error instanceof Error && error.name === "ZodError" && "issues" in error);
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Milliseconds a 429 asks us to wait: `retry-after-ms`, else `retry-after` in seconds or as an HTTP date. */
@@ -119,7 +124,8 @@ export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenA
       try {
         return await request(Math.min(config.timeoutMs, remaining));
       } catch (error) {
-        if (error instanceof AssessmentError) throw error;
+        // Only transport errors are decided here; parse errors go back to `judge`.
+        if (!(error instanceof APIError)) throw error;
         if (error instanceof APIConnectionTimeoutError) {
           throw new AssessmentError("timeout", `${what}: the model did not answer within ${config.timeoutMs} ms.`, { cause: error });
         }
@@ -177,7 +183,7 @@ export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenA
         if (error instanceof ContentFilterFinishReasonError) {
           throw new AssessmentError("refused", `${what}: the answer was withheld by the server's content filter.`, { cause: error });
         }
-        const malformed = error instanceof SyntaxError || error instanceof z.ZodError || error instanceof LengthFinishReasonError;
+        const malformed = error instanceof SyntaxError || isZodError(error) || error instanceof LengthFinishReasonError;
         if (!malformed) throw error;
         lastFormatError = error;
       }

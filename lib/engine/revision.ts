@@ -20,110 +20,17 @@
  *    `contractionMinRebuttals` (3) counted rebuttals with rebuttal weight R ≥ support weight S gets a holistic
  *    contraction assessment; if it contracts, a `contraction` event with the assessed severity is appended.
  * 5. **Disagreement report**: every live belief the text rebuts, with the claim and strength behind it.
+ * Beliefs are written through `writeBelief` (assimilate.ts), so every upsert is the replay of its history.
  * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
  * is the same call with nothing written.
  */
 import type { Assessor, EssAssessment, ExtractedClaim, Relation } from "./assessor";
 import { emptyChangeSet, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
-import {
-  tierOfKind,
-  type Belief,
-  type BeliefRecord,
-  type ContractionEvent,
-  type Evidence,
-  type EvidenceEntry,
-  type EvidenceKind,
-  type History,
-  type HistoryItem,
-  type IsoTime,
-} from "./model";
+import { newBelief, writeBelief, type UnsequencedItem } from "./assimilate";
+import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
-import { derivedFields, isLive, replay, withEntryOutputs, type ReplayState } from "./replay";
+import { isLive, replay, type ReplayState } from "./replay";
 import { assignTopic, beliefKey } from "./topic";
-
-// ---- Staging helpers (shared with the mutation protocol and synthesis) ----
-
-export interface StagedBelief {
-  record: BeliefRecord;
-  state: ReplayState;
-  upsert: BeliefUpsert;
-  append: HistoryAppend;
-  outputs: EntryOutputUpdate[];
-}
-
-/** The next free seq of a history (1 for an empty one). */
-export function nextSeq(history: History): number {
-  let max = 0;
-  for (const item of history) if (item.seq > max) max = item.seq;
-  return max + 1;
-}
-
-/**
- * Append `items` (seqs already continuing the history) to `record` — `stored` is false for a belief this change-set
- * creates — and replay. The returned record carries the new state and full history (outputs rewritten).
- */
-export function stageAppend(record: BeliefRecord, stored: boolean, items: readonly HistoryItem[], params: EngineParams, now: IsoTime): StagedBelief {
-  const history = [...record.history, ...items];
-  const state = replay(history, params);
-  const withOutputs = withEntryOutputs(history, state);
-  const oldSeqs = new Set(record.history.map((i) => i.seq));
-  const outputs: EntryOutputUpdate[] = [];
-  const appended: HistoryItem[] = [];
-  withOutputs.forEach((item, i) => {
-    if (!oldSeqs.has(item.seq)) {
-      appended.push(item);
-      return;
-    }
-    const before = history[i];
-    if (item.type === "entry" && before?.type === "entry" && (before.contribution !== item.contribution || before.effectiveWeight !== item.effectiveWeight)) {
-      outputs.push({ beliefId: record.belief.id, seq: item.seq, contribution: item.contribution, effectiveWeight: item.effectiveWeight });
-    }
-  });
-  const belief: Belief = {
-    ...record.belief,
-    ...derivedFields(state),
-    version: stored ? record.belief.version + 1 : 1,
-    updatedAt: now,
-  };
-  return {
-    record: { belief, history: withOutputs },
-    state,
-    upsert: { belief, expectedVersion: stored ? record.belief.version : null },
-    append: { beliefId: belief.id, items: appended },
-    outputs,
-  };
-}
-
-export interface NewBeliefFields {
-  id: string;
-  scope: string;
-  topic: string;
-  text: string;
-  key: string;
-  quantity?: Belief["quantity"];
-  contextTags?: readonly string[];
-  supersedesId?: string | null;
-}
-
-/** A belief that does not exist yet: empty history, the replay of nothing (credence 0.5, provisional). */
-export function blankBelief(fields: NewBeliefFields, params: EngineParams, now: IsoTime): BeliefRecord {
-  const belief: Belief = {
-    ...derivedFields(replay([], params)),
-    id: fields.id,
-    scope: fields.scope,
-    topic: fields.topic,
-    text: fields.text,
-    key: fields.key,
-    quantity: fields.quantity ?? null,
-    contextTags: [...(fields.contextTags ?? [])],
-    validFrom: now,
-    supersedesId: fields.supersedesId ?? null,
-    version: 0,
-    createdAt: now,
-    updatedAt: now,
-  };
-  return { belief, history: [] };
-}
 
 // ---- Ingest ----
 
@@ -204,7 +111,7 @@ export interface IngestResult {
 interface Working {
   record: BeliefRecord;
   stored: boolean;
-  items: HistoryItem[];
+  items: UnsequencedItem[];
   /** Created by this ingest (never a related-belief candidate for later claims). */
   fresh: boolean;
 }
@@ -251,10 +158,8 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     if (!isLive(replay(record.history, params))) continue;
     working.set(record.belief.id, { record, stored: true, items: [], fresh: false });
   }
-  const seqOf = (w: Working) => nextSeq(w.record.history) + w.items.length;
-  const makeEntry = (w: Working, relation: Relation, weight: number, reasoning: string, stamp: string): EvidenceEntry => ({
+  const makeEntry = (relation: Relation, weight: number, reasoning: string, stamp: string): UnsequencedItem => ({
     type: "entry",
-    seq: seqOf(w),
     time: input.now,
     actor: input.actor,
     changeSet: input.changeSetId,
@@ -293,7 +198,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     let target: Working | null = null;
     let action: ClaimAction;
     if (twin) {
-      twin.items.push(makeEntry(twin, "SUPPORTS", 1, byKey ? "same key" : `paraphrase (similarity ${fmt(sims.get(twin.record.belief.id) ?? 0)})`, ess.assessor));
+      twin.items.push(makeEntry("SUPPORTS", 1, byKey ? "same key" : `paraphrase (similarity ${fmt(sims.get(twin.record.belief.id) ?? 0)})`, ess.assessor));
       target = twin;
       action = "supported_existing";
     } else if (evidence.ess !== null && evidence.ess >= params.essThreshold) {
@@ -306,9 +211,10 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
         },
         params,
       );
-      const record = blankBelief({ id: input.newBeliefId(), scope: input.scope, topic: topic.topic, text: claimText, key, quantity: claim.quantity ?? null }, params, input.now);
+      const belief = newBelief({ id: input.newBeliefId(), scope: input.scope, topic: topic.topic, text: claimText, key, quantity: claim.quantity ?? null }, params, input.now);
+      const record: BeliefRecord = { belief, history: [] };
       const w: Working = { record, stored: false, items: [], fresh: true };
-      w.items.push(makeEntry(w, "SUPPORTS", 1, "expansion: new claim", ess.assessor));
+      w.items.push(makeEntry("SUPPORTS", 1, "expansion: new claim", ess.assessor));
       working.set(record.belief.id, w);
       target = w;
       action = "created";
@@ -336,7 +242,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
 
   const disagreements: Disagreement[] = [];
   for (const { w, rel, stamp, claim } of [...best.values()].sort((a, b) => (a.rel.beliefId < b.rel.beliefId ? -1 : a.rel.beliefId > b.rel.beliefId ? 1 : a.rel.relation < b.rel.relation ? -1 : 1))) {
-    w.items.push(makeEntry(w, rel.relation, rel.strength, rel.reasoning, stamp));
+    w.items.push(makeEntry(rel.relation, rel.strength, rel.reasoning, stamp));
     if (rel.relation === "REBUTS" && rel.strength > 0) {
       disagreements.push({ beliefId: rel.beliefId, text: w.record.belief.text, claim, strength: rel.strength, reasoning: rel.reasoning });
     }
@@ -346,16 +252,16 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const contractions: ContractionOutcome[] = [];
   for (const w of working.values()) {
     if (!w.stored || !w.items.some((i) => i.type === "entry" && i.relation === "REBUTS")) continue;
-    const state = replay([...w.record.history, ...w.items], params);
+    const trial = writeBelief(w.record, w.items, params, input.now, !w.stored);
+    const state = trial.state;
     if (state.contradictCount < params.contractionMinRebuttals || state.rebuttalWeight < state.supportWeight) continue;
-    const texts = await entryTexts([...w.record.history, ...w.items], state, evidence, input.sourceText);
+    const texts = await entryTexts(trial.record.history, state, evidence, input.sourceText);
     const b = w.record.belief;
     const c = await assessor.assessContraction({ id: b.id, text: b.text, contextTags: b.contextTags }, texts.rebuttals, texts.supports);
     const severity = c.contract ? clamp01(c.severity) : 0;
     contractions.push({ beliefId: b.id, contracted: c.contract && severity > 0, severity, reasoning: c.reasoning });
     if (c.contract && severity > 0) {
-      const event: ContractionEvent = { type: "contraction", seq: seqOf(w), time: input.now, actor: input.actor, changeSet: input.changeSetId, severity, reasoning: c.reasoning, assessor: c.assessor };
-      w.items.push(event);
+      w.items.push({ type: "contraction", time: input.now, actor: input.actor, changeSet: input.changeSetId, severity, reasoning: c.reasoning, assessor: c.assessor });
     }
   }
 
@@ -364,7 +270,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const entryOutputs: EntryOutputUpdate[] = [];
   for (const w of working.values()) {
     if (w.items.length === 0) continue;
-    const staged = stageAppend(w.record, w.stored, w.items, params, input.now);
+    const staged = writeBelief(w.record, w.items, params, input.now, !w.stored);
     beliefs.push(staged.upsert);
     history.push(staged.append);
     entryOutputs.push(...staged.outputs);

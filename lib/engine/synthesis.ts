@@ -12,11 +12,11 @@
  */
 import type { SynthesisProposal } from "./assessor";
 import { emptyChangeSet, type ChangeSet } from "./change-set";
+import { newBelief, writeBelief } from "./assimilate";
 import type { Belief, BeliefEdge, BeliefRecord, IsoTime } from "./model";
 import type { EngineParams } from "./params";
 import { rebuttalsFrom } from "./recall";
-import { derivedFields, isLive, replay, type ReplayState } from "./replay";
-import { beliefKey } from "./topic";
+import { isLive, replay, type ReplayState } from "./replay";
 
 export interface SynthesisCandidate {
   /** The pair, ordered by id. */
@@ -145,22 +145,13 @@ export function acceptSynthesis(input: AcceptSynthesisInput, params: EngineParam
       throw new SynthesisError("not_live", `Belief ${side.id} is no longer live.`);
     }
   }
-  const fresh = derivedFields(replay([], params));
-  const belief: Belief = {
-    ...fresh,
-    id: input.newBeliefId,
-    scope: input.a.scope,
-    topic: input.a.topic,
-    text,
-    key: beliefKey(text),
-    quantity: null,
-    contextTags: [...new Set(input.proposal.contextTags)],
-    validFrom: input.now,
-    supersedesId: null,
-    version: 1,
-    createdAt: input.now,
-    updatedAt: input.now,
-  };
+  const created = newBelief(
+    { id: input.newBeliefId, scope: input.a.scope, topic: input.a.topic, text, contextTags: input.proposal.contextTags },
+    params,
+    input.now,
+  );
+  const write = writeBelief({ belief: created, history: [] }, [], params, input.now, true);
+  const belief = write.record.belief;
   const edges: BeliefEdge[] = [input.a.id, input.b.id].map((to) => ({ kind: "SYNTHESIZES", from: belief.id, to, time: input.now, changeSet: input.changeSetId }));
-  return { ...emptyChangeSet(input.changeSetId, input.actor, input.now), beliefs: [{ belief, expectedVersion: null }], edges };
+  return { ...emptyChangeSet(input.changeSetId, input.actor, input.now), beliefs: [write.upsert], edges };
 }

@@ -10,7 +10,14 @@ export * from "./change-set";
 export * from "./network";
 export * from "./replay";
 export * from "./history-builder";
+export * from "./verification";
+export * from "./assimilate";
+export * from "./grounding";
 export * from "./harvest";
 export * from "./retrieval";
+export * from "./topic";
+export * from "./recall";
+export * from "./stability";
+export * from "./synthesis";
 // Names defined in more than one module: the model's definition is the shared one.
 export type { Quantity } from "./model";

@@ -1,0 +1,222 @@
+/**
+ * Assimilation (SPEC §4.1–§4.2): the untrusted boundary where a caller's claim and evidence list become entries.
+ *
+ * For each piece of evidence the source is resolved once through the caller's authorised view and `verified`,
+ * `effectiveTier`, `launderingReason` and `ess` are decided and stored; then the belief is replayed and a change-set
+ * (belief upsert with expected version, history append, rewritten entry outputs) is returned. Nothing is written.
+ */
+import { z } from "zod";
+import type { ChangeSet, BeliefUpsert, EntryOutputUpdate, HistoryAppend } from "./change-set";
+import { emptyChangeSet } from "./change-set";
+import {
+  RELATIONS,
+  TIERS,
+  type Belief,
+  type BeliefRecord,
+  type EvidenceEntry,
+  type HistoryItem,
+  type IsoTime,
+  type Quantity,
+} from "./model";
+import type { EngineParams } from "./params";
+import type { AuthorisedResolver } from "./ports";
+import { derivedFields, replay, type ReplayState } from "./replay";
+import { beliefKey } from "./topic";
+import { ResolutionCache, verifySource } from "./verification";
+
+/** One piece of evidence as a caller states it. Time, actor, verification and outputs are never the caller's. */
+export const evidenceInputSchema = z
+  .object({
+    /** The cited item's id; null (or omitted) for an anonymous model assertion. */
+    sourceId: z.string().trim().min(1).max(512).nullable().default(null),
+    relation: z.enum(RELATIONS).default("SUPPORTS"),
+    tier: z.enum(TIERS),
+    weight: z.number().min(0).max(1).default(1),
+    reasoning: z.string().max(4000).nullable().default(null),
+    /** Stamp of the assessor that decided relation and weight; `caller` when the request stated them. */
+    assessor: z.string().min(1).max(200).default("caller"),
+  })
+  .strict();
+export type EvidenceInput = z.input<typeof evidenceInputSchema>;
+
+/** A belief to create when assimilation targets a claim with no live belief yet (id and topic come from the caller). */
+export interface NewBeliefSpec {
+  id: string;
+  scope: string;
+  topic: string;
+  text: string;
+  key?: string;
+  quantity?: Quantity | null;
+  contextTags?: readonly string[];
+  supersedesId?: string | null;
+}
+
+/** Distributive Omit: a history item before its seq is assigned. */
+export type UnsequencedItem = HistoryItem extends infer T ? (T extends HistoryItem ? Omit<T, "seq"> : never) : never;
+
+/** The result of appending items to one belief: its new record and replay, and what a store writes. */
+export interface BeliefWrite {
+  before: BeliefRecord | null;
+  record: BeliefRecord;
+  state: ReplayState;
+  upsert: BeliefUpsert;
+  append: HistoryAppend;
+  /** Stored entries (before this write) whose replay outputs changed. */
+  outputs: EntryOutputUpdate[];
+}
+
+/** A fresh belief with the derived fields of an empty history. */
+export function newBelief(spec: NewBeliefSpec, params: EngineParams, time: IsoTime): Belief {
+  return {
+    ...derivedFields(replay([], params)),
+    id: spec.id,
+    scope: spec.scope,
+    topic: spec.topic,
+    text: spec.text,
+    key: spec.key ?? beliefKey(spec.text),
+    quantity: spec.quantity ?? null,
+    contextTags: [...new Set(spec.contextTags ?? [])],
+    validFrom: time,
+    supersedesId: spec.supersedesId ?? null,
+    version: 0,
+    createdAt: time,
+    updatedAt: time,
+  };
+}
+
+/**
+ * Append items to a belief (assigning seqs after its last one), replay, and describe the write. `before` null means
+ * the belief is new (`record.belief.version` 0): the upsert inserts it. Appended entries carry their replay outputs.
+ */
+export function writeBelief(
+  current: BeliefRecord,
+  items: readonly UnsequencedItem[],
+  params: EngineParams,
+  time: IsoTime,
+  isNew = current.belief.version === 0 && current.history.length === 0,
+): BeliefWrite {
+  let seq = current.history.reduce((m, it) => Math.max(m, it.seq), 0);
+  const appended = items.map((it) => ({ ...it, seq: ++seq }) as HistoryItem);
+  const history = [...current.history, ...appended];
+  const state = replay(history, params);
+  const outcome = new Map(state.entries.map((e) => [e.seq, e]));
+  const outputs: EntryOutputUpdate[] = [];
+  for (const it of current.history) {
+    if (it.type !== "entry") continue;
+    const o = outcome.get(it.seq);
+    if (o && (o.contribution !== it.contribution || o.effectiveWeight !== it.effectiveWeight))
+      outputs.push({ beliefId: current.belief.id, seq: it.seq, contribution: o.contribution, effectiveWeight: o.effectiveWeight });
+  }
+  const withOutputs = (it: HistoryItem): HistoryItem => {
+    if (it.type !== "entry") return it;
+    const o = outcome.get(it.seq);
+    return o ? { ...it, contribution: o.contribution, effectiveWeight: o.effectiveWeight } : it;
+  };
+  const appendedOut = appended.map(withOutputs);
+  const storedHistory = current.history.map(withOutputs);
+  const belief: Belief = {
+    ...current.belief,
+    ...derivedFields(state),
+    version: current.belief.version + 1,
+    updatedAt: time,
+  };
+  return {
+    before: isNew ? null : current,
+    record: { belief, history: [...storedHistory, ...appendedOut] },
+    state,
+    upsert: { belief, expectedVersion: isNew ? null : current.belief.version },
+    append: { beliefId: belief.id, items: appendedOut },
+    outputs,
+  };
+}
+
+/** Gather belief writes into one change-set. */
+export function changeSetOf(writes: readonly BeliefWrite[], id: string, actor: string, time: IsoTime): ChangeSet {
+  return {
+    ...emptyChangeSet(id, actor, time),
+    beliefs: writes.map((w) => w.upsert),
+    history: writes.filter((w) => w.append.items.length > 0).map((w) => w.append),
+    entryOutputs: writes.flatMap((w) => w.outputs),
+  };
+}
+
+export interface AssimilateInput {
+  /** The belief to add evidence to, or the spec of a new one. */
+  target: { existing: BeliefRecord } | { create: NewBeliefSpec };
+  /** Parsed with `evidenceInputSchema`; a ZodError names each bad field. */
+  evidence: readonly unknown[];
+  /** The caller's authorised view: the only way the engine learns whether a source exists. */
+  resolver: AuthorisedResolver;
+  params: EngineParams;
+  /** From the server's clock. */
+  time: IsoTime;
+  actor: string;
+  changeSetId: string;
+}
+
+export interface AssimilateResult {
+  changeSet: ChangeSet;
+  write: BeliefWrite;
+  /** The entries written, in order, with their stored decisions. */
+  entries: EvidenceEntry[];
+  /** Every id resolved, in lookup order (for no-oracle tests and audit). */
+  lookups: string[];
+}
+
+/**
+ * Assimilate evidence into a belief. Sources are resolved sequentially in input order (deterministic lookup
+ * sequences); an entry whose Evidence is already retracted is written with a `retracted` event in the same change-set.
+ */
+export async function assimilate(input: AssimilateInput): Promise<AssimilateResult> {
+  const evidence = z.array(evidenceInputSchema).max(1000).parse(input.evidence);
+  const current: BeliefRecord =
+    "existing" in input.target
+      ? input.target.existing
+      : { belief: newBelief(input.target.create, input.params, input.time), history: [] };
+  const citerId = current.belief.id;
+  const cache = new ResolutionCache(input.resolver);
+  const items: UnsequencedItem[] = [];
+  let seq = current.history.reduce((m, it) => Math.max(m, it.seq), 0);
+  const retractions: UnsequencedItem[] = [];
+  for (const ev of evidence) {
+    const verdict = await verifySource(citerId, ev.sourceId, ev.tier, cache);
+    const entrySeq = ++seq;
+    items.push({
+      type: "entry",
+      sourceId: ev.sourceId,
+      sourceKind: verdict.sourceKind,
+      relation: ev.relation,
+      tier: ev.tier,
+      weight: ev.weight,
+      ess: verdict.ess,
+      verified: verdict.verified,
+      effectiveTier: verdict.effectiveTier,
+      launderingReason: verdict.launderingReason,
+      reasoning: ev.reasoning,
+      assessor: ev.assessor,
+      actor: input.actor,
+      time: input.time,
+      changeSet: input.changeSetId,
+      contribution: 0,
+      effectiveWeight: 0,
+    });
+    if (verdict.sourceRetracted && ev.sourceId !== null) {
+      retractions.push({
+        type: "retracted",
+        targetSeq: entrySeq,
+        sourceId: ev.sourceId,
+        actor: input.actor,
+        time: input.time,
+        changeSet: input.changeSetId,
+      });
+    }
+  }
+  const write = writeBelief(current, [...items, ...retractions], input.params, input.time, !("existing" in input.target));
+  const entries = write.append.items.filter((it): it is EvidenceEntry => it.type === "entry");
+  return {
+    changeSet: changeSetOf([write], input.changeSetId, input.actor, input.time),
+    write,
+    entries,
+    lookups: cache.lookedUp(),
+  };
+}

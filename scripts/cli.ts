@@ -1,0 +1,246 @@
+/**
+ * Operator CLI: `npm run cli -- <command> [options]`. Works on a fresh data folder (migrating it), on a folder a
+ * running server holds (through the server's socket, never opening the folder twice), and with DATABASE_URL.
+ * Results go to stdout (`token create` prints the token alone); errors go to stderr as one line, exit code 1
+ * (2 for usage errors).
+ */
+import { parseArgs } from "node:util";
+import { databaseConfigFromEnv, openDatabase, type Database } from "@/lib/db/database";
+import { DataFolderInUseError } from "@/lib/db/data-folder-lock";
+import { getEnv } from "@/lib/env";
+import { DomainError } from "@/lib/identity/errors";
+import { OPERATOR } from "@/lib/identity/identity-db";
+import { addGrant, removeGrant } from "@/lib/identity/grants";
+import { addMember, changeRole, listMembers, removeMemberByEmail } from "@/lib/identity/members";
+import { isRole, ROLES } from "@/lib/identity/roles";
+import { createScope, listAllScopes, setScopePublic } from "@/lib/identity/scopes";
+import { createToken, listTokens, revokeToken } from "@/lib/identity/tokens";
+import { createUser, listUsers, requireUserByEmail, setPassword } from "@/lib/identity/users";
+
+class UsageError extends Error {}
+
+type Options = Record<string, string | boolean | undefined>;
+type Command = {
+  usage: string;
+  options: Record<string, { type: "string" | "boolean" }>;
+  required: string[];
+  run(db: Database, options: Options, out: (line: string) => void): Promise<void>;
+};
+
+const str = { type: "string" } as const;
+const bool = { type: "boolean" } as const;
+
+function text(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== "string") throw new UsageError(`missing --${name}`);
+  return value;
+}
+
+function optionalText(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function role(options: Options): (typeof ROLES)[number] {
+  const value = text(options, "role");
+  if (!isRole(value)) throw new DomainError("invalid", `bad role "${value}": use ${ROLES.join(", ")}`, "role");
+  return value;
+}
+
+const COMMANDS: Record<string, Command> = {
+  "user create": {
+    usage: "user create --email E --password P [--name N]",
+    options: { email: str, password: str, name: str },
+    required: ["email", "password"],
+    async run(db, o, out) {
+      const user = await createUser(db, { email: text(o, "email"), password: text(o, "password"), name: optionalText(o, "name") });
+      out(`created user ${user.email} (${user.id})`);
+    },
+  },
+  "user list": {
+    usage: "user list",
+    options: {},
+    required: [],
+    async run(db, _o, out) {
+      for (const user of await listUsers(db)) out(`${user.email}\t${user.name ?? ""}\t${user.id}`);
+    },
+  },
+  "user set-password": {
+    usage: "user set-password --email E --password P",
+    options: { email: str, password: str },
+    required: ["email", "password"],
+    async run(db, o, out) {
+      await setPassword(db, text(o, "email"), text(o, "password"));
+      out(`password set for ${text(o, "email").toLowerCase()}`);
+    },
+  },
+  "scope create": {
+    usage: "scope create --slug S --name N --owner E [--public]",
+    options: { slug: str, name: str, owner: str, public: bool },
+    required: ["slug", "name", "owner"],
+    async run(db, o, out) {
+      const owner = await requireUserByEmail(db, text(o, "owner"), "owner");
+      const scope = await createScope(db, { slug: text(o, "slug"), name: text(o, "name"), ownerId: owner.id, isPublic: o.public === true });
+      out(`created scope ${scope.slug} (${scope.id}), owner ${owner.email}${scope.isPublic ? ", public" : ""}`);
+    },
+  },
+  "scope list": {
+    usage: "scope list",
+    options: {},
+    required: [],
+    async run(db, _o, out) {
+      for (const scope of await listAllScopes(db)) {
+        out(`${scope.slug}\t${scope.name}\t${scope.isPublic ? "public" : "private"}\t${scope.memberCount} members`);
+      }
+    },
+  },
+  "scope set-public": {
+    usage: "scope set-public --scope S [--private]",
+    options: { scope: str, private: bool },
+    required: ["scope"],
+    async run(db, o, out) {
+      await setScopePublic(db, OPERATOR, { scopeSlug: text(o, "scope"), isPublic: o.private !== true });
+      out(`${text(o, "scope")} is now ${o.private === true ? "private" : "public"}`);
+    },
+  },
+  "member add": {
+    usage: "member add --scope S --email E --role viewer|editor|reviewer|owner",
+    options: { scope: str, email: str, role: str },
+    required: ["scope", "email", "role"],
+    async run(db, o, out) {
+      const member = await addMember(db, OPERATOR, { scopeSlug: text(o, "scope"), email: text(o, "email"), role: role(o) });
+      out(`added ${member.email} to ${text(o, "scope")} as ${member.role}`);
+    },
+  },
+  "member role": {
+    usage: "member role --scope S --email E --role viewer|editor|reviewer|owner",
+    options: { scope: str, email: str, role: str },
+    required: ["scope", "email", "role"],
+    async run(db, o, out) {
+      const user = await requireUserByEmail(db, text(o, "email"));
+      await changeRole(db, OPERATOR, { scopeSlug: text(o, "scope"), userId: user.id, role: role(o) });
+      out(`${user.email} is now ${role(o)} in ${text(o, "scope")}`);
+    },
+  },
+  "member remove": {
+    usage: "member remove --scope S --email E",
+    options: { scope: str, email: str },
+    required: ["scope", "email"],
+    async run(db, o, out) {
+      await removeMemberByEmail(db, OPERATOR, { scopeSlug: text(o, "scope"), email: text(o, "email") });
+      out(`removed ${text(o, "email").toLowerCase()} from ${text(o, "scope")}`);
+    },
+  },
+  "member list": {
+    usage: "member list --scope S",
+    options: { scope: str },
+    required: ["scope"],
+    async run(db, o, out) {
+      for (const member of await listMembers(db, OPERATOR, text(o, "scope"))) out(`${member.email}\t${member.role}`);
+    },
+  },
+  "grant add": {
+    usage: "grant add --from S --to T   (scope T may then resolve scope S's items)",
+    options: { from: str, to: str },
+    required: ["from", "to"],
+    async run(db, o, out) {
+      const grant = await addGrant(db, OPERATOR, { fromSlug: text(o, "from"), toSlug: text(o, "to") });
+      out(`${grant.toSlug} may now resolve ${grant.fromSlug}'s items`);
+    },
+  },
+  "grant remove": {
+    usage: "grant remove --from S --to T",
+    options: { from: str, to: str },
+    required: ["from", "to"],
+    async run(db, o, out) {
+      await removeGrant(db, OPERATOR, { fromSlug: text(o, "from"), toSlug: text(o, "to") });
+      out(`${text(o, "to")} may no longer resolve ${text(o, "from")}'s items`);
+    },
+  },
+  "token create": {
+    usage: "token create --email E [--name N] [--scope S]   (prints the token alone)",
+    options: { email: str, name: str, scope: str },
+    required: ["email"],
+    async run(db, o, out) {
+      const user = await requireUserByEmail(db, text(o, "email"));
+      const created = await createToken(db, user.id, { name: optionalText(o, "name") ?? "cli", scopeSlug: optionalText(o, "scope") });
+      out(created.token);
+    },
+  },
+  "token list": {
+    usage: "token list --email E",
+    options: { email: str },
+    required: ["email"],
+    async run(db, o, out) {
+      const user = await requireUserByEmail(db, text(o, "email"));
+      for (const token of await listTokens(db, user.id)) {
+        const state = token.revokedAt ? "revoked" : "active";
+        out(`${token.id}\t${token.prefix}…\t${token.name}\t${token.scopeSlug ?? "(all scopes)"}\t${state}\t${token.lastUsedAt?.toISOString() ?? "never used"}`);
+      }
+    },
+  },
+  "token revoke": {
+    usage: "token revoke --id ID",
+    options: { id: str },
+    required: ["id"],
+    async run(db, o, out) {
+      await revokeToken(db, OPERATOR, text(o, "id"));
+      out(`revoked ${text(o, "id")}`);
+    },
+  },
+  "db migrate": {
+    usage: "db migrate   (applies pending migrations; every command does this first)",
+    options: {},
+    required: [],
+    async run(db, _o, out) {
+      out(db.appliedMigrations.length ? `applied ${db.appliedMigrations.join(", ")}` : `up to date (${db.describe()})`);
+    },
+  },
+};
+
+function help(): string {
+  return ["usage: npm run cli -- <command> [options]", "", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const fail = (message: string, code: number) => {
+    process.stderr.write(`error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+    return code;
+  };
+  if (argv.length === 0 || argv[0] === "help" || argv[0] === "--help") {
+    out(help());
+    return 0;
+  }
+  const key = `${argv[0]} ${argv[1] ?? ""}`.trim();
+  const command = COMMANDS[key];
+  if (!command) return fail(`unknown command "${key}"; run "npm run cli -- help"`, 2);
+
+  let options: Options;
+  try {
+    options = parseArgs({ args: argv.slice(2), options: command.options, strict: true, allowPositionals: false }).values;
+    for (const name of command.required) if (options[name] === undefined) throw new UsageError(`missing --${name}`);
+  } catch (error) {
+    return fail(`${error instanceof Error ? error.message : String(error)}; usage: ${command.usage}`, 2);
+  }
+
+  let db: Database | undefined;
+  try {
+    db = await openDatabase(databaseConfigFromEnv(getEnv(), { owner: "credence cli", ifHeld: "connect", maxConnections: 2 }));
+    await command.run(db, options, out);
+    return 0;
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof UsageError || error instanceof DataFolderInUseError) return fail(error.message, 1);
+    return fail(error instanceof Error ? error.message : String(error), 1);
+  } finally {
+    await db?.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,688 @@
+/**
+ * The GraphStore contract suite: one set of Vitest tests every adapter must pass (SQL on PGlite, SQL on a Postgres
+ * server, Neo4j). An adapter's test file calls `describeGraphStoreContract("sql on PGlite", makeHarness)`.
+ *
+ * Every test works in scopes of its own, so one store serves the whole suite; the export/import round trip opens a
+ * second, empty store through the same `makeHarness`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Belief, BeliefRecord, ChangeSet, HistoryItem } from "@/lib/engine";
+import { ChangeSetRejected, VersionConflict } from "../errors";
+import {
+  liveSupportRefs,
+  parseScopeExport,
+  placeholderEvidenceId,
+  serializeScopeExport,
+  type GraphStore,
+  type ScopeView,
+} from "../graph-store";
+import {
+  at,
+  changeSet,
+  citeEvidence,
+  insertBelief,
+  makeBelief,
+  makeEntry,
+  makeEvidence,
+  makeMutation,
+  miniAssimilate,
+  miniReplay,
+  uid,
+} from "./fixtures";
+
+/** One statement the store sent to its database (SQL text or Cypher, with its parameters). */
+export interface RecordedQuery {
+  text: string;
+  params: unknown;
+}
+
+export interface GraphStoreHarness {
+  store: GraphStore;
+  /** Runs `fn` and returns the statements the store sent while it ran (used to prove hidden ≡ missing). */
+  recordQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: readonly RecordedQuery[] }>;
+  /** Closes the store and discards its database. */
+  close(): Promise<void>;
+}
+
+const view = (home: string, ...others: string[]): ScopeView => ({ homeScopeId: home, visibleScopeIds: [home, ...others] });
+
+/** Replace every occurrence of `id` in recorded parameters by a marker, so two runs differing only in the id compare equal. */
+function masked(queries: readonly RecordedQuery[], id: string): unknown {
+  return JSON.parse(JSON.stringify(queries).split(JSON.stringify(id).slice(1, -1)).join("<ID>"));
+}
+
+async function expectReject<T extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => T): Promise<T> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(type);
+  return error as T;
+}
+
+export function describeGraphStoreContract(name: string, makeHarness: () => Promise<GraphStoreHarness>): void {
+  describe(`GraphStore contract: ${name}`, () => {
+    let harness: GraphStoreHarness;
+    let store: GraphStore;
+
+    beforeAll(async () => {
+      harness = await makeHarness();
+      store = harness.store;
+    });
+    afterAll(async () => {
+      await harness?.close();
+    });
+
+    /** A belief with one verified document entry, applied; returns it as stored. */
+    async function seedBelief(scope: string, text: string, over: Partial<Belief> = {}): Promise<BeliefRecord> {
+      const ev = makeEvidence(scope, `source of ${text}`);
+      const belief = makeBelief(scope, text, over);
+      const history = [citeEvidence(1, ev.id)];
+      await store.apply(insertBelief(miniReplay(belief, history), history, [ev]));
+      const loaded = await store.loadBelief(view(scope), belief.id);
+      if (!loaded) throw new Error("seeded belief did not load");
+      return loaded;
+    }
+
+    describe("startup and writes", () => {
+      it("passes its startup check and describes itself", async () => {
+        await expect(store.check()).resolves.toBeUndefined();
+        expect(store.describe().length).toBeGreaterThan(0);
+      });
+
+      it("applies a change-set and loads the belief with its history exactly", async () => {
+        const scope = uid("s");
+        const ev = makeEvidence(scope, "Monday: deploys go from main.");
+        const belief = makeBelief(scope, "Deploys go from main.", { quantity: { value: 1.5, unit: "h" }, contextTags: ["ops"], credence: 0.6224593312018546 });
+        const history: HistoryItem[] = [
+          citeEvidence(1, ev.id, { contribution: 0.5000000000000001, effectiveWeight: 1e-7, reasoning: "quoted" }),
+          makeEntry(2, { relation: "CONTEXTUALIZES", assessor: "heuristic@1" }),
+        ];
+        const result = await store.apply(insertBelief(belief, history, [ev]));
+        expect(result.versions[belief.id]).toBe(1);
+        const loaded = await store.loadBelief(view(scope), belief.id);
+        expect(loaded).toEqual({ belief, history });
+        expect(await store.loadEvidence(view(scope), ev.id)).toEqual(ev);
+      });
+
+      it("refuses a stale version with VersionConflict and writes nothing of the change-set", async () => {
+        const scope = uid("s");
+        const rec = await seedBelief(scope, "The cache is warm.");
+        const ev = makeEvidence(scope, "late evidence");
+        const stale: ChangeSet = changeSet({
+          evidence: [ev],
+          beliefs: [{ belief: { ...rec.belief, version: 5, credence: 0.9 }, expectedVersion: 1 }],
+        });
+        // version must be expectedVersion + 1: a shape error, not a race
+        await expectReject(store.apply(stale), ChangeSetRejected);
+        const conflicting = changeSet({
+          evidence: [ev],
+          beliefs: [{ belief: { ...rec.belief, version: 3, credence: 0.9 }, expectedVersion: 2 }],
+          history: [{ beliefId: rec.belief.id, items: [citeEvidence(2, ev.id)] }],
+        });
+        const error = await expectReject(store.apply(conflicting), VersionConflict);
+        expect(error.code).toBe("version_conflict");
+        expect(error.reason).toBe("version");
+        expect(await store.loadBelief(view(scope), rec.belief.id)).toEqual(rec);
+        expect(await store.loadEvidence(view(scope), ev.id)).toBeNull();
+      });
+
+      it("reports an insert of an existing belief, a seq gap and a taken live key as version conflicts", async () => {
+        const scope = uid("s");
+        const rec = await seedBelief(scope, "Builds take ten minutes.");
+        const again = await expectReject(store.apply(insertBelief(rec.belief)), VersionConflict);
+        expect(again.reason).toBe("exists");
+        const gap = changeSet({
+          beliefs: [{ belief: { ...rec.belief, version: 2 }, expectedVersion: 1 }],
+          history: [{ beliefId: rec.belief.id, items: [makeEntry(3)] }],
+        });
+        expect((await expectReject(store.apply(gap), VersionConflict)).reason).toBe("history_seq");
+        const twin = makeBelief(scope, "Builds take ten minutes.");
+        expect((await expectReject(store.apply(insertBelief(twin)), VersionConflict)).reason).toBe("live_key");
+        expect(await store.loadBelief(view(scope), twin.id)).toBeNull();
+        expect(await store.loadBelief(view(scope), rec.belief.id)).toEqual(rec);
+      });
+
+      it("lets a successor take the key of the belief it supersedes in the same change-set", async () => {
+        const scope = uid("s");
+        const old = await seedBelief(scope, "The deploy branch is main.");
+        const successor = makeBelief(scope, "The deploy branch is main.", { supersedesId: old.belief.id });
+        const cs = changeSet({
+          beliefs: [
+            { belief: successor, expectedVersion: null },
+            { belief: { ...old.belief, status: "superseded", validUntil: at(60), version: 2 }, expectedVersion: 1 },
+          ],
+          history: [{ beliefId: old.belief.id, items: [{ type: "superseded", seq: 2, time: at(60), actor: "a", changeSet: "c", byBeliefId: successor.id }] }],
+          edges: [{ kind: "SUPERSEDES", from: successor.id, to: old.belief.id, time: at(60), changeSet: "c" }],
+        });
+        await store.apply(cs);
+        const live = await store.listBeliefs(view(scope));
+        expect(live.map((b) => b.id)).toEqual([successor.id]);
+        const all = await store.listBeliefs(view(scope), { liveOnly: false });
+        expect(all.map((b) => b.id).sort()).toEqual([old.belief.id, successor.id].sort());
+      });
+
+      it("is atomic: a change-set failing at its last step leaves nothing, and applies once fixed", async () => {
+        const scope = uid("s");
+        const ev = makeEvidence(scope, "evidence in a failing change-set");
+        const belief = makeBelief(scope, "Atomicity holds.");
+        const mutation = makeMutation(scope, { beliefIds: [belief.id] });
+        const ghostUpdate = makeMutation(scope);
+        const base = insertBelief(belief, [citeEvidence(1, ev.id), makeEntry(2, { sourceId: "ghost-id" })], [ev]);
+        const failing: ChangeSet = {
+          ...base,
+          edges: [{ kind: "REFINES", from: belief.id, to: "elsewhere", time: at(1), changeSet: base.id }],
+          mutations: [mutation],
+          mutationUpdates: [{ mutation: ghostUpdate }],
+          topicFreezes: [{ scope, topic: "general", frozen: true, reason: "x", byMutationId: mutation.id }],
+        };
+        await expectReject(store.apply(failing), ChangeSetRejected);
+        expect(await store.loadBelief(view(scope), belief.id)).toBeNull();
+        expect(await store.loadEvidence(view(scope), ev.id)).toBeNull();
+        expect(await store.getMutation(view(scope), mutation.id)).toBeNull();
+        expect(await store.getTopicFreeze(view(scope), "general")).toBeNull();
+        expect(await store.loadEvidence(view(scope), placeholderEvidenceId(scope, "ghost-id"))).toBeNull();
+        expect(await store.citationIndex().citersOf(ev.id)).toEqual([]);
+        const exported = await store.exportScope(view(scope));
+        expect([exported.beliefs, exported.evidence, exported.mutations, exported.edges, exported.topicFreezes].every((l) => l.length === 0)).toBe(true);
+        await store.apply({ ...failing, mutationUpdates: [] });
+        expect(await store.loadBelief(view(scope), belief.id)).not.toBeNull();
+        expect(await store.getMutation(view(scope), mutation.id)).toEqual(mutation);
+      });
+
+      it("applies a change-set id at most once", async () => {
+        const scope = uid("s");
+        const cs = insertBelief(makeBelief(scope, "Once only."));
+        await store.apply(cs);
+        const error = await expectReject(store.apply({ ...cs, beliefs: [] }), ChangeSetRejected);
+        expect(error.reason).toBe("already_applied");
+      });
+
+      it("rewrites entry outputs and refuses outputs for entries that do not exist", async () => {
+        const scope = uid("s");
+        const rec = await seedBelief(scope, "Outputs are rewritten.");
+        await store.apply(changeSet({ entryOutputs: [{ beliefId: rec.belief.id, seq: 1, contribution: 0.6931471805599453, effectiveWeight: 0.25 }] }));
+        const loaded = await store.loadBelief(view(scope), rec.belief.id);
+        expect(loaded?.history[0]).toMatchObject({ contribution: 0.6931471805599453, effectiveWeight: 0.25 });
+        await expectReject(store.apply(changeSet({ entryOutputs: [{ beliefId: rec.belief.id, seq: 9, contribution: 1, effectiveWeight: 1 }] })), ChangeSetRejected);
+        await expectReject(store.apply(changeSet({ history: [{ beliefId: uid("nobody"), items: [makeEntry(1)] }] })), ChangeSetRejected);
+      });
+
+      it("marks retracted evidence and keeps the trail", async () => {
+        const scope = uid("s");
+        const rec = await seedBelief(scope, "Retraction is recorded.");
+        const evId = rec.history[0]?.type === "entry" ? (rec.history[0].sourceId ?? "") : "";
+        await store.apply(
+          changeSet({
+            retractions: [{ evidenceId: evId, retractedAt: at(5) }],
+            beliefs: [{ belief: { ...rec.belief, version: 2 }, expectedVersion: 1 }],
+            history: [{ beliefId: rec.belief.id, items: [{ type: "retracted", seq: 2, targetSeq: 1, sourceId: evId, time: at(5), actor: "a", changeSet: "c" }] }],
+          }),
+        );
+        expect((await store.loadEvidence(view(scope), evId))?.retractedAt).toBe(at(5));
+        const resolved = await store.resolverFor(view(scope)).resolve(evId);
+        expect(resolved).toMatchObject({ kind: "evidence", retracted: true });
+        expect(await store.citationIndex().citersOf(evId)).toEqual([]);
+        expect((await store.loadBelief(view(scope), rec.belief.id))?.history).toHaveLength(2);
+        await expectReject(store.apply(changeSet({ retractions: [{ evidenceId: uid("none"), retractedAt: at(6) }] })), ChangeSetRejected);
+      });
+    });
+
+    describe("resolver (the authorised view)", () => {
+      it("resolves evidence, beliefs (with live support refs) and mutations of visible scopes", async () => {
+        const home = uid("s");
+        const granted = uid("s");
+        const rec = await seedBelief(granted, "Granted belief.");
+        const ev = makeEvidence(home, "home evidence", { ess: 0.4, kind: "measurement" });
+        const m = makeMutation(home);
+        await store.apply(changeSet({ evidence: [ev], mutations: [m] }));
+        const resolver = store.resolverFor(view(home, granted));
+        expect(await resolver.resolve(ev.id)).toEqual({ kind: "evidence", id: ev.id, scope: home, evidenceKind: "measurement", ess: 0.4, retracted: false, discarded: false });
+        expect(await resolver.resolve(m.id)).toEqual({ kind: "mutation", id: m.id, scope: home });
+        expect(await resolver.resolve(rec.belief.id)).toEqual({
+          kind: "belief",
+          id: rec.belief.id,
+          scope: granted,
+          live: true,
+          supports: liveSupportRefs(rec.history),
+        });
+        expect(liveSupportRefs(rec.history)).toHaveLength(1);
+      });
+
+      it("reports supports after retracted, stripped, revised and laundered entries like liveSupportRefs", async () => {
+        const scope = uid("s");
+        const evs = [0, 1, 2, 3, 4, 5].map((i) => makeEvidence(scope, `e${i}`));
+        const belief = makeBelief(scope, "Support refs follow events.");
+        const history: HistoryItem[] = [
+          citeEvidence(1, evs[0]!.id),
+          citeEvidence(2, evs[1]!.id, { effectiveTier: "measurement" }),
+          citeEvidence(3, evs[2]!.id),
+          citeEvidence(4, evs[3]!.id, { launderingReason: "ungrounded_belief" }),
+          citeEvidence(5, evs[4]!.id, { relation: "REBUTS" }),
+          citeEvidence(6, evs[5]!.id, { verified: false }),
+          { type: "retracted", seq: 7, targetSeq: 1, sourceId: evs[0]!.id, time: at(1), actor: "a", changeSet: "c" },
+          { type: "revised", seq: 8, targetSeq: 3, relation: "REBUTS", reason: "misread", time: at(2), actor: "a", changeSet: "c" },
+          { type: "revised", seq: 9, targetSeq: 5, relation: "SUPPORTS", reason: "misread", time: at(2), actor: "a", changeSet: "c" },
+        ];
+        await store.apply(insertBelief(belief, history, evs));
+        const resolved = await store.resolverFor(view(scope)).resolve(belief.id);
+        expect(resolved?.kind === "belief" ? resolved.supports : null).toEqual(liveSupportRefs(history));
+        expect(liveSupportRefs(history).map((r) => r.sourceId)).toEqual([evs[1]!.id, evs[4]!.id]);
+        await store.apply(
+          changeSet({
+            beliefs: [{ belief: { ...belief, version: 2 }, expectedVersion: 1 }],
+            history: [{ beliefId: belief.id, items: [{ type: "stripped", seq: 10, targetSeq: 2, citedBeliefId: "x", time: at(3), actor: "a", changeSet: "c" }] }],
+          }),
+        );
+        const after = await store.resolverFor(view(scope)).resolve(belief.id);
+        expect(after?.kind === "belief" ? after.supports.map((s) => s.sourceId) : null).toEqual([evs[4]!.id]);
+        const n = await store.neighbourhood(view(scope), belief.id);
+        expect(n.edges.find((e) => e.seq === 3)?.kind).toBe("REBUTS");
+        expect(n.edges.find((e) => e.seq === 2)?.live).toBe(false);
+      });
+
+      it("answers a hidden id exactly like a missing one, with the same queries", async () => {
+        const home = uid("s");
+        const hidden = uid("s");
+        const other = await seedBelief(hidden, "Hidden belief.");
+        const hiddenEv = makeEvidence(hidden, "hidden evidence");
+        await store.apply(changeSet({ evidence: [hiddenEv] }));
+        const resolver = store.resolverFor(view(home));
+        for (const hiddenId of [other.belief.id, hiddenEv.id]) {
+          const missingId = uid("b");
+          const a = await harness.recordQueries(() => resolver.resolve(hiddenId));
+          const b = await harness.recordQueries(() => resolver.resolve(missingId));
+          expect(a.result).toBeNull();
+          expect(b.result).toBeNull();
+          expect(a.queries.length).toBeGreaterThan(0);
+          expect(masked(a.queries, hiddenId)).toEqual(masked(b.queries, missingId));
+        }
+        const la = await harness.recordQueries(() => store.loadBelief(view(home), other.belief.id));
+        const lb = await harness.recordQueries(() => store.loadBelief(view(home), "b_missing"));
+        expect(la.result).toBeNull();
+        expect(lb.result).toBeNull();
+        expect(masked(la.queries, other.belief.id)).toEqual(masked(lb.queries, "b_missing"));
+      });
+    });
+
+    describe("concurrency", () => {
+      it("loses no entry with 16 concurrent writers on one belief (retry on conflict), and stored == replay", async () => {
+        const scope = uid("s");
+        const belief = makeBelief(scope, "Sixteen writers agree.");
+        await store.apply(insertBelief(belief));
+        const evs = Array.from({ length: 16 }, (_, i) => makeEvidence(scope, `writer ${i}`));
+        await store.apply(changeSet({ evidence: evs }));
+        let conflicts = 0;
+        await Promise.all(
+          evs.map(async (ev, i) => {
+            for (let attempt = 0; attempt < 200; attempt++) {
+              const rec = await store.loadBelief(view(scope), belief.id);
+              if (!rec) throw new Error("belief vanished");
+              const { seq: _seq, ...entry } = citeEvidence(0, ev.id, { relation: i % 4 === 0 ? "REBUTS" : "SUPPORTS", actor: `w${i}` });
+              try {
+                await store.apply(miniAssimilate(rec, entry, at(i)));
+                return;
+              } catch (error) {
+                if (!(error instanceof VersionConflict)) throw error;
+                conflicts++;
+              }
+            }
+            throw new Error(`writer ${i} never got through`);
+          }),
+        );
+        const final = await store.loadBelief(view(scope), belief.id);
+        expect(final?.history).toHaveLength(16);
+        expect(final?.history.map((h) => h.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+        expect(new Set(final?.history.map((h) => (h.type === "entry" ? h.sourceId : null)))).toEqual(new Set(evs.map((e) => e.id)));
+        expect(final?.belief.version).toBe(17);
+        expect(final && miniReplay(final.belief, final.history)).toEqual(final?.belief);
+        expect(final?.belief.contradictCount).toBe(4);
+        expect(conflicts).toBeGreaterThanOrEqual(0);
+      });
+    });
+
+    describe("citation index and cascade", () => {
+      it("lists live citers only, in any scope, and loads records system-wide", async () => {
+        const a = uid("s");
+        const b = uid("s");
+        const cited = await seedBelief(a, "Cited belief.");
+        const c1 = makeBelief(a, "Citer one.");
+        const c2 = makeBelief(b, "Citer two in another scope.");
+        const c3 = makeBelief(b, "Citer three, stripped.");
+        const cite = (seq: number) => makeEntry(seq, { sourceId: cited.belief.id, sourceKind: "belief", verified: true, effectiveTier: "document" });
+        await store.apply(
+          changeSet({
+            beliefs: [c1, c2, c3].map((belief) => ({ belief, expectedVersion: null })),
+            history: [
+              { beliefId: c1.id, items: [cite(1)] },
+              { beliefId: c2.id, items: [makeEntry(1), cite(2)] },
+              { beliefId: c3.id, items: [cite(1), { type: "stripped", seq: 2, targetSeq: 1, citedBeliefId: cited.belief.id, time: at(1), actor: "sys", changeSet: "c" }] },
+            ],
+          }),
+        );
+        const index = store.citationIndex();
+        const refs = [...(await index.citersOf(cited.belief.id))].sort((x, y) => (x.beliefId < y.beliefId ? -1 : 1));
+        expect(refs).toEqual([{ beliefId: c1.id, seq: 1 }, { beliefId: c2.id, seq: 2 }].sort((x, y) => (x.beliefId < y.beliefId ? -1 : 1)));
+        const many = await index.citersOfMany([cited.belief.id, uid("none")]);
+        expect(many.get(cited.belief.id)).toHaveLength(2);
+        expect((await index.load(c2.id))?.belief.scope).toBe(b);
+        expect(await index.load(uid("none"))).toBeNull();
+        expect((await index.loadMany([c1.id, c2.id, uid("none")])).map((r) => r.belief.id).sort()).toEqual([c1.id, c2.id].sort());
+      });
+
+      it("walks a 10 000-long citation chain, and terminates on a cycle", async () => {
+        const scope = uid("s");
+        const n = 10_000;
+        const beliefs = Array.from({ length: n + 1 }, (_, i) => makeBelief(scope, `Chain link number ${i}.`));
+        const cs = changeSet({
+          beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })),
+          history: beliefs.slice(1).map((belief, i) => ({
+            beliefId: belief.id,
+            items: [makeEntry(1, { sourceId: beliefs[i]!.id, sourceKind: "belief", verified: true, effectiveTier: "document" })],
+          })),
+        });
+        await store.apply(cs);
+        const hops = await store.citationIndex().citationClosure(beliefs[0]!.id);
+        expect(hops).toHaveLength(n);
+        expect(hops[0]).toEqual({ beliefId: beliefs[1]!.id, seq: 1, citedId: beliefs[0]!.id, depth: 1 });
+        expect(hops[n - 1]).toEqual({ beliefId: beliefs[n]!.id, seq: 1, citedId: beliefs[n - 1]!.id, depth: n });
+        expect((await store.citationIndex().citationClosure(beliefs[0]!.id, { maxHops: 3 })).map((h) => h.depth)).toEqual([1, 2, 3]);
+
+        const x = makeBelief(scope, "Cycle x.");
+        const y = makeBelief(scope, "Cycle y.");
+        const cite = (id: string) => makeEntry(1, { sourceId: id, sourceKind: "belief", verified: true, effectiveTier: "document" });
+        await store.apply(
+          changeSet({
+            beliefs: [x, y].map((belief) => ({ belief, expectedVersion: null })),
+            history: [
+              { beliefId: x.id, items: [cite(y.id)] },
+              { beliefId: y.id, items: [cite(x.id)] },
+            ],
+          }),
+        );
+        const cycle = await store.citationIndex().citationClosure(x.id);
+        expect(cycle.map((h) => [h.beliefId, h.depth])).toEqual([
+          [y.id, 1],
+          [x.id, 2],
+        ]);
+      });
+    });
+
+    describe("reads anchored on the home scope", () => {
+      it("returns full-text candidates of the home scope only, the whole matching domain, whatever the query", async () => {
+        const home = uid("s");
+        const other = uid("s");
+        const texts = Array.from({ length: 250 }, (_, i) => `Release deploys happen on day ${i}.`);
+        const mine = texts.map((t) => makeBelief(home, t));
+        const ended = makeBelief(home, "Release deploys were manual.", { status: "superseded", validUntil: at(1) });
+        const unrelated = makeBelief(home, "Coffee is hot.");
+        const theirs = makeBelief(other, "Release deploys happen on Friday.");
+        await store.apply(changeSet({ beliefs: [...mine, ended, unrelated, theirs].map((belief) => ({ belief, expectedVersion: null })) }));
+        const got = await store.searchCandidates(view(home, other), "When do releases get deployed?");
+        expect(got.map((b) => b.id).sort()).toEqual(mine.map((b) => b.id).sort());
+        const withEnded = await store.searchCandidates(view(home, other), "deploying", { includeEnded: true });
+        expect(withEnded.map((b) => b.id)).toContain(ended.id);
+        expect(withEnded.map((b) => b.id)).not.toContain(theirs.id);
+        expect(await store.searchCandidates(view(home), "the of and")).toEqual([]);
+        const injections = [
+          "'; DROP TABLE graph_beliefs; --",
+          "release' OR '1'='1",
+          "release | coffee & !x <-> y:* (",
+          "\\ \" ' ` $1 $$ */ /*",
+          "MATCH (n) DETACH DELETE n //",
+          "release\u0000coffee",
+          "rélease ＤＥＰＬＯＹ 🚀",
+        ];
+        for (const q of injections) {
+          const res = await store.searchCandidates(view(home), q);
+          expect(res.every((b) => b.scope === home)).toBe(true);
+        }
+        expect((await store.searchCandidates(view(home), "release' OR '1'='1")).length).toBe(251 - 1);
+        expect(await store.searchCandidates({ homeScopeId: home, visibleScopeIds: [other] }, "release")).toEqual([]);
+        expect((await store.searchCandidates(view(home), "release", { limit: 5 })).length).toBe(5);
+        expect(await store.listBeliefs(view(home), { limit: 3 })).toHaveLength(3);
+      });
+
+      it("never returns another scope's items through any read, even when visible", async () => {
+        const home = uid("s");
+        const other = uid("s");
+        const rec = await seedBelief(other, "Theirs.");
+        const ev = makeEvidence(other, "their evidence");
+        const m = makeMutation(other, { status: "pending_review" });
+        await store.apply(changeSet({ evidence: [ev], mutations: [m], topicFreezes: [{ scope: other, topic: "general", frozen: true, reason: "r", byMutationId: m.id }] }));
+        const v = view(home, other);
+        expect(await store.loadBelief(v, rec.belief.id)).toBeNull();
+        expect(await store.loadBeliefs(v, [rec.belief.id])).toEqual([]);
+        expect(await store.loadEvidence(v, ev.id)).toBeNull();
+        expect(await store.getMutation(v, m.id)).toBeNull();
+        expect(await store.listBeliefs(v, { liveOnly: false })).toEqual([]);
+        expect(await store.listMutations(v)).toEqual([]);
+        expect(await store.getTopicFreeze(v, "general")).toBeNull();
+        expect(await store.listTopicFreezes(v)).toEqual([]);
+        expect((await store.countMutations(v)).pending_review).toBe(0);
+        expect((await store.neighbourhood(v, rec.belief.id)).beliefs).toEqual([]);
+        const exported = await store.exportScope(v);
+        expect(exported.beliefs).toEqual([]);
+        expect(exported.evidence).toEqual([]);
+        // the home scope itself not visible: like a scope that does not exist
+        const outsider: ScopeView = { homeScopeId: other, visibleScopeIds: [home] };
+        expect(await store.loadBelief(outsider, rec.belief.id)).toBeNull();
+        expect(await store.listBeliefs(outsider)).toEqual([]);
+        expect(await store.getMutation(outsider, m.id)).toBeNull();
+        expect((await store.exportScope(outsider)).beliefs).toEqual([]);
+        expect(await store.resolverFor(outsider).resolve(rec.belief.id)).toBeNull();
+      });
+
+      it("lists beliefs by liveness, topic, key and review state, paginated by id", async () => {
+        const scope = uid("s");
+        const beliefs = [
+          makeBelief(scope, "Alpha one.", { topic: "alpha" }),
+          makeBelief(scope, "Alpha two.", { topic: "alpha", reviewState: "pending_review" }),
+          makeBelief(scope, "Beta one.", { topic: "beta" }),
+          makeBelief(scope, "Beta retired.", { topic: "beta", status: "retired", validUntil: at(3) }),
+        ];
+        await store.apply(changeSet({ beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })) }));
+        const ids = beliefs.map((b) => b.id);
+        expect((await store.listBeliefs(view(scope))).map((b) => b.id)).toEqual(ids.slice(0, 3).sort());
+        expect((await store.listBeliefs(view(scope), { topic: "alpha" })).map((b) => b.id)).toEqual(ids.slice(0, 2).sort());
+        expect((await store.listBeliefs(view(scope), { key: "beta one" })).map((b) => b.id)).toEqual([ids[2]]);
+        expect((await store.listBeliefs(view(scope), { reviewState: "pending_review" })).map((b) => b.id)).toEqual([ids[1]]);
+        const sorted = [...ids].sort();
+        const page1 = await store.listBeliefs(view(scope), { liveOnly: false, limit: 2 });
+        const page2 = await store.listBeliefs(view(scope), { liveOnly: false, afterId: page1[1]?.id ?? "", limit: 2 });
+        expect([...page1, ...page2].map((b) => b.id)).toEqual(sorted);
+      });
+
+      it("keeps the mutation journal, the review queue and counts by status", async () => {
+        const scope = uid("s");
+        const rec = await seedBelief(scope, "Journaled belief.");
+        const m1 = makeMutation(scope, { topic: "deploy", time: at(1), beliefIds: [rec.belief.id] });
+        const m2 = makeMutation(scope, { topic: "deploy", time: at(2), status: "pending_review", decision: "review" });
+        const m3 = makeMutation(scope, { topic: "other", time: at(3), status: "blocked", decision: "blocked" });
+        await store.apply(changeSet({ mutations: [m1, m2, m3] }));
+        const v = view(scope);
+        expect((await store.listMutations(v)).map((m) => m.id)).toEqual([m1.id, m2.id, m3.id]);
+        expect((await store.listMutations(v, { newestFirst: true, limit: 2 })).map((m) => m.id)).toEqual([m3.id, m2.id]);
+        expect((await store.listMutations(v, { statuses: ["pending_review"] })).map((m) => m.id)).toEqual([m2.id]);
+        expect((await store.listMutations(v, { topic: "deploy" })).map((m) => m.id)).toEqual([m1.id, m2.id]);
+        expect((await store.listMutations(v, { beliefId: rec.belief.id })).map((m) => m.id)).toEqual([m1.id]);
+        expect((await store.listMutations(v, { since: at(2), asOf: at(2) })).map((m) => m.id)).toEqual([m2.id]);
+        expect(await store.countMutations(v)).toEqual({ applied: 1, pending_review: 1, approved: 0, rejected: 0, blocked: 1 });
+        const approved = { ...m2, status: "approved" as const, beliefIds: [rec.belief.id], review: { decision: "approve" as const, resolution: "coexist" as const, note: "ok", reviewer: "r", time: at(4) } };
+        await store.apply(changeSet({ mutationUpdates: [{ mutation: approved }] }));
+        expect(await store.getMutation(v, m2.id)).toEqual(approved);
+        expect(await store.listMutations(v, { statuses: ["pending_review"] })).toEqual([]);
+        const n = await store.neighbourhood(v, rec.belief.id);
+        expect(n.edges.filter((e) => e.kind === "CONCERNS").map((e) => e.from).sort()).toEqual([m1.id, m2.id].sort());
+      });
+
+      it("records topic freezes and their lifting", async () => {
+        const scope = uid("s");
+        const v = view(scope);
+        await store.apply(changeSet({ topicFreezes: [{ scope, topic: "deploy", frozen: true, reason: "A→B→A", byMutationId: "m1" }, { scope, topic: "b", frozen: true, reason: "x", byMutationId: null }] }));
+        expect(await store.getTopicFreeze(v, "deploy")).toEqual({ scope, topic: "deploy", frozen: true, reason: "A→B→A", byMutationId: "m1" });
+        await store.apply(changeSet({ topicFreezes: [{ scope, topic: "deploy", frozen: false, reason: "lifted", byMutationId: null }] }));
+        expect((await store.getTopicFreeze(v, "deploy"))?.frozen).toBe(false);
+        expect((await store.listTopicFreezes(v)).map((f) => f.topic)).toEqual(["b", "deploy"]);
+        expect((await store.listTopicFreezes(v, { frozenOnly: true })).map((f) => f.topic)).toEqual(["b"]);
+        expect(await store.getTopicFreeze(v, "never")).toBeNull();
+      });
+    });
+
+    describe("graph view", () => {
+      it("expands a neighbourhood through visible nodes, shows granted ones as references without expanding them", async () => {
+        const home = uid("s");
+        const granted = uid("s");
+        const hidden = uid("s");
+        const far = await seedBelief(granted, "Far away in the granted scope.");
+        const grantedBelief = makeBelief(granted, "Granted cited belief.");
+        const hiddenBelief = makeBelief(hidden, "Hidden cited belief.");
+        await store.apply(
+          changeSet({
+            beliefs: [grantedBelief, hiddenBelief].map((belief) => ({ belief, expectedVersion: null })),
+            history: [{ beliefId: grantedBelief.id, items: [makeEntry(1, { sourceId: far.belief.id, sourceKind: "belief", verified: true })] }],
+          }),
+        );
+        const ev = makeEvidence(home, "home evidence");
+        const center = makeBelief(home, "Center belief.");
+        const refined = makeBelief(home, "Refined belief.");
+        await store.apply(
+          changeSet({
+            evidence: [ev],
+            beliefs: [center, refined].map((belief) => ({ belief, expectedVersion: null })),
+            history: [
+              {
+                beliefId: center.id,
+                items: [
+                  citeEvidence(1, ev.id),
+                  makeEntry(2, { sourceId: grantedBelief.id, sourceKind: "belief", verified: true }),
+                  // resolved by a writer who could see it then: the edge exists, the viewer must not see it
+                  makeEntry(3, { sourceId: hiddenBelief.id, sourceKind: "belief", verified: true }),
+                  makeEntry(4, { sourceId: "not-a-real-id" }),
+                ],
+              },
+            ],
+            edges: [{ kind: "REFINES", from: refined.id, to: center.id, time: at(1), changeSet: "c" }],
+          }),
+        );
+        const v = view(home, granted);
+        const slice = await store.neighbourhood(v, center.id, { depth: 2 });
+        const ids = new Set([...slice.beliefs, ...slice.evidence, ...slice.mutations].map((n) => n.id));
+        expect(ids).toEqual(new Set([center.id, refined.id, ev.id, grantedBelief.id, placeholderEvidenceId(home, "not-a-real-id")]));
+        expect(ids.has(far.belief.id)).toBe(false);
+        expect(slice.edges.every((e) => ids.has(e.from) && ids.has(e.to))).toBe(true);
+        expect(slice.edges.map((e) => `${e.kind}:${e.seq ?? 0}`).sort()).toEqual(["CONTEXTUALIZES:0", "REFINES:0", "SUPPORTS:1", "SUPPORTS:2", "SUPPORTS:4"].filter((k) => k !== "CONTEXTUALIZES:0").sort());
+        expect((await store.neighbourhood(v, center.id, { depth: 0 })).beliefs.map((b) => b.id)).toEqual([center.id]);
+        expect(await store.neighbourhood(v, hiddenBelief.id)).toEqual({ beliefs: [], evidence: [], mutations: [], edges: [] });
+        expect(await store.neighbourhood(v, uid("none"))).toEqual({ beliefs: [], evidence: [], mutations: [], edges: [] });
+        expect(await store.neighbourhood(v, grantedBelief.id)).toEqual({ beliefs: [], evidence: [], mutations: [], edges: [] });
+      });
+
+      it("stores unresolved citations against one in-scope placeholder per raw id", async () => {
+        const a = uid("s");
+        const b = uid("s");
+        const raw = `ghost ${uid("id")} '; DROP TABLE graph_evidence; --`;
+        const ba = makeBelief(a, "A cites a ghost.");
+        const ba2 = makeBelief(a, "A cites the ghost again.");
+        const bb = makeBelief(b, "B cites the same ghost.");
+        const result = await store.apply(
+          changeSet({
+            beliefs: [ba, ba2, bb].map((belief) => ({ belief, expectedVersion: null })),
+            history: [ba, ba2, bb].map((x) => ({ beliefId: x.id, items: [makeEntry(1, { sourceId: raw })] })),
+          }),
+        );
+        expect([...result.placeholdersCreated].sort()).toEqual([placeholderEvidenceId(a, raw), placeholderEvidenceId(b, raw)].sort());
+        const pa = await store.loadEvidence(view(a), placeholderEvidenceId(a, raw));
+        expect(pa).toMatchObject({ scope: a, kind: "unresolved", text: raw });
+        expect(await store.loadEvidence(view(a, b), placeholderEvidenceId(b, raw))).toBeNull();
+        const slice = await store.neighbourhood(view(a, b), placeholderEvidenceId(a, raw));
+        expect(slice.beliefs.map((x) => x.id).sort()).toEqual([ba.id, ba2.id].sort());
+        const again = makeBelief(a, "A cites the ghost a third time.");
+        expect((await store.apply(insertBelief(again, [makeEntry(1, { sourceId: raw })]))).placeholdersCreated).toEqual([]);
+        expect((await store.exportScope(view(a))).evidence.filter((e) => e.kind === "unresolved")).toHaveLength(1);
+      });
+    });
+
+    describe("as-of reads", () => {
+      it("returns a belief's history up to a time, and nothing before it existed", async () => {
+        const scope = uid("s");
+        const ev = makeEvidence(scope, "first");
+        const belief = makeBelief(scope, "Time travels.", { createdAt: at(10), updatedAt: at(10) });
+        await store.apply(insertBelief(belief, [citeEvidence(1, ev.id, { time: at(10) })], [ev]));
+        const rec = await store.loadBelief(view(scope), belief.id);
+        if (!rec) throw new Error("missing");
+        const later = miniAssimilate(rec, { ...citeEvidence(0, ev.id, { relation: "REBUTS", time: at(30) }) }, at(30));
+        await store.apply(later);
+        expect((await store.loadBelief(view(scope), belief.id, { asOf: at(20) }))?.history.map((h) => h.seq)).toEqual([1]);
+        expect((await store.loadBelief(view(scope), belief.id, { asOf: at(30) }))?.history.map((h) => h.seq)).toEqual([1, 2]);
+        expect(await store.loadBelief(view(scope), belief.id, { asOf: at(5) })).toBeNull();
+        expect((await store.loadBeliefs(view(scope), [belief.id], { asOf: at(20) }))[0]?.history).toHaveLength(1);
+        const past = await store.exportScope(view(scope), { asOf: at(20) });
+        expect(past.beliefs[0]?.history).toHaveLength(1);
+        expect(await store.exportScope(view(scope), { asOf: at(0) })).toMatchObject({ beliefs: [], evidence: [ev] });
+      });
+    });
+
+    describe("export and import", () => {
+      it("round-trips a whole scope exactly into an empty store", async () => {
+        const scope = uid("s");
+        const granted = uid("s");
+        const foreign = await seedBelief(granted, "Granted source.");
+        const evs = [makeEvidence(scope, "doc"), makeEvidence(scope, "obs", { kind: "observation", ess: null, reasoningType: null, uri: "https://x.test/a" })];
+        const b1 = makeBelief(scope, "Exported one.", { topic: "t1", quantity: { value: 3, unit: "days" }, contextTags: ["a", "b"] });
+        const b2 = makeBelief(scope, "Exported two.", { topic: "t1", supersedesId: b1.id });
+        const m = makeMutation(scope, { beliefIds: [b1.id, b2.id], status: "pending_review", conflictReport: null, flags: ["drift_warning"], warnings: ["w"] });
+        await store.apply(
+          changeSet({
+            evidence: evs,
+            beliefs: [b1, b2].map((belief) => ({ belief, expectedVersion: null })),
+            history: [
+              {
+                beliefId: b1.id,
+                items: [
+                  citeEvidence(1, evs[0]!.id, { contribution: 0.33333333333333337 }),
+                  makeEntry(2, { sourceId: foreign.belief.id, sourceKind: "belief", verified: true, effectiveTier: "document" }),
+                  makeEntry(3, { sourceId: "nowhere" }),
+                  { type: "retracted", seq: 4, targetSeq: 1, sourceId: evs[0]!.id, time: at(2), actor: "a", changeSet: "c" },
+                  { type: "revised", seq: 5, targetSeq: 2, weight: 0.5, reason: "r", time: at(3), actor: "a", changeSet: "c" },
+                  { type: "superseded", seq: 6, byBeliefId: b2.id, time: at(4), actor: "a", changeSet: "c" },
+                ],
+              },
+              { beliefId: b2.id, items: [citeEvidence(1, evs[1]!.id, { relation: "REBUTS" })] },
+            ],
+            edges: [{ kind: "SUPERSEDES", from: b2.id, to: b1.id, time: at(4), changeSet: "c" }],
+            mutations: [m],
+            retractions: [{ evidenceId: evs[0]!.id, retractedAt: at(2) }],
+            topicFreezes: [{ scope, topic: "t1", frozen: true, reason: "oscillation", byMutationId: m.id }],
+          }),
+        );
+        const exported = await store.exportScope(view(scope));
+        expect(exported.beliefs).toHaveLength(2);
+        expect(exported.evidence).toHaveLength(3);
+        const text = serializeScopeExport(exported);
+        const parsed = parseScopeExport(JSON.parse(text));
+        expect(parsed).toEqual(exported);
+
+        const conflict = await expectReject(store.importScope(view(scope), parsed), ChangeSetRejected);
+        expect(conflict.reason).toBe("import_conflict");
+        await expectReject(store.importScope(view(uid("s")), parsed), ChangeSetRejected);
+
+        const fresh = await makeHarness();
+        try {
+          const result = await fresh.store.importScope(view(scope), parsed);
+          expect(result).toMatchObject({ scope, beliefs: 2, evidence: 3, mutations: 1, topicFreezes: 1 });
+          const again = await fresh.store.exportScope(view(scope));
+          expect(again).toEqual(exported);
+          expect(serializeScopeExport(again)).toBe(text);
+          const cited = await fresh.store.citationIndex().citersOf(foreign.belief.id);
+          expect(cited).toEqual([{ beliefId: b1.id, seq: 2 }]);
+          expect(await fresh.store.citationIndex().citersOf(evs[0]!.id)).toEqual([]);
+        } finally {
+          await fresh.close();
+        }
+        expect(() => parseScopeExport({ ...exported, beliefs: [{ belief: { ...b1, credence: 2 }, history: [] }] })).toThrow();
+        expect(() => parseScopeExport({ ...exported, extra: 1 })).toThrow();
+      });
+    });
+  });
+}

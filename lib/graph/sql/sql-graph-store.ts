@@ -423,9 +423,21 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         const admit = (id: string) => {
           if (scopeOf(id) === home) next.push(id);
         };
-        for (const b of found.beliefs) if (size() < maxNodes && !beliefs.has(b.id)) (beliefs.set(b.id, b), admit(b.id));
-        for (const e of found.evidence) if (size() < maxNodes && !evidence.has(e.id)) (evidence.set(e.id, e), admit(e.id));
-        for (const m of found.mutations) if (size() < maxNodes && !mutations.has(m.id)) (mutations.set(m.id, m), admit(m.id));
+        for (const b of found.beliefs) {
+          if (size() >= maxNodes || beliefs.has(b.id)) continue;
+          beliefs.set(b.id, b);
+          admit(b.id);
+        }
+        for (const e of found.evidence) {
+          if (size() >= maxNodes || evidence.has(e.id)) continue;
+          evidence.set(e.id, e);
+          admit(e.id);
+        }
+        for (const m of found.mutations) {
+          if (size() >= maxNodes || mutations.has(m.id)) continue;
+          mutations.set(m.id, m);
+          admit(m.id);
+        }
         for (const r of rows) {
           if (scopeOf(r.from_id) === undefined || scopeOf(r.to_id) === undefined) continue;
           edges.set(`${r.kind}|${r.from_id}|${r.to_id}|${r.seq}`, {

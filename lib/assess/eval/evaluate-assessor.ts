@@ -52,22 +52,21 @@ export interface CaseSet {
 export function loadSharedCases(repoRoot: string): CaseSet {
   const sibling = path.resolve(repoRoot, "..", "shared", "eval");
   const copy = path.resolve(repoRoot, "lib", "assess", "eval", "shared");
-  const dir = existsSync(path.join(sibling, "relations.jsonl")) ? sibling : copy;
+  return loadCaseDir(existsSync(path.join(sibling, "relations.jsonl")) ? sibling : copy);
+}
+
+/** `relations.jsonl` and `manipulation.jsonl` of one folder. */
+export function loadCaseDir(dir: string, prefix = ""): CaseSet {
   return {
     source: dir,
-    relations: readJsonl(path.join(dir, "relations.jsonl"), relationCaseSchema),
-    manipulation: readJsonl(path.join(dir, "manipulation.jsonl"), manipulationCaseSchema),
+    relations: readJsonl(path.join(dir, `${prefix}relations.jsonl`), relationCaseSchema),
+    manipulation: readJsonl(path.join(dir, `${prefix}manipulation.jsonl`), manipulationCaseSchema),
   };
 }
 
 /** The development cases kept in the repo (`lib/assess/eval/dev-*.jsonl`), disjoint from the shared yardstick. */
 export function loadDevCases(repoRoot: string): CaseSet {
-  const dir = path.resolve(repoRoot, "lib", "assess", "eval");
-  return {
-    source: dir,
-    relations: readJsonl(path.join(dir, "dev-relations.jsonl"), relationCaseSchema),
-    manipulation: readJsonl(path.join(dir, "dev-manipulation.jsonl"), manipulationCaseSchema),
-  };
+  return loadCaseDir(path.resolve(repoRoot, "lib", "assess", "eval"), "dev-");
 }
 
 export interface ClassMetrics {

@@ -31,13 +31,16 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** Stem of one word: irregular forms first, then Porter. */
+/**
+ * Stem of one word: irregular forms first, then Porter, with a final y folded to i so that Porter's step 1c
+ * (deploys → deploi) and step 4 (deployment → deploy) meet.
+ */
 export function stemWord(word: string): string {
   const w = word.toLowerCase();
   if (/^\d/.test(w)) return w;
   const irregular = IRREGULAR[w];
   if (irregular !== undefined) return irregular;
-  return porterStem(w);
+  return porterStem(w).replace(/([a-z]{2})y$/, "$1i");
 }
 
 /** Content tokens: not stop words, not bare numbers, at least two letters. */

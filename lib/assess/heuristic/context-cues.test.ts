@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { contextCues, contextTags, refersBack } from "./context-cues";
+
+const kinds = (text: string) => contextCues(text).map((c) => c.kind);
+
+describe("contextCues", () => {
+  it("finds restrictive scopes and names them", () => {
+    expect(contextCues("That only holds for the internal tools repository.")[0]).toMatchObject({ strong: true });
+    expect(contextTags("That only holds for the internal tools repository.")).toContain("internal tools repository");
+    expect(kinds("The benefit appears mainly in small teams.")).toContain("restrictive");
+  });
+
+  it("finds exemptions and populations that were not studied", () => {
+    expect(kinds("Enterprise plans are exempt from this limit.")).toContain("exception");
+    expect(kinds("Older adults were not studied.")).toContain("not_studied");
+  });
+
+  it("finds subgroups: for team X, in the X repo, for the Tokyo office", () => {
+    expect(contextTags("This is the rule for team Phoenix.")).toContain("team phoenix");
+    expect(contextTags("Deploys differ in the production repo.")).toContain("production repo");
+    expect(contextTags("For the Tokyo office the backups run later.")).toContain("tokyo office");
+  });
+
+  it("does not read 'in the office' or a study description as a scope", () => {
+    expect(contextCues("Engineers in the office merged more.")).toEqual([]);
+    expect(contextCues("In a twelve-week trial, runners improved.")).toEqual([]);
+    expect(contextCues("For example, deploys use main.")).toEqual([]);
+  });
+
+  it("finds a leading scope phrase and conditional strength", () => {
+    expect(kinds("In regions where power comes from coal, the advantage shrinks.")).toContain("leading_scope");
+    expect(kinds("The effect is weaker when demand is driven by supply shocks.")).toContain("conditional_strength");
+    expect(kinds("Its dashboard is a separate application.")).toContain("separate_part");
+  });
+
+  it("marks dates and time zones as weak cues", () => {
+    const cues = contextCues("Times are in UTC as of March 2024.");
+    expect(cues.map((c) => [c.kind, c.strong])).toEqual([
+      ["frame_of_reference", false],
+      ["date", false],
+    ]);
+  });
+});
+
+describe("refersBack", () => {
+  it("recognises a text that points back at the claim", () => {
+    expect(refersBack("It only applies to admins.")).toBe(true);
+    expect(refersBack("The effect was measured in adults.")).toBe(true);
+    expect(refersBack("Enterprise plans are exempt from this limit.")).toBe(true);
+    expect(refersBack("The cafeteria serves soup.")).toBe(false);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { assessorKind, selectAssessor } from "./select-assessor";
+
+describe("selectAssessor", () => {
+  it("picks the offline heuristic without configuration (blank values count as unset)", () => {
+    const a = selectAssessor({ OPENAI_API_KEY: "", OPENAI_BASE_URL: " " });
+    expect(a.name).toBe("heuristic@1");
+    expect(a.heuristic).toBe(true);
+  });
+
+  it("picks the provider when a key or a base URL is set", () => {
+    expect(assessorKind({ OPENAI_API_KEY: "sk-x" })).toBe("openai");
+    const local = selectAssessor({ OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_MODEL: "llama-3.1-8b" });
+    expect(local.name).toBe("openai:llama-3.1-8b");
+    expect(local.heuristic).toBe(false);
+    expect(selectAssessor({ OPENAI_API_KEY: "sk-x" }).name).toBe("openai:gpt-4o-mini");
+  });
+
+  it("rejects malformed settings instead of guessing", () => {
+    expect(() => selectAssessor({ OPENAI_BASE_URL: "not a url" })).toThrow();
+    expect(() => selectAssessor({ OPENAI_API_KEY: "k", OPENAI_TIMEOUT_MS: "soon" })).toThrow();
+  });
+});

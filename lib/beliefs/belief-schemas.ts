@@ -6,7 +6,6 @@ import { z } from "zod";
 import {
   EVIDENCE_KINDS,
   MUTATION_STATUSES,
-  MUTATION_TYPES,
   RELATIONS,
   REVIEW_DECISIONS,
   REVIEW_RESOLUTIONS,
@@ -15,6 +14,7 @@ import {
   engineParamsInputSchema,
   producerSchema,
 } from "@/lib/engine";
+import { mutationRequestSchema } from "@/lib/engine/mutation";
 
 const id = z.string().trim().min(1).max(500);
 const text = z.string().trim().min(1).max(20_000);
@@ -121,18 +121,8 @@ export const retractInputSchema = z
   .strict();
 export type RetractInput = z.input<typeof retractInputSchema>;
 
-/** SPEC §4.4. Missing or invalid fields are refused with `invalid`, naming each field. */
-export const proposeMutationInputSchema = z
-  .object({
-    belief: z.string().trim().min(8, "one complete, falsifiable sentence").max(2_000),
-    strength: unit,
-    reason: text,
-    evidenceIds: z.array(id).max(50).default([]),
-    sourceEvent: id,
-    mutationType: z.enum(MUTATION_TYPES),
-    topic: topic.optional(),
-  })
-  .strict();
+/** SPEC §4.4: the engine's own request schema (missing or invalid fields are refused with `invalid`, naming each). */
+export const proposeMutationInputSchema = mutationRequestSchema;
 export type ProposeMutationInput = z.input<typeof proposeMutationInputSchema>;
 
 export const reviewMutationInputSchema = z

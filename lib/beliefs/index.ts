@@ -4,3 +4,5 @@
 export * from "./belief-service-error";
 export * from "./belief-schemas";
 export * from "./belief-services";
+export { createBeliefServices } from "./create-belief-services";
+export { OPERATOR_ACTOR } from "./caller-context";

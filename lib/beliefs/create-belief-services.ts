@@ -1,0 +1,35 @@
+/**
+ * Assembles the belief services from their modules and puts the one error translation around every method, so a
+ * caller only ever sees `BeliefServiceError` (or, for a bug, the original error, which the boundary logs as a 500).
+ */
+import type { BeliefServices, BeliefServicesConfig } from "./belief-services";
+import { mutationServices } from "./mutation-services";
+import { readServices } from "./read-services";
+import { scopeServices } from "./scope-services";
+import { createServiceKit } from "./service-kit";
+import { synthesisServices } from "./synthesis-services";
+import { toServiceError } from "./to-service-error";
+import { writeServices } from "./write-services";
+
+export function createBeliefServices(config: BeliefServicesConfig): BeliefServices {
+  const kit = createServiceKit(config);
+  const { assimilateIn: _internal, ...writes } = writeServices(kit);
+  const services: BeliefServices = {
+    ...writes,
+    ...mutationServices(kit),
+    ...synthesisServices(kit),
+    ...readServices(kit),
+    ...scopeServices(kit),
+  };
+  const wrapped = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(services) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        throw toServiceError(error);
+      }
+    };
+  }
+  return Object.freeze(wrapped) as unknown as BeliefServices;
+}

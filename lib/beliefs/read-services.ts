@@ -1,0 +1,278 @@
+/**
+ * Read services (viewer): everything is anchored on the URL's scope through the caller's view; stored beliefs are
+ * reported as stored, "as of" reads are replayed from the history up to that time.
+ */
+import {
+  retrieve as rankCandidates,
+  type Belief,
+  type BeliefRecord,
+  type EngineParams,
+  type Evidence,
+  type MutationRecord,
+} from "@/lib/engine";
+import { recall as recallAnswer } from "@/lib/engine/recall";
+import { checkReplay, derivedFields, replay } from "@/lib/engine/replay";
+import type { GraphEdge, GraphSlice, ScopeExport } from "@/lib/graph/graph-store";
+import { entryEdgeSource } from "@/lib/graph/graph-store";
+import {
+  getBeliefInputSchema,
+  graphInputSchema,
+  listBeliefsInputSchema,
+  listMutationsInputSchema,
+  recallInputSchema,
+  replayCheckInputSchema,
+  retrieveInputSchema,
+} from "./belief-schemas";
+import { itemNotFoundError } from "./belief-service-error";
+import type { BeliefDetail, BeliefServices, ReplayCheckResult, ScopeOverview } from "./belief-services";
+import type { CallerContext } from "./caller-context";
+import type { ServiceKit } from "./service-kit";
+import { parseServiceInput } from "./to-service-error";
+
+type ReadServices = Pick<
+  BeliefServices,
+  | "retrieve"
+  | "recall"
+  | "getBelief"
+  | "listBeliefs"
+  | "getEvidence"
+  | "listMutations"
+  | "getMutation"
+  | "overview"
+  | "graph"
+  | "replayCheck"
+>;
+
+/** Candidates handed to the engine's scorer at most (the store returns the whole matching domain). */
+const MAX_RECALL_CANDIDATES = 200;
+
+export function readServices(kit: ServiceKit): ReadServices {
+  const { store, assessor } = kit.config;
+
+  async function paramsOf(ctx: CallerContext, belief: Belief): Promise<EngineParams> {
+    return (await kit.params.byParamsVersion(ctx.scope.id, belief.paramsVersion)) ?? (await kit.params.current(ctx.scope.id)).params;
+  }
+
+  return {
+    async retrieve(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(retrieveInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const candidates = await store.searchCandidates(ctx.view, input.q, { includeEnded: input.includeEnded });
+      return rankCandidates(input.q, candidates, {
+        k: input.k,
+        minCredence: input.minCredence,
+        scope: ctx.scope.id,
+        includeEnded: input.includeEnded,
+      }).map((r) => ({ belief: r.belief, relevance: r.relevance, score: r.score }));
+    },
+
+    async recall(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(recallInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const params = (await kit.params.current(ctx.scope.id)).params;
+      const found = await store.searchCandidates(ctx.view, input.q, { includeEnded: true });
+      // Rank the whole domain once (ended beliefs included: their chains lead to live ends), keep the best.
+      const ranked = rankCandidates(input.q, found, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
+      const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.belief.id));
+      const evidenceTexts = await rebuttalTexts(ctx, records);
+      return recallAnswer(
+        {
+          question: input.q,
+          candidates: records,
+          load: (id) => store.loadBelief(ctx.view, id),
+          assessor,
+          k: input.k,
+          evidenceTexts,
+        },
+        params,
+      );
+    },
+
+    async getBelief(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(getBeliefInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const record = await store.loadBelief(ctx.view, input.beliefId, input.asOf ? { asOf: input.asOf } : {});
+      if (!record) throw itemNotFoundError("belief", input.beliefId, "beliefId");
+      return detailOf(ctx, record, input.asOf ?? null);
+    },
+
+    async listBeliefs(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(listBeliefsInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const beliefs = await store.listBeliefs(ctx.view, {
+        liveOnly: input.liveOnly,
+        topic: input.topic,
+        reviewState: input.reviewState,
+        afterId: input.afterId,
+        limit: input.status ? undefined : input.limit,
+      });
+      return input.status ? beliefs.filter((b) => b.status === input.status).slice(0, input.limit) : beliefs;
+    },
+
+    async getEvidence(caller, scopeSlug, rawInput) {
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const evidence = await store.loadEvidence(ctx.view, String(rawInput?.evidenceId ?? ""));
+      if (!evidence) throw itemNotFoundError("evidence", String(rawInput?.evidenceId ?? ""), "evidenceId");
+      return evidence;
+    },
+
+    async listMutations(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(listMutationsInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      return store.listMutations(ctx.view, input);
+    },
+
+    async getMutation(caller, scopeSlug, rawInput) {
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const id = String(rawInput?.mutationId ?? "");
+      const mutation = await store.getMutation(ctx.view, id);
+      if (!mutation) throw itemNotFoundError("mutation", id, "mutationId");
+      return mutation;
+    },
+
+    async overview(caller, scopeSlug) {
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const [beliefs, counts, freezes, params] = await Promise.all([
+        store.listBeliefs(ctx.view, { liveOnly: false }),
+        store.countMutations(ctx.view),
+        store.listTopicFreezes(ctx.view, { frozenOnly: true }),
+        kit.params.current(ctx.scope.id),
+      ]);
+      const byStatus: Record<Belief["status"], number> = { provisional: 0, supported: 0, canonical: 0, disputed: 0, superseded: 0, retired: 0, contracted: 0 };
+      let live = 0;
+      let tensionSum = 0;
+      for (const b of beliefs) {
+        byStatus[b.status] += 1;
+        if (b.status !== "superseded" && b.status !== "retired" && b.status !== "contracted") {
+          live += 1;
+          tensionSum += b.tension;
+        }
+      }
+      const overview: ScopeOverview = {
+        scope: ctx.scope.slug,
+        beliefs: beliefs.length,
+        live,
+        byStatus,
+        meanTension: live === 0 ? 0 : tensionSum / live,
+        pendingReview: counts.pending_review,
+        frozenTopics: freezes.length,
+        paramsVersion: params.paramsVersion,
+      };
+      return overview;
+    },
+
+    async graph(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(graphInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      if (input.nodeId) {
+        const slice = await store.neighbourhood(ctx.view, input.nodeId, { depth: input.depth, maxNodes: input.maxNodes, asOf: input.asOf });
+        return input.asOf ? await replaySliceAsOf(ctx, slice, input.asOf) : slice;
+      }
+      const data = await store.exportScope(ctx.view, input.asOf ? { asOf: input.asOf } : {});
+      return sliceOfExport(data, input.asOf ? await asOfParams(ctx, data.beliefs, input.asOf) : null);
+    },
+
+    async replayCheck(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(replayCheckInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const ids = input.beliefId ? [input.beliefId] : (await store.listBeliefs(ctx.view, { liveOnly: false })).map((b) => b.id);
+      const result: { checked: number; mismatches: ReplayCheckResult["mismatches"][number][] } = { checked: 0, mismatches: [] };
+      for (let i = 0; i < ids.length; i += 200) {
+        const records = await store.loadBeliefs(ctx.view, ids.slice(i, i + 200));
+        for (const { belief, history } of records) {
+          result.checked += 1;
+          const params = await kit.params.byParamsVersion(ctx.scope.id, belief.paramsVersion);
+          if (!params) {
+            result.mismatches.push({ beliefId: belief.id, mismatches: [{ field: "paramsVersion", stored: belief.paramsVersion, replayed: null }] });
+            continue;
+          }
+          const check = checkReplay(belief, history, params);
+          if (!check.ok) result.mismatches.push({ beliefId: belief.id, mismatches: check.mismatches });
+        }
+      }
+      if (input.beliefId && result.checked === 0) throw itemNotFoundError("belief", input.beliefId, "beliefId");
+      return { scope: ctx.scope.slug, checked: result.checked, ok: result.mismatches.length === 0, mismatches: result.mismatches };
+    },
+  };
+
+  async function detailOf(ctx: CallerContext, record: BeliefRecord, asOf: string | null): Promise<BeliefDetail> {
+    const params = await paramsOf(ctx, record.belief);
+    const state = replay(record.history, params, { timeline: true, ...(asOf ? { asOf } : {}) });
+    const belief: Belief = asOf ? { ...record.belief, ...derivedFields(state) } : record.belief;
+    const mutations: readonly MutationRecord[] = await store.listMutations(ctx.view, { beliefId: belief.id, newestFirst: true, ...(asOf ? { asOf } : {}) });
+    const supersedes: Belief[] = [];
+    const seen = new Set<string>([belief.id]);
+    let next = belief.supersedesId;
+    while (next && !seen.has(next) && supersedes.length < 100) {
+      seen.add(next);
+      const older = await store.loadBelief(ctx.view, next, asOf ? { asOf } : {});
+      if (!older) break;
+      supersedes.push(older.belief);
+      next = older.belief.supersedesId;
+    }
+    let supersededBy: Belief | null = null;
+    for (let i = record.history.length - 1; i >= 0; i--) {
+      const item = record.history[i];
+      if (item?.type === "superseded" && item.byBeliefId) {
+        supersededBy = (await store.loadBelief(ctx.view, item.byBeliefId, asOf ? { asOf } : {}))?.belief ?? null;
+        break;
+      }
+    }
+    return { belief, history: record.history, entries: state.entries, timeline: state.timeline, mutations, supersedes, supersededBy, asOf };
+  }
+
+  /** Texts of evidence items that rebut candidate beliefs (recall may quote the strongest as the competing view). */
+  async function rebuttalTexts(ctx: CallerContext, records: readonly BeliefRecord[]): Promise<Map<string, string>> {
+    const ids = new Set<string>();
+    for (const { history } of records)
+      for (const item of history) if (item.type === "entry" && item.relation === "REBUTS" && item.sourceKind === "evidence" && item.sourceId) ids.add(item.sourceId);
+    const texts = new Map<string, string>();
+    for (const id of [...ids].slice(0, 50)) {
+      const ev: Evidence | null = await store.loadEvidence(ctx.view, id);
+      if (ev) texts.set(id, ev.text);
+    }
+    return texts;
+  }
+
+  async function asOfParams(ctx: CallerContext, records: readonly BeliefRecord[], asOf: string): Promise<Map<string, Belief>> {
+    const out = new Map<string, Belief>();
+    for (const r of records) {
+      const state = replay(r.history, await paramsOf(ctx, r.belief), { asOf });
+      out.set(r.belief.id, { ...r.belief, ...derivedFields(state) });
+    }
+    return out;
+  }
+
+  async function replaySliceAsOf(ctx: CallerContext, slice: GraphSlice, asOf: string): Promise<GraphSlice> {
+    const ids = slice.beliefs.filter((b) => b.scope === ctx.scope.id).map((b) => b.id);
+    const records = await store.loadBeliefs(ctx.view, ids, { asOf });
+    const replayed = await asOfParams(ctx, records, asOf);
+    return { ...slice, beliefs: slice.beliefs.map((b) => replayed.get(b.id) ?? b) };
+  }
+}
+
+/** The whole scope as a graph: entry edges rebuilt from histories (live = not retracted or stripped). */
+export function sliceOfExport(data: ScopeExport, replayed: ReadonlyMap<string, Belief> | null): GraphSlice {
+  const nodeIds = new Set<string>([...data.beliefs.map((b) => b.belief.id), ...data.evidence.map((e) => e.id), ...data.mutations.map((m) => m.id)]);
+  const edges: GraphEdge[] = [];
+  for (const { belief, history } of data.beliefs) {
+    const removed = new Set<number>();
+    for (const item of history) if (item.type === "retracted" || item.type === "stripped") removed.add(item.targetSeq);
+    for (const item of history) {
+      if (item.type !== "entry") continue;
+      const from = entryEdgeSource(belief.scope, item.sourceId, item.sourceKind);
+      if (from === null || !nodeIds.has(from)) continue;
+      edges.push({ kind: item.relation, from, to: belief.id, beliefId: belief.id, seq: item.seq, live: !removed.has(item.seq), time: item.time, changeSet: item.changeSet });
+    }
+  }
+  for (const e of data.edges) {
+    if (!nodeIds.has(e.from) || !nodeIds.has(e.to)) continue;
+    edges.push({ kind: e.kind, from: e.from, to: e.to, beliefId: null, seq: null, live: true, time: e.time, changeSet: e.changeSet });
+  }
+  return {
+    beliefs: data.beliefs.map((b) => replayed?.get(b.belief.id) ?? b.belief),
+    evidence: data.evidence,
+    mutations: data.mutations,
+    edges,
+  };
+}

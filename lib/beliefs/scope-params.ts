@@ -1,0 +1,81 @@
+/**
+ * Scope parameter sets (SPEC §8): versioned rows in Prisma's `scope_params`; the newest version applies to new writes.
+ * A scope without a row uses the service defaults (version 0). Beliefs record the content hash (`paramsVersion`) of
+ * the set their replay used, so replay checks find the exact numbers again even after the owner changed them.
+ */
+import type { Database } from "@/lib/db/database";
+import { paramsVersion, resolveParams, type EngineParams, type EngineParamsInput } from "@/lib/engine";
+import { isUniqueViolation } from "@/lib/identity/errors";
+import { BeliefServiceError } from "./belief-service-error";
+import type { ScopeParamsView } from "./belief-services";
+
+export interface ScopeParamsRepository {
+  /** The set that applies now. */
+  current(scopeId: string): Promise<ScopeParamsView>;
+  /** Every version, oldest first, the defaults (version 0) first. */
+  versions(scopeId: string): Promise<ScopeParamsView[]>;
+  /** The resolved parameters whose content hash is `version`, or null when no version of this scope has it. */
+  byParamsVersion(scopeId: string, version: string): Promise<EngineParams | null>;
+  create(scopeId: string, input: EngineParamsInput, createdBy: string | null): Promise<ScopeParamsView>;
+}
+
+export function scopeParamsRepository(db: Pick<Database, "prisma">, defaults: EngineParamsInput = {}): ScopeParamsRepository {
+  const defaultParams = resolveParams(defaults);
+  const defaultView = (scopeId: string): ScopeParamsView => ({
+    scope: scopeId,
+    version: 0,
+    paramsVersion: paramsVersion(defaultParams),
+    input: defaults,
+    params: defaultParams,
+    createdAt: null,
+    createdBy: null,
+  });
+  const toView = (row: { scopeId: string; version: number; params: unknown; createdAt: Date; createdById: string | null }): ScopeParamsView => {
+    const input = (row.params ?? {}) as EngineParamsInput;
+    const params = resolveParams({ ...defaults, ...input, tierStrength: { ...defaults.tierStrength, ...input.tierStrength } });
+    return {
+      scope: row.scopeId,
+      version: row.version,
+      paramsVersion: paramsVersion(params),
+      input,
+      params,
+      createdAt: row.createdAt.toISOString(),
+      createdBy: row.createdById,
+    };
+  };
+  const select = { scopeId: true, version: true, params: true, createdAt: true, createdById: true } as const;
+
+  async function versions(scopeId: string): Promise<ScopeParamsView[]> {
+    const rows = await db.prisma.scopeParams.findMany({ where: { scopeId }, orderBy: { version: "asc" }, select });
+    return [defaultView(scopeId), ...rows.map(toView)];
+  }
+
+  return {
+    async current(scopeId) {
+      const row = await db.prisma.scopeParams.findFirst({ where: { scopeId }, orderBy: { version: "desc" }, select });
+      return row ? toView(row) : defaultView(scopeId);
+    },
+    versions,
+    async byParamsVersion(scopeId, version) {
+      if (version === paramsVersion(defaultParams)) return defaultParams;
+      for (const v of await versions(scopeId)) if (v.paramsVersion === version) return v.params;
+      return null;
+    },
+    async create(scopeId, input, createdBy) {
+      // Two owners saving at once: the unique (scope, version) makes one of them retry with the next number.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const last = await db.prisma.scopeParams.findFirst({ where: { scopeId }, orderBy: { version: "desc" }, select: { version: true } });
+        try {
+          const row = await db.prisma.scopeParams.create({
+            data: { scopeId, version: (last?.version ?? 0) + 1, params: input as object, createdById: createdBy },
+            select,
+          });
+          return toView(row);
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+        }
+      }
+      throw new BeliefServiceError("conflict", "the parameter set kept changing; try again");
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * What every service module shares: configuration, the caller context, parameters, ids, the retry loop and the
+ * grounding propagation that follows a write which may have cost a belief its last real support.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  mergeChangeSets,
+  paramsVersion,
+  resolveParams,
+  type BeliefRecord,
+  type ChangeSet,
+  type CitationRef,
+  type EngineParams,
+} from "@/lib/engine";
+import { propagateGrounding, type CascadeResult } from "@/lib/engine/grounding";
+import { isGrounded, replay } from "@/lib/engine/replay";
+import type { SystemCitationIndex } from "@/lib/graph/graph-store";
+import type { Role } from "@/lib/identity/roles";
+import type { BeliefChange, BeliefServicesConfig, Caller } from "./belief-services";
+import { callerContext, type CallerContext } from "./caller-context";
+import { withConflictRetry } from "./conflict-retry";
+import { scopeParamsRepository, type ScopeParamsRepository } from "./scope-params";
+
+export type IdKind = "belief" | "evidence" | "mutation" | "changeset";
+const ID_PREFIX: Record<IdKind, string> = { belief: "b", evidence: "ev", mutation: "mut", changeset: "cs" };
+
+export interface ServiceKit {
+  config: BeliefServicesConfig;
+  params: ScopeParamsRepository;
+  context(caller: Caller, scopeSlug: string, minimum: Role | "read"): Promise<CallerContext>;
+  newId(kind: IdKind): string;
+  retry<T>(run: (attempt: number) => Promise<T>): Promise<T>;
+  /** Resolved parameters for every stored set of every scope, by content hash (the cascade crosses scopes). */
+  paramsIndex(): Promise<(version: string) => EngineParams>;
+  /**
+   * The system citation index with citations of unresolved sources left out: an entry whose source did not resolve
+   * in its citer's view points at a placeholder and gets no events (SPEC §4.2), so retracting a hidden item never
+   * reveals, through events, that somebody cited it.
+   */
+  resolvedCitations(): SystemCitationIndex;
+}
+
+export function createServiceKit(config: BeliefServicesConfig): ServiceKit {
+  const params = scopeParamsRepository(config.db, config.params ?? {});
+  const defaults = resolveParams(config.params ?? {});
+  const store = config.store;
+  return {
+    config,
+    params,
+    context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum),
+    newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),
+    retry: (run) => withConflictRetry(run, { maxAttempts: config.maxAttempts }),
+    async paramsIndex() {
+      const rows = await config.db.prisma.scopeParams.findMany({ select: { scopeId: true, params: true } });
+      const byVersion = new Map<string, EngineParams>([[paramsVersion(defaults), defaults]]);
+      for (const row of rows) {
+        const input = (row.params ?? {}) as Record<string, unknown>;
+        const p = resolveParams({ ...config.params, ...input, tierStrength: { ...config.params?.tierStrength, ...(input.tierStrength as object | undefined) } });
+        byVersion.set(paramsVersion(p), p);
+      }
+      return (version) => byVersion.get(version) ?? defaults;
+    },
+    resolvedCitations() {
+      const index = store.citationIndex();
+      const keepResolved = async (refs: readonly CitationRef[], citedId: string): Promise<CitationRef[]> => {
+        if (refs.length === 0) return [];
+        const records = await index.loadMany([...new Set(refs.map((r) => r.beliefId))]);
+        const resolved = new Set<string>();
+        for (const { belief, history } of records)
+          for (const item of history) if (item.type === "entry" && item.sourceId === citedId && item.sourceKind !== null) resolved.add(`${belief.id}#${item.seq}`);
+        return refs.filter((r) => resolved.has(`${r.beliefId}#${r.seq}`));
+      };
+      return {
+        ...index,
+        citersOf: async (id) => keepResolved(await index.citersOf(id), id),
+        load: (id) => index.load(id),
+        loadMany: (ids) => index.loadMany(ids),
+        citationClosure: (rootId, options) => index.citationClosure(rootId, options),
+        async citersOfMany(ids) {
+          const all = await index.citersOfMany(ids);
+          const out = new Map<string, readonly CitationRef[]>();
+          for (const [id, refs] of all) out.set(id, await keepResolved(refs, id));
+          return out;
+        },
+      };
+    },
+  };
+}
+
+/** Before/after of one belief for results. */
+export function beliefChange(before: BeliefRecord | null, after: BeliefRecord["belief"]): BeliefChange {
+  const pick = (b: BeliefRecord["belief"]) => ({ credence: b.credence, confidence: b.confidence, tension: b.tension, status: b.status });
+  return { beliefId: after.id, text: after.text, created: before === null, before: before ? pick(before.belief) : null, after: pick(after) };
+}
+
+/**
+ * Adds the stripping cascade to `changeSet` for every existing belief it upserts that loses its grounding
+ * (`before` holds the stored records). Returns the merged change-set and the cascade (null when nothing lost it).
+ */
+export async function withGroundingPropagation(
+  kit: ServiceKit,
+  changeSet: ChangeSet,
+  before: ReadonlyMap<string, BeliefRecord>,
+  options: { dryRun?: boolean } = {},
+): Promise<{ changeSet: ChangeSet; cascade: CascadeResult | null }> {
+  const lost: BeliefRecord[] = [];
+  const paramsFor = await kit.paramsIndex();
+  for (const upsert of changeSet.beliefs) {
+    const old = before.get(upsert.belief.id);
+    if (!old) continue;
+    const appended = changeSet.history.filter((h) => h.beliefId === upsert.belief.id).flatMap((h) => h.items);
+    const history = [...old.history, ...appended];
+    const p = paramsFor(upsert.belief.paramsVersion);
+    if (isGrounded(replay(old.history, paramsFor(old.belief.paramsVersion))) && !isGrounded(replay(history, p))) {
+      lost.push({ belief: upsert.belief, history });
+    }
+  }
+  if (lost.length === 0) return { changeSet, cascade: null };
+  const cascade = await propagateGrounding(
+    lost,
+    { index: kit.resolvedCitations(), paramsFor, time: changeSet.time, actor: changeSet.actor, changeSetId: changeSet.id },
+    options,
+  );
+  // The roots' own writes are already in `changeSet`; only other beliefs' events are added.
+  const roots = new Set(lost.map((r) => r.belief.id));
+  const extra: ChangeSet = {
+    ...cascade.changeSet,
+    beliefs: cascade.changeSet.beliefs.filter((u) => !roots.has(u.belief.id)),
+    history: cascade.changeSet.history.filter((h) => !roots.has(h.beliefId)),
+    entryOutputs: cascade.changeSet.entryOutputs.filter((o) => !roots.has(o.beliefId)),
+  };
+  return { changeSet: mergeChangeSets(changeSet, extra), cascade };
+}

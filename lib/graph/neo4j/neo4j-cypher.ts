@@ -1,0 +1,319 @@
+/**
+ * The Cypher of the Neo4j adapter, as named query modules. Every text is constant or built from the allowlists in
+ * `neo4j-vocabulary.ts`; values always travel as parameters. Every caller read is anchored on the view's home scope
+ * (`{ns: $ns, scope: $home, …}` in the first MATCH, `$home IN $visible` beside it) and filters every node it reaches
+ * by `$visible`.
+ */
+import { BELIEF_SEARCH_INDEX } from "./neo4j-schema";
+import { entryRelationshipType, nodeLabel, relationshipType, type NodeLabel } from "./neo4j-vocabulary";
+
+const ENTRY_TYPES = "SUPPORTS|REBUTS|CONTEXTUALIZES";
+const ALL_TYPES = "SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES|CONCERNS";
+/** A belief's properties without the large or internal ones (lists, search, graph view). */
+const BELIEF_LIGHT = "{.*, history: null, searchTerms: null, ftScope: null}";
+
+export const read = {
+  /** The resolver: one lookup per id, visibility inside the query; hidden and missing take the same path. */
+  resolveItem: `
+    CALL () {
+      MATCH (n:Belief {ns: $ns, id: $id}) RETURN n, 'belief' AS kind
+      UNION ALL
+      MATCH (n:Evidence {ns: $ns, id: $id}) RETURN n, 'evidence' AS kind
+      UNION ALL
+      MATCH (n:Mutation {ns: $ns, id: $id}) RETURN n, 'mutation' AS kind
+    }
+    WITH n, kind WHERE n.scope IN $visible
+    RETURN kind, n {.id, .scope, .kind, .ess, .retractedAt, .discarded, .live, .history} AS n
+    LIMIT 1`,
+
+  beliefsByIds: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, scope: $home, id: id})
+    WHERE $home IN $visible AND ($asOf IS NULL OR b.createdAt <= $asOf)
+    RETURN b {.*} AS b ORDER BY b.id`,
+
+  listBeliefs: `
+    MATCH (b:Belief {ns: $ns, scope: $home})
+    WHERE $home IN $visible
+      AND (NOT $liveOnly OR b.live)
+      AND ($topic IS NULL OR b.topic = $topic)
+      AND ($key IS NULL OR b.key = $key)
+      AND ($reviewState IS NULL OR b.reviewState = $reviewState)
+      AND ($afterId IS NULL OR b.id > $afterId)
+    RETURN b ${BELIEF_LIGHT} AS b ORDER BY b.id LIMIT $limit`,
+
+  /** Full-text over the engine's terms, the scope token required; ordered by Lucene's rank only to cut at `limit`. */
+  searchCandidates: `
+    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b, score
+    WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
+    RETURN b ${BELIEF_LIGHT} AS b ORDER BY score DESC LIMIT $limit`,
+
+  evidenceById: `
+    MATCH (e:Evidence {ns: $ns, scope: $home, id: $id})
+    WHERE $home IN $visible
+    RETURN e {.*} AS e`,
+
+  mutationById: `
+    MATCH (m:Mutation {ns: $ns, scope: $home, id: $id})
+    WHERE $home IN $visible
+    RETURN m.record AS record`,
+
+  listMutations: `
+    MATCH (m:Mutation {ns: $ns, scope: $home})
+    WHERE $home IN $visible
+      AND ($statuses IS NULL OR m.status IN $statuses)
+      AND ($topic IS NULL OR m.topic = $topic)
+      AND ($beliefId IS NULL OR $beliefId IN m.beliefIds)
+      AND ($since IS NULL OR m.time >= $since)
+      AND ($asOf IS NULL OR m.time <= $asOf)
+    RETURN m.record AS record, m.time AS time, m.id AS id`,
+
+  countMutations: `
+    MATCH (m:Mutation {ns: $ns, scope: $home})
+    WHERE $home IN $visible
+    RETURN m.status AS status, count(*) AS n`,
+
+  topicFreezes: `
+    MATCH (f:TopicFreeze {ns: $ns, scope: $home})
+    WHERE $home IN $visible AND ($topic IS NULL OR f.topic = $topic) AND (NOT $frozenOnly OR f.frozen)
+    RETURN f {.*} AS f ORDER BY f.topic`,
+
+  /**
+   * One breadth-first level of the graph view: every edge of every kind, both directions, from the frontier's
+   * home-scope nodes to visible nodes (as of `$asOf` when given: nodes and edges created by then).
+   */
+  neighbourhoodLevel: `
+    CALL () {
+      UNWIND $beliefIds AS id MATCH (n:Belief {ns: $ns, scope: $home, id: id}) RETURN n
+      UNION
+      UNWIND $evidenceIds AS id MATCH (n:Evidence {ns: $ns, scope: $home, id: id}) RETURN n
+      UNION
+      UNWIND $mutationIds AS id MATCH (n:Mutation {ns: $ns, scope: $home, id: id}) RETURN n
+    }
+    WITH n WHERE $home IN $visible
+    MATCH (n)-[r:${ALL_TYPES}]-(m)
+    WHERE m.ns = $ns AND m.scope IN $visible AND r.dangling IS NULL
+      AND ($asOf IS NULL OR (r.time <= $asOf AND coalesce(m.createdAt, m.time) <= $asOf))
+    RETURN type(r) AS kind, startNode(r).id AS from, endNode(r).id AS to, r {.*} AS r,
+      labels(m)[0] AS label, CASE WHEN m:Belief THEN m ${BELIEF_LIGHT} ELSE m {.*} END AS m`,
+
+  /** The start node of a neighbourhood, home scope only. */
+  homeNode: `
+    CALL () {
+      MATCH (n:Belief {ns: $ns, scope: $home, id: $id}) RETURN n
+      UNION ALL
+      MATCH (n:Evidence {ns: $ns, scope: $home, id: $id}) RETURN n
+      UNION ALL
+      MATCH (n:Mutation {ns: $ns, scope: $home, id: $id}) RETURN n
+    }
+    WITH n WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(n.createdAt, n.time) <= $asOf)
+    RETURN labels(n)[0] AS label, CASE WHEN n:Belief THEN n ${BELIEF_LIGHT} ELSE n {.*} END AS n
+    LIMIT 1`,
+
+  exportBeliefs: `
+    MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR b.createdAt <= $asOf)
+    RETURN b {.*} AS b`,
+  exportEvidence: `
+    MATCH (e:Evidence {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR e.createdAt <= $asOf)
+    RETURN e {.*} AS e`,
+  exportMutations: `
+    MATCH (m:Mutation {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR m.time <= $asOf)
+    RETURN m.record AS record`,
+  /** Belief-to-belief and CONCERNS edges with both ends in the home scope. */
+  exportEdges: `
+    MATCH (a:Belief|Mutation {ns: $ns, scope: $home})-[r:SUPERSEDES|REFINES|SYNTHESIZES|CONCERNS]->(c:Belief)
+    WHERE $home IN $visible AND c.ns = $ns AND c.scope = $home AND ($asOf IS NULL OR r.time <= $asOf)
+    RETURN type(r) AS kind, a.id AS from, c.id AS to, r.time AS time, r.changeSet AS changeSet`,
+
+  scopeIsEmpty: `
+    CALL () {
+      MATCH (n:Belief {ns: $ns, scope: $home}) RETURN n LIMIT 1
+      UNION ALL
+      MATCH (n:Evidence {ns: $ns, scope: $home}) RETURN n LIMIT 1
+      UNION ALL
+      MATCH (n:Mutation {ns: $ns, scope: $home}) RETURN n LIMIT 1
+      UNION ALL
+      MATCH (n:TopicFreeze {ns: $ns, scope: $home}) RETURN n LIMIT 1
+    }
+    RETURN count(n) = 0 AS empty`,
+} as const;
+
+/** Live entries whose `sourceId` is `id`, one index seek per entry type (the body of a `CALL (id) { … }`). */
+const CITERS_OF_ID = `
+      MATCH ()-[r:SUPPORTS {sourceId: id}]->(b:Belief) WHERE r.ns = $ns AND r.live RETURN b.id AS beliefId, r.seq AS seq
+      UNION ALL
+      MATCH ()-[r:REBUTS {sourceId: id}]->(b:Belief) WHERE r.ns = $ns AND r.live RETURN b.id AS beliefId, r.seq AS seq
+      UNION ALL
+      MATCH ()-[r:CONTEXTUALIZES {sourceId: id}]->(b:Belief) WHERE r.ns = $ns AND r.live RETURN b.id AS beliefId, r.seq AS seq`;
+
+/** System reads (not for a caller): the citation index for the cascade, across scopes. */
+export const citations = {
+  /**
+   * Live entries whose `sourceId` is one of `$ids` (the raw id as cited, like the SQL store): an index seek on each
+   * entry type's `sourceId`. The engine decides from the stored entry whether an unresolved one gets an event.
+   */
+  citersOfMany: `
+    UNWIND $ids AS id
+    CALL (id) {${CITERS_OF_ID}
+    }
+    RETURN id, beliefId, seq`,
+
+  /**
+   * `levels` breadth-first steps of the cascade in one round trip: step i's frontier is the distinct citers found by
+   * step i − 1 (no visited set here: the caller drops what it has seen, and a cycle only repeats within the window).
+   * Returns, per step, the hops `{citedId, beliefId, seq}` and the next frontier.
+   */
+  closureWindow(levels: number): string {
+    const steps: string[] = [];
+    for (let i = 1; i <= levels; i++) {
+      steps.push(`
+    CALL (f${i - 1}) {
+      UNWIND f${i - 1} AS id
+      CALL (id) {${CITERS_OF_ID}
+      }
+      RETURN collect({citedId: id, beliefId: beliefId, seq: seq}) AS h${i}, collect(DISTINCT beliefId) AS f${i}
+    }`);
+    }
+    const all = Array.from({ length: levels }, (_, i) => `h${i + 1}`).join(", ");
+    return `WITH $frontier AS f0${steps.join("")}
+    RETURN [${all}] AS levels, f${levels} AS frontier`;
+  },
+
+  loadMany: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, id: id})
+    RETURN b {.*} AS b`,
+} as const;
+
+export const write = {
+  changeSetExists: `MATCH (c:AppliedChangeSet {ns: $ns, id: $id}) RETURN c.id AS id`,
+  recordChangeSet: `CREATE (:AppliedChangeSet {ns: $ns, id: $id, actor: $actor, time: $time})`,
+
+  existingIds(label: NodeLabel): string {
+    return `UNWIND $ids AS id MATCH (n:${nodeLabel(label)} {ns: $ns, id: id}) RETURN n.id AS id`;
+  },
+
+  createNodes(label: NodeLabel): string {
+    return `UNWIND $rows AS row CREATE (n:${nodeLabel(label)}) SET n = row`;
+  },
+
+  /** Placeholders are shared per (scope, raw id): MERGE keeps one even when two writers make it at once. */
+  mergePlaceholders: `
+    UNWIND $rows AS row
+    MERGE (e:Evidence {ns: $ns, id: row.id})
+    ON CREATE SET e = row
+    RETURN e.id AS id`,
+
+  findPlaceholders: `
+    UNWIND $rows AS row
+    MATCH (e:Evidence {ns: $ns, scope: row.scope, placeholderFor: row.raw})
+    RETURN row.scope AS scope, row.raw AS raw, min(e.id) AS id`,
+
+  /**
+   * Takes the write lock on each belief before reading it (a SET blocks on a concurrent writer's lock until it
+   * commits; what is read after it is the committed state), in id order so two writers never lock in opposite orders.
+   */
+  lockBeliefs: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, id: id})
+    SET b._lock = true
+    RETURN b.id AS id, b.scope AS scope, b.version AS version, b.history AS history`,
+
+  /** Rows come ordered: beliefs that leave the live set first, so a successor may take the key in the same change-set. */
+  updateBeliefs: `
+    UNWIND $rows AS row
+    MATCH (b:Belief {ns: $ns, id: row.id})
+    SET b = row`,
+
+  setHistories: `
+    UNWIND $rows AS row
+    MATCH (b:Belief {ns: $ns, id: row.id})
+    SET b.history = row.history, b.historyLength = row.historyLength
+    REMOVE b._lock`,
+
+  createEntryEdges(sourceLabel: NodeLabel, type: string): string {
+    return `
+      UNWIND $rows AS row
+      MATCH (b:Belief {ns: $ns, id: row.beliefId})
+      MATCH (s:${nodeLabel(sourceLabel)} {ns: $ns, id: row.sourceNodeId})
+      CREATE (s)-[r:${entryRelationshipType(type)}]->(b)
+      SET r = row.props`;
+  },
+
+  /**
+   * An entry whose resolved source is not in this store (e.g. a granted scope's item after an import into another
+   * store) still has to be found by `citersOf(sourceId)`: it is kept as a self-loop marked `dangling`, which the graph
+   * view never draws.
+   */
+  createDanglingEntryEdges(type: string): string {
+    return `
+      UNWIND $rows AS row
+      MATCH (b:Belief {ns: $ns, id: row.beliefId})
+      CREATE (b)-[r:${entryRelationshipType(type)}]->(b)
+      SET r = row.props, r.dangling = true`;
+  },
+
+  endEntryEdges: `
+    UNWIND $rows AS row
+    MATCH (b:Belief {ns: $ns, id: row.beliefId})<-[r:${ENTRY_TYPES}]-()
+    WHERE r.seq = row.seq
+    SET r.live = false, r.endedAt = coalesce(r.endedAt, row.time)`,
+
+  /** A revised relation: relationship types are immutable, so the edge is recreated with the new type. */
+  retypeEntryEdges(type: string): string {
+    const t = entryRelationshipType(type);
+    return `
+      UNWIND $rows AS row
+      MATCH (b:Belief {ns: $ns, id: row.beliefId})<-[r:${ENTRY_TYPES}]-(s)
+      WHERE r.seq = row.seq AND type(r) <> '${t}'
+      CREATE (s)-[r2:${t}]->(b)
+      SET r2 = properties(r)
+      DELETE r`;
+  },
+
+  mergeBeliefEdges(fromLabel: NodeLabel, type: string): string {
+    return `
+      UNWIND $rows AS row
+      MATCH (a:${nodeLabel(fromLabel)} {ns: $ns, id: row.from})
+      MATCH (c:Belief {ns: $ns, id: row.to})
+      MERGE (a)-[r:${relationshipType(type)}]->(c)
+      ON CREATE SET r.ns = $ns, r.time = row.time, r.changeSet = row.changeSet
+      RETURN count(*) AS n`;
+  },
+
+  updateMutations: `
+    UNWIND $rows AS row
+    MATCH (m:Mutation {ns: $ns, scope: row.scope, id: row.id})
+    SET m = row
+    RETURN m.id AS id`,
+
+  retractEvidence: `
+    UNWIND $rows AS row
+    MATCH (e:Evidence {ns: $ns, id: row.id})
+    SET e.retractedAt = row.retractedAt
+    RETURN DISTINCT e.id AS id`,
+
+  mergeTopicFreezes: `
+    UNWIND $rows AS row
+    MERGE (f:TopicFreeze {ns: $ns, scope: row.scope, topic: row.topic})
+    SET f.frozen = row.frozen, f.reason = row.reason, f.byMutationId = row.byMutationId`,
+} as const;
+
+/** Test and maintenance helpers: remove one store namespace (never another's data). */
+export const admin = {
+  deleteNamespaceBatch: `
+    CALL () {
+      MATCH (n:Belief {ns: $ns}) RETURN n LIMIT 5000
+      UNION ALL
+      MATCH (n:Evidence {ns: $ns}) RETURN n LIMIT 5000
+      UNION ALL
+      MATCH (n:Mutation {ns: $ns}) RETURN n LIMIT 5000
+      UNION ALL
+      MATCH (n:AppliedChangeSet {ns: $ns}) RETURN n LIMIT 5000
+      UNION ALL
+      MATCH (n:TopicFreeze {ns: $ns}) RETURN n LIMIT 5000
+    }
+    WITH n LIMIT 5000
+    DETACH DELETE n
+    RETURN count(*) AS n`,
+} as const;

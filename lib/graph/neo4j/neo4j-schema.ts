@@ -1,0 +1,61 @@
+/**
+ * Constraints and indexes, created idempotently (`IF NOT EXISTS`) when a store first talks to the database.
+ *
+ * Uniqueness is per store namespace `ns` (production uses one; tests give each store its own so test files can share
+ * Neo4j Community's single database):
+ * * `(ns, id)` on Belief, Evidence, Mutation and the two bookkeeping labels;
+ * * `(ns, scope, liveKey)` on Belief: `liveKey` is the key while the belief is live and absent otherwise, and a
+ *   uniqueness constraint ignores nodes missing a property, so it is "key unique among a scope's live beliefs"
+ *   enforced by the database even between concurrent writers;
+ * * `(ns, scope, topic)` on TopicFreeze.
+ * Range indexes anchor every caller read on `(ns, scope)`; relationship indexes on `sourceId` make `citersOf(id)` an
+ * index seek; the full-text index `credence_belief_search` (whitespace analyzer over the engine's own stemmed terms,
+ * plus the scope token) serves candidate search.
+ */
+import type { Driver } from "neo4j-driver";
+
+export const BELIEF_SEARCH_INDEX = "credence_belief_search";
+
+export const SCHEMA_STATEMENTS: readonly string[] = [
+  "CREATE CONSTRAINT credence_belief_id IF NOT EXISTS FOR (n:Belief) REQUIRE (n.ns, n.id) IS UNIQUE",
+  "CREATE CONSTRAINT credence_evidence_id IF NOT EXISTS FOR (n:Evidence) REQUIRE (n.ns, n.id) IS UNIQUE",
+  "CREATE CONSTRAINT credence_mutation_id IF NOT EXISTS FOR (n:Mutation) REQUIRE (n.ns, n.id) IS UNIQUE",
+  "CREATE CONSTRAINT credence_belief_live_key IF NOT EXISTS FOR (n:Belief) REQUIRE (n.ns, n.scope, n.liveKey) IS UNIQUE",
+  "CREATE CONSTRAINT credence_change_set_id IF NOT EXISTS FOR (n:AppliedChangeSet) REQUIRE (n.ns, n.id) IS UNIQUE",
+  "CREATE CONSTRAINT credence_topic_freeze IF NOT EXISTS FOR (n:TopicFreeze) REQUIRE (n.ns, n.scope, n.topic) IS UNIQUE",
+  "CREATE INDEX credence_belief_scope IF NOT EXISTS FOR (n:Belief) ON (n.ns, n.scope)",
+  "CREATE INDEX credence_evidence_scope IF NOT EXISTS FOR (n:Evidence) ON (n.ns, n.scope)",
+  "CREATE INDEX credence_evidence_placeholder IF NOT EXISTS FOR (n:Evidence) ON (n.ns, n.scope, n.placeholderFor)",
+  "CREATE INDEX credence_mutation_scope IF NOT EXISTS FOR (n:Mutation) ON (n.ns, n.scope)",
+  "CREATE INDEX credence_supports_source IF NOT EXISTS FOR ()-[r:SUPPORTS]-() ON (r.sourceId)",
+  "CREATE INDEX credence_rebuts_source IF NOT EXISTS FOR ()-[r:REBUTS]-() ON (r.sourceId)",
+  "CREATE INDEX credence_contextualizes_source IF NOT EXISTS FOR ()-[r:CONTEXTUALIZES]-() ON (r.sourceId)",
+  `CREATE FULLTEXT INDEX ${BELIEF_SEARCH_INDEX} IF NOT EXISTS FOR (n:Belief) ON EACH [n.searchTerms, n.ftScope] ` +
+    "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}}",
+];
+
+/** Creates what is missing and waits until every index is online. Safe to run from several processes at once. */
+export async function ensureNeo4jSchema(driver: Driver, database: string): Promise<void> {
+  const session = driver.session({ database });
+  try {
+    for (const statement of SCHEMA_STATEMENTS) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await session.run(statement);
+          break;
+        } catch (error) {
+          // Two processes creating the same rule at once: the loser sees "equivalent … already exists"; rerun (IF NOT EXISTS).
+          if (attempt >= 3 || !isSchemaRace(error)) throw error;
+        }
+      }
+    }
+    await session.run("CALL db.awaitIndexes(120)");
+  } finally {
+    await session.close();
+  }
+}
+
+function isSchemaRace(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && (code.includes("EquivalentSchemaRuleAlreadyExists") || code.includes("Schema.") || code.includes("Transient"));
+}

@@ -3,32 +3,13 @@ import fc from "fast-check";
 import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { recall } from "./recall";
-import { checkReplay, replay } from "./replay";
+import { checkReplay } from "./replay";
 import { ingest, type IngestInput, type IngestResult } from "./revision";
-import { at, makeBelief, makeEntry } from "./testing/fixtures";
+import { at, makeEntry, storedRecord } from "./testing/fixtures";
 import { applyChangeSet, withBeliefs, type MemoryGraph } from "./testing/memory-graph";
 import { scriptedAssessor, type AssessorScript } from "./testing/scripted-assessor";
 
-function stored(id: string, text: string, history: HistoryItem[]): BeliefRecord {
-  const s = replay(history, defaultParams);
-  const belief = makeBelief(text, {
-    id,
-    credence: s.credence,
-    valence: s.valence,
-    confidence: s.confidence,
-    uncertainty: s.uncertainty,
-    supportCount: s.supportCount,
-    contradictCount: s.contradictCount,
-    evidenceCount: s.evidenceCount,
-    supportWeight: s.supportWeight,
-    rebuttalWeight: s.rebuttalWeight,
-    tension: s.tension,
-    status: s.status,
-    validUntil: s.validUntil,
-    paramsVersion: s.paramsVersion,
-  });
-  return { belief, history };
-}
+const stored = (id: string, text: string, history: HistoryItem[]): BeliefRecord => storedRecord(id, text, history);
 
 let ids = 0;
 function input(graph: MemoryGraph, text: string, over: Partial<IngestInput> = {}): IngestInput {

@@ -108,6 +108,8 @@ describe("drift and supersession counting", () => {
     expect(later.flags).toEqual([]);
     const withBlocked = [...five.slice(0, 4), makeMutationRecord({ status: "blocked", time: at(10) }), makeMutationRecord({ status: "rejected", time: at(11) })];
     expect(stabilityReport(withBlocked, "new", at(300), defaultParams).mutationsInWindow).toBe(5);
+    const reinforcements = Array.from({ length: 9 }, (_, i) => makeMutationRecord({ decision: "reinforce", time: at(i) }));
+    expect(stabilityReport(reinforcements, "reinforce", at(300), defaultParams)).toMatchObject({ mutationsInWindow: 0, flags: [] });
   });
 
   it("flags the fourth supersession of a topic for architectural review", () => {

@@ -120,8 +120,9 @@ export function stabilityReport(
   params: EngineParams,
 ): StabilityReport {
   const nowMs = Date.parse(now);
-  const counted = records.filter((r) => MOVED.has(r.status));
-  const moves = decision !== "blocked";
+  // Reinforcement is not a mutation (§4.4): it is journaled but never counts toward drift.
+  const counted = records.filter((r) => MOVED.has(r.status) && r.decision !== "reinforce");
+  const moves = decision !== "blocked" && decision !== "reinforce";
   const inWindow = counted.filter((r) => nowMs - Date.parse(r.time) < params.driftWindowMs && Date.parse(r.time) <= nowMs).length + (moves ? 1 : 0);
   const supersessions = counted.filter((r) => effectiveDecision(r) === "supersede").length + (decision === "supersede" ? 1 : 0);
   const flags: StabilityFlag[] = [];

@@ -3,8 +3,9 @@
  * counter per builder call so fixtures never collide inside one test file.
  */
 /* eslint-disable no-restricted-imports -- `../` here is lib/engine itself (see scripted-assessor.ts). */
-import type { Belief, Evidence, EvidenceEntry, MutationRecord } from "../model";
-import { defaultParamsVersion } from "../params";
+import type { Belief, BeliefRecord, Evidence, EvidenceEntry, HistoryItem, MutationRecord } from "../model";
+import { defaultParams, defaultParamsVersion, type EngineParams } from "../params";
+import { derivedFields, replay, withEntryOutputs } from "../replay";
 import { beliefKey, topicSlug } from "../topic";
 /* eslint-enable no-restricted-imports */
 
@@ -115,4 +116,10 @@ export function makeMutationRecord(over: Partial<MutationRecord> = {}): Mutation
     changeSet: nextId("cs"),
     ...over,
   };
+}
+
+/** A belief record as a store holds it: derived fields and entry outputs equal the replay of `history`. */
+export function storedRecord(id: string, text: string, history: readonly HistoryItem[], over: Partial<Belief> = {}, params: EngineParams = defaultParams): BeliefRecord {
+  const state = replay(history, params);
+  return { belief: makeBelief(text, { id, ...over, ...derivedFields(state) }), history: withEntryOutputs(history, state) };
 }

@@ -5,6 +5,9 @@
 /* eslint-disable no-restricted-imports -- `../` here is lib/engine itself (see scripted-assessor.ts). */
 import type { ChangeSet, TopicFreeze } from "../change-set";
 import type { BeliefEdge, BeliefRecord, Evidence, HistoryItem, MutationRecord } from "../model";
+import type { EngineParams } from "../params";
+import type { AuthorisedResolver, ResolvedItem } from "../ports";
+import { isLive, replay, supportRefsOf } from "../replay";
 /* eslint-enable no-restricted-imports */
 
 export interface MemoryGraph {
@@ -60,4 +63,37 @@ export function applyChangeSet(graph: MemoryGraph, cs: ChangeSet): MemoryGraph {
   const freezes = new Map(graph.freezes);
   for (const f of cs.topicFreezes) freezes.set(`${f.scope}\u0000${f.topic}`, f);
   return { beliefs, evidence, edges: [...graph.edges, ...cs.edges], mutations, freezes };
+}
+
+/**
+ * An authorised resolver over a memory graph: items of `visibleScopes` resolve, everything else is null — exactly
+ * like a missing id. `lookups` records every id asked for, in order (for no-oracle comparisons).
+ */
+export function memoryResolver(graph: MemoryGraph, visibleScopes: readonly string[], params: EngineParams): AuthorisedResolver & { lookups: string[] } {
+  const lookups: string[] = [];
+  return {
+    lookups,
+    async resolve(id: string): Promise<ResolvedItem | null> {
+      lookups.push(id);
+      const ev = graph.evidence.get(id);
+      if (ev && visibleScopes.includes(ev.scope)) {
+        return { kind: "evidence", id, scope: ev.scope, evidenceKind: ev.kind, ess: ev.ess, retracted: ev.retractedAt !== null, discarded: ev.discarded };
+      }
+      const b = graph.beliefs.get(id);
+      if (b && visibleScopes.includes(b.belief.scope)) {
+        return { kind: "belief", id, scope: b.belief.scope, live: isLive(replay(b.history, params)), supports: supportRefsOf(b.history, params) };
+      }
+      const m = graph.mutations.get(id);
+      if (m && visibleScopes.includes(m.scope)) return { kind: "mutation", id, scope: m.scope };
+      return null;
+    },
+  };
+}
+
+/** The topic state a store would load for the mutation protocol. */
+export function topicStateOf(graph: MemoryGraph, scope: string, topic: string): { records: MutationRecord[]; freeze: TopicFreeze | null } {
+  return {
+    records: [...graph.mutations.values()].filter((m) => m.scope === scope && m.topic === topic),
+    freeze: graph.freezes.get(`${scope}\u0000${topic}`) ?? null,
+  };
 }

@@ -1,0 +1,62 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireUser } from "@/lib/auth/session";
+import { getDatabase } from "@/lib/db/database";
+import { getScopeForViewer } from "@/lib/identity/scopes";
+import { listMembers } from "@/lib/identity/members";
+import { listGrants } from "@/lib/identity/grants";
+import { listTokens } from "@/lib/identity/tokens";
+import { MembersSection } from "@/components/scopes/members-section";
+import { GrantsSection } from "@/components/scopes/grants-section";
+import { PublicToggle } from "@/components/scopes/public-toggle";
+import { TokensSection } from "@/components/scopes/tokens-section";
+
+export const metadata: Metadata = { title: "Scope settings" };
+
+export default async function ScopeSettingsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requireUser();
+  const db = await getDatabase();
+  const scope = await getScopeForViewer(db, user.id, slug);
+  if (!scope || !scope.role) notFound(); // settings are for members; a public scope's readers see its graph, not its roster
+  const isOwner = scope.role === "owner";
+  const [members, grants, tokens] = await Promise.all([
+    listMembers(db, user.id, slug),
+    listGrants(db, user.id, slug),
+    listTokens(db, user.id),
+  ]);
+  return (
+    <div className="space-y-10">
+      <div>
+        <Link href={`/scopes/${scope.slug}`} className="text-sm text-sky-700 hover:underline dark:text-sky-400">
+          ← {scope.name}
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight">Settings</h1>
+        {!isOwner ? (
+          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">Only owners can change these settings.</p>
+        ) : null}
+      </div>
+      <MembersSection
+        scope={scope.slug}
+        canManage={isOwner}
+        currentUserId={user.id}
+        members={members.map((m) => ({ userId: m.userId, email: m.email, name: m.name ?? null, role: m.role }))}
+      />
+      <PublicToggle scope={scope.slug} isPublic={scope.isPublic} canManage={isOwner} />
+      <GrantsSection scope={scope.slug} canManage={isOwner} grants={grants.map((g) => ({ slug: g.toSlug, name: g.toName }))} />
+      <TokensSection
+        scope={scope.slug}
+        tokens={tokens.map((t) => ({
+          id: t.id,
+          name: t.name,
+          prefix: t.prefix,
+          scopeSlug: t.scopeSlug ?? null,
+          createdAt: t.createdAt.toISOString(),
+          lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+          revokedAt: t.revokedAt?.toISOString() ?? null,
+        }))}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import Link from "next/link";
+import { signOutAction } from "@/lib/actions/auth-actions";
+import type { SessionUser } from "@/lib/auth/session";
+import { ScopeSwitcher, type ScopeChoice } from "./scopes/scope-switcher";
+
+export function AppHeader({ user, scopes }: { user: SessionUser; scopes: ScopeChoice[] }) {
+  return (
+    <header className="border-b border-zinc-200 bg-white/80 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
+        <Link href="/" className="font-semibold tracking-tight">
+          Credence
+        </Link>
+        <ScopeSwitcher scopes={scopes} />
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span className="hidden text-zinc-600 sm:inline dark:text-zinc-400" data-testid="signed-in-user">
+            {user.name === user.email ? user.email : `${user.name} · ${user.email}`}
+          </span>
+          <form action={signOutAction}>
+            <button type="submit" className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
+              Sign out
+            </button>
+          </form>
+        </div>
+      </div>
+    </header>
+  );
+}

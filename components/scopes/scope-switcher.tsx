@@ -1,0 +1,33 @@
+"use client";
+
+import { useParams, useRouter } from "next/navigation";
+
+export interface ScopeChoice {
+  slug: string;
+  name: string;
+}
+
+/** Jumps between the scopes the user belongs to; a native select keeps it keyboard- and screen-reader-friendly. */
+export function ScopeSwitcher({ scopes }: { scopes: ScopeChoice[] }) {
+  const router = useRouter();
+  const params = useParams<{ slug?: string }>();
+  if (scopes.length === 0) return null;
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <span className="sr-only">Scope</span>
+      <select
+        aria-label="Switch scope"
+        className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+        value={params.slug ?? ""}
+        onChange={(event) => router.push(event.target.value ? `/scopes/${event.target.value}` : "/")}
+      >
+        <option value="">All scopes</option>
+        {scopes.map((scope) => (
+          <option key={scope.slug} value={scope.slug}>
+            {scope.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { getDatabase, type Database } from "@/lib/db/database";
+import { currentUser, type SessionUser } from "@/lib/auth/session";
+import { DomainError } from "@/lib/identity/errors";
+
+/** What every server action returns: the form shows `error.message` and `error.fields[name]` next to the inputs. */
+export type ActionResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: { code: string; message: string; fields?: Record<string, string> } };
+
+export interface ActionContext {
+  user: SessionUser;
+  db: Database;
+}
+
+function toInput(raw: unknown): unknown {
+  if (raw instanceof FormData) {
+    const out: Record<string, FormDataEntryValue> = {};
+    for (const [key, value] of raw.entries()) if (!key.startsWith("$ACTION")) out[key] = value;
+    return out;
+  }
+  return raw;
+}
+
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/**
+ * One entry point for server actions (the dub.co pattern): the session goes into the context, the input is parsed
+ * once with zod, domain errors become readable results, anything else is logged and shown as a generic failure.
+ * Permission checks live in the services the body calls, so the API and the CLI get the same rules.
+ */
+export function authedAction<S extends z.ZodType, T>(
+  schema: S,
+  body: (input: z.infer<S>, ctx: ActionContext) => Promise<T>,
+): (raw: unknown) => Promise<ActionResult<T>> {
+  return async (raw) => {
+    const user = await currentUser();
+    if (!user) return { ok: false, error: { code: "unauthenticated", message: "Your session has ended. Sign in again." } };
+    const parsed = schema.safeParse(toInput(raw));
+    if (!parsed.success) {
+      const fields = fieldErrors(parsed.error);
+      return { ok: false, error: { code: "invalid", message: "Please correct the highlighted fields.", fields } };
+    }
+    try {
+      return { ok: true, data: await body(parsed.data, { user, db: await getDatabase() }) };
+    } catch (error) {
+      if (error instanceof DomainError) {
+        return { ok: false, error: { code: error.code, message: error.message, fields: error.field ? { [error.field]: error.message } : undefined } };
+      }
+      console.error("server action failed", error);
+      return { ok: false, error: { code: "internal", message: "Something went wrong on our side; nothing was changed." } };
+    }
+  };
+}
+
+/** Adapter for `useActionState(formAction, initial)`: the previous state is ignored. */
+export function formAction<T>(action: (raw: unknown) => Promise<ActionResult<T>>) {
+  return async (_previous: ActionResult<T> | null, formData: FormData) => action(formData);
+}

@@ -1,0 +1,48 @@
+/**
+ * Seeds the demo on the embedded default: users for the three roles, two scopes that cite each other through a
+ * grant, and (once the belief services are present) the seeds' own stories written through the services with a
+ * back-dated clock. Idempotent: a data folder that already holds the demo is left as it is.
+ */
+import type { Database } from "@/lib/db/database";
+import { createUser, findUserByEmail } from "@/lib/identity/users";
+import { createScope } from "@/lib/identity/scopes";
+import { addMember } from "@/lib/identity/members";
+import { addGrant } from "@/lib/identity/grants";
+import { OPERATOR } from "@/lib/identity/identity-db";
+
+export const DEMO_PASSWORD = "credence-demo";
+export const DEMO_USERS = [
+  { email: "owner@example.com", name: "Olu Owner", role: "owner" },
+  { email: "reviewer@example.com", name: "Rae Reviewer", role: "reviewer" },
+  { email: "analyst@example.com", name: "Ana Analyst", role: "editor" },
+  { email: "outsider@example.com", name: "Oz Outsider", role: null },
+] as const;
+
+export async function seedDemo(db: Database): Promise<string> {
+  const owner = DEMO_USERS[0];
+  if (!(await findUserByEmail(db, owner.email))) {
+    const ids = new Map<string, string>();
+    for (const user of DEMO_USERS) {
+      const created = await createUser(db, { email: user.email, password: DEMO_PASSWORD, name: user.name });
+      ids.set(user.email, created.id);
+    }
+    const ownerId = ids.get(owner.email) ?? "";
+    await createScope(db, { slug: "platform", name: "Platform team", ownerId });
+    await createScope(db, { slug: "security-research", name: "Security research", ownerId, isPublic: true });
+    for (const user of DEMO_USERS) {
+      if (user.role && user.role !== "owner") {
+        await addMember(db, OPERATOR, { scopeSlug: "platform", email: user.email, role: user.role });
+      }
+    }
+    await addGrant(db, OPERATOR, { fromSlug: "security-research", toSlug: "platform" });
+    await seedStories(db, ids);
+  }
+  const lines = DEMO_USERS.map((u) => `  ${u.email.padEnd(24)} ${u.role ?? "no membership"}`);
+  return ["credence demo: sign in with any of these (password: credence-demo)", ...lines].join("\n");
+}
+
+/** The belief stories come from the services when they exist; until then the demo has identity data only. */
+async function seedStories(db: Database, userIds: Map<string, string>): Promise<void> {
+  void db;
+  void userIds;
+}

@@ -1,0 +1,62 @@
+/**
+ * The one process that serves Credence: opens the database (migrating it; in embedded mode it takes the data folder's
+ * lock and shares the database with the CLI over a local socket), optionally seeds the demo, then serves Next.js.
+ *
+ *   tsx scripts/serve.ts [--dev] [--demo] [--port N]
+ */
+import { createServer } from "node:http";
+import { parseArgs } from "node:util";
+import next from "next";
+import { getEnv } from "@/lib/env";
+import { openDatabase, registerDatabase } from "@/lib/db/database";
+import { ensureAuthSecret } from "./auth-secret";
+
+const { values } = parseArgs({
+  options: {
+    dev: { type: "boolean", default: false },
+    demo: { type: "boolean", default: false },
+    port: { type: "string" },
+    hostname: { type: "string" },
+  },
+});
+
+async function main(): Promise<void> {
+  const env = getEnv();
+  const port = values.port ? Number(values.port) : env.PORT;
+  const hostname = values.hostname ?? process.env.HOSTNAME ?? "127.0.0.1";
+  ensureAuthSecret(env);
+
+  const started = performance.now();
+  const db = await openDatabase(env);
+  registerDatabase(db);
+  console.log(`credence: database ${db.describe()} ready in ${Math.round(performance.now() - started)} ms`);
+
+  if (values.demo) {
+    const { seedDemo } = await import("./seed-demo");
+    const summary = await seedDemo(db);
+    console.log(summary);
+  }
+
+  const app = next({ dev: values.dev, dir: process.cwd(), hostname, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createServer((req, res) => void handle(req, res));
+  server.listen(port, hostname, () => console.log(`credence: serving on http://${hostname}:${port}`));
+
+  let closing = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (closing) return;
+    closing = true;
+    console.log(`credence: ${signal}, closing`);
+    server.close();
+    await db.close();
+    process.exit(0);
+  }
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error(`credence: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

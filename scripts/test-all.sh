@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's test command: every suite, on every backend, none skipped. Needs the local Postgres server, Java + Maven
+# (for the in-process Neo4j) and Debian's Chromium; `.ci/run` installs and starts them on a fresh machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+t0=$SECONDS
+
+step "prisma generate"
+npm run --silent prisma:generate >/dev/null
+step "typecheck"
+npm run --silent typecheck
+step "lint"
+npm run --silent lint
+step "unit, property, integration and contract suites (PGlite, Postgres, Neo4j)"
+mkdir -p test-results
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+node scripts/check-no-skips.mjs test-results/vitest.json
+step "assessor evaluation (shared labelled set)"
+npm run --silent eval:assessor -- --check
+step "production build"
+npx next build
+step "browser journeys (Chromium)"
+npx playwright test
+step "all green in $((SECONDS - t0)) s"

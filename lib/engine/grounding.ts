@@ -98,10 +98,14 @@ class CascadeState {
     return replay([...w.base.history, ...pending], w.params);
   }
 
+  /**
+   * Whether an entry can receive a cascade event: live, and its source resolved at assimilation. Entries whose source
+   * did not resolve in the citer's view cite a placeholder, never the item itself, so they get no events (§4.2).
+   */
   isLiveEntry(w: Work, seq: number): { live: boolean; laundered: boolean } {
     if (w.removed.has(seq)) return { live: false, laundered: false };
     const entry = w.entries.get(seq);
-    if (!entry) return { live: false, laundered: false };
+    if (!entry || entry.sourceKind === null) return { live: false, laundered: false };
     return { live: true, laundered: entry.launderingReason !== null };
   }
 }

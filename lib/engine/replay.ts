@@ -105,14 +105,14 @@ export interface ReplayOptions {
 }
 
 interface Vote {
-  seq: number;
   value: number;
   real: boolean;
-  relation: Relation;
+  supports: boolean;
+  active: boolean;
+  outcome: EntryOutcome;
 }
 
 interface MassVote {
-  seq: number;
   value: number;
 }
 
@@ -136,130 +136,163 @@ function toMs(t: IsoTime | number): number {
  * @example replay([entry({ tier: "held_out_truth" })], defaultParams).credence ≈ 0.881
  */
 export function replay(history: History, params: EngineParams, options: ReplayOptions = {}): ReplayState {
-  const asOfMs = options.asOf === undefined ? Number.POSITIVE_INFINITY : toMs(options.asOf);
-  const wantTimeline = options.timeline === true;
-
   // Items may arrive unsorted from a store; the fold is defined in seq order.
   let items: History = history;
   for (let i = 1; i < history.length; i++) {
     if ((history[i] as HistoryItem).seq < (history[i - 1] as HistoryItem).seq) {
-      items = [...history].sort((a, b) => a.seq - b.seq);
+      items = [...history].sort(bySeq);
       break;
     }
   }
-
-  let lastTimeStr = "";
-  let lastTimeMs = 0;
-  const timeMs = (t: IsoTime): number => {
-    if (t !== lastTimeStr) {
-      lastTimeStr = t;
-      lastTimeMs = Date.parse(t);
-    }
-    return lastTimeMs;
-  };
-  const inWindow = (item: HistoryItem): boolean => asOfMs === Number.POSITIVE_INFINITY || timeMs(item.time) <= asOfMs;
-
-  // Pass 1: removals and revisions.
-  const removed = new Map<number, "retracted" | "stripped">();
-  const revisedWeight = new Map<number, number>();
-  const revisedRelation = new Map<number, Relation>();
+  const fold = new Fold(params, options);
+  fold.prepare(items);
   for (const item of items) {
-    if (item.type === "entry" || !inWindow(item)) continue;
-    if (item.type === "retracted" || item.type === "stripped") {
-      if (!removed.has(item.targetSeq)) removed.set(item.targetSeq, item.type);
-    } else if (item.type === "revised") {
-      if (item.weight !== undefined) revisedWeight.set(item.targetSeq, Math.min(1, Math.max(0, item.weight)));
-      if (item.relation !== undefined) revisedRelation.set(item.targetSeq, item.relation);
+    if (!fold.inWindow(item)) continue;
+    if (item.type === "entry") fold.entry(item);
+    else if (item.type !== "retracted" && item.type !== "stripped" && item.type !== "revised") {
+      fold.closeGroup();
+      fold.event(item);
+      fold.checkpoint(item.seq, item.time);
+    }
+  }
+  fold.closeGroup();
+  return fold.result();
+}
+
+function bySeq(a: HistoryItem, b: HistoryItem): number {
+  return a.seq - b.seq;
+}
+
+/** The fold's running state. A class (not closures) so a replay allocates no functions. */
+class Fold {
+  private readonly asOfMs: number;
+  private readonly wantTimeline: boolean;
+  private readonly strength: EngineParams["tierStrength"];
+  private readonly docStrength: number;
+  private readonly cap: number;
+  private lastTimeStr = "";
+  private lastTimeMs = 0;
+
+  private readonly removed = new Map<number, "retracted" | "stripped">();
+  private readonly revisedWeight = new Map<number, number>();
+  private readonly revisedRelation = new Map<number, Relation>();
+
+  // Running sums (contraction scales them in place).
+  private real = 0;
+  private model = 0;
+  private S = 0;
+  private R = 0;
+  private n = 0;
+  // Every vote ever cast (contraction scales them all); keyed ones also by source, per relation.
+  private readonly votes: Vote[] = [];
+  private readonly supportVotes = new Map<string, Vote>();
+  private readonly rebutVotes = new Map<string, Vote>();
+  private readonly masses: MassVote[] = [];
+  private readonly massBySource = new Map<string, MassVote>();
+  private readonly outcomes: EntryOutcome[] = [];
+  private readonly realSupports: RealEntryRef[] = [];
+  private readonly realRebuttals: RealEntryRef[] = [];
+  private readonly supportSources = new Set<string>();
+  private strongestTier: Tier | null = null;
+  private maxRebuttal = 0;
+  private lastSupportAt: IsoTime | null = null;
+  private lastRebuttalAt: IsoTime | null = null;
+
+  // Cooling clock: per actor, the time of their last change-set that moved the belief.
+  private readonly lastMoving = new Map<string, number>();
+  private readonly pendingMoving = new Map<string, number>();
+
+  // Group state.
+  private groupId: string | null = null;
+  private groupTime = 0;
+  private resistance = 1;
+  private lastSeq = 0;
+  private lastTime: IsoTime = "";
+
+  // Status state.
+  private terminal: BeliefStatus | null = null;
+  private validUntil: IsoTime | null = null;
+  private reviewState: ReviewState = "none";
+  private promoted = false;
+  private memory: StatusMemory = initialStatusMemory;
+  private status: BeliefStatus = "provisional";
+  private readonly timeline: Checkpoint[] = [];
+
+  constructor(
+    private readonly params: EngineParams,
+    options: ReplayOptions,
+  ) {
+    this.asOfMs = options.asOf === undefined ? Number.POSITIVE_INFINITY : toMs(options.asOf);
+    this.wantTimeline = options.timeline === true;
+    this.strength = params.tierStrength;
+    this.docStrength = this.strength.document > 0 ? this.strength.document : 1;
+    this.cap = logit(params.modelAssertionCap);
+  }
+
+  private timeMs(t: IsoTime): number {
+    if (t !== this.lastTimeStr) {
+      this.lastTimeStr = t;
+      this.lastTimeMs = Date.parse(t);
+    }
+    return this.lastTimeMs;
+  }
+
+  inWindow(item: HistoryItem): boolean {
+    return this.asOfMs === Number.POSITIVE_INFINITY || this.timeMs(item.time) <= this.asOfMs;
+  }
+
+  /** Pass 1: removals and revisions. */
+  prepare(items: History): void {
+    for (const item of items) {
+      if (item.type === "entry" || !this.inWindow(item)) continue;
+      if (item.type === "retracted" || item.type === "stripped") {
+        if (!this.removed.has(item.targetSeq)) this.removed.set(item.targetSeq, item.type);
+      } else if (item.type === "revised") {
+        if (item.weight !== undefined) this.revisedWeight.set(item.targetSeq, Math.min(1, Math.max(0, item.weight)));
+        if (item.relation !== undefined) this.revisedRelation.set(item.targetSeq, item.relation);
+      }
     }
   }
 
-  const strength = params.tierStrength;
-  const docStrength = strength.document > 0 ? strength.document : 1;
-  const cap = logit(params.modelAssertionCap);
+  private credence(): number {
+    return sigmoid(this.real + Math.max(-this.cap, Math.min(this.cap, this.model)));
+  }
 
-  // Running sums (contraction scales them in place).
-  let real = 0;
-  let model = 0;
-  let S = 0;
-  let R = 0;
-  let n = 0;
-  const votes = new Map<string, Vote>();
-  const massVotes = new Map<string, MassVote>();
-  const outcomes: EntryOutcome[] = [];
-  const outcomeIndex = new Map<number, number>();
-  const realSupports: RealEntryRef[] = [];
-  const realRebuttals: RealEntryRef[] = [];
-  const supportSources = new Set<string>();
-  let strongestTier: Tier | null = null;
-  let maxRebuttal = 0;
-  let lastSupportAt: IsoTime | null = null;
-  let lastRebuttalAt: IsoTime | null = null;
-
-  // Cooling clock: per actor, the time of their last change-set that moved the belief.
-  const lastMoving = new Map<string, number>();
-  const pendingMoving = new Map<string, number>();
-
-  // Group state.
-  let groupId: string | null = null;
-  let groupTime = 0;
-  let resistance = 1;
-
-  // Status state.
-  let terminal: BeliefStatus | null = null;
-  let validUntil: IsoTime | null = null;
-  let reviewState: ReviewState = "none";
-  let promoted = false;
-  let memory: StatusMemory = initialStatusMemory;
-  let status: BeliefStatus = "provisional";
-  const timeline: Checkpoint[] = [];
-
-  const credenceNow = (): number => sigmoid(real + Math.max(-cap, Math.min(cap, model)));
-
-  const checkpoint = (seq: number, time: IsoTime): void => {
-    const t = tensionOf(S, R, params);
-    const credence = credenceNow();
-    if (terminal !== null) status = terminal;
+  checkpoint(seq: number, time: IsoTime): void {
+    const t = tensionOf(this.S, this.R, this.params);
+    const credence = this.credence();
+    if (this.terminal !== null) this.status = this.terminal;
     else {
       const next = deriveLiveStatus(
         {
           credence,
           tension: t,
-          independentRealSupports: supportSources.size,
-          maxRealRebuttalStrength: maxRebuttal,
-          promoted,
+          independentRealSupports: this.supportSources.size,
+          maxRealRebuttalStrength: this.maxRebuttal,
+          promoted: this.promoted,
         },
-        memory,
-        params,
+        this.memory,
+        this.params,
       );
-      status = next.status;
-      memory = next.memory;
+      this.status = next.status;
+      this.memory = next.memory;
     }
-    if (wantTimeline) timeline.push({ seq, time, credence, confidence: confidenceOf(n, t, params), tension: t, status });
-  };
+    if (this.wantTimeline)
+      this.timeline.push({ seq, time, credence, confidence: confidenceOf(this.n, t, this.params), tension: t, status: this.status });
+  }
 
-  let lastSeq = 0;
-  let lastTime: IsoTime = "";
-  const closeGroup = (): void => {
-    if (groupId === null) return;
-    for (const [actor, t] of pendingMoving) lastMoving.set(actor, t);
-    pendingMoving.clear();
-    groupId = null;
-    checkpoint(lastSeq, lastTime);
-  };
+  closeGroup(): void {
+    if (this.groupId === null) return;
+    for (const [actor, t] of this.pendingMoving) this.lastMoving.set(actor, t);
+    this.pendingMoving.clear();
+    this.groupId = null;
+    this.checkpoint(this.lastSeq, this.lastTime);
+  }
 
-  for (const item of items) {
-    if (!inWindow(item)) continue;
-    if (item.type !== "entry") {
-      if (item.type === "retracted" || item.type === "stripped" || item.type === "revised") continue;
-      closeGroup();
-      applyInPlaceEvent(item);
-      checkpoint(item.seq, item.time);
-      continue;
-    }
-    const entry = item;
-    const removal = removed.get(entry.seq);
-    const relation = revisedRelation.get(entry.seq) ?? entry.relation;
-    const weight = revisedWeight.get(entry.seq) ?? Math.min(1, Math.max(0, entry.weight));
+  entry(entry: EvidenceEntry): void {
+    const removal = this.removed.get(entry.seq);
+    const relation = this.revisedRelation.get(entry.seq) ?? entry.relation;
+    const weight = this.revisedWeight.get(entry.seq) ?? Math.min(1, Math.max(0, entry.weight));
     const ess = Math.min(1, Math.max(0, entry.ess));
     const assessed = weight * ess;
     const outcome: EntryOutcome = {
@@ -272,78 +305,80 @@ export function replay(history: History, params: EngineParams, options: ReplayOp
       counted: false,
       zeroReason: null,
     };
-    outcomeIndex.set(entry.seq, outcomes.length);
-    outcomes.push(outcome);
+    this.outcomes.push(outcome);
     if (removal !== undefined) {
       outcome.zeroReason = removal;
-      continue;
+      return;
     }
     if (entry.launderingReason !== null) {
       outcome.zeroReason = "laundered";
-      continue;
+      return;
     }
     if (relation === "CONTEXTUALIZES") {
       outcome.zeroReason = "contextualizes";
-      continue;
+      return;
     }
 
-    if (entry.changeSet !== groupId) {
-      closeGroup();
-      groupId = entry.changeSet;
-      groupTime = timeMs(entry.time);
-      const t = tensionOf(S, R, params);
-      resistance = 1 / (confidenceOf(n, t, params) + 1);
+    if (entry.changeSet !== this.groupId) {
+      this.closeGroup();
+      this.groupId = entry.changeSet;
+      this.groupTime = this.timeMs(entry.time);
+      const t = tensionOf(this.S, this.R, this.params);
+      this.resistance = 1 / (confidenceOf(this.n, t, this.params) + 1);
     }
-    lastSeq = entry.seq;
-    lastTime = entry.time;
+    this.lastSeq = entry.seq;
+    this.lastTime = entry.time;
 
-    const prevMove = lastMoving.get(entry.actor);
+    const params = this.params;
+    const prevMove = this.lastMoving.get(entry.actor);
     let cooling = 1;
     if (prevMove !== undefined && params.coolingWindowMs > 0) {
-      const elapsed = groupTime - prevMove;
+      const elapsed = this.groupTime - prevMove;
       if (elapsed < params.coolingWindowMs) cooling = Math.max(params.coolingFloor, Math.max(0, elapsed) / params.coolingWindowMs);
     }
 
     // An unverified entry is a model assertion whatever its stored tier says.
     const tier: Tier = entry.verified ? entry.effectiveTier : "model_assertion";
     const isReal = isRealTier(tier);
-    const sign = relation === "SUPPORTS" ? 1 : -1;
-    const effectiveWeight = assessed * resistance * cooling;
-    const contribution = sign * strength[tier] * effectiveWeight;
+    const supports = relation === "SUPPORTS";
+    const effectiveWeight = assessed * this.resistance * cooling;
+    const contribution = (supports ? 1 : -1) * this.strength[tier] * effectiveWeight;
 
-    // One vote per (source, relation).
-    const voteKey = entry.sourceId === null ? `#${entry.seq}` : `${relation}\u0000${entry.sourceId}`;
-    const prior = votes.get(voteKey);
+    // One vote per (source, relation); anonymous entries always vote.
+    const keyed = entry.sourceId === null ? null : supports ? this.supportVotes : this.rebutVotes;
+    const prior = keyed === null ? undefined : keyed.get(entry.sourceId as string);
     if (prior === undefined || Math.abs(contribution) > Math.abs(prior.value)) {
       if (prior !== undefined) {
-        removeVote(prior);
-        const prevOutcome = outcomes[outcomeIndex.get(prior.seq) as number] as EntryOutcome;
+        prior.active = false;
+        this.addToSums(prior, -1);
+        const prevOutcome = prior.outcome;
         prevOutcome.counted = false;
         prevOutcome.contribution = 0;
         prevOutcome.effectiveWeight = 0;
         prevOutcome.zeroReason = "outvoted";
       }
-      const vote: Vote = { seq: entry.seq, value: contribution, real: isReal, relation };
-      votes.set(voteKey, vote);
-      addVote(vote);
+      const vote: Vote = { value: contribution, real: isReal, supports, active: true, outcome };
+      this.votes.push(vote);
+      if (keyed !== null) keyed.set(entry.sourceId as string, vote);
+      this.addToSums(vote, 1);
       outcome.counted = true;
       outcome.contribution = contribution;
       outcome.effectiveWeight = effectiveWeight;
-      pendingMoving.set(entry.actor, groupTime);
+      this.pendingMoving.set(entry.actor, this.groupTime);
     } else {
       outcome.zeroReason = "outvoted";
     }
 
     // Evidence mass: one per distinct source, the largest.
-    const massKey = entry.sourceId === null ? `#${entry.seq}` : entry.sourceId;
-    const mass = assessed * cooling * Math.min(1, strength[tier] / docStrength);
-    const priorMass = massVotes.get(massKey);
+    const mass = assessed * cooling * Math.min(1, this.strength[tier] / this.docStrength);
+    const priorMass = entry.sourceId === null ? undefined : this.massBySource.get(entry.sourceId);
     if (priorMass === undefined) {
-      massVotes.set(massKey, { seq: entry.seq, value: mass });
-      n += mass;
+      const m: MassVote = { value: mass };
+      this.masses.push(m);
+      if (entry.sourceId !== null) this.massBySource.set(entry.sourceId, m);
+      this.n += mass;
     } else if (mass > priorMass.value) {
-      n += mass - priorMass.value;
-      priorMass.seq = entry.seq;
+      this.n += mass - priorMass.value;
       priorMass.value = mass;
     }
 
@@ -358,68 +393,61 @@ export function replay(history: History, params: EngineParams, options: ReplayOp
         changeSet: entry.changeSet,
         actor: entry.actor,
       };
-      if (relation === "SUPPORTS") {
-        realSupports.push(ref);
-        supportSources.add(entry.sourceId);
-        strongestTier = strongestTier === null ? tier : maxTier(strongestTier, tier);
-        lastSupportAt = entry.time;
+      if (supports) {
+        this.realSupports.push(ref);
+        this.supportSources.add(entry.sourceId);
+        this.strongestTier = this.strongestTier === null ? tier : maxTier(this.strongestTier, tier);
+        this.lastSupportAt = entry.time;
       } else {
-        realRebuttals.push(ref);
-        if (assessed > maxRebuttal) maxRebuttal = assessed;
-        lastRebuttalAt = entry.time;
+        this.realRebuttals.push(ref);
+        if (assessed > this.maxRebuttal) this.maxRebuttal = assessed;
+        this.lastRebuttalAt = entry.time;
       }
     }
   }
-  closeGroup();
 
-  function addVote(v: Vote): void {
-    if (v.real) real += v.value;
-    else model += v.value;
-    if (v.relation === "SUPPORTS") S += Math.abs(v.value);
-    else R += Math.abs(v.value);
-  }
-  function removeVote(v: Vote): void {
-    if (v.real) real -= v.value;
-    else model -= v.value;
-    if (v.relation === "SUPPORTS") S -= Math.abs(v.value);
-    else R -= Math.abs(v.value);
+  private addToSums(v: Vote, sign: 1 | -1): void {
+    if (v.real) this.real += sign * v.value;
+    else this.model += sign * v.value;
+    if (v.supports) this.S += sign * Math.abs(v.value);
+    else this.R += sign * Math.abs(v.value);
   }
 
-  function applyInPlaceEvent(item: Exclude<HistoryItem, EvidenceEntry>): void {
+  event(item: Exclude<HistoryItem, EvidenceEntry>): void {
     switch (item.type) {
       case "contraction": {
         const s = Math.min(1, Math.max(0, item.severity));
         const k = 1 - s;
-        real *= k;
-        model *= k;
-        S *= k;
-        R *= k;
-        n *= k;
-        for (const v of votes.values()) v.value *= k;
-        for (const m of massVotes.values()) m.value *= k;
-        if (s >= 1 && terminal === null) {
-          terminal = "contracted";
-          validUntil = item.time;
+        this.real *= k;
+        this.model *= k;
+        this.S *= k;
+        this.R *= k;
+        this.n *= k;
+        for (const v of this.votes) v.value *= k;
+        for (const m of this.masses) m.value *= k;
+        if (s >= 1 && this.terminal === null) {
+          this.terminal = "contracted";
+          this.validUntil = item.time;
         }
         break;
       }
       case "superseded":
       case "retired":
-        if (terminal === null) {
-          terminal = item.type;
-          validUntil = item.time;
+        if (this.terminal === null) {
+          this.terminal = item.type;
+          this.validUntil = item.time;
         }
         break;
       case "promoted":
-        promoted = true;
+        this.promoted = true;
         break;
       case "review":
-        if (item.action === "requested") reviewState = "pending_review";
+        if (item.action === "requested") this.reviewState = "pending_review";
         else {
-          reviewState = "none";
-          if (item.action === "rejected" && terminal === null) {
-            terminal = "retired";
-            validUntil = item.time;
+          this.reviewState = "none";
+          if (item.action === "rejected" && this.terminal === null) {
+            this.terminal = "retired";
+            this.validUntil = item.time;
           }
         }
         break;
@@ -428,44 +456,48 @@ export function replay(history: History, params: EngineParams, options: ReplayOp
     }
   }
 
-  const t = tensionOf(S, R, params);
-  const credence = credenceNow();
-  const confidence = confidenceOf(n, t, params);
-  let supportCount = 0;
-  let contradictCount = 0;
-  for (const v of votes.values()) {
-    if (v.relation === "SUPPORTS") supportCount++;
-    else contradictCount++;
+  result(): ReplayState {
+    const params = this.params;
+    const t = tensionOf(this.S, this.R, params);
+    const credence = this.credence();
+    const confidence = confidenceOf(this.n, t, params);
+    let supportCount = 0;
+    let contradictCount = 0;
+    for (const v of this.votes) {
+      if (!v.active) continue;
+      if (v.supports) supportCount++;
+      else contradictCount++;
+    }
+    return {
+      credence,
+      valence: 2 * credence - 1,
+      confidence,
+      uncertainty: 1 - confidence,
+      supportCount,
+      contradictCount,
+      evidenceCount: supportCount + contradictCount,
+      supportWeight: this.S,
+      rebuttalWeight: this.R,
+      tension: t,
+      status: this.status,
+      reviewState: this.reviewState,
+      validUntil: this.validUntil,
+      paramsVersion: versionOf(params),
+      n: this.n,
+      realLogOdds: this.real,
+      modelLogOdds: this.model,
+      independentRealSupports: this.supportSources.size,
+      realSupports: this.realSupports,
+      realRebuttals: this.realRebuttals,
+      strongestRealSupportTier: this.strongestTier,
+      maxRealRebuttalStrength: this.maxRebuttal,
+      lastRealSupportAt: this.lastSupportAt,
+      lastRealRebuttalAt: this.lastRebuttalAt,
+      promoted: this.promoted,
+      entries: this.outcomes,
+      timeline: this.timeline,
+    };
   }
-  return {
-    credence,
-    valence: 2 * credence - 1,
-    confidence,
-    uncertainty: 1 - confidence,
-    supportCount,
-    contradictCount,
-    evidenceCount: supportCount + contradictCount,
-    supportWeight: S,
-    rebuttalWeight: R,
-    tension: t,
-    status,
-    reviewState,
-    validUntil,
-    paramsVersion: versionOf(params),
-    n,
-    realLogOdds: real,
-    modelLogOdds: model,
-    independentRealSupports: supportSources.size,
-    realSupports,
-    realRebuttals,
-    strongestRealSupportTier: strongestTier,
-    maxRealRebuttalStrength: maxRebuttal,
-    lastRealSupportAt: lastSupportAt,
-    lastRealRebuttalAt: lastRebuttalAt,
-    promoted,
-    entries: outcomes,
-    timeline,
-  };
 }
 
 /** Live: not superseded, retired or contracted. */

@@ -6,7 +6,7 @@
  * continuations) and repairs what ICU gets wrong for claims:
  * * title and Latin abbreviations (`Dr.`, `e.g.`, `vs.`, `Fig.`) and single initials (`J. Smith`) never end a claim;
  * * a sentence inside an open quotation or parenthesis stays with the sentence that quotes it;
- * * list items (`- x`, `* x`, `• x`, `1. x`, `2) x`) are claims of their own, their markers removed;
+ * * list items (`- x`, `* x`, `• x`, `1. x`, `2) x`, `a) x`) are claims of their own, their markers removed;
  * * a hard-wrapped paragraph is re-joined before segmentation, so a newline alone never splits a sentence.
  */
 import { z } from "zod";
@@ -90,7 +90,8 @@ function pushTrimmed(out: string[], s: string): void {
   if (t) out.push(t);
 }
 
-const LIST_MARKER = /^\s*(?:[-*•‣◦–]|\(?\d{1,3}[.)]|[a-z][.)]|\([a-zA-Z]\))\s+/;
+// Lettered items only as `a)` or `(a)`: "a." at a line start is as likely a word ("a. k. a.") as a marker.
+const LIST_MARKER = /^\s*(?:[-*•‣◦–]|\(?\d{1,3}[.)]|[a-z]\)|\([a-zA-Z]\))\s+/;
 
 /**
  * Paragraphs (blank-line separated, hard wraps re-joined) and list items, markers stripped. A line that starts

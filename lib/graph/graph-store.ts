@@ -286,26 +286,21 @@ export function entryEdgeSource(scope: string, sourceId: string | null, sourceKi
 }
 
 /**
- * Live, verified, non-laundered `SUPPORTS` entries of a history after its `retracted`, `stripped` and `revised` events
- * (a revision may change an entry's relation or set its weight to 0), in seq order. Adapters report these as
- * `ResolvedBelief.supports`; the engine filters them by tier.
+ * Live, verified, non-laundered `SUPPORTS` entries with a resolved source, after the history's `retracted`, `stripped`
+ * and `revised` (relation) events, in seq order: the engine's `supportRefsOf` without a replay (the contract suite
+ * checks they agree). Adapters report these as `ResolvedBelief.supports`; the engine filters them by tier.
  */
 export function liveSupportRefs(history: History): SupportRef[] {
   const removed = new Set<number>();
   const relation = new Map<number, Relation>();
-  const weight = new Map<number, number>();
   for (const item of history) {
     if (item.type === "retracted" || item.type === "stripped") removed.add(item.targetSeq);
-    else if (item.type === "revised") {
-      if (item.relation !== undefined) relation.set(item.targetSeq, item.relation);
-      if (item.weight !== undefined) weight.set(item.targetSeq, item.weight);
-    }
+    else if (item.type === "revised" && item.relation !== undefined) relation.set(item.targetSeq, item.relation);
   }
   const refs: SupportRef[] = [];
   for (const item of history) {
     if (item.type !== "entry" || removed.has(item.seq)) continue;
     if ((relation.get(item.seq) ?? item.relation) !== "SUPPORTS") continue;
-    if ((weight.get(item.seq) ?? item.weight) <= 0) continue;
     if (!item.verified || item.launderingReason !== null || item.sourceId === null || item.sourceKind === null) continue;
     refs.push({ sourceId: item.sourceId, sourceKind: item.sourceKind, effectiveTier: item.effectiveTier });
   }

@@ -6,7 +6,7 @@
  * second, empty store through the same `makeHarness`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Belief, BeliefRecord, ChangeSet, HistoryItem } from "@/lib/engine";
+import { assimilate, checkReplay, defaultParams, supportRefsOf, type Belief, type BeliefRecord, type ChangeSet, type HistoryItem } from "@/lib/engine";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import {
   liveSupportRefs,
@@ -244,7 +244,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
           id: rec.belief.id,
           scope: granted,
           live: true,
-          supports: liveSupportRefs(rec.history),
+          supports: supportRefsOf(rec.history, defaultParams),
         });
         expect(liveSupportRefs(rec.history)).toHaveLength(1);
       });
@@ -263,15 +263,17 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
           { type: "retracted", seq: 7, targetSeq: 1, sourceId: evs[0]!.id, time: at(1), actor: "a", changeSet: "c" },
           { type: "revised", seq: 8, targetSeq: 3, relation: "REBUTS", reason: "misread", time: at(2), actor: "a", changeSet: "c" },
           { type: "revised", seq: 9, targetSeq: 5, relation: "SUPPORTS", reason: "misread", time: at(2), actor: "a", changeSet: "c" },
+          { type: "revised", seq: 10, targetSeq: 2, weight: 0.5, reason: "weaker", time: at(2), actor: "a", changeSet: "c" },
         ];
         await store.apply(insertBelief(belief, history, evs));
         const resolved = await store.resolverFor(view(scope)).resolve(belief.id);
         expect(resolved?.kind === "belief" ? resolved.supports : null).toEqual(liveSupportRefs(history));
+        expect(liveSupportRefs(history)).toEqual(supportRefsOf(history, defaultParams));
         expect(liveSupportRefs(history).map((r) => r.sourceId)).toEqual([evs[1]!.id, evs[4]!.id]);
         await store.apply(
           changeSet({
             beliefs: [{ belief: { ...belief, version: 2 }, expectedVersion: 1 }],
-            history: [{ beliefId: belief.id, items: [{ type: "stripped", seq: 10, targetSeq: 2, citedBeliefId: "x", time: at(3), actor: "a", changeSet: "c" }] }],
+            history: [{ beliefId: belief.id, items: [{ type: "stripped", seq: 11, targetSeq: 2, citedBeliefId: "x", time: at(3), actor: "a", changeSet: "c" }] }],
           }),
         );
         const after = await store.resolverFor(view(scope)).resolve(belief.id);
@@ -306,21 +308,39 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
     });
 
     describe("concurrency", () => {
-      it("loses no entry with 16 concurrent writers on one belief (retry on conflict), and stored == replay", async () => {
+      it("loses no entry with 16 concurrent writers on one belief (load → engine assimilate → apply, retry on conflict), and stored == replay", async () => {
         const scope = uid("s");
-        const belief = makeBelief(scope, "Sixteen writers agree.");
-        await store.apply(insertBelief(belief));
-        const evs = Array.from({ length: 16 }, (_, i) => makeEvidence(scope, `writer ${i}`));
+        const v = view(scope);
+        const evs = Array.from({ length: 16 }, (_, i) => makeEvidence(scope, `writer ${i}`, { kind: i % 2 ? "document" : "measurement" }));
         await store.apply(changeSet({ evidence: evs }));
+        const created = await assimilate({
+          target: { create: { id: uid("b"), scope, topic: "writers", text: "Sixteen writers agree." } },
+          evidence: [],
+          resolver: store.resolverFor(v),
+          params: defaultParams,
+          time: at(0),
+          actor: "setup",
+          changeSetId: uid("cs"),
+        });
+        await store.apply(created.changeSet);
+        const beliefId = created.write.record.belief.id;
         let conflicts = 0;
         await Promise.all(
           evs.map(async (ev, i) => {
             for (let attempt = 0; attempt < 200; attempt++) {
-              const rec = await store.loadBelief(view(scope), belief.id);
+              const rec = await store.loadBelief(v, beliefId);
               if (!rec) throw new Error("belief vanished");
-              const { seq: _seq, ...entry } = citeEvidence(0, ev.id, { relation: i % 4 === 0 ? "REBUTS" : "SUPPORTS", actor: `w${i}` });
+              const result = await assimilate({
+                target: { existing: rec },
+                evidence: [{ sourceId: ev.id, relation: i % 4 === 0 ? "REBUTS" : "SUPPORTS", tier: "document" }],
+                resolver: store.resolverFor(v),
+                params: defaultParams,
+                time: at(i),
+                actor: `writer_${i}`,
+                changeSetId: uid("cs"),
+              });
               try {
-                await store.apply(miniAssimilate(rec, entry, at(i)));
+                await store.apply(result.changeSet);
                 return;
               } catch (error) {
                 if (!(error instanceof VersionConflict)) throw error;
@@ -330,14 +350,41 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
             throw new Error(`writer ${i} never got through`);
           }),
         );
-        const final = await store.loadBelief(view(scope), belief.id);
-        expect(final?.history).toHaveLength(16);
-        expect(final?.history.map((h) => h.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
-        expect(new Set(final?.history.map((h) => (h.type === "entry" ? h.sourceId : null)))).toEqual(new Set(evs.map((e) => e.id)));
-        expect(final?.belief.version).toBe(17);
-        expect(final && miniReplay(final.belief, final.history)).toEqual(final?.belief);
-        expect(final?.belief.contradictCount).toBe(4);
+        const final = await store.loadBelief(v, beliefId);
+        if (!final) throw new Error("belief vanished");
+        const entries = final.history.filter((h) => h.type === "entry");
+        expect(entries).toHaveLength(16);
+        expect(final.history.map((h) => h.seq)).toEqual(Array.from({ length: final.history.length }, (_, i) => i + 1));
+        expect(new Set(entries.map((h) => h.sourceId))).toEqual(new Set(evs.map((e) => e.id)));
+        expect(entries.every((h) => h.verified)).toBe(true);
+        expect(final.belief.version).toBe(1 + 16);
+        expect(checkReplay(final.belief, final.history, defaultParams).mismatches).toEqual([]);
+        expect(final.belief.contradictCount).toBe(4);
         expect(conflicts).toBeGreaterThanOrEqual(0);
+      });
+
+      it("keeps the small replay stand-in consistent under concurrent writers too", async () => {
+        const scope = uid("s");
+        const belief = makeBelief(scope, "Eight writers agree.");
+        await store.apply(insertBelief(belief));
+        await Promise.all(
+          Array.from({ length: 8 }, async (_, i) => {
+            for (;;) {
+              const rec = await store.loadBelief(view(scope), belief.id);
+              if (!rec) throw new Error("belief vanished");
+              const { seq: _seq, ...entry } = makeEntry(0, { actor: `w${i}` });
+              try {
+                await store.apply(miniAssimilate(rec, entry, at(i)));
+                return;
+              } catch (error) {
+                if (!(error instanceof VersionConflict)) throw error;
+              }
+            }
+          }),
+        );
+        const final = await store.loadBelief(view(scope), belief.id);
+        expect(final?.history).toHaveLength(8);
+        expect(final && miniReplay(final.belief, final.history)).toEqual(final?.belief);
       });
     });
 

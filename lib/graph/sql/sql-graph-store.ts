@@ -232,7 +232,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
                 (SELECT jsonb_agg(jsonb_build_object('sourceId', h.source_id, 'sourceKind', h.source_kind,
                           'effectiveTier', h.data->>'effectiveTier') ORDER BY h.seq)
                  FROM graph_history h
-                 WHERE h.belief_id = b.id AND h.type = 'entry' AND h.live AND h.relation = 'SUPPORTS' AND h.weight > 0
+                 WHERE h.belief_id = b.id AND h.type = 'entry' AND h.live AND h.relation = 'SUPPORTS'
                    AND h.verified AND NOT h.laundered AND h.source_id IS NOT NULL AND h.source_kind IS NOT NULL) AS supports
              FROM graph_beliefs b WHERE b.id = $1 AND b.scope = ANY($2::text[])
              UNION ALL

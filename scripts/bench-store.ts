@@ -1,0 +1,337 @@
+/**
+ * `npm run bench:store`: the SQL graph store on embedded PGlite and on the Postgres server (when reachable).
+ *
+ * Measures, per backend: assimilations per second (single: load → engine assimilate → apply, one at a time; batched:
+ * one change-set of many new beliefs, each with one verified entry), the raw insert rate of the same rows through the
+ * bare `pg` driver in the same run (baseline; ratio = batched / raw), retrieval and recall p50/p95 at 10 000 and
+ * 100 000 beliefs (full-text candidates → engine scorer; recall adds loading the top 10 with histories and the
+ * engine's recall with the offline heuristic assessor, no LLM), and the cascade traversal over a 10 000-long chain.
+ * Prints one markdown table. Flags: --sizes 10000,100000  --backends pglite,postgres
+ * Neo4j rows come from the Neo4j adapter's own benchmark.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { openDatabase, type Database } from "@/lib/db/database";
+import {
+  assimilate,
+  defaultParams,
+  emptyChangeSet,
+  recall,
+  retrieve,
+  type Belief,
+  type ChangeSet,
+  type Evidence,
+  type HistoryItem,
+} from "@/lib/engine";
+import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
+import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
+import { searchTerms } from "@/lib/graph/sql/sql-writes";
+import { createThrowawayDatabase } from "@/lib/testing/postgres";
+
+const args = process.argv.slice(2);
+function flag(name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;
+}
+const SIZES = flag("sizes", "10000,100000").split(",").map(Number);
+const BACKENDS = flag("backends", "pglite,postgres").split(",");
+const BATCH = 2_000;
+const SINGLE = 200;
+const QUERIES = 60;
+const CHAIN = 10_000;
+
+const T0 = Date.parse("2026-01-05T09:00:00.000Z");
+const iso = (ms: number) => new Date(T0 + ms).toISOString();
+
+/** Deterministic pseudo-random numbers (mulberry32) so every run writes the same corpus. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCAB = Array.from({ length: 3_000 }, (_, i) => {
+  const syl = ["ka", "lo", "mi", "ren", "tus", "dor", "ve", "sal", "pri", "gon", "el", "ba"];
+  let w = "";
+  let x = i + 7;
+  for (let k = 0; k < 3; k++) {
+    w += syl[x % syl.length];
+    x = Math.floor(x / syl.length) + k * 5;
+  }
+  return `${w}${i % 10 === 0 ? "" : i.toString(36)}`;
+});
+
+function sentence(r: () => number, words = 8): string {
+  // Zipf-like: low indices are common, so queries hit small and large candidate sets alike.
+  const pick = () => VOCAB[Math.floor(VOCAB.length * r() ** 2)] ?? "x";
+  return `${Array.from({ length: words }, pick).join(" ")}.`;
+}
+
+function pct(samples: number[], p: number): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+
+let idCounter = 0;
+const nid = (prefix: string) => `${prefix}_${process.pid.toString(36)}_${(++idCounter).toString(36)}`;
+
+function belief(scope: string, text: string, at: string): Belief {
+  return {
+    id: nid("b"),
+    scope,
+    topic: "bench",
+    text,
+    key: `${text.toLowerCase()} ${idCounter}`,
+    quantity: null,
+    contextTags: [],
+    validFrom: at,
+    supersedesId: null,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+    credence: 0.6224593312018546,
+    valence: 0.2449186624037092,
+    confidence: 0.1,
+    uncertainty: 0.9,
+    supportCount: 1,
+    contradictCount: 0,
+    evidenceCount: 1,
+    supportWeight: 0.5,
+    rebuttalWeight: 0,
+    tension: 0,
+    status: "provisional",
+    reviewState: "none",
+    validUntil: null,
+    paramsVersion: "bench",
+  };
+}
+
+function evidence(scope: string, at: string): Evidence {
+  return { id: nid("ev"), scope, kind: "document", text: "bench source", uri: null, registeredBy: "bench", ess: null, reasoningType: null, discarded: false, createdAt: at, retractedAt: null };
+}
+
+function entry(sourceId: string, at: string, sourceKind: "evidence" | "belief" = "evidence"): HistoryItem {
+  return {
+    type: "entry",
+    seq: 1,
+    time: at,
+    actor: "bench",
+    changeSet: "bench",
+    sourceId,
+    sourceKind,
+    relation: "SUPPORTS",
+    tier: "document",
+    weight: 1,
+    ess: 1,
+    verified: true,
+    effectiveTier: "document",
+    launderingReason: null,
+    reasoning: null,
+    assessor: "caller",
+    contribution: 0.5,
+    effectiveWeight: 1,
+  };
+}
+
+/** One change-set of `n` new beliefs, each with one verified entry citing its own Evidence item. */
+function batch(scope: string, n: number, r: () => number, at: string): ChangeSet {
+  const cs = emptyChangeSet(nid("cs"), "bench", at);
+  const evs: Evidence[] = [];
+  const beliefs: Belief[] = [];
+  const history: { beliefId: string; items: HistoryItem[] }[] = [];
+  for (let i = 0; i < n; i++) {
+    const ev = evidence(scope, at);
+    const b = belief(scope, sentence(r), at);
+    evs.push(ev);
+    beliefs.push(b);
+    history.push({ beliefId: b.id, items: [entry(ev.id, at)] });
+  }
+  return { ...cs, evidence: evs, beliefs: beliefs.map((b) => ({ belief: b, expectedVersion: null })), history };
+}
+
+/** The same rows as `batch`, written with bare parameterised INSERTs (no engine, no checks): the baseline. */
+async function rawInsert(db: Database, cs: ChangeSet): Promise<void> {
+  await db.sql.transaction(async (tx) => {
+    const evs = cs.evidence;
+    await tx.query(
+      `INSERT INTO graph_evidence (id, scope, kind, text, created_at, data)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[])`,
+      [evs.map((e) => e.id), evs.map((e) => e.scope), evs.map((e) => e.kind), evs.map((e) => e.text), evs.map((e) => e.createdAt), evs.map((e) => JSON.stringify(e))],
+    );
+    const bs = cs.beliefs.map((u) => u.belief);
+    await tx.query(
+      `INSERT INTO graph_beliefs (id, scope, topic, key, status, live, review_state, credence, confidence, tension, support_weight,
+         rebuttal_weight, version, created_at, updated_at, search_terms, data)
+       SELECT id, scope, topic, key, status, TRUE, 'none', credence, confidence, 0, 0, 0, 1, created_at, created_at, terms, data
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::timestamptz[], $9::text[], $10::jsonb[])
+         AS t(id, scope, topic, key, status, credence, confidence, created_at, terms, data)`,
+      [
+        bs.map((b) => b.id),
+        bs.map((b) => b.scope),
+        bs.map((b) => b.topic),
+        bs.map((b) => b.key),
+        bs.map((b) => b.status),
+        bs.map((b) => b.credence),
+        bs.map((b) => b.confidence),
+        bs.map((b) => b.createdAt),
+        bs.map((b) => searchTerms(b.text)),
+        bs.map((b) => JSON.stringify(b)),
+      ],
+    );
+    const hs = cs.history.flatMap((h) => h.items.map((item) => ({ b: h.beliefId, item })));
+    await tx.query(
+      `INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, verified, laundered, live, data)
+       SELECT b, 1, 'entry', t, 'bench', s, 'evidence', 'SUPPORTS', 1, TRUE, FALSE, TRUE, d
+       FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::jsonb[]) AS x(b, t, s, d)`,
+      [hs.map((h) => h.b), hs.map((h) => h.item.time), hs.map((h) => (h.item.type === "entry" ? h.item.sourceId : null)), hs.map((h) => JSON.stringify(h.item))],
+    );
+  });
+}
+
+interface Row {
+  backend: string;
+  metric: string;
+  value: string;
+}
+
+async function benchBackend(name: string, db: Database, rows: Row[]): Promise<void> {
+  const store: GraphStore = createSqlGraphStore({ sql: db.sql, location: db.describe() });
+  await store.check();
+  const add = (metric: string, value: string) => {
+    rows.push({ backend: name, metric, value });
+    console.error(`  ${name}: ${metric} = ${value}`);
+  };
+  const r = rng(42);
+
+  // Batched ingest vs the raw baseline, same number of rows, separate scopes, same run.
+  const batchScope = nid("s");
+  const rawScope = nid("s");
+  let t = performance.now();
+  for (let i = 0; i < 5; i++) await store.apply(batch(batchScope, BATCH, r, iso(0)));
+  const batched = (5 * BATCH) / ((performance.now() - t) / 1000);
+  t = performance.now();
+  for (let i = 0; i < 5; i++) await rawInsert(db, batch(rawScope, BATCH, r, iso(0)));
+  const raw = (5 * BATCH) / ((performance.now() - t) / 1000);
+  add("batched ingest (beliefs+entry+evidence /s)", batched.toFixed(0));
+  add("raw insert baseline, bare pg (same rows /s)", raw.toFixed(0));
+  add("batched / raw", `${((100 * batched) / raw).toFixed(0)} %`);
+
+  // Single assimilations: load → engine assimilate through the resolver → apply, one at a time.
+  const singleScope = nid("s");
+  const v: ScopeView = { homeScopeId: singleScope, visibleScopeIds: [singleScope] };
+  const seed = batch(singleScope, SINGLE, r, iso(0));
+  await store.apply(seed);
+  const evs = batch(singleScope, SINGLE, r, iso(0)).evidence;
+  await store.apply({ ...emptyChangeSet(nid("cs"), "bench", iso(0)), evidence: evs });
+  t = performance.now();
+  for (let i = 0; i < SINGLE; i++) {
+    const id = seed.beliefs[i]?.belief.id ?? "";
+    const rec = await store.loadBelief(v, id);
+    if (!rec) throw new Error("missing belief");
+    const result = await assimilate({
+      target: { existing: rec },
+      evidence: [{ sourceId: evs[i]?.id ?? null, tier: "document" }],
+      resolver: store.resolverFor(v),
+      params: defaultParams,
+      time: iso(60_000 * (i + 1)),
+      actor: "bench",
+      changeSetId: nid("cs"),
+    });
+    await store.apply(result.changeSet);
+  }
+  add("single assimilations /s (load → assimilate → apply)", (SINGLE / ((performance.now() - t) / 1000)).toFixed(0));
+
+  // Retrieval and recall at each size, in one scope grown in place.
+  const scope = nid("s");
+  const view: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
+  const assessor = createHeuristicAssessor();
+  let size = 0;
+  for (const target of SIZES) {
+    t = performance.now();
+    while (size < target) {
+      const n = Math.min(5_000, target - size);
+      await store.apply(batch(scope, n, r, iso(0)));
+      size += n;
+    }
+    console.error(`  ${name}: grew to ${size} beliefs in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const qr = rng(7);
+    const retrieval: number[] = [];
+    const recalls: number[] = [];
+    const candidateCounts: number[] = [];
+    for (let q = 0; q < QUERIES; q++) {
+      const question = sentence(qr, 3);
+      let s = performance.now();
+      const candidates = await store.searchCandidates(view, question);
+      retrieve(question, candidates, { k: 10, scope });
+      retrieval.push(performance.now() - s);
+      candidateCounts.push(candidates.length);
+      s = performance.now();
+      const all = await store.searchCandidates(view, question, { includeEnded: true });
+      const top = retrieve(question, all, { k: 10, includeEnded: true });
+      const records = await store.loadBeliefs(
+        view,
+        top.map((x) => x.belief.id),
+      );
+      await recall({ question, candidates: records, load: (id) => store.loadBelief(view, id), assessor }, defaultParams);
+      recalls.push(performance.now() - s);
+    }
+    add(`retrieval p50 / p95 at ${size} beliefs (ms)`, `${pct(retrieval, 50).toFixed(1)} / ${pct(retrieval, 95).toFixed(1)}`);
+    add(`recall p50 / p95 at ${size} beliefs (ms)`, `${pct(recalls, 50).toFixed(1)} / ${pct(recalls, 95).toFixed(1)}`);
+    add(`candidates per query at ${size} (median)`, pct(candidateCounts, 50).toFixed(0));
+  }
+
+  // Cascade: citation closure over a 10 000-long chain.
+  const chainScope = nid("s");
+  const chain: Belief[] = Array.from({ length: CHAIN + 1 }, (_, i) => belief(chainScope, `chain link ${i}.`, iso(0)));
+  const cs = emptyChangeSet(nid("cs"), "bench", iso(0));
+  await store.apply({
+    ...cs,
+    beliefs: chain.map((b) => ({ belief: b, expectedVersion: null })),
+    history: chain.slice(1).map((b, i) => ({ beliefId: b.id, items: [entry(chain[i]?.id ?? "", iso(0), "belief")] })),
+  });
+  t = performance.now();
+  const hops = await store.citationIndex().citationClosure(chain[0]?.id ?? "");
+  add(`cascade closure over a ${hops.length}-long chain (ms)`, (performance.now() - t).toFixed(0));
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const migrationsDir = path.join(process.cwd(), "prisma", "migrations");
+  if (BACKENDS.includes("pglite")) {
+    const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-"));
+    const db = await openDatabase({ dataDir: dir, migrationsDir, owner: "bench-store" });
+    try {
+      await benchBackend("SQL / PGlite", db, rows);
+    } finally {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  if (BACKENDS.includes("postgres")) {
+    const throwaway = await createThrowawayDatabase("credence_bench");
+    const db = await openDatabase({ databaseUrl: throwaway.url, migrationsDir });
+    try {
+      await benchBackend("SQL / Postgres 15", db, rows);
+    } finally {
+      await db.close();
+      await throwaway.drop();
+    }
+  }
+  const metrics = [...new Set(rows.map((r) => r.metric))];
+  const backends = [...new Set(rows.map((r) => r.backend))];
+  console.log(`| metric | ${backends.join(" | ")} |`);
+  console.log(`|---|${backends.map(() => "---:").join("|")}|`);
+  for (const m of metrics) console.log(`| ${m} | ${backends.map((b) => rows.find((r) => r.backend === b && r.metric === m)?.value ?? "–").join(" | ")} |`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -6,7 +6,7 @@ import { checkReplay } from "./replay";
 import { inlineIds, MutationValidationError, parseMutationRequest, proposeMutation, reviewMutation, ReviewError, type MutationInput, type MutationRequestInput } from "./mutation";
 import { liftFreeze } from "./stability";
 import { at, makeEntry, makeEvidence, storedRecord } from "./testing/fixtures";
-import { applyChangeSet, emptyGraph, memoryResolver, topicStateOf, type MemoryGraph } from "./testing/memory-graph";
+import { applyChangeSet, emptyGraph, memoryCitationIndex, memoryResolver, topicStateOf, type MemoryGraph } from "./testing/memory-graph";
 import { scriptedAssessor, type AssessorScript } from "./testing/scripted-assessor";
 
 const SCOPE = "scope_a";
@@ -321,5 +321,37 @@ describe("stability monitor through the protocol", () => {
     }
     expect(flags.slice(0, 5).every((f) => f.length === 0)).toBe(true);
     expect(flags[5]).toEqual(["drift_warning"]);
+  });
+});
+
+describe("grounding after a supersession", () => {
+  it("a belief citing only the superseded belief gets its citation stripped, in the same change-set", async () => {
+    const e = existing(E_TEXT, true);
+    const citer = storedRecord("b_citer", "Release trains wait for two approvals.", [
+      makeEntry(1, { sourceId: "b_e", sourceKind: "belief", tier: "document", effectiveTier: "document", changeSet: "cc1", time: at(500) }),
+    ]);
+    let g = graphWith([e, citer]);
+    const assessor = scriptedAssessor();
+    const resolver = memoryResolver(g, [SCOPE], params);
+    const r = await proposeMutation(
+      {
+        body: body({ belief: "Deploys to production require one approval.", mutationType: "superseded" }),
+        scope: SCOPE,
+        actor: "judge",
+        now: at(2000),
+        mutationId: "m_g",
+        changeSetId: "cs_g",
+        newBeliefId: "b_ng",
+        candidates: [e],
+        loadTopic: async (topic) => topicStateOf(g, SCOPE, topic),
+      },
+      { assessor, resolver, params, cascade: { index: memoryCitationIndex(g), paramsFor: () => params } },
+    );
+    expect(r.decision).toBe("supersede");
+    const citerAppend = r.changeSet.history.find((h) => h.beliefId === "b_citer");
+    expect(citerAppend?.items).toEqual([expect.objectContaining({ type: "stripped", targetSeq: 1, citedBeliefId: "b_e", changeSet: "cs_g" })]);
+    g = applyChangeSet(g, r.changeSet);
+    expectInvariant(g, ["b_e", "b_ng", "b_citer"]);
+    expect(g.beliefs.get("b_citer")?.belief.credence).toBe(0.5);
   });
 });

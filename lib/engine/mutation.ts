@@ -48,7 +48,7 @@ import {
 } from "./model";
 import type { EngineParams } from "./params";
 import type { AuthorisedResolver } from "./ports";
-import { isLive, replay, type ReplayState } from "./replay";
+import { isLive, replay } from "./replay";
 import { checkOscillation, freezeTopic, leftBeliefs, stabilityReport, type StabilityBlock } from "./stability";
 import { assignTopic, beliefKey } from "./topic";
 import { ResolutionCache, verifySource } from "./verification";
@@ -559,9 +559,4 @@ export async function reviewMutation(input: ReviewInput, deps: Pick<MutationDeps
     changeSet = mergeChangeSets(changeSet, cascade.changeSet);
   }
   return { mutation, resolution, changeSet };
-}
-
-/** For callers that keep state per belief: the replayed state of a record. */
-export function stateOf(record: BeliefRecord, params: EngineParams): ReplayState {
-  return replay(record.history, params);
 }

@@ -6,7 +6,7 @@ import { recall } from "./recall";
 import { checkReplay } from "./replay";
 import { ingest, type IngestInput, type IngestResult } from "./revision";
 import { at, makeEntry, storedRecord } from "./testing/fixtures";
-import { applyChangeSet, withBeliefs, type MemoryGraph } from "./testing/memory-graph";
+import { applyChangeSet, memoryCitationIndex, withBeliefs, type MemoryGraph } from "./testing/memory-graph";
 import { scriptedAssessor, type AssessorScript } from "./testing/scripted-assessor";
 
 const stored = (id: string, text: string, history: HistoryItem[]): BeliefRecord => storedRecord(id, text, history);
@@ -154,6 +154,21 @@ describe("ingest: contraction only from accumulated contradiction", () => {
     expect((call?.args[1] as string[]).length).toBe(3);
     expect(call?.args[1]).toContain("text of ev_r0");
     const after = applyChangeSet(graph, result.changeSet);
+    expectReplayInvariant(after, result);
+  });
+
+  it("a full contraction ends the belief and, with a cascade context, strips a citer in the same change-set", async () => {
+    const citer = storedRecord("b_citer", "Warm caches make deploys fast.", [makeEntry(1, { sourceId: "b_x", sourceKind: "belief", time: at(5), changeSet: "cc" })]);
+    const graph = withBeliefs([withRebuttals(2), citer]);
+    const assessor = scriptedAssessor({ ...script, contractions: [{ belief: /cache/, contract: true, severity: 1, reasoning: "refuted" }] });
+    const result = await ingest(input(graph, "Cold-start traces show cache misses after every deploy.", { kind: "document" }), {
+      assessor,
+      params: defaultParams,
+      cascade: { index: memoryCitationIndex(graph), paramsFor: () => defaultParams },
+    });
+    const after = applyChangeSet(graph, result.changeSet);
+    expect(after.beliefs.get("b_x")?.belief.status).toBe("contracted");
+    expect(after.beliefs.get("b_citer")?.history.at(-1)).toMatchObject({ type: "stripped", targetSeq: 1, citedBeliefId: "b_x" });
     expectReplayInvariant(after, result);
   });
 

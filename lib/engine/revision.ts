@@ -19,14 +19,16 @@
  * 4. **Contraction**, never from one entry: an existing belief that received a rebuttal and now has ≥
  *    `contractionMinRebuttals` (3) counted rebuttals with rebuttal weight R ≥ support weight S gets a holistic
  *    contraction assessment; if it contracts, a `contraction` event with the assessed severity is appended.
+ *    With a cascade context, contracted beliefs go through grounding propagation in the same change-set.
  * 5. **Disagreement report**: every live belief the text rebuts, with the claim and strength behind it.
  * Beliefs are written through `writeBelief` (assimilate.ts), so every upsert is the replay of its history.
  * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
  * is the same call with nothing written.
  */
 import type { Assessor, EssAssessment, ExtractedClaim, Relation } from "./assessor";
-import { emptyChangeSet, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
+import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
 import { newBelief, writeBelief, type UnsequencedItem } from "./assimilate";
+import { propagateGrounding, type CascadeContext } from "./grounding";
 import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
 import { isLive, replay, type ReplayState } from "./replay";
@@ -59,6 +61,8 @@ export interface IngestInput {
 export interface IngestDeps {
   assessor: Assessor;
   params: EngineParams;
+  /** When given, contracted beliefs are propagated (stripping citers that lost grounding) into the same change-set. */
+  cascade?: Omit<CascadeContext, "time" | "actor" | "changeSetId">;
 }
 
 export interface AppliedRelation {
@@ -268,12 +272,19 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const beliefs: BeliefUpsert[] = [];
   const history: HistoryAppend[] = [];
   const entryOutputs: EntryOutputUpdate[] = [];
+  const contracted: BeliefRecord[] = [];
   for (const w of working.values()) {
     if (w.items.length === 0) continue;
     const staged = writeBelief(w.record, w.items, params, input.now, !w.stored);
     beliefs.push(staged.upsert);
     history.push(staged.append);
     entryOutputs.push(...staged.outputs);
+    if (w.items.some((i) => i.type === "contraction")) contracted.push(staged.record);
+  }
+  let changeSet: ChangeSet = { ...base, evidence: [evidence], beliefs, history, entryOutputs };
+  if (deps.cascade && contracted.length > 0) {
+    const cascade = await propagateGrounding(contracted, { ...deps.cascade, time: input.now, actor: input.actor, changeSetId: input.changeSetId });
+    changeSet = mergeChangeSets(changeSet, cascade.changeSet);
   }
   return {
     outcome: "staged",
@@ -282,7 +293,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     claims: outcomes,
     disagreements,
     contractions,
-    changeSet: { ...base, evidence: [evidence], beliefs, history, entryOutputs },
+    changeSet,
   };
 }
 

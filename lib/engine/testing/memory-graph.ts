@@ -6,7 +6,7 @@
 import type { ChangeSet, TopicFreeze } from "../change-set";
 import type { BeliefEdge, BeliefRecord, Evidence, HistoryItem, MutationRecord } from "../model";
 import type { EngineParams } from "../params";
-import type { AuthorisedResolver, ResolvedItem } from "../ports";
+import type { AuthorisedResolver, CitationIndex, CitationRef, ResolvedItem } from "../ports";
 import { isLive, replay, supportRefsOf } from "../replay";
 /* eslint-enable no-restricted-imports */
 
@@ -95,5 +95,22 @@ export function topicStateOf(graph: MemoryGraph, scope: string, topic: string): 
   return {
     records: [...graph.mutations.values()].filter((m) => m.scope === scope && m.topic === topic),
     freeze: graph.freezes.get(`${scope}\u0000${topic}`) ?? null,
+  };
+}
+
+/** The system-level citation index over a memory graph: live entries citing an id, in any scope. */
+export function memoryCitationIndex(graph: MemoryGraph): CitationIndex {
+  return {
+    async citersOf(id: string): Promise<readonly CitationRef[]> {
+      const out: CitationRef[] = [];
+      for (const r of graph.beliefs.values()) {
+        const removed = new Set(r.history.flatMap((i) => (i.type === "retracted" || i.type === "stripped" ? [i.targetSeq] : [])));
+        for (const i of r.history) if (i.type === "entry" && i.sourceId === id && !removed.has(i.seq)) out.push({ beliefId: r.belief.id, seq: i.seq });
+      }
+      return out;
+    },
+    async load(beliefId: string) {
+      return graph.beliefs.get(beliefId) ?? null;
+    },
   };
 }

@@ -1,12 +1,12 @@
 /**
  * `npm run eval:assessor [-- --dev] [-- --check]`: score the configured assessor (offline heuristic unless
  * OPENAI_API_KEY / OPENAI_BASE_URL is set) on the shared labelled set and print accuracy, per-class precision/recall
- * and the confusion matrix. `--dev` also scores the repo's own development cases; `--check` exits 1 when the shared
+ * and the confusion matrix. `--dev` also scores the repo's own development cases (dev-*, holdout-*); `--check` exits 1 when the shared
  * set falls below target (relation accuracy ≥ 80 %, manipulation recall ≥ 90 %).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { evaluateAssessor, formatReport, loadDevCases, loadSharedCases, meetsTargets, TARGETS } from "@/lib/assess/eval/evaluate-assessor";
+import { evaluateAssessor, formatReport, loadCaseDir, loadDevCases, loadSharedCases, meetsTargets, TARGETS } from "@/lib/assess/eval/evaluate-assessor";
 import { selectAssessor } from "@/lib/assess/select-assessor";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,6 +19,8 @@ async function main(): Promise<number> {
   if (args.has("--dev")) {
     console.log("");
     console.log(formatReport(await evaluateAssessor(assessor, loadDevCases(repoRoot))));
+    console.log("");
+    console.log(formatReport(await evaluateAssessor(assessor, loadCaseDir(path.join(repoRoot, "lib", "assess", "eval"), "holdout-"))));
   }
   if (args.has("--check") && !meetsTargets(shared)) {
     console.error(

@@ -27,6 +27,12 @@ describe("contextCues", () => {
     expect(contextCues("For example, deploys use main.")).toEqual([]);
   });
 
+  it("finds limits and separate parts", () => {
+    expect(contextTags("The preference is limited to business accounts.")).toContain("business accounts");
+    expect(contextTags("Sessions live in Redis, separately from the relational store.")).toContain("relational store");
+    expect(kinds("Weekend opening applies only during the summer months.")).toContain("holds_for");
+  });
+
   it("finds a leading scope phrase and conditional strength", () => {
     expect(kinds("In regions where power comes from coal, the advantage shrinks.")).toContain("leading_scope");
     expect(kinds("The effect is weaker when demand is driven by supply shocks.")).toContain("conditional_strength");

@@ -20,8 +20,10 @@ export interface ContextCue {
   kind: ContextCueKind;
   /** The matched text. */
   match: string;
-  /** The scope it names, lower-cased, e.g. "internal tools repository"; "" when it names none. */
+  /** The scope it names, lower-cased and cut to six words, e.g. "internal tools repository"; "" when it names none. */
   tag: string;
+  /** The whole scope phrase, uncut (for comparing with the belief). */
+  scope: string;
   /** Strong cues decide CONTEXTUALIZES alone; weak ones (dates, time zones) yield to negation and conflicts. */
   strong: boolean;
 }
@@ -30,7 +32,8 @@ const GROUP_NOUNS =
   "team|teams|office|offices|region|regions|repo|repos|repository|repositories|customers|customer|users|user|" +
   "plan|plans|tier|tiers|environment|environments|cluster|clusters|country|countries|department|departments|" +
   "adults|children|patients|projects|project|services|service|engineers|developers|accounts|account|" +
-  "platform|platforms|version|versions|market|markets|segment|segments|locations|sites|stores|devices|browsers";
+  "platform|platforms|version|versions|market|markets|segment|segments|locations|sites|stores|devices|browsers|" +
+  "connections|networks|phones|machines|nights|weekends|holidays";
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 const STUDY_NOUNS = /\b(?:trial|study|studies|experiment|survey|analysis|meta-analysis|review|audit|benchmark|load test|a\/b test|sample|cohort|interview|poll)\b/;
 const DISCOURSE = /^(?:for example|for instance|in fact|in practice|in general|in total|in short|in addition|on average|in other words|in contrast|on the other hand|in particular|for now|in the end|in summary|for years|in recent|in my|in our experience)/;
@@ -46,13 +49,19 @@ interface CueRule {
 const RULES: readonly CueRule[] = [
   {
     kind: "restrictive",
-    pattern: /\b(?:only|mainly|mostly|primarily|chiefly|largely|particularly|especially|exclusively)\s+(?:[a-z]+\s+){0,2}?(?:for|in|on|among|when|where|if|within|under|to)\s+([^.;,:]{2,60})/g,
+    pattern: /\b(?:only|mainly|mostly|primarily|chiefly|largely|particularly|especially|exclusively)\s+(?:[a-z]+\s+){0,2}?(?:for|in|on|among|when|where|if|within|under|to|during|while)\s+([^.;,:]{2,60})/g,
+    strong: true,
+    tagGroup: 1,
+  },
+  {
+    kind: "restrictive",
+    pattern: /\b(?:limited|restricted|confined|specific|unique|scoped)\s+to\s+([^.;,:]{2,60})/g,
     strong: true,
     tagGroup: 1,
   },
   {
     kind: "holds_for",
-    pattern: /\b(?:holds|hold|held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if)\s+([^.;,:]{2,60})/g,
+    pattern: /\b(?:holds|hold|held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if|during|while|on)\s+([^.;,:]{2,60})/g,
     strong: true,
     tagGroup: 1,
   },
@@ -69,7 +78,7 @@ const RULES: readonly CueRule[] = [
   {
     kind: "subgroup",
     pattern: new RegExp(
-      `\\b(?:for|in|among|at)\\s+(?:the\\s+|our\\s+|its\\s+|their\\s+)?((?!the\\b|a\\b|an\\b|our\\b)[a-z0-9-]+\\s+(?:[a-z0-9-]+\\s+)?(?:${GROUP_NOUNS}))\\b`,
+      `\\b(?:for|in|among|at|on)\\s+(?:the\\s+|our\\s+|its\\s+|their\\s+)?((?!the\\b|a\\b|an\\b|our\\b)[a-z0-9-]+\\s+(?:[a-z0-9-]+\\s+)?(?:${GROUP_NOUNS}))\\b`,
       "g",
     ),
     strong: true,
@@ -84,7 +93,7 @@ const RULES: readonly CueRule[] = [
   },
   {
     kind: "separate_part",
-    pattern: /\b(?:is|are|as|a|an)\s+(?:separate|distinct|different)\s+([a-z-]+(?:\s+[a-z-]+)?)/g,
+    pattern: /\b(?:is|are|as|a|an)\s+(?:separate|distinct|different)\s+([a-z-]+(?:\s+[a-z-]+)?)|\b(?:separately|apart) from\s+([^.;,:]{2,60})/g,
     strong: true,
     tagGroup: 1,
   },
@@ -109,8 +118,9 @@ export function contextCues(text: string): ContextCue[] {
   const cues: ContextCue[] = [];
   for (const rule of RULES) {
     for (const m of lower.matchAll(rule.pattern)) {
-      const tag = rule.tagGroup === undefined ? "" : cleanTag(m[rule.tagGroup] ?? "");
-      cues.push({ kind: rule.kind, match: m[0].trim(), tag, strong: rule.strong });
+      // Alternatives in one rule capture in different groups: the first one that matched names the scope.
+      const scope = rule.tagGroup === undefined ? "" : cleanScope(m.slice(rule.tagGroup).find((g) => g !== undefined) ?? "");
+      cues.push({ kind: rule.kind, match: m[0].trim(), tag: cutTag(scope), scope, strong: rule.strong });
     }
   }
   for (const m of lower.matchAll(LEADING_SCOPE)) {
@@ -118,16 +128,19 @@ export function contextCues(text: string): ContextCue[] {
     const scope = m[2] ?? "";
     if (DISCOURSE.test(phrase) || STUDY_NOUNS.test(scope) || /^(?:a|an|one)\b/.test(scope)) continue;
     if (/^(?:(?:19|20)\d{2}|(?:the\s+)?(?:past|last|next)\b)/.test(scope)) continue;
-    cues.push({ kind: "leading_scope", match: phrase, tag: cleanTag(scope), strong: true });
+    const cleaned = cleanScope(scope);
+    cues.push({ kind: "leading_scope", match: phrase, tag: cutTag(cleaned), scope: cleaned, strong: true });
   }
   return cues;
 }
 
 const TAG_STOP = /^(?:the|a|an|our|its|their|this|that)\s+/;
 
-function cleanTag(raw: string): string {
-  return raw.trim().replace(/\s+/g, " ").replace(TAG_STOP, "").split(" ").slice(0, 6).join(" ");
+function cleanScope(raw: string): string {
+  return raw.trim().replace(/\s+/g, " ").replace(TAG_STOP, "");
 }
+
+const cutTag = (scope: string) => scope.split(" ").slice(0, 6).join(" ");
 
 /** Context tags a text names (deduplicated, strong cues first). */
 export function contextTags(text: string): string[] {

@@ -47,9 +47,12 @@ export interface RelationSignals {
 /** The cues behind a relation judgement, exported for tests and for the evaluation's error analysis. */
 export function relationSignals(evidence: string, belief: BeliefText): RelationSignals {
   const overlap = lexicalOverlap(evidence, belief.text);
-  const beliefLower = `${belief.text} ${(belief.contextTags ?? []).join(" ")}`.toLowerCase();
-  // A scope the belief already states does not narrow it.
-  const context = contextCues(evidence).filter((c) => c.tag === "" || !beliefLower.includes(c.tag));
+  const beliefSide = `${belief.text} ${(belief.contextTags ?? []).join(" ")}`;
+  // A scope the belief already states (half or more of the scope's words) does not narrow it; a separate part or an
+  // exception names what lies outside the belief, so it always does.
+  const context = contextCues(evidence).filter(
+    (c) => c.scope === "" || c.kind === "separate_part" || lexicalOverlap(beliefSide, c.scope).beliefCoverage < 0.5,
+  );
   const e = negationCues(evidence);
   const b = negationCues(belief.text);
   const rebut: string[] = [];

@@ -17,7 +17,8 @@ export interface LexicalOverlap {
 
 /**
  * Overlap of `evidence` with `belief` (asymmetric coverage, symmetric Jaccard). A stem counts as shared when it is
- * equal, or when one stem of at least four letters is a prefix of the other (`rewrit`/`write` do not; `deploy`/`deployment` do).
+ * equal, or when the two share a prefix of at least four letters covering all but one letter of the shorter
+ * (`nightli`/`night`, `store`/`storag` do; `rewrit`/`write` do not).
  * @example lexicalOverlap("Deploys go out from main.", "The team deploys from the main branch.").shared // → ["deploy", "main"]
  */
 export function lexicalOverlap(evidence: string, belief: string): LexicalOverlap {
@@ -41,10 +42,12 @@ function hasMatch(stem: string, others: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Equal stems, or a common prefix of at least four letters that leaves at most one letter of the shorter stem. */
 function stemsMatch(a: string, b: string): boolean {
   if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short);
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return common >= 4 && common >= Math.min(a.length, b.length) - 1;
 }
 
 function trigrams(text: string): Map<string, number> {

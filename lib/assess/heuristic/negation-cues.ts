@@ -29,6 +29,8 @@ const CHANGES = [
   "replaced by", "was replaced", "were replaced", "has been replaced", "rewritten", "rewrote", "archived",
   "deprecated", "discontinued", "decommissioned", "retired", "deleted", "removed", "shut down", "used to",
   "changed to", "instead of", "now leads", "now runs", "now uses", "now is", "is now", "are now", "since the",
+  "migration off", "migrated off", "moved off", "moved away from", "phased out", "replaced with", "switched over",
+  "left the company", "stepped down", "took over",
 ];
 
 const INCREASE = new Set([

@@ -16,7 +16,15 @@ describe("numericQuantities", () => {
   });
 
   it("reads number words with a unit and skips years", () => {
-    expect(numericQuantities("within five minutes in 2024")).toEqual([{ value: 5, unit: "minut" }]);
+    expect(numericQuantities("five minutes in 2024")).toEqual([{ value: 5, unit: "minut" }]);
+  });
+
+  it("keeps a bound stated before the number", () => {
+    expect(numericQuantities("within five minutes, after 8 a.m., at noon")).toEqual([
+      { value: 480, unit: "time", bound: ">" },
+      { value: 720, unit: "time" },
+      { value: 5, unit: "minut", bound: "<" },
+    ]);
   });
 });
 
@@ -31,6 +39,13 @@ describe("compareQuantities", () => {
     const c = compareQuantities("the limit is 1000 requests per minute", "The limit is 100 requests per minute.");
     expect(c.conflicts).toHaveLength(1);
     expect(c.matches).toEqual([]);
+  });
+
+  it("checks a value against a bound and a bound against a bound", () => {
+    expect(compareQuantities("the run ends around 4:30", "The job finishes before 6 a.m.").matches).toHaveLength(1);
+    expect(compareQuantities("the run regularly ends after 8 a.m.", "The job finishes before 6 a.m.").conflicts).toHaveLength(1);
+    expect(compareQuantities("it loads in 1.2 seconds", "It loads in under two seconds.").matches).toHaveLength(1);
+    expect(compareQuantities("it loads in under 3 seconds", "It loads in under two seconds.")).toEqual({ matches: [], conflicts: [] });
   });
 
   it("ignores quantities of other units", () => {

@@ -76,7 +76,7 @@ export interface Neo4jGraphStore extends GraphStore {
 const MAX_QUERY_TERMS = 1000;
 const NO_LIMIT = 2_147_483_647;
 const ENTRY_KINDS = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES"]);
-/** Cascade levels per round trip: a 10 000-long chain takes ⌈10 000 / 32⌉ queries. */
+/** Cascade levels per round trip: a 10 000-long chain takes ⌈10 000 / 32⌉ queries (planned once, at startup). */
 const CLOSURE_WINDOW = 32;
 const closureCypher = citations.closureWindow(CLOSURE_WINDOW);
 
@@ -133,11 +133,22 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
   const driver: Driver = neo4j.driver(config.uri, auth, { maxTransactionRetryTime: 15_000, disableLosslessIntegers: false });
   let schema: Promise<void> | null = null;
 
+  /** Schema first; then the cascade's large query is planned once at startup rather than inside a retraction. */
   function ready(): Promise<void> {
-    schema ??= ensureNeo4jSchema(driver, database).catch((error: unknown) => {
-      schema = null;
-      throw mapNeo4jError(error);
-    });
+    schema ??= ensureNeo4jSchema(driver, database)
+      .then(async () => {
+        const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
+        try {
+          // A list of strings, like real calls: plans are cached per query text and parameter types.
+          await session.executeRead((tx) => tx.run(closureCypher, { ns, frontier: ["\u0000warm-up"] }));
+        } finally {
+          await session.close();
+        }
+      })
+      .catch((error: unknown) => {
+        schema = null;
+        throw mapNeo4jError(error);
+      });
     return schema;
   }
 

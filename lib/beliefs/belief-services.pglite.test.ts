@@ -1,0 +1,3 @@
+import { describeBeliefServices } from "./testing/belief-services-suite";
+
+describeBeliefServices("SQL store on embedded PGlite", "pglite");

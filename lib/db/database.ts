@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import {
   acquireDataFolderLock,
@@ -9,7 +9,7 @@ import {
   type HeldLock,
   type SocketAddress,
 } from "./data-folder-lock";
-import { startEmbeddedSocketServer, type EmbeddedSocketServer } from "./embedded-socket-server";
+import type { EmbeddedSocketServer } from "./embedded-socket-server";
 import { migrate } from "./migrate";
 import { createPrismaClient, type AppPrismaClient } from "./prisma-client";
 import { poolExecutor, type SqlExecutor } from "./sql-executor";
@@ -114,6 +114,11 @@ async function openEmbedded(dataDir: string, displayDir: string, config: OpenDat
     await lock.release();
   };
   try {
+    // Loaded here, not at import: clients and server mode never need PGlite's wasm.
+    const [{ PGlite }, { startEmbeddedSocketServer }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("./embedded-socket-server"),
+    ]);
     pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
     socketServer = await startEmbeddedSocketServer(pglite, { socketDir: dataDir });
     pool = createSocketPool(socketServer.address, config.maxConnections ?? 4);

@@ -20,6 +20,22 @@ const engineBoundary = {
   },
 };
 
+/** Engine test helpers (lib/engine/testing) may import the engine itself, one level up, and nothing else outside it. */
+const engineTestingBoundary = {
+  files: ["lib/engine/testing/**/*.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/*", "../../*"], message: "lib/engine/testing imports only from inside lib/engine." },
+          { group: ["node:*", "fs", "path", "http", "https", "net", "child_process", "crypto"], message: "lib/engine does no I/O." },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".data*/", "lib/db/generated/", "tools/", "e2e/artifacts/", "next-env.d.ts", "test-results/", "playwright-report/"] },
   js.configs.recommended,
@@ -31,4 +47,5 @@ export default tseslint.config(
     },
   },
   engineBoundary,
+  engineTestingBoundary,
 );

@@ -2,12 +2,10 @@
  * Builders for engine tests: complete values with sensible defaults, overridden per test. Unique ids come from a
  * counter per builder call so fixtures never collide inside one test file.
  */
-/* eslint-disable no-restricted-imports -- `../` here is lib/engine itself (see scripted-assessor.ts). */
 import type { Belief, BeliefRecord, Evidence, EvidenceEntry, HistoryItem, MutationRecord } from "../model";
 import { defaultParams, defaultParamsVersion, type EngineParams } from "../params";
 import { derivedFields, replay, withEntryOutputs } from "../replay";
 import { beliefKey, topicSlug } from "../topic";
-/* eslint-enable no-restricted-imports */
 
 let counter = 0;
 export const nextId = (prefix: string): string => `${prefix}_${(++counter).toString(36)}`;

@@ -2,13 +2,11 @@
  * A pure, in-memory application of change-sets for engine tests: what a store does in one transaction, with the
  * same checks (expected versions, seq continuity), returning a new value. Not a store: no access control, no indexes.
  */
-/* eslint-disable no-restricted-imports -- `../` here is lib/engine itself (see scripted-assessor.ts). */
 import type { ChangeSet, TopicFreeze } from "../change-set";
 import type { BeliefEdge, BeliefRecord, Evidence, HistoryItem, MutationRecord } from "../model";
 import type { EngineParams } from "../params";
 import type { AuthorisedResolver, CitationIndex, CitationRef, ResolvedItem } from "../ports";
 import { isLive, replay, supportRefsOf } from "../replay";
-/* eslint-enable no-restricted-imports */
 
 export interface MemoryGraph {
   beliefs: ReadonlyMap<string, BeliefRecord>;

@@ -13,8 +13,6 @@
  * * claims: the engine's sentence splitter; recall phrasing: the beliefs' own texts.
  * Every call is recorded in `calls` (method and arguments) so tests can assert what was asked.
  */
-/* eslint-disable no-restricted-imports -- `../` here is lib/engine itself (this folder is inside the engine); the
-   boundary pattern cannot tell a parent inside the engine from one outside it. */
 import type {
   AssessedRelation,
   Assessor,
@@ -30,7 +28,6 @@ import type {
 import { AssessmentError } from "../assessor";
 import { extractQuantity, splitSentences } from "../harvest";
 import { NEGATIONS, tokenize, words } from "../retrieval";
-/* eslint-enable no-restricted-imports */
 
 export type Matcher = string | RegExp;
 

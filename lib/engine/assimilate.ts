@@ -110,7 +110,8 @@ export function writeBelief(
   const withOutputs = (it: HistoryItem): HistoryItem => {
     if (it.type !== "entry") return it;
     const o = outcome.get(it.seq);
-    return o ? { ...it, contribution: o.contribution, effectiveWeight: o.effectiveWeight } : it;
+    if (!o || (o.contribution === it.contribution && o.effectiveWeight === it.effectiveWeight)) return it;
+    return { ...it, contribution: o.contribution, effectiveWeight: o.effectiveWeight };
   };
   const appendedOut = appended.map(withOutputs);
   const storedHistory = current.history.map(withOutputs);

@@ -1,0 +1,48 @@
+import { sessionPrincipal, tokenPrincipal, type Principal } from "@/lib/access/principal";
+import { auth } from "@/lib/auth/auth";
+import { createBeliefServices, type BeliefServices } from "@/lib/beliefs";
+import { getDatabase } from "@/lib/db/database";
+import { getEnv } from "@/lib/env";
+import { getGraphStore } from "@/lib/graph/select-graph-store";
+import { authenticateToken } from "@/lib/identity/tokens";
+import { selectAssessor } from "@/lib/assess/select-assessor";
+import { ApiError } from "./api-error";
+
+type ServicesGlobal = typeof globalThis & { __credenceBeliefServices?: Promise<BeliefServices> };
+
+/** The process-wide services: the shared database and graph store, the assessor chosen by configuration, real time. */
+export function getBeliefServices(): Promise<BeliefServices> {
+  const holder = globalThis as ServicesGlobal;
+  holder.__credenceBeliefServices ??= (async () => {
+    const [db, store] = await Promise.all([getDatabase(), getGraphStore()]);
+    return createBeliefServices({
+      db,
+      store,
+      assessor: selectAssessor(process.env),
+      clock: { now: () => new Date().toISOString() },
+    });
+  })();
+  const creating = holder.__credenceBeliefServices;
+  creating.catch(() => {
+    if (holder.__credenceBeliefServices === creating) delete holder.__credenceBeliefServices;
+  });
+  return creating;
+}
+
+/**
+ * Who is calling: `Authorization: Bearer <API token>` (acting as the token's user, limited to its scope if it has
+ * one), else the browser session. Neither → 401. A malformed or revoked token is a 401 too, never a hint of why.
+ */
+export async function authenticate(request: Request): Promise<Principal> {
+  const header = request.headers.get("authorization");
+  if (header !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const token = match?.[1] ? await authenticateToken(await getDatabase(), match[1]) : null;
+    if (!token) throw new ApiError(401, "unauthenticated", "The API token is missing, malformed, unknown or revoked.");
+    return tokenPrincipal(token);
+  }
+  const session = await auth();
+  if (session?.user?.id) return sessionPrincipal(session.user.id);
+  getEnv(); // configuration errors surface here rather than as a confusing 401
+  throw new ApiError(401, "unauthenticated", "Send an API token as `Authorization: Bearer <token>`, or sign in.");
+}

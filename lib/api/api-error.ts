@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { BeliefServiceError, httpStatusOf } from "@/lib/beliefs/belief-service-error";
+import { DomainError } from "@/lib/identity/errors";
+
+/** The REST API's error body: `{"error": {"code", "message", "details"}}`, never a stack trace (SPEC §7). */
+export interface ApiErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
+/** An error raised at the HTTP boundary itself (bad JSON, body too large, no credentials…). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+const DOMAIN_STATUS: Record<DomainError["code"], number> = {
+  not_found: 404,
+  conflict: 409,
+  invalid: 422,
+  forbidden: 403,
+  last_owner: 409,
+  unauthenticated: 401,
+};
+
+export function errorResponse(status: number, code: string, message: string, details: Record<string, unknown> = {}): Response {
+  const body: ApiErrorBody = { error: { code, message, details } };
+  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
+/** `invalid` details in one shape wherever they come from: one entry per field, dotted paths. */
+export function zodFieldProblems(error: z.ZodError): { field: string; message: string }[] {
+  return error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "body", message: issue.message }));
+}
+
+/**
+ * One place maps every error to a status (the dub.co `handleApiError` pattern): our own error classes keep their
+ * status and code; zod errors become 422 naming each field; anything else is logged and answered with a generic 500.
+ */
+export function handleApiError(error: unknown): Response {
+  if (error instanceof ApiError) return errorResponse(error.status, error.code, error.message, error.details);
+  if (error instanceof BeliefServiceError) {
+    return errorResponse(httpStatusOf(error.code), error.code, error.message, { ...error.details });
+  }
+  if (error instanceof DomainError) {
+    return errorResponse(DOMAIN_STATUS[error.code], error.code, error.message, error.field ? { fields: [{ field: error.field, message: error.message }] } : {});
+  }
+  if (error instanceof z.ZodError) {
+    return errorResponse(422, "invalid", "The request has invalid fields.", { fields: zodFieldProblems(error) });
+  }
+  console.error("api: unhandled error", error);
+  return errorResponse(500, "internal", "Something went wrong on our side; nothing was changed.");
+}

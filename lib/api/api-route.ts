@@ -1,0 +1,85 @@
+import type { Principal } from "@/lib/access/principal";
+import type { BeliefServices } from "@/lib/beliefs";
+import { authenticate, getBeliefServices } from "./api-context";
+import { ApiError, handleApiError } from "./api-error";
+
+/** Bodies above this are refused with 413 before parsing (SPEC §7). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ApiContext {
+  request: Request;
+  principal: Principal;
+  services: BeliefServices;
+  params: Record<string, string>;
+  url: URL;
+  /** The parsed JSON body (POST); `{}` when the body is empty. */
+  body(): Promise<unknown>;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
+  const text = await request.text();
+  if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, "malformed_json", "The body is not valid JSON.");
+  }
+}
+
+/**
+ * Wraps a route handler: authenticates (Bearer token or session), hands over the services, parses the body lazily,
+ * and maps every error to the documented shape. A handler returns a Response or a JSON-able value (200).
+ */
+export function apiRoute(handler: (ctx: ApiContext) => Promise<Response | object>) {
+  return async (request: Request, route: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
+    try {
+      const raw = await route.params;
+      const params: Record<string, string> = {};
+      for (const [key, value] of Object.entries(raw ?? {})) params[key] = Array.isArray(value) ? value.join("/") : decodeURIComponent(value);
+      const principal = await authenticate(request);
+      let parsed: Promise<unknown> | undefined;
+      const ctx: ApiContext = {
+        request,
+        principal,
+        services: await getBeliefServices(),
+        params,
+        url: new URL(request.url),
+        body: () => (parsed ??= readJson(request)),
+      };
+      const result = await handler(ctx);
+      return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });
+    } catch (error) {
+      return handleApiError(error);
+    }
+  };
+}
+
+/** Query parameters as the services' typed inputs expect them: numbers and booleans parsed, blanks dropped. */
+export function queryInput(url: URL, spec: Record<string, "string" | "number" | "boolean" | "string[]">): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(spec)) {
+    if (type === "string[]") {
+      const values = url.searchParams.getAll(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+      if (values.length > 0) out[name] = values;
+      continue;
+    }
+    const value = url.searchParams.get(name);
+    if (value === null || value.trim() === "") continue;
+    if (type === "number") out[name] = Number(value);
+    else if (type === "boolean") out[name] = value === "true" ? true : value === "false" ? false : value;
+    else out[name] = value;
+  }
+  return out;
+}
+
+export function created(body: object): Response {
+  return Response.json(body, { status: 201, headers: { "cache-control": "no-store" } });
+}
+
+/** Merges an object body with extra fields; a non-object body is passed through for the schema to reject. */
+export function withFields(body: unknown, fields: Record<string, unknown>): unknown {
+  return body !== null && typeof body === "object" && !Array.isArray(body) ? { ...body, ...fields } : body;
+}

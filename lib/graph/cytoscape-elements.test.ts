@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import type { Belief } from "@/lib/engine";
+import type { GraphSlice } from "./graph-store";
+import { shortLabel, toCytoscapeElements } from "./cytoscape-elements";
+
+function belief(id: string, credence: number, tension: number, text = `belief ${id}`): Belief {
+  return {
+    id, scope: "s", topic: "t", text, key: text, quantity: null, contextTags: [], validFrom: "2026-01-01T00:00:00Z", supersedesId: null,
+    version: 1, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", credence, valence: 2 * credence - 1, confidence: 0.3,
+    uncertainty: 0.7, supportCount: 1, contradictCount: 0, evidenceCount: 1, supportWeight: 1, rebuttalWeight: 0, tension,
+    status: "provisional", reviewState: "none", validUntil: null, paramsVersion: "p1",
+  };
+}
+
+const slice: GraphSlice = {
+  beliefs: [belief("a", 0.8, 0.1), belief("b", 0.3, 0.6, "<script>alert(1)</script>")],
+  evidence: [{ id: "e", scope: "s", kind: "document", text: "doc", uri: null, registeredBy: "u", ess: null, reasoningType: null, discarded: false, createdAt: "2026-01-01T00:00:00Z", retractedAt: null }],
+  mutations: [],
+  edges: [
+    { kind: "SUPPORTS", from: "e", to: "a", beliefId: "a", seq: 1, live: true, time: "2026-01-01T00:00:00Z", changeSet: "c" },
+    { kind: "REBUTS", from: "a", to: "b", beliefId: "b", seq: 2, live: true, time: "2026-01-01T00:00:00Z", changeSet: "c" },
+  ],
+};
+
+describe("toCytoscapeElements", () => {
+  it("maps beliefs, evidence and typed edges, keeping labels as plain text", () => {
+    const { nodes, edges } = toCytoscapeElements(slice);
+    expect(nodes.map((n) => n.data.id).sort()).toEqual(["a", "b", "e"]);
+    expect(edges.map((e) => e.data.type)).toEqual(["SUPPORTS", "REBUTS"]);
+    expect(nodes.find((n) => n.data.id === "b")?.data.label).toBe("<script>alert(1)</script>");
+  });
+
+  it("filters beliefs before edges, and drops evidence no kept edge reaches", () => {
+    const { nodes, edges } = toCytoscapeElements(slice, { minCredence: 0.5 });
+    expect(nodes.map((n) => n.data.id).sort()).toEqual(["a", "e"]);
+    expect(edges.map((e) => e.data.type)).toEqual(["SUPPORTS"]);
+    expect(toCytoscapeElements(slice, { minTension: 0.5 }).nodes.map((n) => n.data.id)).toEqual(["b"]);
+    expect(toCytoscapeElements(slice, { edgeTypes: ["REBUTS"] }).edges).toHaveLength(1);
+  });
+
+  it("cuts long labels with an ellipsis", () => {
+    expect(shortLabel("x".repeat(200))).toHaveLength(90);
+    expect(shortLabel("a\n  b")).toBe("a b");
+  });
+});

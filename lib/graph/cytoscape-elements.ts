@@ -1,0 +1,113 @@
+/**
+ * GraphSlice → Cytoscape elements: pure, shared by the REST `graph` endpoint and the graph explorer. Filters apply
+ * to beliefs; evidence and mutation nodes stay when an edge still connects them to a kept belief.
+ */
+import type { Belief, BeliefStatus, Evidence, MutationRecord } from "@/lib/engine";
+import type { GraphEdge, GraphSlice } from "./graph-store";
+
+export interface ElementFilters {
+  minCredence?: number;
+  maxCredence?: number;
+  minTension?: number;
+  maxTension?: number;
+  statuses?: readonly BeliefStatus[];
+  topic?: string;
+  /** Case-insensitive substring of the belief text. */
+  text?: string;
+  edgeTypes?: readonly GraphEdge["kind"][];
+}
+
+export interface NodeElement {
+  group: "nodes";
+  data: {
+    id: string;
+    kind: "belief" | "evidence" | "mutation";
+    label: string;
+    scope: string;
+    credence?: number;
+    tension?: number;
+    confidence?: number;
+    status?: string;
+    topic?: string;
+    evidenceKind?: string;
+    retracted?: boolean;
+    decision?: string;
+    mutationStatus?: string;
+  };
+}
+
+export interface EdgeElement {
+  group: "edges";
+  data: { id: string; source: string; target: string; type: GraphEdge["kind"]; live: boolean; seq: number | null; weight: number };
+}
+
+export interface GraphElements {
+  nodes: NodeElement[];
+  edges: EdgeElement[];
+}
+
+const LABEL_MAX = 90;
+/** Labels are plain text (Cytoscape draws them on a canvas, never as HTML); long ones are cut with an ellipsis. */
+export function shortLabel(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > LABEL_MAX ? `${flat.slice(0, LABEL_MAX - 1)}…` : flat;
+}
+
+function keepBelief(belief: Belief, f: ElementFilters): boolean {
+  if (f.minCredence !== undefined && belief.credence < f.minCredence) return false;
+  if (f.maxCredence !== undefined && belief.credence > f.maxCredence) return false;
+  if (f.minTension !== undefined && belief.tension < f.minTension) return false;
+  if (f.maxTension !== undefined && belief.tension > f.maxTension) return false;
+  if (f.statuses && f.statuses.length > 0 && !f.statuses.includes(belief.status)) return false;
+  if (f.topic && belief.topic !== f.topic) return false;
+  if (f.text && !belief.text.toLowerCase().includes(f.text.toLowerCase())) return false;
+  return true;
+}
+
+function beliefNode(b: Belief): NodeElement {
+  return {
+    group: "nodes",
+    data: { id: b.id, kind: "belief", label: shortLabel(b.text), scope: b.scope, credence: b.credence, tension: b.tension, confidence: b.confidence, status: b.status, topic: b.topic },
+  };
+}
+
+function evidenceNode(e: Evidence): NodeElement {
+  return { group: "nodes", data: { id: e.id, kind: "evidence", label: shortLabel(e.text), scope: e.scope, evidenceKind: e.kind, retracted: e.retractedAt !== null } };
+}
+
+function mutationNode(m: MutationRecord): NodeElement {
+  return { group: "nodes", data: { id: m.id, kind: "mutation", label: shortLabel(m.belief), scope: m.scope, decision: m.decision, mutationStatus: m.status } };
+}
+
+export function toCytoscapeElements(slice: GraphSlice, filters: ElementFilters = {}): GraphElements {
+  const beliefs = new Map(slice.beliefs.filter((b) => keepBelief(b, filters)).map((b) => [b.id, b]));
+  const others = new Map<string, NodeElement>();
+  for (const e of slice.evidence) others.set(e.id, evidenceNode(e));
+  for (const m of slice.mutations) others.set(m.id, mutationNode(m));
+  const droppedBeliefs = new Set(slice.beliefs.filter((b) => !beliefs.has(b.id)).map((b) => b.id));
+
+  const edges: EdgeElement[] = [];
+  const used = new Set<string>();
+  for (const edge of slice.edges) {
+    if (filters.edgeTypes && filters.edgeTypes.length > 0 && !filters.edgeTypes.includes(edge.kind)) continue;
+    if (droppedBeliefs.has(edge.from) || droppedBeliefs.has(edge.to)) continue;
+    const known = (id: string) => beliefs.has(id) || others.has(id);
+    if (!known(edge.from) || !known(edge.to)) continue;
+    used.add(edge.from);
+    used.add(edge.to);
+    edges.push({
+      group: "edges",
+      data: {
+        id: edge.seq !== null ? `${edge.kind}:${edge.from}>${edge.to}#${edge.seq}` : `${edge.kind}:${edge.from}>${edge.to}`,
+        source: edge.from,
+        target: edge.to,
+        type: edge.kind,
+        live: edge.live,
+        seq: edge.seq,
+        weight: edge.live ? 1 : 0,
+      },
+    });
+  }
+  const nodes = [...[...beliefs.values()].map(beliefNode), ...[...others.entries()].filter(([id]) => used.has(id)).map(([, node]) => node)];
+  return { nodes, edges };
+}

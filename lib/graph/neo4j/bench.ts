@@ -1,0 +1,304 @@
+/**
+ * The Neo4j rows of `npm run bench:store` (the script, owned by the SQL store, calls `benchNeo4jStore` and prints
+ * these rows beside its own). Same corpus, same metrics, same names as the SQL rows:
+ * batched ingest (one change-set of 2 000 new beliefs, each with one verified entry citing its own Evidence) against
+ * the raw baseline — the same nodes and relationships written by the bare driver with `UNWIND … CREATE` in one
+ * transaction, no checks — in the same run; single assimilations (load → engine assimilate → apply); retrieval and
+ * recall p50/p95 at each size (full-text candidates → engine scorer; recall adds loading the top 10 with histories and
+ * the engine's recall with the offline heuristic assessor, no LLM); the cascade closure over a 10 000-long chain.
+ * Everything is written in a namespace of its own, dropped at the end.
+ */
+import { randomBytes } from "node:crypto";
+import neo4j, { type Driver } from "neo4j-driver";
+import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import {
+  assimilate,
+  defaultParams,
+  emptyChangeSet,
+  recall,
+  retrieve,
+  type Belief,
+  type ChangeSet,
+  type Evidence,
+  type HistoryItem,
+} from "@/lib/engine";
+import type { ScopeView } from "../graph-store";
+import { createNeo4jGraphStore } from "./neo4j-graph-store";
+import { beliefToProps, evidenceToProps } from "./neo4j-records";
+
+export interface Neo4jBenchOptions {
+  uri: string;
+  user?: string;
+  password?: string;
+  database?: string;
+  /** Belief counts at which retrieval and recall are measured (the scope grows in place). Default 10 000 and 100 000. */
+  sizes?: readonly number[];
+  /** Label of the rows' backend column. */
+  backend?: string;
+  /** Progress lines (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export interface BenchRow {
+  backend: string;
+  metric: string;
+  value: string;
+}
+
+const BATCH = 2_000;
+const SINGLE = 200;
+const QUERIES = 60;
+const CHAIN = 10_000;
+const T0 = Date.parse("2026-01-05T09:00:00.000Z");
+const iso = (ms: number) => new Date(T0 + ms).toISOString();
+
+/** mulberry32: every run writes the same corpus. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCAB = Array.from({ length: 3_000 }, (_, i) => {
+  const syl = ["ka", "lo", "mi", "ren", "tus", "dor", "ve", "sal", "pri", "gon", "el", "ba"];
+  let w = "";
+  let x = i + 7;
+  for (let k = 0; k < 3; k++) {
+    w += syl[x % syl.length];
+    x = Math.floor(x / syl.length) + k * 5;
+  }
+  return `${w}${i % 10 === 0 ? "" : i.toString(36)}`;
+});
+
+/** Zipf-like word choice: queries hit small and large candidate sets alike. */
+function sentence(r: () => number, words = 8): string {
+  const pick = () => VOCAB[Math.floor(VOCAB.length * r() ** 2)] ?? "x";
+  return `${Array.from({ length: words }, pick).join(" ")}.`;
+}
+
+function pct(samples: readonly number[], p: number): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+
+let idCounter = 0;
+const run = randomBytes(3).toString("hex");
+const nid = (prefix: string) => `${prefix}_${run}_${(++idCounter).toString(36)}`;
+
+function belief(scope: string, text: string, at: string): Belief {
+  return {
+    id: nid("b"),
+    scope,
+    topic: "bench",
+    text,
+    key: `${text.toLowerCase()} ${idCounter}`,
+    quantity: null,
+    contextTags: [],
+    validFrom: at,
+    supersedesId: null,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+    credence: 0.6224593312018546,
+    valence: 0.2449186624037092,
+    confidence: 0.1,
+    uncertainty: 0.9,
+    supportCount: 1,
+    contradictCount: 0,
+    evidenceCount: 1,
+    supportWeight: 0.5,
+    rebuttalWeight: 0,
+    tension: 0,
+    status: "provisional",
+    reviewState: "none",
+    validUntil: null,
+    paramsVersion: "bench",
+  };
+}
+
+function evidence(scope: string, at: string): Evidence {
+  return { id: nid("ev"), scope, kind: "document", text: "bench source", uri: null, registeredBy: "bench", ess: null, reasoningType: null, discarded: false, createdAt: at, retractedAt: null };
+}
+
+function entry(sourceId: string, at: string, sourceKind: "evidence" | "belief" = "evidence"): HistoryItem {
+  return {
+    type: "entry",
+    seq: 1,
+    time: at,
+    actor: "bench",
+    changeSet: "bench",
+    sourceId,
+    sourceKind,
+    relation: "SUPPORTS",
+    tier: "document",
+    weight: 1,
+    ess: 1,
+    verified: true,
+    effectiveTier: "document",
+    launderingReason: null,
+    reasoning: null,
+    assessor: "caller",
+    contribution: 0.5,
+    effectiveWeight: 1,
+  };
+}
+
+function batch(scope: string, n: number, r: () => number, at: string): ChangeSet {
+  const evs: Evidence[] = [];
+  const beliefs: Belief[] = [];
+  const history: { beliefId: string; items: HistoryItem[] }[] = [];
+  for (let i = 0; i < n; i++) {
+    const ev = evidence(scope, at);
+    const b = belief(scope, sentence(r), at);
+    evs.push(ev);
+    beliefs.push(b);
+    history.push({ beliefId: b.id, items: [entry(ev.id, at)] });
+  }
+  return { ...emptyChangeSet(nid("cs"), "bench", at), evidence: evs, beliefs: beliefs.map((b) => ({ belief: b, expectedVersion: null })), history };
+}
+
+export async function benchNeo4jStore(options: Neo4jBenchOptions): Promise<BenchRow[]> {
+  const backend = options.backend ?? "Neo4j 5.26";
+  const log = options.log ?? ((line: string) => console.error(line));
+  const sizes = options.sizes ?? [10_000, 100_000];
+  const database = options.database ?? "neo4j";
+  const ns = `bench_${run}`;
+  const store = createNeo4jGraphStore({ uri: options.uri, user: options.user, password: options.password, database, namespace: ns });
+  const auth = options.user !== undefined ? neo4j.auth.basic(options.user, options.password ?? "") : undefined;
+  const driver = neo4j.driver(options.uri, auth);
+  const rows: BenchRow[] = [];
+  const add = (metric: string, value: string) => {
+    rows.push({ backend, metric, value });
+    log(`  ${backend}: ${metric} = ${value}`);
+  };
+  try {
+    await store.check();
+    const r = rng(42);
+
+    // Batched ingest vs the raw baseline: same rows, separate scopes, same run.
+    const batchScope = nid("s");
+    const rawScope = nid("s");
+    let t = performance.now();
+    for (let i = 0; i < 5; i++) await store.apply(batch(batchScope, BATCH, r, iso(0)));
+    const batched = (5 * BATCH) / ((performance.now() - t) / 1000);
+    const rawBatches = Array.from({ length: 5 }, () => batch(rawScope, BATCH, r, iso(0)));
+    t = performance.now();
+    for (const cs of rawBatches) await rawInsert(driver, database, ns, cs);
+    const raw = (5 * BATCH) / ((performance.now() - t) / 1000);
+    add("batched ingest (beliefs+entry+evidence /s)", batched.toFixed(0));
+    add("raw insert baseline, bare driver (same rows /s)", raw.toFixed(0));
+    add("batched / raw", `${((100 * batched) / raw).toFixed(0)} %`);
+
+    // Single assimilations: load → engine assimilate through the resolver → apply, one at a time.
+    const singleScope = nid("s");
+    const v: ScopeView = { homeScopeId: singleScope, visibleScopeIds: [singleScope] };
+    const seed = batch(singleScope, SINGLE, r, iso(0));
+    await store.apply(seed);
+    const evs = batch(singleScope, SINGLE, r, iso(0)).evidence;
+    await store.apply({ ...emptyChangeSet(nid("cs"), "bench", iso(0)), evidence: evs });
+    t = performance.now();
+    for (let i = 0; i < SINGLE; i++) {
+      const rec = await store.loadBelief(v, seed.beliefs[i]?.belief.id ?? "");
+      if (!rec) throw new Error("missing belief");
+      const result = await assimilate({
+        target: { existing: rec },
+        evidence: [{ sourceId: evs[i]?.id ?? null, tier: "document" }],
+        resolver: store.resolverFor(v),
+        params: defaultParams,
+        time: iso(60_000 * (i + 1)),
+        actor: "bench",
+        changeSetId: nid("cs"),
+      });
+      await store.apply(result.changeSet);
+    }
+    add("single assimilations /s (load → assimilate → apply)", (SINGLE / ((performance.now() - t) / 1000)).toFixed(0));
+
+    // Retrieval and recall at each size, in one scope grown in place.
+    const scope = nid("s");
+    const view: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
+    const assessor = createHeuristicAssessor();
+    let size = 0;
+    for (const target of sizes) {
+      t = performance.now();
+      while (size < target) {
+        const n = Math.min(5_000, target - size);
+        await store.apply(batch(scope, n, r, iso(0)));
+        size += n;
+      }
+      log(`  ${backend}: grew to ${size} beliefs in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      const qr = rng(7);
+      const retrieval: number[] = [];
+      const recalls: number[] = [];
+      const candidateCounts: number[] = [];
+      for (let q = 0; q < QUERIES; q++) {
+        const question = sentence(qr, 3);
+        let s = performance.now();
+        const candidates = await store.searchCandidates(view, question);
+        retrieve(question, candidates, { k: 10, scope });
+        retrieval.push(performance.now() - s);
+        candidateCounts.push(candidates.length);
+        s = performance.now();
+        const all = await store.searchCandidates(view, question, { includeEnded: true });
+        const top = retrieve(question, all, { k: 10, includeEnded: true });
+        const records = await store.loadBeliefs(view, top.map((x) => x.belief.id));
+        await recall({ question, candidates: records, load: (id) => store.loadBelief(view, id), assessor }, defaultParams);
+        recalls.push(performance.now() - s);
+      }
+      add(`retrieval p50 / p95 at ${size} beliefs (ms)`, `${pct(retrieval, 50).toFixed(1)} / ${pct(retrieval, 95).toFixed(1)}`);
+      add(`recall p50 / p95 at ${size} beliefs (ms)`, `${pct(recalls, 50).toFixed(1)} / ${pct(recalls, 95).toFixed(1)}`);
+      add(`candidates per query at ${size} (median)`, pct(candidateCounts, 50).toFixed(0));
+    }
+
+    // Cascade: citation closure over a 10 000-long chain.
+    const chainScope = nid("s");
+    const chain: Belief[] = Array.from({ length: CHAIN + 1 }, (_, i) => belief(chainScope, `chain link ${i}.`, iso(0)));
+    await store.apply({
+      ...emptyChangeSet(nid("cs"), "bench", iso(0)),
+      beliefs: chain.map((b) => ({ belief: b, expectedVersion: null })),
+      history: chain.slice(1).map((b, i) => ({ beliefId: b.id, items: [entry(chain[i]?.id ?? "", iso(0), "belief")] })),
+    });
+    t = performance.now();
+    const hops = await store.citationIndex().citationClosure(chain[0]?.id ?? "");
+    add(`cascade closure over a ${hops.length}-long chain (ms)`, (performance.now() - t).toFixed(0));
+  } finally {
+    await store.dropNamespace().catch(() => {});
+    await store.close();
+    await driver.close();
+  }
+  return rows;
+}
+
+/** The baseline: the same nodes and relationships as `apply` writes, bare `UNWIND … CREATE`, no checks, one transaction. */
+async function rawInsert(driver: Driver, database: string, ns: string, cs: ChangeSet): Promise<void> {
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
+  try {
+    await session.executeWrite(async (tx) => {
+      await tx.run("UNWIND $rows AS row CREATE (n:Evidence) SET n = row", { rows: cs.evidence.map((e) => evidenceToProps(ns, e)) });
+      const history = new Map(cs.history.map((h) => [h.beliefId, h.items]));
+      await tx.run("UNWIND $rows AS row CREATE (n:Belief) SET n = row", {
+        rows: cs.beliefs.map((u) => beliefToProps(ns, u.belief, history.get(u.belief.id) ?? [])),
+      });
+      const edges = cs.history.flatMap((h) =>
+        h.items.flatMap((item) =>
+          item.type === "entry" && item.sourceId !== null
+            ? [{ beliefId: h.beliefId, sourceId: item.sourceId, props: { ns, beliefId: h.beliefId, seq: neo4j.int(item.seq), sourceId: item.sourceId, live: true, time: item.time, changeSet: item.changeSet } }]
+            : [],
+        ),
+      );
+      await tx.run(
+        `UNWIND $rows AS row
+         MATCH (b:Belief {ns: $ns, id: row.beliefId})
+         MATCH (s:Evidence {ns: $ns, id: row.sourceId})
+         CREATE (s)-[r:SUPPORTS]->(b) SET r = row.props`,
+        { ns, rows: edges },
+      );
+    });
+  } finally {
+    await session.close();
+  }
+}

@@ -3,7 +3,7 @@
  * the error mapping (400/401/403/413/422), no oracle across scopes, citation hiding and grants, the OpenAPI
  * document, and a fuzz run that must never produce a 5xx or a write.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { randomBytes } from "node:crypto";
 import { addGrant } from "@/lib/identity/grants";
@@ -27,6 +27,10 @@ import * as synthesesRoute from "@/app/api/v1/scopes/[scope]/syntheses/route";
 import * as unfreezeRoute from "@/app/api/v1/scopes/[scope]/topics/[topic]/unfreeze/route";
 import * as openApiRoute from "@/app/api/v1/openapi.json/route";
 import * as docsRoute from "@/app/api/docs/route";
+
+// next-auth imports `next/server`, which does not resolve outside Next: the session path is replaced by "no session",
+// so only Bearer-token authentication is exercised here (the browser journeys cover sessions).
+vi.mock("@/lib/auth/auth", () => ({ auth: async () => null }));
 
 type Endpoint = {
   name: string;
@@ -96,6 +100,9 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
 
   it("401 without a token and with a bad, malformed or unknown one, in the documented shape", async () => {
     const path = `/scopes/${home}/beliefs`;
+    const none = await h.call(beliefsRoute.GET, "GET", path, { scope: home });
+    expect(none.status).toBe(401);
+    expect(isErrorBody(await json(none))).toBe(true);
     for (const authorization of ["Bearer cred_nottherealtoken", "Bearer", "Basic abc", `Bearer ${h.tokens.owner}x`]) {
       const response = await h.call(beliefsRoute.GET, "GET", path, { scope: home }, { headers: { authorization } });
       expect(response.status).toBe(401);

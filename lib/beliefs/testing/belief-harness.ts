@@ -9,7 +9,7 @@ import { embeddedBackend, serverBackend, type TestLocation } from "@/lib/db/test
 import type { Database } from "@/lib/db/database";
 import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
 import { sessionPrincipal } from "@/lib/access/principal";
-import type { Assessor, Clock } from "@/lib/engine";
+import type { Assessor } from "@/lib/engine";
 import type { GraphStore } from "@/lib/graph/graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { addGrant } from "@/lib/identity/grants";
@@ -19,25 +19,14 @@ import { createUser } from "@/lib/identity/users";
 import type { Role } from "@/lib/identity/roles";
 import type { BeliefServices, BeliefServicesConfig, Caller } from "../belief-services";
 import { createBeliefServices } from "../create-belief-services";
+import { settableClock, type SettableClock } from "../settable-clock";
 
 export type HarnessBackend = "pglite" | "postgres" | "neo4j";
 
-export interface ManualClock extends Clock {
-  set(time: string): void;
-  advance(ms: number): void;
-}
+export type ManualClock = SettableClock;
 
 export function manualClock(start = "2026-03-02T09:00:00.000Z"): ManualClock {
-  let t = Date.parse(start);
-  return {
-    now: () => new Date(t).toISOString(),
-    set: (time) => {
-      t = Date.parse(time);
-    },
-    advance: (ms) => {
-      t += ms;
-    },
-  };
+  return settableClock(start);
 }
 
 export const MINUTE = 60_000;

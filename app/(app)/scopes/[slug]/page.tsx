@@ -1,10 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { getBeliefServices } from "@/lib/api/api-context";
 import { requireUser } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db/database";
 import { getScopeForViewer } from "@/lib/identity/scopes";
 import { RoleBadge } from "@/components/scopes/role-badge";
+import { RecallBox } from "@/components/beliefs/recall-box";
+import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
 
 export const metadata: Metadata = { title: "Scope" };
 
@@ -13,6 +17,18 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
   const user = await requireUser();
   const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
   if (!scope) notFound();
+  const services = await getBeliefServices();
+  const caller = sessionPrincipal(user.id);
+  const [overview, beliefs] = await Promise.all([services.overview(caller, slug), services.listBeliefs(caller, slug, { limit: 500 })]);
+  const byTension = [...beliefs].sort((a, b) => b.tension - a.tension || b.credence - a.credence);
+  const figures = [
+    { label: "Live beliefs", value: overview.live },
+    { label: "Disputed", value: overview.byStatus.disputed },
+    { label: "Supported or canonical", value: overview.byStatus.supported + overview.byStatus.canonical },
+    { label: "Pending review", value: overview.pendingReview },
+    { label: "Frozen topics", value: overview.frozenTopics },
+    { label: "Mean tension", value: overview.meanTension.toFixed(2) },
+  ];
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
@@ -20,13 +36,56 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
           {scope.name}
         </h1>
         <RoleBadge role={scope.role} />
-        <Link href={`/scopes/${scope.slug}/settings`} className="ml-auto text-sm text-sky-700 hover:underline dark:text-sky-400">
-          Settings
-        </Link>
+        {scope.role ? (
+          <Link href={`/scopes/${scope.slug}/settings`} className="ml-auto text-sm text-sky-700 hover:underline dark:text-sky-400">
+            Settings
+          </Link>
+        ) : null}
       </div>
-      <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-        No beliefs in this scope yet. Agents add them through the API with a token from the scope settings.
-      </div>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Scope health">
+        {figures.map((f) => (
+          <div key={f.label} className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+            <dt className="text-xs text-zinc-500">{f.label}</dt>
+            <dd className="mt-1 text-xl font-semibold tabular-nums">{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <RecallBox scope={scope.slug} />
+      {byTension.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-zinc-600 dark:border-zinc-700 dark:text-zinc-400" data-testid="beliefs-empty">
+          No beliefs in this scope yet. Agents add them through the API (<Link className="underline" href="/api/docs">reference</Link>) with a token from the scope settings.
+        </div>
+      ) : (
+        <section aria-label="Beliefs, most contested first">
+          <h2 className="mb-2 text-lg font-semibold">Beliefs, most contested first</h2>
+          <table className="w-full text-sm">
+            <thead className="text-left text-zinc-500">
+              <tr>
+                <th className="py-1 font-medium">Belief</th>
+                <th className="py-1 font-medium">Status</th>
+                <th className="py-1 text-right font-medium">Credence</th>
+                <th className="py-1 pl-4 font-medium">Tension</th>
+                <th className="py-1 font-medium">Topic</th>
+              </tr>
+            </thead>
+            <tbody>
+              {byTension.map((b) => (
+                <tr key={b.id} className="border-t border-zinc-100 align-top dark:border-zinc-800" data-testid="belief-row">
+                  <td className="py-2 pr-3">
+                    <Link href={`/scopes/${scope.slug}/beliefs/${encodeURIComponent(b.id)}`} className="hover:underline">
+                      {b.text}
+                    </Link>
+                  </td>
+                  <td className="py-2"><StatusBadge status={b.status} /></td>
+                  <td className="py-2 text-right tabular-nums">{b.credence.toFixed(2)}</td>
+                  <td className="py-2 pl-4"><TensionBar tension={b.tension} /></td>
+                  <td className="py-2 font-mono text-xs text-zinc-500">{b.topic}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
     </div>
   );
 }

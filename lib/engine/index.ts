@@ -19,5 +19,7 @@ export * from "./topic";
 export * from "./recall";
 export * from "./stability";
 export * from "./synthesis";
+export * from "./revision";
+export * from "./mutation";
 // Names defined in more than one module: the model's definition is the shared one.
 export type { Quantity } from "./model";

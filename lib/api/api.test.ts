@@ -113,4 +113,97 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const ok = await h.call(beliefsRoute.GET, "GET", path, { scope: home }, { token: h.tokens.viewer });
     expect(ok.status).toBe(200);
   });
+
+  const errorOf = async (response: Response) => {
+    const body = await json(response);
+    expect(isErrorBody(body)).toBe(true);
+    return (body as { error: { code: string; message: string; details: { fields?: { field: string; message: string }[] } } }).error;
+  };
+
+  it("deploy-branch story over HTTP: two beliefs, Thursday rebuts Monday, recall is contested with the release branch dominant", async () => {
+    const ingest = (text: string) => post(ingestRoute.POST, `/scopes/${home}/ingest`, { scope: home }, h.tokens.editor, { text, source: { kind: "observation" } });
+    const monday = await ingest("Deploys go from the main branch.");
+    expect(monday.status).toBe(200);
+    const mondayBody = (await monday.json()) as { outcome: string; changes: { created: { beliefId: string }[] } };
+    expect(mondayBody.outcome).toBe("committed");
+    const mondayId = mondayBody.changes.created[0]?.beliefId as string;
+    expect(mondayId).toBeTruthy();
+
+    const thursday = await ingest("Deploys go out from the protected release branch; pushing to main never ships anything.");
+    expect(thursday.status).toBe(200);
+    const thursdayBody = (await thursday.json()) as { evidence: { id: string }; changes: { created: { beliefId: string }[] }; disagreements: { beliefId: string }[] };
+    expect(thursdayBody.disagreements.map((d) => d.beliefId)).toEqual([mondayId]);
+    const thursdayId = thursdayBody.changes.created[0]?.beliefId as string;
+    expect(thursdayId).toBeTruthy();
+
+    const recall = await h.call(recallRoute.GET, "GET", `/scopes/${home}/recall`, { scope: home }, { token: h.tokens.viewer, query: { q: "Which branch do we deploy from?" } });
+    expect(recall.status).toBe(200);
+    const answer = (await recall.json()) as { mode: string; dominantBeliefIds: string[]; dominantAnswer: string; competingBeliefIds: string[] };
+    expect(answer.mode).toBe("contested");
+    expect(answer.dominantBeliefIds[0]).toBe(thursdayId);
+    expect(answer.dominantAnswer).toMatch(/release/i);
+    expect(answer.competingBeliefIds).toContain(mondayId);
+
+    const detail = await h.call(beliefRoute.GET, "GET", `/scopes/${home}/beliefs/${mondayId}`, { scope: home, id: mondayId }, { token: h.tokens.viewer });
+    expect(detail.status).toBe(200);
+    const { belief } = (await detail.json()) as { belief: Record<string, unknown> & { history: { type: string; relation?: string; sourceId?: string; verified?: boolean }[] } };
+    // The belief shape of issue #5: identity, credence and its decomposition, tension, counts, review and validity, history.
+    for (const key of ["id", "scope", "text", "credence", "valence", "confidence", "uncertainty", "status", "tension", "supportWeight", "rebuttalWeight",
+      "supportCount", "contradictCount", "evidenceCount", "contextTags", "reviewState", "validFrom", "validUntil", "paramsVersion", "version", "history"]) {
+      expect(belief, key).toHaveProperty(key);
+    }
+    expect(belief.id).toBe(mondayId);
+    expect(belief.tension as number).toBeGreaterThan(0);
+    expect(belief.contradictCount).toBe(1);
+    const rebuttals = belief.history.filter((i) => i.type === "entry" && i.relation === "REBUTS");
+    expect(rebuttals).toHaveLength(1);
+    expect(rebuttals[0]).toMatchObject({ sourceId: thursdayBody.evidence.id, verified: true });
+
+    const list = await h.call(beliefsRoute.GET, "GET", `/scopes/${home}/beliefs`, { scope: home }, { token: h.tokens.viewer, query: { q: "deploy branch", k: "5" } });
+    const ranked = (await list.json()) as { beliefs: { id: string; relevance: number }[] };
+    expect(ranked.beliefs.map((b) => b.id)).toEqual(expect.arrayContaining([mondayId, thursdayId]));
+
+    const replay = await h.call(replayRoute.GET, "GET", `/scopes/${home}/beliefs/${mondayId}/replay`, { scope: home, id: mondayId }, { token: h.tokens.viewer });
+    expect(((await replay.json()) as { matches: boolean }).matches).toBe(true);
+  });
+
+  it("422 names the fields: a bad tier and a bad direction on assimilate, missing mutation fields", async () => {
+    const bad = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, {
+      claim: "Builds take ten minutes.",
+      evidence: [{ tier: "hearsay" }, { tier: "observation", direction: "sideways" }],
+    });
+    expect(bad.status).toBe(422);
+    const error = await errorOf(bad);
+    expect(error.code).toBe("invalid");
+    const fields = (error.details.fields ?? []).map((f) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(["evidence.0.tier", "evidence.1.direction"]));
+
+    const mutation = await post(mutationsRoute.POST, `/scopes/${home}/mutations`, { scope: home }, h.tokens.editor, { mutationType: "add" });
+    expect(mutation.status).toBe(422);
+    const missing = ((await errorOf(mutation)).details.fields ?? []).map((f) => f.field);
+    expect(missing).toEqual(expect.arrayContaining(["belief", "strength", "reason", "sourceEvent"]));
+  });
+
+  it("400 on malformed JSON, 413 over 1 MiB, 403 for a viewer writing — nothing written", async () => {
+    const before = await h.counts();
+    const malformed = await h.call(assimilateRoute.POST, "POST", `/scopes/${home}/assimilate`, { scope: home }, { token: h.tokens.editor, raw: '{"claim": "x", evidence: [' });
+    expect(malformed.status).toBe(400);
+    expect((await errorOf(malformed)).code).toBe("malformed_json");
+
+    const huge = JSON.stringify({ text: "x".repeat(MAX_BODY_BYTES) });
+    const tooLarge = await h.call(ingestRoute.POST, "POST", `/scopes/${home}/ingest`, { scope: home }, { token: h.tokens.editor, raw: huge });
+    expect(tooLarge.status).toBe(413);
+    expect((await errorOf(tooLarge)).code).toBe("payload_too_large");
+    const declared = await h.call(ingestRoute.POST, "POST", `/scopes/${home}/ingest`, { scope: home }, {
+      token: h.tokens.editor,
+      raw: '{"text":"small"}',
+      headers: { "content-length": String(MAX_BODY_BYTES + 1) },
+    });
+    expect(declared.status).toBe(413);
+
+    const viewer = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.viewer, { claim: "Viewers cannot write this.", evidence: [{ tier: "observation" }] });
+    expect(viewer.status).toBe(403);
+    expect((await errorOf(viewer)).code).toBe("forbidden");
+    expect(await h.counts()).toEqual(before);
+  });
 });

@@ -6,3 +6,7 @@ export * from "./belief-schemas";
 export * from "./belief-services";
 export { createBeliefServices } from "./create-belief-services";
 export { OPERATOR_ACTOR } from "./caller-context";
+export { getBeliefServices } from "./get-belief-services";
+export { settableClock, systemClock, type SettableClock } from "./settable-clock";
+export { seedDemoStories, demoStart, type DemoSeedReport, type DemoUsers, type SeedDemoOptions } from "./demo-stories";
+export { replayCheckCommand, exportCommand, importCommand, type CliIo } from "./cli-commands";

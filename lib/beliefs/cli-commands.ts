@@ -1,0 +1,77 @@
+/**
+ * Handlers the operator CLI wires (`scripts/cli.ts`): `replay check [--scope S]`, `export --scope S`,
+ * `import --scope S`. They act as the operator (owner of every scope) through the same services as everyone else.
+ * Each returns the process exit code: 0 success; 1 a replay mismatch or a refused import/export (the reason on
+ * stderr as one line). Export writes `serializeScopeExport` (sorted keys) and a newline: importing that text and
+ * exporting again gives the same text, up to the scope id the import rewrote.
+ */
+import type { Database } from "@/lib/db/database";
+import { serializeScopeExport } from "@/lib/graph/graph-store";
+import { BeliefServiceError } from "./belief-service-error";
+import { OPERATOR_CALLER, type BeliefServices } from "./belief-services";
+
+export interface CliIo {
+  out(text: string): void;
+  err(line: string): void;
+  /** The whole of stdin. */
+  readStdin(): Promise<string>;
+}
+
+function failure(io: CliIo, error: unknown): number {
+  if (error instanceof BeliefServiceError) {
+    io.err(`${error.code}: ${error.message}`);
+    return 1;
+  }
+  throw error;
+}
+
+/** `replay check [--scope S]`: every belief of S (or of every scope) against the replay of its history. */
+export async function replayCheckCommand(services: BeliefServices, db: Pick<Database, "prisma">, options: { scope?: string }, io: CliIo): Promise<number> {
+  const slugs = options.scope ? [options.scope] : (await db.prisma.scope.findMany({ select: { slug: true }, orderBy: { slug: "asc" } })).map((s) => s.slug);
+  let mismatched = 0;
+  try {
+    for (const slug of slugs) {
+      const result = await services.replayCheck(OPERATOR_CALLER, slug, {});
+      io.out(`${slug}\t${result.checked} beliefs\t${result.ok ? "ok" : `${result.mismatches.length} mismatched`}\n`);
+      for (const m of result.mismatches) {
+        mismatched += 1;
+        for (const field of m.mismatches) io.out(`  ${m.beliefId}\t${field.field}\tstored ${JSON.stringify(field.stored)}\treplayed ${JSON.stringify(field.replayed)}\n`);
+      }
+    }
+  } catch (error) {
+    return failure(io, error);
+  }
+  return mismatched === 0 ? 0 : 1;
+}
+
+/** `export --scope S [--as-of T]`: the scope as JSON on stdout. */
+export async function exportCommand(services: BeliefServices, options: { scope: string; asOf?: string }, io: CliIo): Promise<number> {
+  try {
+    const data = await services.exportScope(OPERATOR_CALLER, options.scope, options.asOf ? { asOf: options.asOf } : {});
+    io.out(`${serializeScopeExport(data)}\n`);
+    return 0;
+  } catch (error) {
+    return failure(io, error);
+  }
+}
+
+/** `import --scope S`: an export from stdin into the empty scope S. */
+export async function importCommand(services: BeliefServices, options: { scope: string }, io: CliIo): Promise<number> {
+  const text = await io.readStdin();
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    io.err(`invalid: stdin is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    return 1;
+  }
+  try {
+    const result = await services.importScope(OPERATOR_CALLER, options.scope, { data });
+    io.err(
+      `imported into ${options.scope}: ${result.beliefs} beliefs, ${result.historyItems} history items, ${result.evidence} evidence, ${result.mutations} mutations, ${result.edges} edges, ${result.topicFreezes} topic freezes`,
+    );
+    return 0;
+  } catch (error) {
+    return failure(io, error);
+  }
+}

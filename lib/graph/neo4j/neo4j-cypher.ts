@@ -42,8 +42,14 @@ export const read = {
       AND ($afterId IS NULL OR b.id > $afterId)
     RETURN b ${BELIEF_LIGHT} AS b ORDER BY b.id LIMIT $limit`,
 
-  /** Full-text over the engine's terms, the scope token required; ordered by Lucene's rank only to cut at `limit`. */
+  /** Full-text over the engine's terms, the scope token required: the whole matching domain, in no order. */
   searchCandidates: `
+    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b
+    WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
+    RETURN b ${BELIEF_LIGHT} AS b`,
+
+  /** The same, cut at a safety cap by Lucene's own rank. */
+  searchCandidatesCapped: `
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b, score
     WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
     RETURN b ${BELIEF_LIGHT} AS b ORDER BY score DESC LIMIT $limit`,

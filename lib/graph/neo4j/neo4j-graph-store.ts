@@ -418,7 +418,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       if (terms.length === 0) return [];
       // Terms are [\p{L}\p{N}]+ and lower-case: nothing in them is Lucene syntax. The scope token is required.
       const luceneQuery = `+ftScope:${ftScopeToken(ns, view.homeScopeId)} +searchTerms:(${terms.join(" ")})`;
-      const found = await query(read.searchCandidates, {
+      const found = await query(options?.limit === undefined ? read.searchCandidates : read.searchCandidatesCapped, {
         ...anchor(view),
         query: luceneQuery,
         includeEnded: options?.includeEnded ?? false,

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { sessionPrincipal } from "@/lib/access/principal";
-import { getBeliefServices } from "@/lib/api/api-context";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 import { currentUser } from "@/lib/auth/session";
 import type { RecallAnswer } from "@/lib/engine/recall";

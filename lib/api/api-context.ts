@@ -1,33 +1,11 @@
 import { sessionPrincipal, tokenPrincipal, type Principal } from "@/lib/access/principal";
 import { auth } from "@/lib/auth/auth";
-import { createBeliefServices, type BeliefServices } from "@/lib/beliefs";
 import { getDatabase } from "@/lib/db/database";
 import { getEnv } from "@/lib/env";
-import { getGraphStore } from "@/lib/graph/select-graph-store";
 import { authenticateToken } from "@/lib/identity/tokens";
-import { selectAssessor } from "@/lib/assess/select-assessor";
 import { ApiError } from "./api-error";
 
-type ServicesGlobal = typeof globalThis & { __credenceBeliefServices?: Promise<BeliefServices> };
-
-/** The process-wide services: the shared database and graph store, the assessor chosen by configuration, real time. */
-export function getBeliefServices(): Promise<BeliefServices> {
-  const holder = globalThis as ServicesGlobal;
-  holder.__credenceBeliefServices ??= (async () => {
-    const [db, store] = await Promise.all([getDatabase(), getGraphStore()]);
-    return createBeliefServices({
-      db,
-      store,
-      assessor: selectAssessor(process.env),
-      clock: { now: () => new Date().toISOString() },
-    });
-  })();
-  const creating = holder.__credenceBeliefServices;
-  creating.catch(() => {
-    if (holder.__credenceBeliefServices === creating) delete holder.__credenceBeliefServices;
-  });
-  return creating;
-}
+export { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 
 /**
  * Who is calling: `Authorization: Bearer <API token>` (acting as the token's user, limited to its scope if it has

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { sessionPrincipal } from "@/lib/access/principal";
-import { getBeliefServices } from "@/lib/api/api-context";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { requireUser } from "@/lib/auth/session";
 import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 import type { HistoryItem } from "@/lib/engine";

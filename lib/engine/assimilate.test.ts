@@ -166,7 +166,7 @@ describe("assimilate: anti-laundering", () => {
           expect(hidden).toEqual(missing);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
   });
 
@@ -204,7 +204,7 @@ describe("assimilate: anti-laundering", () => {
           expect(after.write.state.credence).toBeCloseTo(direct.write.state.credence, 12);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: 200 },
     );
   });
 
@@ -233,7 +233,7 @@ describe("assimilate: anti-laundering", () => {
           for (const rec of store.beliefs.values()) expect(checkReplay(rec.belief, rec.history, P).mismatches).toEqual([]);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvidenceEntry } from "@/lib/engine";
 import { BeliefServiceError } from "../belief-service-error";
+import { demoStart, seedDemoStories, type DemoSeedReport } from "../demo-stories";
 import type { Caller } from "../belief-services";
 import { DAY, MINUTE, openBeliefHarness, type BeliefHarness, type HarnessBackend } from "./belief-harness";
 
@@ -235,6 +236,71 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect((await h.services.listBeliefs(h.callers.viewer, home, { liveOnly: false, limit: 1000 })).length).toBe(before);
     });
 
+    it("revise an entry: replay as if it had carried the revised values; losing the last support strips citers", async () => {
+      const doc = await h.services.registerEvidence(ed, home, { kind: "document", text: "Benchmark note: cache hit rate is 93%.", assess: false });
+      const a = await h.services.assimilate(ed, home, { claim: "The cache hit rate is above 90%.", evidence: [{ sourceId: doc.evidence.id, tier: "document" }] });
+      const b = await h.services.assimilate(ed, home, { claim: "The cache layer pays for itself.", evidence: [{ sourceId: a.belief.id, tier: "document" }] });
+      const seq = a.entries[0]?.seq as number;
+      const halved = await h.services.reviseEntry(ed, home, { beliefId: a.belief.id, seq, weight: 0.5, reason: "The note measured one hour only." });
+      expect(halved.belief.credence).toBeLessThan(a.belief.credence);
+      expect(halved.belief.credence).toBeGreaterThan(0.5);
+      expect(halved.cascade).toEqual([]);
+      const flipped = await h.services.reviseEntry(ed, home, { beliefId: a.belief.id, seq, relation: "REBUTS", reason: "Misread: the note reports 63%." });
+      expect(flipped.belief.credence).toBeLessThan(0.5);
+      expect(flipped.cascade.map((c) => c.beliefId)).toEqual([b.belief.id]);
+      expect((await h.services.getBelief(ed, home, { beliefId: b.belief.id })).history.map((i) => i.type)).toEqual(["entry", "stripped"]);
+      const noEntry = await errorOf(h.services.reviseEntry(ed, home, { beliefId: a.belief.id, seq: 99, weight: 0, reason: "x" }));
+      expect(noEntry.code).toBe("invalid");
+      expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
+    });
+
+    it("synthesis: a rebut pair with lasting support is proposed; dismissal holds until new support; accepting links both", async () => {
+      const docs = async (prefix: string, n: number) => {
+        const ids: string[] = [];
+        for (let i = 0; i < n; i++) ids.push((await h.services.registerEvidence(ed, home, { kind: "document", text: `${prefix} ${i}`, assess: false })).evidence.id);
+        return ids;
+      };
+      const [p1, p2] = await docs("Postgres doc", 2);
+      const [q1, q2, q3] = await docs("Neo4j doc", 3);
+      const p = await h.services.assimilate(ed, home, { claim: "Graph queries are fastest on Postgres.", evidence: [{ sourceId: p1 as string, tier: "document" }] });
+      const q = await h.services.assimilate(ed, home, { claim: "Graph queries are fastest on Neo4j.", evidence: [{ sourceId: q1 as string, tier: "document" }] });
+      h.clock.advance(DAY);
+      await h.services.assimilate(ed, home, { beliefId: p.belief.id, evidence: [{ sourceId: p2 as string, tier: "document" }] });
+      await h.services.assimilate(ed, home, { beliefId: q.belief.id, evidence: [{ sourceId: q2 as string, tier: "document" }] });
+      await h.services.assimilate(ed, home, { beliefId: p.belief.id, evidence: [{ sourceId: q2 as string, tier: "document", relation: "REBUTS", weight: 0.6 }] });
+      const pair = { beliefAId: p.belief.id, beliefBId: q.belief.id };
+      const listed = await h.services.listSynthesisCandidates(h.callers.viewer, home);
+      const candidate = listed.find((c) => [c.beliefA.id, c.beliefB.id].sort().join() === [p.belief.id, q.belief.id].sort().join());
+      expect(candidate?.text).toMatch(/depends on the context/);
+      expect((await errorOf(h.services.dismissSynthesis(h.callers.viewer, home, pair))).code).toBe("forbidden");
+      await h.services.dismissSynthesis(ed, home, pair);
+      const ids = async () => (await h.services.listSynthesisCandidates(h.callers.viewer, home)).map((c) => c.id);
+      expect(await ids()).not.toContain(candidate?.id);
+      h.clock.advance(DAY);
+      await h.services.assimilate(ed, home, { beliefId: q.belief.id, evidence: [{ sourceId: q3 as string, tier: "document" }] });
+      expect(await ids()).toContain(candidate?.id);
+      const accepted = await h.services.acceptSynthesis(ed, home, pair);
+      expect(accepted.belief.status).toBe("provisional");
+      const hood = await h.services.graph(h.callers.viewer, home, { nodeId: accepted.belief.id });
+      expect(hood.edges.filter((e) => e.kind === "SYNTHESIZES").map((e) => e.to).sort()).toEqual([p.belief.id, q.belief.id].sort());
+      expect(await ids()).not.toContain(candidate?.id);
+    });
+
+    it("harvest: splits model output; with commit each claim enters as a capped model assertion citing the output", async () => {
+      const text = "The nightly job finishes by 03:00. It writes 2.5 GB of logs.";
+      const dry = await h.services.harvest(h.callers.viewer, home, { text, producedBy: { name: "ops-bot" } });
+      expect(dry.claims.map((c) => c.text)).toEqual(["The nightly job finishes by 03:00.", "It writes 2.5 GB of logs."]);
+      expect(dry.assimilated).toEqual([]);
+      expect((await errorOf(h.services.harvest(h.callers.viewer, home, { text, producedBy: { name: "ops-bot" }, commit: true }))).code).toBe("forbidden");
+      const done = await h.services.harvest(ed, home, { text, producedBy: { name: "ops-bot", model: "m1" }, commit: true });
+      expect(done.evidence?.kind).toBe("model_output");
+      expect(done.assimilated).toHaveLength(2);
+      for (const r of done.assimilated) {
+        expect(r.entries[0]).toMatchObject({ sourceId: done.evidence?.id, verified: true, effectiveTier: "model_assertion" });
+        expect(r.belief.credence).toBeLessThanOrEqual(0.65);
+      }
+    });
+
     it("export → import into an empty scope round-trips exactly; graph slices and as-of reads", async () => {
       const exported = await h.services.exportScope(h.callers.viewer, home);
       expect(exported.beliefs.length).toBeGreaterThan(5);
@@ -266,6 +332,61 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       const overview = await h.services.overview(h.callers.viewer, home);
       expect(overview.beliefs).toBe(exported.beliefs.length);
       expect(overview.byStatus.superseded).toBeGreaterThan(0);
+    });
+  });
+  describe(`demo stories on ${name}`, () => {
+    let h: BeliefHarness;
+    let report: DemoSeedReport;
+    beforeAll(async () => {
+      h = await openBeliefHarness(backend, neo4jUri?.());
+      report = await seedDemoStories(h.services, {
+        scopeSlug: h.scopes.home,
+        users: { owner: h.callers.owner, editor: h.callers.editor, reviewer: h.callers.reviewer },
+        clock: h.clock,
+        start: "2026-02-02T00:00:00.000Z",
+      });
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    const belief = (role: string) => h.services.getBelief(h.callers.viewer, h.scopes.home, { beliefId: report.beliefs[role] as string });
+
+    it("spans days of back-dated history and replays exactly", async () => {
+      expect(Date.parse(report.span.to) - Date.parse(report.span.from)).toBeGreaterThan(7 * 86_400_000);
+      expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
+      expect(demoStart(new Date("2026-03-18T12:00:00Z"))).toBe("2026-03-02T00:00:00.000Z");
+    });
+
+    it("deploy branch: Monday's belief carries a live rebuttal; recall is contested with release dominant", async () => {
+      const monday = await belief("deployMain");
+      expect(monday.history.some((i) => i.type === "entry" && i.relation === "REBUTS" && i.verified)).toBe(true);
+      const answer = await h.services.recall(h.callers.viewer, h.scopes.home, { q: "Which branch do we deploy from?" });
+      expect(answer.mode).toBe("contested");
+      expect(answer.dominantAnswer).toMatch(/release/i);
+    });
+
+    it("security chain, laundering and retraction show in the histories", async () => {
+      const sla = await belief("ossSla");
+      expect(sla.history.find((i): i is EvidenceEntry => i.type === "entry" && i.sourceId === report.beliefs.ossSecure)).toMatchObject({ verified: true, launderingReason: null });
+      const vendor = await belief("vendorClaim");
+      expect(vendor.history.some((i) => i.type === "entry" && i.launderingReason === "self_citation")).toBe(true);
+      const laundered = await belief("vendorLaundered");
+      expect(laundered.history.some((i) => i.type === "entry" && i.launderingReason === "ungrounded_belief")).toBe(true);
+      expect((await belief("leftpad")).history.some((i) => i.type === "retracted")).toBe(true);
+      expect((await belief("leftpadRemoval")).history.some((i) => i.type === "stripped")).toBe(true);
+    });
+
+    it("the monitor stopped an oscillation, a mutation waits for review, and a belief is disputed", async () => {
+      expect(report.mutations.blocked).not.toBe("");
+      expect((await belief("backupsHourly")).belief.status).toBe("superseded");
+      const queue = await h.services.reviewQueue(h.callers.viewer, h.scopes.home);
+      expect(queue.frozenTopics.map((f) => f.topic)).toEqual([report.frozenTopic]);
+      expect(queue.pending.map((m) => m.id)).toEqual([report.mutations.pendingReview]);
+      const autoscaler = await belief("autoscaler");
+      expect(autoscaler.belief.status).toBe("disputed");
+      expect(autoscaler.belief.tension).toBeGreaterThanOrEqual(0.5);
+      expect(autoscaler.timeline.some((c) => c.status === "supported")).toBe(true);
     });
   });
 }

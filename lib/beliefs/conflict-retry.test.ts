@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
+import { BeliefServiceError } from "./belief-service-error";
+import { withConflictRetry } from "./conflict-retry";
+
+const noSleep = { sleep: async () => {}, random: () => 0.5 };
+
+describe("withConflictRetry", () => {
+  it("reruns after a version conflict until the write wins", async () => {
+    let calls = 0;
+    const result = await withConflictRetry(async (attempt) => {
+      calls += 1;
+      if (attempt < 3) throw new VersionConflict("b1", "version", "lost");
+      return "won";
+    }, noSleep);
+    expect(result).toBe("won");
+    expect(calls).toBe(3);
+  });
+
+  it("gives up after maxAttempts with a conflict error naming the attempts", async () => {
+    let calls = 0;
+    const error = await withConflictRetry(async () => {
+      calls += 1;
+      throw new VersionConflict("b1", "version", "lost");
+    }, { ...noSleep, maxAttempts: 4 }).catch((e: unknown) => e);
+    expect(calls).toBe(4);
+    expect(error).toBeInstanceOf(BeliefServiceError);
+    expect((error as BeliefServiceError).code).toBe("conflict");
+    expect((error as BeliefServiceError).details.attempts).toBe(4);
+  });
+
+  it("never retries other errors (a rejected change-set is not a race)", async () => {
+    let calls = 0;
+    const rejected = new ChangeSetRejected("duplicate_id", "exists");
+    await expect(
+      withConflictRetry(async () => {
+        calls += 1;
+        throw rejected;
+      }, noSleep),
+    ).rejects.toBe(rejected);
+    expect(calls).toBe(1);
+  });
+
+  it("backs off with full jitter, growing and capped at 250 ms", async () => {
+    const waits: number[] = [];
+    await withConflictRetry(
+      async (attempt) => {
+        if (attempt < 10) throw new VersionConflict(null, "deadlock", "lost");
+      },
+      { random: () => 0.999, sleep: async (ms) => void waits.push(ms) },
+    );
+    expect(waits).toHaveLength(9);
+    expect(waits[0]).toBeCloseTo(0.999 * 8, 6);
+    expect(waits[1]).toBeCloseTo(0.999 * 16, 6);
+    expect(Math.max(...waits)).toBeLessThan(250);
+    expect(waits[8]).toBeCloseTo(0.999 * 250, 6);
+  });
+});

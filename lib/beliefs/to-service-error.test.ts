@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AssessmentError } from "@/lib/engine";
+import { MutationValidationError } from "@/lib/engine/mutation";
+import { ChangeSetRejected, GraphStoreError, VersionConflict } from "@/lib/graph/errors";
+import { DomainError } from "@/lib/identity/errors";
+import { BELIEF_SERVICE_ERROR_CODES, BeliefServiceError, httpStatusOf } from "./belief-service-error";
+import { parseServiceInput, toServiceError } from "./to-service-error";
+
+const codeOf = (error: unknown) => (toServiceError(error) as BeliefServiceError).code;
+
+describe("toServiceError", () => {
+  it("maps every layer's errors to one stable code", () => {
+    expect(codeOf(new DomainError("not_found", "no scope x", "scope"))).toBe("not_found");
+    expect(codeOf(new DomainError("last_owner", "keep one"))).toBe("conflict");
+    expect(codeOf(new AssessmentError("timeout", "slow"))).toBe("assessment_failed");
+    expect((toServiceError(new AssessmentError("refused", "no")) as BeliefServiceError).details.assessorCode).toBe("refused");
+    expect(codeOf(new VersionConflict("b", "version", "lost"))).toBe("conflict");
+    expect(codeOf(new ChangeSetRejected("duplicate_id", "dup"))).toBe("conflict");
+    expect(codeOf(new ChangeSetRejected("invalid", "bad"))).toBe("invalid");
+    expect(codeOf(new GraphStoreError("store_unavailable", "down"))).toBe("unavailable");
+    const mutation = toServiceError(new MutationValidationError([{ field: "reason", message: "must cite" }])) as BeliefServiceError;
+    expect(mutation.code).toBe("invalid");
+    expect(mutation.details.fields).toEqual([{ field: "reason", message: "must cite" }]);
+  });
+
+  it("leaves unknown errors alone (the boundary logs them as a 500)", () => {
+    const bug = new TypeError("x is undefined");
+    expect(toServiceError(bug)).toBe(bug);
+  });
+
+  it("names every invalid field", () => {
+    const schema = z.object({ a: z.string(), b: z.object({ c: z.number() }) });
+    const error = (() => {
+      try {
+        parseServiceInput(schema, { a: 1, b: { c: "x" } });
+      } catch (e) {
+        return e as BeliefServiceError;
+      }
+      throw new Error("expected a failure");
+    })();
+    expect(error.code).toBe("invalid");
+    expect(error.details.fields?.map((f) => f.field)).toEqual(["a", "b.c"]);
+  });
+
+  it("gives every code an HTTP status", () => {
+    expect(BELIEF_SERVICE_ERROR_CODES.map((c) => [c, httpStatusOf(c)])).toEqual([
+      ["not_found", 404],
+      ["forbidden", 403],
+      ["invalid", 422],
+      ["conflict", 409],
+      ["oscillation_hard_stop", 409],
+      ["topic_frozen", 409],
+      ["assessment_failed", 502],
+      ["unavailable", 503],
+    ]);
+  });
+});

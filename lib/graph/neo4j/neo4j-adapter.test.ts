@@ -153,6 +153,42 @@ describe("Neo4j adapter specifics", () => {
     expect((await store.exportScope(view(scope))).evidence).toEqual([]);
   });
 
+  it("walks the cascade alike by levels and by reachable sets: live edges only, placeholder-hung citations included", async () => {
+    const store = open();
+    const a = uid("s");
+    const hidden = uid("s");
+    const cite = (seq: number, id: string) => makeEntry(seq, { sourceId: id, sourceKind: "belief", verified: true, effectiveTier: "document" });
+    const x = makeBelief(hidden, "The hidden root.");
+    const p = makeBelief(a, "Cites the root by its raw id, unresolved.");
+    const q = makeBelief(a, "Cites p.");
+    const r = makeBelief(a, "Cites q, then loses it.");
+    const s = makeBelief(a, "Cites r.");
+    const t = makeBelief(a, "Cites q by its raw id, unresolved.");
+    await store.apply(
+      changeSet({
+        beliefs: [x, p, q, r, s, t].map((belief) => ({ belief, expectedVersion: null })),
+        history: [
+          { beliefId: p.id, items: [makeEntry(1, { sourceId: x.id })] },
+          { beliefId: q.id, items: [cite(1, p.id), cite(2, x.id)] },
+          { beliefId: r.id, items: [cite(1, q.id), { type: "stripped", seq: 2, targetSeq: 1, citedBeliefId: q.id, time: x.createdAt, actor: "sys", changeSet: "c" }] },
+          { beliefId: s.id, items: [cite(1, r.id)] },
+          { beliefId: t.id, items: [makeEntry(1, { sourceId: q.id })] },
+        ],
+      }),
+    );
+    const long = await store.citationIndex().citationClosure(x.id);
+    const short = await store.citationIndex().citationClosure(x.id, { maxHops: 5 });
+    const expected = [
+      { beliefId: p.id, seq: 1, citedId: x.id, depth: 1 },
+      { beliefId: q.id, seq: 2, citedId: x.id, depth: 1 },
+      { beliefId: q.id, seq: 1, citedId: p.id, depth: 2 },
+      { beliefId: t.id, seq: 1, citedId: q.id, depth: 2 },
+    ].sort((m, n) => m.depth - n.depth || (m.beliefId < n.beliefId ? -1 : m.beliefId > n.beliefId ? 1 : 0) || m.seq - n.seq);
+    expect(long).toEqual(expected);
+    expect(short).toEqual(expected);
+    expect(await store.citationIndex().citationClosure(r.id)).toEqual([{ beliefId: s.id, seq: 1, citedId: r.id, depth: 1 }]);
+  });
+
   it("fails fast with store_unavailable when no server answers", async () => {
     const store = createNeo4jGraphStore({ uri: "bolt://127.0.0.1:1", database: "neo4j" });
     try {

@@ -185,6 +185,16 @@ export const citations = {
     RETURN [${all}] AS levels, f${levels} AS frontier`;
   },
 
+  /**
+   * Every belief reachable from `$ids` by following live entry edges forward (cited → citer), however far: the
+   * planner runs it as one pruning breadth-first expand (each node once), linear in the edges it crosses.
+   */
+  reachableCiters: `
+    UNWIND $ids AS id
+    MATCH (start:Belief {ns: $ns, id: id})
+    MATCH (start)(()-[r:SUPPORTS|REBUTS|CONTEXTUALIZES WHERE r.live AND r.dangling IS NULL]->()){1,}(x:Belief)
+    RETURN DISTINCT x.id AS id`,
+
   loadMany: `
     UNWIND $ids AS id
     MATCH (b:Belief {ns: $ns, id: id})

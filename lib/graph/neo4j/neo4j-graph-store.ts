@@ -215,11 +215,16 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     citersOfMany,
     loadMany,
     /**
-     * Breadth first, `CLOSURE_WINDOW` levels per round trip (`citations.closureWindow`); the visited set here makes it
-     * cycle-safe: a level keeps only the hops citing this walk's own frontier, and a belief joins the frontier once.
+     * Short walks (maxHops ≤ the window) go level by level, `CLOSURE_WINDOW` levels per round trip. Long ones first
+     * collect the reachable set: the root's citers by the `sourceId` index, everything beyond by one pruning
+     * breadth-first expand over the live entry edges (`citations.reachableCiters`); then the exact hops of every
+     * belief in the set by the `sourceId` index (which also sees entries hung on placeholders or dangling, and any
+     * citer they add joins the set); then the depths by a breadth-first pass here. Either way a level keeps only the
+     * hops citing this walk's own frontier, and a belief joins the frontier once (cycle-safe, no recursion).
      */
     async citationClosure(rootId, options) {
       const maxHops = options?.maxHops ?? Number.POSITIVE_INFINITY;
+      if (maxHops > CLOSURE_WINDOW) return closureBySets(rootId, maxHops);
       const hops: CitationHop[] = [];
       const visited = new Set<string>([rootId]);
       let frontier = [rootId];
@@ -246,6 +251,36 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       return hops.sort((a, b) => a.depth - b.depth || compareStrings(a.beliefId, b.beliefId) || a.seq - b.seq);
     },
   };
+
+  async function closureBySets(rootId: string, maxHops: number): Promise<CitationHop[]> {
+    const citersOf = new Map<string, CitationRef[]>();
+    let pending = [rootId];
+    while (pending.length > 0) {
+      const found = await citersOfMany(pending);
+      for (const [id, refs] of found) citersOf.set(id, refs);
+      const fresh = [...new Set([...found.values()].flat().map((r) => r.beliefId))].filter((id) => !citersOf.has(id));
+      if (fresh.length === 0) break;
+      const beyond = (await query(citations.reachableCiters, { ids: fresh })).map((r) => String(r.id));
+      pending = [...new Set([...fresh, ...beyond])].filter((id) => !citersOf.has(id));
+    }
+    const hops: CitationHop[] = [];
+    const visited = new Set<string>([rootId]);
+    let frontier = [rootId];
+    for (let depth = 1; frontier.length > 0 && depth <= maxHops; depth++) {
+      const next: string[] = [];
+      for (const citedId of frontier) {
+        for (const ref of citersOf.get(citedId) ?? []) {
+          hops.push({ beliefId: ref.beliefId, seq: ref.seq, citedId, depth });
+          if (!visited.has(ref.beliefId)) {
+            visited.add(ref.beliefId);
+            next.push(ref.beliefId);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return hops.sort((a, b) => a.depth - b.depth || compareStrings(a.beliefId, b.beliefId) || a.seq - b.seq);
+  }
 
   // ---- the resolver ----
 

@@ -227,13 +227,13 @@ export function writeServices(kit: ServiceKit): WriteServices & {
           { assessor, params },
         );
         let changeSet = staged.changeSet;
-        const cascade: BeliefChange[] = [];
         if (staged.outcome === "staged") {
           const propagated = await withGroundingPropagation(kit, changeSet, before, { dryRun: input.dryRun });
           changeSet = propagated.changeSet;
         }
         if (!input.dryRun) await store.apply(changeSet);
-        const changes = changeSet.beliefs.map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief));
+        // Beliefs the cascade reached in other scopes are reported only when the caller may see them.
+        const changes = changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief));
         const textOf = new Map(changeSet.beliefs.map((u) => [u.belief.id, u.belief.text]));
         for (const r of candidates) textOf.set(r.belief.id, r.belief.text);
         const credenceOf = new Map(candidates.map((r) => [r.belief.id, r.belief.credence]));
@@ -242,7 +242,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
           ess: staged.ess,
           outcome: input.dryRun ? "dry_run" : staged.outcome === "discarded" ? "discarded" : "committed",
           claims: staged.claims.map((c) => c.claim.text),
-          changes: [...changes, ...cascade],
+          changes,
           relations: staged.claims.flatMap((c) =>
             c.relations.map((r) => ({
               beliefId: r.beliefId,

@@ -1,7 +1,6 @@
 /**
  * Seeds the demo on the embedded default: users for the three roles, two scopes that cite each other through a
- * grant, and (once the belief services are present) the seeds' own stories written through the services with a
- * back-dated clock. Idempotent: a data folder that already holds the demo is left as it is.
+ * grant, and the seeds' own stories written through the belief services with a back-dated clock. Idempotent: a data folder that already holds the demo is left as it is.
  */
 import type { Database } from "@/lib/db/database";
 import { createUser, findUserByEmail } from "@/lib/identity/users";
@@ -9,6 +8,12 @@ import { createScope } from "@/lib/identity/scopes";
 import { addMember } from "@/lib/identity/members";
 import { addGrant } from "@/lib/identity/grants";
 import { OPERATOR } from "@/lib/identity/identity-db";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { selectAssessor } from "@/lib/assess/select-assessor";
+import { createBeliefServices } from "@/lib/beliefs/create-belief-services";
+import { seedDemoStories } from "@/lib/beliefs/demo-stories";
+import { settableClock } from "@/lib/beliefs/settable-clock";
+import { getGraphStore } from "@/lib/graph/select-graph-store";
 
 export const DEMO_PASSWORD = "credence-demo";
 export const DEMO_USERS = [
@@ -41,8 +46,15 @@ export async function seedDemo(db: Database): Promise<string> {
   return ["credence demo: sign in with any of these (password: credence-demo)", ...lines].join("\n");
 }
 
-/** The belief stories come from the services when they exist; until then the demo has identity data only. */
+/** The seeds' stories, written through the belief services with a back-dated clock (SPEC §8). */
 async function seedStories(db: Database, userIds: Map<string, string>): Promise<void> {
-  void db;
-  void userIds;
+  const store = await getGraphStore();
+  const clock = settableClock();
+  const services = createBeliefServices({ db, store, assessor: selectAssessor(process.env), clock });
+  const as = (email: string) => sessionPrincipal(userIds.get(email) ?? "");
+  await seedDemoStories(services, {
+    scopeSlug: "platform",
+    clock,
+    users: { owner: as("owner@example.com"), editor: as("analyst@example.com"), reviewer: as("reviewer@example.com") },
+  });
 }

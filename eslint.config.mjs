@@ -46,6 +46,7 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "error",
     },
   },
+  { files: ["**/*.mjs"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
   engineBoundary,
   engineTestingBoundary,
 );

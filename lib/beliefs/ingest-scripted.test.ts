@@ -42,6 +42,7 @@ describe("ingest with a scripted assessor", () => {
     }
     expect(results.map((r) => r.disagreements.map((d) => d.beliefId))).toEqual([[base.belief.id], [base.belief.id], [base.belief.id]]);
     expect(results[2]?.contractions).toEqual([{ beliefId: base.belief.id, severity: 1, reasoning: "Three measurements contradict it." }]);
+    expect(results[2]?.changes.find((c) => c.beliefId === citer.belief.id)).toMatchObject({ created: false, after: { status: "provisional" } });
     const after = await services.getBelief(ed, home, { beliefId: base.belief.id });
     expect(after.belief.status).toBe("contracted");
     const citerAfter = await services.getBelief(ed, home, { beliefId: citer.belief.id });

@@ -71,7 +71,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
         warnings: outcome.warnings,
         flags: outcome.flags,
         belief: (mainId ? upserts.get(mainId) : undefined) ?? null,
-        changes: outcome.changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief)),
+        changes: outcome.changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null)),
       };
       return response;
     },
@@ -105,7 +105,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
           warnings: updated.warnings,
           flags: updated.flags,
           belief: proposedAfter,
-          changes: changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief)),
+          changes: changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null)),
         };
       });
     },

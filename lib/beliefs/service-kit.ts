@@ -88,9 +88,9 @@ export function createServiceKit(config: BeliefServicesConfig): ServiceKit {
 }
 
 /** Before/after of one belief for results. */
-export function beliefChange(before: BeliefRecord | null, after: BeliefRecord["belief"]): BeliefChange {
+export function beliefChange(before: BeliefRecord | null, after: BeliefRecord["belief"], created: boolean = before === null): BeliefChange {
   const pick = (b: BeliefRecord["belief"]) => ({ credence: b.credence, confidence: b.confidence, tension: b.tension, status: b.status });
-  return { beliefId: after.id, text: after.text, created: before === null, before: before ? pick(before.belief) : null, after: pick(after) };
+  return { beliefId: after.id, text: after.text, created, before: before ? pick(before.belief) : null, after: pick(after) };
 }
 
 /**

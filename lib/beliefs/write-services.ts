@@ -233,7 +233,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
         }
         if (!input.dryRun) await store.apply(changeSet);
         // Beliefs the cascade reached in other scopes are reported only when the caller may see them.
-        const changes = changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief));
+        const changes = changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null));
         const textOf = new Map(changeSet.beliefs.map((u) => [u.belief.id, u.belief.text]));
         for (const r of candidates) textOf.set(r.belief.id, r.belief.text);
         const credenceOf = new Map(candidates.map((r) => [r.belief.id, r.belief.credence]));

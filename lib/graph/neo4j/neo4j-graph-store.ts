@@ -19,7 +19,7 @@ import {
   type MutationRecord,
   type MutationStatus,
   type ResolvedItem,
-  type TopicFreeze,
+  tokenize,
 } from "@/lib/engine";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
@@ -47,11 +47,11 @@ import {
   historyFromProp,
   mutationFromProps,
   toPlain,
+  topicFreezeFromProps,
 } from "./neo4j-records";
 import { runnerFor, type CypherRunner, type QueryObserver } from "./neo4j-runner";
 import { ensureNeo4jSchema } from "./neo4j-schema";
 import { applyChangeSetInTx, importScopeInTx } from "./neo4j-writes";
-import { tokenize } from "@/lib/engine";
 
 export interface Neo4jGraphStoreConfig {
   uri: string;
@@ -116,6 +116,11 @@ function mapNeo4jError(error: unknown): unknown {
     return new GraphStoreError("store_unavailable", `The Neo4j server is unreachable (${String((error as Error).message)}).`, opts);
   }
   return error;
+}
+
+/** The URI without any user-info part, for logs and error messages. */
+function redactUri(uri: string): string {
+  return uri.replace(/^([a-z0-9+.-]+:\/\/)[^@/]*@/i, "$1");
 }
 
 function compareStrings(a: string, b: string): number {
@@ -379,20 +384,20 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     namespace: ns,
 
     describe() {
-      return `Neo4j graph store at ${config.uri} (database "${database}", namespace "${ns}")`;
+      return `Neo4j graph store at ${redactUri(config.uri)} (database "${database}", namespace "${ns}")`;
     },
 
     async check() {
       try {
         await driver.verifyConnectivity({ database });
       } catch (error) {
-        throw new GraphStoreError("store_unavailable", `Cannot reach Neo4j at ${config.uri} (database "${database}"): ${(error as Error).message}`, { cause: error });
+        throw new GraphStoreError("store_unavailable", `Cannot reach Neo4j at ${redactUri(config.uri)} (database "${database}"): ${(error as Error).message}`, { cause: error });
       }
       try {
         await ready();
       } catch (error) {
         if (error instanceof GraphStoreError) throw error;
-        throw new GraphStoreError("store_misconfigured", `Neo4j at ${config.uri} refused the schema (constraints / indexes): ${(error as Error).message}`, { cause: error });
+        throw new GraphStoreError("store_misconfigured", `Neo4j at ${redactUri(config.uri)} refused the schema (constraints / indexes): ${(error as Error).message}`, { cause: error });
       }
     },
 
@@ -494,12 +499,12 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
 
     async getTopicFreeze(view, topic) {
       const row = (await query(read.topicFreezes, { ...anchor(view), topic, frozenOnly: false }))[0];
-      return row ? topicFreezeOf(props(row.f)) : null;
+      return row ? topicFreezeFromProps(props(row.f)) : null;
     },
 
     async listTopicFreezes(view, options) {
       const found = await query(read.topicFreezes, { ...anchor(view), topic: null, frozenOnly: options?.frozenOnly ?? false });
-      return found.map((r) => topicFreezeOf(props(r.f)));
+      return found.map((r) => topicFreezeFromProps(props(r.f)));
     },
 
     neighbourhood,
@@ -537,14 +542,4 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
   };
   return store;
-}
-
-function topicFreezeOf(f: Props): TopicFreeze {
-  return {
-    scope: String(f.scope),
-    topic: String(f.topic),
-    frozen: f.frozen === true,
-    reason: String(f.reason ?? ""),
-    byMutationId: typeof f.byMutationId === "string" ? f.byMutationId : null,
-  };
 }

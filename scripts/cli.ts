@@ -24,8 +24,40 @@ type Command = {
   usage: string;
   options: Record<string, { type: "string" | "boolean" }>;
   required: string[];
-  run(db: Database, options: Options, out: (line: string) => void): Promise<void>;
+  /** Resolves to the exit code when it is not 0 (a replay mismatch, a refused import). */
+  run(db: Database, options: Options, out: (line: string) => void): Promise<void | number>;
 };
+
+/** The belief services as the operator uses them: the configured graph store on this database, real time. */
+async function operatorServices(db: Database) {
+  const [{ createBeliefServices }, { selectGraphStore }, { selectAssessor }, { systemClock }] = await Promise.all([
+    import("@/lib/beliefs/create-belief-services"),
+    import("@/lib/graph/select-graph-store"),
+    import("@/lib/assess/select-assessor"),
+    import("@/lib/beliefs/settable-clock"),
+  ]);
+  const { store } = await selectGraphStore({ env: getEnv(), database: db, log: () => {} });
+  return { services: createBeliefServices({ db, store, assessor: selectAssessor(process.env), clock: systemClock }), store };
+}
+
+const cliIo = {
+  out: (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  },
+};
+
+async function withServices(db: Database, run: (services: Awaited<ReturnType<typeof operatorServices>>["services"]) => Promise<number>): Promise<number> {
+  const { services, store } = await operatorServices(db);
+  try {
+    return await run(services);
+  } finally {
+    await store.close();
+  }
+}
 
 const str = { type: "string" } as const;
 const bool = { type: "boolean" } as const;
@@ -188,6 +220,34 @@ const COMMANDS: Record<string, Command> = {
       out(`revoked ${text(o, "id")}`);
     },
   },
+  "replay check": {
+    usage: "replay check [--scope S]   (exit 1 on any mismatch between a stored belief and the replay of its history)",
+    options: { scope: str },
+    required: [],
+    async run(db, o) {
+      const { replayCheckCommand } = await import("@/lib/beliefs/cli-commands");
+      return withServices(db, (services) => replayCheckCommand(services, db, { scope: optionalText(o, "scope") }, cliIo));
+    },
+  },
+  export: {
+    usage: "export --scope S [--as-of ISO]   (the scope as JSON on stdout)",
+    options: { scope: str, "as-of": str },
+    required: ["scope"],
+    async run(db, o) {
+      const { exportCommand } = await import("@/lib/beliefs/cli-commands");
+      const asOf = optionalText(o, "as-of");
+      return withServices(db, (services) => exportCommand(services, { scope: text(o, "scope"), ...(asOf ? { asOf } : {}) }, cliIo));
+    },
+  },
+  import: {
+    usage: "import --scope S   (JSON from stdin, into an empty scope)",
+    options: { scope: str },
+    required: ["scope"],
+    async run(db, o) {
+      const { importCommand } = await import("@/lib/beliefs/cli-commands");
+      return withServices(db, (services) => importCommand(services, { scope: text(o, "scope") }, cliIo));
+    },
+  },
   "db migrate": {
     usage: "db migrate   (applies pending migrations; every command does this first)",
     options: {},
@@ -212,13 +272,14 @@ export async function main(argv: string[]): Promise<number> {
     out(help());
     return 0;
   }
-  const key = `${argv[0]} ${argv[1] ?? ""}`.trim();
+  const twoWords = `${argv[0]} ${argv[1] ?? ""}`.trim();
+  const key = COMMANDS[twoWords] ? twoWords : (argv[0] ?? "");
   const command = COMMANDS[key];
   if (!command) return fail(`unknown command "${key}"; run "npm run cli -- help"`, 2);
 
   let options: Options;
   try {
-    options = parseArgs({ args: argv.slice(2), options: command.options, strict: true, allowPositionals: false }).values;
+    options = parseArgs({ args: argv.slice(key.split(" ").length), options: command.options, strict: true, allowPositionals: false }).values;
     for (const name of command.required) if (options[name] === undefined) throw new UsageError(`missing --${name}`);
   } catch (error) {
     return fail(`${error instanceof Error ? error.message : String(error)}; usage: ${command.usage}`, 2);
@@ -227,8 +288,7 @@ export async function main(argv: string[]): Promise<number> {
   let db: Database | undefined;
   try {
     db = await openDatabase(databaseConfigFromEnv(getEnv(), { owner: "credence cli", ifHeld: "connect", maxConnections: 2 }));
-    await command.run(db, options, out);
-    return 0;
+    return (await command.run(db, options, out)) ?? 0;
   } catch (error) {
     if (error instanceof DomainError || error instanceof UsageError || error instanceof DataFolderInUseError) return fail(error.message, 1);
     return fail(error instanceof Error ? error.message : String(error), 1);

@@ -22,10 +22,48 @@ async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
   if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
   if (text.trim() === "") return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw new ApiError(400, "malformed_json", "The body is not valid JSON.");
+  }
+  const field = nulPath(parsed, "");
+  if (field !== null) throw nulError(field || "body");
+  return parsed;
+}
+
+// Postgres text cannot hold U+0000: refused here as an invalid field rather than failing in the database as a 500.
+function nulError(field: string): ApiError {
+  return new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field, message: "must not contain the NUL character" }] });
+}
+
+/** The dotted path of the first string (or key) containing U+0000, else null; iterative, so deep nesting cannot overflow. */
+function nulPath(root: unknown, rootPath: string): string | null {
+  const stack: [unknown, string][] = [[root, rootPath]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return path;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([item, path ? `${path}.${i}` : String(i)]));
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        if (key.includes("\u0000")) return at;
+        stack.push([item, at]);
+      }
+    }
+  }
+  return null;
+}
+
+/** A path segment as text; one that is not valid percent-encoding (e.g. a bare `%`) is kept as is, never a 500. */
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }
 
@@ -38,15 +76,18 @@ export function apiRoute(handler: (ctx: ApiContext) => Promise<Response | object
     try {
       const raw = await route.params;
       const params: Record<string, string> = {};
-      for (const [key, value] of Object.entries(raw ?? {})) params[key] = Array.isArray(value) ? value.join("/") : decodeURIComponent(value);
+      for (const [key, value] of Object.entries(raw ?? {})) params[key] = Array.isArray(value) ? value.join("/") : decodeParam(value);
       const principal = await authenticate(request);
+      for (const [key, value] of Object.entries(params)) if (value.includes("\u0000")) throw nulError(key);
+      const url = new URL(request.url);
+      for (const [key, value] of url.searchParams) if (value.includes("\u0000")) throw nulError(key);
       let parsed: Promise<unknown> | undefined;
       const ctx: ApiContext = {
         request,
         principal,
         services: await getBeliefServices(),
         params,
-        url: new URL(request.url),
+        url,
         body: () => (parsed ??= readJson(request)),
       };
       const result = await handler(ctx);

@@ -58,7 +58,7 @@ const withId = (prefix: string, suffix: string, idName = "id") => ({
 const ENDPOINTS: Endpoint[] = [
   { name: "POST evidence", method: "POST", handler: evidenceRoute.POST, ...scoped("/evidence"), body: () => ({ kind: "document", text: "A memo." }) },
   { name: "POST assimilate", method: "POST", handler: assimilateRoute.POST, ...scoped("/assimilate"), body: () => ({ claim: "The sky is blue.", evidence: [{ tier: "observation" }] }) },
-  { name: "POST harvest", method: "POST", handler: harvestRoute.POST, ...scoped("/harvest"), body: () => ({ text: "Cats purr. Dogs bark." }) },
+  { name: "POST harvest", method: "POST", handler: harvestRoute.POST, ...scoped("/harvest"), body: () => ({ text: "Cats purr. Dogs bark.", producedBy: { name: "probe" } }) },
   { name: "POST ingest", method: "POST", handler: ingestRoute.POST, ...scoped("/ingest"), body: () => ({ text: "Deploys happen on Fridays." }) },
   { name: "POST retractions", method: "POST", handler: retractionsRoute.POST, ...scoped("/retractions"), body: () => ({ sourceId: "ev_x" }) },
   { name: "GET beliefs", method: "GET", handler: beliefsRoute.GET, ...scoped("/beliefs") },
@@ -66,16 +66,19 @@ const ENDPOINTS: Endpoint[] = [
   { name: "GET recall", method: "GET", handler: recallRoute.GET, ...scoped("/recall"), query: { q: "deploy branch" } },
   { name: "GET graph", method: "GET", handler: graphRoute.GET, ...scoped("/graph") },
   { name: "GET mutations", method: "GET", handler: mutationsRoute.GET, ...scoped("/mutations") },
-  { name: "POST mutations", method: "POST", handler: mutationsRoute.POST, ...scoped("/mutations"), body: () => ({ mutationType: "merge", beliefIds: ["a", "b"] }) },
+  { name: "POST mutations", method: "POST", handler: mutationsRoute.POST, ...scoped("/mutations"), body: () => ({ belief: "Deploys are frozen on Fridays.", strength: 0.6, reason: "policy", sourceEvent: "probe", mutationType: "new" }) },
   { name: "GET syntheses", method: "GET", handler: synthesesRoute.GET, ...scoped("/syntheses") },
   { name: "POST syntheses", method: "POST", handler: synthesesRoute.POST, ...scoped("/syntheses"), body: () => ({ beliefIds: ["a", "b"] }) },
   { name: "POST dismissals", method: "POST", handler: dismissalsRoute.POST, ...scoped("/syntheses/dismissals"), body: () => ({ beliefIds: ["a", "b"] }) },
   { name: "GET belief", method: "GET", handler: beliefRoute.GET, ...withId("/beliefs", "") },
   { name: "GET replay", method: "GET", handler: replayRoute.GET, ...withId("/beliefs", "/replay") },
-  { name: "POST revisions", method: "POST", handler: revisionsRoute.POST, ...withId("/beliefs", "/revisions"), body: () => ({ seq: 1, weight: 0.5 }) },
+  { name: "POST revisions", method: "POST", handler: revisionsRoute.POST, ...withId("/beliefs", "/revisions"), body: () => ({ seq: 1, weight: 0.5, reason: "mis-weighted" }) },
   { name: "POST decision", method: "POST", handler: decisionRoute.POST, ...withId("/mutations", "/decision"), body: () => ({ decision: "reject", note: "no" }) },
   { name: "POST unfreeze", method: "POST", handler: unfreezeRoute.POST, ...withId("/topics", "/unfreeze", "topic"), body: () => ({ note: "lift it" }) },
 ];
+
+/** A lone surrogate cannot be put in a URL (encodeURIComponent throws), so such ids are left out of path fuzzing. */
+const wellFormed = (text: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 
 const isErrorBody = (body: Record<string, unknown>) => {
   const error = body.error as Record<string, unknown> | undefined;
@@ -205,5 +208,156 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     expect(viewer.status).toBe(403);
     expect((await errorOf(viewer)).code).toBe("forbidden");
     expect(await h.counts()).toEqual(before);
+  });
+
+  const normalized = async (response: Response, ...echoes: string[]) => {
+    let text = await response.text();
+    for (const echo of echoes) text = text.split(echo).join("<echo>").split(encodeURIComponent(echo)).join("<echo>");
+    return { status: response.status, text };
+  };
+
+  it("no oracle: a private existing scope and a nonexistent one answer alike on every endpoint", async () => {
+    // Give the private scope content, so a leak would have something to show.
+    const ev = await post(evidenceRoute.POST, `/scopes/${h.scopes.secret}/evidence`, { scope: h.scopes.secret }, h.tokens.secretOwner, { kind: "document", text: "Secret audit memo." });
+    expect(ev.status).toBe(201);
+    const missing = `nope-${suffix}`;
+    for (const endpoint of ENDPOINTS) {
+      const send = (scope: string) =>
+        h.call(endpoint.handler, endpoint.method, endpoint.path(scope, "x1"), endpoint.params(scope, "x1"), {
+          token: h.tokens.outsider,
+          ...(endpoint.body ? { body: endpoint.body("x1") } : {}),
+          ...(endpoint.query ? { query: endpoint.query } : {}),
+        });
+      const existing = await normalized(await send(h.scopes.secret), h.scopes.secret);
+      const absent = await normalized(await send(missing), missing);
+      expect(existing, endpoint.name).toEqual(absent);
+      expect(existing.status, endpoint.name).toBe(404);
+    }
+  });
+
+  it("no oracle: another scope's private belief id and a nonexistent id answer alike", async () => {
+    const secretBelief = await post(assimilateRoute.POST, `/scopes/${h.scopes.secret}/assimilate`, { scope: h.scopes.secret }, h.tokens.secretOwner, {
+      claim: "The vault code rotates weekly.",
+      evidence: [{ tier: "observation" }],
+    });
+    expect(secretBelief.status).toBe(200);
+    const secretId = ((await secretBelief.json()) as { belief: { id: string } }).belief.id;
+    const missingId = `blf_${randomBytes(8).toString("hex")}`;
+    for (const endpoint of ENDPOINTS.filter((e) => e.hasId && e.path(home, "i").includes("/beliefs/"))) {
+      const send = (id: string) =>
+        h.call(endpoint.handler, endpoint.method, endpoint.path(home, id), endpoint.params(home, id), {
+          token: h.tokens.editor,
+          ...(endpoint.body ? { body: endpoint.body(id) } : {}),
+        });
+      const existing = await normalized(await send(secretId), secretId);
+      const absent = await normalized(await send(missingId), missingId);
+      expect(existing, endpoint.name).toEqual(absent);
+      expect(existing.status, endpoint.name).toBe(404);
+    }
+  });
+
+  it("citing another scope's private grounded belief counts exactly as citing a missing id, until a grant", async () => {
+    const memo = await post(evidenceRoute.POST, `/scopes/${h.scopes.secret}/evidence`, { scope: h.scopes.secret }, h.tokens.secretOwner, { kind: "document", text: "Load test report, March." });
+    const memoId = ((await memo.json()) as { evidence: { id: string } }).evidence.id;
+    const grounded = await post(assimilateRoute.POST, `/scopes/${h.scopes.secret}/assimilate`, { scope: h.scopes.secret }, h.tokens.secretOwner, {
+      claim: "The cluster sustains ten thousand requests per second.",
+      evidence: [{ sourceId: memoId, tier: "document" }],
+    });
+    expect(grounded.status).toBe(200);
+    const groundedId = ((await grounded.json()) as { belief: { id: string } }).belief.id;
+
+    const cite = async (claim: string, sourceId: string) => {
+      const response = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, evidence: [{ sourceId, tier: "document" }] });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { belief: { credence: number; status: string }; entries: { verified: boolean }[] });
+    };
+    const hidden = await cite("Our gateway handles the peak load comfortably.", groundedId);
+    const absent = await cite("Our proxy handles the peak load comfortably.", `blf_${randomBytes(8).toString("hex")}`);
+    expect(hidden.belief.credence).toBe(absent.belief.credence);
+    expect(hidden.belief.status).toBe(absent.belief.status);
+    expect(hidden.entries[0]?.verified).toBe(false);
+
+    await addGrant(h.db, h.userIds.secretOwner, { fromSlug: h.scopes.secret, toSlug: home });
+    const granted = await cite("Our balancer handles the peak load comfortably.", groundedId);
+    expect(granted.entries[0]?.verified).toBe(true);
+    expect(granted.belief.credence).not.toBe(absent.belief.credence);
+  });
+
+  it("the OpenAPI document parses and lists every route; /api/docs renders it", async () => {
+    const response = openApiRoute.GET();
+    const doc = JSON.parse(await response.text()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe("3.1.0");
+    const listed = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    const template = (e: Endpoint) =>
+      `${e.method} /api/v1${e.path("SCOPE", "ID").replace("SCOPE", "{scope}").replace("ID", e.params("s", "i").topic ? "{topic}" : "{id}")}`;
+    const routes = ENDPOINTS.map(template);
+    expect(listed).toEqual([...new Set(routes)].sort());
+    const html = await docsRoute.GET().text();
+    for (const path of Object.keys(doc.paths)) expect(html).toContain(path);
+  });
+
+  it("fuzz: hostile payloads never give a 5xx, always the documented error shape, and write nothing", async () => {
+    const meta = fc.constantFrom(
+      "'; DROP TABLE graph_beliefs; --",
+      "MATCH (n) DETACH DELETE n",
+      "} RETURN n //",
+      "<script>alert(1)</script>",
+      "\u0000\u0000",
+      "\u0000",
+      "%00%27",
+      "${process.exit(1)}",
+      "ñ 漢字 🙂 \u202e",
+      "\uD800",
+      "__proto__",
+      "constructor",
+    );
+    const huge = fc.integer({ min: 20_001, max: 200_000 }).map((n) => "é".repeat(n));
+    const deep = fc.integer({ min: 50, max: 3_000 }).map((depth) => JSON.parse("[".repeat(depth) + "]".repeat(depth)) as unknown);
+    const wrongValue = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), deep, fc.array(meta, { maxLength: 3 }), fc.dictionary(meta, meta, { maxKeys: 3 }));
+    // Every object carries a key no schema accepts (they are all strict), so none of these can be a valid request.
+    const hostileObject = fc.record({
+      unknown: fc.tuple(meta, fc.oneof(meta, huge, wrongValue)),
+      fields: fc.dictionary(fc.constantFrom("claim", "text", "evidence", "sourceId", "kind", "tier", "beliefIds", "note", "decision", "seq", "belief"), fc.oneof(meta, huge, wrongValue), { maxKeys: 4 }),
+    }).map(({ unknown, fields }) => ({ ...fields, [`x${unknown[0]}`]: unknown[1] }));
+    const payload = fc.oneof(
+      fc.string().filter((t) => { try { JSON.parse(t); return false; } catch { return true; } }).map((raw) => ({ raw })),
+      wrongValue.map((body) => ({ raw: JSON.stringify(body) })),
+      hostileObject.map((body) => ({ raw: JSON.stringify(body) })),
+    );
+    const posts = ENDPOINTS.filter((e) => e.method === "POST");
+    const gets = ENDPOINTS.filter((e) => e.method === "GET");
+    const byStatus: Record<string, number> = {};
+    let sent = 0;
+    const before = await h.counts();
+    const record = async (response: Response, label: string) => {
+      sent += 1;
+      const text = await response.text();
+      expect(response.status, `${label.slice(0, 200)}: ${text.slice(0, 300)}`).toBeLessThan(500);
+      if (response.status >= 400) {
+        const body = JSON.parse(text) as Record<string, unknown>;
+        expect(isErrorBody(body), label).toBe(true);
+        const code = `${response.status} ${(body.error as { code: string }).code}`;
+        byStatus[code] = (byStatus[code] ?? 0) + 1;
+      } else byStatus[String(response.status)] = (byStatus[String(response.status)] ?? 0) + 1;
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: posts.length - 1 }), payload, fc.oneof(meta, fc.string({ maxLength: 30 })).filter(wellFormed), async (which, { raw }, id) => {
+        const endpoint = posts[which] as Endpoint;
+        const response = await h.call(endpoint.handler, "POST", endpoint.path(home, id || "x"), endpoint.params(home, id || "x"), { token: h.tokens.editor, raw });
+        await record(response, `${endpoint.name} ${raw.slice(0, 120)}`);
+      }),
+      { numRuns: 300 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: gets.length - 1 }), fc.dictionary(fc.constantFrom("q", "k", "minCredence", "asOf", "status", "limit", "nodeId", "depth", "afterId"), fc.oneof(meta, fc.string(), fc.integer().map(String))), fc.oneof(meta, fc.string({ maxLength: 30 })).filter(wellFormed), async (which, query, id) => {
+        const endpoint = gets[which] as Endpoint;
+        const response = await h.call(endpoint.handler, "GET", endpoint.path(home, id || "x"), endpoint.params(home, id || "x"), { token: h.tokens.editor, query });
+        await record(response, `${endpoint.name} ${JSON.stringify(query).slice(0, 120)}`);
+      }),
+      { numRuns: 150 },
+    );
+    expect(await h.counts()).toEqual(before);
+    console.info(`api fuzz: ${sent} requests; by status/code: ${JSON.stringify(Object.fromEntries(Object.entries(byStatus).sort()))}`);
+    expect(sent).toBe(450);
   });
 });

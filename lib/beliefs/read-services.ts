@@ -43,8 +43,13 @@ type ReadServices = Pick<
   | "replayCheck"
 >;
 
-/** Candidates handed to the engine's scorer at most (the store returns the whole matching domain). */
-const MAX_RECALL_CANDIDATES = 200;
+/**
+ * Candidates (best by relevance × credence over the whole matching domain) loaded with histories for recall: the
+ * engine keeps the top k (≤ 50) after following SUPERSEDES chains, so more would only cost round trips.
+ */
+const MAX_RECALL_CANDIDATES = 50;
+/** Rebutting evidence items whose text recall may quote (the strongest rebuttal of the dominant belief). */
+const MAX_REBUTTAL_TEXTS = 10;
 
 export function readServices(kit: ServiceKit): ReadServices {
   const { store, assessor } = kit.config;
@@ -74,7 +79,7 @@ export function readServices(kit: ServiceKit): ReadServices {
       // Rank the whole domain once (ended beliefs included: their chains lead to live ends), keep the best.
       const ranked = rankCandidates(input.q, found, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
       const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.belief.id));
-      const evidenceTexts = await rebuttalTexts(ctx, records);
+      const evidenceTexts = await rebuttalTexts(ctx, records.filter((r) => ranked.slice(0, input.k).some((x) => x.belief.id === r.belief.id)));
       return recallAnswer(
         {
           question: input.q,
@@ -226,12 +231,8 @@ export function readServices(kit: ServiceKit): ReadServices {
     const ids = new Set<string>();
     for (const { history } of records)
       for (const item of history) if (item.type === "entry" && item.relation === "REBUTS" && item.sourceKind === "evidence" && item.sourceId) ids.add(item.sourceId);
-    const texts = new Map<string, string>();
-    for (const id of [...ids].slice(0, 50)) {
-      const ev: Evidence | null = await store.loadEvidence(ctx.view, id);
-      if (ev) texts.set(id, ev.text);
-    }
-    return texts;
+    const found: (Evidence | null)[] = await Promise.all([...ids].slice(0, MAX_REBUTTAL_TEXTS).map((id) => store.loadEvidence(ctx.view, id)));
+    return new Map(found.filter((ev): ev is Evidence => ev !== null).map((ev) => [ev.id, ev.text]));
   }
 
   async function asOfParams(ctx: CallerContext, records: readonly BeliefRecord[], asOf: string): Promise<Map<string, Belief>> {

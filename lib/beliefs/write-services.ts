@@ -75,7 +75,8 @@ export function writeServices(kit: ServiceKit): WriteServices & {
         const record = match ? await store.loadBelief(ctx.view, match.id) : null;
         if (record) target = { existing: record };
         else {
-          const related = await relatedRecords(ctx, claim.text, 20);
+          // Topic by similarity needs only the beliefs' texts: the 20 best full-text candidates, no histories.
+          const related = request.topic ? [] : rankCandidates(claim.text, await store.searchCandidates(ctx.view, claim.text), { k: 20, scope: ctx.scope.id });
           const topic = await assignTopic(
             {
               text: claim.text,

@@ -9,8 +9,14 @@ import { entryRelationshipType, nodeLabel, relationshipType, type NodeLabel } fr
 
 const ENTRY_TYPES = "SUPPORTS|REBUTS|CONTEXTUALIZES";
 const ALL_TYPES = "SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES|CONCERNS";
-/** A belief's properties without the large or internal ones (lists, search, graph view). */
-const BELIEF_LIGHT = "{.*, history: null, searchTerms: null, ftScope: null}";
+/**
+ * A belief's model properties without its history (lists, search, graph view): named one by one so the history list
+ * and the search fields are never read from the store.
+ */
+const BELIEF_LIGHT =
+  "{.id, .scope, .topic, .text, .key, .quantityValue, .quantityUnit, .contextTags, .validFrom, .supersedesId, .version, " +
+  ".createdAt, .updatedAt, .credence, .valence, .confidence, .uncertainty, .supportCount, .contradictCount, .evidenceCount, " +
+  ".supportWeight, .rebuttalWeight, .tension, .status, .reviewState, .validUntil, .paramsVersion}";
 
 export const read = {
   /** The resolver: one lookup per id, visibility inside the query; hidden and missing take the same path. */

@@ -91,9 +91,6 @@ export function beliefToProps(namespace: string, belief: Belief, history: readon
   };
 }
 
-/** Belief properties for a read that does not need the history (lists, search, graph view). */
-export const BELIEF_FIELDS_NO_HISTORY = "b {.*, history: null, searchTerms: null, ftScope: null}";
-
 export function beliefFromProps(props: Record<string, unknown>): Belief {
   const quantityValue = nullable(props, "quantityValue");
   const quantityUnit = nullable(props, "quantityUnit");

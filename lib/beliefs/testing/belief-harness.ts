@@ -12,6 +12,7 @@ import { sessionPrincipal } from "@/lib/access/principal";
 import type { Assessor } from "@/lib/engine";
 import type { GraphStore } from "@/lib/graph/graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
+import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { addGrant } from "@/lib/identity/grants";
 import { addMember } from "@/lib/identity/members";
 import { createScope } from "@/lib/identity/scopes";
@@ -44,6 +45,8 @@ export interface BeliefHarness {
   /** Slugs: `home` (private, the callers' scope), `secret` (private, another team), `open` (public, owned by secretOwner). */
   scopes: { home: string; secret: string; open: string };
   scopeIds: { home: string; secret: string; open: string };
+  /** Runs `fn` and returns the graph-store statements it issued (SQL text or Cypher), in order. */
+  recordStoreQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: string[] }>;
   /** Services with another assessor (e.g. scripted) on the same database and store. */
   withAssessor(assessor: Assessor, extra?: Partial<BeliefServicesConfig>): BeliefServices;
   close(): Promise<void>;
@@ -52,17 +55,18 @@ export interface BeliefHarness {
 export async function openBeliefHarness(backend: HarnessBackend, neo4jUri?: string): Promise<BeliefHarness> {
   const location: TestLocation = await (backend === "postgres" ? serverBackend : embeddedBackend).create();
   const db = await location.open();
+  let recording: string[] | null = null;
   let store: GraphStore;
   let dropStore: () => Promise<void> = async () => {};
   if (backend === "neo4j") {
     if (!neo4jUri) throw new Error("the neo4j harness needs the test server's URI (inject('neo4jUri'))");
     const { createNeo4jGraphStore } = await import("@/lib/graph/neo4j/neo4j-graph-store");
-    const neo = createNeo4jGraphStore({ uri: neo4jUri, database: "neo4j", namespace: `beliefs_${randomBytes(6).toString("hex")}` });
+    const neo = createNeo4jGraphStore({ uri: neo4jUri, database: "neo4j", namespace: `beliefs_${randomBytes(6).toString("hex")}`, onQuery: (text) => void recording?.push(text) });
     await neo.check();
     store = neo;
     dropStore = () => neo.dropNamespace();
   } else {
-    store = createSqlGraphStore({ sql: db.sql, location: db.describe() });
+    store = createSqlGraphStore({ sql: recordingExecutor(db.sql, () => recording), location: db.describe() });
     await store.check();
   }
   const clock = manualClock();
@@ -91,6 +95,15 @@ export async function openBeliefHarness(backend: HarnessBackend, neo4jUri?: stri
     userIds,
     scopes: { home: home.slug, secret: secret.slug, open: open.slug },
     scopeIds: { home: home.id, secret: secret.id, open: open.id },
+    async recordStoreQueries(fn) {
+      recording = [];
+      try {
+        const result = await fn();
+        return { result, queries: recording };
+      } finally {
+        recording = null;
+      }
+    },
     withAssessor: (a, extra) => createBeliefServices(config(a, extra)),
     async close() {
       try {
@@ -100,6 +113,19 @@ export async function openBeliefHarness(backend: HarnessBackend, neo4jUri?: stri
         await db.close();
         await location.cleanup();
       }
+    },
+  };
+}
+
+/** Reports every statement (transactions included) to the current recording, if any. */
+function recordingExecutor(inner: SqlExecutor, sink: () => string[] | null): SqlExecutor {
+  return {
+    query<T>(text: string, params?: unknown[]): Promise<T[]> {
+      sink()?.push(text);
+      return inner.query<T>(text, params);
+    },
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return inner.transaction((tx) => fn(recordingExecutor(tx, sink)));
     },
   };
 }

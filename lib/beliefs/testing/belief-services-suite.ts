@@ -78,6 +78,16 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect(hidden.belief.credence).toBe(missing.belief.credence);
       expect(hidden.belief.status).toBe(missing.belief.status);
 
+      // Same code path, same statements: only the parameters differ (no oracle by construction).
+      const target = await h.services.assimilate(ed, home, { claim: "Module gamma passed the audit.", evidence: [{ sourceId: null, tier: "model_assertion" }] });
+      const cite = (sourceId: string) => h.services.assimilate(ed, home, { beliefId: target.belief.id, evidence: [{ sourceId, tier: "document" }] });
+      const viaHidden = await h.recordStoreQueries(() => cite(secret.evidence.id));
+      const viaMissing = await h.recordStoreQueries(() => cite("ev_does_not_exist"));
+      expect(viaHidden.queries.length).toBeGreaterThan(2);
+      expect(viaHidden.queries).toEqual(viaMissing.queries);
+      const decided = (e: EvidenceEntry | undefined) => e && { verified: e.verified, sourceKind: e.sourceKind, effectiveTier: e.effectiveTier, launderingReason: e.launderingReason, ess: e.ess };
+      expect(decided(viaHidden.result.entries[0])).toEqual(decided(viaMissing.result.entries[0]));
+
       const e1 = await errorOf(h.services.getEvidence(ed, home, { evidenceId: secret.evidence.id }));
       const e2 = await errorOf(h.services.getEvidence(ed, home, { evidenceId: "ev_does_not_exist" }));
       expect([e1.code, e2.code]).toEqual(["not_found", "not_found"]);
@@ -99,6 +109,9 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect([outsider.code, nowhere.code]).toEqual(["not_found", "not_found"]);
       expect(outsider.message.replace(home, "S")).toBe(nowhere.message.replace("no-such-scope", "S"));
       expect(outsider.details).toEqual(nowhere.details);
+      // A token limited to another scope sees this one as missing, even for its owner.
+      const limited = { userId: h.userIds.owner, tokenScopeId: h.scopeIds.open };
+      expect((await errorOf(h.services.listBeliefs(limited, home))).code).toBe("not_found");
       // A public scope reads for anyone signed in, writes for its editors only.
       expect(await h.services.listBeliefs(h.callers.outsider, h.scopes.open)).toEqual([]);
       expect((await errorOf(h.services.assimilate(h.callers.outsider, h.scopes.open, claim))).code).toBe("forbidden");

@@ -160,6 +160,12 @@ export type RecallInput = z.input<typeof recallInputSchema>;
 export const getBeliefInputSchema = z.object({ beliefId: id, asOf: iso.optional() }).strict();
 export type GetBeliefInput = z.input<typeof getBeliefInputSchema>;
 
+export const getEvidenceInputSchema = z.object({ evidenceId: id }).strict();
+export type GetEvidenceInput = z.input<typeof getEvidenceInputSchema>;
+
+export const getMutationInputSchema = z.object({ mutationId: id }).strict();
+export type GetMutationInput = z.input<typeof getMutationInputSchema>;
+
 export const listBeliefsInputSchema = z
   .object({
     liveOnly: z.boolean().default(true),

@@ -36,6 +36,8 @@ import type {
   AssimilateInput,
   ExportScopeInput,
   GetBeliefInput,
+  GetEvidenceInput,
+  GetMutationInput,
   GraphInput,
   HarvestInput,
   ImportScopeInput,
@@ -293,9 +295,9 @@ export interface BeliefServices {
   recall(caller: Caller, scopeSlug: string, input: RecallInput): Promise<RecallAnswer>;
   getBelief(caller: Caller, scopeSlug: string, input: GetBeliefInput): Promise<BeliefDetail>;
   listBeliefs(caller: Caller, scopeSlug: string, input?: ListBeliefsInput): Promise<readonly Belief[]>;
-  getEvidence(caller: Caller, scopeSlug: string, input: { evidenceId: string }): Promise<Evidence>;
+  getEvidence(caller: Caller, scopeSlug: string, input: GetEvidenceInput): Promise<Evidence>;
   listMutations(caller: Caller, scopeSlug: string, input?: ListMutationsInput): Promise<readonly MutationRecord[]>;
-  getMutation(caller: Caller, scopeSlug: string, input: { mutationId: string }): Promise<MutationRecord>;
+  getMutation(caller: Caller, scopeSlug: string, input: GetMutationInput): Promise<MutationRecord>;
   overview(caller: Caller, scopeSlug: string): Promise<ScopeOverview>;
   graph(caller: Caller, scopeSlug: string, input?: GraphInput): Promise<GraphSlice>;
   replayCheck(caller: Caller, scopeSlug: string, input?: ReplayCheckInput): Promise<ReplayCheckResult>;

@@ -16,6 +16,8 @@ import type { GraphEdge, GraphSlice, ScopeExport } from "@/lib/graph/graph-store
 import { entryEdgeSource } from "@/lib/graph/graph-store";
 import {
   getBeliefInputSchema,
+  getEvidenceInputSchema,
+  getMutationInputSchema,
   graphInputSchema,
   listBeliefsInputSchema,
   listMutationsInputSchema,
@@ -115,9 +117,10 @@ export function readServices(kit: ServiceKit): ReadServices {
     },
 
     async getEvidence(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(getEvidenceInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
-      const evidence = await store.loadEvidence(ctx.view, String(rawInput?.evidenceId ?? ""));
-      if (!evidence) throw itemNotFoundError("evidence", String(rawInput?.evidenceId ?? ""), "evidenceId");
+      const evidence = await store.loadEvidence(ctx.view, input.evidenceId);
+      if (!evidence) throw itemNotFoundError("evidence", input.evidenceId, "evidenceId");
       return evidence;
     },
 
@@ -128,8 +131,9 @@ export function readServices(kit: ServiceKit): ReadServices {
     },
 
     async getMutation(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(getMutationInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
-      const id = String(rawInput?.mutationId ?? "");
+      const id = input.mutationId;
       const mutation = await store.getMutation(ctx.view, id);
       if (!mutation) throw itemNotFoundError("mutation", id, "mutationId");
       return mutation;

@@ -116,18 +116,26 @@ export async function withGroundingPropagation(
     }
   }
   if (lost.length === 0) return { changeSet, cascade: null };
+  // The cascade must see this change-set's beliefs as staged, not as stored: a belief written here and also reached
+  // by the cascade then gets its events after the staged items, and the merge keeps the stored expected version.
+  const staged = new Map<string, BeliefRecord>();
+  for (const upsert of changeSet.beliefs) {
+    const old = before.get(upsert.belief.id);
+    if (!old && upsert.expectedVersion !== null) continue;
+    const appended = changeSet.history.filter((h) => h.beliefId === upsert.belief.id).flatMap((h) => h.items);
+    staged.set(upsert.belief.id, { belief: upsert.belief, history: [...(old?.history ?? []), ...appended] });
+  }
+  const index = kit.resolvedCitations();
   const cascade = await propagateGrounding(
     lost,
-    { index: kit.resolvedCitations(), paramsFor, time: changeSet.time, actor: changeSet.actor, changeSetId: changeSet.id },
+    {
+      index: { citersOf: (id) => index.citersOf(id), load: async (id) => staged.get(id) ?? (await index.load(id)) },
+      paramsFor,
+      time: changeSet.time,
+      actor: changeSet.actor,
+      changeSetId: changeSet.id,
+    },
     options,
   );
-  // The roots' own writes are already in `changeSet`; only other beliefs' events are added.
-  const roots = new Set(lost.map((r) => r.belief.id));
-  const extra: ChangeSet = {
-    ...cascade.changeSet,
-    beliefs: cascade.changeSet.beliefs.filter((u) => !roots.has(u.belief.id)),
-    history: cascade.changeSet.history.filter((h) => !roots.has(h.beliefId)),
-    entryOutputs: cascade.changeSet.entryOutputs.filter((o) => !roots.has(o.beliefId)),
-  };
-  return { changeSet: mergeChangeSets(changeSet, extra), cascade };
+  return { changeSet: mergeChangeSets(changeSet, cascade.changeSet), cascade };
 }

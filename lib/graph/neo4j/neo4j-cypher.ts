@@ -10,13 +10,12 @@ import { entryRelationshipType, nodeLabel, relationshipType, type NodeLabel } fr
 const ENTRY_TYPES = "SUPPORTS|REBUTS|CONTEXTUALIZES";
 const ALL_TYPES = "SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES|CONCERNS";
 /**
- * A belief's model properties without its history (lists, search, graph view): named one by one so the history list
- * and the search fields are never read from the store.
+ * A belief without its history (lists, search, graph view): its `model` JSON, one property read and one string on the
+ * wire per belief — about five times faster than 27 properties when a search returns tens of thousands.
  */
-const BELIEF_LIGHT =
-  "{.id, .scope, .topic, .text, .key, .quantityValue, .quantityUnit, .contextTags, .validFrom, .supersedesId, .version, " +
-  ".createdAt, .updatedAt, .credence, .valence, .confidence, .uncertainty, .supportCount, .contradictCount, .evidenceCount, " +
-  ".supportWeight, .rebuttalWeight, .tension, .status, .reviewState, .validUntil, .paramsVersion}";
+const BELIEF_LIGHT = "{.id, .scope, .model}";
+/** A belief with its history (loads, export). */
+const BELIEF_FULL = "{.id, .scope, .model, .history}";
 
 export const read = {
   /** The resolver: one lookup per id, visibility inside the query; hidden and missing take the same path. */
@@ -36,7 +35,7 @@ export const read = {
     UNWIND $ids AS id
     MATCH (b:Belief {ns: $ns, scope: $home, id: id})
     WHERE $home IN $visible AND ($asOf IS NULL OR b.createdAt <= $asOf)
-    RETURN b {.*} AS b ORDER BY b.id`,
+    RETURN b ${BELIEF_FULL} AS b ORDER BY b.id`,
 
   listBeliefs: `
     MATCH (b:Belief {ns: $ns, scope: $home})
@@ -124,7 +123,7 @@ export const read = {
 
   exportBeliefs: `
     MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR b.createdAt <= $asOf)
-    RETURN b {.*} AS b`,
+    RETURN b ${BELIEF_FULL} AS b`,
   exportEvidence: `
     MATCH (e:Evidence {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR e.createdAt <= $asOf)
     RETURN e {.*} AS e`,
@@ -204,7 +203,7 @@ export const citations = {
   loadMany: `
     UNWIND $ids AS id
     MATCH (b:Belief {ns: $ns, id: id})
-    RETURN b {.*} AS b`,
+    RETURN b ${BELIEF_FULL} AS b`,
 } as const;
 
 export const write = {

@@ -26,12 +26,6 @@ export function toPlain(value: unknown): unknown {
   return value;
 }
 
-function numberOf(value: unknown): number {
-  const v = toPlain(value);
-  if (typeof v !== "number") throw new TypeError(`expected a number, got ${typeof v}`);
-  return v;
-}
-
 /** `props[k]`, or null when Neo4j has no such property. */
 function nullable(props: Record<string, unknown>, k: string): unknown {
   const v = props[k];
@@ -51,9 +45,46 @@ export function searchTermsOf(text: string): string {
   return [...new Set(tokenize(text))].join(" ");
 }
 
+/** The model fields of a belief, picked by name in a fixed order (nothing else a caller's object may carry). */
+function beliefModel(b: Belief): Belief {
+  return {
+    id: b.id,
+    scope: b.scope,
+    topic: b.topic,
+    text: b.text,
+    key: b.key,
+    quantity: b.quantity === null ? null : { value: b.quantity.value, unit: b.quantity.unit },
+    contextTags: [...b.contextTags],
+    validFrom: b.validFrom,
+    supersedesId: b.supersedesId,
+    version: b.version,
+    createdAt: b.createdAt,
+    updatedAt: b.updatedAt,
+    credence: b.credence,
+    valence: b.valence,
+    confidence: b.confidence,
+    uncertainty: b.uncertainty,
+    supportCount: b.supportCount,
+    contradictCount: b.contradictCount,
+    evidenceCount: b.evidenceCount,
+    supportWeight: b.supportWeight,
+    rebuttalWeight: b.rebuttalWeight,
+    tension: b.tension,
+    status: b.status,
+    reviewState: b.reviewState,
+    validUntil: b.validUntil,
+    paramsVersion: b.paramsVersion,
+  };
+}
+
+/**
+ * A belief's node properties. The model fields are stored twice, from the same object in the same SET: flat (what
+ * indexes, filters and Neo4j Browser use) and as the `model` JSON string (what every read returns).
+ */
 export function beliefToProps(namespace: string, belief: Belief, history: readonly HistoryItem[]): Record<string, unknown> {
   const live = isLiveStatus(belief.status);
   return {
+    model: JSON.stringify(beliefModel(belief)),
     ns: namespace,
     id: belief.id,
     scope: belief.scope,
@@ -91,37 +122,10 @@ export function beliefToProps(namespace: string, belief: Belief, history: readon
   };
 }
 
+/** The belief of a node read with `{.model, …}` (the JSON written by `beliefToProps`). */
 export function beliefFromProps(props: Record<string, unknown>): Belief {
-  const quantityValue = nullable(props, "quantityValue");
-  const quantityUnit = nullable(props, "quantityUnit");
-  return beliefSchema.parse({
-    id: props.id,
-    scope: props.scope,
-    topic: props.topic,
-    text: props.text,
-    key: props.key,
-    quantity: typeof quantityValue === "number" && typeof quantityUnit === "string" ? { value: quantityValue, unit: quantityUnit } : null,
-    contextTags: nullable(props, "contextTags") ?? [],
-    validFrom: props.validFrom,
-    supersedesId: nullable(props, "supersedesId"),
-    version: numberOf(props.version),
-    createdAt: props.createdAt,
-    updatedAt: props.updatedAt,
-    credence: numberOf(props.credence),
-    valence: numberOf(props.valence),
-    confidence: numberOf(props.confidence),
-    uncertainty: numberOf(props.uncertainty),
-    supportCount: numberOf(props.supportCount),
-    contradictCount: numberOf(props.contradictCount),
-    evidenceCount: numberOf(props.evidenceCount),
-    supportWeight: numberOf(props.supportWeight),
-    rebuttalWeight: numberOf(props.rebuttalWeight),
-    tension: numberOf(props.tension),
-    status: props.status,
-    reviewState: props.reviewState,
-    validUntil: nullable(props, "validUntil"),
-    paramsVersion: props.paramsVersion,
-  }) as Belief;
+  if (typeof props.model !== "string") throw new TypeError(`belief ${String(props.id)} has no model JSON`);
+  return beliefSchema.parse(JSON.parse(props.model)) as Belief;
 }
 
 /** The stored history (JSON strings in seq order), optionally cut at `asOf` (items with time ≤ asOf). */

@@ -5,19 +5,24 @@ import type { SocketAddress } from "./data-folder-lock";
 
 /**
  * Serves one PGlite (a single Postgres backend session) to many wire-protocol connections without ever
- * interleaving two connections' work. pglite-socket 0.2.17's own queue hands the backend to whichever
- * connection has the next message unless PGlite reports an open transaction block; that lets another client's
- * Parse slip between one client's Parse and Bind (they share the unnamed statement), and its `maxConnections: 1`
- * default refuses the second connection outright. So this server reuses pglite-socket's message framing
- * (`PGLiteSocketHandler`) with its own queue built on turns:
+ * interleaving two connections' work. pglite-socket 0.2.17 ships a queue that defaults to `maxConnections: 1`
+ * (a second client is refused) and, with more, hands the backend to the next queued message unless PGlite reports
+ * an open transaction block; between one client's Parse and Sync it relies on PGlite finishing each message within
+ * microtasks (it did in our stress runs), and its loop stays wedged if a message ever throws. This server reuses
+ * pglite-socket's framing (`PGLiteSocketHandler`) with a queue built on turns, so the guarantee holds by
+ * construction:
  *
  * - a connection takes the turn with its first message and keeps it until a message that ends a protocol cycle
  *   (Query, Sync, Terminate or the startup packet) leaves the backend outside a transaction block;
- * - while a turn is held, only the holder's messages run; everyone else's wait in arrival order;
+ * - while a turn is held, only the holder's messages run; everyone else's wait in arrival order (a new
+ *   connection's startup too);
  * - a holder that disconnects mid-transaction is rolled back and the turn passes on;
  * - a holder that sits idle inside a transaction for `idleInTransactionMs` while others wait is rolled back and
- *   disconnected (as Postgres' idle_in_transaction_session_timeout would), so a caller that deadlocks itself
- *   (awaiting a second connection from inside a transaction) fails instead of hanging every client.
+ *   disconnected (like Postgres' idle_in_transaction_session_timeout), so code that deadlocks itself (awaiting a
+ *   second connection from inside a transaction) fails instead of hanging every client.
+ *
+ * Because every connection shares one session, session state is shared too: avoid named prepared statements,
+ * session-level SET and temporary tables (Prisma's adapter-pg and plain pg queries use none).
  */
 export class TurnQueue {
   private readonly items: QueueItem[] = [];
@@ -109,7 +114,8 @@ export class TurnQueue {
     if (holder === null) return;
     this.disconnected.delete(holder);
     this.holder = null;
-    if (this.db.isInTransaction()) await this.db.runExclusive(() => this.db.exec("ROLLBACK"));
+    // Not inside runExclusive: exec takes PGlite's query mutex itself (nesting them deadlocks).
+    if (this.db.isInTransaction()) await this.db.exec("ROLLBACK");
   }
 
   private armIdleTimer(holder: number): void {

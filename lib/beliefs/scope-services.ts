@@ -7,6 +7,7 @@ import { exportScopeInputSchema, importScopeInputSchema, setParamsInputSchema } 
 import type { BeliefServices } from "./belief-services";
 import type { ServiceKit } from "./service-kit";
 import { parseServiceInput, toServiceError } from "./to-service-error";
+import { BeliefServiceError } from "./belief-service-error";
 
 type ScopeServices = Pick<BeliefServices, "getParams" | "listParamsVersions" | "setParams" | "exportScope" | "importScope">;
 
@@ -44,6 +45,19 @@ export function scopeServices(kit: ServiceKit): ScopeServices {
         data = parseScopeExport(input.data);
       } catch (error) {
         throw toServiceError(error);
+      }
+      // Beliefs replay with the parameter set they record (a content hash); the target scope must hold an equal set,
+      // or nobody could ever check them. Parameter sets live in Prisma, not in the graph export: recreate them first.
+      const unknown: string[] = [];
+      for (const version of new Set(data.beliefs.map((b) => b.belief.paramsVersion))) {
+        if (!(await kit.params.byParamsVersion(ctx.scope.id, version))) unknown.push(version);
+      }
+      if (unknown.length > 0) {
+        throw new BeliefServiceError(
+          "invalid",
+          `the export's beliefs replay with parameter sets this scope does not have (${unknown.join(", ")}); set equal parameters on ${ctx.scope.slug} first`,
+          { fields: unknown.map((v) => ({ field: "data.beliefs.paramsVersion", message: `unknown parameter set ${v}` })) },
+        );
       }
       return store.importScope(ctx.view, data);
     },

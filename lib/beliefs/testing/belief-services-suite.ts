@@ -131,6 +131,20 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect(invalid.details.fields?.[0]?.field).toBe("evidence.0.tier");
     });
 
+    it("parameter versions: new writes replay with the scope's current set; older beliefs keep theirs; replay checks both", async () => {
+      const doc = await h.services.registerEvidence(ed, home, { kind: "document", text: "Design doc: queues are at-least-once.", assess: false });
+      const old = await h.services.assimilate(ed, home, { claim: "Our queues deliver at least once.", evidence: [{ sourceId: doc.evidence.id, tier: "document" }] });
+      const other = await h.services.assimilate(ed, home, { claim: "Our queues keep messages for a week.", evidence: [{ sourceId: doc.evidence.id, tier: "document" }] });
+      const stronger = await h.services.setParams(h.callers.owner, home, { params: { tierStrength: { document: 1.5, measurement: 1.6 } } });
+      h.clock.advance(DAY);
+      const updated = await h.services.assimilate(ed, home, { beliefId: old.belief.id, evidence: [{ sourceId: null, tier: "model_assertion" }] });
+      expect(updated.belief.paramsVersion).toBe(stronger.paramsVersion);
+      expect(updated.belief.credence).toBeGreaterThan(old.belief.credence);
+      expect((await h.services.getBelief(ed, home, { beliefId: other.belief.id })).belief.paramsVersion).toBe(other.belief.paramsVersion);
+      expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
+      await h.services.setParams(h.callers.owner, home, { params: {} });
+    });
+
     it("retract: 403 for a reader of the source's scope who is not its editor, cascade with dry run, state = replay", async () => {
       const publicEv = await h.services.registerEvidence(h.callers.secretOwner, h.scopes.open, { kind: "document", text: "Public changelog.", assess: false });
       expect((await errorOf(h.services.retract(ed, home, { sourceId: publicEv.evidence.id }))).code).toBe("forbidden");
@@ -320,6 +334,10 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       // Ids are global: the round trip goes into an empty scope of another database (what the CLI does).
       const other = await openBeliefHarness(backend, neo4jUri?.());
       try {
+        const refused = await errorOf(other.services.importScope(other.callers.owner, other.scopes.home, { data: exported }));
+        expect(refused.code).toBe("invalid");
+        expect(refused.message).toMatch(/parameter sets/);
+        await other.services.setParams(other.callers.owner, other.scopes.home, { params: { tierStrength: { document: 1.5, measurement: 1.6 } } });
         const result = await other.services.importScope(other.callers.owner, other.scopes.home, { data: JSON.parse(JSON.stringify(exported)) });
         expect(result.beliefs).toBe(exported.beliefs.length);
         const again = await other.services.exportScope(other.callers.owner, other.scopes.home);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportCommand, importCommand, replayCheckCommand, type CliIo } from "./cli-commands";
+import { exportCommand, importCommand, paramsSetCommand, paramsShowCommand, replayCheckCommand, type CliIo } from "./cli-commands";
 import { seedDemoStories } from "./demo-stories";
 import { openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
 
@@ -59,5 +59,18 @@ describe("CLI commands: replay check, export, import", () => {
     const bad = io();
     expect(await replayCheckCommand(source.services, source.db, { scope: source.scopes.home }, bad)).toBe(1);
     expect(bad.stdout).toContain(`${victim?.id}\tcredence\tstored 0.123`);
+  });
+
+  it("params set / show: a new version from stdin JSON; bad JSON or bad keys exit 1", async () => {
+    const set = io('{"essThreshold":0.45}');
+    expect(await paramsSetCommand(target.services, { scope: target.scopes.home }, set)).toBe(0);
+    expect(set.stderr[0]).toMatch(/^parameter set version 1 /);
+    const shown = io();
+    expect(await paramsShowCommand(target.services, { scope: target.scopes.home }, shown)).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ version: 1, input: { essThreshold: 0.45 }, params: { essThreshold: 0.45 } });
+    expect(await paramsSetCommand(target.services, { scope: target.scopes.home }, io("{"))).toBe(1);
+    const unknownKey = io('{"noSuchParameter":1}');
+    expect(await paramsSetCommand(target.services, { scope: target.scopes.home }, unknownKey)).toBe(1);
+    expect(unknownKey.stderr[0]).toMatch(/^invalid:/);
   });
 });

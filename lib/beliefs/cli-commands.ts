@@ -8,6 +8,7 @@
 import type { Database } from "@/lib/db/database";
 import { serializeScopeExport } from "@/lib/graph/graph-store";
 import { BeliefServiceError } from "./belief-service-error";
+import type { SetParamsInput } from "./belief-schemas";
 import { OPERATOR_CALLER, type BeliefServices } from "./belief-services";
 
 export interface CliIo {
@@ -70,6 +71,38 @@ export async function importCommand(services: BeliefServices, options: { scope: 
     io.err(
       `imported into ${options.scope}: ${result.beliefs} beliefs, ${result.historyItems} history items, ${result.evidence} evidence, ${result.mutations} mutations, ${result.edges} edges, ${result.topicFreezes} topic freezes`,
     );
+    return 0;
+  } catch (error) {
+    return failure(io, error);
+  }
+}
+
+/** `params show --scope S`: the scope's current parameter set (version, content hash, what the owner set, resolved). */
+export async function paramsShowCommand(services: BeliefServices, options: { scope: string }, io: CliIo): Promise<number> {
+  try {
+    io.out(`${JSON.stringify(await services.getParams(OPERATOR_CALLER, options.scope), null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    return failure(io, error);
+  }
+}
+
+/**
+ * `params set --scope S` (JSON on stdin, e.g. `{"essThreshold":0.4}`): a new version of the scope's parameter set.
+ * Equal values give the same content hash, so setting an exported scope's values on the target lets its import go on.
+ */
+export async function paramsSetCommand(services: BeliefServices, options: { scope: string }, io: CliIo): Promise<number> {
+  let params: unknown;
+  try {
+    params = JSON.parse(await io.readStdin());
+  } catch (error) {
+    io.err(`invalid: stdin is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    return 1;
+  }
+  try {
+    // The service parses it (unknown keys and wrong types are refused as `invalid`).
+    const set = await services.setParams(OPERATOR_CALLER, options.scope, { params } as SetParamsInput);
+    io.err(`parameter set version ${set.version} (${set.paramsVersion}) now applies to ${options.scope}`);
     return 0;
   } catch (error) {
     return failure(io, error);

@@ -9,4 +9,4 @@ export { OPERATOR_ACTOR } from "./caller-context";
 export { getBeliefServices } from "./get-belief-services";
 export { settableClock, systemClock, type SettableClock } from "./settable-clock";
 export { seedDemoStories, demoStart, type DemoSeedReport, type DemoUsers, type SeedDemoOptions } from "./demo-stories";
-export { replayCheckCommand, exportCommand, importCommand, type CliIo } from "./cli-commands";
+export { replayCheckCommand, exportCommand, importCommand, paramsShowCommand, paramsSetCommand, type CliIo } from "./cli-commands";

@@ -9,25 +9,17 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bash "$here/build.sh"
+# shellcheck source=jvm-options.sh
+source "$here/jvm-options.sh"
 
 args=("$@")
 if [[ "$(readlink -f /proc/$$/fd/0 2>/dev/null || true)" == /dev/null ]]; then
   args+=(--no-stdin-watch)
 fi
+archive=()
+if [[ -s "$here/target/app.jsa" ]]; then archive=(-XX:SharedArchiveFile="$here/target/app.jsa"); fi
 
 # exec: the JVM takes this process's pid, so the parent's SIGTERM and stdin reach it directly.
-# The --add-opens/--add-exports set is the one Neo4j 5's own launcher passes (off-heap buffers, native I/O).
 # shellcheck disable=SC2086
-exec "${JAVA_HOME:+$JAVA_HOME/bin/}java" \
-  -XX:+UseParallelGC -Xms256m -Xmx1g -XX:-OmitStackTraceInFastThrow \
-  --add-opens=java.base/java.nio=ALL-UNNAMED \
-  --add-opens=java.base/java.io=ALL-UNNAMED \
-  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
-  --add-opens=java.base/java.lang=ALL-UNNAMED \
-  --add-opens=java.base/java.util=ALL-UNNAMED \
-  --add-exports=java.base/sun.nio.ch=ALL-UNNAMED \
-  --enable-native-access=ALL-UNNAMED \
-  -Dfile.encoding=UTF-8 \
-  ${NEO4J_TEST_SERVER_JAVA_OPTS:-} \
-  -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" \
-  dev.credence.neo4jtest.Neo4jTestServer "${args[@]}"
+exec "$neo4j_java_bin" "${neo4j_jvm_opts[@]}" "${archive[@]}" ${NEO4J_TEST_SERVER_JAVA_OPTS:-} \
+  -jar "$here/target/neo4j-test-server.jar" "${args[@]}"

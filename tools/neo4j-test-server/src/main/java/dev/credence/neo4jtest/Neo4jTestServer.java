@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
@@ -33,7 +34,9 @@ import org.neo4j.kernel.internal.GraphDatabaseAPI;
  * process exits (deleting its data) on SIGTERM/SIGINT and, unless {@code --no-stdin-watch}, when stdin reaches EOF,
  * so a parent that dies without cleaning up (its pipe closes) never leaves an orphan JVM.
  *
- * <p>Arguments: {@code --port N} (0, the default, lets the OS pick a free port), {@code --no-stdin-watch}.
+ * <p>Arguments: {@code --port N} (0, the default, lets the OS pick a free port), {@code --no-stdin-watch}, and
+ * {@code --train}: run a representative Bolt workload once and exit, so that a JVM started with
+ * {@code -XX:ArchiveClassesAtExit} archives the classes a test run loads (build.sh does this).
  */
 public final class Neo4jTestServer {
   private static final String DATABASE = GraphDatabaseSettings.DEFAULT_DATABASE_NAME;
@@ -72,7 +75,14 @@ public final class Neo4jTestServer {
     int port = boltPort(db);
     long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt);
     log("Neo4j " + neo4jVersion() + " ready in " + readyMs + " ms, data in " + home);
-    uriOut.println("NEO4J_URI=bolt://127.0.0.1:" + port);
+    String uri = "bolt://127.0.0.1:" + port;
+    if (options.train) {
+      long t0 = System.nanoTime();
+      TrainingWorkload.run(uri, DATABASE);
+      log("training workload ran in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms");
+      System.exit(0);
+    }
+    uriOut.println("NEO4J_URI=" + uri);
     uriOut.flush();
 
     if (options.watchStdin) {
@@ -170,9 +180,19 @@ public final class Neo4jTestServer {
     }
   }
 
+  /** The shaded jar's manifest is ours, so the version comes from Maven's metadata of the bundled neo4j-kernel. */
   private static String neo4jVersion() {
-    String version = DatabaseManagementService.class.getPackage().getImplementationVersion();
-    return version == null ? "(unknown version)" : version;
+    try (InputStream in = Neo4jTestServer.class.getResourceAsStream(
+        "/META-INF/maven/org.neo4j/neo4j-kernel/pom.properties")) {
+      if (in == null) {
+        return "(unknown version)";
+      }
+      Properties properties = new Properties();
+      properties.load(in);
+      return properties.getProperty("version", "(unknown version)");
+    } catch (IOException e) {
+      return "(unknown version)";
+    }
   }
 
   private static void log(String message) {
@@ -180,10 +200,11 @@ public final class Neo4jTestServer {
     System.err.flush();
   }
 
-  private record Options(int port, boolean watchStdin) {
+  private record Options(int port, boolean watchStdin, boolean train) {
     static Options parse(String[] args) {
       int port = 0;
       boolean watchStdin = true;
+      boolean train = false;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--port" -> {
@@ -193,10 +214,11 @@ public final class Neo4jTestServer {
             port = parsePort(args[++i]);
           }
           case "--no-stdin-watch" -> watchStdin = false;
+          case "--train" -> train = true;
           default -> usage("unknown argument: " + args[i]);
         }
       }
-      return new Options(port, watchStdin);
+      return new Options(port, watchStdin, train);
     }
 
     private static int parsePort(String value) {
@@ -214,7 +236,7 @@ public final class Neo4jTestServer {
 
     private static void usage(String problem) {
       System.err.println("neo4j-test-server: " + problem);
-      System.err.println("usage: start.sh [--port N] [--no-stdin-watch]");
+      System.err.println("usage: start.sh [--port N] [--no-stdin-watch] [--train]");
       System.exit(2);
     }
   }

@@ -76,8 +76,8 @@ export interface Neo4jGraphStore extends GraphStore {
 const MAX_QUERY_TERMS = 1000;
 const NO_LIMIT = 2_147_483_647;
 const ENTRY_KINDS = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES"]);
-/** Cascade levels per round trip: a 10 000-long chain takes ⌈10 000 / 32⌉ queries (planned once, at startup). */
-const CLOSURE_WINDOW = 32;
+/** Levels per round trip of a short cascade walk (maxHops ≤ this); longer walks go by reachable sets. */
+const CLOSURE_WINDOW = 8;
 const closureCypher = citations.closureWindow(CLOSURE_WINDOW);
 
 type Row = Record<string, unknown>;

@@ -52,6 +52,8 @@ type ReadServices = Pick<
 const MAX_RECALL_CANDIDATES = 50;
 /** Rebutting evidence items whose text recall may quote (the strongest rebuttal of the dominant belief). */
 const MAX_REBUTTAL_TEXTS = 10;
+/** Home beliefs whose cross-scope citations the whole-scope graph resolves into reference nodes. */
+const MAX_REFERENCE_CITERS = 500;
 
 export function readServices(kit: ServiceKit): ReadServices {
   const { store, assessor } = kit.config;
@@ -178,7 +180,8 @@ export function readServices(kit: ServiceKit): ReadServices {
         return input.asOf ? await replaySliceAsOf(ctx, slice, input.asOf) : slice;
       }
       const data = await store.exportScope(ctx.view, input.asOf ? { asOf: input.asOf } : {});
-      return sliceOfExport(data, input.asOf ? await asOfParams(ctx, data.beliefs, input.asOf) : null);
+      const slice = sliceOfExport(data, input.asOf ? await asOfParams(ctx, data.beliefs, input.asOf) : null);
+      return withReferences(ctx, data, slice, input.asOf);
     },
 
     async replayCheck(caller, scopeSlug, rawInput) {
@@ -237,6 +240,40 @@ export function readServices(kit: ServiceKit): ReadServices {
       for (const item of history) if (item.type === "entry" && item.relation === "REBUTS" && item.sourceKind === "evidence" && item.sourceId) ids.add(item.sourceId);
     const found: (Evidence | null)[] = await Promise.all([...ids].slice(0, MAX_REBUTTAL_TEXTS).map((id) => store.loadEvidence(ctx.view, id)));
     return new Map(found.filter((ev): ev is Evidence => ev !== null).map((ev) => [ev.id, ev.text]));
+  }
+
+  /**
+   * Items of other scopes that home beliefs cite and the caller may resolve (granted or public), as reference nodes
+   * with their entry edges (SPEC §5: the URL's scope only, plus cited items shown as references). Each citing belief's
+   * one-hop neighbourhood comes from the store, which filters every node through the view.
+   */
+  async function withReferences(ctx: CallerContext, data: ScopeExport, slice: GraphSlice, asOf: string | undefined): Promise<GraphSlice> {
+    const local = new Set<string>([...slice.beliefs.map((b) => b.id), ...slice.evidence.map((e) => e.id), ...slice.mutations.map((m) => m.id)]);
+    const citing = data.beliefs
+      .filter(({ history }) => history.some((i) => i.type === "entry" && i.sourceKind !== null && i.sourceId !== null && !local.has(i.sourceId)))
+      .map((r) => r.belief.id)
+      .slice(0, MAX_REFERENCE_CITERS);
+    if (citing.length === 0) return slice;
+    const beliefs = [...slice.beliefs];
+    const evidence = [...slice.evidence];
+    const edges = [...slice.edges];
+    const added = new Set<string>();
+    for (const id of citing) {
+      const hood = await store.neighbourhood(ctx.view, id, { depth: 1, ...(asOf ? { asOf } : {}) });
+      const isReference = (node: { id: string; scope: string }) => node.scope !== ctx.scope.id && !local.has(node.id) && !added.has(node.id);
+      for (const b of hood.beliefs) {
+        if (!isReference(b)) continue;
+        added.add(b.id);
+        beliefs.push(b);
+      }
+      for (const e of hood.evidence) {
+        if (!isReference(e)) continue;
+        added.add(e.id);
+        evidence.push(e);
+      }
+      for (const e of hood.edges) if (e.to === id && added.has(e.from)) edges.push(e);
+    }
+    return { ...slice, beliefs, evidence, edges };
   }
 
   async function asOfParams(ctx: CallerContext, records: readonly BeliefRecord[], asOf: string): Promise<Map<string, Belief>> {

@@ -7,7 +7,7 @@ import type { EvidenceEntry } from "@/lib/engine";
 import { BeliefServiceError } from "../belief-service-error";
 import { demoStart, seedDemoStories, type DemoSeedReport } from "../demo-stories";
 import type { Caller } from "../belief-services";
-import { DAY, MINUTE, openBeliefHarness, type BeliefHarness, type HarnessBackend } from "./belief-harness";
+import { addGrant, DAY, MINUTE, openBeliefHarness, type BeliefHarness, type HarnessBackend } from "./belief-harness";
 
 async function errorOf(promise: Promise<unknown>): Promise<BeliefServiceError> {
   try {
@@ -328,6 +328,20 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       }
     });
 
+    it("graph: items of a granted scope that home beliefs cite appear as references; hidden ones never", async () => {
+      await addGrant(h.db, h.userIds.secretOwner, { fromSlug: h.scopes.secret, toSlug: home });
+      const granted = await h.services.registerEvidence(h.callers.secretOwner, h.scopes.secret, { kind: "document", text: "Shared threat model.", assess: false });
+      const cited = await h.services.assimilate(ed, home, { claim: "The threat model covers the upload path.", evidence: [{ sourceId: granted.evidence.id, tier: "document" }] });
+      expect(cited.entries[0]).toMatchObject({ verified: true, sourceKind: "evidence", effectiveTier: "document" });
+      const graph = await h.services.graph(h.callers.viewer, home);
+      const ref = graph.evidence.find((e) => e.id === granted.evidence.id);
+      expect(ref?.scope).toBe(h.scopeIds.secret);
+      expect(graph.edges.some((e) => e.from === granted.evidence.id && e.to === cited.belief.id && e.kind === "SUPPORTS")).toBe(true);
+      // The grant lets home resolve secret's items; it does not let anyone browse secret.
+      expect((await errorOf(h.services.listBeliefs(ed, h.scopes.secret))).code).toBe("not_found");
+      expect(graph.evidence.filter((e) => e.scope === h.scopeIds.secret).map((e) => e.id)).toEqual([granted.evidence.id]);
+    });
+
     it("export → import into an empty scope round-trips exactly; graph slices and as-of reads", async () => {
       const exported = await h.services.exportScope(h.callers.viewer, home);
       expect(exported.beliefs.length).toBeGreaterThan(5);
@@ -352,7 +366,7 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       }
 
       const graph = await h.services.graph(h.callers.viewer, home);
-      expect(graph.beliefs.length).toBe(exported.beliefs.length);
+      expect(graph.beliefs.filter((b) => b.scope === h.scopeIds.home).length).toBe(exported.beliefs.length);
       expect(graph.edges.some((e) => e.kind === "REBUTS")).toBe(true);
       expect(graph.edges.some((e) => e.kind === "SUPERSEDES")).toBe(true);
       const early = await h.services.graph(h.callers.viewer, home, { asOf: "2026-03-03T00:00:00.000Z" });

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import neo4j, { type Driver } from "neo4j-driver";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { changeSet, insertBelief, makeBelief, makeEntry, makeEvidence, makeMutation, citeEvidence, uid } from "../contract/fixtures";
-import { GraphStoreError } from "../errors";
+import { ChangeSetRejected, GraphStoreError } from "../errors";
 import { write } from "./neo4j-cypher";
 import { createNeo4jGraphStore, type Neo4jGraphStore } from "./neo4j-graph-store";
 import { NODE_LABELS, RELATIONSHIP_TYPES, UnsafeIdentifierError } from "./neo4j-vocabulary";
@@ -187,6 +187,27 @@ describe("Neo4j adapter specifics", () => {
     expect(long).toEqual(expected);
     expect(short).toEqual(expected);
     expect(await store.citationIndex().citationClosure(r.id)).toEqual([{ beliefId: s.id, seq: 1, citedId: r.id, depth: 1 }]);
+  });
+
+  it("names constraint failures: duplicate Evidence and Mutation ids, a change-set id applied twice", async () => {
+    const store = open();
+    const scope = uid("s");
+    const ev = makeEvidence(scope, "once");
+    const m = makeMutation(scope);
+    await store.apply(changeSet({ evidence: [ev], mutations: [m] }));
+    const reasonOf = async (cs: Parameters<typeof store.apply>[0]) =>
+      store.apply(cs).then(
+        () => "applied",
+        (e: unknown) => (e instanceof ChangeSetRejected ? e.reason : String(e)),
+      );
+    expect(await reasonOf(changeSet({ evidence: [ev] }))).toBe("duplicate_id");
+    expect(await reasonOf(changeSet({ mutations: [m] }))).toBe("duplicate_id");
+    const fresh = makeEvidence(scope, "twice in one change-set");
+    expect(await reasonOf(changeSet({ evidence: [fresh, fresh] }))).toBe("duplicate_id");
+    const once = changeSet({ evidence: [makeEvidence(scope, "a")] });
+    await store.apply(once);
+    expect(await reasonOf({ ...once, evidence: [] })).toBe("already_applied");
+    expect(await store.loadEvidence(view(scope), fresh.id)).toBeNull();
   });
 
   it("fails fast with store_unavailable when no server answers", async () => {

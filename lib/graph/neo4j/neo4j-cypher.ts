@@ -207,7 +207,6 @@ export const citations = {
 } as const;
 
 export const write = {
-  changeSetExists: `MATCH (c:AppliedChangeSet {ns: $ns, id: $id}) RETURN c.id AS id`,
   recordChangeSet: `CREATE (:AppliedChangeSet {ns: $ns, id: $id, actor: $actor, time: $time})`,
 
   existingIds(label: NodeLabel): string {

@@ -43,13 +43,8 @@ async function existingIds(tx: CypherRunner, ns: string, label: NodeLabel, ids: 
 async function insertEvidence(tx: CypherRunner, ns: string, evidence: readonly Evidence[]): Promise<void> {
   const regular = evidence.filter((e) => e.kind !== "unresolved");
   const placeholders = evidence.filter((e) => e.kind === "unresolved");
-  if (regular.length > 0) {
-    const taken = await existingIds(tx, ns, "Evidence", regular.map((e) => e.id));
-    if (taken.size > 0 || new Set(regular.map((e) => e.id)).size !== regular.length) {
-      throw new ChangeSetRejected("duplicate_id", `Evidence ${[...taken][0] ?? "(twice in the change-set)"} already exists.`);
-    }
-    await tx.run(write.createNodes("Evidence"), { rows: regular.map((e) => evidenceToProps(ns, e)) });
-  }
+  // A duplicate id fails on the (ns, id) constraint: ChangeSetRejected("duplicate_id") (see mapNeo4jError).
+  if (regular.length > 0) await tx.run(write.createNodes("Evidence"), { rows: regular.map((e) => evidenceToProps(ns, e)) });
   // A placeholder for the same (scope, raw id) may exist already: it is shared, never duplicated.
   if (placeholders.length > 0) await tx.run(write.mergePlaceholders, { ns, rows: placeholders.map((e) => evidenceToProps(ns, e)) });
 }
@@ -300,10 +295,7 @@ function concernsEdges(mutations: readonly MutationRecord[]): EdgeRow[] {
 
 async function insertMutations(tx: CypherRunner, ns: string, mutations: readonly MutationRecord[]): Promise<void> {
   if (mutations.length === 0) return;
-  const taken = await existingIds(tx, ns, "Mutation", mutations.map((m) => m.id));
-  if (taken.size > 0 || new Set(mutations.map((m) => m.id)).size !== mutations.length) {
-    throw new ChangeSetRejected("duplicate_id", `Mutation ${[...taken][0] ?? "(twice in the change-set)"} already exists.`);
-  }
+  // A duplicate id fails on the (ns, id) constraint: ChangeSetRejected("duplicate_id").
   await tx.run(write.createNodes("Mutation"), { rows: mutations.map((m) => mutationToProps(ns, m)) });
   await mergeEdges(tx, ns, concernsEdges(mutations));
 }
@@ -323,9 +315,7 @@ async function updateMutations(tx: CypherRunner, ns: string, mutations: readonly
 
 /** Applies `cs` inside the managed write transaction `tx`. */
 export async function applyChangeSetInTx(tx: CypherRunner, ns: string, cs: ChangeSet): Promise<ApplyResult> {
-  if ((await rows(tx, write.changeSetExists, { ns, id: cs.id })).length > 0) {
-    throw new ChangeSetRejected("already_applied", `Change-set ${cs.id} was applied before.`);
-  }
+  // A change-set id applied before fails on the (ns, id) constraint: ChangeSetRejected("already_applied").
   await tx.run(write.recordChangeSet, { ns, id: cs.id, actor: cs.actor, time: cs.time });
   await insertEvidence(tx, ns, cs.evidence);
   const { entries, ended, retyped } = await writeBeliefs(tx, ns, cs);

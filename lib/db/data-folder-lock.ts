@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { link, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 
@@ -77,8 +77,8 @@ export type HeldLock = {
 
 /**
  * Takes the folder's lock: the file is created with O_EXCL (atomic), so of two starters exactly one wins. A lock
- * left by a dead process (or a half-written one) is removed and the exclusive create retried; the winner then
- * re-reads the file and only proceeds if it holds its own token.
+ * left by a dead process (or a half-written one) is moved aside and the exclusive create retried; see
+ * `removeStaleLock` for why two starters taking over the same stale lock cannot both win.
  */
 export async function acquireDataFolderLock(dataDir: string, owner: string): Promise<HeldLock> {
   const file = path.join(dataDir, LOCK_FILE_NAME);
@@ -98,12 +98,32 @@ export async function acquireDataFolderLock(dataDir: string, owner: string): Pro
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = await readLock(file);
       if (holder && isProcessAlive(holder.pid)) throw new DataFolderInUseError(dataDir, holder);
-      await unlink(file).catch(() => {});
+      await removeStaleLock(file, holder?.token ?? null);
     }
   }
   const holder = await readLock(file);
   if (holder) throw new DataFolderInUseError(dataDir, holder);
   throw new Error(`could not lock data folder ${dataDir}`);
+}
+
+/**
+ * Moves the stale lock aside with an atomic rename, then checks that what it moved is the stale lock it judged.
+ * If another starter replaced the stale lock in between, the moved file is that starter's live lock: it is put
+ * back with link() (which never overwrites), so that starter keeps the folder and this one finds it in use.
+ */
+async function removeStaleLock(file: string, staleToken: string | null): Promise<void> {
+  const aside = `${file}.stale-${process.pid}-${randomUUID()}`;
+  try {
+    await rename(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  const moved = await readLock(aside);
+  if (moved !== null && moved.token !== staleToken && isProcessAlive(moved.pid)) {
+    await link(aside, file).catch(() => {});
+  }
+  await unlink(aside).catch(() => {});
 }
 
 function heldLock(file: string, initial: LockContent): HeldLock {

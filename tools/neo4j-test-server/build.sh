@@ -34,12 +34,15 @@ needs_archive() {
 mvn_package() {
   # -q still prints errors on stdout, which start.sh reserves for the URI line; Debian's Maven 3.8 also emits stray
   # colour resets even with -B.
-  (cd "$here" && mvn -q -B "$@" clean package </dev/null 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2)
+  (cd "$here" && mvn -q -B "$@" package </dev/null 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2)
 }
 
 build_jar() {
   local t0=$SECONDS
   log "building with Maven…"
+  # Not `mvn clean`: it would delete the lock file other callers hold. Removing the jars stops the shade plugin from
+  # re-shading its own previous output.
+  rm -rf "$target/classes" "$target/neo4j-test-server.jar" "$target/original-neo4j-test-server.jar"
   # The offline attempt's errors are expected on a first run: keep them out of sight unless asked for.
   if ! mvn_package -o 2>"$target/mvn-offline.log"; then
     log "offline build failed (first run, or ~/.m2 lacks an artifact; see target/mvn-offline.log): building online"

@@ -42,40 +42,53 @@ public final class Neo4jTestServer {
   private static final String DATABASE = GraphDatabaseSettings.DEFAULT_DATABASE_NAME;
 
   private final Path home;
-  private final DatabaseManagementService dbms;
+  private volatile DatabaseManagementService dbms;
   private boolean stopped;
 
-  private Neo4jTestServer(Path home, DatabaseManagementService dbms) {
+  private Neo4jTestServer(Path home) {
     this.home = home;
-    this.dbms = dbms;
   }
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) throws InterruptedException {
     Options options = Options.parse(args);
     // Neo4j and its libraries may print; only the URI line may reach the real stdout.
     PrintStream uriOut = System.out;
     System.setOut(System.err);
 
     long startedAt = System.nanoTime();
-    Path home = Files.createTempDirectory("credence-neo4j-");
     Neo4jTestServer server;
     try {
-      server = new Neo4jTestServer(home, build(home, options.port));
-    } catch (RuntimeException e) {
-      deleteRecursively(home);
-      throw e;
-    }
-    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "neo4j-test-server-shutdown"));
-
-    GraphDatabaseService db = server.dbms.database(DATABASE);
-    if (!db.isAvailable(TimeUnit.MINUTES.toMillis(2))) {
-      log("database '" + DATABASE + "' did not become available");
+      server = new Neo4jTestServer(Files.createTempDirectory("credence-neo4j-"));
+    } catch (IOException e) {
+      log("failed to create a temp folder: " + e);
       System.exit(1);
+      return;
     }
-    int port = boltPort(db);
+    // Registered before Neo4j starts, so a signal or EOF during start-up still removes the data folder.
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "neo4j-test-server-shutdown"));
+    if (options.watchStdin) {
+      Thread watcher = new Thread(Neo4jTestServer::exitOnStdinEof, "neo4j-test-server-stdin");
+      watcher.setDaemon(true);
+      watcher.start();
+    }
+
+    String uri;
+    try {
+      server.dbms = build(server.home, options.port);
+      GraphDatabaseService db = server.dbms.database(DATABASE);
+      if (!db.isAvailable(TimeUnit.MINUTES.toMillis(2))) {
+        throw new IllegalStateException("database '" + DATABASE + "' did not become available");
+      }
+      uri = "bolt://127.0.0.1:" + boltPort(db);
+    } catch (RuntimeException e) {
+      e.printStackTrace();
+      log("failed to start: " + rootCause(e));
+      System.exit(1);
+      return;
+    }
     long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt);
-    log("Neo4j " + neo4jVersion() + " ready in " + readyMs + " ms, data in " + home);
-    String uri = "bolt://127.0.0.1:" + port;
+    log("Neo4j " + neo4jVersion() + " ready in " + readyMs + " ms, data in " + server.home);
+
     if (options.train) {
       long t0 = System.nanoTime();
       TrainingWorkload.run(uri, DATABASE);
@@ -84,13 +97,15 @@ public final class Neo4jTestServer {
     }
     uriOut.println("NEO4J_URI=" + uri);
     uriOut.flush();
-
-    if (options.watchStdin) {
-      Thread watcher = new Thread(Neo4jTestServer::exitOnStdinEof, "neo4j-test-server-stdin");
-      watcher.setDaemon(true);
-      watcher.start();
-    }
     new CountDownLatch(1).await();
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause.getClass().getSimpleName() + ": " + cause.getMessage();
   }
 
   private static DatabaseManagementService build(Path home, int port) {
@@ -148,10 +163,13 @@ public final class Neo4jTestServer {
     }
     stopped = true;
     long t0 = System.nanoTime();
-    try {
-      dbms.shutdown();
-    } catch (RuntimeException e) {
-      log("shutdown failed: " + e);
+    DatabaseManagementService started = dbms;
+    if (started != null) {
+      try {
+        started.shutdown();
+      } catch (RuntimeException e) {
+        log("shutdown failed: " + e);
+      }
     }
     deleteRecursively(home);
     log("stopped in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms, removed " + home);

@@ -153,6 +153,23 @@ describe("embedded data folder ownership", () => {
     }
   });
 
+  it("lets a server wait for a short-lived holder (a CLI command) instead of failing", async () => {
+    const dataDir = await freshEmbeddedFolder();
+    const cli = await openDatabase({ dataDir, owner: "credence cli" });
+    try {
+      const server = openDatabase({ dataDir, owner: "server", waitIfHeldMs: 60_000 });
+      // Gives the server time to find the folder held before the CLI lets go.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await cli.close();
+      const opened = await server;
+      expect(opened.mode).toBe("embedded");
+      await opened.close();
+    } finally {
+      await cli.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("releases the folder on close and takes over a lock left by a dead process", async () => {
     const dataDir = await freshEmbeddedFolder();
     try {

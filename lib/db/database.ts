@@ -46,6 +46,11 @@ export type OpenDatabaseConfig = {
    * or "fail" with DataFolderInUseError (a second server). Default "fail".
    */
   ifHeld?: "connect" | "fail";
+  /**
+   * With `ifHeld: "fail"`, how long to wait for the holder to let go first (a CLI command holding a never-served
+   * folder for a few seconds should not stop a server from starting). Default 0.
+   */
+  waitIfHeldMs?: number;
   /** Default prisma/migrations under the working directory. */
   migrationsDir?: string;
   /** Pool size; default 10 on a server, 4 embedded (PGlite runs one statement at a time anyway). */
@@ -69,10 +74,17 @@ export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {})
   const dataDir = path.resolve(config.dataDir ?? "./.data");
   const displayDir = config.dataDir ?? "./.data";
   await mkdir(dataDir, { recursive: true });
+  const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     const holder = await readLiveLock(dataDir);
     if (holder) {
-      if (config.ifHeld !== "connect") throw new DataFolderInUseError(displayDir, holder);
+      if (config.ifHeld !== "connect") {
+        if (Date.now() - started < (config.waitIfHeldMs ?? 0)) {
+          await sleep(200);
+          continue;
+        }
+        throw new DataFolderInUseError(displayDir, holder);
+      }
       if (holder.socket) return openEmbeddedClient(holder.socket, displayDir, config);
       // The holder is still opening its database; its address appears in the lock file shortly.
       if (attempt > 300) throw new DataFolderInUseError(displayDir, holder);
@@ -82,8 +94,8 @@ export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {})
     try {
       return await openEmbedded(dataDir, displayDir, config);
     } catch (error) {
-      // Lost a race for the lock to a process that started at the same moment: use it like any other holder.
-      if (error instanceof DataFolderInUseError && config.ifHeld === "connect") continue;
+      // Lost a race for the lock to a process that started at the same moment: treat it like any other holder.
+      if (error instanceof DataFolderInUseError && (config.ifHeld === "connect" || config.waitIfHeldMs)) continue;
       throw error;
     }
   }

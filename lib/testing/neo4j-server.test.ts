@@ -164,6 +164,33 @@ describe("the server's lifecycle", () => {
   );
 
   it(
+    "leaves no orphan when its parent process is killed with SIGKILL",
+    async () => {
+      // A parent that cannot clean up: it spawns start.sh, reports, and is then SIGKILLed by this test.
+      const parentScript = `
+        const { spawn } = require("node:child_process");
+        const server = spawn("bash", [${JSON.stringify(NEO4J_START_SCRIPT)}], { stdio: ["pipe", "pipe", "inherit"] });
+        server.stdout.once("data", (chunk) => process.stdout.write(String(chunk)));
+        setInterval(() => {}, 60_000);
+      `;
+      const parent = spawn(process.execPath, ["-e", parentScript], { stdio: ["ignore", "pipe", "pipe"] });
+      const stderrLines: string[] = [];
+      createInterface({ input: parent.stderr }).on("line", (line) => stderrLines.push(line));
+      const line = await new Promise<string>((resolve) => createInterface({ input: parent.stdout }).once("line", resolve));
+      const port = Number(line.match(/^NEO4J_URI=bolt:\/\/127\.0\.0\.1:(\d+)$/)?.[1]);
+      const dataDir = stderrLines.join("\n").match(/data in (\S+)/)?.[1];
+      expect(port).toBeGreaterThan(0);
+      expect(dataDir && existsSync(dataDir)).toBe(true);
+
+      parent.kill("SIGKILL");
+      // Bounded by the test timeout: the JVM sees stdin EOF, shuts down and deletes its folder.
+      await waitUntil(async () => !(await canConnect(port)) && !(dataDir && existsSync(dataDir)));
+      expect(stderrLines.some((entry) => entry.includes("stdin closed, stopping"))).toBe(true);
+    },
+    START_TIMEOUT_MS,
+  );
+
+  it(
     "stop() ends the server and can be called twice",
     async () => {
       const server = await startNeo4jServer();
@@ -219,4 +246,8 @@ function canConnect(port: number): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
+}
+
+async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 100));
 }

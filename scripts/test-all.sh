@@ -13,14 +13,14 @@ step "typecheck"
 npm run --silent typecheck
 step "lint"
 npm run --silent lint
+step "production build (the API and MCP suites and the browser journeys serve it)"
+npx next build
 step "unit, property, integration and contract suites (PGlite, Postgres, Neo4j)"
 mkdir -p test-results
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 node scripts/check-no-skips.mjs test-results/vitest.json
 step "assessor evaluation (shared labelled set)"
 npm run --silent eval:assessor -- --check
-step "production build"
-npx next build
 step "browser journeys (Chromium)"
 npx playwright test
 step "all green in $((SECONDS - t0)) s"

@@ -248,6 +248,24 @@ const COMMANDS: Record<string, Command> = {
       return withServices(db, (services) => importCommand(services, { scope: text(o, "scope") }, cliIo));
     },
   },
+  "params show": {
+    usage: "params show --scope S   (the scope's current parameter set as JSON)",
+    options: { scope: str },
+    required: ["scope"],
+    async run(db, o) {
+      const { paramsShowCommand } = await import("@/lib/beliefs/cli-commands");
+      return withServices(db, (services) => paramsShowCommand(services, { scope: text(o, "scope") }, cliIo));
+    },
+  },
+  "params set": {
+    usage: "params set --scope S   (a new parameter version from JSON on stdin)",
+    options: { scope: str },
+    required: ["scope"],
+    async run(db, o) {
+      const { paramsSetCommand } = await import("@/lib/beliefs/cli-commands");
+      return withServices(db, (services) => paramsSetCommand(services, { scope: text(o, "scope") }, cliIo));
+    },
+  },
   "db migrate": {
     usage: "db migrate   (applies pending migrations; every command does this first)",
     options: {},

@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import next from "next";
 import { getEnv } from "@/lib/env";
-import { openDatabase, registerDatabase } from "@/lib/db/database";
+import { databaseConfigFromEnv, openDatabase, registerDatabase } from "@/lib/db/database";
 import { ensureAuthSecret } from "./auth-secret";
 
 const { values } = parseArgs({
@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   ensureAuthSecret(env);
 
   const started = performance.now();
-  const db = await openDatabase(env);
+  // A CLI command holding the folder for a moment is waited for; a second server is refused with a message naming us.
+  const db = await openDatabase({ ...databaseConfigFromEnv(env), owner: `credence server on http://${hostname}:${port}`, waitIfHeldMs: 15_000 });
   registerDatabase(db);
   console.log(`credence: database ${db.describe()} ready in ${Math.round(performance.now() - started)} ms`);
 

@@ -1,0 +1,49 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { currentUser } from "@/lib/auth/session";
+import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import type { ScopeParamsView } from "@/lib/beliefs/belief-services";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
+import { engineParamsInputSchema } from "@/lib/engine";
+import type { ActionResult } from "./safe-action";
+
+const setInput = z.object({
+  scope: z.string().trim().min(1).max(48),
+  /** Only the values the owner changed; merged over the current version's own settings. */
+  changes: engineParamsInputSchema,
+  note: z.string().trim().max(2_000).optional(),
+});
+
+/**
+ * Owner only: a new parameter version = the current version's settings with `changes` laid over them (tier strengths
+ * merged per tier). New writes use it; existing beliefs keep the version their replay recorded.
+ */
+export async function setParamsAction(input: z.input<typeof setInput>): Promise<ActionResult<ScopeParamsView>> {
+  const user = await currentUser();
+  if (!user) return { ok: false, error: { code: "unauthenticated", message: "Your session has ended. Sign in again." } };
+  const parsed = setInput.safeParse(input);
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[issue.path.filter((p) => p !== "changes").join(".") || "_"] ??= issue.message;
+    return { ok: false, error: { code: "invalid", message: "Please correct the highlighted fields.", fields } };
+  }
+  const { scope, changes, note } = parsed.data;
+  if (Object.keys(changes).length === 0) return { ok: false, error: { code: "invalid", message: "Change at least one value first." } };
+  try {
+    const services = await getBeliefServices();
+    const caller = sessionPrincipal(user.id);
+    const current = await services.getParams(caller, scope);
+    const tierStrength = { ...current.input.tierStrength, ...changes.tierStrength };
+    const params = { ...current.input, ...changes, ...(Object.keys(tierStrength).length > 0 ? { tierStrength } : {}) };
+    const view = await services.setParams(caller, scope, { params, ...(note ? { note } : {}) });
+    revalidatePath(`/scopes/${scope}`, "layout");
+    return { ok: true, data: view };
+  } catch (error) {
+    if (error instanceof BeliefServiceError) return { ok: false, error: { code: error.code, message: error.message } };
+    console.error("set params failed", error);
+    return { ok: false, error: { code: "internal", message: "Something went wrong on our side; nothing was changed." } };
+  }
+}

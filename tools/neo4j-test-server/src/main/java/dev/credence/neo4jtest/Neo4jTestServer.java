@@ -31,12 +31,15 @@ import org.neo4j.kernel.internal.GraphDatabaseAPI;
  *
  * <p>Contract with start.sh and lib/testing/neo4j-server.ts: stdout carries exactly one line,
  * {@code NEO4J_URI=bolt://127.0.0.1:<port>}, once Bolt accepts connections; everything else goes to stderr. The
- * process exits (deleting its data) on SIGTERM/SIGINT and, unless {@code --no-stdin-watch}, when stdin reaches EOF,
- * so a parent that dies without cleaning up (its pipe closes) never leaves an orphan JVM.
+ * process exits, deleting its data, on SIGTERM/SIGINT, when stdin reaches EOF, and when the process that launched it
+ * exits — the last two so that a parent that dies without cleaning up never leaves an orphan JVM: its stdin pipe
+ * closes, or (when stdin is not a pipe, or a shell such as {@code npm run}'s {@code sh -c} sits in between and does
+ * not forward SIGTERM) its pid disappears.
  *
- * <p>Arguments: {@code --port N} (0, the default, lets the OS pick a free port), {@code --no-stdin-watch}, and
- * {@code --train}: run a representative Bolt workload once and exit, so that a JVM started with
- * {@code -XX:ArchiveClassesAtExit} archives the classes a test run loads (build.sh does this).
+ * <p>Arguments: {@code --port N} (0, the default, lets the OS pick a free port); {@code --no-stdin-watch};
+ * {@code --no-parent-watch} (both, for a server that must outlive its launcher); {@code --train}: run a
+ * representative Bolt workload once and exit, so that a JVM started with {@code -XX:ArchiveClassesAtExit} archives the
+ * classes a test run loads (build.sh does this).
  */
 public final class Neo4jTestServer {
   private static final String DATABASE = GraphDatabaseSettings.DEFAULT_DATABASE_NAME;
@@ -67,9 +70,12 @@ public final class Neo4jTestServer {
     // Registered before Neo4j starts, so a signal or EOF during start-up still removes the data folder.
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "neo4j-test-server-shutdown"));
     if (options.watchStdin) {
-      Thread watcher = new Thread(Neo4jTestServer::exitOnStdinEof, "neo4j-test-server-stdin");
-      watcher.setDaemon(true);
-      watcher.start();
+      daemon("neo4j-test-server-stdin", Neo4jTestServer::exitOnStdinEof);
+    }
+    if (options.watchParent) {
+      // Launched by init (pid 1) means already detached: there is no parent to follow.
+      ProcessHandle.current().parent().filter(parent -> parent.pid() != 1).ifPresent(
+          parent -> daemon("neo4j-test-server-parent", () -> exitWhenGone(parent)));
     }
 
     String uri;
@@ -141,6 +147,25 @@ public final class Neo4jTestServer {
       throw new IllegalStateException("Bolt connector did not register a local address");
     }
     return bound.getPort();
+  }
+
+  private static void daemon(String name, Runnable task) {
+    Thread thread = new Thread(task, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Polls: ProcessHandle.onExit cannot wait on a process that is not our child. isAlive also checks start time. */
+  private static void exitWhenGone(ProcessHandle parent) {
+    try {
+      while (parent.isAlive()) {
+        Thread.sleep(250);
+      }
+    } catch (InterruptedException e) {
+      return;
+    }
+    log("parent process " + parent.pid() + " exited, stopping");
+    System.exit(0);
   }
 
   private static void exitOnStdinEof() {
@@ -218,10 +243,11 @@ public final class Neo4jTestServer {
     System.err.flush();
   }
 
-  private record Options(int port, boolean watchStdin, boolean train) {
+  private record Options(int port, boolean watchStdin, boolean watchParent, boolean train) {
     static Options parse(String[] args) {
       int port = 0;
       boolean watchStdin = true;
+      boolean watchParent = true;
       boolean train = false;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
@@ -232,11 +258,12 @@ public final class Neo4jTestServer {
             port = parsePort(args[++i]);
           }
           case "--no-stdin-watch" -> watchStdin = false;
+          case "--no-parent-watch" -> watchParent = false;
           case "--train" -> train = true;
           default -> usage("unknown argument: " + args[i]);
         }
       }
-      return new Options(port, watchStdin, train);
+      return new Options(port, watchStdin, watchParent, train);
     }
 
     private static int parsePort(String value) {
@@ -254,7 +281,7 @@ public final class Neo4jTestServer {
 
     private static void usage(String problem) {
       System.err.println("neo4j-test-server: " + problem);
-      System.err.println("usage: start.sh [--port N] [--no-stdin-watch] [--train]");
+      System.err.println("usage: start.sh [--port N] [--no-stdin-watch] [--no-parent-watch] [--train]");
       System.exit(2);
     }
   }

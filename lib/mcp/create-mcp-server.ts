@@ -1,0 +1,165 @@
+/**
+ * One MCP server per request (the endpoint is stateless): tools and resources over `BeliefServices`, acting as the
+ * authenticated principal. The low-level `Server` is used rather than `McpServer` so that argument errors come back
+ * exactly as the REST API words them (McpServer answers its own "Input validation error" before our code runs).
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Principal } from "@/lib/access/principal";
+import { ApiError } from "@/lib/api/api-error";
+import { presentBelief } from "@/lib/api/present";
+import type { BeliefServices } from "@/lib/beliefs";
+import { mcpErrorAnswer, toolErrorResult } from "./mcp-error";
+import { MCP_TOOLS } from "./mcp-tools";
+
+export const MCP_SERVER_NAME = "credence";
+export const MCP_SERVER_VERSION = "0.1.0";
+
+/** MCP's "resource not found" code (spec, resources/read). */
+const RESOURCE_NOT_FOUND = -32002;
+
+export interface McpServerOptions {
+  services: BeliefServices;
+  principal: Principal;
+  /** The scope a call without `scope` acts in: the token's own scope, or the endpoint's `?scope=`; null → required. */
+  defaultScope: string | null;
+}
+
+const INSTRUCTIONS = `Credence is a memory that keeps contradictions visible. Beliefs carry a credence computed from their evidence; when sources disagree, both positions stay and recall says "contested".
+Use remember for anything you are told or read (with its source), recall before answering from memory, get_belief to see why something is believed, retract_source when a source turns out wrong. Errors come back with a stable code (not_found, forbidden, invalid, conflict, topic_frozen, oscillation_hard_stop, assessment_failed, unavailable, unauthenticated) and the fields at fault.`;
+
+function scopeProperty(defaultScope: string | null) {
+  return {
+    type: "string",
+    description: defaultScope
+      ? `Slug of the scope (the memory) to act in. Default: "${defaultScope}".`
+      : "Slug of the scope (the memory) to act in, e.g. \"platform\". Required: this connection has no default scope.",
+  };
+}
+
+/** The tool's JSON Schema as published: its own arguments plus `scope` (required unless there is a default). */
+export function toolInputJsonSchema(input: z.ZodObject, defaultScope: string | null): { type: "object"; [key: string]: unknown } {
+  const schema = z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const properties = { scope: scopeProperty(defaultScope), ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
+  const required = [...(defaultScope ? [] : ["scope"]), ...((schema.required as string[] | undefined) ?? [])];
+  const { $schema: _ignored, ...rest } = schema;
+  return { ...rest, type: "object", properties, required };
+}
+
+function missingScope(): ApiError {
+  return new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "required: name the scope slug" }] });
+}
+
+/** Splits `scope` off the arguments; a non-string or missing scope (with no default) is an `invalid` field. */
+function splitScope(args: Record<string, unknown> | undefined, defaultScope: string | null): { scope: string; rest: Record<string, unknown> } {
+  const { scope, ...rest } = args ?? {};
+  if (scope === undefined || scope === null || scope === "") {
+    if (defaultScope === null) throw missingScope();
+    return { scope: defaultScope, rest };
+  }
+  if (typeof scope !== "string") throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "must be a string" }] });
+  if (scope.includes("\u0000")) throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "must not contain the NUL character" }] });
+  return { scope, rest };
+}
+
+const BELIEF_URI = /^credence:\/\/([^/]+)\/beliefs\/([^/]+)$/;
+const SUMMARY_URI = /^credence:\/\/([^/]+)\/summary$/;
+
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+async function resourceError(error: unknown): Promise<McpError> {
+  const { status, body } = await mcpErrorAnswer(error);
+  const code = status === 404 ? RESOURCE_NOT_FOUND : status === 422 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  return new McpError(code, body.error.message, { ...body, status });
+}
+
+export function createMcpServer({ services, principal, defaultScope }: McpServerOptions): Server {
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: "Credence belief memory" },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: MCP_TOOLS.map((tool) => ({
+      name: tool.name,
+      title: tool.annotations.title,
+      description: tool.description,
+      inputSchema: toolInputJsonSchema(tool.input, defaultScope),
+      annotations: tool.annotations,
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = MCP_TOOLS.find((t) => t.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; call tools/list.`);
+    try {
+      const { scope, rest } = splitScope(request.params.arguments, defaultScope);
+      const result = await tool.run({ services, principal }, scope, rest);
+      return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+    } catch (error) {
+      return toolErrorResult(error);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: defaultScope
+      ? [{ uri: `credence://${encodeURIComponent(defaultScope)}/summary`, name: `${defaultScope} summary`, mimeType: "application/json", description: "Belief counts by status, mean tension, review queue size and the most contested live beliefs." }]
+      : [],
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      { uriTemplate: "credence://{scope}/beliefs/{id}", name: "belief", title: "A belief with its history", mimeType: "application/json", description: "The same document get_belief returns." },
+      { uriTemplate: "credence://{scope}/summary", name: "scope-summary", title: "Scope summary", mimeType: "application/json", description: "Belief counts by status, mean tension, review queue size and the most contested live beliefs." },
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    const belief = BELIEF_URI.exec(uri);
+    const summary = SUMMARY_URI.exec(uri);
+    try {
+      let document: object;
+      if (belief?.[1] && belief[2]) {
+        const detail = await services.getBelief(principal, decodeSegment(belief[1]), { beliefId: decodeSegment(belief[2]) });
+        document = { belief: presentBelief(detail.belief, detail.history), timeline: detail.timeline, mutations: detail.mutations, supersededBy: detail.supersededBy ? presentBelief(detail.supersededBy) : null };
+      } else if (summary?.[1]) {
+        document = await scopeSummary(services, principal, decodeSegment(summary[1]));
+      } else {
+        throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri}; expected credence://{scope}/beliefs/{id} or credence://{scope}/summary.`);
+      }
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(document) }] };
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      throw await resourceError(error);
+    }
+  });
+
+  return server;
+}
+
+/** The scope at a glance: the overview counts plus the ten live beliefs with the highest tension (where memory disagrees). */
+async function scopeSummary(services: BeliefServices, principal: Principal, scope: string) {
+  const overview = await services.overview(principal, scope);
+  const live = await services.listBeliefs(principal, scope, { liveOnly: true, limit: 1_000 });
+  const mostContested = [...live]
+    .sort((a, b) => b.tension - a.tension || b.updatedAt.localeCompare(a.updatedAt))
+    .slice(0, 10)
+    .map((b) => ({ id: b.id, text: b.text, topic: b.topic, credence: b.credence, tension: b.tension, status: b.status }));
+  return { ...overview, mostContested };
+}

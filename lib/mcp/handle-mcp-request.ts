@@ -1,0 +1,47 @@
+/**
+ * The `/api/mcp` endpoint: MCP over Streamable HTTP in stateless mode (one server and transport per request, JSON
+ * answers, no session), authenticated exactly as the REST API (`authenticate`: Bearer API token, else session).
+ * The default scope of tool calls is the token's own scope when it is limited to one, else the endpoint's `?scope=`.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Principal } from "@/lib/access/principal";
+import { authenticate, getBeliefServices } from "@/lib/api/api-context";
+import { getDatabase } from "@/lib/db/database";
+import { mcpErrorAnswer } from "./mcp-error";
+import { createMcpServer } from "./create-mcp-server";
+
+/** Same bound as the REST API's bodies (SPEC §7). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+async function tokenScopeSlug(principal: Principal): Promise<string | null> {
+  if (principal.tokenScopeId === null) return null;
+  const scope = await (await getDatabase()).prisma.scope.findUnique({ where: { id: principal.tokenScopeId }, select: { slug: true } });
+  return scope?.slug ?? null;
+}
+
+export async function handleMcpRequest(request: Request): Promise<Response> {
+  let principal: Principal;
+  try {
+    principal = await authenticate(request);
+  } catch (error) {
+    const { status, body } = await mcpErrorAnswer(error);
+    const headers: Record<string, string> = { "cache-control": "no-store" };
+    if (status === 401) headers["www-authenticate"] = 'Bearer realm="credence"';
+    return Response.json(body, { status, headers });
+  }
+  try {
+    const requested = new URL(request.url).searchParams.get("scope")?.trim() || null;
+    const defaultScope = (await tokenScopeSlug(principal)) ?? requested;
+    const server = createMcpServer({ services: await getBeliefServices(), principal, defaultScope });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      await server.close();
+    }
+  } catch (error) {
+    const { status, body } = await mcpErrorAnswer(error);
+    return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+  }
+}

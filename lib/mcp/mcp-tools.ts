@@ -1,0 +1,253 @@
+/**
+ * The MCP tools: one per belief service an agent needs to use a scope as its memory. Each tool states its arguments
+ * as a zod schema (published to clients as JSON Schema, field names identical to the REST API's so that an `invalid`
+ * error names the same fields) and runs through `BeliefServices` with the caller's principal — the same authorised
+ * view and roles as the REST API. Results are the REST API's response bodies.
+ */
+import { z } from "zod";
+import type { Principal } from "@/lib/access/principal";
+import { presentBelief, presentMutation } from "@/lib/api/present";
+import type { BeliefServices } from "@/lib/beliefs";
+import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
+import { MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
+
+export interface McpToolContext {
+  services: BeliefServices;
+  principal: Principal;
+}
+
+export interface McpToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface McpTool {
+  name: string;
+  description: string;
+  /** The tool's own arguments (without `scope`, which every tool takes and `createMcpServer` adds). */
+  input: z.ZodObject;
+  annotations: McpToolAnnotations;
+  /** `args` without `scope`; the services parse it again with their own schema (as the REST routes do). */
+  run(ctx: McpToolContext, scope: string, args: Record<string, unknown>): Promise<object>;
+}
+
+const TIER_HELP =
+  "Evidence tier, weakest first: model_assertion (an unsourced model statement) · observation (someone saw or said it) · document (a written source) · measurement · executable_check (a test or script result) · held_out_truth (ground truth). The cited evidence's kind caps the tier actually counted.";
+
+const entrySchema = z
+  .object({
+    sourceId: z.string().nullable().optional().describe("Id of a registered evidence item (e.g. the evidence.id `remember` returned) or of a belief this entry rests on. Omit for an anonymous model assertion."),
+    tier: z.enum(TIERS).describe(TIER_HELP),
+    relation: z.enum(RELATIONS).optional().describe("SUPPORTS (default), REBUTS (argues against the claim) or CONTEXTUALIZES (limits where it holds; moves nothing)."),
+    weight: z.number().min(0).max(1).optional().describe("How strongly the source bears on the claim, 0..1 (default 1)."),
+    reasoning: z.string().optional().describe("One sentence on why this evidence bears on the claim."),
+  })
+  .strict();
+
+const rememberInput = z
+  .object({
+    text: z.string().describe("What was said, observed or read, verbatim or closely paraphrased (up to 20 000 characters). Several claims in one text are split and each is related to what the scope already believes."),
+    source: z
+      .object({
+        kind: callerEvidenceKindSchema.default("observation").describe("What kind of source the text is: observation (default; a person said or saw it), document, measurement, executable_check, held_out_truth, or model_output (text a model produced)."),
+        uri: z.string().optional().describe("Where the text came from (URL, ticket, file path, message link), so it can be cited and retracted later."),
+        title: z.string().max(500).optional().describe("A short human title for the source (informational)."),
+      })
+      .strict()
+      .optional()
+      .describe("The source of the text. Default: an observation without a URI."),
+    topic: z.string().optional().describe("Topic to file new beliefs under; omitted, the most similar existing topic is used."),
+    dryRun: z.boolean().optional().describe("true: return what would change without writing anything."),
+  })
+  .strict();
+
+const assimilateInput = z
+  .object({
+    claim: z
+      .union([z.string(), z.object({ text: z.string(), quantity: z.object({ value: z.number(), unit: z.string() }).strict().optional() }).strict()])
+      .optional()
+      .describe("The claim as one declarative sentence (or {text, quantity}). Matched by normalised wording against the scope's live beliefs; otherwise a new belief. Give this or beliefId."),
+    beliefId: z.string().optional().describe("An existing belief of the scope to add evidence to (instead of claim)."),
+    topic: z.string().optional().describe("Topic for a new belief."),
+    contextTags: z.array(z.string()).max(20).optional().describe("Contexts in which the claim holds (e.g. [\"staging\"])."),
+    evidence: z.array(entrySchema).min(1).max(200).describe("One or more evidence entries for (or against) the claim, each with its tier."),
+  })
+  .strict();
+
+const recallInput = z
+  .object({
+    q: z.string().describe("The question in natural language, e.g. \"Which branch do we deploy from?\"."),
+    k: z.number().int().min(1).max(50).optional().describe("How many relevant beliefs to weigh (default 10)."),
+  })
+  .strict();
+
+const searchInput = z
+  .object({
+    q: z.string().describe("Search text; live beliefs are ranked by relevance × credence."),
+    k: z.number().int().min(1).max(100).optional().describe("Maximum results (default 10)."),
+    minCredence: z.number().min(0).max(1).optional().describe("Only beliefs with at least this credence."),
+    includeEnded: z.boolean().optional().describe("Also return superseded or retired beliefs (default false)."),
+  })
+  .strict();
+
+const getBeliefInput = z
+  .object({
+    beliefId: z.string().describe("The belief id (from recall, search_beliefs, remember or assimilate)."),
+    asOf: z.string().optional().describe("ISO-8601 time: reconstruct the belief as it stood then."),
+  })
+  .strict();
+
+const proposeInput = z
+  .object({
+    belief: z.string().describe("One complete, falsifiable declarative sentence (at least three words, not a question)."),
+    strength: z.number().min(0).max(1).describe("How strongly the source event supports it, 0..1 (credence itself comes only from evidence)."),
+    reason: z.string().describe("Why, citing at least one evidence id that resolves in this scope (inline in the text or in evidenceIds)."),
+    evidenceIds: z.array(z.string()).max(50).optional().describe("Evidence or belief ids the reason rests on."),
+    sourceEvent: z.string().describe("The id of the evidence item (e.g. from remember) that prompted this mutation; it must resolve."),
+    mutationType: z.enum(MUTATION_TYPES).describe("Your intent: new, updated, superseded, merged, coexisting or retired. The protocol decides what actually happens and says so in `decision`."),
+    topic: z.string().optional().describe("Topic (up to 80 characters)."),
+    contextTags: z.array(z.string()).max(20).optional().describe("Contexts in which the belief holds."),
+  })
+  .strict();
+
+const retractInput = z
+  .object({
+    sourceId: z.string().describe("The evidence item (or belief) found to be wrong or withdrawn; every entry citing it is retracted and beliefs that rested on it lose that grounding."),
+    dryRun: z.boolean().optional().describe("true: report which beliefs would move without writing."),
+  })
+  .strict();
+
+const harvestInput = z
+  .object({
+    text: z.string().describe("Model or agent output to split into atomic claims."),
+    producedBy: z
+      .object({
+        name: z.string().describe("Who produced the text (agent or model name)."),
+        kind: z.enum(["model", "agent", "user", "import"]).optional().describe("Default model."),
+        model: z.string().optional().describe("Model identifier, if any."),
+        confidence: z.number().min(0).max(1).optional().describe("The producer's own stated confidence."),
+        sourceId: z.string().optional().describe("An evidence id the output is grounded in; otherwise claims enter as model_assertion."),
+      })
+      .strict(),
+    commit: z.boolean().optional().describe("false (default): only return the claims. true: assimilate each claim into the scope."),
+    topic: z.string().optional().describe("Topic for committed claims."),
+  })
+  .strict();
+
+const readOnly = (title: string): McpToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+const write = (title: string, destructive = false): McpToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: destructive, idempotentHint: false, openWorldHint: false });
+
+export const MCP_TOOLS: readonly McpTool[] = [
+  {
+    name: "remember",
+    description:
+      "Store something you were told, read or observed, with its source. The text is registered as evidence, split into claims, and each claim is related to what the scope already believes: new beliefs are created, related ones revised, and every existing belief the text contradicts is listed under `disagreements` (contradictions are kept, not overwritten). Manipulative text is discarded (outcome \"discarded\"). Returns the evidence id (cite it later in propose_mutation or retract_source) and the belief changes.",
+    input: rememberInput,
+    annotations: write("Remember a statement with its source"),
+    async run({ services, principal }, scope, args) {
+      const request = rememberInput.parse(args);
+      const result = await services.ingest(principal, scope, {
+        text: request.text,
+        ...(request.source?.kind !== undefined ? { kind: request.source.kind } : {}),
+        ...(request.source?.uri !== undefined ? { uri: request.source.uri } : {}),
+        ...(request.topic !== undefined ? { topic: request.topic } : {}),
+        dryRun: request.dryRun ?? false,
+      });
+      const byKind = (created: boolean) => result.changes.filter((c) => c.created === created);
+      return {
+        evidence: result.evidence,
+        discarded: result.outcome === "discarded",
+        outcome: result.outcome,
+        ...(result.outcome === "discarded" ? { reason: result.ess.reasoning } : {}),
+        ess: result.ess,
+        claims: result.claims,
+        changes: { created: byKind(true), revised: byKind(false), contracted: result.contractions },
+        relations: result.relations,
+        disagreements: result.disagreements,
+        changeSetId: result.changeSetId,
+      };
+    },
+  },
+  {
+    name: "assimilate",
+    description:
+      "Add a claim with explicit evidence entries (each with a tier and a relation) when you know exactly what supports or rebuts it. Credence is recomputed from the whole evidence history; unsourced or circular citations count as model_assertion. Returns the belief after the change and any other beliefs that moved.",
+    input: assimilateInput,
+    annotations: write("Assimilate a claim with evidence"),
+    async run({ services, principal }, scope, args) {
+      const result = await services.assimilate(principal, scope, args as never);
+      return { belief: presentBelief(result.belief), created: result.created, entries: result.entries, changeSetId: result.changeSetId, cascade: result.cascade };
+    },
+  },
+  {
+    name: "recall",
+    description:
+      "Ask the memory a question before acting on it. Returns a briefing: mode \"settled\" (one answer, with why), \"contested\" (a dominant answer AND the competing interpretation still standing, with the belief ids on each side — tell the user about the disagreement rather than picking silently), or \"no_answer\".",
+    input: recallInput,
+    annotations: readOnly("Recall what the scope believes"),
+    async run({ services, principal }, scope, args) {
+      return services.recall(principal, scope, args as never);
+    },
+  },
+  {
+    name: "search_beliefs",
+    description: "Find live beliefs matching a text, ranked by relevance × credence. Each result carries credence, tension (how contested it is) and status. Use recall for a question, this for browsing.",
+    input: searchInput,
+    annotations: readOnly("Search beliefs"),
+    async run({ services, principal }, scope, args) {
+      const ranked = await services.retrieve(principal, scope, args as never);
+      return { beliefs: ranked.map((r) => ({ ...presentBelief(r.belief), relevance: r.relevance, score: r.score })) };
+    },
+  },
+  {
+    name: "get_belief",
+    description: "One belief with its full history (every evidence entry with its tier, relation and what it counts for now, plus retractions, revisions and reviews), its credence over time, the mutations that touched it and what it superseded or was superseded by.",
+    input: getBeliefInput,
+    annotations: readOnly("Get a belief with its history"),
+    async run({ services, principal }, scope, args) {
+      const detail = await services.getBelief(principal, scope, args as never);
+      return {
+        belief: presentBelief(detail.belief, detail.history),
+        timeline: detail.timeline,
+        mutations: detail.mutations,
+        supersedes: detail.supersedes.map((b) => presentBelief(b)),
+        supersededBy: detail.supersededBy ? presentBelief(detail.supersededBy) : null,
+        asOf: detail.asOf,
+      };
+    },
+  },
+  {
+    name: "propose_mutation",
+    description:
+      "Propose a change to the scope's beliefs through the mutation protocol (new, updated, superseded, merged, coexisting, retired). The reason must cite a resolvable evidence id and sourceEvent must resolve. The protocol decides: new, reinforce, merge, supersede, coexist, review (held for a human reviewer), retire or blocked (the topic oscillates); `decision` and `warnings` say what happened.",
+    input: proposeInput,
+    annotations: write("Propose a belief mutation"),
+    async run({ services, principal }, scope, args) {
+      const result = await services.proposeMutation(principal, scope, args as never);
+      return { mutation: presentMutation(result.mutation), belief: result.belief ? presentBelief(result.belief) : null };
+    },
+  },
+  {
+    name: "retract_source",
+    description: "Withdraw a source found to be wrong (an evidence item or belief id): every entry citing it is retracted and beliefs that rested on it lose that support, transitively. Nothing is deleted; history records the retraction. Use dryRun first to see the effect.",
+    input: retractInput,
+    annotations: write("Retract a source", true),
+    async run({ services, principal }, scope, args) {
+      const result = await services.retract(principal, scope, { dryRun: false, ...args } as never);
+      return { touched: result.touched, dryRun: result.dryRun, changeSetId: result.changeSetId };
+    },
+  },
+  {
+    name: "harvest_claims",
+    description: "Split model or agent output into atomic claims stamped with their producer. With commit=true each claim is assimilated (as model_assertion unless producedBy.sourceId grounds it), so unsourced model output never outweighs real evidence.",
+    input: harvestInput,
+    annotations: write("Harvest claims from model output"),
+    async run({ services, principal }, scope, args) {
+      const result = await services.harvest(principal, scope, args as never);
+      return { claims: result.claims, assimilated: result.assimilated.map((a) => ({ beliefId: a.belief.id, created: a.created })) };
+    },
+  },
+];

@@ -1,0 +1,19 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+
+export const MCP_TOOL_NAMES = ["remember", "assimilate", "recall", "search_beliefs", "get_belief", "propose_mutation", "retract_source", "harvest_claims"] as const;
+
+export interface ToolAnswer {
+  isError: boolean;
+  /** The first text content (what a model reads). */
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+/** Calls a tool and returns its answer in one shape, for success and tool errors alike. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
+  const text = content.find((c) => c.type === "text")?.text ?? "";
+  const structured = (result.structuredContent as Record<string, unknown> | undefined) ?? {};
+  return { isError: result.isError === true, text, structured };
+}

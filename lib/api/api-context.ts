@@ -12,15 +12,25 @@ export { getBeliefServices } from "@/lib/beliefs/get-belief-services";
  * one), else the browser session. Neither → 401. A malformed or revoked token is a 401 too, never a hint of why.
  */
 export async function authenticate(request: Request): Promise<Principal> {
+  return (await authenticateCaller(request)).principal;
+}
+
+/** The caller and the key its requests are counted under: the token's id, or the user's id for a session. */
+export interface Caller {
+  principal: Principal;
+  rateKey: string;
+}
+
+export async function authenticateCaller(request: Request): Promise<Caller> {
   const header = request.headers.get("authorization");
   if (header !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const token = match?.[1] ? await authenticateToken(await getDatabase(), match[1]) : null;
     if (!token) throw new ApiError(401, "unauthenticated", "The API token is missing, malformed, unknown or revoked.");
-    return tokenPrincipal(token);
+    return { principal: tokenPrincipal(token), rateKey: `token:${token.tokenId}` };
   }
   const session = await auth();
-  if (session?.user?.id) return sessionPrincipal(session.user.id);
+  if (session?.user?.id) return { principal: sessionPrincipal(session.user.id), rateKey: `user:${session.user.id}` };
   getEnv(); // configuration errors surface here rather than as a confusing 401
   throw new ApiError(401, "unauthenticated", "Send an API token as `Authorization: Bearer <token>`, or sign in.");
 }

@@ -1,7 +1,10 @@
 import type { Principal } from "@/lib/access/principal";
 import type { BeliefServices } from "@/lib/beliefs";
-import { authenticate, getBeliefServices } from "./api-context";
-import { ApiError, handleApiError } from "./api-error";
+import { getDatabase } from "@/lib/db/database";
+import { authenticateCaller, getBeliefServices } from "./api-context";
+import { ApiError, errorResponse, handleApiError } from "./api-error";
+import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf } from "./idempotency";
+import { getRateLimiter, type RateDecision } from "./rate-limiter";
 
 /** Bodies above this are refused with 413 before parsing (SPEC §7). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -16,11 +19,15 @@ export interface ApiContext {
   body(): Promise<unknown>;
 }
 
-async function readJson(request: Request): Promise<unknown> {
+async function readBodyText(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
   const text = await request.text();
   if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
+  return text;
+}
+
+function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -67,9 +74,41 @@ function decodeParam(value: string): string {
   }
 }
 
+/** Keys of different principals never meet: a token limited to one scope is a different principal from its user. */
+function principalKey(principal: Principal): string {
+  return `${principal.userId}|${principal.tokenScopeId ?? "*"}`;
+}
+
+function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Response {
+  const response = errorResponse(429, "rate_limited", `Too many requests: the limit is ${decision.limit} a minute per token; retry after ${decision.retryAfterSeconds} s.`, {
+    limitPerMinute: decision.limit,
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
+  response.headers.set("retry-after", String(decision.retryAfterSeconds));
+  response.headers.set("ratelimit-limit", String(decision.limit));
+  response.headers.set("ratelimit-remaining", "0");
+  return response;
+}
+
+function toResponse(result: Response | object): Response {
+  return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });
+}
+
+function withRateHeaders(response: Response, decision: RateDecision): Response {
+  try {
+    response.headers.set("ratelimit-limit", String(decision.limit));
+    response.headers.set("ratelimit-remaining", String(decision.remaining));
+  } catch {
+    // A response with immutable headers keeps them; the limit still applied.
+  }
+  return response;
+}
+
 /**
- * Wraps a route handler: authenticates (Bearer token or session), hands over the services, parses the body lazily,
- * and maps every error to the documented shape. A handler returns a Response or a JSON-able value (200).
+ * Wraps a route handler: authenticates (Bearer token or session), spends one request from the caller's rate bucket
+ * (429 with Retry-After when empty), hands over the services, parses the body lazily, makes a POST with an
+ * `Idempotency-Key` idempotent, and maps every error to the documented shape. A handler returns a Response or a
+ * JSON-able value (200).
  */
 export function apiRoute(handler: (ctx: ApiContext) => Promise<Response | object>) {
   return async (request: Request, route: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
@@ -77,25 +116,66 @@ export function apiRoute(handler: (ctx: ApiContext) => Promise<Response | object
       const raw = await route.params;
       const params: Record<string, string> = {};
       for (const [key, value] of Object.entries(raw ?? {})) params[key] = Array.isArray(value) ? value.join("/") : decodeParam(value);
-      const principal = await authenticate(request);
+      const { principal, rateKey } = await authenticateCaller(request);
+      const decision = getRateLimiter().take(rateKey);
+      if (!decision.allowed) return rateLimited(decision);
       for (const [key, value] of Object.entries(params)) if (value.includes("\u0000")) throw nulError(key);
       const url = new URL(request.url);
       for (const [key, value] of url.searchParams) if (value.includes("\u0000")) throw nulError(key);
+      const idempotencyKey = request.method === "POST" ? idempotencyKeyOf(request) : null;
+      let text: Promise<string> | undefined;
       let parsed: Promise<unknown> | undefined;
+      const bodyText = () => (text ??= readBodyText(request));
       const ctx: ApiContext = {
         request,
         principal,
         services: await getBeliefServices(),
         params,
         url,
-        body: () => (parsed ??= readJson(request)),
+        body: () => (parsed ??= bodyText().then(parseJsonBody)),
       };
-      const result = await handler(ctx);
-      return result instanceof Response ? result : Response.json(result, { headers: { "cache-control": "no-store" } });
+      if (idempotencyKey === null) return withRateHeaders(toResponse(await handler(ctx)), decision);
+      return withRateHeaders(await runIdempotent(ctx, principal, idempotencyKey, bodyText, handler), decision);
     } catch (error) {
       return handleApiError(error);
     }
   };
+}
+
+/**
+ * A write under an Idempotency-Key: the body must be well-formed JSON before the key is claimed (a malformed retry
+ * never occupies it); the first request runs, its response (status < 500) is stored and replayed byte for byte to
+ * every later request with the same key and bytes; a different request under the key is 409 `idempotency_conflict`.
+ */
+async function runIdempotent(
+  ctx: ApiContext,
+  principal: Principal,
+  key: string,
+  bodyText: () => Promise<string>,
+  handler: (ctx: ApiContext) => Promise<Response | object>,
+): Promise<Response> {
+  await ctx.body();
+  const fingerprint = fingerprintRequest(ctx.request.method, ctx.url, await bodyText());
+  const { sql } = await getDatabase();
+  const claim = await claimIdempotencyKey(sql, { principal: principalKey(principal), key, fingerprint });
+  const headers = { "content-type": "application/json", "cache-control": "no-store" };
+  if (claim.kind === "replay") {
+    return new Response(claim.response.body, { status: claim.response.status, headers: { ...headers, "idempotent-replayed": "true" } });
+  }
+  let response: Response;
+  try {
+    response = toResponse(await handler(ctx));
+  } catch (error) {
+    response = handleApiError(error);
+  }
+  const body = await response.text();
+  try {
+    await claim.complete({ status: response.status, body });
+  } catch (error) {
+    // The write happened: answer it. The key stays pending until its lease ends (see IDEMPOTENCY_LEASE_SECONDS).
+    console.error("api: could not record an idempotent response", error);
+  }
+  return new Response(body, { status: response.status, headers });
 }
 
 /** Query parameters as the services' typed inputs expect them: numbers and booleans parsed, blanks dropped. */

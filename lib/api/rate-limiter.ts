@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+/** Default requests per minute per token (or per user for a browser session); SPEC §7 asks for at least 600. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+export type RateDecision =
+  | { allowed: true; limit: number; remaining: number }
+  | { allowed: false; limit: number; remaining: 0; retryAfterSeconds: number };
+
+export interface RateLimiter {
+  readonly perMinute: number;
+  /** Spends one request from `key`'s bucket at `nowMs` (default Date.now()). */
+  take(key: string, nowMs?: number): RateDecision;
+}
+
+type Bucket = { tokens: number; updatedMs: number };
+
+/**
+ * An in-process token bucket per key: capacity = perMinute (a full minute's burst), refilled continuously at
+ * perMinute / 60 000 per ms, so tokens(t) = min(capacity, tokens(t₀) + (t − t₀)·rate). A request needs one token;
+ * without one, Retry-After = ⌈(1 − tokens) / rate⌉ seconds (≥ 1), when the next token will have arrived.
+ * Buckets that have refilled completely carry no information and are swept once the map grows past `maxKeys`.
+ */
+export function createRateLimiter(perMinute: number, options: { maxKeys?: number } = {}): RateLimiter {
+  const limit = z.number().int().positive().parse(perMinute);
+  const ratePerMs = limit / 60_000;
+  const maxKeys = options.maxKeys ?? 10_000;
+  const buckets = new Map<string, Bucket>();
+
+  const sweep = (nowMs: number) => {
+    for (const [key, bucket] of buckets) if (bucket.tokens + (nowMs - bucket.updatedMs) * ratePerMs >= limit) buckets.delete(key);
+  };
+
+  return {
+    perMinute: limit,
+    take(key, nowMs = Date.now()) {
+      let bucket = buckets.get(key);
+      if (!bucket) {
+        if (buckets.size >= maxKeys) sweep(nowMs);
+        bucket = { tokens: limit, updatedMs: nowMs };
+        buckets.set(key, bucket);
+      }
+      // A clock stepping backwards refills nothing rather than draining the bucket.
+      const elapsed = Math.max(0, nowMs - bucket.updatedMs);
+      bucket.tokens = Math.min(limit, bucket.tokens + elapsed * ratePerMs);
+      bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return { allowed: true, limit, remaining: Math.floor(bucket.tokens) };
+      }
+      return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerMs / 1000)) };
+    },
+  };
+}
+
+const perMinuteSchema = z.coerce.number<string>().int().positive();
+
+/** `CREDENCE_RATE_LIMIT_PER_MINUTE` (a positive integer), default 600; anything else is a configuration error naming it. */
+export function rateLimitFromEnv(env: Record<string, string | undefined>): number {
+  const raw = env.CREDENCE_RATE_LIMIT_PER_MINUTE?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const parsed = perMinuteSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`Invalid configuration: CREDENCE_RATE_LIMIT_PER_MINUTE must be a positive integer, got "${raw}"`);
+  return parsed.data;
+}
+
+type LimiterGlobal = typeof globalThis & { __credenceRateLimiter?: RateLimiter };
+
+/**
+ * The process-wide limiter. Kept on globalThis because Next bundles each route separately: a module-level variable
+ * would give every endpoint its own buckets.
+ */
+export function getRateLimiter(): RateLimiter {
+  const holder = globalThis as LimiterGlobal;
+  holder.__credenceRateLimiter ??= createRateLimiter(rateLimitFromEnv(process.env));
+  return holder.__credenceRateLimiter;
+}
+
+/** Tests install a limiter with a small limit (or remove it to fall back to the environment's). */
+export function setRateLimiter(limiter: RateLimiter | undefined): void {
+  const holder = globalThis as LimiterGlobal;
+  if (limiter) holder.__credenceRateLimiter = limiter;
+  else delete holder.__credenceRateLimiter;
+}

@@ -21,6 +21,7 @@
  *   value (and identical `serializeScopeExport` text).
  */
 import { z } from "zod";
+import { GraphStoreError } from "./errors";
 import {
   BELIEF_STATUSES,
   EVIDENCE_KINDS,
@@ -39,6 +40,7 @@ import {
   TIERS,
   type AuthorisedResolver,
   type Belief,
+  type BeliefStatus,
   type BeliefEdge,
   type BeliefRecord,
   type ChangeSet,
@@ -91,6 +93,26 @@ export interface CandidateSearchOptions {
    * is cut by the database's own full-text rank, which is why services should leave it unset.
    */
   limit?: number;
+}
+
+/**
+ * What the engine's retrieval scorer reads of a candidate (`lib/engine/retrieval`: the filters and relevance × credence),
+ * without the rest of the belief: a slim row per match, so ranking the whole matching domain stays cheap.
+ */
+export interface CandidateStats {
+  id: string;
+  scope: string;
+  credence: number;
+  status: BeliefStatus;
+  topic: string;
+  contextTags: readonly string[];
+  validUntil: IsoTime | null;
+  /**
+   * The engine's content terms of the text, distinct (`termSet(text)` of `lib/engine/retrieval`), computed when the
+   * belief was written: no text is tokenised per query. A change to the engine's tokenizer needs the stored terms
+   * rewritten (they are what the full-text index matches on too).
+   */
+  terms: readonly string[];
 }
 
 export interface ListBeliefsOptions {
@@ -233,6 +255,11 @@ export interface GraphStore {
   listBeliefs(view: ScopeView, options?: ListBeliefsOptions): Promise<readonly Belief[]>;
   /** Full-text candidates for the engine's retrieval scorer, home scope only, in no particular order. */
   searchCandidates(view: ScopeView, query: string, options?: CandidateSearchOptions): Promise<readonly Belief[]>;
+  /**
+   * The same domain as `searchCandidates` (same matches, same options), each as its `CandidateStats` only: services rank
+   * the whole domain on these (`rankCandidateStats`) and then load the top k in full.
+   */
+  searchCandidateStats(view: ScopeView, query: string, options?: CandidateSearchOptions): Promise<readonly CandidateStats[]>;
   /** A mutation record of the home scope. */
   getMutation(view: ScopeView, mutationId: string): Promise<MutationRecord | null>;
   /** The home scope's mutation journal (the review queue is `statuses: ["pending_review"]`). */
@@ -305,6 +332,41 @@ export function liveSupportRefs(history: History): SupportRef[] {
     refs.push({ sourceId: item.sourceId, sourceKind: item.sourceKind, effectiveTier: item.effectiveTier });
   }
   return refs;
+}
+
+const BELIEF_STATUS_SET: ReadonlySet<string> = new Set(BELIEF_STATUSES);
+
+/**
+ * A `CandidateStats` from one store row whose `terms` is the stored space-separated term string. Plain type checks,
+ * not zod: a search returns tens of thousands of rows and the schema parse would cost more than the query. A row that
+ * fails them is a corrupt store, reported as such.
+ */
+export function candidateStatsOf(row: Readonly<Record<string, unknown>>): CandidateStats {
+  const { id, scope, credence, status, topic, contextTags, validUntil, terms } = row;
+  if (
+    typeof id !== "string" ||
+    typeof scope !== "string" ||
+    typeof credence !== "number" ||
+    typeof status !== "string" ||
+    !BELIEF_STATUS_SET.has(status) ||
+    typeof topic !== "string" ||
+    !Array.isArray(contextTags) ||
+    !contextTags.every((t) => typeof t === "string") ||
+    (validUntil !== null && validUntil !== undefined && typeof validUntil !== "string") ||
+    typeof terms !== "string"
+  ) {
+    throw new GraphStoreError("store_misconfigured", `Candidate row ${typeof id === "string" ? id : "?"} is malformed.`);
+  }
+  return {
+    id,
+    scope,
+    credence,
+    status: status as BeliefStatus,
+    topic,
+    contextTags: contextTags as string[],
+    validUntil: validUntil ?? null,
+    terms: terms === "" ? [] : terms.split(" "),
+  };
 }
 
 /** JSON with keys sorted at every level and two-space indentation: identical text for equal exports. */

@@ -6,7 +6,7 @@
  * second, empty store through the same `makeHarness`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assimilate, checkReplay, defaultParams, supportRefsOf, type Belief, type BeliefRecord, type ChangeSet, type HistoryItem } from "@/lib/engine";
+import { assimilate, checkReplay, defaultParams, retrieve, supportRefsOf, termSet, type Belief, type BeliefRecord, type ChangeSet, type HistoryItem } from "@/lib/engine";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import {
   liveSupportRefs,
@@ -29,6 +29,7 @@ import {
   miniReplay,
   uid,
 } from "./fixtures";
+import { rankCandidateStats } from "../rank-candidate-stats";
 
 /** One statement the store sent to its database (SQL text or Cypher, with its parameters). */
 export interface RecordedQuery {
@@ -488,6 +489,53 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(await store.searchCandidates({ homeScopeId: home, visibleScopeIds: [other] }, "release")).toEqual([]);
         expect((await store.searchCandidates(view(home), "release", { limit: 5 })).length).toBe(5);
         expect(await store.listBeliefs(view(home), { limit: 3 })).toHaveLength(3);
+      });
+
+      it("projects the same candidate domain as slim stats (scorer fields, stored terms), current after updates", async () => {
+        const home = uid("s");
+        const other = uid("s");
+        const plain = Array.from({ length: 30 }, (_, i) => makeBelief(home, `Release deploys happen on day ${i}.`, { credence: (i % 10) / 10 }));
+        const tagged = makeBelief(home, "Deploying releases on Fridays isn't safe.", { contextTags: ["eu", "prod"], topic: "ops", credence: 0.8 });
+        const expiring = makeBelief(home, "Releases are deployed by hand.", { validUntil: at(30), status: "supported" });
+        const ended = makeBelief(home, "Release deploys were manual.", { status: "superseded", validUntil: at(1) });
+        const renamed = makeBelief(home, "Coffee is hot.");
+        const theirs = makeBelief(other, "Release deploys happen on Friday.");
+        const all = [...plain, tagged, expiring, ended, renamed, theirs];
+        await store.apply(changeSet({ beliefs: all.map((belief) => ({ belief, expectedVersion: null })) }));
+        // A text change must move the stored terms with it (into the domain), a status change must take it out.
+        await store.apply(
+          changeSet({
+            beliefs: [
+              { belief: { ...renamed, text: "Coffee breaks delay release deploys.", version: 2 }, expectedVersion: 1 },
+              { belief: { ...(plain[0] as Belief), status: "retired", validUntil: at(5), version: 2 }, expectedVersion: 1 },
+            ],
+          }),
+        );
+        const v = view(home, other);
+        const queries = ["When do releases get deployed?", "deploying", "coffee", "release' OR '1'='1", "release | coffee & !x <-> y:* (", "rélease ＤＥＰＬＯＹ 🚀", "the of and"];
+        for (const q of queries) {
+          for (const includeEnded of [false, true]) {
+            const beliefs = await store.searchCandidates(v, q, { includeEnded });
+            const stats = await store.searchCandidateStats(v, q, { includeEnded });
+            const expected = beliefs
+              .map((b) => ({ id: b.id, scope: b.scope, credence: b.credence, status: b.status, topic: b.topic, contextTags: b.contextTags, validUntil: b.validUntil, terms: [...termSet(b.text)] }))
+              .sort((a, b) => (a.id < b.id ? -1 : 1));
+            expect([...stats].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(expected);
+            // Ranked on the stats, the order is the engine's over the full beliefs.
+            const engine = retrieve(q, beliefs, { k: 50, includeEnded, scope: home }).map((r) => [r.belief.id, r.score]);
+            expect(rankCandidateStats(q, stats, { k: 50, includeEnded, scope: home }).map((r) => [r.candidate.id, r.score])).toEqual(engine);
+          }
+        }
+        const deploying = await store.searchCandidateStats(v, "deploying coffee", { includeEnded: true });
+        expect(deploying.map((c) => c.id)).toEqual(expect.arrayContaining([renamed.id, ended.id, tagged.id, expiring.id, (plain[0] as Belief).id]));
+        expect(deploying.map((c) => c.id)).not.toContain(theirs.id);
+        expect(deploying.find((c) => c.id === tagged.id)).toMatchObject({ contextTags: ["eu", "prod"], topic: "ops", credence: 0.8 });
+        expect(deploying.find((c) => c.id === expiring.id)).toMatchObject({ validUntil: at(30), status: "supported" });
+        expect((await store.searchCandidateStats(v, "deploying")).map((c) => c.id)).not.toContain((plain[0] as Belief).id);
+        expect(await store.searchCandidateStats({ homeScopeId: home, visibleScopeIds: [other] }, "release")).toEqual([]);
+        const capped = await store.searchCandidateStats(v, "release", { limit: 5 });
+        expect(capped).toHaveLength(5);
+        expect(capped.every((c) => c.scope === home)).toBe(true);
       });
 
       it("never returns another scope's items through any read, even when visible", async () => {

@@ -17,6 +17,10 @@ const BELIEF_LIGHT = "{.id, .scope, .model}";
 /** A belief with its history (loads, export). */
 const BELIEF_FULL = "{.id, .scope, .model, .history}";
 
+const CANDIDATE_STATS =
+  "b.id AS id, b.scope AS scope, b.credence AS credence, b.status AS status, b.topic AS topic, b.contextTags AS contextTags, " +
+  "b.validUntil AS validUntil, b.searchTerms AS terms";
+
 export const read = {
   /** The resolver: one lookup per id, visibility inside the query; hidden and missing take the same path. */
   resolveItem: `
@@ -58,6 +62,17 @@ export const read = {
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b, score
     WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
     RETURN b ${BELIEF_LIGHT} AS b ORDER BY score DESC LIMIT $limit`,
+
+  /** searchCandidates' domain as the scorer's fields only (`CandidateStats`, `terms` = the stored term string). */
+  searchCandidateStats: `
+    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b
+    WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
+    RETURN ${CANDIDATE_STATS}`,
+
+  searchCandidateStatsCapped: `
+    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b, score
+    WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
+    RETURN ${CANDIDATE_STATS} ORDER BY score DESC LIMIT $limit`,
 
   evidenceById: `
     MATCH (e:Evidence {ns: $ns, scope: $home, id: $id})

@@ -23,6 +23,7 @@ import {
 } from "@/lib/engine";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
+  candidateStatsOf,
   liveSupportRefs,
   type ApplyResult,
   type CandidateSearchOptions,
@@ -465,6 +466,19 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
         limit: limitOf(options?.limit),
       });
       return found.map((r) => beliefFromProps(props(r.b)));
+    },
+
+    async searchCandidateStats(view, text, options?: CandidateSearchOptions) {
+      const terms = [...new Set(tokenize(text))].slice(0, MAX_QUERY_TERMS);
+      if (terms.length === 0) return [];
+      const luceneQuery = `+ftScope:${ftScopeToken(ns, view.homeScopeId)} +searchTerms:(${terms.join(" ")})`;
+      const found = await query(options?.limit === undefined ? read.searchCandidateStats : read.searchCandidateStatsCapped, {
+        ...anchor(view),
+        query: luceneQuery,
+        includeEnded: options?.includeEnded ?? false,
+        limit: limitOf(options?.limit),
+      });
+      return found.map(candidateStatsOf);
     },
 
     async getMutation(view, mutationId) {

@@ -44,6 +44,7 @@ import type {
   ScopeView,
   SystemCitationIndex,
 } from "../graph-store";
+import { candidateStatsOf } from "../graph-store";
 import { mapPgError } from "./pg-errors";
 import { applyChangeSetRows, importScopeRows } from "./sql-writes";
 
@@ -331,6 +332,24 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         [view.homeScopeId, visible(view), terms.join(" | "), options.includeEnded ?? false, options.limit ?? null],
       );
       return rows.map((r) => r.data);
+    },
+
+    async searchCandidateStats(view, query, options: CandidateSearchOptions = {}) {
+      const terms = queryTerms(query);
+      if (terms.length === 0) return [];
+      // searchCandidates' WHERE and cap order, the stored term string instead of the belief JSON; uncapped, no sort.
+      const capped = options.limit !== undefined;
+      const rows = await sql.query<Record<string, unknown>>(
+        `SELECT id, scope, credence, status, topic, data->'contextTags' AS "contextTags", data->>'validUntil' AS "validUntil",
+                search_terms AS terms
+         FROM graph_beliefs
+         WHERE scope = $1 AND $1 = ANY($2::text[])
+           AND search_vector @@ to_tsquery('simple'::regconfig, $3)
+           AND ($4::boolean OR live)
+         ${capped ? `ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, $3)) DESC, id COLLATE "C" LIMIT $5` : ""}`,
+        [view.homeScopeId, visible(view), terms.join(" | "), options.includeEnded ?? false, ...(capped ? [options.limit] : [])],
+      );
+      return rows.map(candidateStatsOf);
     },
 
     async getMutation(view, mutationId) {

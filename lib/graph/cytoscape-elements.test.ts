@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Belief } from "@/lib/engine";
 import type { GraphSlice } from "./graph-store";
-import { shortLabel, toCytoscapeElements } from "./cytoscape-elements";
+import { entryWeightKey, shortLabel, toCytoscapeElements } from "./cytoscape-elements";
 
 function belief(id: string, credence: number, tension: number, text = `belief ${id}`): Belief {
   return {
@@ -36,6 +36,14 @@ describe("toCytoscapeElements", () => {
     expect(edges.map((e) => e.data.type)).toEqual(["SUPPORTS"]);
     expect(toCytoscapeElements(slice, { minTension: 0.5 }).nodes.map((n) => n.data.id)).toEqual(["b"]);
     expect(toCytoscapeElements(slice, { edgeTypes: ["REBUTS"] }).edges).toHaveLength(1);
+  });
+
+  it("weights entry edges by the given effective weight, clamped; live 1 and dead 0 without one", () => {
+    expect(toCytoscapeElements(slice).edges.map((e) => e.data.weight)).toEqual([1, 1]);
+    const weights = new Map([[entryWeightKey("a", 1), 0.4], [entryWeightKey("b", 2), 7]]);
+    expect(toCytoscapeElements(slice, {}, weights).edges.map((e) => e.data.weight)).toEqual([0.4, 1]);
+    const dead: GraphSlice = { ...slice, edges: slice.edges.map((e) => ({ ...e, live: false })) };
+    expect(toCytoscapeElements(dead, {}, weights).edges.map((e) => e.data.weight)).toEqual([0, 0]);
   });
 
   it("cuts long labels with an ellipsis", () => {

@@ -79,7 +79,23 @@ function mutationNode(m: MutationRecord): NodeElement {
   return { group: "nodes", data: { id: m.id, kind: "mutation", label: shortLabel(m.belief), scope: m.scope, decision: m.decision, mutationStatus: m.status } };
 }
 
-export function toCytoscapeElements(slice: GraphSlice, filters: ElementFilters = {}): GraphElements {
+/** Key of an entry edge in `entryWeights`: the belief it bears on and the entry's seq. */
+export function entryWeightKey(beliefId: string, seq: number): string {
+  return `${beliefId}#${seq}`;
+}
+
+function edgeWeight(edge: GraphEdge, entryWeights: ReadonlyMap<string, number> | undefined): number {
+  if (!edge.live) return 0;
+  if (edge.beliefId === null || edge.seq === null || !entryWeights) return 1;
+  const w = entryWeights.get(entryWeightKey(edge.beliefId, edge.seq));
+  return w === undefined || !Number.isFinite(w) ? 1 : Math.min(1, Math.max(0, w));
+}
+
+/**
+ * `entryWeights` (optional) gives entry edges their replayed effective weight ∈ [0,1], keyed by `entryWeightKey`;
+ * without it (or for an entry it lacks) a live edge weighs 1 and a dead one 0. Structural edges always weigh 1.
+ */
+export function toCytoscapeElements(slice: GraphSlice, filters: ElementFilters = {}, entryWeights?: ReadonlyMap<string, number>): GraphElements {
   const beliefs = new Map(slice.beliefs.filter((b) => keepBelief(b, filters)).map((b) => [b.id, b]));
   const others = new Map<string, NodeElement>();
   for (const e of slice.evidence) others.set(e.id, evidenceNode(e));
@@ -104,7 +120,7 @@ export function toCytoscapeElements(slice: GraphSlice, filters: ElementFilters =
         type: edge.kind,
         live: edge.live,
         seq: edge.seq,
-        weight: edge.live ? 1 : 0,
+        weight: edgeWeight(edge, entryWeights),
       },
     });
   }

@@ -36,8 +36,11 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
           {scope.name}
         </h1>
         <RoleBadge role={scope.role} />
+        <Link href={`/scopes/${scope.slug}/graph`} className="ml-auto text-sm text-sky-700 hover:underline dark:text-sky-400" data-testid="scope-graph-link">
+          Graph
+        </Link>
         {scope.role ? (
-          <Link href={`/scopes/${scope.slug}/settings`} className="ml-auto text-sm text-sky-700 hover:underline dark:text-sky-400">
+          <Link href={`/scopes/${scope.slug}/settings`} className="text-sm text-sky-700 hover:underline dark:text-sky-400">
             Settings
           </Link>
         ) : null}

@@ -1,0 +1,270 @@
+"use client";
+
+import cytoscape, { type Core, type ElementDefinition, type EventObject, type LayoutOptions } from "cytoscape";
+import fcose from "cytoscape-fcose";
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
+import { graphStylesheet, type StyledEdge, type StyledNode } from "./graph-style";
+import { isArrowKey, nodeInDirection, nodeInTabOrder, type PlacedNode } from "./graph-keyboard";
+
+let fcoseRegistered = false;
+function registerFcose(): void {
+  if (fcoseRegistered) return;
+  cytoscape.use(fcose);
+  fcoseRegistered = true;
+}
+
+/** Above this many elements the WebGL renderer draws the graph (canvas 2D falls under 30 fps around there). */
+export const WEBGL_THRESHOLD = 2_000;
+export type RendererChoice = "auto" | "canvas" | "webgl";
+
+export function useWebgl(choice: RendererChoice, elementCount: number): boolean {
+  return choice === "webgl" || (choice === "auto" && elementCount > WEBGL_THRESHOLD);
+}
+
+/**
+ * fcose settings by size: animated "default" quality for small graphs, then no animation, then "draft" (spectral
+ * only, no force refinement) above 3 000 nodes where the refinement costs seconds for little visible gain.
+ * `incremental` keeps current positions (expansion) instead of starting from a spectral layout.
+ */
+export function layoutOptions(nodeCount: number, incremental: boolean): LayoutOptions {
+  return {
+    name: "fcose",
+    quality: nodeCount > 3_000 ? "draft" : "default",
+    randomize: !incremental,
+    animate: nodeCount <= 300,
+    animationDuration: 400,
+    fit: true,
+    padding: 30,
+    nodeDimensionsIncludeLabels: false,
+    packComponents: true,
+    nodeRepulsion: 6_000,
+    idealEdgeLength: 70,
+    numIter: nodeCount > 2_000 ? 800 : 2_500,
+  } as LayoutOptions;
+}
+
+export interface GraphCanvasHandle {
+  /** PNG of the whole graph (not just the viewport), 2× scale, white background. */
+  png(): Blob | null;
+  fit(): void;
+}
+
+export interface RenderStats {
+  elements: number;
+  renderer: "canvas" | "webgl";
+  /** Milliseconds from receiving the elements to the first frame drawn after the layout settled. */
+  ms: number;
+}
+
+export interface GraphCanvasProps {
+  nodes: readonly StyledNode[];
+  edges: readonly StyledEdge[];
+  renderer?: RendererChoice;
+  /** "preset" keeps positions given in the elements (benchmarks, saved views); default fcose. */
+  layout?: "fcose" | "preset";
+  selectedId: string | null;
+  onSelect(id: string | null): void;
+  onExpand(id: string): void;
+  onOpen(id: string): void;
+  onRendered?(stats: RenderStats): void;
+  label: string;
+}
+
+/**
+ * The Cytoscape canvas. The `cy` instance is created once per renderer (switching canvas ⇄ WebGL needs a new one),
+ * destroyed on unmount; element changes are applied as a diff inside one batch; events go up as callbacks.
+ */
+export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(function GraphCanvas(props, ref) {
+  const { nodes, edges, renderer = "auto", layout = "fcose", selectedId, label } = props;
+  const containerRef = useRef<HTMLDivElement>(null);
+  const cyRef = useRef<Core | null>(null);
+  const [cyVersion, setCyVersion] = useState(0);
+  const callbacks = useRef(props);
+  useEffect(() => {
+    callbacks.current = props;
+  });
+  const webgl = useWebgl(renderer, nodes.length + edges.length);
+
+  useEffect(
+    function createCy() {
+      registerFcose();
+      const container = containerRef.current;
+      if (!container) return;
+      const cy = cytoscape({
+        container,
+        style: graphStylesheet() as unknown as cytoscape.StylesheetJson,
+        minZoom: 0.02,
+        maxZoom: 6,
+        boxSelectionEnabled: false,
+        selectionType: "single",
+        textureOnViewport: !webgl,
+        hideEdgesOnViewport: false,
+        // Options of the (experimental) WebGL renderer, absent from @types/cytoscape 3.21.
+        ...({ webgl, webglTexSize: 4096, webglBgColor: [255, 255, 255] } as object),
+      });
+      cy.on("tap", "node", (event: EventObject) => callbacks.current.onSelect(event.target.id() as string));
+      cy.on("tap", (event: EventObject) => {
+        if (event.target === cy) callbacks.current.onSelect(null);
+      });
+      cy.on("dbltap", "node", (event: EventObject) => callbacks.current.onExpand(event.target.id() as string));
+      cyRef.current = cy;
+      setCyVersion((v) => v + 1);
+      return function destroyCy() {
+        cyRef.current = null;
+        cy.destroy();
+      };
+    },
+    [webgl],
+  );
+
+  useEffect(
+    function syncElements() {
+      const cy = cyRef.current;
+      if (!cy) return;
+      const started = performance.now();
+      const wanted = new Map<string, StyledNode | StyledEdge>();
+      for (const n of nodes) wanted.set(n.data.id, n);
+      for (const e of edges) wanted.set(e.data.id, e);
+      const wasEmpty = cy.elements().empty();
+      const added: ElementDefinition[] = [];
+      const neighbours = wasEmpty ? null : adjacency(edges);
+      cy.batch(() => {
+        cy.elements().forEach((ele) => {
+          const next = wanted.get(ele.id());
+          if (!next) ele.remove();
+          else ele.data(next.data);
+        });
+        for (const [id, element] of wanted) {
+          if (cy.getElementById(id).nonempty()) continue;
+          const definition: ElementDefinition = { group: element.group, data: { ...element.data } };
+          if (element.group === "nodes" && element.position) definition.position = { ...element.position };
+          else if (element.group === "nodes" && neighbours) definition.position = seedPosition(cy, id, neighbours);
+          added.push(definition);
+        }
+        if (added.length > 0) cy.add(added);
+      });
+      const report = () => {
+        cy.one("render", () => {
+          callbacks.current.onRendered?.({ elements: cy.elements().length, renderer: webgl ? "webgl" : "canvas", ms: performance.now() - started });
+        });
+        cy.forceRender();
+      };
+      if (added.length === 0 || layout === "preset") {
+        if (layout === "preset" && added.length > 0) cy.fit(undefined, 30);
+        report();
+        return;
+      }
+      const run = cy.layout(layoutOptions(cy.nodes().length, !wasEmpty));
+      run.one("layoutstop", report);
+      run.run();
+      return function stopLayout() {
+        run.stop();
+      };
+    },
+    [nodes, edges, layout, webgl, cyVersion],
+  );
+
+  useEffect(
+    function syncSelection() {
+      const cy = cyRef.current;
+      if (!cy) return;
+      cy.$(":selected").unselect();
+      if (!selectedId) return;
+      const node = cy.getElementById(selectedId);
+      if (node.empty()) return;
+      node.select();
+      const box = cy.extent();
+      const p = node.position();
+      if (p.x < box.x1 || p.x > box.x2 || p.y < box.y1 || p.y > box.y2) cy.center(node);
+    },
+    [selectedId, cyVersion, nodes],
+  );
+
+  useImperativeHandle(ref, () => ({
+    png() {
+      const cy = cyRef.current;
+      if (!cy || cy.elements().empty()) return null;
+      return cy.png({ output: "blob", full: true, scale: 2, bg: "#ffffff", maxWidth: 8_000, maxHeight: 8_000 });
+    },
+    fit() {
+      cyRef.current?.fit(undefined, 30);
+    },
+  }));
+
+  function placed(): PlacedNode[] {
+    const cy = cyRef.current;
+    if (!cy) return [];
+    return cy.nodes().map((n) => ({ id: n.id(), x: n.position().x, y: n.position().y }));
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const { onSelect, onOpen } = callbacks.current;
+    if (isArrowKey(event.key)) {
+      event.preventDefault();
+      const next = nodeInDirection(placed(), selectedId, event.key);
+      if (next) onSelect(next);
+    } else if (event.key === "Tab") {
+      const next = nodeInTabOrder(placed(), selectedId, event.shiftKey);
+      if (next) {
+        event.preventDefault();
+        onSelect(next);
+      }
+    } else if (event.key === "Enter" && selectedId) {
+      event.preventDefault();
+      onOpen(selectedId);
+    } else if (event.key === "Escape") {
+      onSelect(null);
+    } else if (event.key === "+" || event.key === "=" || event.key === "-") {
+      const cy = cyRef.current;
+      if (!cy) return;
+      const factor = event.key === "-" ? 1 / 1.25 : 1.25;
+      cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    }
+  }
+
+  return (
+    <div
+      ref={containerRef}
+      role="application"
+      aria-label={label}
+      aria-roledescription="graph"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      data-testid="graph-canvas"
+      data-renderer={webgl ? "webgl" : "canvas"}
+      className="h-full w-full outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
+    />
+  );
+});
+
+/** A new node starts beside a node it is connected to (so an expansion grows from where the user double-clicked). */
+function seedPosition(cy: Core, id: string, neighbours: ReadonlyMap<string, readonly string[]>): { x: number; y: number } {
+  for (const other of neighbours.get(id) ?? []) {
+    const anchor = cy.getElementById(other);
+    if (anchor.nonempty()) {
+      const p = anchor.position();
+      const angle = (hash(id) % 360) * (Math.PI / 180);
+      return { x: p.x + 60 * Math.cos(angle), y: p.y + 60 * Math.sin(angle) };
+    }
+  }
+  const box = cy.extent();
+  return { x: (box.x1 + box.x2) / 2, y: (box.y1 + box.y2) / 2 };
+}
+
+function adjacency(edges: readonly StyledEdge[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const e of edges) {
+    for (const [a, b] of [[e.data.source, e.data.target], [e.data.target, e.data.source]] as const) {
+      const list = out.get(a);
+      if (list) list.push(b);
+      else out.set(a, [b]);
+    }
+  }
+  return out;
+}
+
+function hash(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) >>> 0;
+  return h;
+}

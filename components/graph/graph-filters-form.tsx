@@ -1,0 +1,92 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { BELIEF_STATUSES, EDGE_KINDS } from "@/lib/engine/model";
+import { hasFilters, withoutFilters, type GraphViewParams } from "./graph-view-params";
+
+const fieldClass = "w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+
+/** Filters as form controls; every change goes straight to the URL (through `onChange`). */
+export function GraphFiltersForm({ view, topics, onChange }: { view: GraphViewParams; topics: readonly string[]; onChange(next: GraphViewParams): void }) {
+  const [text, setText] = useState(view.text ?? "");
+  useEffect(() => setText(view.text ?? ""), [view.text]);
+  useEffect(
+    function debounceText() {
+      if ((view.text ?? "") === text.trim()) return;
+      const timer = setTimeout(() => onChange({ ...view, text: text.trim() || undefined }), 300);
+      return () => clearTimeout(timer);
+    },
+    [text, view, onChange],
+  );
+
+  function toggle<T extends string>(list: readonly T[], value: T): T[] {
+    return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
+  }
+
+  function range(name: "minCredence" | "maxCredence" | "minTension" | "maxTension", raw: string) {
+    const value = raw === "" ? undefined : Math.min(1, Math.max(0, Number(raw)));
+    onChange({ ...view, [name]: value === undefined || Number.isNaN(value) ? undefined : value });
+  }
+
+  return (
+    <form aria-label="Graph filters" className="space-y-3 text-sm" onSubmit={(e) => e.preventDefault()} data-testid="graph-filters">
+      <div>
+        <label htmlFor="graph-text" className="mb-1 block text-xs font-semibold">Search belief text</label>
+        <input id="graph-text" type="search" value={text} onChange={(e) => setText(e.target.value)} className={fieldClass} placeholder="deploy branch" />
+      </div>
+      <fieldset>
+        <legend className="mb-1 text-xs font-semibold">Status</legend>
+        <div className="flex flex-wrap gap-x-3 gap-y-1">
+          {BELIEF_STATUSES.map((s) => (
+            <label key={s} className="inline-flex items-center gap-1">
+              <input type="checkbox" checked={view.statuses.includes(s)} onChange={() => onChange({ ...view, statuses: toggle(view.statuses, s) })} />
+              {s}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset className="grid grid-cols-2 gap-2">
+        <legend className="mb-1 text-xs font-semibold">Credence and tension (0–1)</legend>
+        {(
+          [
+            ["minCredence", "Credence from"],
+            ["maxCredence", "Credence to"],
+            ["minTension", "Tension from"],
+            ["maxTension", "Tension to"],
+          ] as const
+        ).map(([name, label]) => (
+          <label key={name} className="text-xs">
+            {label}
+            <input type="number" min={0} max={1} step={0.05} value={view[name] ?? ""} onChange={(e) => range(name, e.target.value)} className={fieldClass} />
+          </label>
+        ))}
+      </fieldset>
+      <div>
+        <label htmlFor="graph-topic" className="mb-1 block text-xs font-semibold">Topic</label>
+        <select id="graph-topic" value={view.topic ?? ""} onChange={(e) => onChange({ ...view, topic: e.target.value || undefined })} className={fieldClass}>
+          <option value="">All topics</option>
+          {view.topic && !topics.includes(view.topic) ? <option value={view.topic}>{view.topic}</option> : null}
+          {topics.map((t) => (
+            <option key={t} value={t}>{t}</option>
+          ))}
+        </select>
+      </div>
+      <fieldset>
+        <legend className="mb-1 text-xs font-semibold">Edge types (none ticked: all)</legend>
+        <div className="flex flex-wrap gap-x-3 gap-y-1">
+          {EDGE_KINDS.map((k) => (
+            <label key={k} className="inline-flex items-center gap-1 font-mono text-xs">
+              <input type="checkbox" checked={view.edgeTypes.includes(k)} onChange={() => onChange({ ...view, edgeTypes: toggle(view.edgeTypes, k) })} />
+              {k}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {hasFilters(view) ? (
+        <button type="button" className="text-sm text-sky-700 hover:underline dark:text-sky-400" onClick={() => onChange(withoutFilters(view))}>
+          Clear filters
+        </button>
+      ) : null}
+    </form>
+  );
+}

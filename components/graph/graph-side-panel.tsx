@@ -1,0 +1,103 @@
+import Link from "next/link";
+import type { Belief, Evidence, MutationRecord } from "@/lib/engine/model";
+import { StatusBadge } from "@/components/beliefs/belief-badges";
+import { confidenceMeaning, credenceMeaning, tensionMeaning } from "./node-meaning";
+
+export type SelectedNode = { kind: "belief"; belief: Belief } | { kind: "evidence"; evidence: Evidence } | { kind: "mutation"; mutation: MutationRecord };
+
+interface Props {
+  scope: string;
+  scopeId: string;
+  node: SelectedNode;
+  focused: boolean;
+  onFocus(id: string): void;
+  onExpand(id: string): void;
+  onClose(): void;
+}
+
+function Figure({ name, value, meaning }: { name: string; value: number; meaning: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-zinc-500">{name}</dt>
+      <dd>
+        <span className="font-semibold tabular-nums">{value.toFixed(2)}</span> <span className="text-zinc-600 dark:text-zinc-400">{meaning}</span>
+      </dd>
+    </div>
+  );
+}
+
+/** Details of the selected node. Every user string is a React text child: rendered literally, never as HTML. */
+export function GraphSidePanel({ scope, scopeId, node, focused, onFocus, onExpand, onClose }: Props) {
+  const id = node.kind === "belief" ? node.belief.id : node.kind === "evidence" ? node.evidence.id : node.mutation.id;
+  const itemScope = node.kind === "belief" ? node.belief.scope : node.kind === "evidence" ? node.evidence.scope : node.mutation.scope;
+  const reference = itemScope !== scopeId;
+  return (
+    <aside aria-label="Selected node" className="space-y-3 rounded-lg border border-zinc-200 p-4 text-sm dark:border-zinc-800" data-testid="graph-panel">
+      <div className="flex items-start gap-2">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500" tabIndex={-1} id="graph-panel-title">
+          {node.kind}
+          {reference ? " · cited from another scope" : ""}
+        </h2>
+        <button type="button" onClick={onClose} className="ml-auto text-xs text-zinc-500 hover:underline" aria-label="Close details">
+          Close
+        </button>
+      </div>
+      {node.kind === "belief" ? (
+        <>
+          <p className="whitespace-pre-wrap break-words text-base" data-testid="graph-panel-text">{node.belief.text}</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={node.belief.status} />
+            <span className="font-mono text-xs text-zinc-500">{node.belief.topic}</span>
+          </div>
+          <dl className="space-y-1.5">
+            <Figure name="Credence" value={node.belief.credence} meaning={credenceMeaning(node.belief.credence)} />
+            <Figure name="Confidence" value={node.belief.confidence} meaning={confidenceMeaning(node.belief.confidence)} />
+            <Figure name="Tension" value={node.belief.tension} meaning={tensionMeaning(node.belief.tension)} />
+            <div>
+              <dt className="text-xs text-zinc-500">Evidence</dt>
+              <dd>
+                {node.belief.supportCount} supporting, {node.belief.contradictCount} rebutting ({node.belief.evidenceCount} entries)
+              </dd>
+            </div>
+          </dl>
+          {reference ? null : (
+            <Link href={`/scopes/${scope}/beliefs/${encodeURIComponent(id)}`} className="inline-block font-medium text-sky-700 hover:underline dark:text-sky-400" data-testid="graph-panel-open">
+              Open belief page →
+            </Link>
+          )}
+        </>
+      ) : node.kind === "evidence" ? (
+        <>
+          <p className="whitespace-pre-wrap break-words" data-testid="graph-panel-text">{node.evidence.text}</p>
+          <dl className="space-y-1 text-xs">
+            <div><dt className="inline text-zinc-500">Kind </dt><dd className="inline font-mono">{node.evidence.kind}</dd></div>
+            {node.evidence.uri ? <div><dt className="inline text-zinc-500">Source </dt><dd className="inline break-all font-mono">{node.evidence.uri}</dd></div> : null}
+            {node.evidence.ess !== null ? <div><dt className="inline text-zinc-500">ESS </dt><dd className="inline tabular-nums">{node.evidence.ess.toFixed(2)}</dd></div> : null}
+            <div><dt className="inline text-zinc-500">Registered </dt><dd className="inline">{node.evidence.createdAt.slice(0, 16).replace("T", " ")} UTC</dd></div>
+            {node.evidence.retractedAt ? <div className="text-rose-700 dark:text-rose-400">Retracted {node.evidence.retractedAt.slice(0, 10)}</div> : null}
+            {node.evidence.discarded ? <div className="text-rose-700 dark:text-rose-400">Assessed as manipulative: kept for audit only</div> : null}
+          </dl>
+        </>
+      ) : (
+        <>
+          <p className="whitespace-pre-wrap break-words" data-testid="graph-panel-text">{node.mutation.belief}</p>
+          <dl className="space-y-1 text-xs">
+            <div><dt className="inline text-zinc-500">Decision </dt><dd className="inline font-mono">{node.mutation.decision}</dd></div>
+            <div><dt className="inline text-zinc-500">Status </dt><dd className="inline font-mono">{node.mutation.status}</dd></div>
+            <div><dt className="inline text-zinc-500">Reason </dt><dd className="inline">{node.mutation.reason}</dd></div>
+            <div><dt className="inline text-zinc-500">When </dt><dd className="inline">{node.mutation.time.slice(0, 16).replace("T", " ")} UTC</dd></div>
+          </dl>
+        </>
+      )}
+      {reference ? null : (
+        <div className="flex flex-wrap gap-3 border-t border-zinc-100 pt-2 text-xs dark:border-zinc-800">
+          {focused ? (
+            <button type="button" className="text-sky-700 hover:underline dark:text-sky-400" onClick={() => onExpand(id)}>Expand neighbourhood</button>
+          ) : (
+            <button type="button" className="text-sky-700 hover:underline dark:text-sky-400" onClick={() => onFocus(id)}>Focus on its neighbourhood</button>
+          )}
+        </div>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * Pure visual encoding of the belief graph: colour by tension, size by credence, shape by kind, edge colour, arrow
+ * and line style by type, width by weight. Values are precomputed into element data so Cytoscape's stylesheet only
+ * reads `data(…)` fields (no per-element style functions: they dominate render time on large graphs).
+ */
+import type { EdgeKind } from "@/lib/engine/model";
+import type { EdgeElement, NodeElement } from "@/lib/graph/cytoscape-elements";
+
+/**
+ * Cividis (Nuñez, Anderton & Renslow 2018): perceptually even lightness and readable with colour-vision deficiencies.
+ * Stops sampled from matplotlib's table at 0, 0.25, 0.5, 0.75, 1; linear interpolation between neighbours keeps
+ * lightness monotone. Settled (tension 0) is dark blue, contested (1) bright yellow.
+ */
+export const TENSION_STOPS: readonly (readonly [number, number, number])[] = [
+  [0x00, 0x22, 0x4e],
+  [0x3d, 0x4d, 0x6c],
+  [0x7c, 0x7b, 0x78],
+  [0xbc, 0xaf, 0x6f],
+  [0xfd, 0xe7, 0x37],
+];
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
+
+function hex(rgb: readonly [number, number, number]): string {
+  return `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** tension t ∈ [0,1] → `#rrggbb` on the cividis ramp; out-of-range and NaN are clamped (NaN → 0). */
+export function tensionColour(tension: number): string {
+  const t = clamp01(tension) * (TENSION_STOPS.length - 1);
+  const i = Math.min(TENSION_STOPS.length - 2, Math.floor(t));
+  const f = t - i;
+  const a = TENSION_STOPS[i] ?? TENSION_STOPS[0]!;
+  const b = TENSION_STOPS[i + 1] ?? a;
+  return hex([a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f]);
+}
+
+/** Label colour that stays readable on `tensionColour(t)`: light text on the dark half of the ramp. */
+export function tensionTextColour(tension: number): string {
+  return clamp01(tension) < 0.55 ? "#ffffff" : "#111827";
+}
+
+export const BELIEF_SIZE_MIN = 18;
+export const BELIEF_SIZE_MAX = 58;
+/**
+ * Diameter in px = 18 + 40·√credence: area (what the eye compares) grows linearly with credence, so a 0.25 belief
+ * reads as a quarter of a certain one's extra area rather than vanishing.
+ */
+export function beliefSize(credence: number): number {
+  return BELIEF_SIZE_MIN + (BELIEF_SIZE_MAX - BELIEF_SIZE_MIN) * Math.sqrt(clamp01(credence));
+}
+
+export type NodeKind = NodeElement["data"]["kind"];
+export const NODE_SHAPES: Readonly<Record<NodeKind, string>> = { belief: "ellipse", evidence: "round-rectangle", mutation: "diamond" };
+const EVIDENCE_COLOUR = "#d4d4d8";
+const EVIDENCE_RETRACTED_COLOUR = "#f4f4f5";
+const MUTATION_COLOUR = "#e69f00";
+
+/** Okabe–Ito colours (distinguishable with colour-vision deficiencies), each with its own arrow so colour is never alone. */
+export const EDGE_STYLES: Readonly<Record<EdgeKind, { colour: string; arrow: string; line: "solid" | "dotted"; meaning: string }>> = {
+  SUPPORTS: { colour: "#009e73", arrow: "triangle", line: "solid", meaning: "evidence or a belief supports it" },
+  REBUTS: { colour: "#d55e00", arrow: "tee", line: "solid", meaning: "rebuts it" },
+  CONTEXTUALIZES: { colour: "#8a8a8a", arrow: "circle", line: "solid", meaning: "scopes it (context, no weight)" },
+  SUPERSEDES: { colour: "#0072b2", arrow: "triangle-backcurve", line: "solid", meaning: "replaces an older belief" },
+  REFINES: { colour: "#56b4e9", arrow: "vee", line: "solid", meaning: "narrows a broader belief" },
+  SYNTHESIZES: { colour: "#cc79a7", arrow: "diamond", line: "solid", meaning: "reconciles two rival beliefs" },
+  CONCERNS: { colour: "#b07d00", arrow: "square", line: "dotted", meaning: "a mutation touched this belief" },
+};
+
+/** Width in px = 1 + 4·weight, weight ∈ [0,1] (the entry's effective weight; 1 for structural edges). */
+export function edgeWidth(weight: number): number {
+  return 1 + 4 * clamp01(weight);
+}
+
+export interface StyledNodeData {
+  colour: string;
+  textColour: string;
+  size: number;
+  shape: string;
+}
+
+export function nodeVisual(data: NodeElement["data"]): StyledNodeData {
+  if (data.kind === "belief") {
+    const tension = data.tension ?? 0;
+    return { colour: tensionColour(tension), textColour: tensionTextColour(tension), size: beliefSize(data.credence ?? 0), shape: NODE_SHAPES.belief };
+  }
+  if (data.kind === "evidence") return { colour: data.retracted ? EVIDENCE_RETRACTED_COLOUR : EVIDENCE_COLOUR, textColour: "#111827", size: 14, shape: NODE_SHAPES.evidence };
+  return { colour: MUTATION_COLOUR, textColour: "#111827", size: 18, shape: NODE_SHAPES.mutation };
+}
+
+export interface StyledEdgeData {
+  colour: string;
+  arrow: string;
+  /** Not-live edges (retracted or stripped entries) are dashed; CONCERNS is dotted. */
+  line: "solid" | "dotted" | "dashed";
+  width: number;
+}
+
+export function edgeVisual(data: EdgeElement["data"]): StyledEdgeData {
+  const style = EDGE_STYLES[data.type];
+  return { colour: style.colour, arrow: style.arrow, line: data.live ? style.line : "dashed", width: edgeWidth(data.live ? data.weight : 0) };
+}
+
+/** Elements as Cytoscape receives them: the mapped data plus the visual fields the stylesheet reads. */
+export type StyledNode = { group: "nodes"; data: NodeElement["data"] & StyledNodeData; position?: { x: number; y: number } };
+export type StyledEdge = { group: "edges"; data: EdgeElement["data"] & StyledEdgeData };
+
+export function styleNode(node: NodeElement): StyledNode {
+  return { group: "nodes", data: { ...node.data, ...nodeVisual(node.data) } };
+}
+
+export function styleEdge(edge: EdgeElement): StyledEdge {
+  return { group: "edges", data: { ...edge.data, ...edgeVisual(edge.data) } };
+}
+
+/** One stylesheet for both renderers. Labels are text drawn on the canvas (never HTML), hidden when zoomed out. */
+export function graphStylesheet(): { selector: string; style: Record<string, string | number> }[] {
+  return [
+    {
+      selector: "node",
+      style: {
+        "background-color": "data(colour)",
+        shape: "data(shape)",
+        width: "data(size)",
+        height: "data(size)",
+        "border-width": 1,
+        "border-color": "#3f3f46",
+        label: "data(label)",
+        "font-size": 9,
+        color: "#18181b",
+        "text-valign": "bottom",
+        "text-margin-y": 3,
+        "text-wrap": "ellipsis",
+        "text-max-width": "140px",
+        "min-zoomed-font-size": 7,
+        "text-background-color": "#ffffff",
+        "text-background-opacity": 0.75,
+        "text-background-padding": "1px",
+      },
+    },
+    { selector: 'node[kind = "evidence"]', style: { "font-size": 7, color: "#3f3f46" } },
+    { selector: "node[?retracted]", style: { "border-style": "dashed" } },
+    {
+      selector: "edge",
+      style: {
+        "line-color": "data(colour)",
+        "target-arrow-color": "data(colour)",
+        "target-arrow-shape": "data(arrow)",
+        "line-style": "data(line)",
+        width: "data(width)",
+        "curve-style": "straight",
+        "arrow-scale": 0.8,
+        opacity: 0.85,
+      },
+    },
+    { selector: "node:selected", style: { "border-width": 4, "border-color": "#db2777", "underlay-color": "#db2777", "underlay-opacity": 0.25, "underlay-padding": 6 } },
+    { selector: "edge:selected", style: { width: 6, opacity: 1 } },
+    { selector: ".faded", style: { opacity: 0.25 } },
+  ];
+}

@@ -1,0 +1,115 @@
+/**
+ * The explorer's view state ⇄ URL search params, so a view can be shared. Parameter names match
+ * `GET /api/v1/scopes/{scope}/graph` (`status`, `minCredence`, …, `edgeTypes`, `topic`, `text`, `asOf`, `nodeId`),
+ * plus `expand` (nodes whose neighbourhoods were added) and `node` (the selected node). Unknown or malformed values
+ * are dropped, never thrown: a hand-edited link still opens.
+ */
+import { z } from "zod";
+import { BELIEF_STATUSES, EDGE_KINDS, type BeliefStatus, type EdgeKind } from "@/lib/engine/model";
+import type { ElementFilters } from "@/lib/graph/cytoscape-elements";
+
+export interface GraphViewParams {
+  statuses: BeliefStatus[];
+  edgeTypes: EdgeKind[];
+  minCredence?: number;
+  maxCredence?: number;
+  minTension?: number;
+  maxTension?: number;
+  topic?: string;
+  text?: string;
+  /** ISO time: replay the scope to this moment. */
+  asOf?: string;
+  /** Neighbourhood focus: show this node's neighbourhood instead of the whole scope. */
+  nodeId?: string;
+  /** Nodes whose neighbourhoods were added to a focused view (double-click). */
+  expand: string[];
+  /** The node shown in the side panel. */
+  node?: string;
+}
+
+export const EMPTY_VIEW: GraphViewParams = { statuses: [], edgeTypes: [], expand: [] };
+
+const unit = z.coerce.number().min(0).max(1);
+const idSchema = z.string().trim().min(1).max(200);
+const isoSchema = z.iso.datetime({ offset: true });
+
+type Reader = { get(name: string): string | null; getAll(name: string): string[] };
+
+function list(params: Reader, name: string): string[] {
+  return params.getAll(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+}
+
+function optional<T>(schema: z.ZodType<T>, raw: string | null): T | undefined {
+  if (raw === null || raw.trim() === "") return undefined;
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function oneOf<T extends string>(allowed: readonly T[], values: readonly string[]): T[] {
+  return [...new Set(values.filter((v): v is T => (allowed as readonly string[]).includes(v)))];
+}
+
+export function parseGraphViewParams(params: Reader): GraphViewParams {
+  const view: GraphViewParams = {
+    statuses: oneOf(BELIEF_STATUSES, list(params, "status")),
+    edgeTypes: oneOf(EDGE_KINDS, list(params, "edgeTypes")),
+    expand: [...new Set(list(params, "expand").filter((v) => idSchema.safeParse(v).success))],
+  };
+  const numbers = ["minCredence", "maxCredence", "minTension", "maxTension"] as const;
+  for (const name of numbers) {
+    const value = optional(unit, params.get(name));
+    if (value !== undefined) view[name] = value;
+  }
+  const topic = optional(z.string().trim().min(1).max(200), params.get("topic"));
+  if (topic !== undefined) view.topic = topic;
+  const text = optional(z.string().trim().min(1).max(500), params.get("text"));
+  if (text !== undefined) view.text = text;
+  const asOf = optional(isoSchema, params.get("asOf"));
+  if (asOf !== undefined) view.asOf = asOf;
+  const nodeId = optional(idSchema, params.get("nodeId"));
+  if (nodeId !== undefined) view.nodeId = nodeId;
+  const node = optional(idSchema, params.get("node"));
+  if (node !== undefined) view.node = node;
+  return view;
+}
+
+/** Canonical, minimal query: defaults are left out and lists are comma-joined in a fixed order. */
+export function graphViewSearchParams(view: GraphViewParams): URLSearchParams {
+  const out = new URLSearchParams();
+  if (view.statuses.length > 0) out.set("status", BELIEF_STATUSES.filter((s) => view.statuses.includes(s)).join(","));
+  if (view.edgeTypes.length > 0) out.set("edgeTypes", EDGE_KINDS.filter((k) => view.edgeTypes.includes(k)).join(","));
+  for (const name of ["minCredence", "maxCredence", "minTension", "maxTension"] as const) {
+    const value = view[name];
+    if (value !== undefined) out.set(name, String(value));
+  }
+  if (view.topic) out.set("topic", view.topic);
+  if (view.text) out.set("text", view.text);
+  if (view.asOf) out.set("asOf", view.asOf);
+  if (view.nodeId) out.set("nodeId", view.nodeId);
+  if (view.expand.length > 0) out.set("expand", view.expand.join(","));
+  if (view.node) out.set("node", view.node);
+  return out;
+}
+
+/** The element filters of a view (what `toCytoscapeElements` applies). */
+export function elementFiltersOf(view: GraphViewParams): ElementFilters {
+  const f: ElementFilters = {};
+  if (view.statuses.length > 0) f.statuses = view.statuses;
+  if (view.edgeTypes.length > 0) f.edgeTypes = view.edgeTypes;
+  if (view.minCredence !== undefined) f.minCredence = view.minCredence;
+  if (view.maxCredence !== undefined) f.maxCredence = view.maxCredence;
+  if (view.minTension !== undefined) f.minTension = view.minTension;
+  if (view.maxTension !== undefined) f.maxTension = view.maxTension;
+  if (view.topic) f.topic = view.topic;
+  if (view.text) f.text = view.text;
+  return f;
+}
+
+export function hasFilters(view: GraphViewParams): boolean {
+  return Object.keys(elementFiltersOf(view)).length > 0;
+}
+
+/** Drops every filter, keeping what is being looked at (time, focus, expansions, selection). */
+export function withoutFilters(view: GraphViewParams): GraphViewParams {
+  return { ...EMPTY_VIEW, asOf: view.asOf, nodeId: view.nodeId, expand: view.expand, node: view.node };
+}

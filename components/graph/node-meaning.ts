@@ -1,0 +1,27 @@
+/** Plain-language readings of a belief's figures for the side panel. Bands are half-open: [low, high). */
+
+/** credence c ∈ [0,1]: the probability the scope assigns to the claim being true. */
+export function credenceMeaning(credence: number): string {
+  if (credence >= 0.9) return "almost certainly true";
+  if (credence >= 0.7) return "likely true";
+  if (credence > 0.55) return "leaning true";
+  if (credence >= 0.45) return "a toss-up";
+  if (credence > 0.3) return "leaning false";
+  if (credence > 0.1) return "likely false";
+  return "almost certainly false";
+}
+
+/** confidence ∈ [0,1]: how settled the estimate is (how much evidence stands behind it), not which way it points. */
+export function confidenceMeaning(confidence: number): string {
+  if (confidence >= 0.75) return "well established";
+  if (confidence >= 0.4) return "moderately established";
+  return "thinly evidenced";
+}
+
+/** tension ∈ [0,1] (SPEC §4.5): 0 with no live rebuttal; the status rules read 0.25 and 0.5 as thresholds. */
+export function tensionMeaning(tension: number): string {
+  if (tension <= 0) return "settled: nothing live rebuts it";
+  if (tension < 0.25) return "mostly settled: a minor rebuttal";
+  if (tension < 0.5) return "contested: real evidence on both sides";
+  return "sharply contested: the two sides are close";
+}

@@ -2,8 +2,10 @@ import Link from "next/link";
 import { signOutAction } from "@/lib/actions/auth-actions";
 import type { SessionUser } from "@/lib/auth/session";
 import { ScopeSwitcher, type ScopeChoice } from "./scopes/scope-switcher";
+import { PendingReviewLink } from "./review/pending-review-link";
 
-export function AppHeader({ user, scopes }: { user: SessionUser; scopes: ScopeChoice[] }) {
+/** `pendingReviews`: pending mutations per scope slug, for the scopes the user reviews or owns only. */
+export function AppHeader({ user, scopes, pendingReviews = {} }: { user: SessionUser; scopes: ScopeChoice[]; pendingReviews?: Readonly<Record<string, number>> }) {
   return (
     <header className="border-b border-zinc-200 bg-white/80 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
@@ -12,6 +14,7 @@ export function AppHeader({ user, scopes }: { user: SessionUser; scopes: ScopeCh
         </Link>
         <ScopeSwitcher scopes={scopes} />
         <div className="ml-auto flex items-center gap-3 text-sm">
+          <PendingReviewLink counts={pendingReviews} />
           <span className="hidden text-zinc-600 sm:inline dark:text-zinc-400" data-testid="signed-in-user">
             {user.name === user.email ? user.email : `${user.name} · ${user.email}`}
           </span>

@@ -1,0 +1,134 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { requireUser } from "@/lib/auth/session";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
+import { getDatabase } from "@/lib/db/database";
+import { getScopeForViewer } from "@/lib/identity/scopes";
+import { AssessorLabel } from "@/components/beliefs/assessor-label";
+import { FlagBadge, PendingMutationCard } from "@/components/review/pending-mutation-card";
+import { LiftFreezeForm } from "@/components/review/lift-freeze-form";
+import { SynthesisActions } from "@/components/review/synthesis-actions";
+import { stabilityByTopic } from "@/components/review/stability-by-topic";
+
+export const metadata: Metadata = { title: "Review queue" };
+
+const REVIEWERS = new Set(["reviewer", "owner"]);
+
+function Empty({ children, testId }: { children: ReactNode; testId: string }) {
+  return <p className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400" data-testid={testId}>{children}</p>;
+}
+
+export default async function ReviewPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requireUser();
+  const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
+  if (!scope) notFound();
+  const back = <Link href={`/scopes/${slug}`} className="text-sm text-sky-700 hover:underline dark:text-sky-400">← {scope.name}</Link>;
+  if (!scope.role || !REVIEWERS.has(scope.role)) {
+    return (
+      <div className="space-y-4">
+        {back}
+        <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
+        <Empty testId="review-forbidden">The review queue is for this scope&apos;s reviewers and owners.</Empty>
+      </div>
+    );
+  }
+  const services = await getBeliefServices();
+  const caller = sessionPrincipal(user.id);
+  const [queue, candidates, current, journal] = await Promise.all([
+    services.reviewQueue(caller, slug),
+    services.listSynthesisCandidates(caller, slug),
+    services.getParams(caller, slug),
+    services.listMutations(caller, slug, { limit: 200 }),
+  ]);
+  const windowStart = new Date(Date.now() - current.params.driftWindowMs).toISOString();
+  const stability = stabilityByTopic(journal.filter((m) => m.time >= windowStart || m.flags.includes("oscillation_hard_stop")));
+  const frozen = queue.frozenTopics.filter((f) => f.frozen);
+  return (
+    <div className="space-y-8">
+      <div>
+        {back}
+        <h1 className="mt-2 text-2xl font-semibold tracking-tight">Review queue</h1>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          <span data-testid="review-pending-count">{queue.pending.length}</span> pending · {queue.blocked.length} blocked · {frozen.length} frozen topic(s) · {candidates.length} synthesis candidate(s)
+        </p>
+      </div>
+
+      <section aria-label="Pending mutations" className="space-y-3">
+        <h2 className="text-lg font-semibold">Pending mutations</h2>
+        {queue.pending.length === 0 ? (
+          <Empty testId="review-empty">Nothing waits for review. Mutations the protocol cannot resolve on its own appear here.</Empty>
+        ) : (
+          queue.pending.map((m) => <PendingMutationCard key={m.id} scope={slug} mutation={m} params={current.params} canDecide />)
+        )}
+      </section>
+
+      <section aria-label="Frozen topics" className="space-y-3">
+        <h2 className="text-lg font-semibold">Frozen topics</h2>
+        {frozen.length === 0 ? (
+          <Empty testId="frozen-empty">No topic is frozen.</Empty>
+        ) : (
+          <ul className="space-y-3">
+            {frozen.map((f) => (
+              <li key={f.topic} className="space-y-2 rounded-lg border border-rose-200 p-4 dark:border-rose-900" data-testid="frozen-topic">
+                <p className="text-sm">
+                  <span className="font-mono font-semibold">{f.topic}</span> <span className="text-zinc-600 dark:text-zinc-400">— {f.reason}</span>
+                </p>
+                <LiftFreezeForm scope={slug} topic={f.topic} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-label="Stability" className="space-y-3">
+        <h2 className="text-lg font-semibold">Stability warnings</h2>
+        {stability.length === 0 ? (
+          <Empty testId="stability-empty">No drift warnings or supersession flags in the monitor&apos;s window.</Empty>
+        ) : (
+          <ul className="space-y-2 text-sm" data-testid="stability">
+            {stability.map((s) => (
+              <li key={s.topic} className="flex flex-wrap items-center gap-2">
+                <span className="font-mono">{s.topic}</span>
+                {s.flags.map((f) => <FlagBadge key={f} flag={f} />)}
+                <span className="text-xs text-zinc-500">{s.flagged} flagged mutation(s), last {new Date(s.lastFlaggedAt).toLocaleString()}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {queue.blocked.length > 0 ? (
+          <details className="text-sm">
+            <summary className="cursor-pointer">Blocked mutations ({queue.blocked.length})</summary>
+            <ul className="mt-2 space-y-1">
+              {queue.blocked.map((m) => (
+                <li key={m.id}><span className="font-mono text-xs">{new Date(m.time).toLocaleString()}</span> · <span className="font-mono">{m.topic}</span> · {m.belief}</li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </section>
+
+      <section aria-label="Synthesis candidates" className="space-y-3">
+        <h2 className="text-lg font-semibold">Synthesis candidates</h2>
+        {candidates.length === 0 ? (
+          <Empty testId="synthesis-empty">No pair of opposed, well-supported beliefs awaits a synthesis.</Empty>
+        ) : (
+          candidates.map((c) => (
+            <article key={c.id} className="space-y-2 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid="synthesis-candidate">
+              <p className="font-medium">{c.text}</p>
+              <div className="grid gap-2 text-sm md:grid-cols-2">
+                <p><span className="text-zinc-500">reconciles </span><Link className="hover:underline" href={`/scopes/${slug}/beliefs/${encodeURIComponent(c.beliefA.id)}`}>{c.beliefA.text}</Link> <span className="tabular-nums text-zinc-500">({c.beliefA.credence.toFixed(2)})</span></p>
+                <p><span className="text-zinc-500">with </span><Link className="hover:underline" href={`/scopes/${slug}/beliefs/${encodeURIComponent(c.beliefB.id)}`}>{c.beliefB.text}</Link> <span className="tabular-nums text-zinc-500">({c.beliefB.credence.toFixed(2)})</span></p>
+              </div>
+              <p className="text-sm text-zinc-600 dark:text-zinc-400"><AssessorLabel assessor={c.assessor} /> <span className="ml-1">{c.reasoning}</span></p>
+              <SynthesisActions scope={slug} beliefAId={c.beliefA.id} beliefBId={c.beliefB.id} />
+            </article>
+          ))
+        )}
+      </section>
+    </div>
+  );
+}

@@ -9,8 +9,15 @@ import { getScopeForViewer } from "@/lib/identity/scopes";
 import { RoleBadge } from "@/components/scopes/role-badge";
 import { RecallBox } from "@/components/beliefs/recall-box";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
+import { StatusChart } from "@/components/beliefs/status-chart";
 
 export const metadata: Metadata = { title: "Scope" };
+
+function byTensionOf<B extends { tension: number; credence: number }>(beliefs: readonly B[]): B[] {
+  return [...beliefs].sort((a, b) => b.tension - a.tension || b.credence - a.credence);
+}
+
+const navLink = "text-sm text-sky-700 hover:underline dark:text-sky-400";
 
 export default async function ScopePage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
@@ -19,8 +26,15 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
   if (!scope) notFound();
   const services = await getBeliefServices();
   const caller = sessionPrincipal(user.id);
-  const [overview, beliefs] = await Promise.all([services.overview(caller, slug), services.listBeliefs(caller, slug, { limit: 500 })]);
-  const byTension = [...beliefs].sort((a, b) => b.tension - a.tension || b.credence - a.credence);
+  const [overview, beliefs, recent] = await Promise.all([
+    services.overview(caller, slug),
+    services.listBeliefs(caller, slug, { limit: 500 }),
+    services.listMutations(caller, slug, { limit: 6 }),
+  ]);
+  const writer = scope.role === "editor" || scope.role === "reviewer" || scope.role === "owner";
+  const reviewer = scope.role === "reviewer" || scope.role === "owner";
+  const mostContested = byTensionOf(beliefs).filter((b) => b.tension > 0).slice(0, 5);
+  const byTension = byTensionOf(beliefs);
   const figures = [
     { label: "Live beliefs", value: overview.live },
     { label: "Disputed", value: overview.byStatus.disputed },
@@ -39,8 +53,15 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
         <Link href={`/scopes/${scope.slug}/graph`} className="ml-auto text-sm text-sky-700 hover:underline dark:text-sky-400" data-testid="scope-graph-link">
           Graph
         </Link>
+        {writer ? <Link href={`/scopes/${scope.slug}/ingest`} className={navLink} data-testid="scope-ingest-link">Ingest</Link> : null}
+        {reviewer ? (
+          <Link href={`/scopes/${scope.slug}/review`} className={navLink} data-testid="scope-review-link">
+            Review{overview.pendingReview > 0 ? ` (${overview.pendingReview})` : ""}
+          </Link>
+        ) : null}
+        <Link href={`/scopes/${scope.slug}/parameters`} className={navLink} data-testid="scope-parameters-link">Parameters</Link>
         {scope.role ? (
-          <Link href={`/scopes/${scope.slug}/settings`} className="text-sm text-sky-700 hover:underline dark:text-sky-400">
+          <Link href={`/scopes/${scope.slug}/settings`} className={navLink}>
             Settings
           </Link>
         ) : null}
@@ -53,6 +74,44 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
           </div>
         ))}
       </dl>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <section className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" aria-label="Beliefs by status">
+          <h2 className="mb-3 text-sm font-semibold">Beliefs by status</h2>
+          <StatusChart byStatus={overview.byStatus} />
+        </section>
+        <section className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" aria-label="Most contested">
+          <h2 className="mb-3 text-sm font-semibold">Most contested</h2>
+          {mostContested.length === 0 ? (
+            <p className="text-sm text-zinc-500">No belief carries any tension.</p>
+          ) : (
+            <ul className="space-y-2 text-sm">
+              {mostContested.map((b) => (
+                <li key={b.id} className="flex items-start justify-between gap-2">
+                  <Link href={`/scopes/${scope.slug}/beliefs/${encodeURIComponent(b.id)}`} className="line-clamp-2 hover:underline">{b.text}</Link>
+                  <TensionBar tension={b.tension} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" aria-label="Recent mutations">
+          <h2 className="mb-3 text-sm font-semibold">Recent mutations</h2>
+          {recent.length === 0 ? (
+            <p className="text-sm text-zinc-500" data-testid="recent-mutations-empty">No mutation proposed yet.</p>
+          ) : (
+            <ul className="space-y-2 text-sm" data-testid="recent-mutations">
+              {recent.map((m) => (
+                <li key={m.id}>
+                  <span className="line-clamp-2">{m.belief}</span>
+                  <span className="text-xs text-zinc-500">
+                    {new Date(m.time).toLocaleDateString()} · {m.decision} · <span className={m.status === "pending_review" || m.status === "blocked" ? "font-semibold text-amber-700 dark:text-amber-400" : ""}>{m.status.replace("_", " ")}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
       <RecallBox scope={scope.slug} />
       {byTension.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-zinc-600 dark:border-zinc-700 dark:text-zinc-400" data-testid="beliefs-empty">

@@ -59,15 +59,39 @@ function missingScope(): ApiError {
   return new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "required: name the scope slug" }] });
 }
 
-/** Splits `scope` off the arguments; a non-string or missing scope (with no default) is an `invalid` field. */
+/** The dotted path of the first string or key holding U+0000 (Postgres text cannot store it), else null; iterative. */
+export function nulPath(root: unknown): string | null {
+  const stack: [unknown, string][] = [[root, ""]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return path;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([item, path ? `${path}.${i}` : String(i)]));
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        if (key.includes("\u0000")) return at;
+        stack.push([item, at]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Splits `scope` off the arguments; a non-string or missing scope (with no default) is an `invalid` field, and so is
+ * any U+0000 anywhere in the arguments (the REST API refuses it the same way, rather than failing in the database).
+ */
 function splitScope(args: Record<string, unknown> | undefined, defaultScope: string | null): { scope: string; rest: Record<string, unknown> } {
+  const nul = nulPath(args ?? {});
+  if (nul !== null) throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: nul, message: "must not contain the NUL character" }] });
   const { scope, ...rest } = args ?? {};
   if (scope === undefined || scope === null || scope === "") {
     if (defaultScope === null) throw missingScope();
     return { scope: defaultScope, rest };
   }
   if (typeof scope !== "string") throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "must be a string" }] });
-  if (scope.includes("\u0000")) throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "must not contain the NUL character" }] });
   return { scope, rest };
 }
 
@@ -135,6 +159,10 @@ export function createMcpServer({ services, principal, defaultScope }: McpServer
     const summary = SUMMARY_URI.exec(uri);
     try {
       let document: object;
+      const segments = [belief?.[1], belief?.[2], summary?.[1]].filter((v): v is string => v !== undefined).map(decodeSegment);
+      if (segments.some((v) => v.includes("\u0000"))) {
+        throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "uri", message: "must not contain the NUL character" }] });
+      }
       if (belief?.[1] && belief[2]) {
         const detail = await services.getBelief(principal, decodeSegment(belief[1]), { beliefId: decodeSegment(belief[2]) });
         document = { belief: presentBelief(detail.belief, detail.history), timeline: detail.timeline, mutations: detail.mutations, supersededBy: detail.supersededBy ? presentBelief(detail.supersededBy) : null };

@@ -2,10 +2,13 @@
  * The `/api/mcp` endpoint: MCP over Streamable HTTP in stateless mode (one server and transport per request, JSON
  * answers, no session), authenticated exactly as the REST API (`authenticate`: Bearer API token, else session).
  * The default scope of tool calls is the token's own scope when it is limited to one, else the endpoint's `?scope=`.
+ * Every HTTP request spends one from the caller's rate bucket, the one the REST API uses (429 with Retry-After).
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Principal } from "@/lib/access/principal";
-import { authenticate, getBeliefServices } from "@/lib/api/api-context";
+import { authenticateCaller, getBeliefServices, type Caller } from "@/lib/api/api-context";
+import { errorResponse } from "@/lib/api/api-error";
+import { getRateLimiter, type RateDecision } from "@/lib/api/rate-limiter";
 import { getDatabase } from "@/lib/db/database";
 import { mcpErrorAnswer } from "./mcp-error";
 import { createMcpServer } from "./create-mcp-server";
@@ -19,16 +22,31 @@ async function tokenScopeSlug(principal: Principal): Promise<string | null> {
   return scope?.slug ?? null;
 }
 
+/** The REST API's 429 (same code, message and headers), so a token's budget is one across REST and MCP. */
+function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Response {
+  const response = errorResponse(429, "rate_limited", `Too many requests: the limit is ${decision.limit} a minute per token; retry after ${decision.retryAfterSeconds} s.`, {
+    limitPerMinute: decision.limit,
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
+  response.headers.set("retry-after", String(decision.retryAfterSeconds));
+  response.headers.set("ratelimit-limit", String(decision.limit));
+  response.headers.set("ratelimit-remaining", "0");
+  return response;
+}
+
 export async function handleMcpRequest(request: Request): Promise<Response> {
-  let principal: Principal;
+  let caller: Caller;
   try {
-    principal = await authenticate(request);
+    caller = await authenticateCaller(request);
   } catch (error) {
     const { status, body } = await mcpErrorAnswer(error);
     const headers: Record<string, string> = { "cache-control": "no-store" };
     if (status === 401) headers["www-authenticate"] = 'Bearer realm="credence"';
     return Response.json(body, { status, headers });
   }
+  const decision = getRateLimiter().take(caller.rateKey);
+  if (!decision.allowed) return rateLimited(decision);
+  const { principal } = caller;
   try {
     const requested = new URL(request.url).searchParams.get("scope")?.trim() || null;
     const defaultScope = (await tokenScopeSlug(principal)) ?? requested;

@@ -12,6 +12,7 @@ import * as mcpRoute from "@/app/api/mcp/route";
 import * as beliefRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/route";
 import * as mutationsRoute from "@/app/api/v1/scopes/[scope]/mutations/route";
 import { json, openApiHarness, type ApiHarness } from "@/lib/api/testing/api-harness";
+import { createRateLimiter, setRateLimiter } from "@/lib/api/rate-limiter";
 import { createToken } from "@/lib/identity/tokens";
 import { MCP_TOOL_NAMES, callTool, type ToolAnswer } from "./testing/mcp-client-kit";
 
@@ -247,6 +248,41 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     const other = errorOf(await callTool(client, "search_beliefs", { scope: h.scopes.other, q: "deploy" }));
     const nowhere = errorOf(await callTool(client, "search_beliefs", { scope: "no-such-scope", q: "deploy" }));
     expect(other).toEqual(JSON.parse(JSON.stringify(nowhere).replaceAll("no-such-scope", h.scopes.other)));
+  });
+
+  it("refuses U+0000 anywhere in the arguments as an invalid field, like the REST API", async () => {
+    const editor = await connect(h.tokens.editor, `?scope=${home}`);
+    const top = errorOf(await callTool(editor, "remember", { text: "nul\u0000here" }));
+    expect([top.code, top.status, top.details.fields]).toEqual(["invalid", 422, [{ field: "text", message: "must not contain the NUL character" }]]);
+    const nested = errorOf(await callTool(editor, "assimilate", { claim: "Caches are warm.", evidence: [{ tier: "observation", reasoning: "a\u0000b" }] }));
+    expect(nested.details.fields?.[0]?.field).toBe("evidence.0.reasoning");
+    const read = await editor.readResource({ uri: `credence://${home}/beliefs/x%00y` }).catch((e: unknown) => e);
+    expect(read).toBeInstanceOf(McpError);
+    expect((read as McpError).code).toBe(-32602);
+  });
+
+  it("spends the caller's REST rate bucket: past the limit, 429 with Retry-After and the REST body", async () => {
+    setRateLimiter(createRateLimiter(2));
+    try {
+      const post = () =>
+        mcpRoute.POST(
+          new Request("http://localhost/api/mcp", {
+            method: "POST",
+            headers: { authorization: `Bearer ${h.tokens.viewer}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+          }),
+        );
+      const first = await post();
+      expect(first.status).toBe(200);
+      expect(((await first.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(8);
+      expect((await post()).status).toBe(200);
+      const limited = await post();
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    } finally {
+      setRateLimiter(undefined);
+    }
   });
 
   it("refuses a request without a valid token with the REST API's 401 body", async () => {

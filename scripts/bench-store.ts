@@ -1,13 +1,16 @@
 /**
- * `npm run bench:store`: the SQL graph store on embedded PGlite and on the Postgres server (when reachable).
+ * `npm run bench:store`: the graph store on every backend — SQL on embedded PGlite, SQL on the Postgres server, and
+ * Neo4j (`NEO4J_URI` if set, else the in-process test server from `lib/testing/neo4j-server.ts`).
  *
  * Measures, per backend: assimilations per second (single: load → engine assimilate → apply, one at a time; batched:
  * one change-set of many new beliefs, each with one verified entry), the raw insert rate of the same rows through the
- * bare `pg` driver in the same run (baseline; ratio = batched / raw), retrieval and recall p50/p95 at 10 000 and
- * 100 000 beliefs (full-text candidates → engine scorer; recall adds loading the top 10 with histories and the
- * engine's recall with the offline heuristic assessor, no LLM), and the cascade traversal over a 10 000-long chain.
- * Prints one markdown table. Flags: --sizes 10000,100000  --backends pglite,postgres
- * Neo4j rows come from the Neo4j adapter's own benchmark.
+ * bare driver in the same run (baseline; ratio = batched / raw), retrieval and recall p50/p95 at 10 000 and 100 000
+ * beliefs (the services' read paths, `lib/graph/bench-read-paths.ts`: slim candidate rows → engine-equal ranking of the
+ * whole domain → the top k loaded; recall adds the engine's recall with the offline heuristic assessor, no LLM; the
+ * previous full-belief path beside it), and the cascade traversal over a 10 000-long chain.
+ * Prints one markdown table, a column per backend, then the ratios between backends.
+ * Flags: --sizes 10000,100000  --backends pglite,postgres,neo4j
+ * The Neo4j rows come from `lib/graph/neo4j/bench.ts` (same corpus, same metric names).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,16 +21,17 @@ import {
   assimilate,
   defaultParams,
   emptyChangeSet,
-  recall,
-  retrieve,
   type Belief,
   type ChangeSet,
   type Evidence,
   type HistoryItem,
 } from "@/lib/engine";
+import { measureReadPaths, readPathRows } from "@/lib/graph/bench-read-paths";
 import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
+import { benchNeo4jStore } from "@/lib/graph/neo4j/bench";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { searchTerms } from "@/lib/graph/sql/sql-writes";
+import { startNeo4jServer } from "@/lib/testing/neo4j-server";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
 
 const args = process.argv.slice(2);
@@ -36,7 +40,7 @@ function flag(name: string, fallback: string): string {
   return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;
 }
 const SIZES = flag("sizes", "10000,100000").split(",").map(Number);
-const BACKENDS = flag("backends", "pglite,postgres").split(",");
+const BACKENDS = flag("backends", "pglite,postgres,neo4j").split(",");
 const BATCH = 2_000;
 const SINGLE = 200;
 const QUERIES = 60;
@@ -72,11 +76,6 @@ function sentence(r: () => number, words = 8): string {
   // Zipf-like: low indices are common, so queries hit small and large candidate sets alike.
   const pick = () => VOCAB[Math.floor(VOCAB.length * r() ** 2)] ?? "x";
   return `${Array.from({ length: words }, pick).join(" ")}.`;
-}
-
-function pct(samples: number[], p: number): number {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 }
 
 let idCounter = 0;
@@ -220,7 +219,7 @@ async function benchBackend(name: string, db: Database, rows: Row[]): Promise<vo
   for (let i = 0; i < 5; i++) await rawInsert(db, batch(rawScope, BATCH, r, iso(0)));
   const raw = (5 * BATCH) / ((performance.now() - t) / 1000);
   add("batched ingest (beliefs+entry+evidence /s)", batched.toFixed(0));
-  add("raw insert baseline, bare pg (same rows /s)", raw.toFixed(0));
+  add("raw insert baseline, bare driver (same rows /s)", raw.toFixed(0));
   add("batched / raw", `${((100 * batched) / raw).toFixed(0)} %`);
 
   // Single assimilations: load → engine assimilate through the resolver → apply, one at a time.
@@ -262,29 +261,9 @@ async function benchBackend(name: string, db: Database, rows: Row[]): Promise<vo
     }
     console.error(`  ${name}: grew to ${size} beliefs in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     const qr = rng(7);
-    const retrieval: number[] = [];
-    const recalls: number[] = [];
-    const candidateCounts: number[] = [];
-    for (let q = 0; q < QUERIES; q++) {
-      const question = sentence(qr, 3);
-      let s = performance.now();
-      const candidates = await store.searchCandidates(view, question);
-      retrieve(question, candidates, { k: 10, scope });
-      retrieval.push(performance.now() - s);
-      candidateCounts.push(candidates.length);
-      s = performance.now();
-      const all = await store.searchCandidates(view, question, { includeEnded: true });
-      const top = retrieve(question, all, { k: 10, includeEnded: true });
-      const records = await store.loadBeliefs(
-        view,
-        top.map((x) => x.belief.id),
-      );
-      await recall({ question, candidates: records, load: (id) => store.loadBelief(view, id), assessor }, defaultParams);
-      recalls.push(performance.now() - s);
-    }
-    add(`retrieval p50 / p95 at ${size} beliefs (ms)`, `${pct(retrieval, 50).toFixed(1)} / ${pct(retrieval, 95).toFixed(1)}`);
-    add(`recall p50 / p95 at ${size} beliefs (ms)`, `${pct(recalls, 50).toFixed(1)} / ${pct(recalls, 95).toFixed(1)}`);
-    add(`candidates per query at ${size} (median)`, pct(candidateCounts, 50).toFixed(0));
+    const questions = Array.from({ length: QUERIES }, () => sentence(qr, 3));
+    const samples = await measureReadPaths(store, view, questions, assessor, defaultParams);
+    for (const [metric, value] of readPathRows(size, samples)) add(metric, value);
   }
 
   // Cascade: citation closure over a 10 000-long chain.
@@ -324,11 +303,51 @@ async function main(): Promise<void> {
       await throwaway.drop();
     }
   }
+  if (BACKENDS.includes("neo4j")) {
+    const external = process.env.NEO4J_URI;
+    const server = external ? null : await startNeo4jServer();
+    try {
+      rows.push(...(await benchNeo4jStore({ uri: external ?? server?.uri ?? "", sizes: SIZES, backend: "Neo4j 5.26" })));
+    } finally {
+      await server?.stop();
+    }
+  }
+  printTable(rows);
+}
+
+/** One markdown table, a column per backend; then each backend's numeric figures as ratios to the first backend's. */
+function printTable(rows: readonly Row[]): void {
   const metrics = [...new Set(rows.map((r) => r.metric))];
   const backends = [...new Set(rows.map((r) => r.backend))];
+  const value = (b: string, m: string) => rows.find((r) => r.backend === b && r.metric === m)?.value;
   console.log(`| metric | ${backends.join(" | ")} |`);
   console.log(`|---|${backends.map(() => "---:").join("|")}|`);
-  for (const m of metrics) console.log(`| ${m} | ${backends.map((b) => rows.find((r) => r.backend === b && r.metric === m)?.value ?? "–").join(" | ")} |`);
+  for (const m of metrics) console.log(`| ${m} | ${backends.map((b) => value(b, m) ?? "–").join(" | ")} |`);
+  const [first, ...others] = backends;
+  if (first === undefined || others.length === 0) return;
+  console.log("");
+  console.log(`Ratios to ${first} (a figure divided by ${first}'s; for p50 / p95 pairs, each part):`);
+  console.log("");
+  console.log(`| metric | ${others.map((b) => `${b} ÷ ${first}`).join(" | ")} |`);
+  console.log(`|---|${others.map(() => "---:").join("|")}|`);
+  for (const m of metrics) {
+    if (m.includes("/ raw")) continue;
+    const base = numbers(value(first, m));
+    console.log(
+      `| ${m} | ${others
+        .map((b) => {
+          const mine = numbers(value(b, m));
+          if (base.length === 0 || mine.length !== base.length) return "–";
+          return mine.map((x, i) => ((base[i] ?? 0) === 0 ? "–" : (x / (base[i] ?? 1)).toFixed(2))).join(" / ");
+        })
+        .join(" | ")} |`,
+    );
+  }
+}
+
+function numbers(cell: string | undefined): number[] {
+  if (cell === undefined) return [];
+  return cell.split(" / ").map(Number).filter((x) => Number.isFinite(x));
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,6 @@
  * reported as stored, "as of" reads are replayed from the history up to that time.
  */
 import {
-  retrieve as rankCandidates,
   type Belief,
   type BeliefRecord,
   type EngineParams,
@@ -14,6 +13,7 @@ import { recall as recallAnswer } from "@/lib/engine/recall";
 import { checkReplay, derivedFields, replay } from "@/lib/engine/replay";
 import type { GraphEdge, GraphSlice, ScopeExport } from "@/lib/graph/graph-store";
 import { entryEdgeSource } from "@/lib/graph/graph-store";
+import { rankCandidateStats } from "@/lib/graph/rank-candidate-stats";
 import {
   getBeliefInputSchema,
   getEvidenceInputSchema,
@@ -66,24 +66,31 @@ export function readServices(kit: ServiceKit): ReadServices {
     async retrieve(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(retrieveInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
-      const candidates = await store.searchCandidates(ctx.view, input.q, { includeEnded: input.includeEnded });
-      return rankCandidates(input.q, candidates, {
+      // The whole matching domain is ranked on slim rows (the engine's filters and formula), then the top k loaded.
+      const stats = await store.searchCandidateStats(ctx.view, input.q, { includeEnded: input.includeEnded });
+      const ranked = rankCandidateStats(input.q, stats, {
         k: input.k,
         minCredence: input.minCredence,
         scope: ctx.scope.id,
         includeEnded: input.includeEnded,
-      }).map((r) => ({ belief: r.belief, relevance: r.relevance, score: r.score }));
+      });
+      const beliefs = new Map((await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).map((r) => [r.belief.id, r.belief]));
+      return ranked.flatMap((r) => {
+        const belief = beliefs.get(r.candidate.id);
+        return belief ? [{ belief, relevance: r.relevance, score: r.score }] : [];
+      });
     },
 
     async recall(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(recallInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
       const params = (await kit.params.current(ctx.scope.id)).params;
-      const found = await store.searchCandidates(ctx.view, input.q, { includeEnded: true });
+      const found = await store.searchCandidateStats(ctx.view, input.q, { includeEnded: true });
       // Rank the whole domain once (ended beliefs included: their chains lead to live ends), keep the best.
-      const ranked = rankCandidates(input.q, found, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
-      const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.belief.id));
-      const evidenceTexts = await rebuttalTexts(ctx, records.filter((r) => ranked.slice(0, input.k).some((x) => x.belief.id === r.belief.id)));
+      const ranked = rankCandidateStats(input.q, found, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
+      const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id));
+      const best = new Set(ranked.slice(0, input.k).map((r) => r.candidate.id));
+      const evidenceTexts = await rebuttalTexts(ctx, records.filter((r) => best.has(r.belief.id)));
       return recallAnswer(
         {
           question: input.q,

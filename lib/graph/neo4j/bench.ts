@@ -4,8 +4,8 @@
  * batched ingest (one change-set of 2 000 new beliefs, each with one verified entry citing its own Evidence) against
  * the raw baseline — the same nodes and relationships written by the bare driver with `UNWIND … CREATE` in one
  * transaction, no checks — in the same run; single assimilations (load → engine assimilate → apply); retrieval and
- * recall p50/p95 at each size (full-text candidates → engine scorer; recall adds loading the top 10 with histories and
- * the engine's recall with the offline heuristic assessor, no LLM); the cascade closure over a 10 000-long chain.
+ * recall p50/p95 at each size (the services' read paths, `../bench-read-paths.ts`); the cascade closure over a
+ * 10 000-long chain.
  * Everything is written in a namespace of its own, dropped at the end.
  */
 import { randomBytes } from "node:crypto";
@@ -15,13 +15,12 @@ import {
   assimilate,
   defaultParams,
   emptyChangeSet,
-  recall,
-  retrieve,
   type Belief,
   type ChangeSet,
   type Evidence,
   type HistoryItem,
 } from "@/lib/engine";
+import { measureReadPaths, readPathRows } from "../bench-read-paths";
 import type { ScopeView } from "../graph-store";
 import { createNeo4jGraphStore } from "./neo4j-graph-store";
 import { beliefToProps, evidenceToProps } from "./neo4j-records";
@@ -79,11 +78,6 @@ const VOCAB = Array.from({ length: 3_000 }, (_, i) => {
 function sentence(r: () => number, words = 8): string {
   const pick = () => VOCAB[Math.floor(VOCAB.length * r() ** 2)] ?? "x";
   return `${Array.from({ length: words }, pick).join(" ")}.`;
-}
-
-function pct(samples: readonly number[], p: number): number {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 }
 
 let idCounter = 0;
@@ -232,26 +226,9 @@ export async function benchNeo4jStore(options: Neo4jBenchOptions): Promise<Bench
       }
       log(`  ${backend}: grew to ${size} beliefs in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const qr = rng(7);
-      const retrieval: number[] = [];
-      const recalls: number[] = [];
-      const candidateCounts: number[] = [];
-      for (let q = 0; q < QUERIES; q++) {
-        const question = sentence(qr, 3);
-        let s = performance.now();
-        const candidates = await store.searchCandidates(view, question);
-        retrieve(question, candidates, { k: 10, scope });
-        retrieval.push(performance.now() - s);
-        candidateCounts.push(candidates.length);
-        s = performance.now();
-        const all = await store.searchCandidates(view, question, { includeEnded: true });
-        const top = retrieve(question, all, { k: 10, includeEnded: true });
-        const records = await store.loadBeliefs(view, top.map((x) => x.belief.id));
-        await recall({ question, candidates: records, load: (id) => store.loadBelief(view, id), assessor }, defaultParams);
-        recalls.push(performance.now() - s);
-      }
-      add(`retrieval p50 / p95 at ${size} beliefs (ms)`, `${pct(retrieval, 50).toFixed(1)} / ${pct(retrieval, 95).toFixed(1)}`);
-      add(`recall p50 / p95 at ${size} beliefs (ms)`, `${pct(recalls, 50).toFixed(1)} / ${pct(recalls, 95).toFixed(1)}`);
-      add(`candidates per query at ${size} (median)`, pct(candidateCounts, 50).toFixed(0));
+      const questions = Array.from({ length: QUERIES }, () => sentence(qr, 3));
+      const samples = await measureReadPaths(store, view, questions, assessor, defaultParams);
+      for (const [metric, value] of readPathRows(size, samples)) add(metric, value);
     }
 
     // Cascade: citation closure over a 10 000-long chain.

@@ -39,54 +39,64 @@ const TIER_HELP =
 
 const entrySchema = z
   .object({
-    sourceId: z.string().nullable().optional().describe("Id of a registered evidence item (e.g. the evidence.id `remember` returned) or of a belief this entry rests on. Omit for an anonymous model assertion."),
+    sourceId: z.string().min(1).max(500).nullable().optional().describe("Id of a registered evidence item (e.g. the evidence.id `remember` returned) or of a belief this entry rests on. Omit for an anonymous model assertion."),
     tier: z.enum(TIERS).describe(TIER_HELP),
     relation: z.enum(RELATIONS).optional().describe("SUPPORTS (default), REBUTS (argues against the claim) or CONTEXTUALIZES (limits where it holds; moves nothing)."),
     weight: z.number().min(0).max(1).optional().describe("How strongly the source bears on the claim, 0..1 (default 1)."),
-    reasoning: z.string().optional().describe("One sentence on why this evidence bears on the claim."),
+    reasoning: z.string().max(4_000).optional().describe("One sentence on why this evidence bears on the claim."),
   })
   .strict();
 
 const rememberInput = z
   .object({
-    text: z.string().describe("What was said, observed or read, verbatim or closely paraphrased (up to 20 000 characters). Several claims in one text are split and each is related to what the scope already believes."),
+    text: z.string().min(1).max(20_000).describe("What was said, observed or read, verbatim or closely paraphrased (up to 20 000 characters). Several claims in one text are split and each is related to what the scope already believes."),
     source: z
       .object({
         kind: callerEvidenceKindSchema.default("observation").describe("What kind of source the text is: observation (default; a person said or saw it), document, measurement, executable_check, held_out_truth, or model_output (text a model produced)."),
-        uri: z.string().optional().describe("Where the text came from (URL, ticket, file path, message link), so it can be cited and retracted later."),
-        title: z.string().max(500).optional().describe("A short human title for the source (informational)."),
+        uri: z.string().min(1).max(2_000).optional().describe("Where the text came from (URL, ticket, file path, message link), so it can be cited and retracted later."),
+        title: z.string().max(500).optional().describe("A short human title for the source (accepted as the REST API does; not stored)."),
       })
       .strict()
       .optional()
       .describe("The source of the text. Default: an observation without a URI."),
-    topic: z.string().optional().describe("Topic to file new beliefs under; omitted, the most similar existing topic is used."),
+    topic: z.string().min(1).max(200).optional().describe("Topic to file new beliefs under; omitted, the most similar existing topic is used."),
     dryRun: z.boolean().optional().describe("true: return what would change without writing anything."),
+  })
+  .strict();
+
+/** What `remember` parses before calling the services: the REST ingest body's shape, so field errors read the same. */
+const rememberRequest = z
+  .object({
+    text: z.string(),
+    topic: z.string().optional(),
+    source: z.object({ kind: z.string().optional(), uri: z.string().optional(), title: z.string().max(500).optional() }).strict().optional(),
+    dryRun: z.boolean().optional(),
   })
   .strict();
 
 const assimilateInput = z
   .object({
     claim: z
-      .union([z.string(), z.object({ text: z.string(), quantity: z.object({ value: z.number(), unit: z.string() }).strict().optional() }).strict()])
+      .union([z.string().min(1).max(20_000), z.object({ text: z.string().min(1).max(20_000), quantity: z.object({ value: z.number(), unit: z.string().max(100) }).strict().optional() }).strict()])
       .optional()
       .describe("The claim as one declarative sentence (or {text, quantity}). Matched by normalised wording against the scope's live beliefs; otherwise a new belief. Give this or beliefId."),
-    beliefId: z.string().optional().describe("An existing belief of the scope to add evidence to (instead of claim)."),
-    topic: z.string().optional().describe("Topic for a new belief."),
-    contextTags: z.array(z.string()).max(20).optional().describe("Contexts in which the claim holds (e.g. [\"staging\"])."),
+    beliefId: z.string().min(1).max(500).optional().describe("An existing belief of the scope to add evidence to (instead of claim)."),
+    topic: z.string().min(1).max(200).optional().describe("Topic for a new belief."),
+    contextTags: z.array(z.string().min(1).max(100)).max(20).optional().describe("Contexts in which the claim holds (e.g. [\"staging\"])."),
     evidence: z.array(entrySchema).min(1).max(200).describe("One or more evidence entries for (or against) the claim, each with its tier."),
   })
   .strict();
 
 const recallInput = z
   .object({
-    q: z.string().describe("The question in natural language, e.g. \"Which branch do we deploy from?\"."),
+    q: z.string().min(1).max(2_000).describe("The question in natural language, e.g. \"Which branch do we deploy from?\"."),
     k: z.number().int().min(1).max(50).optional().describe("How many relevant beliefs to weigh (default 10)."),
   })
   .strict();
 
 const searchInput = z
   .object({
-    q: z.string().describe("Search text; live beliefs are ranked by relevance × credence."),
+    q: z.string().min(1).max(2_000).describe("Search text; live beliefs are ranked by relevance × credence."),
     k: z.number().int().min(1).max(100).optional().describe("Maximum results (default 10)."),
     minCredence: z.number().min(0).max(1).optional().describe("Only beliefs with at least this credence."),
     includeEnded: z.boolean().optional().describe("Also return superseded or retired beliefs (default false)."),
@@ -95,45 +105,46 @@ const searchInput = z
 
 const getBeliefInput = z
   .object({
-    beliefId: z.string().describe("The belief id (from recall, search_beliefs, remember or assimilate)."),
+    beliefId: z.string().min(1).max(500).describe("The belief id (from recall, search_beliefs, remember or assimilate)."),
     asOf: z.string().optional().describe("ISO-8601 time: reconstruct the belief as it stood then."),
   })
   .strict();
 
 const proposeInput = z
   .object({
-    belief: z.string().describe("One complete, falsifiable declarative sentence (at least three words, not a question)."),
+    belief: z.string().min(1).max(1_000).describe("One complete, falsifiable declarative sentence (at least three words, not a question)."),
     strength: z.number().min(0).max(1).describe("How strongly the source event supports it, 0..1 (credence itself comes only from evidence)."),
-    reason: z.string().describe("Why, citing at least one evidence id that resolves in this scope (inline in the text or in evidenceIds)."),
-    evidenceIds: z.array(z.string()).max(50).optional().describe("Evidence or belief ids the reason rests on."),
-    sourceEvent: z.string().describe("The id of the evidence item (e.g. from remember) that prompted this mutation; it must resolve."),
+    reason: z.string().min(1).max(4_000).describe("Why, citing at least one evidence id that resolves in this scope (inline in the text or in evidenceIds)."),
+    evidenceIds: z.array(z.string().min(1).max(512)).max(50).optional().describe("Evidence or belief ids the reason rests on."),
+    sourceEvent: z.string().min(1).max(512).describe("The id of the evidence item (e.g. from remember) that prompted this mutation; it must resolve."),
     mutationType: z.enum(MUTATION_TYPES).describe("Your intent: new, updated, superseded, merged, coexisting or retired. The protocol decides what actually happens and says so in `decision`."),
-    topic: z.string().optional().describe("Topic (up to 80 characters)."),
-    contextTags: z.array(z.string()).max(20).optional().describe("Contexts in which the belief holds."),
+    topic: z.string().min(1).max(80).optional().describe("Topic."),
+    contextTags: z.array(z.string().min(1).max(80)).max(20).optional().describe("Contexts in which the belief holds."),
   })
   .strict();
 
 const retractInput = z
   .object({
-    sourceId: z.string().describe("The evidence item (or belief) found to be wrong or withdrawn; every entry citing it is retracted and beliefs that rested on it lose that grounding."),
+    sourceId: z.string().min(1).max(500).describe("The evidence item (or belief) found to be wrong or withdrawn; every entry citing it is retracted and beliefs that rested on it lose that grounding."),
     dryRun: z.boolean().optional().describe("true: report which beliefs would move without writing."),
   })
   .strict();
 
 const harvestInput = z
   .object({
-    text: z.string().describe("Model or agent output to split into atomic claims."),
+    text: z.string().min(1).max(20_000).describe("Model or agent output to split into atomic claims."),
     producedBy: z
       .object({
-        name: z.string().describe("Who produced the text (agent or model name)."),
+        name: z.string().min(1).max(200).describe("Who produced the text (agent or model name)."),
         kind: z.enum(["model", "agent", "user", "import"]).optional().describe("Default model."),
-        model: z.string().optional().describe("Model identifier, if any."),
+        model: z.string().min(1).max(200).optional().describe("Model identifier, if any."),
         confidence: z.number().min(0).max(1).optional().describe("The producer's own stated confidence."),
-        sourceId: z.string().optional().describe("An evidence id the output is grounded in; otherwise claims enter as model_assertion."),
+        sourceId: z.string().min(1).max(500).optional().describe("An evidence id the output is grounded in; otherwise claims enter as model_assertion."),
       })
-      .strict(),
+      .strict()
+      .describe("Who produced the text; claims are stamped with it."),
     commit: z.boolean().optional().describe("false (default): only return the claims. true: assimilate each claim into the scope."),
-    topic: z.string().optional().describe("Topic for committed claims."),
+    topic: z.string().min(1).max(200).optional().describe("Topic for committed claims."),
   })
   .strict();
 
@@ -148,10 +159,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: rememberInput,
     annotations: write("Remember a statement with its source"),
     async run({ services, principal }, scope, args) {
-      const request = rememberInput.parse(args);
+      const request = rememberRequest.parse(args);
       const result = await services.ingest(principal, scope, {
         text: request.text,
-        ...(request.source?.kind !== undefined ? { kind: request.source.kind } : {}),
+        ...(request.source?.kind !== undefined ? { kind: request.source.kind as never } : {}),
         ...(request.source?.uri !== undefined ? { uri: request.source.uri } : {}),
         ...(request.topic !== undefined ? { topic: request.topic } : {}),
         dryRun: request.dryRun ?? false,

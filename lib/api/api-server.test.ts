@@ -1,0 +1,190 @@
+/**
+ * The REST API over real HTTP against the production server (`tsx scripts/serve.ts`, the `.next` build), once on the
+ * embedded default (PGlite, SQL graph store) and once with NEO4J_URI set (Neo4j graph store). Users, scopes and
+ * tokens are made with the operator CLI, as an operator would; everything else goes through `fetch`.
+ *
+ * Needs `npx next build` first (npm test builds before Vitest runs); without a build the suite fails, never skips.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { requireProductionBuild, startAppServer, type AppServer } from "@/lib/testing/app-server";
+
+const RATE_LIMIT = 40;
+
+type Json = Record<string, unknown>;
+type ErrorBody = { error: { code: string; message: string; details: { fields?: { field: string }[] } & Record<string, unknown> } };
+
+const backends = [
+  { name: "embedded (PGlite + SQL store)", env: (): Record<string, string> => ({}) },
+  { name: "Neo4j graph store", env: (): Record<string, string> => ({ NEO4J_URI: inject("neo4jUri") }) },
+];
+
+describe("the server-backed suite needs a production build", () => {
+  it("a missing .next/BUILD_ID fails with the command to run", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "credence-no-build-"));
+    try {
+      expect(() => requireProductionBuild(root)).toThrow("run `npx next build` first");
+      mkdirSync(path.join(root, ".next"));
+      writeFileSync(path.join(root, ".next", "BUILD_ID"), "test");
+      expect(() => requireProductionBuild(root)).not.toThrow();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(backends)("REST API over HTTP: $name", (backend) => {
+  let server: AppServer;
+  const id = randomBytes(3).toString("hex");
+  const home = `home-${id}`;
+  const other = `other-${id}`;
+  const tokens = { owner: "", editor: "", viewer: "", outsider: "", burner: "" };
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { ...backend.env(), CREDENCE_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } });
+    const email = (name: string) => `${name}-${id}@api.test`;
+    await Promise.all(["owner", "editor", "viewer", "outsider"].map((name) => server.cli("user", "create", "--email", email(name), "--password", `pw-${id}-secret`, "--name", name)));
+    await Promise.all([
+      server.cli("scope", "create", "--slug", home, "--name", "Home", "--owner", email("owner")),
+      server.cli("scope", "create", "--slug", other, "--name", "Other", "--owner", email("outsider")),
+    ]);
+    await Promise.all([
+      server.cli("member", "add", "--scope", home, "--email", email("editor"), "--role", "editor"),
+      server.cli("member", "add", "--scope", home, "--email", email("viewer"), "--role", "viewer"),
+    ]);
+    const made = await Promise.all(
+      (["owner", "editor", "viewer", "outsider", "burner"] as const).map(async (name) => {
+        const user = name === "burner" ? "viewer" : name;
+        return [name, await server.cli("token", "create", "--email", email(user), "--name", `${name} token`)] as const;
+      }),
+    );
+    for (const [name, token] of made) tokens[name] = token;
+  }, 240_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const call = async (method: string, path: string, token: string | null, init: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(`${server.baseUrl}/api/v1${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Json };
+  };
+  const errorCode = (r: { text: string }) => (JSON.parse(r.text) as ErrorBody).error.code;
+
+  it("serves the OpenAPI document and refuses a request without a token (401, documented shape)", async () => {
+    const doc = await fetch(`${server.baseUrl}/api/v1/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect(((await doc.json()) as { openapi: string }).openapi).toBe("3.1.0");
+    const anonymous = await call("GET", `/scopes/${home}/beliefs`, null);
+    expect(anonymous.status).toBe(401);
+    expect(errorCode(anonymous)).toBe("unauthenticated");
+  });
+
+  it("deploy-branch story: ingest Monday and Thursday, contested recall with the release branch dominant, history and replay", async () => {
+    const ingest = (text: string) => call("POST", `/scopes/${home}/ingest`, tokens.editor, { body: { text, source: { kind: "observation" } } });
+    const dry = await call("POST", `/scopes/${home}/ingest?dryRun=true`, tokens.editor, { body: { text: "Deploys go from the main branch." } });
+    expect(dry.status).toBe(200);
+    expect((dry.json() as { outcome: string; changes: { created: unknown[] } })).toMatchObject({ outcome: "dry_run", changes: { created: [expect.anything()] } });
+    expect((await call("GET", `/scopes/${home}/beliefs`, tokens.viewer)).json()).toEqual({ beliefs: [] });
+    const monday = (await ingest("Deploys go from the main branch.")).json() as { outcome: string; changes: { created: { beliefId: string }[] } };
+    expect(monday.outcome).toBe("committed");
+    const mondayId = monday.changes.created[0]?.beliefId as string;
+    const thursday = (await ingest("Deploys go out from the protected release branch; pushing to main never ships anything.")).json() as {
+      evidence: { id: string };
+      changes: { created: { beliefId: string }[] };
+      disagreements: { beliefId: string }[];
+    };
+    expect(thursday.disagreements.map((d) => d.beliefId)).toContain(mondayId);
+    const thursdayId = thursday.changes.created[0]?.beliefId as string;
+
+    const recall = await call("GET", `/scopes/${home}/recall?q=${encodeURIComponent("Which branch do we deploy from?")}`, tokens.viewer);
+    expect(recall.status).toBe(200);
+    const answer = recall.json() as { mode: string; dominantBeliefIds: string[]; competingBeliefIds: string[]; dominantAnswer: string };
+    expect(answer.mode).toBe("contested");
+    expect(answer.dominantBeliefIds[0]).toBe(thursdayId);
+    expect(answer.dominantAnswer).toMatch(/release/i);
+    expect(answer.competingBeliefIds).toContain(mondayId);
+
+    const detail = await call("GET", `/scopes/${home}/beliefs/${mondayId}`, tokens.viewer);
+    const belief = (detail.json() as { belief: Json & { history: Json[] } }).belief;
+    expect(belief.contradictCount).toBe(1);
+    const rebuttal = belief.history.find((item) => item.type === "entry" && item.relation === "REBUTS");
+    expect(rebuttal).toMatchObject({ sourceId: thursday.evidence.id, verified: true });
+    for (const key of ["seq", "tier", "effectiveTier", "weight", "ess", "contribution", "effectiveWeight", "actor", "time", "changeSet"]) expect(rebuttal, key).toHaveProperty(key);
+
+    const replay = await call("GET", `/scopes/${home}/beliefs/${mondayId}/replay`, tokens.viewer);
+    expect((replay.json() as { matches: boolean }).matches).toBe(true);
+    const graph = await call("GET", `/scopes/${home}/graph`, tokens.viewer);
+    const elements = graph.json() as { nodes: { data: { id: string } }[]; edges: { data: { type: string } }[] };
+    expect(elements.nodes.map((n) => n.data.id)).toEqual(expect.arrayContaining([mondayId, thursdayId]));
+  });
+
+  it("evidence + assimilate citing it is verified; a retraction dry run names the belief and writes nothing", async () => {
+    const evidence = await call("POST", `/scopes/${home}/evidence`, tokens.editor, { body: { kind: "measurement", text: `p95 latency ${id} is 180 ms.` } });
+    expect(evidence.status).toBe(201);
+    const evidenceId = (evidence.json() as { evidence: { id: string } }).evidence.id;
+    const assimilated = await call("POST", `/scopes/${home}/assimilate`, tokens.editor, {
+      body: { claim: `The API ${id} meets its latency target.`, evidence: [{ sourceId: evidenceId, tier: "measurement", direction: "+" }] },
+    });
+    expect(assimilated.status).toBe(200);
+    const result = assimilated.json() as { belief: { id: string; credence: number }; entries: { verified: boolean; effectiveTier: string }[] };
+    expect(result.entries[0]).toMatchObject({ verified: true, effectiveTier: "measurement" });
+    expect(result.belief.credence).toBeGreaterThan(0.5);
+
+    const dry = await call("POST", `/scopes/${home}/retractions?dryRun=true`, tokens.editor, { body: { sourceId: evidenceId } });
+    expect(dry.status).toBe(200);
+    const touched = dry.json() as { dryRun: boolean; touched: { beliefId?: string; id?: string }[] };
+    expect(touched.dryRun).toBe(true);
+    expect(JSON.stringify(touched.touched)).toContain(result.belief.id);
+    const after = (await call("GET", `/scopes/${home}/beliefs/${result.belief.id}`, tokens.viewer)).json() as { belief: { credence: number } };
+    expect(after.belief.credence).toBe(result.belief.credence);
+  });
+
+  it("error codes: 400, 413, 422 naming fields, 403 for a viewer, 404 alike for a private and a missing scope, 409 idempotency conflict", async () => {
+    const malformed = await call("POST", `/scopes/${home}/assimilate`, tokens.editor, { raw: '{"claim": ' });
+    expect([malformed.status, errorCode(malformed)]).toEqual([400, "malformed_json"]);
+    const huge = await call("POST", `/scopes/${home}/ingest`, tokens.editor, { raw: JSON.stringify({ text: "x".repeat(1024 * 1024) }) });
+    expect([huge.status, errorCode(huge)]).toEqual([413, "payload_too_large"]);
+    const invalid = await call("POST", `/scopes/${home}/assimilate`, tokens.editor, { body: { claim: "Builds are fast.", evidence: [{ tier: "hearsay", direction: "sideways" }] } });
+    expect(invalid.status).toBe(422);
+    expect((JSON.parse(invalid.text) as ErrorBody).error.details.fields?.map((f) => f.field)).toEqual(expect.arrayContaining(["evidence.0.tier", "evidence.0.direction"]));
+    const viewerWrite = await call("POST", `/scopes/${home}/evidence`, tokens.viewer, { body: { kind: "document", text: "Viewers read." } });
+    expect([viewerWrite.status, errorCode(viewerWrite)]).toEqual([403, "forbidden"]);
+
+    const missing = `missing-${id}`;
+    const probe = (scope: string) => call("GET", `/scopes/${scope}/beliefs?q=deploy`, tokens.outsider);
+    const [hidden, absent] = await Promise.all([probe(home), probe(missing)]);
+    expect(hidden.status).toBe(404);
+    expect(hidden.text.split(home).join("<scope>")).toBe(absent.text.split(missing).join("<scope>"));
+
+    const key = `key-${id}`;
+    const first = await call("POST", `/scopes/${home}/evidence`, tokens.editor, { body: { kind: "document", text: "Once." }, headers: { "idempotency-key": key } });
+    const replay = await call("POST", `/scopes/${home}/evidence`, tokens.editor, { body: { kind: "document", text: "Once." }, headers: { "idempotency-key": key } });
+    expect([first.status, replay.status]).toEqual([201, 201]);
+    expect(replay.text).toBe(first.text);
+    const conflict = await call("POST", `/scopes/${home}/evidence`, tokens.editor, { body: { kind: "document", text: "Twice." }, headers: { "idempotency-key": key } });
+    expect([conflict.status, errorCode(conflict)]).toEqual([409, "idempotency_conflict"]);
+  });
+
+  it(`429 with Retry-After once a token spends CREDENCE_RATE_LIMIT_PER_MINUTE (${RATE_LIMIT}) requests; another token still passes`, async () => {
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < RATE_LIMIT + 5 && !limited; i++) {
+      const response = await call("GET", `/scopes/${home}/mutations`, tokens.burner);
+      statuses.push(response.status);
+      if (response.status === 429) limited = response;
+    }
+    expect(limited, `statuses: ${statuses.join(",")}`).toBeDefined();
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(RATE_LIMIT);
+    expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited && errorCode(limited)).toBe("rate_limited");
+    expect((await call("GET", `/scopes/${home}/mutations`, tokens.viewer)).status).toBe(200);
+  });
+});

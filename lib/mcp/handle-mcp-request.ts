@@ -34,7 +34,26 @@ function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Respo
   return response;
 }
 
+/**
+ * MCP's transport rules ask servers to validate `Origin` against DNS rebinding: agents send none, and a browser page
+ * may only call from the app's own origin (its host compared with the request's `Host` or `X-Forwarded-Host`).
+ */
+function crossOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  // Behind a reverse proxy the public host arrives as X-Forwarded-Host.
+  const hosts = [request.headers.get("host") ?? new URL(request.url).host, request.headers.get("x-forwarded-host")];
+  try {
+    return !hosts.includes(new URL(origin).host);
+  } catch {
+    return true;
+  }
+}
+
 export async function handleMcpRequest(request: Request): Promise<Response> {
+  if (crossOrigin(request)) {
+    return errorResponse(403, "forbidden", "Cross-origin requests to the MCP endpoint are refused; MCP clients send no Origin header.");
+  }
   let caller: Caller;
   try {
     caller = await authenticateCaller(request);

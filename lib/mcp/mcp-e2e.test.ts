@@ -104,7 +104,7 @@ describe("MCP over Streamable HTTP against a running server", () => {
     expect(search.beliefs).toEqual([]);
   });
 
-  it("answers 401 without a valid token and 405 to GET", async () => {
+  it("answers 401 without a valid token or session and 405 to GET", async () => {
     const post = await fetch(`${server.baseUrl}/api/mcp`, {
       method: "POST",
       headers: { authorization: "Bearer cred_not-a-token", "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -112,6 +112,13 @@ describe("MCP over Streamable HTTP against a running server", () => {
     });
     expect(post.status).toBe(401);
     expect(((await post.json()) as { error: { code: string } }).error.code).toBe("unauthenticated");
+    const anonymous = await fetch(`${server.baseUrl}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe("unauthenticated");
     expect((await fetch(`${server.baseUrl}/api/mcp`, { headers: { authorization: `Bearer ${tokens.editor}` } })).status).toBe(405);
   });
 });

@@ -285,6 +285,21 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     }
   });
 
+  it("refuses a cross-origin browser request before authenticating (DNS rebinding), accepts its own origin", async () => {
+    const post = (origin: string) =>
+      mcpRoute.POST(
+        new Request("http://localhost/api/mcp", {
+          method: "POST",
+          headers: { origin, host: "localhost", authorization: `Bearer ${h.tokens.viewer}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        }),
+      );
+    const evil = await post("http://evil.example");
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as { error: { code: string } }).error.code).toBe("forbidden");
+    expect((await post("http://localhost")).status).toBe(200);
+  });
+
   it("refuses a request without a valid token with the REST API's 401 body", async () => {
     await expect(connect(null)).rejects.toThrow(/401|unauthenticated/);
     const response = await mcpRoute.POST(

@@ -15,6 +15,7 @@ function registerFcose(): void {
 
 /** Above this many elements the WebGL renderer draws the graph (canvas 2D falls under 30 fps around there). */
 export const WEBGL_THRESHOLD = 2_000;
+const FIRST_VIEW_MAX_ZOOM = 1.5;
 export type RendererChoice = "auto" | "canvas" | "webgl";
 
 export function useWebgl(choice: RendererChoice, elementCount: number): boolean {
@@ -35,10 +36,11 @@ export function layoutOptions(nodeCount: number, incremental: boolean): LayoutOp
     animationDuration: 400,
     fit: true,
     padding: 30,
-    nodeDimensionsIncludeLabels: false,
+    // Labels count as node area in small graphs so they do not overlap; on large ones that costs too much.
+    nodeDimensionsIncludeLabels: nodeCount <= 300,
     packComponents: true,
     nodeRepulsion: 6_000,
-    idealEdgeLength: 70,
+    idealEdgeLength: nodeCount <= 300 ? 110 : 70,
     numIter: nodeCount > 2_000 ? 800 : 2_500,
   } as LayoutOptions;
 }
@@ -127,11 +129,15 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       for (const e of edges) wanted.set(e.data.id, e);
       const wasEmpty = cy.elements().empty();
       const added: ElementDefinition[] = [];
+      let removed = 0;
       const neighbours = wasEmpty ? null : adjacency(edges);
       cy.batch(() => {
         cy.elements().forEach((ele) => {
           const next = wanted.get(ele.id());
-          if (!next) ele.remove();
+          if (!next) {
+            ele.remove();
+            removed += 1;
+          }
           else ele.data(next.data);
         });
         for (const [id, element] of wanted) {
@@ -150,12 +156,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         cy.forceRender();
       };
       if (added.length === 0 || layout === "preset") {
-        if (layout === "preset" && added.length > 0) cy.fit(undefined, 30);
+        // A narrowed view (filters) or a preset one is re-fitted; a pure data update (selection, as-of values) is not.
+        if (added.length > 0 || removed > 0) fitView(cy);
         report();
         return;
       }
       const run = cy.layout(layoutOptions(cy.nodes().length, !wasEmpty));
-      run.one("layoutstop", report);
+      run.one("layoutstop", () => {
+        fitView(cy);
+        report();
+      });
       run.run();
       return function stopLayout() {
         run.stop();
@@ -236,6 +246,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     />
   );
 });
+
+/** fit() zooms a handful of nodes up to maxZoom; 1.5× is as close as a first view needs. */
+function fitView(cy: Core): void {
+  if (cy.elements().empty()) return;
+  cy.fit(undefined, 30);
+  if (cy.zoom() > FIRST_VIEW_MAX_ZOOM) {
+    cy.zoom(FIRST_VIEW_MAX_ZOOM);
+    cy.center();
+  }
+}
 
 /** A new node starts beside a node it is connected to (so an expansion grows from where the user double-clicked). */
 function seedPosition(cy: Core, id: string, neighbours: ReadonlyMap<string, readonly string[]>): { x: number; y: number } {

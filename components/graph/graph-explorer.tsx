@@ -79,7 +79,9 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
     // Keyed on dataUpdatedAt: `loaded` is a new array every render, its members change only with the data.
   }, [dataKey]);
 
-  const filters = useMemo(() => elementFiltersOf(view), [view]);
+  // Keyed on the filters' JSON: selecting a node changes the view but must not rebuild every element.
+  const filtersKey = JSON.stringify(elementFiltersOf(view));
+  const filters = useMemo(() => JSON.parse(filtersKey) as ReturnType<typeof elementFiltersOf>, [filtersKey]);
   const elements = useMemo(() => toCytoscapeElements(slice, filters, weights), [slice, filters, weights]);
   const nodes = useMemo(() => elements.nodes.map(styleNode), [elements]);
   const edges = useMemo(() => elements.edges.map(styleEdge), [elements]);

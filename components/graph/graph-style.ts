@@ -140,6 +140,7 @@ export function graphStylesheet(): { selector: string; style: Record<string, str
         "text-background-padding": "1px",
       },
     },
+    { selector: 'node[kind = "belief"]', style: { "text-wrap": "wrap", "text-max-width": "170px" } },
     { selector: 'node[kind = "evidence"]', style: { "font-size": 7, color: "#3f3f46" } },
     { selector: "node[?retracted]", style: { "border-style": "dashed" } },
     {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { getDatabase, type Database } from "@/lib/db/database";
 import { currentUser, type SessionUser } from "@/lib/auth/session";
 import { DomainError } from "@/lib/identity/errors";
+import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 
 /** What every server action returns: the form shows `error.message` and `error.fields[name]` next to the inputs. */
 export type ActionResult<T> =
@@ -33,7 +34,8 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 
 /**
  * One entry point for server actions (the dub.co pattern): the session goes into the context, the input is parsed
- * once with zod, domain errors become readable results, anything else is logged and shown as a generic failure.
+ * once with zod, identity and belief-service errors become readable results, anything else is logged and shown as a
+ * generic failure.
  * Permission checks live in the services the body calls, so the API and the CLI get the same rules.
  */
 export function authedAction<S extends z.ZodType, T>(
@@ -51,6 +53,10 @@ export function authedAction<S extends z.ZodType, T>(
     try {
       return { ok: true, data: await body(parsed.data, { user, db: await getDatabase() }) };
     } catch (error) {
+      if (error instanceof BeliefServiceError) {
+        const fields = error.details.fields ? Object.fromEntries(error.details.fields.map((f) => [f.field, f.message])) : undefined;
+        return { ok: false, error: { code: error.code, message: error.message, fields } };
+      }
       if (error instanceof DomainError) {
         return { ok: false, error: { code: error.code, message: error.message, fields: error.field ? { [error.field]: error.message } : undefined } };
       }

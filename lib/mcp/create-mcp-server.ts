@@ -18,8 +18,10 @@ import type { Principal } from "@/lib/access/principal";
 import { ApiError } from "@/lib/api/api-error";
 import { presentBelief } from "@/lib/api/present";
 import type { BeliefServices } from "@/lib/beliefs";
-import { mcpErrorAnswer, toolErrorResult } from "./mcp-error";
-import { MCP_TOOLS } from "./mcp-tools";
+import type { SqlExecutor } from "@/lib/db/sql-executor";
+import { mcpErrorAnswer, toolErrorFromAnswer, toolErrorResult, type McpErrorAnswer } from "./mcp-error";
+import { MCP_TOOLS, type McpTool } from "./mcp-tools";
+import { parseIdempotencyKey, runIdempotentTool } from "./run-idempotent-tool";
 
 export const MCP_SERVER_NAME = "credence";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -32,6 +34,8 @@ export interface McpServerOptions {
   principal: Principal;
   /** The scope a call without `scope` acts in: the token's own scope, or the endpoint's `?scope=`; null → required. */
   defaultScope: string | null;
+  /** Where idempotency keys are kept (the database's `api_idempotency_keys`, shared with the REST API). */
+  sql: SqlExecutor;
 }
 
 const INSTRUCTIONS = `Credence is a memory that keeps contradictions visible. Beliefs carry a credence computed from their evidence; when sources disagree, both positions stay and recall says "contested".
@@ -46,10 +50,26 @@ function scopeProperty(defaultScope: string | null) {
   };
 }
 
-/** The tool's JSON Schema as published: its own arguments plus `scope` (required unless there is a default). */
-export function toolInputJsonSchema(input: z.ZodObject, defaultScope: string | null): { type: "object"; [key: string]: unknown } {
+const IDEMPOTENCY_KEY_PROPERTY = {
+  type: "string",
+  pattern: "^[\\x21-\\x7e]{1,255}$",
+  description:
+    "Optional: a unique string (e.g. a UUID) for this write. Retrying with the same key and the same arguments returns the first answer without writing twice (kept 24 h); different arguments under a used key are refused.",
+};
+
+/** Write tools accept `idempotencyKey` (the REST API's Idempotency-Key). */
+export function isWriteTool(tool: Pick<McpTool, "annotations">): boolean {
+  return !tool.annotations.readOnlyHint;
+}
+
+/** The tool's JSON Schema as published: its own arguments plus `scope` (required unless there is a default) and, for writes, `idempotencyKey`. */
+export function toolInputJsonSchema(input: z.ZodObject, defaultScope: string | null, writes = false): { type: "object"; [key: string]: unknown } {
   const schema = z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  const properties = { scope: scopeProperty(defaultScope), ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
+  const properties = {
+    scope: scopeProperty(defaultScope),
+    ...((schema.properties as Record<string, unknown> | undefined) ?? {}),
+    ...(writes ? { idempotencyKey: IDEMPOTENCY_KEY_PROPERTY } : {}),
+  };
   const required = [...(defaultScope ? [] : ["scope"]), ...((schema.required as string[] | undefined) ?? [])];
   const { $schema: _ignored, ...rest } = schema;
   return { ...rest, type: "object", properties, required };
@@ -112,7 +132,13 @@ async function resourceError(error: unknown): Promise<McpError> {
   return new McpError(code, body.error.message, { ...body, status });
 }
 
-export function createMcpServer({ services, principal, defaultScope }: McpServerOptions): Server {
+function toolSuccess(result: object) {
+  return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+}
+
+const REPLAYED = { _meta: { "credence/idempotentReplayed": true } };
+
+export function createMcpServer({ services, principal, defaultScope, sql }: McpServerOptions): Server {
   const server = new Server(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: "Credence belief memory" },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -123,7 +149,7 @@ export function createMcpServer({ services, principal, defaultScope }: McpServer
       name: tool.name,
       title: tool.annotations.title,
       description: tool.description,
-      inputSchema: toolInputJsonSchema(tool.input, defaultScope),
+      inputSchema: toolInputJsonSchema(tool.input, defaultScope, isWriteTool(tool)),
       annotations: tool.annotations,
     })),
   }));
@@ -133,8 +159,12 @@ export function createMcpServer({ services, principal, defaultScope }: McpServer
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; call tools/list.`);
     try {
       const { scope, rest } = splitScope(request.params.arguments, defaultScope);
-      const result = await tool.run({ services, principal }, scope, rest);
-      return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+      const { idempotencyKey, ...args } = rest;
+      if (!isWriteTool(tool) || idempotencyKey === undefined) return toolSuccess(await tool.run({ services, principal }, scope, rest));
+      const key = parseIdempotencyKey(idempotencyKey);
+      const outcome = await runIdempotentTool(sql, { principal, key, tool: tool.name, scope, args }, () => tool.run({ services, principal }, scope, args));
+      const answer = outcome.ok ? toolSuccess(outcome.result) : toolErrorFromAnswer({ status: outcome.status, body: outcome.body as McpErrorAnswer["body"] });
+      return outcome.replayed ? { ...answer, ...REPLAYED } : answer;
     } catch (error) {
       return toolErrorResult(error);
     }

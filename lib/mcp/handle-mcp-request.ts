@@ -69,7 +69,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   try {
     const requested = new URL(request.url).searchParams.get("scope")?.trim() || null;
     const defaultScope = (await tokenScopeSlug(principal)) ?? requested;
-    const server = createMcpServer({ services: await getBeliefServices(), principal, defaultScope });
+    const server = createMcpServer({ services: await getBeliefServices(), principal, defaultScope, sql: (await getDatabase()).sql });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
     await server.connect(transport);
     try {

@@ -16,12 +16,15 @@ export async function mcpErrorAnswer(error: unknown): Promise<McpErrorAnswer> {
 }
 
 /** An MCP tool error (`isError: true`) carrying the REST error body as text (for the model) and as structured content. */
-export async function toolErrorResult(error: unknown) {
-  const { status, body } = await mcpErrorAnswer(error);
+export function toolErrorFromAnswer({ status, body }: McpErrorAnswer) {
   const structured = { ...body, status };
   return {
     isError: true,
     content: [{ type: "text" as const, text: `${body.error.code}: ${body.error.message}\n${JSON.stringify(structured)}` }],
     structuredContent: structured,
   };
+}
+
+export async function toolErrorResult(error: unknown) {
+  return toolErrorFromAnswer(await mcpErrorAnswer(error));
 }

@@ -250,6 +250,34 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     expect(other).toEqual(JSON.parse(JSON.stringify(nowhere).replaceAll("no-such-scope", h.scopes.other)));
   });
 
+  it("idempotencyKey on a write tool: a retry replays the first answer without writing twice; other arguments conflict", async () => {
+    const editor = await connect(h.tokens.editor, `?scope=${home}`);
+    const { tools } = await editor.listTools();
+    for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}).includes("idempotencyKey")).toBe(tool.annotations?.readOnlyHint !== true);
+
+    const key = `mcp-${randomUUID()}`;
+    const args = { text: "The build cache is purged every night at 02:00.", idempotencyKey: key };
+    const first = await callTool(editor, "remember", args);
+    const before = await h.counts();
+    const again = await callTool(editor, "remember", args);
+    expect(again.structured).toEqual(ok(first));
+    expect(again.meta).toEqual({ "credence/idempotentReplayed": true });
+    expect(first.meta).toEqual({});
+    expect(await h.counts()).toEqual(before);
+
+    const conflict = errorOf(await callTool(editor, "remember", { ...args, text: "Something else entirely, said later." }));
+    expect([conflict.code, conflict.status]).toEqual(["idempotency_conflict", 409]);
+    const badKey = errorOf(await callTool(editor, "remember", { ...args, idempotencyKey: "has spaces" }));
+    expect(badKey.details.fields?.[0]?.field).toBe("idempotencyKey");
+
+    // A refused write is remembered too: the retry gets the same refusal.
+    const viewer = await connect(h.tokens.viewer, `?scope=${home}`);
+    const refusal = errorOf(await callTool(viewer, "retract_source", { sourceId: "ev_x", idempotencyKey: key }));
+    const replayedRefusal = await callTool(viewer, "retract_source", { sourceId: "ev_x", idempotencyKey: key });
+    expect(errorOf(replayedRefusal)).toEqual(refusal);
+    expect(replayedRefusal.meta).toEqual({ "credence/idempotentReplayed": true });
+  });
+
   it("refuses U+0000 anywhere in the arguments as an invalid field, like the REST API", async () => {
     const editor = await connect(h.tokens.editor, `?scope=${home}`);
     const top = errorOf(await callTool(editor, "remember", { text: "nul\u0000here" }));

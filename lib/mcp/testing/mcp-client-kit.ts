@@ -7,6 +7,7 @@ export interface ToolAnswer {
   /** The first text content (what a model reads). */
   text: string;
   structured: Record<string, unknown>;
+  meta: Record<string, unknown>;
 }
 
 /** Calls a tool and returns its answer in one shape, for success and tool errors alike. */
@@ -15,5 +16,5 @@ export async function callTool(client: Client, name: string, args: Record<string
   const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
   const text = content.find((c) => c.type === "text")?.text ?? "";
   const structured = (result.structuredContent as Record<string, unknown> | undefined) ?? {};
-  return { isError: result.isError === true, text, structured };
+  return { isError: result.isError === true, text, structured, meta: (result._meta as Record<string, unknown> | undefined) ?? {} };
 }

@@ -36,17 +36,19 @@ export interface McpServerOptions {
   defaultScope: string | null;
   /** Where idempotency keys are kept (the database's `api_idempotency_keys`, shared with the REST API). */
   sql: SqlExecutor;
+  /** The scopes the caller is a member of, for `resources/list` (none for a token limited to one scope). */
+  memberScopes: () => Promise<readonly { slug: string; name: string }[]>;
 }
 
 const INSTRUCTIONS = `Credence is a memory that keeps contradictions visible. Beliefs carry a credence computed from their evidence; when sources disagree, both positions stay and recall says "contested".
-Use remember for anything you are told or read (with its source), recall before answering from memory, get_belief to see why something is believed, retract_source when a source turns out wrong. Errors come back with a stable code (not_found, forbidden, invalid, conflict, topic_frozen, oscillation_hard_stop, assessment_failed, unavailable, unauthenticated) and the fields at fault.`;
+Your scopes are listed as resources (credence://{scope}/summary). Use remember for anything you are told or read (with its source), recall before answering from memory, get_belief to see why something is believed, retract_source when a source turns out wrong. Errors come back with a stable code (not_found, forbidden, invalid, conflict, topic_frozen, oscillation_hard_stop, assessment_failed, unavailable, unauthenticated) and the fields at fault.`;
 
 function scopeProperty(defaultScope: string | null) {
   return {
     type: "string",
     description: defaultScope
       ? `Slug of the scope (the memory) to act in. Default: "${defaultScope}".`
-      : "Slug of the scope (the memory) to act in, e.g. \"platform\". Required: this connection has no default scope.",
+      : "Slug of the scope (the memory) to act in, e.g. \"platform\". Required: this connection has no default scope (resources/list names your scopes).",
   };
 }
 
@@ -138,7 +140,9 @@ function toolSuccess(result: object) {
 
 const REPLAYED = { _meta: { "credence/idempotentReplayed": true } };
 
-export function createMcpServer({ services, principal, defaultScope, sql }: McpServerOptions): Server {
+const SUMMARY_DESCRIPTION = "Belief counts by status, mean tension, review queue size and the most contested live beliefs.";
+
+export function createMcpServer({ services, principal, defaultScope, sql, memberScopes }: McpServerOptions): Server {
   const server = new Server(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: "Credence belief memory" },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -170,16 +174,21 @@ export function createMcpServer({ services, principal, defaultScope, sql }: McpS
     }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: defaultScope
-      ? [{ uri: `credence://${encodeURIComponent(defaultScope)}/summary`, name: `${defaultScope} summary`, mimeType: "application/json", description: "Belief counts by status, mean tension, review queue size and the most contested live beliefs." }]
-      : [],
-  }));
+  // The default scope first, then the caller's other scopes: how a model finds the slugs it may pass as `scope`.
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const scopes = [...(defaultScope ? [{ slug: defaultScope, name: defaultScope }] : []), ...(await memberScopes())];
+    const seen = new Set<string>();
+    return {
+      resources: scopes
+        .filter((scope) => !seen.has(scope.slug) && seen.add(scope.slug))
+        .map((scope) => ({ uri: `credence://${encodeURIComponent(scope.slug)}/summary`, name: `${scope.name} (${scope.slug}) summary`, mimeType: "application/json", description: SUMMARY_DESCRIPTION })),
+    };
+  });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
       { uriTemplate: "credence://{scope}/beliefs/{id}", name: "belief", title: "A belief with its history", mimeType: "application/json", description: "The same document get_belief returns." },
-      { uriTemplate: "credence://{scope}/summary", name: "scope-summary", title: "Scope summary", mimeType: "application/json", description: "Belief counts by status, mean tension, review queue size and the most contested live beliefs." },
+      { uriTemplate: "credence://{scope}/summary", name: "scope-summary", title: "Scope summary", mimeType: "application/json", description: SUMMARY_DESCRIPTION },
     ],
   }));
 

@@ -10,6 +10,7 @@ import { authenticateCaller, getBeliefServices, type Caller } from "@/lib/api/ap
 import { errorResponse } from "@/lib/api/api-error";
 import { getRateLimiter, type RateDecision } from "@/lib/api/rate-limiter";
 import { getDatabase } from "@/lib/db/database";
+import { listMyScopes } from "@/lib/identity/scopes";
 import { mcpErrorAnswer } from "./mcp-error";
 import { createMcpServer } from "./create-mcp-server";
 
@@ -69,7 +70,14 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   try {
     const requested = new URL(request.url).searchParams.get("scope")?.trim() || null;
     const defaultScope = (await tokenScopeSlug(principal)) ?? requested;
-    const server = createMcpServer({ services: await getBeliefServices(), principal, defaultScope, sql: (await getDatabase()).sql });
+    const db = await getDatabase();
+    const server = createMcpServer({
+      services: await getBeliefServices(),
+      principal,
+      defaultScope,
+      sql: db.sql,
+      memberScopes: async () => (principal.tokenScopeId === null ? listMyScopes(db, principal.userId) : []),
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
     await server.connect(transport);
     try {

@@ -141,8 +141,12 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     expect(summary.live).toBeGreaterThanOrEqual(2);
     expect(summary.mostContested.map((b) => b.id)).toContain(mondayId);
 
-    const scoped = await connect(h.tokens.viewer, `?scope=${home}`);
-    expect((await scoped.listResources()).resources.map((r) => r.uri)).toEqual([`credence://${home}/summary`]);
+    expect((await viewer.listResources()).resources.map((r) => r.uri)).toEqual([`credence://${home}/summary`]);
+    const owner = await connect(h.tokens.secretOwner, `?scope=${home}`);
+    // The default scope is listed first (reading it is still checked), then the caller's own scopes.
+    expect((await owner.listResources()).resources.map((r) => r.uri)).toEqual([`credence://${home}/summary`, `credence://${secret}/summary`]);
+    const limited = (await createToken(h.db, h.userIds.owner, { name: "mcp list", scopeSlug: home })).token;
+    expect((await (await connect(limited)).listResources()).resources.map((r) => r.uri)).toEqual([`credence://${home}/summary`]);
   });
 
   it("assimilate, harvest_claims, propose_mutation and retract_source write through the services", async () => {

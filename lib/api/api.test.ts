@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { randomBytes } from "node:crypto";
 import { addGrant } from "@/lib/identity/grants";
 import { MAX_BODY_BYTES } from "./api-route";
+import { createRateLimiter, setRateLimiter } from "./rate-limiter";
 import { json, openApiHarness, type ApiHarness, type Handler } from "./testing/api-harness";
 import * as assimilateRoute from "@/app/api/v1/scopes/[scope]/assimilate/route";
 import * as beliefRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/route";
@@ -84,6 +85,9 @@ const isErrorBody = (body: Record<string, unknown>) => {
   const error = body.error as Record<string, unknown> | undefined;
   return !!error && typeof error.code === "string" && typeof error.message === "string" && typeof error.details === "object" && error.details !== null;
 };
+
+const FUZZ_POSTS = 2_000;
+const FUZZ_GETS = 1_000;
 
 describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
   let h: ApiHarness;
@@ -324,10 +328,14 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
       wrongValue.map((body) => ({ raw: JSON.stringify(body) })),
       hostileObject.map((body) => ({ raw: JSON.stringify(body) })),
     );
+    // Header values a client might send, well-formed or not (non-ASCII cannot be a fetch header value at all).
+    const idempotencyKey = fc.option(fc.oneof(fc.constantFrom("k-1", "k-2", "has space", "", "x".repeat(300), "'; DROP TABLE api_idempotency_keys; --"), fc.stringMatching(/^[\x21-\x7e]{1,40}$/)), { nil: null });
     const posts = ENDPOINTS.filter((e) => e.method === "POST");
     const gets = ENDPOINTS.filter((e) => e.method === "GET");
     const byStatus: Record<string, number> = {};
     let sent = 0;
+    // Thousands of requests from one token: the rate limit is not what this test is about.
+    setRateLimiter(createRateLimiter(1_000_000_000));
     const before = await h.counts();
     const record = async (response: Response, label: string) => {
       sent += 1;
@@ -341,12 +349,13 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
       } else byStatus[String(response.status)] = (byStatus[String(response.status)] ?? 0) + 1;
     };
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: posts.length - 1 }), payload, fc.oneof(meta, fc.string({ maxLength: 30 })).filter(wellFormed), async (which, { raw }, id) => {
+      fc.asyncProperty(fc.nat({ max: posts.length - 1 }), payload, fc.oneof(meta, fc.string({ maxLength: 30 })).filter(wellFormed), idempotencyKey, async (which, { raw }, id, key) => {
         const endpoint = posts[which] as Endpoint;
-        const response = await h.call(endpoint.handler, "POST", endpoint.path(home, id || "x"), endpoint.params(home, id || "x"), { token: h.tokens.editor, raw });
+        const headers = key === null ? {} : { "idempotency-key": key };
+        const response = await h.call(endpoint.handler, "POST", endpoint.path(home, id || "x"), endpoint.params(home, id || "x"), { token: h.tokens.editor, raw, headers });
         await record(response, `${endpoint.name} ${raw.slice(0, 120)}`);
       }),
-      { numRuns: 300 },
+      { numRuns: FUZZ_POSTS },
     );
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: gets.length - 1 }), fc.dictionary(fc.constantFrom("q", "k", "minCredence", "asOf", "status", "limit", "nodeId", "depth", "afterId"), fc.oneof(meta, fc.string(), fc.integer().map(String))), fc.oneof(meta, fc.string({ maxLength: 30 })).filter(wellFormed), async (which, query, id) => {
@@ -354,10 +363,13 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
         const response = await h.call(endpoint.handler, "GET", endpoint.path(home, id || "x"), endpoint.params(home, id || "x"), { token: h.tokens.editor, query });
         await record(response, `${endpoint.name} ${JSON.stringify(query).slice(0, 120)}`);
       }),
-      { numRuns: 150 },
+      { numRuns: FUZZ_GETS },
     );
+    setRateLimiter(undefined);
     expect(await h.counts()).toEqual(before);
+    const keys = await h.db.sql.query<{ state: string }>(`SELECT "state" FROM "api_idempotency_keys" WHERE "state" <> 'done'`);
+    expect(keys).toEqual([]);
     console.info(`api fuzz: ${sent} requests; by status/code: ${JSON.stringify(Object.fromEntries(Object.entries(byStatus).sort()))}`);
-    expect(sent).toBe(450);
-  });
+    expect(sent).toBe(FUZZ_POSTS + FUZZ_GETS);
+  }, 300_000);
 });

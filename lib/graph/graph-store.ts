@@ -16,7 +16,9 @@
  *   into another scope.
  * * **Search terms.** Candidate search matches the engine's own content terms (`tokenize` of `lib/engine/retrieval`),
  *   indexed full-text, with OR semantics: every belief sharing a term with the query is a candidate, so the engine's
- *   scorer sees the whole qualifying domain (relevance > 0 ⇔ at least one shared term).
+ *   scorer sees the whole qualifying domain (relevance > 0 ⇔ at least one shared term). `searchCandidateStats` returns
+ *   that same domain as slim rows (the scorer's fields and the term list stored at write time); services rank on them
+ *   with `rankCandidateStats` (equal to the engine's `retrieve`) and load only the top k in full.
  * * **Exact round trip.** `importScope(exportScope(s))` into an empty store, then `exportScope`, gives a deep-equal
  *   value (and identical `serializeScopeExport` text).
  */

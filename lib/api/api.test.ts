@@ -351,7 +351,7 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: posts.length - 1 }), payload, fc.oneof(meta, fc.string({ maxLength: 30 })).filter(wellFormed), idempotencyKey, async (which, { raw }, id, key) => {
         const endpoint = posts[which] as Endpoint;
-        const headers = key === null ? {} : { "idempotency-key": key };
+        const headers: Record<string, string> = key === null ? {} : { "idempotency-key": key };
         const response = await h.call(endpoint.handler, "POST", endpoint.path(home, id || "x"), endpoint.params(home, id || "x"), { token: h.tokens.editor, raw, headers });
         await record(response, `${endpoint.name} ${raw.slice(0, 120)}`);
       }),

@@ -70,6 +70,14 @@ async function main(): Promise<void> {
         expect: 404,
       },
       {
+        // A/A control: two missing ids. Its Δ is the noise floor the other rows should be read against.
+        name: "control: GET belief (missing id vs missing id)",
+        hidden: () => `b_${randomUUID()}`,
+        missing: () => `b_${randomUUID()}`,
+        send: (hh, id) => hh.call(beliefRoute.GET, "GET", `/scopes/${home}/beliefs/${id}`, { scope: home, id }, editor),
+        expect: 404,
+      },
+      {
         name: "POST assimilate citing (private belief vs missing id)",
         hidden: () => beliefId,
         missing: () => `b_${randomUUID()}`,
@@ -121,7 +129,9 @@ async function main(): Promise<void> {
     console.log("| probe | n | hidden p50 | missing p50 | Δ p50 | hidden p95 | missing p95 | Δ p95 | Δ mean |");
     console.log("|---|---|---|---|---|---|---|---|---|");
     for (const row of rows) console.log(row);
-    console.log("\nΔ = hidden − missing. Reported, not asserted: the queries are identical (lib/api/api-oracle.test.ts); what remains is noise and the database's own work per row.");
+    console.log(
+      "\nΔ = hidden − missing (for the control: first − second missing id). Reported, not asserted: the statements are identical (lib/api/api-oracle.test.ts); what remains is noise and the database's own per-row work, to be read against the control row.",
+    );
   } finally {
     setRateLimiter(undefined);
     await h.close();

@@ -1,6 +1,6 @@
 /**
- * Who decided a judgement. The offline default assessor stamps `heuristic…`; the UI says so plainly, because its
- * verdicts are lexical cues rather than a reader's judgement (SPEC §6).
+ * Who decided a judgement. The offline default assessor's stamp starts with `heuristic`, so its label reads "heuristic…";
+ * it also gets its own colour and an explaining title, because its verdicts are lexical cues, not a reading (SPEC §6).
  */
 export function AssessorLabel({ assessor }: { assessor: string }) {
   const heuristic = assessor.startsWith("heuristic");
@@ -10,7 +10,7 @@ export function AssessorLabel({ assessor }: { assessor: string }) {
       title={heuristic ? "Offline heuristic assessor: lexical cues, not a model's reading" : `Assessed by ${assessor}`}
       data-testid="assessor-label"
     >
-      {heuristic ? `heuristic · ${assessor}` : assessor}
+      {assessor}
     </span>
   );
 }

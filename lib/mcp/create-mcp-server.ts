@@ -16,11 +16,10 @@ import {
 import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
 import { ApiError } from "@/lib/api/api-error";
-import { presentBelief } from "@/lib/api/present";
 import type { BeliefServices } from "@/lib/beliefs";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { mcpErrorAnswer, toolErrorFromAnswer, toolErrorResult, type McpErrorAnswer } from "./mcp-error";
-import { MCP_TOOLS, type McpTool } from "./mcp-tools";
+import { MCP_TOOLS, presentBeliefDetail, type McpTool } from "./mcp-tools";
 import { parseIdempotencyKey, runIdempotentTool } from "./run-idempotent-tool";
 
 export const MCP_SERVER_NAME = "credence";
@@ -203,8 +202,7 @@ export function createMcpServer({ services, principal, defaultScope, sql, member
         throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "uri", message: "must not contain the NUL character" }] });
       }
       if (belief?.[1] && belief[2]) {
-        const detail = await services.getBelief(principal, decodeSegment(belief[1]), { beliefId: decodeSegment(belief[2]) });
-        document = { belief: presentBelief(detail.belief, detail.history), timeline: detail.timeline, mutations: detail.mutations, supersededBy: detail.supersededBy ? presentBelief(detail.supersededBy) : null };
+        document = presentBeliefDetail(await services.getBelief(principal, decodeSegment(belief[1]), { beliefId: decodeSegment(belief[2]) }));
       } else if (summary?.[1]) {
         document = await scopeSummary(services, principal, decodeSegment(summary[1]));
       } else {

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
 import { presentBelief, presentMutation } from "@/lib/api/present";
-import type { BeliefServices } from "@/lib/beliefs";
+import type { BeliefDetail, BeliefServices } from "@/lib/beliefs";
 import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
 import { MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
 
@@ -32,6 +32,18 @@ export interface McpTool {
   annotations: McpToolAnnotations;
   /** `args` without `scope`; the services parse it again with their own schema (as the REST routes do). */
   run(ctx: McpToolContext, scope: string, args: Record<string, unknown>): Promise<object>;
+}
+
+/** The REST API's `GET …/beliefs/{id}` body: the `get_belief` result and the belief resource's document. */
+export function presentBeliefDetail(detail: BeliefDetail) {
+  return {
+    belief: presentBelief(detail.belief, detail.history),
+    timeline: detail.timeline,
+    mutations: detail.mutations,
+    supersedes: detail.supersedes.map((b) => presentBelief(b)),
+    supersededBy: detail.supersededBy ? presentBelief(detail.supersededBy) : null,
+    asOf: detail.asOf,
+  };
 }
 
 const TIER_HELP =
@@ -219,15 +231,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: getBeliefInput,
     annotations: readOnly("Get a belief with its history"),
     async run({ services, principal }, scope, args) {
-      const detail = await services.getBelief(principal, scope, args as never);
-      return {
-        belief: presentBelief(detail.belief, detail.history),
-        timeline: detail.timeline,
-        mutations: detail.mutations,
-        supersedes: detail.supersedes.map((b) => presentBelief(b)),
-        supersededBy: detail.supersededBy ? presentBelief(detail.supersededBy) : null,
-        asOf: detail.asOf,
-      };
+      return presentBeliefDetail(await services.getBelief(principal, scope, args as never));
     },
   },
   {

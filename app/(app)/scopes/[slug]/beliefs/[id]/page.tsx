@@ -8,6 +8,11 @@ import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 import type { HistoryItem } from "@/lib/engine";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
 import { CredenceChart } from "@/components/beliefs/credence-chart";
+import { BeliefActions } from "@/components/beliefs/belief-actions";
+import { getDatabase } from "@/lib/db/database";
+import { getScopeForViewer } from "@/lib/identity/scopes";
+
+const WRITERS = new Set(["editor", "reviewer", "owner"]);
 
 export const metadata: Metadata = { title: "Belief" };
 
@@ -43,6 +48,10 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
     throw error;
   });
   const { belief, history, entries } = detail;
+  const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
+  const canWrite = scope?.role != null && WRITERS.has(scope.role);
+  const retracted = new Set(history.flatMap((h) => (h.type === "retracted" ? [h.targetSeq] : [])));
+  const sources = [...new Set(history.flatMap((h) => (h.type === "entry" && h.sourceId && !retracted.has(h.seq) ? [h.sourceId] : [])))];
   const outcome = new Map(entries.map((e) => [e.seq, e]));
   return (
     <div className="space-y-8">
@@ -109,6 +118,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           </table>
         </div>
       </section>
+      {canWrite ? <BeliefActions scope={slug} beliefId={belief.id} beliefText={belief.text} topic={belief.topic} sources={sources} /> : null}
       {detail.supersedes.length > 0 || detail.supersededBy ? (
         <section>
           <h2 className="mb-2 text-lg font-semibold">Supersession chain</h2>

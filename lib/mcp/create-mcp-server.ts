@@ -133,8 +133,9 @@ async function resourceError(error: unknown): Promise<McpError> {
   return new McpError(code, body.error.message, { ...body, status });
 }
 
-function toolSuccess(result: object) {
-  return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+function toolSuccess(tool: McpTool, result: object) {
+  const json = JSON.stringify(result);
+  return { content: [{ type: "text" as const, text: tool.headline ? `${tool.headline(result)}\n${json}` : json }], structuredContent: result as Record<string, unknown> };
 }
 
 const REPLAYED = { _meta: { "credence/idempotentReplayed": true } };
@@ -163,10 +164,10 @@ export function createMcpServer({ services, principal, defaultScope, sql, member
     try {
       const { scope, rest } = splitScope(request.params.arguments, defaultScope);
       const { idempotencyKey, ...args } = rest;
-      if (!isWriteTool(tool) || idempotencyKey === undefined) return toolSuccess(await tool.run({ services, principal }, scope, rest));
+      if (!isWriteTool(tool) || idempotencyKey === undefined) return toolSuccess(tool, await tool.run({ services, principal }, scope, rest));
       const key = parseIdempotencyKey(idempotencyKey);
       const outcome = await runIdempotentTool(sql, { principal, key, tool: tool.name, scope, args }, () => tool.run({ services, principal }, scope, args));
-      const answer = outcome.ok ? toolSuccess(outcome.result) : toolErrorFromAnswer({ status: outcome.status, body: outcome.body as McpErrorAnswer["body"] });
+      const answer = outcome.ok ? toolSuccess(tool, outcome.result) : toolErrorFromAnswer({ status: outcome.status, body: outcome.body as McpErrorAnswer["body"] });
       return outcome.replayed ? { ...answer, ...REPLAYED } : answer;
     } catch (error) {
       return toolErrorResult(error);

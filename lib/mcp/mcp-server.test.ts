@@ -101,13 +101,23 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     expect(mondayId).not.toBe("");
     expect((monday.evidence as { uri: string }).uri).toBe("slack://standup/monday");
 
-    const thursday = ok(await callTool(editor, "remember", { scope: home, text: "The team deploys to production from the protected release branch; pushing to main never ships anything." }));
+    const thursdayAnswer = await callTool(editor, "remember", { scope: home, text: "The team deploys to production from the protected release branch; pushing to main never ships anything." });
+    const thursday = ok(thursdayAnswer);
+    expect(thursdayAnswer.text.split("\n").slice(0, 2)).toEqual([
+      `committed: evidence ${(thursday.evidence as { id: string }).id}; 1 belief(s) created, 1 revised.`,
+      `Contradicts existing belief ${mondayId}: "${(thursday.disagreements as { text: string }[])[0]?.text}"`,
+    ]);
     thursdayId = (thursday.changes as { created: { beliefId: string }[] }).created[0]?.beliefId ?? "";
     expect((thursday.disagreements as { beliefId: string }[]).map((d) => d.beliefId)).toEqual([mondayId]);
 
     const viewer = await connect(h.tokens.viewer, `?scope=${home}`);
-    const answer = ok(await callTool(viewer, "recall", { q: "Which branch does the team deploy to production from?" }));
+    const recalled = await callTool(viewer, "recall", { q: "Which branch does the team deploy to production from?" });
+    const answer = ok(recalled);
     expect(answer.mode).toBe("contested");
+    // What a model reads first: the briefing in words, then the JSON.
+    const [first, second] = recalled.text.split("\n");
+    expect(first).toMatch(/^contested: .*release/i);
+    expect(second).toMatch(/^Competing: .*main/i);
     expect((answer.dominantBeliefIds as string[])[0]).toBe(thursdayId);
     expect(answer.dominantAnswer).toMatch(/release/i);
     expect(answer.competingBeliefIds).toContain(mondayId);

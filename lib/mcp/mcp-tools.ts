@@ -32,6 +32,8 @@ export interface McpTool {
   annotations: McpToolAnnotations;
   /** `args` without `scope`; the services parse it again with their own schema (as the REST routes do). */
   run(ctx: McpToolContext, scope: string, args: Record<string, unknown>): Promise<object>;
+  /** A line or two for a model to read before the JSON (the briefing in words). */
+  headline?(result: object): string;
 }
 
 /** The REST API's `GET …/beliefs/{id}` body: the `get_belief` result and the belief resource's document. */
@@ -193,6 +195,12 @@ export const MCP_TOOLS: readonly McpTool[] = [
         changeSetId: result.changeSetId,
       };
     },
+    headline(result) {
+      const r = result as { outcome: string; evidence: { id: string }; changes: { created: unknown[]; revised: unknown[] }; disagreements: { beliefId: string; text: string }[] };
+      const parts = [`${r.outcome}: evidence ${r.evidence.id}; ${r.changes.created.length} belief(s) created, ${r.changes.revised.length} revised.`];
+      for (const d of r.disagreements) parts.push(`Contradicts existing belief ${d.beliefId}: "${d.text}"`);
+      return parts.join("\n");
+    },
   },
   {
     name: "assimilate",
@@ -213,6 +221,14 @@ export const MCP_TOOLS: readonly McpTool[] = [
     annotations: readOnly("Recall what the scope believes"),
     async run({ services, principal }, scope, args) {
       return services.recall(principal, scope, args as never);
+    },
+    headline(result) {
+      const r = result as { mode: string; dominantAnswer: string | null; competingInterpretation: string | null; whyDominantWins: string | null };
+      if (r.mode === "no_answer") return "no_answer: nothing in this scope answers the question.";
+      const lines = [`${r.mode}: ${r.dominantAnswer ?? ""}`];
+      if (r.mode === "contested" && r.competingInterpretation) lines.push(`Competing: ${r.competingInterpretation}`);
+      if (r.whyDominantWins) lines.push(`Why: ${r.whyDominantWins}`);
+      return lines.join("\n");
     },
   },
   {

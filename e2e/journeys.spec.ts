@@ -268,3 +268,52 @@ test("a long paste is ingested part by part with a progress bar", async ({ page 
   await expect(page.getByTestId("ingest-committed")).toContainText("Committed 3 of 3");
   await snap(page, "30-ingest-long-committed");
 });
+
+test("an editor adds evidence, previews and retracts a source, and proposes a mutation from the belief page; a viewer sees no actions", async ({ browser, request }) => {
+  const [owner, editor, viewer] = await Promise.all([createUser("owner"), createUser("editor"), createUser("viewer")]);
+  const slug = uniqueSlug("actions");
+  await cli("scope", "create", "--slug", slug, "--name", "Actions", "--owner", owner.email);
+  await cli("member", "add", "--scope", slug, "--email", editor.email, "--role", "editor");
+  await cli("member", "add", "--scope", slug, "--email", viewer.email, "--role", "viewer");
+  const rest = restClient(request, await cli("token", "create", "--email", editor.email, "--name", "agent"), slug);
+  const blog = await registerEvidence(rest, "document", "A blog post says left-pad was removed from npm in 2016.");
+  const created = await rest("POST", "/assimilate", { claim: "The left-pad package was removed from npm in 2016.", evidence: [{ sourceId: blog, tier: "document" }] });
+  const beliefId = (created.body.belief as { id: string }).id;
+  const beliefUrl = `/scopes/${slug}/beliefs/${encodeURIComponent(beliefId)}`;
+
+  const page = await newPage(null, browser, editor);
+  await page.goto(beliefUrl);
+  const actions = page.getByTestId("belief-actions");
+  await actions.locator("summary", { hasText: "Add evidence" }).click();
+  const add = page.getByRole("form", { name: "Add evidence" });
+  await add.getByLabel("Evidence").fill("The npm incident report of March 2016 documents the unpublishing of left-pad.");
+  await add.getByLabel(/Kind/).selectOption("document");
+  await add.getByRole("button", { name: "Add evidence" }).click();
+  await expect(add.getByRole("status")).toContainText("Recorded. Credence now");
+  await expect(page.getByTestId("history").locator("tbody tr")).toHaveCount(2);
+
+  await actions.locator("summary", { hasText: "Retract a source" }).click();
+  await page.getByLabel("Source id").fill(blog);
+  await page.getByRole("button", { name: "Preview the cascade" }).click();
+  await expect(page.getByTestId("retract-preview")).toContainText("The left-pad package was removed from npm in 2016.");
+  await expect(page.getByTestId("retract-preview")).toContainText("retracted #1");
+  await snap(page, "31-belief-retract-preview");
+  expect(JSON.stringify((await rest("GET", `/beliefs/${encodeURIComponent(beliefId)}`)).body)).not.toContain('"retracted"');
+  await page.getByRole("button", { name: /^Retract/ }).click();
+  await expect(page.getByText(/Retracted\. 1 belief\(s\) changed\./)).toBeVisible();
+  await expect(page.getByTestId("history")).toContainText("entry #1 retracted");
+
+  await actions.locator("summary", { hasText: "Propose a mutation" }).click();
+  const propose = page.getByRole("form", { name: "Propose a mutation" });
+  await propose.getByLabel(/Proposed belief/).fill("The left-pad package was unpublished from npm in March 2016.");
+  await propose.getByLabel(/Reason/).fill(`The incident report ${blog} names the month.`);
+  await propose.getByLabel("Source event id").fill(blog);
+  await propose.getByRole("button", { name: "Propose mutation" }).click();
+  await expect(propose.getByTestId("mutation-decision")).toContainText("Protocol decision:");
+  await snap(page, "32-belief-actions");
+
+  const viewerPage = await newPage(null, browser, viewer);
+  await viewerPage.goto(beliefUrl);
+  await expect(viewerPage.getByTestId("belief-text")).toBeVisible();
+  await expect(viewerPage.getByTestId("belief-actions")).toHaveCount(0);
+});

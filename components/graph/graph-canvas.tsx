@@ -2,7 +2,7 @@
 
 import cytoscape, { type Core, type ElementDefinition, type EventObject, type LayoutOptions } from "cytoscape";
 import fcose from "cytoscape-fcose";
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
+import { forwardRef, useEffect, useImperativeHandle, useRef, type KeyboardEvent } from "react";
 import { graphStylesheet, type StyledEdge, type StyledNode } from "./graph-style";
 import { isArrowKey, nodeInDirection, nodeInTabOrder, type PlacedNode } from "./graph-keyboard";
 
@@ -24,13 +24,13 @@ export function useWebgl(choice: RendererChoice, elementCount: number): boolean 
 
 /**
  * fcose settings by size: animated "default" quality for small graphs, then no animation, then "draft" (spectral
- * only, no force refinement) above 3 000 nodes where the refinement costs seconds for little visible gain.
+ * only, no force refinement) above 1 000 nodes where the refinement costs seconds for little visible gain.
  * `incremental` keeps current positions (expansion) instead of starting from a spectral layout.
  */
 export function layoutOptions(nodeCount: number, incremental: boolean): LayoutOptions {
   return {
     name: "fcose",
-    quality: nodeCount > 3_000 ? "draft" : "default",
+    quality: nodeCount > 1_000 ? "draft" : "default",
     randomize: !incremental,
     animate: nodeCount <= 300,
     animationDuration: 400,
@@ -49,6 +49,8 @@ export interface GraphCanvasHandle {
   /** PNG of the whole graph (not just the viewport), 2× scale, white background. */
   png(): Blob | null;
   fit(): void;
+  /** The Cytoscape instance, for benchmarks and diagnostics; null before mount and after unmount. */
+  cy(): Core | null;
 }
 
 export interface RenderStats {
@@ -56,6 +58,8 @@ export interface RenderStats {
   renderer: "canvas" | "webgl";
   /** Milliseconds from receiving the elements to the first frame drawn after the layout settled. */
   ms: number;
+  /** Of which the layout (0 when none ran). */
+  layoutMs: number;
 }
 
 export interface GraphCanvasProps {
@@ -80,7 +84,6 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   const { nodes, edges, renderer = "auto", layout = "fcose", selectedId, label } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
-  const [cyVersion, setCyVersion] = useState(0);
   const callbacks = useRef(props);
   useEffect(() => {
     callbacks.current = props;
@@ -102,7 +105,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         textureOnViewport: !webgl,
         hideEdgesOnViewport: false,
         // Options of the (experimental) WebGL renderer, absent from @types/cytoscape 3.21.
-        ...({ webgl, webglTexSize: 4096, webglBgColor: [255, 255, 255] } as object),
+        ...({ webgl, webglBgColor: [255, 255, 255] } as object),
       });
       cy.on("tap", "node", (event: EventObject) => callbacks.current.onSelect(event.target.id() as string));
       cy.on("tap", (event: EventObject) => {
@@ -110,7 +113,6 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       });
       cy.on("dbltap", "node", (event: EventObject) => callbacks.current.onExpand(event.target.id() as string));
       cyRef.current = cy;
-      setCyVersion((v) => v + 1);
       return function destroyCy() {
         cyRef.current = null;
         cy.destroy();
@@ -149,11 +151,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         }
         if (added.length > 0) cy.add(added);
       });
+      // The WebGL renderer emits no "render" event: the frame after next is the first one that has been drawn.
+      let layoutMs = 0;
       const report = () => {
-        cy.one("render", () => {
-          callbacks.current.onRendered?.({ elements: cy.elements().length, renderer: webgl ? "webgl" : "canvas", ms: performance.now() - started });
-        });
         cy.forceRender();
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            if (cy.destroyed()) return;
+            callbacks.current.onRendered?.({ elements: cy.elements().length, renderer: webgl ? "webgl" : "canvas", ms: performance.now() - started, layoutMs });
+          }),
+        );
       };
       if (added.length === 0 || layout === "preset") {
         // A narrowed view (filters) or a preset one is re-fitted; a pure data update (selection, as-of values) is not.
@@ -162,16 +169,19 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         return;
       }
       const run = cy.layout(layoutOptions(cy.nodes().length, !wasEmpty));
+      const layoutStarted = performance.now();
       run.one("layoutstop", () => {
+        layoutMs = performance.now() - layoutStarted;
         fitView(cy);
         report();
       });
       run.run();
       return function stopLayout() {
-        run.stop();
+        if (!cy.destroyed()) run.stop();
       };
     },
-    [nodes, edges, layout, webgl, cyVersion],
+    // createCy runs first in the same commit when `webgl` changes, so a new instance is filled right away.
+    [nodes, edges, layout, webgl],
   );
 
   useEffect(
@@ -187,7 +197,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       const p = node.position();
       if (p.x < box.x1 || p.x > box.x2 || p.y < box.y1 || p.y > box.y2) cy.center(node);
     },
-    [selectedId, cyVersion, nodes],
+    [selectedId, nodes, webgl],
   );
 
   useImperativeHandle(ref, () => ({
@@ -198,6 +208,9 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     },
     fit() {
       cyRef.current?.fit(undefined, 30);
+    },
+    cy() {
+      return cyRef.current;
     },
   }));
 

@@ -478,7 +478,11 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
         includeEnded: options?.includeEnded ?? false,
         limit: limitOf(options?.limit),
       });
-      return found.map(candidateStatsOf);
+      return found.map((row) => {
+        row.scope = view.homeScopeId;
+        row.contextTags ??= [];
+        return candidateStatsOf(row);
+      });
     },
 
     async getMutation(view, mutationId) {

@@ -3,7 +3,8 @@ import type { BeliefServices } from "@/lib/beliefs";
 import { getDatabase } from "@/lib/db/database";
 import { authenticateCaller, getBeliefServices } from "./api-context";
 import { ApiError, errorResponse, handleApiError } from "./api-error";
-import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf } from "./idempotency";
+import type { SqlExecutor } from "@/lib/db/sql-executor";
+import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, purgeExpiredIdempotencyKeys } from "./idempotency";
 import { getRateLimiter, type RateDecision } from "./rate-limiter";
 
 /** Bodies above this are refused with 413 before parsing (SPEC §7). */
@@ -142,6 +143,17 @@ export function apiRoute(handler: (ctx: ApiContext) => Promise<Response | object
   };
 }
 
+type PurgeGlobal = typeof globalThis & { __credenceIdempotencyPurgedAt?: number };
+
+/** At most once an hour per process, expired keys are removed off the request's path (a failure only waits an hour). */
+function purgeNowAndThen(sql: SqlExecutor): void {
+  const holder = globalThis as PurgeGlobal;
+  const now = Date.now();
+  if (now - (holder.__credenceIdempotencyPurgedAt ?? 0) < 3_600_000) return;
+  holder.__credenceIdempotencyPurgedAt = now;
+  void purgeExpiredIdempotencyKeys(sql).catch(() => {});
+}
+
 /**
  * A write under an Idempotency-Key: the body must be well-formed JSON before the key is claimed (a malformed retry
  * never occupies it); the first request runs, its response (status < 500) is stored and replayed byte for byte to
@@ -157,6 +169,7 @@ async function runIdempotent(
   await ctx.body();
   const fingerprint = fingerprintRequest(ctx.request.method, ctx.url, await bodyText());
   const { sql } = await getDatabase();
+  purgeNowAndThen(sql);
   const claim = await claimIdempotencyKey(sql, { principal: principalKey(principal), key, fingerprint });
   const headers = { "content-type": "application/json", "cache-control": "no-store" };
   if (claim.kind === "replay") {

@@ -296,6 +296,13 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
       `${e.method} /api/v1${e.path("SCOPE", "ID").replace("SCOPE", "{scope}").replace("ID", e.params("s", "i").topic ? "{topic}" : "{id}")}`;
     const routes = ENDPOINTS.map(template);
     expect(listed).toEqual([...new Set(routes)].sort());
+    // Writes document Idempotency-Key; every operation documents 429 with Retry-After.
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.entries(methods)) as [string, { parameters: { name: string }[]; responses: Record<string, unknown> }][];
+    for (const [method, operation] of operations) {
+      expect(operation.parameters.some((p) => p.name === "Idempotency-Key"), method).toBe(method === "post");
+      expect(operation.responses["429"]).toEqual({ $ref: "#/components/responses/RateLimited" });
+    }
+    expect(JSON.stringify((doc as unknown as { components: unknown }).components)).toContain("Retry-After");
     const html = await docsRoute.GET().text();
     for (const path of Object.keys(doc.paths)) expect(html).toContain(path);
   });

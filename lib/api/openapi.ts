@@ -25,11 +25,28 @@ const scope = { name: "scope", in: "path", required: true, schema: { type: "stri
 const id = { name: "id", in: "path", required: true, schema: { type: "string" } };
 const query = (name: string, type: string, description: string) => ({ name, in: "query", required: false, schema: { type }, description });
 const ok = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
+const idempotencyKey = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$" },
+  description: "Same key + same request within 24 h → the first answer again (no second write); same key + another request → 409 idempotency_conflict.",
+};
 const op = (summary: string, extra: Record<string, unknown>, success = "200") => ({
   summary,
-  parameters: [scope, ...((extra.parameters as unknown[]) ?? [])],
+  parameters: [scope, ...((extra.parameters as unknown[]) ?? []), ...(extra.requestBody ? [idempotencyKey] : [])],
   ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
-  responses: { [success]: ok(summary), "400": error, "401": error, "403": error, "404": error, "409": error, "413": error, "422": error, "429": error },
+  responses: {
+    [success]: ok(summary),
+    "400": error,
+    "401": error,
+    "403": error,
+    "404": error,
+    "409": error,
+    "413": error,
+    "422": error,
+    "429": { $ref: "#/components/responses/RateLimited" },
+  },
 });
 
 /** The OpenAPI 3.1 document served at /api/v1/openapi.json. */
@@ -55,18 +72,22 @@ export function openApiDocument() {
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
       responses: {
+        RateLimited: {
+          description: "The token's rate bucket is empty (CREDENCE_RATE_LIMIT_PER_MINUTE, default 600): retry after `Retry-After` seconds.",
+          headers: { "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds until the next request is allowed." } },
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
         Error: {
           description: "`{error: {code, message, details}}`",
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["error"],
-                properties: {
-                  error: { type: "object", required: ["code", "message", "details"], properties: { code: { type: "string" }, message: { type: "string" }, details: { type: "object" } } },
-                },
-              },
-            },
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+      },
+      schemas: {
+        Error: {
+          type: "object",
+          required: ["error"],
+          properties: {
+            error: { type: "object", required: ["code", "message", "details"], properties: { code: { type: "string" }, message: { type: "string" }, details: { type: "object" } } },
           },
         },
       },

@@ -34,8 +34,8 @@ export function layoutOptions(nodeCount: number, incremental: boolean): LayoutOp
     randomize: !incremental,
     animate: nodeCount <= 300,
     animationDuration: 400,
-    fit: true,
-    padding: 30,
+    // The canvas fits the result itself, without measuring labels (fitView).
+    fit: false,
     // Labels count as node area in small graphs so they do not overlap; on large ones that costs too much.
     nodeDimensionsIncludeLabels: nodeCount <= 300,
     packComponents: true,
@@ -207,7 +207,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       return cy.png({ output: "blob", full: true, scale: 2, bg: "#ffffff", maxWidth: 8_000, maxHeight: 8_000 });
     },
     fit() {
-      cyRef.current?.fit(undefined, 30);
+      if (cyRef.current) fitView(cyRef.current);
     },
     cy() {
       return cyRef.current;
@@ -260,14 +260,20 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   );
 });
 
-/** fit() zooms a handful of nodes up to maxZoom; 1.5× is as close as a first view needs. */
+/**
+ * Fits the nodes' shapes (labels left out: measuring thousands of label texts cost seconds on large graphs) into the
+ * viewport with 30 px padding: zoom = min((W − 60)/w, (H − 60)/h), capped at 1.5× (a handful of nodes would otherwise
+ * be blown up to maxZoom).
+ */
 function fitView(cy: Core): void {
-  if (cy.elements().empty()) return;
-  cy.fit(undefined, 30);
-  if (cy.zoom() > FIRST_VIEW_MAX_ZOOM) {
-    cy.zoom(FIRST_VIEW_MAX_ZOOM);
-    cy.center();
-  }
+  const nodes = cy.nodes();
+  if (nodes.empty()) return;
+  const box = nodes.boundingBox({ includeLabels: false, includeOverlays: false });
+  const width = cy.width();
+  const height = cy.height();
+  const zoom = Math.min(FIRST_VIEW_MAX_ZOOM, (width - 60) / Math.max(box.w, 1), (height - 60) / Math.max(box.h, 1));
+  const level = Math.max(cy.minZoom(), zoom);
+  cy.viewport({ zoom: level, pan: { x: width / 2 - level * (box.x1 + box.w / 2), y: height / 2 - level * (box.y1 + box.h / 2) } });
 }
 
 /** A new node starts beside a node it is connected to (so an expansion grows from where the user double-clicked). */

@@ -78,6 +78,9 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   await expect(page.getByTestId("frozen-topic")).toHaveCount(1);
   await expect(page.getByTestId("stability")).toContainText("oscillation hard stop");
   await snap(page, "21-review-queue");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await snap(page, "21-review-queue-dark");
+  await page.emulateMedia({ colorScheme: "light" });
 
   const fifty = cards.filter({ hasText: "50 requests per minute" });
   await fifty.getByLabel("Resolution").selectOption("coexist");
@@ -218,6 +221,9 @@ test("the analyst ingests with a dry run, then commits, and the recall box finds
   await expect(page.getByTestId("assessor-label").first()).toContainText("heuristic");
   await expect(form.getByLabel("Text or model output")).toHaveJSProperty("readOnly", true);
   await snap(page, "26-ingest-dry-run");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await snap(page, "26-ingest-dry-run-dark");
+  await page.emulateMedia({ colorScheme: "light" });
   expect(((await rest("GET", "/beliefs")).body.beliefs as unknown[]).length).toBe(0);
 
   await page.getByRole("button", { name: "Discard" }).click();

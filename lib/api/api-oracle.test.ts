@@ -3,10 +3,10 @@
  * services, the SQL store), a hidden id and a missing id send the same database statements in the same order, with the
  * same parameters apart from the id itself and clock readings, and get the same answer.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { randomBytes, randomUUID } from "node:crypto";
 import { json, openApiHarness, type ApiHarness, type Handler } from "./testing/api-harness";
-import { maskQueries, recordDbQueries } from "./testing/record-db-queries";
+import { maskQueries, recordCypher, recordDbQueries } from "./testing/record-db-queries";
 import * as assimilateRoute from "@/app/api/v1/scopes/[scope]/assimilate/route";
 import * as beliefRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/route";
 import * as evidenceRoute from "@/app/api/v1/scopes/[scope]/evidence/route";
@@ -15,7 +15,12 @@ import * as retractionsRoute from "@/app/api/v1/scopes/[scope]/retractions/route
 
 vi.mock("@/lib/auth/auth", () => ({ auth: async () => null }));
 
-describe("no oracle: hidden and missing ids send the same queries through the API", () => {
+const stores = [
+  { name: "SQL store on PGlite", neo4j: false },
+  { name: "Neo4j store", neo4j: true },
+];
+
+describe.each(stores)("no oracle: hidden and missing ids send the same queries through the API ($name)", ({ neo4j }) => {
   let h: ApiHarness;
   let home: string;
   let secretBeliefId: string;
@@ -26,7 +31,7 @@ describe("no oracle: hidden and missing ids send the same queries through the AP
   const missing = (prefix: string) => `${prefix}_${randomUUID()}`;
 
   beforeAll(async () => {
-    h = await openApiHarness(`orc${suffix}`);
+    h = await openApiHarness(`orc${suffix}${neo4j ? "n" : "s"}`, neo4j ? { neo4jUri: inject("neo4jUri"), onCypher: recordCypher } : {});
     home = h.scopes.home;
     const secret = h.scopes.secret;
     const ev = await json(await h.call(evidenceRoute.POST, "POST", `/scopes/${secret}/evidence`, { scope: secret }, { token: h.tokens.secretOwner, body: { kind: "document", text: "Audit memo." } }));
@@ -77,8 +82,8 @@ describe("no oracle: hidden and missing ids send the same queries through the AP
     expect(hidden.status).toBe(404);
     // Prisma's statements (token, view) and the store's raw SQL are both in the recording.
     expect(hidden.queries.some((q) => q.text.includes("api_tokens"))).toBe(true);
-    expect(hidden.queries.some((q) => q.text.includes("graph_beliefs"))).toBe(true);
-    console.info(`no-oracle getBelief: ${hidden.queries.length} statements, identical for hidden and missing`);
+    expect(hidden.queries.some((q) => q.text.includes(neo4j ? ":Belief" : "graph_beliefs"))).toBe(true);
+    console.info(`no-oracle getBelief (${neo4j ? "Neo4j" : "SQL"}): ${hidden.queries.length} statements, identical for hidden and missing`);
   });
 
   it("assimilate citing: another scope's private grounded belief and a nonexistent id (same statements, same decided entry)", async () => {

@@ -5,6 +5,7 @@
  */
 import { embeddedBackend, type TestLocation } from "@/lib/db/test-backends";
 import { registerDatabase, unregisterDatabase, type Database } from "@/lib/db/database";
+import type { QueryObserver } from "@/lib/graph/neo4j/neo4j-runner";
 import { registerGraphStore, selectGraphStore, unregisterGraphStore, type SelectedGraphStore } from "@/lib/graph/select-graph-store";
 import { addMember } from "@/lib/identity/members";
 import { createScope } from "@/lib/identity/scopes";
@@ -39,12 +40,33 @@ export interface ApiHarness {
 
 type ServicesGlobal = typeof globalThis & { __credenceBeliefServices?: unknown };
 
-export async function openApiHarness(suffix: string): Promise<ApiHarness> {
+export interface ApiHarnessOptions {
+  /** Use the Neo4j graph store at this URI (in a namespace of its own, dropped on close) instead of the SQL store. */
+  neo4jUri?: string;
+  /** Sees every Cypher statement (with `neo4jUri`). */
+  onCypher?: QueryObserver;
+}
+
+export async function openApiHarness(suffix: string, options: ApiHarnessOptions = {}): Promise<ApiHarness> {
   const location: TestLocation = await embeddedBackend.create();
   const db = await location.open();
   let selected: SelectedGraphStore | undefined;
+  let dropStore: () => Promise<void> = async () => {};
   try {
-    selected = await selectGraphStore({ env: {}, database: db, log: () => {} });
+    if (options.neo4jUri) {
+      const { createNeo4jGraphStore } = await import("@/lib/graph/neo4j/neo4j-graph-store");
+      const store = createNeo4jGraphStore({
+        uri: options.neo4jUri,
+        database: "neo4j",
+        namespace: `api_${suffix.replace(/[^A-Za-z0-9_]/g, "_")}`,
+        ...(options.onCypher ? { onQuery: options.onCypher } : {}),
+      });
+      await store.check();
+      dropStore = () => store.dropNamespace();
+      selected = { store, description: `Neo4j at ${options.neo4jUri} (test namespace)` };
+    } else {
+      selected = await selectGraphStore({ env: {}, database: db, log: () => {} });
+    }
     registerDatabase(db);
     registerGraphStore(selected);
     delete (globalThis as ServicesGlobal).__credenceBeliefServices;
@@ -94,6 +116,7 @@ export async function openApiHarness(suffix: string): Promise<ApiHarness> {
         unregisterGraphStore();
         unregisterDatabase();
         try {
+          await dropStore();
           await selected?.store.close();
         } finally {
           await db.close();

@@ -1,6 +1,6 @@
 /**
  * Records every statement this process sends to Postgres (Prisma through adapter-pg and the raw-SQL port both end in
- * `pg.Client#query`), so a test can prove that a hidden id and a missing id take the same queries end to end:
+ * `pg.Client#query`) and, through `recordCypher`, to Neo4j, so a test can prove that a hidden id and a missing id take the same queries end to end:
  * authentication, the authorised view, the store lookups, the writes.
  */
 import pg from "pg";
@@ -12,11 +12,19 @@ export interface DbQuery {
 
 type QueryArgs = [unknown, ...unknown[]];
 
+let active: DbQuery[] | null = null;
+
+/** Give this to the Neo4j store (`onQuery`): its Cypher joins the current recording, in order with the SQL. */
+export function recordCypher(cypher: string, params: Record<string, unknown>): void {
+  active?.push({ text: cypher, params: [params] });
+}
+
 /** Runs `fn` with recording on; returns its result and the statements, in the order they were sent. */
 export async function recordDbQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: DbQuery[] }> {
   const proto = pg.Client.prototype as unknown as { query: (...args: QueryArgs) => unknown };
   const original = proto.query;
   const queries: DbQuery[] = [];
+  active = queries;
   proto.query = function recorded(this: unknown, ...args: QueryArgs) {
     const [first, second] = args;
     if (typeof first === "string") queries.push({ text: first, params: Array.isArray(second) ? [...(second as unknown[])] : [] });
@@ -31,6 +39,7 @@ export async function recordDbQueries<T>(fn: () => Promise<T>): Promise<{ result
     return { result, queries };
   } finally {
     proto.query = original;
+    active = null;
   }
 }
 

@@ -323,3 +323,33 @@ test("an editor adds evidence, previews and retracts a source, and proposes a mu
   await expect(viewerPage.getByTestId("belief-text")).toBeVisible();
   await expect(viewerPage.getByTestId("belief-actions")).toHaveCount(0);
 });
+
+test("a reviewer accepts one synthesis candidate and the queue no longer proposes it", async ({ browser, request }) => {
+  const [owner] = await Promise.all([createUser("owner")]);
+  const slug = uniqueSlug("synth");
+  await cli("scope", "create", "--slug", slug, "--name", "Synthesis", "--owner", owner.email);
+  const rest = restClient(request, await cli("token", "create", "--email", owner.email, "--name", "agent"), slug);
+  // Two beliefs, each with real support from two change-sets, and a real rebuttal of B by evidence supporting A.
+  const side = async (claim: string, texts: [string, string]) => {
+    const first = await registerEvidence(rest, "document", texts[0]);
+    const created = await rest("POST", "/assimilate", { claim, evidence: [{ sourceId: first, tier: "document" }] });
+    const id = (created.body.belief as { id: string }).id;
+    const second = await registerEvidence(rest, "document", texts[1]);
+    await rest("POST", "/assimilate", { beliefId: id, evidence: [{ sourceId: second, tier: "document" }] });
+    return { id, first };
+  };
+  const a = await side("Remote work raises engineering productivity.", ["Study A: remote engineers closed 12% more tickets.", "Survey B: remote teams shipped more features per quarter."]);
+  const b = await side("Office work raises engineering productivity.", ["Study C: co-located engineers resolved incidents 20% faster.", "Report D: office teams onboarded new hires in half the time."]);
+  await rest("POST", "/assimilate", { beliefId: b.id, evidence: [{ sourceId: a.first, tier: "document", relation: "REBUTS", weight: 0.8 }] });
+
+  const page = await newPage(null, browser, owner);
+  await page.goto(`/scopes/${slug}/review`);
+  const candidate = page.getByTestId("synthesis-candidate");
+  await expect(candidate).toHaveCount(1);
+  await expect(candidate).toContainText("Remote work raises engineering productivity.");
+  await snap(page, "33-synthesis-candidate");
+  await candidate.getByRole("button", { name: "Accept synthesis" }).click();
+  await expect(candidate.getByRole("status")).toContainText("Accepted");
+  await page.reload();
+  await expect(page.getByTestId("synthesis-empty")).toBeVisible();
+});

@@ -9,6 +9,7 @@ import type { HistoryItem } from "@/lib/engine";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
 import { CredenceChart } from "@/components/beliefs/credence-chart";
 import { BeliefActions } from "@/components/beliefs/belief-actions";
+import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { getDatabase } from "@/lib/db/database";
 import { getScopeForViewer } from "@/lib/identity/scopes";
 
@@ -103,7 +104,10 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                     <td className="py-1.5 pr-2 text-xs">
                       {item.launderingReason ? <span className="text-rose-700 dark:text-rose-400">laundered: {item.launderingReason}</span> : null}
                       {outcome.get(item.seq)?.zeroReason && !item.launderingReason ? <span className="text-zinc-500">{outcome.get(item.seq)?.zeroReason}</span> : null}
-                      <span className="block text-zinc-500">{item.assessor}{item.reasoning ? `: ${item.reasoning}` : ""}</span>
+                      <span className="block text-zinc-500">
+                        {item.assessor === "caller" ? "caller" : <AssessorLabel assessor={item.assessor} />}
+                        {item.reasoning ? `: ${item.reasoning}` : ""}
+                      </span>
                     </td>
                   </tr>
                 ) : (

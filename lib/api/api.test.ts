@@ -185,6 +185,16 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const fields = (error.details.fields ?? []).map((f) => f.field);
     expect(fields).toEqual(expect.arrayContaining(["evidence.0.tier", "evidence.1.direction"]));
 
+    // Date.parse accepts these; the database would not (was a 500 found by the fuzz run).
+    for (const asOf of ["0", ",QVLu?6Z!7"]) {
+      const graph = await h.call(graphRoute.GET, "GET", `/scopes/${home}/graph`, { scope: home }, { token: h.tokens.viewer, query: { asOf } });
+      const belief = await h.call(beliefRoute.GET, "GET", `/scopes/${home}/beliefs/b_x`, { scope: home, id: "b_x" }, { token: h.tokens.viewer, query: { asOf } });
+      for (const response of [graph, belief]) {
+        expect(response.status).toBe(422);
+        expect(((await errorOf(response)).details.fields ?? []).map((f) => f.field)).toEqual(["asOf"]);
+      }
+    }
+
     const mutation = await post(mutationsRoute.POST, `/scopes/${home}/mutations`, { scope: home }, h.tokens.editor, { mutationType: "add" });
     expect(mutation.status).toBe(422);
     const missing = ((await errorOf(mutation)).details.fields ?? []).map((f) => f.field);
@@ -285,6 +295,50 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const granted = await cite("Our balancer handles the peak load comfortably.", groundedId);
     expect(granted.entries[0]?.verified).toBe(true);
     expect(granted.belief.credence).not.toBe(absent.belief.credence);
+  });
+
+  it("409 oscillation_hard_stop names the blocked mutation; the frozen topic answers 409 until a reviewer lifts it", async () => {
+    const register = async (kind: string, text: string) =>
+      ((await json(await post(evidenceRoute.POST, `/scopes/${home}/evidence`, { scope: home }, h.tokens.editor, { kind, text, assess: false }))).evidence as { id: string }).id;
+    const docs: string[] = [];
+    for (let i = 0; i < 6; i++) docs.push(await register("document", `Operations handbook ${suffix}, section ${i + 1}: production database backups run every hour.`));
+    const hourly = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, {
+      claim: "Production database backups run hourly.",
+      topic: "database backups",
+      evidence: docs.map((sourceId) => ({ sourceId, tier: "document" })),
+    });
+    const hourlyId = ((await json(hourly)).belief as { id: string }).id;
+    const cron = await register("executable_check", "Cron check: the backup job's schedule is '0 2 * * *' (once a day at 02:00).");
+    await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { beliefId: hourlyId, evidence: [{ sourceId: cron, tier: "executable_check", relation: "REBUTS", weight: 0.8 }] });
+    const propose = (belief: string, source: string, topic?: string) =>
+      post(mutationsRoute.POST, `/scopes/${home}/mutations`, { scope: home }, h.tokens.editor, {
+        ...(topic ? { topic } : {}),
+        belief,
+        strength: 0.7,
+        reason: `See ${source}.`,
+        evidenceIds: [source],
+        sourceEvent: source,
+        mutationType: "superseded",
+      });
+    const daily = await propose("Production database backups run daily.", cron);
+    expect(daily.status).toBe(201);
+    expect(((await json(daily)).mutation as { decision: string }).decision).toBe("supersede");
+    const back = await propose("Production database backups run hourly.", docs[0] as string);
+    expect(back.status).toBe(409);
+    const stop = await errorOf(back);
+    expect(stop.code).toBe("oscillation_hard_stop");
+    const blocked = (stop.details as { mutationId?: string; topic?: string }).mutationId as string;
+    expect(blocked).toBeTruthy();
+    const journal = await json(await h.call(mutationsRoute.GET, "GET", `/scopes/${home}/mutations`, { scope: home }, { token: h.tokens.viewer, query: { status: "blocked" } }));
+    expect((journal.mutations as { id: string }[]).map((m) => m.id)).toContain(blocked);
+    const topic = (stop.details as { topic?: string }).topic as string;
+    const frozen = await propose("Production database backups run twice a day.", cron, topic);
+    expect(frozen.status).toBe(409);
+    expect((await errorOf(frozen)).code).toBe("topic_frozen");
+    const byEditor = await post(unfreezeRoute.POST, `/scopes/${home}/topics/${encodeURIComponent(topic)}/unfreeze`, { scope: home, topic }, h.tokens.editor, { note: "please" });
+    expect(byEditor.status).toBe(403);
+    const lifted = await post(unfreezeRoute.POST, `/scopes/${home}/topics/${encodeURIComponent(topic)}/unfreeze`, { scope: home, topic }, h.tokens.owner, { note: "Checked the cron: daily is right." });
+    expect(lifted.status).toBe(200);
   });
 
   it("the OpenAPI document parses and lists every route; /api/docs renders it", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute, queryInput } from "@/lib/api/api-route";
+import { asOfFromQuery } from "@/lib/api/as-of";
 import { BELIEF_STATUSES, EDGE_KINDS } from "@/lib/engine";
 import { toCytoscapeElements } from "@/lib/graph/cytoscape-elements";
 
@@ -30,7 +31,8 @@ export const GET = apiRoute(async ({ services, principal, params, url }) => {
       text: "string",
     }),
   );
-  const slice = await services.graph(principal, params.scope ?? "", queryInput(url, { nodeId: "string", depth: "number", maxNodes: "number", asOf: "string" }) as never);
+  const asOf = asOfFromQuery(url);
+  const slice = await services.graph(principal, params.scope ?? "", { ...queryInput(url, { nodeId: "string", depth: "number", maxNodes: "number" }), ...(asOf ? { asOf } : {}) } as never);
   const { status, ...rest } = filters;
   return toCytoscapeElements(slice, { ...rest, ...(status ? { statuses: status } : {}) });
 });

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { cli, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
@@ -126,10 +127,25 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   await page.getByTestId("graph-canvas").click();
   await expect(page.getByTestId("graph-panel-text")).toHaveText("Staging mirrors production configuration.");
 
-  // Neighbourhood focus, then back in time to before anything was written: an empty scope.
-  await page.getByRole("button", { name: "Focus on its neighbourhood" }).click();
+  // Double-click focuses on the node's neighbourhood (its evidence comes back once the edge filter is cleared).
+  await page.getByTestId("graph-canvas").dblclick();
   await expect(page.getByTestId("graph-focus")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`nodeId=${settled.id}`));
+  await page.getByRole("button", { name: "Clear filters" }).first().click();
+  await expect(await graphStats(page)).toContainText("1 beliefs · 2 nodes · 1 edges");
+
+  // Exports: the view as JSON (the elements shown) and as PNG.
+  const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
+  expect(json.suggestedFilename()).toBe(`${seeded.slug}-graph.json`);
+  const exported = JSON.parse(await readFile((await json.path()) ?? "", "utf8")) as { format: string; nodes: { data: { id: string } }[]; edges: unknown[] };
+  expect(exported.format).toBe("credence.graph-view");
+  expect(exported.nodes.map((n) => n.data.id)).toContain(settled.id);
+  expect(exported.edges).toHaveLength(1);
+  const [png] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export PNG" }).click()]);
+  expect(png.suggestedFilename()).toBe(`${seeded.slug}-graph.png`);
+  expect((await readFile((await png.path()) ?? "")).subarray(1, 4).toString("latin1")).toBe("PNG");
+
+  // Back in time to before anything was written: an empty scope.
   await page.goto(`/scopes/${seeded.slug}/graph?asOf=2000-01-01T00:00:00.000Z`);
   await expect(page.getByTestId("graph-empty")).toContainText("Nothing had been written");
   await snap(page, "graph-03-as-of-empty");

@@ -79,7 +79,7 @@ async function measure(browser: Browser, url: string, n: number, renderer: strin
     const page = await browser.newPage({ viewport: { width: 1240, height: 800 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${url}?n=${n}&renderer=${renderer}`);
+    await page.goto(`${url}?n=${n}&renderer=${renderer}`, { waitUntil: "commit", timeout: RENDER_TIMEOUT_MS });
     await page.waitForFunction(() => {
       const b = (window as unknown as { __bench?: BenchState }).__bench;
       return Boolean(b && (b.rendered || b.error));

@@ -23,7 +23,9 @@ export function AsOfSlider({ from, to, asOf, onChange }: { from: string; to: str
     },
     [step, asOfStep, start, end, onChange],
   );
-  const shown = step >= STEPS ? "now" : new Date(start + ((end - start) * step) / STEPS).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  const format = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  // While the thumb rests where the URL put it, show the URL's exact time (it may lie outside the slider's range).
+  const shown = step >= STEPS ? "now" : asOf && step === asOfStep ? format(Date.parse(asOf)) : format(start + ((end - start) * step) / STEPS);
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="graph-as-of">
       <label htmlFor="graph-as-of" className="font-semibold">As of</label>

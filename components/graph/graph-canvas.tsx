@@ -102,6 +102,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         maxZoom: 6,
         boxSelectionEnabled: false,
         selectionType: "single",
+        // Operating systems default to 400–500 ms for a double click; Cytoscape's 250 ms misses slower hands.
+        multiClickDebounceTime: 400,
         textureOnViewport: !webgl,
         hideEdgesOnViewport: false,
         // Options of the (experimental) WebGL renderer, absent from @types/cytoscape 3.21.
@@ -255,20 +257,23 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       onKeyDown={onKeyDown}
       data-testid="graph-canvas"
       data-renderer={webgl ? "webgl" : "canvas"}
-      className="h-full w-full outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
+      // Inline size too: Cytoscape needs a sized container even where the Tailwind sheet is absent (benchmark page).
+      style={{ width: "100%", height: "100%" }}
+      className="outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
     />
   );
 });
 
+const LABELLED_FIT_MAX_NODES = 300;
 /**
- * Fits the nodes' shapes (labels left out: measuring thousands of label texts cost seconds on large graphs) into the
+ * Fits the nodes (their labels too up to 300 nodes; beyond, measuring every label text costs seconds) into the
  * viewport with 30 px padding: zoom = min((W − 60)/w, (H − 60)/h), capped at 1.5× (a handful of nodes would otherwise
  * be blown up to maxZoom).
  */
 function fitView(cy: Core): void {
   const nodes = cy.nodes();
   if (nodes.empty()) return;
-  const box = nodes.boundingBox({ includeLabels: false, includeOverlays: false });
+  const box = nodes.boundingBox({ includeLabels: nodes.length <= LABELLED_FIT_MAX_NODES, includeOverlays: false });
   const width = cy.width();
   const height = cy.height();
   const zoom = Math.min(FIRST_VIEW_MAX_ZOOM, (width - 60) / Math.max(box.w, 1), (height - 60) / Math.max(box.h, 1));

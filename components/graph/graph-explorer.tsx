@@ -49,12 +49,16 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
   const canvas = useRef<GraphCanvasHandle>(null);
   const [stats, setStats] = useState<RenderStats | null>(null);
 
+  // Native history calls sync with useSearchParams without a server round trip (the page itself ignores the query).
+  // Filters, focus and time get a history entry (Back undoes them); selecting a node replaces the current one.
   const setView = useCallback(
-    (next: GraphViewParams) => {
+    (next: GraphViewParams, options: { replace?: boolean } = {}) => {
       const query = graphViewSearchParams(next).toString();
-      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+      const url = query ? `${pathname}?${query}` : pathname;
+      if (options.replace) window.history.replaceState(null, "", url);
+      else window.history.pushState(null, "", url);
     },
-    [router, pathname],
+    [pathname],
   );
 
   // Whole scope, or the focus node's neighbourhood plus every expanded one.
@@ -98,7 +102,13 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
     return mutation ? { kind: "mutation", mutation } : null;
   }, [slice, view.node]);
 
-  const select = useCallback((id: string | null) => setView({ ...view, node: id ?? undefined }), [setView, view]);
+  const setFilters = useCallback((next: GraphViewParams) => setView(next), [setView]);
+  const select = useCallback(
+    (id: string | null) => {
+      if ((id ?? undefined) !== view.node) setView({ ...view, node: id ?? undefined }, { replace: true });
+    },
+    [setView, view],
+  );
   const focus = useCallback((id: string) => setView({ ...view, nodeId: id, expand: [], node: id }), [setView, view]);
   const expand = useCallback(
     (id: string) => {
@@ -150,7 +160,7 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
       <AsOfSlider from={createdAt} to={now} asOf={view.asOf} onChange={(asOf) => setView({ ...view, asOf })} />
       <div className="grid gap-4 lg:grid-cols-[15rem_minmax(0,1fr)_18rem]">
         <div className="space-y-4">
-          <GraphFiltersForm view={view} topics={topics} onChange={setView} />
+          <GraphFiltersForm view={view} topics={topics} onChange={setFilters} />
           <GraphLegend />
         </div>
         <div className="relative h-[70vh] min-h-[420px] overflow-hidden rounded-lg border border-zinc-200 bg-white dark:border-zinc-800">

@@ -11,7 +11,7 @@ import { styleEdge, styleNode } from "@/components/graph/graph-style";
 import { generateGraphSlice } from "./generate-graph-slice";
 
 interface BenchWindow {
-  __bench: { rendered: (RenderStats & { sinceNavigationMs: number }) | null; error: string | null; pan(ms: number): Promise<{ fps: number; frames: number; worstFrameMs: number }> };
+  __bench: { expanded: string[]; nodePosition(): { x: number; y: number } | null; rendered: (RenderStats & { sinceNavigationMs: number }) | null; error: string | null; pan(ms: number): Promise<{ fps: number; frames: number; worstFrameMs: number }> };
 }
 
 const query = new URLSearchParams(location.search);
@@ -24,6 +24,15 @@ const handle = createRef<GraphCanvasHandle>();
 const bench = window as unknown as BenchWindow;
 
 bench.__bench = {
+  expanded: [],
+  /** Page coordinates of the first node (for input tests). */
+  nodePosition() {
+    const cy = handle.current?.cy();
+    const node = cy?.nodes().first();
+    if (!cy || !node || node.empty()) return null;
+    const box = cy.container()?.getBoundingClientRect();
+    return { x: (box?.left ?? 0) + node.renderedPosition().x, y: (box?.top ?? 0) + node.renderedPosition().y };
+  },
   rendered: null,
   error: null,
   /** Pans a few px every animation frame for `ms`; fps = frames / seconds, so a slow draw lowers it. */
@@ -62,7 +71,9 @@ createRoot(root).render(
       renderer={renderer}
       selectedId={null}
       onSelect={() => undefined}
-      onExpand={() => undefined}
+      onExpand={(id) => {
+        bench.__bench.expanded.push(id);
+      }}
       onOpen={() => undefined}
       onRendered={(stats) => {
         bench.__bench.rendered = { ...stats, sinceNavigationMs: performance.now() };

@@ -28,6 +28,7 @@ export function ParamsForm({ scope, params, canEdit }: { scope: string; params: 
     startTransition(async () => {
       const result = await setParamsAction({ scope, changes, note: form.note });
       if (result.ok) {
+        setErrors({});
         setMessage({ ok: true, text: `Saved as version ${result.data.version}.` });
         router.refresh();
       } else {

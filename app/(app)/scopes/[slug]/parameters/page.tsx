@@ -36,7 +36,7 @@ export default async function ParametersPage({ params }: { params: Promise<{ slu
           belief keeps the version its replay recorded.
         </p>
       </div>
-      <ParamsForm key={current.paramsVersion} scope={slug} params={current.params} canEdit={scope.role === "owner"} />
+      <ParamsForm scope={slug} params={current.params} canEdit={scope.role === "owner"} />
       <section aria-label="Version history">
         <h2 className="mb-2 text-lg font-semibold">Version history</h2>
         <table className="w-full text-sm" data-testid="params-history">

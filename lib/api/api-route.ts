@@ -76,11 +76,12 @@ function decodeParam(value: string): string {
 }
 
 /** Keys of different principals never meet: a token limited to one scope is a different principal from its user. */
-function principalKey(principal: Principal): string {
+export function principalKey(principal: Principal): string {
   return `${principal.userId}|${principal.tokenScopeId ?? "*"}`;
 }
 
-function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Response {
+/** The 429 every interface answers (REST and MCP share a token's budget). */
+export function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Response {
   const response = errorResponse(429, "rate_limited", `Too many requests: the limit is ${decision.limit} a minute per token; retry after ${decision.retryAfterSeconds} s.`, {
     limitPerMinute: decision.limit,
     retryAfterSeconds: decision.retryAfterSeconds,

@@ -7,7 +7,7 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 /** A pending key untouched this long belongs to a request that died mid-way; a retry takes it over. */
 export const IDEMPOTENCY_LEASE_SECONDS = 300;
 /** Printable ASCII without spaces, 1–255 characters (a UUID fits; so does any client's own scheme). */
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredResponse {
   status: number;

@@ -19,7 +19,15 @@ import { mutationRequestSchema } from "@/lib/engine/mutation";
 const id = z.string().trim().min(1).max(500);
 const text = z.string().trim().min(1).max(20_000);
 const unit = z.number().finite().min(0).max(1);
-const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "an ISO-8601 time");
+/**
+ * An ISO-8601 date or date-time (with `Z`, an offset, or none), normalised to UTC `toISOString()`. Stricter than
+ * `Date.parse`, which also accepts strings such as "0" that the database then refuses.
+ */
+export const isoTimeSchema = z
+  .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()])
+  .refine((value) => !Number.isNaN(Date.parse(value)), "an ISO-8601 date or date-time")
+  .transform((value) => new Date(value).toISOString());
+const iso = isoTimeSchema;
 const topic = z.string().trim().min(1).max(200);
 
 /** Caller-registered evidence kinds (`unresolved` placeholders are made by stores only). */

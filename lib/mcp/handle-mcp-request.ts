@@ -8,7 +8,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Principal } from "@/lib/access/principal";
 import { authenticateCaller, getBeliefServices, type Caller } from "@/lib/api/api-context";
 import { errorResponse } from "@/lib/api/api-error";
-import { getRateLimiter, type RateDecision } from "@/lib/api/rate-limiter";
+import { rateLimited } from "@/lib/api/api-route";
+import { getRateLimiter } from "@/lib/api/rate-limiter";
 import { getDatabase } from "@/lib/db/database";
 import { listMyScopes } from "@/lib/identity/scopes";
 import { mcpErrorAnswer } from "./mcp-error";
@@ -21,18 +22,6 @@ async function tokenScopeSlug(principal: Principal): Promise<string | null> {
   if (principal.tokenScopeId === null) return null;
   const scope = await (await getDatabase()).prisma.scope.findUnique({ where: { id: principal.tokenScopeId }, select: { slug: true } });
   return scope?.slug ?? null;
-}
-
-/** The REST API's 429 (same code, message and headers), so a token's budget is one across REST and MCP. */
-function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Response {
-  const response = errorResponse(429, "rate_limited", `Too many requests: the limit is ${decision.limit} a minute per token; retry after ${decision.retryAfterSeconds} s.`, {
-    limitPerMinute: decision.limit,
-    retryAfterSeconds: decision.retryAfterSeconds,
-  });
-  response.headers.set("retry-after", String(decision.retryAfterSeconds));
-  response.headers.set("ratelimit-limit", String(decision.limit));
-  response.headers.set("ratelimit-remaining", "0");
-  return response;
 }
 
 /**

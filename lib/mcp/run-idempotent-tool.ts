@@ -6,12 +6,11 @@
  */
 import type { Principal } from "@/lib/access/principal";
 import { ApiError } from "@/lib/api/api-error";
-import { claimIdempotencyKey, fingerprintRequest } from "@/lib/api/idempotency";
+import { principalKey } from "@/lib/api/api-route";
+import { claimIdempotencyKey, fingerprintRequest, KEY_PATTERN } from "@/lib/api/idempotency";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { mcpErrorAnswer } from "./mcp-error";
 
-/** The REST header's rule: 1–255 printable ASCII characters without spaces. */
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export type ToolOutcome = { ok: true; result: object; replayed: boolean } | { ok: false; status: number; body: object; replayed: boolean };
 
@@ -20,11 +19,6 @@ export function parseIdempotencyKey(value: unknown): string {
   throw new ApiError(422, "invalid", "The request has invalid fields.", {
     fields: [{ field: "idempotencyKey", message: "must be 1–255 printable ASCII characters without spaces" }],
   });
-}
-
-/** The same principal key the REST API uses: a token limited to one scope is a different principal from its user. */
-function principalKey(principal: Principal): string {
-  return `${principal.userId}|${principal.tokenScopeId ?? "*"}`;
 }
 
 export async function runIdempotentTool(

@@ -71,6 +71,13 @@ export function lexicalSimilarity(a: string, b: string): number {
   return (2 * common) / (sa.size + sb.size);
 }
 
+/** relevance = min(1, coverage · (0.8 + 0.2 · min(1, focus))), coverage = covered idf / total idf, focus = matched / |d|. */
+function relevanceFrom(coveredIdf: number, totalIdf: number, matchedTerms: number, documentTerms: number): number {
+  const coverage = coveredIdf / totalIdf;
+  const focus = matchedTerms / documentTerms;
+  return Math.min(1, coverage * (0.8 + 0.2 * Math.min(1, focus)));
+}
+
 export interface RelevanceScorer {
   /** Relevance of one candidate text to the query ∈ [0,1]. */
   score(text: string): number;
@@ -98,9 +105,7 @@ export function relevanceScorer(query: string, corpus: readonly string[]): Relev
           matched++;
         }
       }
-      const coverage = covered / total;
-      const focus = matched / terms.size;
-      return Math.min(1, coverage * (0.8 + 0.2 * Math.min(1, focus)));
+      return relevanceFrom(covered, total, matched, terms.size);
     },
   };
 }
@@ -153,29 +158,89 @@ export interface Retrieved<T> {
   score: number;
 }
 
-/**
- * Rank `candidates` for `query`: filter the whole domain, score relevance × credence, then truncate to k.
- * Ties: higher credence, then id (deterministic).
- */
-export function retrieve<T extends RetrievalCandidate>(query: string, candidates: readonly T[], options: RetrieveOptions = {}): Retrieved<T>[] {
-  const k = Math.max(0, Math.floor(options.k ?? 10));
-  const minRelevance = options.minRelevance ?? 0;
-  const qualifying = candidates.filter((c) => qualifies(c, options));
-  const scorer = relevanceScorer(
-    query,
-    qualifying.map((c) => c.text),
-  );
-  const ranked: Retrieved<T>[] = [];
-  for (const belief of qualifying) {
-    const relevance = scorer.score(belief.text);
-    if (relevance <= minRelevance) continue;
-    ranked.push({ belief, relevance, score: relevance * belief.credence });
-  }
-  ranked.sort((a, b) => b.score - a.score || b.belief.credence - a.belief.credence || (a.belief.id < b.belief.id ? -1 : a.belief.id > b.belief.id ? 1 : 0));
-  return ranked.slice(0, k);
+/** A candidate whose content terms are already known (`termSet(text)`, e.g. stored at write time by a store). */
+export type TermCandidate = Omit<RetrievalCandidate, "text"> & { terms: readonly string[] };
+
+export interface RankedByTerms<T> {
+  item: T;
+  relevance: number;
+  /** relevance × credence */
+  score: number;
 }
 
-function qualifies(c: RetrievalCandidate, o: RetrieveOptions): boolean {
+/** True when `a` ranks before `b`: score ↓, credence ↓, id ↑ (code-unit order). */
+function rankedBefore<T extends TermCandidate>(a: RankedByTerms<T>, b: RankedByTerms<T>): boolean {
+  if (a.score !== b.score) return a.score > b.score;
+  if (a.item.credence !== b.item.credence) return a.item.credence > b.item.credence;
+  return a.item.id < b.item.id;
+}
+
+/**
+ * The ranking itself, over candidates with known terms: filter the whole domain, then score and keep the best k.
+ *
+ *   idf(t)    = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))   over the N qualifying candidates
+ *   relevance = min(1, coverage · (0.8 + 0.2 · min(1, focus)))
+ *   coverage  = Σ_{t ∈ q ∩ d} idf(t) / Σ_{t ∈ q} idf(t),   focus = |q ∩ d| / |d|
+ *   score     = relevance × credence
+ *
+ * One pass over the domain for document frequencies; a bounded insertion keeps the best k without sorting it all,
+ * so stores can hand over tens of thousands of slim rows.
+ */
+export function rankByTerms<T extends TermCandidate>(query: string, candidates: readonly T[], options: RetrieveOptions = {}): RankedByTerms<T>[] {
+  const k = Math.max(0, Math.floor(options.k ?? 10));
+  const minRelevance = options.minRelevance ?? 0;
+  const queryTerms = [...termSet(query)];
+  if (k === 0) return [];
+
+  const df = new Array<number>(queryTerms.length).fill(0);
+  const matching: { item: T; matched: number[] }[] = [];
+  let n = 0;
+  for (const c of candidates) {
+    if (!qualifies(c, options)) continue;
+    n++;
+    let matched: number[] | null = null;
+    for (let j = 0; j < queryTerms.length; j++) {
+      if (c.terms.includes(queryTerms[j] as string)) {
+        df[j] = (df[j] as number) + 1;
+        (matched ??= []).push(j);
+      }
+    }
+    // Non-matching candidates have relevance 0: they rank only under a negative minRelevance.
+    if (matched !== null || minRelevance < 0) matching.push({ item: c, matched: matched ?? [] });
+  }
+  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const total = idf.reduce((sum, x) => sum + x, 0);
+
+  const top: RankedByTerms<T>[] = [];
+  for (const { item, matched } of matching) {
+    let relevance = 0;
+    if (total > 0 && item.terms.length > 0) {
+      let covered = 0;
+      for (const j of matched) covered += idf[j] as number;
+      relevance = relevanceFrom(covered, total, matched.length, item.terms.length);
+    }
+    if (relevance <= minRelevance) continue;
+    const ranked: RankedByTerms<T> = { item, relevance, score: relevance * item.credence };
+    const last = top[top.length - 1];
+    if (top.length === k && last !== undefined && !rankedBefore(ranked, last)) continue;
+    let i = top.length;
+    while (i > 0 && rankedBefore(ranked, top[i - 1] as RankedByTerms<T>)) i--;
+    top.splice(i, 0, ranked);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}
+
+/**
+ * Rank `candidates` for `query`: filter the whole domain, score relevance × credence, then truncate to k
+ * (`rankByTerms` over each candidate's `termSet(text)`). Ties: higher credence, then id (deterministic).
+ */
+export function retrieve<T extends RetrievalCandidate>(query: string, candidates: readonly T[], options: RetrieveOptions = {}): Retrieved<T>[] {
+  const withTerms = candidates.map((belief) => ({ ...belief, terms: [...termSet(belief.text)], belief }));
+  return rankByTerms(query, withTerms, options).map(({ item, relevance, score }) => ({ belief: item.belief, relevance, score }));
+}
+
+function qualifies(c: Omit<RetrievalCandidate, "text">, o: RetrieveOptions): boolean {
   if (!o.includeEnded && !isLiveCandidate(c, o.asOf)) return false;
   if (o.scope !== undefined && c.scope !== o.scope) return false;
   if (o.minCredence !== undefined && c.credence < o.minCredence) return false;

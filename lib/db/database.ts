@@ -71,7 +71,7 @@ export function databaseConfigFromEnv(env: DatabaseEnv, extra: Omit<OpenDatabase
 export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {}): Promise<Database> {
   const config = "DATABASE_URL" in input || "CREDENCE_DATA_DIR" in input ? databaseConfigFromEnv(input) : (input as OpenDatabaseConfig);
   if (config.databaseUrl) return openServer(config.databaseUrl, config);
-  const dataDir = path.resolve(config.dataDir ?? "./.data");
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ config.dataDir ?? "./.data");
   const displayDir = config.dataDir ?? "./.data";
   await mkdir(dataDir, { recursive: true });
   const started = Date.now();

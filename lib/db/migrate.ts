@@ -5,7 +5,8 @@ import { Umzug } from "umzug";
 import { clientExecutor, type SqlExecutor } from "./sql-executor";
 
 /** Default location, relative to the working directory (the repository root for npm scripts and Next.js). */
-export const DEFAULT_MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+// The migrations are read from disk at run time, never bundled: the comment keeps Next.js from tracing the project.
+export const DEFAULT_MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
 
 /** Any constant works; it only has to be the same for every Credence process sharing a server. */
 const MIGRATION_LOCK_KEY = 7_262_001;

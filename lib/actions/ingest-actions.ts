@@ -3,40 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { sessionPrincipal } from "@/lib/access/principal";
-import { currentUser } from "@/lib/auth/session";
-import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 import type { IngestResult, RetractResult, AssimilateResult } from "@/lib/beliefs/belief-services";
 import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { TIERS, RELATIONS } from "@/lib/engine";
-import type { ActionResult } from "./safe-action";
+import { runAction, type ActionResult } from "./safe-action";
 
 const scope = z.string().trim().min(1).max(48);
 
-/**
- * Runs one service call for the signed-in user: the input is parsed with `schema`, a `BeliefServiceError` becomes a
- * readable result (field problems beside their inputs), anything else is logged and reported generically.
- */
-async function run<S extends z.ZodType, T>(schema: S, raw: unknown, body: (input: z.infer<S>, userId: string) => Promise<T>): Promise<ActionResult<T>> {
-  const user = await currentUser();
-  if (!user) return { ok: false, error: { code: "unauthenticated", message: "Your session has ended. Sign in again." } };
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const fields: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fields[issue.path.join(".") || "_"] ??= issue.message;
-    return { ok: false, error: { code: "invalid", message: "Please correct the highlighted fields.", fields } };
-  }
-  try {
-    return { ok: true, data: await body(parsed.data, user.id) };
-  } catch (error) {
-    if (error instanceof BeliefServiceError) {
-      const fields = error.details.fields ? Object.fromEntries(error.details.fields.map((f) => [f.field, f.message])) : undefined;
-      return { ok: false, error: { code: error.code, message: error.message, fields } };
-    }
-    console.error("ingest action failed", error);
-    return { ok: false, error: { code: "internal", message: "Something went wrong on our side; nothing was changed." } };
-  }
-}
 
 const ingestInput = z.object({
   scope,
@@ -48,7 +22,7 @@ const ingestInput = z.object({
 
 /** One ingest (or its dry run) of one part of the pasted text: the same service and role check as `POST …/ingest`. */
 export async function ingestAction(input: z.input<typeof ingestInput>): Promise<ActionResult<IngestResult>> {
-  return run(ingestInput, input, async ({ scope: slug, dryRun, ...rest }, userId) => {
+  return runAction(ingestInput, input, async ({ scope: slug, dryRun, ...rest }, userId) => {
     const services = await getBeliefServices();
     const result = await services.ingest(sessionPrincipal(userId), slug, { ...rest, dryRun });
     if (!dryRun) revalidatePath(`/scopes/${slug}`, "layout");
@@ -69,7 +43,7 @@ const addEvidenceInput = z.object({
 
 /** The belief page's "add evidence": registers the item (assessed), then cites it on the belief in one more change-set. */
 export async function addEvidenceAction(_previous: null, formData: FormData): Promise<ActionResult<AssimilateResult>> {
-  return run(addEvidenceInput, Object.fromEntries(formData.entries()), async (input, userId) => {
+  return runAction(addEvidenceInput, Object.fromEntries(formData.entries()), async (input, userId) => {
     const services = await getBeliefServices();
     const caller = sessionPrincipal(userId);
     const registered = await services.registerEvidence(caller, input.scope, { kind: input.kind, text: input.text, uri: input.uri });
@@ -86,7 +60,7 @@ const retractInput = z.object({ scope, sourceId: z.string().trim().min(1).max(50
 
 /** Retract a source (editor of the source's own scope); `dryRun` previews what the cascade would touch. */
 export async function retractSourceAction(input: z.input<typeof retractInput>): Promise<ActionResult<RetractResult>> {
-  return run(retractInput, input, async ({ scope: slug, sourceId, dryRun }, userId) => {
+  return runAction(retractInput, input, async ({ scope: slug, sourceId, dryRun }, userId) => {
     const services = await getBeliefServices();
     const result = await services.retract(sessionPrincipal(userId), slug, { sourceId, dryRun });
     if (!dryRun) revalidatePath(`/scopes/${slug}`, "layout");

@@ -70,3 +70,15 @@ export function authedAction<S extends z.ZodType, T>(
 export function formAction<T>(action: (raw: unknown) => Promise<ActionResult<T>>) {
   return async (_previous: ActionResult<T> | null, formData: FormData) => action(formData);
 }
+
+/**
+ * `authedAction` for one call, in the shape the belief-workflow actions use: parse `raw` with `schema` and run `body`
+ * as the signed-in user.
+ */
+export function runAction<S extends z.ZodType, T>(
+  schema: S,
+  raw: unknown,
+  body: (input: z.infer<S>, userId: string) => Promise<T>,
+): Promise<ActionResult<T>> {
+  return authedAction(schema, (input, { user }) => body(input, user.id))(raw);
+}

@@ -64,11 +64,11 @@ export function layoutOptions(nodeCount: number, incremental: boolean): LayoutOp
     fit: false,
     // Labels count as node area in small graphs so they do not overlap; on large ones that costs too much.
     nodeDimensionsIncludeLabels: nodeCount <= 300,
-    nodeRepulsion: 6_000,
-    idealEdgeLength: nodeCount <= 300 ? 90 : 70,
+    nodeRepulsion: nodeCount <= 300 ? 2_500 : 6_000,
+    idealEdgeLength: nodeCount <= 300 ? 60 : 70,
     // Without the layout-utilities extension fcose does not pack components: stronger gravity keeps disconnected
     // pieces of a small graph close together instead of spread across the canvas.
-    gravity: nodeCount <= 300 ? 1 : 0.25,
+    gravity: nodeCount <= 300 ? 2 : 0.25,
     numIter: nodeCount > 2_000 ? 800 : 2_500,
   } as LayoutOptions;
 }

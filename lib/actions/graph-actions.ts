@@ -2,12 +2,10 @@
 
 import { z } from "zod";
 import { sessionPrincipal } from "@/lib/access/principal";
-import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
-import { currentUser } from "@/lib/auth/session";
 import { entryWeightKey } from "@/lib/graph/cytoscape-elements";
 import type { GraphSlice, ScopeExport } from "@/lib/graph/graph-store";
-import type { ActionResult } from "./safe-action";
+import { runAction, type ActionResult } from "./safe-action";
 
 const graphSliceInput = z
   .object({
@@ -42,24 +40,15 @@ function weightsOf(data: ScopeExport, asOf: string | undefined): Record<string, 
 
 /** The graph explorer's data: the same service and authorisation as `GET /api/v1/scopes/{scope}/graph`. */
 export async function graphSliceAction(input: z.input<typeof graphSliceInput>): Promise<ActionResult<GraphSliceResult>> {
-  const user = await currentUser();
-  if (!user) return { ok: false, error: { code: "unauthenticated", message: "Your session has ended. Sign in again." } };
-  const parsed = graphSliceInput.safeParse(input);
-  if (!parsed.success) return { ok: false, error: { code: "invalid", message: parsed.error.issues[0]?.message ?? "Invalid graph request." } };
-  const { scope, ...rest } = parsed.data;
-  try {
+  return runAction(graphSliceInput, input, async ({ scope, ...rest }, userId) => {
     const services = await getBeliefServices();
-    const caller = sessionPrincipal(user.id);
-    if (rest.nodeId) return { ok: true, data: { slice: await services.graph(caller, scope, rest), weights: {} } };
+    const caller = sessionPrincipal(userId);
+    if (rest.nodeId) return { slice: await services.graph(caller, scope, rest), weights: {} };
     const [slice, data] = await Promise.all([
       services.graph(caller, scope, rest),
       // Weights are a refinement: a reader the export refuses still gets the graph, with live edges at full width.
       services.exportScope(caller, scope, rest.asOf ? { asOf: rest.asOf } : {}).catch(() => null),
     ]);
-    return { ok: true, data: { slice, weights: data ? weightsOf(data, rest.asOf) : {} } };
-  } catch (error) {
-    if (error instanceof BeliefServiceError) return { ok: false, error: { code: error.code, message: error.message } };
-    console.error("graph failed", error);
-    return { ok: false, error: { code: "internal", message: "The graph could not be loaded on our side." } };
-  }
+    return { slice, weights: data ? weightsOf(data, rest.asOf) : {} };
+  });
 }

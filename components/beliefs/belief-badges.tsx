@@ -1,3 +1,5 @@
+import { tensionColour } from "@/components/graph/graph-style";
+
 const statusStyle: Record<string, string> = {
   canonical: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
   supported: "bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100",
@@ -12,13 +14,13 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${statusStyle[status] ?? statusStyle.provisional}`}>{status}</span>;
 }
 
-/** Tension as a short bar: settled (0) → contested (1), on the same scale as the graph's colours. */
+/** Tension as a short bar filled in the graph's own colour for that tension (cividis: settled blue → contested yellow). */
 export function TensionBar({ tension }: { tension: number }) {
   const pct = Math.round(Math.max(0, Math.min(1, tension)) * 100);
   return (
     <span className="inline-flex items-center gap-2" title={`tension ${tension.toFixed(2)}`}>
       <span className="h-1.5 w-16 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800">
-        <span className="block h-full bg-gradient-to-r from-teal-500 via-amber-400 to-rose-600" style={{ width: `${pct}%` }} />
+        <span className="block h-full" style={{ width: `${pct}%`, backgroundColor: tensionColour(tension) }} />
       </span>
       <span className="tabular-nums text-xs text-zinc-600 dark:text-zinc-400">{tension.toFixed(2)}</span>
     </span>

@@ -16,8 +16,12 @@ export function SynthesisActions({ scope, beliefAId, beliefBId }: { scope: strin
     });
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <button type="button" className={buttonClass} disabled={pending} onClick={() => act(true)}>Accept synthesis</button>
-      <button type="button" className={secondaryButtonClass} disabled={pending} onClick={() => act(false)}>Dismiss</button>
+      {message?.ok ? null : (
+        <>
+          <button type="button" className={buttonClass} disabled={pending} onClick={() => act(true)}>Accept synthesis</button>
+          <button type="button" className={secondaryButtonClass} disabled={pending} onClick={() => act(false)}>Dismiss</button>
+        </>
+      )}
       {message ? <span role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}`}>{message.text}</span> : null}
     </div>
   );

@@ -49,12 +49,15 @@ export async function liftFreezeAction(_previous: null, formData: FormData): Pro
 
 const pairInput = z.object({ scope, beliefAId: id, beliefBId: id });
 
-/** Accept a proposed dialectical synthesis: it enters as a fresh provisional belief (editor or higher). */
+/**
+ * Accept a proposed dialectical synthesis: it enters as a fresh provisional belief (editor or higher). No revalidation
+ * here: the refreshed queue would drop the candidate before its row could confirm what happened; the row shows the
+ * outcome and the next visit reads the new state.
+ */
 export async function acceptSynthesisAction(input: z.input<typeof pairInput>): Promise<ActionResult<AssimilateResult>> {
   return runAction(pairInput, input, async ({ scope: slug, ...pair }, userId) => {
     const services = await getBeliefServices();
     const result = await services.acceptSynthesis(sessionPrincipal(userId), slug, pair);
-    revalidatePath(`/scopes/${slug}`, "layout");
     return result;
   });
 }
@@ -64,7 +67,6 @@ export async function dismissSynthesisAction(input: z.input<typeof pairInput>): 
   return runAction(pairInput, input, async ({ scope: slug, ...pair }, userId) => {
     const services = await getBeliefServices();
     await services.dismissSynthesis(sessionPrincipal(userId), slug, pair);
-    revalidatePath(`/scopes/${slug}`, "layout");
     return null;
   });
 }

@@ -2,10 +2,10 @@ import type { Principal } from "@/lib/access/principal";
 import type { BeliefServices } from "@/lib/beliefs";
 import { getDatabase } from "@/lib/db/database";
 import { authenticateCaller, getBeliefServices } from "./api-context";
-import { ApiError, errorResponse, handleApiError } from "./api-error";
+import { ApiError, handleApiError } from "./api-error";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
-import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, purgeExpiredIdempotencyKeys } from "./idempotency";
-import { getRateLimiter, type RateDecision } from "./rate-limiter";
+import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, principalKey, purgeExpiredIdempotencyKeys } from "./idempotency";
+import { getRateLimiter, rateLimited, type RateDecision } from "./rate-limiter";
 
 /** Bodies above this are refused with 413 before parsing (SPEC §7). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -73,23 +73,6 @@ function decodeParam(value: string): string {
   } catch {
     return value;
   }
-}
-
-/** Keys of different principals never meet: a token limited to one scope is a different principal from its user. */
-export function principalKey(principal: Principal): string {
-  return `${principal.userId}|${principal.tokenScopeId ?? "*"}`;
-}
-
-/** The 429 every interface answers (REST and MCP share a token's budget). */
-export function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Response {
-  const response = errorResponse(429, "rate_limited", `Too many requests: the limit is ${decision.limit} a minute per token; retry after ${decision.retryAfterSeconds} s.`, {
-    limitPerMinute: decision.limit,
-    retryAfterSeconds: decision.retryAfterSeconds,
-  });
-  response.headers.set("retry-after", String(decision.retryAfterSeconds));
-  response.headers.set("ratelimit-limit", String(decision.limit));
-  response.headers.set("ratelimit-remaining", "0");
-  return response;
 }
 
 function toResponse(result: Response | object): Response {

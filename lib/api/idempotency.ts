@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Principal } from "@/lib/access/principal";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ApiError } from "./api-error";
 
@@ -115,4 +116,9 @@ export async function claimIdempotencyKey(sql: SqlExecutor, options: ClaimOption
 export async function purgeExpiredIdempotencyKeys(sql: SqlExecutor): Promise<number> {
   const rows = await sql.query(`DELETE FROM "api_idempotency_keys" WHERE "expires_at" <= now() RETURNING "key"`);
   return rows.length;
+}
+
+/** Keys of different principals never meet: a token limited to one scope is a different principal from its user. */
+export function principalKey(principal: Principal): string {
+  return `${principal.userId}|${principal.tokenScopeId ?? "*"}`;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errorResponse } from "./api-error";
 
 /** Default requests per minute per token (or per user for a browser session); SPEC §7 asks for at least 600. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -81,4 +82,16 @@ export function setRateLimiter(limiter: RateLimiter | undefined): void {
   const holder = globalThis as LimiterGlobal;
   if (limiter) holder.__credenceRateLimiter = limiter;
   else delete holder.__credenceRateLimiter;
+}
+
+/** The 429 every interface answers (REST and MCP share a token's budget). */
+export function rateLimited(decision: Extract<RateDecision, { allowed: false }>): Response {
+  const response = errorResponse(429, "rate_limited", `Too many requests: the limit is ${decision.limit} a minute per token; retry after ${decision.retryAfterSeconds} s.`, {
+    limitPerMinute: decision.limit,
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
+  response.headers.set("retry-after", String(decision.retryAfterSeconds));
+  response.headers.set("ratelimit-limit", String(decision.limit));
+  response.headers.set("ratelimit-remaining", "0");
+  return response;
 }

@@ -8,8 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Principal } from "@/lib/access/principal";
 import { authenticateCaller, getBeliefServices, type Caller } from "@/lib/api/api-context";
 import { errorResponse } from "@/lib/api/api-error";
-import { rateLimited } from "@/lib/api/api-route";
-import { getRateLimiter } from "@/lib/api/rate-limiter";
+import { getRateLimiter, rateLimited } from "@/lib/api/rate-limiter";
 import { getDatabase } from "@/lib/db/database";
 import { listMyScopes } from "@/lib/identity/scopes";
 import { mcpErrorAnswer } from "./mcp-error";

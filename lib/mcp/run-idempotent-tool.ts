@@ -6,8 +6,7 @@
  */
 import type { Principal } from "@/lib/access/principal";
 import { ApiError } from "@/lib/api/api-error";
-import { principalKey } from "@/lib/api/api-route";
-import { claimIdempotencyKey, fingerprintRequest, KEY_PATTERN } from "@/lib/api/idempotency";
+import { claimIdempotencyKey, fingerprintRequest, KEY_PATTERN, principalKey } from "@/lib/api/idempotency";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { mcpErrorAnswer } from "./mcp-error";
 

@@ -3,6 +3,7 @@ import type { BeliefServices } from "@/lib/beliefs";
 import { getDatabase } from "@/lib/db/database";
 import { authenticateCaller, getBeliefServices } from "./api-context";
 import { ApiError, handleApiError } from "./api-error";
+import { nulPath } from "./nul-path";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, principalKey, purgeExpiredIdempotencyKeys } from "./idempotency";
 import { getRateLimiter, rateLimited, type RateDecision } from "./rate-limiter";
@@ -36,7 +37,7 @@ function parseJsonBody(text: string): unknown {
   } catch {
     throw new ApiError(400, "malformed_json", "The body is not valid JSON.");
   }
-  const field = nulPath(parsed, "");
+  const field = nulPath(parsed);
   if (field !== null) throw nulError(field || "body");
   return parsed;
 }
@@ -44,26 +45,6 @@ function parseJsonBody(text: string): unknown {
 // Postgres text cannot hold U+0000: refused here as an invalid field rather than failing in the database as a 500.
 function nulError(field: string): ApiError {
   return new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field, message: "must not contain the NUL character" }] });
-}
-
-/** The dotted path of the first string (or key) containing U+0000, else null; iterative, so deep nesting cannot overflow. */
-function nulPath(root: unknown, rootPath: string): string | null {
-  const stack: [unknown, string][] = [[root, rootPath]];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string];
-    if (typeof value === "string") {
-      if (value.includes("\u0000")) return path;
-    } else if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([item, path ? `${path}.${i}` : String(i)]));
-    } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
-        const at = path ? `${path}.${key}` : key;
-        if (key.includes("\u0000")) return at;
-        stack.push([item, at]);
-      }
-    }
-  }
-  return null;
 }
 
 /** A path segment as text; one that is not valid percent-encoding (e.g. a bare `%`) is kept as is, never a 500. */

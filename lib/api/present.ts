@@ -1,3 +1,4 @@
+import type { IngestResult } from "@/lib/beliefs/belief-services";
 import type { Belief, History, MutationRecord } from "@/lib/engine";
 
 /** The API's belief shape (issue #5): the stored state, plus the history when it was loaded. */
@@ -50,5 +51,22 @@ export function presentMutation(mutation: MutationRecord) {
     review: mutation.review,
     actor: mutation.actor,
     time: mutation.time,
+  };
+}
+
+/** The ingest answer of the REST API and the MCP `remember` tool (issue #5's shape). */
+export function presentIngest(result: IngestResult) {
+  const changed = (created: boolean) => result.changes.filter((c) => c.created === created);
+  return {
+    evidence: result.evidence,
+    discarded: result.outcome === "discarded",
+    outcome: result.outcome,
+    ...(result.outcome === "discarded" ? { reason: result.ess.reasoning } : {}),
+    ess: result.ess,
+    claims: result.claims,
+    changes: { created: changed(true), revised: changed(false), contracted: result.contractions },
+    relations: result.relations,
+    disagreements: result.disagreements,
+    changeSetId: result.changeSetId,
   };
 }

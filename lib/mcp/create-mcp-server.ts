@@ -21,6 +21,7 @@ import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { mcpErrorAnswer, toolErrorFromAnswer, toolErrorResult, type McpErrorAnswer } from "./mcp-error";
 import { MCP_TOOLS, presentBeliefDetail, type McpTool } from "./mcp-tools";
 import { parseIdempotencyKey, runIdempotentTool } from "./run-idempotent-tool";
+import { nulPath } from "@/lib/api/nul-path";
 
 export const MCP_SERVER_NAME = "credence";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -78,26 +79,6 @@ export function toolInputJsonSchema(input: z.ZodObject, defaultScope: string | n
 
 function missingScope(): ApiError {
   return new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "required: name the scope slug" }] });
-}
-
-/** The dotted path of the first string or key holding U+0000 (Postgres text cannot store it), else null; iterative. */
-export function nulPath(root: unknown): string | null {
-  const stack: [unknown, string][] = [[root, ""]];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string];
-    if (typeof value === "string") {
-      if (value.includes("\u0000")) return path;
-    } else if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([item, path ? `${path}.${i}` : String(i)]));
-    } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
-        const at = path ? `${path}.${key}` : key;
-        if (key.includes("\u0000")) return at;
-        stack.push([item, at]);
-      }
-    }
-  }
-  return null;
 }
 
 /**

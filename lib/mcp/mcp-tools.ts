@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
-import { presentBelief, presentMutation } from "@/lib/api/present";
+import { presentBelief, presentIngest, presentMutation } from "@/lib/api/present";
 import type { BeliefDetail, BeliefServices } from "@/lib/beliefs";
 import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
 import { MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
@@ -181,19 +181,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
         ...(request.topic !== undefined ? { topic: request.topic } : {}),
         dryRun: request.dryRun ?? false,
       });
-      const byKind = (created: boolean) => result.changes.filter((c) => c.created === created);
-      return {
-        evidence: result.evidence,
-        discarded: result.outcome === "discarded",
-        outcome: result.outcome,
-        ...(result.outcome === "discarded" ? { reason: result.ess.reasoning } : {}),
-        ess: result.ess,
-        claims: result.claims,
-        changes: { created: byKind(true), revised: byKind(false), contracted: result.contractions },
-        relations: result.relations,
-        disagreements: result.disagreements,
-        changeSetId: result.changeSetId,
-      };
+      return presentIngest(result);
     },
     headline(result) {
       const r = result as { outcome: string; evidence: { id: string }; changes: { created: unknown[]; revised: unknown[] }; disagreements: { beliefId: string; text: string }[] };

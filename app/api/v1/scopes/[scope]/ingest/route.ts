@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiRoute } from "@/lib/api/api-route";
+import { presentIngest } from "@/lib/api/present";
 
 const ingestBody = z
   .object({
@@ -22,17 +23,5 @@ export const POST = apiRoute(async ({ services, principal, params, body, url }) 
     topic: request.topic,
     dryRun: url.searchParams.get("dryRun") === "true",
   });
-  const byKind = (created: boolean) => result.changes.filter((c) => c.created === created);
-  return {
-    evidence: result.evidence,
-    discarded: result.outcome === "discarded",
-    outcome: result.outcome,
-    ...(result.outcome === "discarded" ? { reason: result.ess.reasoning } : {}),
-    ess: result.ess,
-    claims: result.claims,
-    changes: { created: byKind(true), revised: byKind(false), contracted: result.contractions },
-    relations: result.relations,
-    disagreements: result.disagreements,
-    changeSetId: result.changeSetId,
-  };
+  return presentIngest(result);
 });

@@ -8,7 +8,6 @@
  * 10 000-long chain.
  * Everything is written in a namespace of its own, dropped at the end.
  */
-import { randomBytes } from "node:crypto";
 import neo4j, { type Driver } from "neo4j-driver";
 import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
 import {
@@ -17,9 +16,8 @@ import {
   emptyChangeSet,
   type Belief,
   type ChangeSet,
-  type Evidence,
-  type HistoryItem,
 } from "@/lib/engine";
+import { BATCH, SINGLE, QUERIES, CHAIN, iso, rng, run, sentence, nid, belief, entry, batch } from "../bench-corpus";
 import { measureReadPaths, readPathRows } from "../bench-read-paths";
 import type { ScopeView } from "../graph-store";
 import { createNeo4jGraphStore } from "./neo4j-graph-store";
@@ -42,118 +40,6 @@ export interface BenchRow {
   backend: string;
   metric: string;
   value: string;
-}
-
-const BATCH = 2_000;
-const SINGLE = 200;
-const QUERIES = 60;
-const CHAIN = 10_000;
-const T0 = Date.parse("2026-01-05T09:00:00.000Z");
-const iso = (ms: number) => new Date(T0 + ms).toISOString();
-
-/** mulberry32: every run writes the same corpus. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const VOCAB = Array.from({ length: 3_000 }, (_, i) => {
-  const syl = ["ka", "lo", "mi", "ren", "tus", "dor", "ve", "sal", "pri", "gon", "el", "ba"];
-  let w = "";
-  let x = i + 7;
-  for (let k = 0; k < 3; k++) {
-    w += syl[x % syl.length];
-    x = Math.floor(x / syl.length) + k * 5;
-  }
-  return `${w}${i % 10 === 0 ? "" : i.toString(36)}`;
-});
-
-/** Zipf-like word choice: queries hit small and large candidate sets alike. */
-function sentence(r: () => number, words = 8): string {
-  const pick = () => VOCAB[Math.floor(VOCAB.length * r() ** 2)] ?? "x";
-  return `${Array.from({ length: words }, pick).join(" ")}.`;
-}
-
-let idCounter = 0;
-const run = randomBytes(3).toString("hex");
-const nid = (prefix: string) => `${prefix}_${run}_${(++idCounter).toString(36)}`;
-
-function belief(scope: string, text: string, at: string): Belief {
-  return {
-    id: nid("b"),
-    scope,
-    topic: "bench",
-    text,
-    key: `${text.toLowerCase()} ${idCounter}`,
-    quantity: null,
-    contextTags: [],
-    validFrom: at,
-    supersedesId: null,
-    version: 1,
-    createdAt: at,
-    updatedAt: at,
-    credence: 0.6224593312018546,
-    valence: 0.2449186624037092,
-    confidence: 0.1,
-    uncertainty: 0.9,
-    supportCount: 1,
-    contradictCount: 0,
-    evidenceCount: 1,
-    supportWeight: 0.5,
-    rebuttalWeight: 0,
-    tension: 0,
-    status: "provisional",
-    reviewState: "none",
-    validUntil: null,
-    paramsVersion: "bench",
-  };
-}
-
-function evidence(scope: string, at: string): Evidence {
-  return { id: nid("ev"), scope, kind: "document", text: "bench source", uri: null, registeredBy: "bench", ess: null, reasoningType: null, discarded: false, createdAt: at, retractedAt: null };
-}
-
-function entry(sourceId: string, at: string, sourceKind: "evidence" | "belief" = "evidence"): HistoryItem {
-  return {
-    type: "entry",
-    seq: 1,
-    time: at,
-    actor: "bench",
-    changeSet: "bench",
-    sourceId,
-    sourceKind,
-    relation: "SUPPORTS",
-    tier: "document",
-    weight: 1,
-    ess: 1,
-    verified: true,
-    effectiveTier: "document",
-    launderingReason: null,
-    reasoning: null,
-    assessor: "caller",
-    contribution: 0.5,
-    effectiveWeight: 1,
-  };
-}
-
-function batch(scope: string, n: number, r: () => number, at: string): ChangeSet {
-  const evs: Evidence[] = [];
-  const beliefs: Belief[] = [];
-  const history: { beliefId: string; items: HistoryItem[] }[] = [];
-  for (let i = 0; i < n; i++) {
-    const ev = evidence(scope, at);
-    const b = belief(scope, sentence(r), at);
-    evs.push(ev);
-    beliefs.push(b);
-    history.push({ beliefId: b.id, items: [entry(ev.id, at)] });
-  }
-  return { ...emptyChangeSet(nid("cs"), "bench", at), evidence: evs, beliefs: beliefs.map((b) => ({ belief: b, expectedVersion: null })), history };
 }
 
 export async function benchNeo4jStore(options: Neo4jBenchOptions): Promise<BenchRow[]> {

@@ -3,6 +3,7 @@
  * Callers import from `@/lib/engine` only.
  */
 export * from "./assessor";
+export * from "./embedder";
 export * from "./model";
 export * from "./params";
 export * from "./ports";

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { databaseConfigFromEnv, openDatabase, type Database } from "@/lib/db/database";
 import { DataFolderInUseError } from "@/lib/db/data-folder-lock";
 import { getEnv } from "@/lib/env";
-import { DomainError } from "@/lib/identity/errors";
+import { BeliefServiceError, fieldError } from "@/lib/beliefs/belief-service-error";
 import { OPERATOR } from "@/lib/identity/identity-db";
 import { addGrant, removeGrant } from "@/lib/identity/grants";
 import { addMember, changeRole, listMembers, removeMemberByEmail } from "@/lib/identity/members";
@@ -75,7 +75,7 @@ function optionalText(options: Options, name: string): string | undefined {
 
 function role(options: Options): (typeof ROLES)[number] {
   const value = text(options, "role");
-  if (!isRole(value)) throw new DomainError("invalid", `bad role "${value}": use ${ROLES.join(", ")}`, "role");
+  if (!isRole(value)) throw fieldError("invalid", `bad role "${value}": use ${ROLES.join(", ")}`, "role");
   return value;
 }
 
@@ -308,7 +308,7 @@ export async function main(argv: string[]): Promise<number> {
     db = await openDatabase(databaseConfigFromEnv(getEnv(), { owner: "credence cli", ifHeld: "connect", maxConnections: 2 }));
     return (await command.run(db, options, out)) ?? 0;
   } catch (error) {
-    if (error instanceof DomainError || error instanceof UsageError || error instanceof DataFolderInUseError) return fail(error.message, 1);
+    if (error instanceof BeliefServiceError || error instanceof UsageError || error instanceof DataFolderInUseError) return fail(error.message, 1);
     return fail(error instanceof Error ? error.message : String(error), 1);
   } finally {
     await db?.close();

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { getDatabase, type Database } from "@/lib/db/database";
 import { currentUser, type SessionUser } from "@/lib/auth/session";
-import { DomainError } from "@/lib/identity/errors";
 import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 
 /** What every server action returns: the form shows `error.message` and `error.fields[name]` next to the inputs. */
@@ -34,7 +33,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 
 /**
  * One entry point for server actions (the dub.co pattern): the session goes into the context, the input is parsed
- * once with zod, identity and belief-service errors become readable results, anything else is logged and shown as a
+ * once with zod, the application layer's one error (`BeliefServiceError`) becomes a readable result, anything else is logged and shown as a
  * generic failure.
  * Permission checks live in the services the body calls, so the API and the CLI get the same rules.
  */
@@ -56,9 +55,6 @@ export function authedAction<S extends z.ZodType, T>(
       if (error instanceof BeliefServiceError) {
         const fields = error.details.fields ? Object.fromEntries(error.details.fields.map((f) => [f.field, f.message])) : undefined;
         return { ok: false, error: { code: error.code, message: error.message, fields } };
-      }
-      if (error instanceof DomainError) {
-        return { ok: false, error: { code: error.code, message: error.message, fields: error.field ? { [error.field]: error.message } : undefined } };
       }
       console.error("server action failed", error);
       return { ok: false, error: { code: "internal", message: "Something went wrong on our side; nothing was changed." } };

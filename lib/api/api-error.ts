@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { BeliefServiceError, httpStatusOf } from "@/lib/beliefs/belief-service-error";
-import { DomainError } from "@/lib/identity/errors";
 
 /** The REST API's error body: `{"error": {"code", "message", "details"}}`, never a stack trace (SPEC §7). */
 export interface ApiErrorBody {
@@ -20,15 +19,6 @@ export class ApiError extends Error {
   }
 }
 
-const DOMAIN_STATUS: Record<DomainError["code"], number> = {
-  not_found: 404,
-  conflict: 409,
-  invalid: 422,
-  forbidden: 403,
-  last_owner: 409,
-  unauthenticated: 401,
-};
-
 export function errorResponse(status: number, code: string, message: string, details: Record<string, unknown> = {}): Response {
   const body: ApiErrorBody = { error: { code, message, details } };
   return Response.json(body, { status, headers: { "cache-control": "no-store" } });
@@ -47,9 +37,6 @@ export function handleApiError(error: unknown): Response {
   if (error instanceof ApiError) return errorResponse(error.status, error.code, error.message, error.details);
   if (error instanceof BeliefServiceError) {
     return errorResponse(httpStatusOf(error.code), error.code, error.message, { ...error.details });
-  }
-  if (error instanceof DomainError) {
-    return errorResponse(DOMAIN_STATUS[error.code], error.code, error.message, error.field ? { fields: [{ field: error.field, message: error.message }] } : {});
   }
   if (error instanceof z.ZodError) {
     return errorResponse(422, "invalid", "The request has invalid fields.", { fields: zodFieldProblems(error) });

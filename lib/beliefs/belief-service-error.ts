@@ -1,5 +1,7 @@
+import type { ZodError } from "zod";
+
 /**
- * The one error type of the belief services. Each `code` is stable; the API maps it to an HTTP status with
+ * The one error type of the application layer (belief services and identity alike). Each `code` is stable; the API maps it to an HTTP status with
  * `httpStatusOf` (one place), the UI shows `message`, and `details` carries machine-readable specifics.
  */
 
@@ -31,6 +33,8 @@ export interface BeliefServiceErrorDetails {
   attempts?: number;
   /** `assessment_failed`: the assessor's own code (timeout, refused, malformed, rate_limited, unavailable, budget_exhausted). */
   assessorCode?: string;
+  /** `conflict`: `last_owner` when the change would leave a scope without an owner. */
+  reason?: "last_owner";
 }
 
 export class BeliefServiceError extends Error {
@@ -68,13 +72,35 @@ export function httpStatusOf(code: BeliefServiceErrorCode): number {
   }
 }
 
-export function isBeliefServiceError(error: unknown): error is BeliefServiceError {
-  return error instanceof BeliefServiceError;
+/** A failure about one input field (forms show `message` beside it). */
+export function fieldError(code: BeliefServiceErrorCode, message: string, field: string, details: BeliefServiceErrorDetails = {}): BeliefServiceError {
+  return new BeliefServiceError(code, message, { ...details, fields: [{ field, message }] });
+}
+
+/** Every zod issue as a field problem; an issue at the root of the input is named `input`. */
+export function fieldProblems(error: Pick<ZodError, "issues">, prefix = ""): FieldProblem[] {
+  return error.issues.map((issue) => ({
+    field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "input",
+    message: issue.message,
+  }));
+}
+
+/** A zod failure as `invalid`, naming every problem. */
+export function invalidInputError(error: Pick<ZodError, "issues">, options?: { cause?: unknown }): BeliefServiceError {
+  const fields = fieldProblems(error);
+  return new BeliefServiceError("invalid", fields.map((f) => `${f.field}: ${f.message}`).join("; "), { fields }, options);
+}
+
+/** Parses a service input with `schema`; a failure becomes `invalid` with every problem listed. */
+export function parseServiceInput<T>(schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: Pick<ZodError, "issues"> } }, input: unknown): T {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw invalidInputError(result.error);
 }
 
 /** The not-found answer for a scope: identical for a missing scope and one the caller may not read (SPEC §5). */
-export function scopeNotFoundError(slug: string): BeliefServiceError {
-  return new BeliefServiceError("not_found", `no scope ${slug}`, { fields: [{ field: "scope", message: "not found" }] });
+export function scopeNotFoundError(slug: string, field = "scope"): BeliefServiceError {
+  return new BeliefServiceError("not_found", `no scope ${slug}`, { fields: [{ field, message: "not found" }] });
 }
 
 /** The not-found answer for an item id: identical for a missing id and a hidden one. */

@@ -11,7 +11,7 @@ import { BeliefServiceError, itemNotFoundError } from "./belief-service-error";
 import type { BeliefServices, MutationResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import { beliefChange, type ServiceKit } from "./service-kit";
-import { parseServiceInput } from "./to-service-error";
+import { parseServiceInput } from "./belief-service-error";
 import { emptyChangeSet } from "@/lib/engine";
 
 type MutationServices = Pick<BeliefServices, "proposeMutation" | "reviewMutation" | "liftFreeze" | "reviewQueue">;

@@ -29,7 +29,7 @@ import { itemNotFoundError } from "./belief-service-error";
 import type { BeliefDetail, BeliefServices, ReplayCheckResult, ScopeOverview } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import type { ServiceKit } from "./service-kit";
-import { parseServiceInput } from "./to-service-error";
+import { parseServiceInput } from "./belief-service-error";
 
 type ReadServices = Pick<
   BeliefServices,

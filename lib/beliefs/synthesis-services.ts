@@ -11,7 +11,7 @@ import { BeliefServiceError } from "./belief-service-error";
 import type { BeliefServices, SynthesisCandidate } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import type { ServiceKit } from "./service-kit";
-import { parseServiceInput } from "./to-service-error";
+import { parseServiceInput } from "./belief-service-error";
 
 type SynthesisServices = Pick<BeliefServices, "listSynthesisCandidates" | "acceptSynthesis" | "dismissSynthesis">;
 

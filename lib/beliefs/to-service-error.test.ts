@@ -1,25 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AssessmentError } from "@/lib/engine";
-import { MutationValidationError } from "@/lib/engine/mutation";
+import { AssessmentError, EngineError, validationFailed } from "@/lib/engine";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "@/lib/graph/errors";
-import { DomainError } from "@/lib/identity/errors";
-import { BELIEF_SERVICE_ERROR_CODES, BeliefServiceError, httpStatusOf } from "./belief-service-error";
-import { parseServiceInput, toServiceError } from "./to-service-error";
+import { BELIEF_SERVICE_ERROR_CODES, BeliefServiceError, httpStatusOf, parseServiceInput } from "./belief-service-error";
+import { toServiceError } from "./to-service-error";
 
 const codeOf = (error: unknown) => (toServiceError(error) as BeliefServiceError).code;
 
 describe("toServiceError", () => {
   it("maps every layer's errors to one stable code", () => {
-    expect(codeOf(new DomainError("not_found", "no scope x", "scope"))).toBe("not_found");
-    expect(codeOf(new DomainError("last_owner", "keep one"))).toBe("conflict");
+    expect(codeOf(new EngineError("not_frozen", "not frozen"))).toBe("invalid");
+    expect(codeOf(new EngineError("not_pending", "decided already"))).toBe("conflict");
     expect(codeOf(new AssessmentError("timeout", "slow"))).toBe("assessment_failed");
     expect((toServiceError(new AssessmentError("refused", "no")) as BeliefServiceError).details.assessorCode).toBe("refused");
     expect(codeOf(new VersionConflict("b", "version", "lost"))).toBe("conflict");
     expect(codeOf(new ChangeSetRejected("duplicate_id", "dup"))).toBe("conflict");
     expect(codeOf(new ChangeSetRejected("invalid", "bad"))).toBe("invalid");
     expect(codeOf(new GraphStoreError("store_unavailable", "down"))).toBe("unavailable");
-    const mutation = toServiceError(new MutationValidationError([{ field: "reason", message: "must cite" }])) as BeliefServiceError;
+    const mutation = toServiceError(validationFailed([{ field: "reason", message: "must cite" }])) as BeliefServiceError;
     expect(mutation.code).toBe("invalid");
     expect(mutation.details.fields).toEqual([{ field: "reason", message: "must cite" }]);
   });

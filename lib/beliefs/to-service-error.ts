@@ -1,36 +1,21 @@
 /**
- * Every failure of a service becomes a `BeliefServiceError` here (one place), so the API maps one error type:
- * zod → `invalid` naming each field; identity's DomainError → its own code; assessor failures → `assessment_failed`
- * (nothing was written); store races that outlived the retries → `conflict`; a store that is down → `unavailable`;
- * the engine's refusals (an entry that does not exist, a topic that is not frozen…) → `invalid`.
+ * Every failure of a service becomes a `BeliefServiceError` here (one place), so each boundary maps one error type:
+ * zod → `invalid` naming each field; the engine's `EngineError` → `invalid` (or `conflict` for a mutation that is no
+ * longer pending), its fields kept; assessor failures → `assessment_failed` (nothing was written); store races that
+ * outlived the retries → `conflict`; a store that is down → `unavailable`.
  * Anything else is rethrown unchanged: a bug, which the boundary logs and answers with a generic 500.
  */
 import { ZodError } from "zod";
-import { AssessmentError } from "@/lib/engine";
-import { MutationValidationError, ReviewError } from "@/lib/engine/mutation";
+import { AssessmentError, EngineError } from "@/lib/engine";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "@/lib/graph/errors";
-import { DomainError } from "@/lib/identity/errors";
-import { BeliefServiceError, type FieldProblem } from "./belief-service-error";
-
-export function fieldProblems(error: ZodError, prefix = ""): FieldProblem[] {
-  return error.issues.map((issue) => ({
-    field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "input",
-    message: issue.message,
-  }));
-}
-
-/** Names of engine error classes whose refusals are the caller's to fix. */
-const ENGINE_REFUSALS = new Set(["StabilityError", "SynthesisError", "IngestError", "MutationError", "AssimilationError", "RevisionError", "GroundingError"]);
+import { BeliefServiceError, invalidInputError } from "./belief-service-error";
 
 export function toServiceError(error: unknown): unknown {
   if (error instanceof BeliefServiceError) return error;
-  if (error instanceof ZodError) {
-    const fields = fieldProblems(error);
-    return new BeliefServiceError("invalid", fields.map((f) => `${f.field}: ${f.message}`).join("; "), { fields });
-  }
-  if (error instanceof DomainError) {
-    const code = error.code === "last_owner" ? "conflict" : error.code === "unauthenticated" ? "forbidden" : error.code;
-    return new BeliefServiceError(code, error.message, error.field ? { fields: [{ field: error.field, message: error.message }] } : {});
+  if (error instanceof ZodError) return invalidInputError(error);
+  if (error instanceof EngineError) {
+    const code = error.code === "not_pending" ? "conflict" : "invalid";
+    return new BeliefServiceError(code, error.message, error.fields.length > 0 ? { fields: error.fields } : {}, { cause: error });
   }
   if (error instanceof AssessmentError) {
     return new BeliefServiceError("assessment_failed", `assessment failed (${error.code}): ${error.message}; nothing was written`, { assessorCode: error.code }, { cause: error });
@@ -45,23 +30,5 @@ export function toServiceError(error: unknown): unknown {
   if (error instanceof GraphStoreError) {
     return new BeliefServiceError("unavailable", `the graph store is unavailable: ${error.message}`, {}, { cause: error });
   }
-  if (error instanceof MutationValidationError) {
-    return new BeliefServiceError("invalid", error.message, { fields: error.fields }, { cause: error });
-  }
-  if (error instanceof ReviewError) {
-    return new BeliefServiceError(error.code === "not_pending" ? "conflict" : "invalid", error.message, {}, { cause: error });
-  }
-  if (error instanceof Error && ENGINE_REFUSALS.has(error.name)) {
-    return new BeliefServiceError("invalid", error.message, {}, { cause: error });
-  }
   return error;
-}
-
-/** Parses a service input with `schema`; a ZodError becomes `invalid` with every problem listed. */
-export function parseServiceInput<T>(schema: { parse(input: unknown): T }, input: unknown): T {
-  try {
-    return schema.parse(input ?? {});
-  } catch (error) {
-    throw toServiceError(error);
-  }
 }

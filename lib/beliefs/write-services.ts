@@ -29,7 +29,7 @@ import { BeliefServiceError, itemNotFoundError } from "./belief-service-error";
 import type { AssimilateResult, BeliefChange, BeliefServices, IngestResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import { beliefChange, withGroundingPropagation, type ServiceKit } from "./service-kit";
-import { parseServiceInput } from "./to-service-error";
+import { parseServiceInput } from "./belief-service-error";
 
 type WriteServices = Pick<BeliefServices, "registerEvidence" | "assimilate" | "harvest" | "ingest" | "reviseEntry" | "retract">;
 

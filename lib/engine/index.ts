@@ -4,6 +4,7 @@
  */
 export * from "./assessor";
 export * from "./embedder";
+export * from "./errors";
 export * from "./model";
 export * from "./params";
 export * from "./ports";

@@ -3,7 +3,8 @@ import fc from "fast-check";
 import type { BeliefRecord, EvidenceEntry, EvidenceKind, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { checkReplay } from "./replay";
-import { inlineIds, MutationValidationError, parseMutationRequest, proposeMutation, reviewMutation, ReviewError, type MutationInput, type MutationRequestInput } from "./mutation";
+import { EngineError } from "./errors";
+import { inlineIds, parseMutationRequest, proposeMutation, reviewMutation, type MutationInput, type MutationRequestInput } from "./mutation";
 import { liftFreeze } from "./stability";
 import { at, makeEntry, makeEvidence, storedRecord } from "./testing/fixtures";
 import { applyChangeSet, emptyGraph, memoryCitationIndex, memoryResolver, topicStateOf, type MemoryGraph } from "./testing/memory-graph";
@@ -82,31 +83,34 @@ describe("validation (422 with field-level errors)", () => {
   it("names every missing or invalid field", async () => {
     const g = graphWith([]);
     const err = await run(g, { strength: 2, mutationType: "rewritten" }).promise.catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MutationValidationError);
-    expect((err as MutationValidationError).fields.map((f) => f.field).sort()).toEqual(["belief", "mutationType", "reason", "sourceEvent", "strength"]);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).fields.map((f) => f.field).sort()).toEqual(["belief", "mutationType", "reason", "sourceEvent", "strength"]);
   });
 
   it("refuses fragments, questions, several sentences, unknown keys", async () => {
     const g = graphWith([]);
     for (const belief of ["Deploys.", "Do deploys need approvals?", "Deploys need approvals. Tests must pass."]) {
       const err = await run(g, body({ belief })).promise.catch((e: unknown) => e);
-      expect((err as MutationValidationError).fields.map((f) => f.field)).toEqual(["belief"]);
+      expect((err as EngineError).fields.map((f) => f.field)).toEqual(["belief"]);
     }
     const extra = await run(g, { ...body(), strengthh: 1 }).promise.catch((e: unknown) => e);
-    expect(extra).toBeInstanceOf(MutationValidationError);
+    expect(extra).toBeInstanceOf(EngineError);
   });
 
   it("a reason must cite a resolvable id; hidden and missing ids fail identically, with the same lookups", async () => {
     const g = graphWith([]);
     const vague = await run(g, body({ reason: "It seems right." })).promise.catch((e: unknown) => e);
-    expect((vague as MutationValidationError).fields).toEqual([{ field: "reason", message: "reason must cite at least one evidence id that resolves (inline or in evidenceIds)" }]);
+    expect((vague as EngineError).fields).toEqual([{ field: "reason", message: "reason must cite at least one evidence id that resolves (inline or in evidenceIds)" }]);
     const listed = await run(g, body({ reason: "See the attached evidence.", evidenceIds: ["ev_judgment_2"] })).promise;
     expect(listed.mutation.evidenceIds).toEqual(["ev_judgment_2"]);
 
     const hidden = run(g, body({ reason: "per ev_other_scope", sourceEvent: "ev_other_scope" }));
     const missing = run(g, body({ reason: "per ev_nowhere_9", sourceEvent: "ev_nowhere_9" }));
     const [he, me] = await Promise.all([hidden.promise.catch((e: unknown) => e), missing.promise.catch((e: unknown) => e)]);
-    expect((he as MutationValidationError).fields).toEqual((me as MutationValidationError).fields);
+    expect(he).toBeInstanceOf(EngineError);
+    expect(me).toBeInstanceOf(EngineError);
+    expect((he as EngineError).fields).toEqual([{ field: "reason", message: "reason must cite at least one evidence id that resolves (inline or in evidenceIds)" }, { field: "sourceEvent", message: "sourceEvent does not resolve" }]);
+    expect((he as EngineError).fields).toEqual((me as EngineError).fields);
     expect(hidden.resolver.lookups.length).toBe(missing.resolver.lookups.length);
   });
 
@@ -233,11 +237,11 @@ describe("the Judge's decision tree", () => {
     expect(g4.beliefs.get(nRec.belief.id)?.belief.status).toBe("retired");
     expect(g4.mutations.get(r.mutation.id)?.status).toBe("rejected");
 
-    await expect(review({ decision: "reject", resolution: "merge", note: "x" })).rejects.toBeInstanceOf(MutationValidationError);
-    await expect(review({ decision: "approve" })).rejects.toBeInstanceOf(MutationValidationError);
+    await expect(review({ decision: "reject", resolution: "merge", note: "x" })).rejects.toBeInstanceOf(EngineError);
+    await expect(review({ decision: "approve" })).rejects.toBeInstanceOf(EngineError);
     await expect(
       reviewMutation({ body: { decision: "approve", note: "again" }, mutation: coexist.mutation, proposed: nRec, existing: null, reviewer: "jd", now: at(3001), changeSetId: "x" }, { params }),
-    ).rejects.toBeInstanceOf(ReviewError);
+    ).rejects.toMatchObject({ name: "EngineError", code: "not_pending" });
   });
 
   it("no conflict when E's credence is not above 0.7 or similarity not above 0.7 → new", async () => {
@@ -255,7 +259,7 @@ describe("the Judge's decision tree", () => {
     const after = applyChangeSet(g, r.changeSet);
     expect(after.beliefs.get("b_e")?.belief.status).toBe("retired");
     const none = await run(graphWith([]), body({ mutationType: "retired" })).promise.catch((e: unknown) => e);
-    expect((none as MutationValidationError).fields[0]?.field).toBe("belief");
+    expect((none as EngineError).fields[0]?.field).toBe("belief");
   });
 });
 

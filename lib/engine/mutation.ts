@@ -29,6 +29,7 @@ import { z } from "zod";
 import type { Assessor, BeliefText, ConflictAssessment } from "./assessor";
 import { newBelief, writeBelief, type BeliefWrite, type UnsequencedItem } from "./assimilate";
 import { emptyChangeSet, mergeChangeSets, type ChangeSet, type TopicFreeze } from "./change-set";
+import { EngineError, issueFields, validationFailed, type FieldError } from "./errors";
 import { propagateGrounding, type CascadeContext } from "./grounding";
 import { splitSentences } from "./harvest";
 import {
@@ -78,19 +79,6 @@ export const mutationRequestSchema = z
 export type MutationRequestInput = z.input<typeof mutationRequestSchema>;
 export type MutationRequest = z.output<typeof mutationRequestSchema>;
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-/** 422 at the boundary: every invalid field with its message. */
-export class MutationValidationError extends Error {
-  readonly code = "validation_failed";
-  constructor(readonly fields: readonly FieldError[]) {
-    super(`Invalid mutation: ${fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`);
-    this.name = "MutationValidationError";
-  }
-}
 
 /** Inline evidence ids in a reason: tokens with a digit, `_`, `-` or `:` inside (e.g. `ev_12`, `judgment-7`, a cuid). */
 export function inlineIds(reason: string): string[] {
@@ -110,13 +98,13 @@ export interface ValidatedMutation {
 }
 
 /**
- * Parse the body and resolve its ids through the caller's view; throws `MutationValidationError` naming every bad
+ * Parse the body and resolve its ids through the caller's view; throws an `EngineError` (`validation_failed`) naming every bad
  * field. Ids are resolved in a fixed order (listed, then inline, then the source event), one lookup each.
  */
 export async function parseMutationRequest(body: unknown, resolver: AuthorisedResolver | ResolutionCache): Promise<ValidatedMutation> {
   const parsed = mutationRequestSchema.safeParse(body);
   if (!parsed.success) {
-    throw new MutationValidationError(parsed.error.issues.map((i) => ({ field: i.path.length ? i.path.join(".") : "body", message: i.message })));
+    throw validationFailed(issueFields(parsed.error.issues), "mutation");
   }
   const request = parsed.data;
   const cache = resolver instanceof ResolutionCache ? resolver : new ResolutionCache(resolver);
@@ -126,7 +114,7 @@ export async function parseMutationRequest(body: unknown, resolver: AuthorisedRe
   for (const id of cited) if ((await cache.resolve(id)) !== null) resolved.push(id);
   if (resolved.length === 0) errors.push({ field: "reason", message: "reason must cite at least one evidence id that resolves (inline or in evidenceIds)" });
   if ((await cache.resolve(request.sourceEvent)) === null) errors.push({ field: "sourceEvent", message: "sourceEvent does not resolve" });
-  if (errors.length) throw new MutationValidationError(errors);
+  if (errors.length) throw validationFailed(errors, "mutation");
   return { request, evidenceIds: resolved };
 }
 
@@ -188,7 +176,7 @@ const INTENDED: Record<MutationType, MutationDecision> = {
 
 const beliefText = (b: Belief): BeliefText => ({ id: b.id, text: b.text, contextTags: b.contextTags });
 
-/** Run the protocol for one request (see the module comment). Throws `MutationValidationError` (422). */
+/** Run the protocol for one request (see the module comment). Throws an `EngineError` (`validation_failed`) (422). */
 export async function proposeMutation(input: MutationInput, deps: MutationDeps): Promise<MutationResult> {
   const { assessor, params } = deps;
   const cache = new ResolutionCache(deps.resolver);
@@ -268,7 +256,7 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
 
   if (request.mutationType === "retired") {
     const target = same ?? pickBest(live, (x) => sims.get(x.record.belief.id) ?? 0, params.oscillationSimilarity);
-    if (!target) throw new MutationValidationError([{ field: "belief", message: "no live belief matches the belief to retire" }]);
+    if (!target) throw validationFailed([{ field: "belief", message: "no live belief matches the belief to retire" }], "mutation");
     const topic = target.record.belief.topic;
     const blocked = await stabilityGate(topic, target.record.belief.key, target.record.belief.text);
     if (blocked) return blocked;
@@ -480,16 +468,6 @@ export const reviewRequestSchema = z
   .refine((r) => r.decision === "approve" || r.resolution === undefined, { message: "resolution applies to approve only", path: ["resolution"] });
 export type ReviewRequestInput = z.input<typeof reviewRequestSchema>;
 
-export class ReviewError extends Error {
-  constructor(
-    readonly code: "not_pending" | "belief_missing",
-    message: string,
-  ) {
-    super(message);
-    this.name = "ReviewError";
-  }
-}
-
 export interface ReviewInput {
   body: unknown;
   mutation: MutationRecord;
@@ -514,11 +492,11 @@ export interface ReviewResult {
  */
 export async function reviewMutation(input: ReviewInput, deps: Pick<MutationDeps, "params" | "cascade">): Promise<ReviewResult> {
   const parsed = reviewRequestSchema.safeParse(input.body);
-  if (!parsed.success) throw new MutationValidationError(parsed.error.issues.map((i) => ({ field: i.path.join(".") || "body", message: i.message })));
+  if (!parsed.success) throw validationFailed(issueFields(parsed.error.issues), "mutation");
   const body = parsed.data;
   const { params } = deps;
-  if (input.mutation.status !== "pending_review") throw new ReviewError("not_pending", `Mutation ${input.mutation.id} is not waiting for review.`);
-  if (input.proposed.belief.id !== input.mutation.beliefIds[0]) throw new ReviewError("belief_missing", "The proposed belief does not belong to this mutation.");
+  if (input.mutation.status !== "pending_review") throw new EngineError("not_pending", `Mutation ${input.mutation.id} is not waiting for review.`);
+  if (input.proposed.belief.id !== input.mutation.beliefIds[0]) throw new EngineError("belief_missing", "The proposed belief does not belong to this mutation.");
   const ctx = { now: input.now, actor: input.reviewer, changeSetId: input.changeSetId };
   const resolution: ReviewResolution | null = body.decision === "approve" ? (body.resolution ?? "coexist") : null;
   const reviewItem: UnsequencedItem = { type: "review", action: body.decision === "approve" ? "approved" : "rejected", mutationId: input.mutation.id, note: body.note, time: input.now, actor: input.reviewer, changeSet: input.changeSetId };

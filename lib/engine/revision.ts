@@ -28,6 +28,7 @@
 import type { Assessor, EssAssessment, ExtractedClaim, Relation } from "./assessor";
 import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
 import { newBelief, writeBelief, type UnsequencedItem } from "./assimilate";
+import { EngineError } from "./errors";
 import { propagateGrounding, type CascadeContext } from "./grounding";
 import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
@@ -120,21 +121,11 @@ interface Working {
   fresh: boolean;
 }
 
-export class IngestError extends Error {
-  constructor(
-    readonly code: "empty_text",
-    message: string,
-  ) {
-    super(message);
-    this.name = "IngestError";
-  }
-}
-
 /** Stage one ingest (see the module comment). Throws `AssessmentError` when an assessment fails: nothing is staged. */
 export async function ingest(input: IngestInput, deps: IngestDeps): Promise<IngestResult> {
   const { assessor, params } = deps;
   const text = input.text.trim();
-  if (!text) throw new IngestError("empty_text", "Nothing to ingest.");
+  if (!text) throw new EngineError("empty_text", "Nothing to ingest.");
   const kind: EvidenceKind = input.kind ?? "observation";
   const tier = tierOfKind(kind);
   const ess = await assessor.assessEvidence(text);

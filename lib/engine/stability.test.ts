@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { EngineError } from "./errors";
 import type { ConflictReport, MutationRecord } from "./model";
 import { defaultParams } from "./params";
-import { checkOscillation, freezeTopic, isFrozen, leftBeliefs, liftFreeze, stabilityReport, StabilityError } from "./stability";
+import { checkOscillation, freezeTopic, isFrozen, leftBeliefs, liftFreeze, stabilityReport } from "./stability";
 import { beliefKey } from "./topic";
 import { at, makeMutationRecord } from "./testing/fixtures";
 
@@ -80,8 +81,8 @@ describe("oscillation hard stop", () => {
     const lifted = liftFreeze(freeze, "scope_a", "deploy-branch", "evidence reviewed");
     expect(lifted).toEqual({ scope: "scope_a", topic: "deploy-branch", frozen: false, reason: "evidence reviewed", byMutationId: null });
     expect(checkOscillation({ ...base, freeze: lifted, records: [s, blocked], proposal: { key: beliefKey(A), text: A } }, defaultParams)).toBeNull();
-    expect(() => liftFreeze(lifted, "scope_a", "deploy-branch", "again")).toThrow(StabilityError);
-    expect(() => liftFreeze(null, "scope_a", "deploy-branch", "none")).toThrow(StabilityError);
+    expect(() => liftFreeze(lifted, "scope_a", "deploy-branch", "again")).toThrow(EngineError);
+    expect(() => liftFreeze(null, "scope_a", "deploy-branch", "none")).toThrow(EngineError);
   });
 
   it("any alternation X→Y→X over generated texts is stopped at the third write (property)", () => {

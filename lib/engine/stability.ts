@@ -12,6 +12,7 @@
  * no longer returns.
  */
 import type { TopicFreeze } from "./change-set";
+import { EngineError } from "./errors";
 import type { IsoTime, MutationDecision, MutationRecord, StabilityFlag } from "./model";
 import type { EngineParams } from "./params";
 
@@ -143,18 +144,8 @@ export function freezeTopic(scope: string, topic: string, mutationId: string, re
   return { scope, topic, frozen: true, reason, byMutationId: mutationId };
 }
 
-export class StabilityError extends Error {
-  constructor(
-    readonly code: "not_frozen",
-    message: string,
-  ) {
-    super(message);
-    this.name = "StabilityError";
-  }
-}
-
 /** A reviewer lifts a freeze; returns the value to write. Lifting a topic that is not frozen is refused. */
 export function liftFreeze(freeze: TopicFreeze | null, scope: string, topic: string, note: string): TopicFreeze {
-  if (!isFrozen(freeze)) throw new StabilityError("not_frozen", `Topic "${topic}" is not frozen.`);
+  if (!isFrozen(freeze)) throw new EngineError("not_frozen", `Topic "${topic}" is not frozen.`);
   return { scope, topic, frozen: false, reason: note, byMutationId: null };
 }

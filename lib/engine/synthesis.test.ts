@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { EngineError } from "./errors";
 import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { replay } from "./replay";
-import { acceptSynthesis, detectSynthesisCandidates, dismissSynthesis, SynthesisError } from "./synthesis";
+import { acceptSynthesis, detectSynthesisCandidates, dismissSynthesis } from "./synthesis";
 import { at, makeBelief, makeEntry } from "./testing/fixtures";
 
 const entry = (seq: number, over: Partial<EvidenceEntry>) => makeEntry(seq, { time: at(seq), ...over });
@@ -99,8 +100,8 @@ describe("acceptSynthesis", () => {
   it("refuses empty text, one belief twice and ended beliefs", () => {
     const { main, release } = dispute();
     const base = { a: main.belief, b: release.belief, proposal: { text: "x", contextTags: [] }, newBeliefId: "n", changeSetId: "c", actor: "r", now: at(1) };
-    expect(() => acceptSynthesis({ ...base, proposal: { text: "  ", contextTags: [] } }, defaultParams)).toThrow(SynthesisError);
-    expect(() => acceptSynthesis({ ...base, b: main.belief }, defaultParams)).toThrow(SynthesisError);
-    expect(() => acceptSynthesis({ ...base, b: { ...release.belief, status: "superseded" } }, defaultParams)).toThrow(SynthesisError);
+    expect(() => acceptSynthesis({ ...base, proposal: { text: "  ", contextTags: [] } }, defaultParams)).toThrow(EngineError);
+    expect(() => acceptSynthesis({ ...base, b: main.belief }, defaultParams)).toThrow(EngineError);
+    expect(() => acceptSynthesis({ ...base, b: { ...release.belief, status: "superseded" } }, defaultParams)).toThrow(EngineError);
   });
 });

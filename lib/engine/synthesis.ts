@@ -13,6 +13,7 @@
 import type { SynthesisProposal } from "./assessor";
 import { emptyChangeSet, type ChangeSet } from "./change-set";
 import { newBelief, writeBelief } from "./assimilate";
+import { EngineError } from "./errors";
 import type { Belief, BeliefEdge, BeliefRecord, IsoTime } from "./model";
 import type { EngineParams } from "./params";
 import { rebuttalsFrom } from "./recall";
@@ -125,24 +126,14 @@ export interface AcceptSynthesisInput {
   now: IsoTime;
 }
 
-export class SynthesisError extends Error {
-  constructor(
-    readonly code: "empty_text" | "not_live" | "same_belief",
-    message: string,
-  ) {
-    super(message);
-    this.name = "SynthesisError";
-  }
-}
-
 /** The change-set of an accepted synthesis: one new provisional belief and `SYNTHESIZES` edges to both sides. */
 export function acceptSynthesis(input: AcceptSynthesisInput, params: EngineParams): ChangeSet {
   const text = input.proposal.text.trim();
-  if (!text) throw new SynthesisError("empty_text", "A synthesis needs a sentence.");
-  if (input.a.id === input.b.id) throw new SynthesisError("same_belief", "A synthesis reconciles two different beliefs.");
+  if (!text) throw new EngineError("empty_text", "A synthesis needs a sentence.");
+  if (input.a.id === input.b.id) throw new EngineError("same_belief", "A synthesis reconciles two different beliefs.");
   for (const side of [input.a, input.b]) {
     if (side.status === "superseded" || side.status === "retired" || side.status === "contracted") {
-      throw new SynthesisError("not_live", `Belief ${side.id} is no longer live.`);
+      throw new EngineError("not_live", `Belief ${side.id} is no longer live.`);
     }
   }
   const created = newBelief(

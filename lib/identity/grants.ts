@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { DomainError, isUniqueViolation, parseInput } from "./errors";
+import { isUniqueViolation } from "./errors";
+import { fieldError, parseServiceInput, scopeNotFoundError } from "@/lib/beliefs/belief-service-error";
 import { isOperator, type Actor, type IdentityDb } from "./identity-db";
-import { requireScopeRole, scopeNotFound } from "./scope-access";
+import { requireScopeRole } from "./scope-access";
 import { slugSchema } from "./schemas";
 
 export type GrantView = {
@@ -49,11 +50,11 @@ function toView(row: GrantRow): GrantView {
  * visible to the owner: granting reveals nothing about it.
  */
 export async function addGrant(db: IdentityDb, actor: Actor, input: z.input<typeof grantInput>): Promise<GrantView> {
-  const data = parseInput(grantInput, input);
+  const data = parseServiceInput(grantInput, input);
   const { scope: from } = await requireScopeRole(db, actor, data.fromSlug, "owner");
-  if (data.toSlug === from.slug) throw new DomainError("invalid", "a scope always resolves its own items", "toSlug");
+  if (data.toSlug === from.slug) throw fieldError("invalid", "a scope always resolves its own items", "toSlug");
   const to = await db.prisma.scope.findUnique({ where: { slug: data.toSlug }, select: { id: true } });
-  if (!to) throw scopeNotFound(data.toSlug, "toSlug");
+  if (!to) throw scopeNotFoundError(data.toSlug, "toSlug");
   try {
     const row = await db.prisma.grant.create({
       data: { fromScopeId: from.id, toScopeId: to.id, createdById: isOperator(actor) ? null : actor },
@@ -61,17 +62,17 @@ export async function addGrant(db: IdentityDb, actor: Actor, input: z.input<type
     });
     return toView(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError("conflict", `${data.toSlug} may already resolve ${from.slug}'s items`, "toSlug");
+    if (isUniqueViolation(error)) throw fieldError("conflict", `${data.toSlug} may already resolve ${from.slug}'s items`, "toSlug");
     throw error;
   }
 }
 
 /** Owner of `from` only. */
 export async function removeGrant(db: IdentityDb, actor: Actor, input: z.input<typeof grantInput>): Promise<void> {
-  const data = parseInput(grantInput, input);
+  const data = parseServiceInput(grantInput, input);
   const { scope: from } = await requireScopeRole(db, actor, data.fromSlug, "owner");
   const deleted = await db.prisma.grant.deleteMany({ where: { fromScopeId: from.id, toScope: { slug: data.toSlug } } });
-  if (deleted.count === 0) throw new DomainError("not_found", `${data.toSlug} has no grant from ${from.slug}`, "toSlug");
+  if (deleted.count === 0) throw fieldError("not_found", `${data.toSlug} has no grant from ${from.slug}`, "toSlug");
 }
 
 /** Grants out of `scopeSlug` (who may resolve its items), for its members. */

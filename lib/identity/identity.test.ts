@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { TEST_BACKENDS, type TestLocation } from "@/lib/db/test-backends";
-import { DomainError } from "./errors";
+import { BeliefServiceError, type BeliefServiceErrorCode } from "@/lib/beliefs/belief-service-error";
 import { OPERATOR } from "./identity-db";
 import { addGrant, listGrants, listIncomingGrants, removeGrant } from "./grants";
 import { addMember, changeRole, listMembers, removeMember } from "./members";
@@ -9,14 +9,21 @@ import { createScope, getScopeForViewer, listMyScopes, setScopePublic } from "./
 import { authenticateToken, createToken, listTokens, revokeToken } from "./tokens";
 import { createUser, ensureUserForEmail, verifyCredentials } from "./users";
 
-async function expectCode(promise: Promise<unknown>, code: DomainError["code"]): Promise<DomainError> {
+/** `last_owner` is a `conflict` whose `details.reason` says so. */
+async function expectCode(promise: Promise<unknown>, code: BeliefServiceErrorCode | "last_owner"): Promise<BeliefServiceError & { field?: string }> {
   const error = await promise.then(
     () => null,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(DomainError);
-  expect((error as DomainError).code).toBe(code);
-  return error as DomainError;
+  expect(error).toBeInstanceOf(BeliefServiceError);
+  const failure = error as BeliefServiceError;
+  if (code === "last_owner") {
+    expect(failure.code).toBe("conflict");
+    expect(failure.details.reason).toBe("last_owner");
+  } else {
+    expect(failure.code).toBe(code);
+  }
+  return Object.assign(failure, { field: failure.details.fields?.[0]?.field });
 }
 
 let counter = 0;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AppPrismaTransaction } from "@/lib/db/prisma-client";
-import { DomainError, isUniqueViolation, parseInput } from "./errors";
+import { isUniqueViolation } from "./errors";
+import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
 import { isOperator, type Actor, type IdentityDb } from "./identity-db";
 import type { Role } from "./roles";
 import { requireScopeRole } from "./scope-access";
@@ -25,7 +26,7 @@ const addMemberInput = z.object({ scopeSlug: slugSchema, email: emailSchema, rol
 
 /** Owner only: adds an existing user, by email, with a role. */
 export async function addMember(db: IdentityDb, actor: Actor, input: z.input<typeof addMemberInput>): Promise<MemberView> {
-  const data = parseInput(addMemberInput, input);
+  const data = parseServiceInput(addMemberInput, input);
   const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
   const user = await requireUserByEmail(db, data.email);
   try {
@@ -35,7 +36,7 @@ export async function addMember(db: IdentityDb, actor: Actor, input: z.input<typ
     });
     return { userId: user.id, email: user.email, name: user.name, ...membership };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError("conflict", `${user.email} is already a member of ${scope.slug}`, "email");
+    if (isUniqueViolation(error)) throw fieldError("conflict", `${user.email} is already a member of ${scope.slug}`, "email");
     throw error;
   }
 }
@@ -44,7 +45,7 @@ const changeRoleInput = z.object({ scopeSlug: slugSchema, userId: idSchema, role
 
 /** Owner only; demoting the last owner is refused (`last_owner`). */
 export async function changeRole(db: IdentityDb, actor: Actor, input: z.input<typeof changeRoleInput>): Promise<void> {
-  const data = parseInput(changeRoleInput, input);
+  const data = parseServiceInput(changeRoleInput, input);
   const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
   await db.prisma.$transaction(async (tx) => {
     const current = await lockMembership(tx, scope.id, data.userId, scope.slug);
@@ -60,7 +61,7 @@ const removeMemberInput = z.object({ scopeSlug: slugSchema, userId: idSchema });
 
 /** Owner only, or a member leaving; removing the last owner is refused (`last_owner`). */
 export async function removeMember(db: IdentityDb, actor: Actor, input: z.input<typeof removeMemberInput>): Promise<void> {
-  const data = parseInput(removeMemberInput, input);
+  const data = parseServiceInput(removeMemberInput, input);
   const leaving = !isOperator(actor) && actor === data.userId;
   const { scope } = await requireScopeRole(db, actor, data.scopeSlug, leaving ? "viewer" : "owner");
   await db.prisma.$transaction(async (tx) => {
@@ -80,14 +81,14 @@ async function lockMembership(tx: AppPrismaTransaction, scopeId: string, userId:
     where: { scopeId_userId: { scopeId, userId } },
     select: { role: true },
   });
-  if (!membership) throw new DomainError("not_found", `that user is not a member of ${slug}`, "userId");
+  if (!membership) throw fieldError("not_found", `that user is not a member of ${slug}`, "userId");
   return membership.role;
 }
 
 async function refuseLastOwner(tx: AppPrismaTransaction, scopeId: string, slug: string, verb: "demote" | "remove"): Promise<void> {
   const owners = await tx.membership.count({ where: { scopeId, role: "owner" } });
   if (owners <= 1) {
-    throw new DomainError("last_owner", `cannot ${verb} the last owner of ${slug}; make someone else owner first`, "userId");
+    throw fieldError("conflict", `cannot ${verb} the last owner of ${slug}; make someone else owner first`, "userId", { reason: "last_owner" });
   }
 }
 
@@ -95,7 +96,7 @@ const removeByEmailInput = z.object({ scopeSlug: slugSchema, email: emailSchema 
 
 /** removeMember by email (the CLI). */
 export async function removeMemberByEmail(db: IdentityDb, actor: Actor, input: z.input<typeof removeByEmailInput>): Promise<void> {
-  const data = parseInput(removeByEmailInput, input);
+  const data = parseServiceInput(removeByEmailInput, input);
   const user = await requireUserByEmail(db, data.email);
   await removeMember(db, actor, { scopeSlug: data.scopeSlug, userId: user.id });
 }

@@ -1,4 +1,4 @@
-import { DomainError } from "./errors";
+import { BeliefServiceError, scopeNotFoundError } from "@/lib/beliefs/belief-service-error";
 import { isOperator, type Actor, type IdentityDb } from "./identity-db";
 import { roleAtLeast, type Role } from "./roles";
 import type { PrismaExecutor } from "@/lib/db/prisma-client";
@@ -20,22 +20,19 @@ export async function requireScopeRole(
 ): Promise<{ scope: ScopeRecord; role: Role | null }> {
   if (isOperator(actor)) {
     const scope = await db.prisma.scope.findUnique({ where: { slug }, select: scopeSelect });
-    if (!scope) throw scopeNotFound(slug);
+    if (!scope) throw scopeNotFoundError(slug);
     return { scope, role: "owner" };
   }
   const found = await db.prisma.scope.findFirst({
     where: { slug, OR: [{ isPublic: true }, { memberships: { some: { userId: actor } } }] },
     select: { ...scopeSelect, memberships: { where: { userId: actor }, select: { role: true } } },
   });
-  if (!found) throw scopeNotFound(slug);
+  if (!found) throw scopeNotFoundError(slug);
   const { memberships, ...scope } = found;
   const role = memberships[0]?.role ?? null;
   if (!roleAtLeast(role, minimum)) {
-    throw new DomainError("forbidden", `you need the ${minimum} role in scope ${slug} for this`);
+    throw new BeliefServiceError("forbidden", `you need the ${minimum} role in scope ${slug} for this`);
   }
   return { scope, role };
 }
 
-export function scopeNotFound(slug: string, field = "scope"): DomainError {
-  return new DomainError("not_found", `no scope ${slug}`, field);
-}

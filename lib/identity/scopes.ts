@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DomainError, isUniqueViolation, parseInput } from "./errors";
+import { isForeignKeyViolation, isUniqueViolation } from "./errors";
+import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
 import type { Actor, IdentityDb } from "./identity-db";
 import type { Role } from "./roles";
 import { requireScopeRole } from "./scope-access";
@@ -24,7 +25,7 @@ const createScopeInput = z.object({
 
 /** Creates a scope with `ownerId` as its first owner, atomically. */
 export async function createScope(db: IdentityDb, input: z.input<typeof createScopeInput>): Promise<ScopeSummary> {
-  const data = parseInput(createScopeInput, input);
+  const data = parseServiceInput(createScopeInput, input);
   try {
     const scope = await db.prisma.scope.create({
       data: {
@@ -37,14 +38,10 @@ export async function createScope(db: IdentityDb, input: z.input<typeof createSc
     });
     return { ...scope, role: "owner" };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError("conflict", `a scope with slug ${data.slug} already exists`, "slug");
-    if (isForeignKeyViolation(error)) throw new DomainError("not_found", "the owner does not exist", "ownerId");
+    if (isUniqueViolation(error)) throw fieldError("conflict", `a scope with slug ${data.slug} already exists`, "slug");
+    if (isForeignKeyViolation(error)) throw fieldError("not_found", "the owner does not exist", "ownerId");
     throw error;
   }
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "P2003";
 }
 
 /** The scopes `userId` is a member of, with the role, by name. */
@@ -93,7 +90,7 @@ const setPublicInput = z.object({ scopeSlug: slugSchema, isPublic: z.boolean() }
 
 /** Owner only: a public scope is readable by every signed-in user. */
 export async function setScopePublic(db: IdentityDb, actor: Actor, input: z.input<typeof setPublicInput>): Promise<void> {
-  const data = parseInput(setPublicInput, input);
+  const data = parseServiceInput(setPublicInput, input);
   const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
   await db.prisma.scope.update({ where: { id: scope.id }, data: { isPublic: data.isPublic } });
 }
@@ -102,7 +99,7 @@ const renameInput = z.object({ scopeSlug: slugSchema, name: scopeNameSchema });
 
 /** Owner only. */
 export async function renameScope(db: IdentityDb, actor: Actor, input: z.input<typeof renameInput>): Promise<void> {
-  const data = parseInput(renameInput, input);
+  const data = parseServiceInput(renameInput, input);
   const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
   await db.prisma.scope.update({ where: { id: scope.id }, data: { name: data.name } });
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { DomainError, parseInput } from "./errors";
+import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
 import { isOperator, type Actor, type IdentityDb } from "./identity-db";
 import { requireScopeRole } from "./scope-access";
 import { idSchema, slugSchema, tokenNameSchema } from "./schemas";
@@ -59,7 +59,7 @@ export async function createToken(
   userId: string,
   input: z.input<typeof createTokenInput>,
 ): Promise<TokenView & { token: string }> {
-  const data = parseInput(createTokenInput, input);
+  const data = parseServiceInput(createTokenInput, input);
   const scope = data.scopeSlug === undefined ? null : (await requireScopeRole(db, userId, data.scopeSlug, "viewer")).scope;
   const token = generateTokenSecret();
   const row = await db.prisma.apiToken.create({
@@ -83,10 +83,10 @@ export async function listTokens(db: IdentityDb, userId: string): Promise<TokenV
 
 /** The owner of a token (or the operator) revokes it; revoking twice is harmless. Another user's token is `not_found`. */
 export async function revokeToken(db: IdentityDb, actor: Actor, tokenId: string): Promise<void> {
-  const id = parseInput(z.object({ tokenId: idSchema }), { tokenId }).tokenId;
+  const id = parseServiceInput(z.object({ tokenId: idSchema }), { tokenId }).tokenId;
   const where = isOperator(actor) ? { id } : { id, userId: actor };
   const token = await db.prisma.apiToken.findFirst({ where, select: { id: true, revokedAt: true } });
-  if (!token) throw new DomainError("not_found", "no such token", "tokenId");
+  if (!token) throw fieldError("not_found", "no such token", "tokenId");
   if (!token.revokedAt) await db.prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
 }
 

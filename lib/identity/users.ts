@@ -1,6 +1,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { z } from "zod";
-import { DomainError, isUniqueViolation, parseInput } from "./errors";
+import { isUniqueViolation } from "./errors";
+import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
 import type { IdentityDb } from "./identity-db";
 import { emailSchema, passwordSchema, userNameSchema } from "./schemas";
 
@@ -30,7 +31,7 @@ const createUserInput = z.object({
 
 /** A user with an email (stored lowercased) and, for credentials sign-in, a password. */
 export async function createUser(db: IdentityDb, input: z.input<typeof createUserInput>): Promise<PublicUser> {
-  const data = parseInput(createUserInput, input);
+  const data = parseServiceInput(createUserInput, input);
   const passwordHash = data.password === undefined ? null : await hashPassword(data.password);
   try {
     return await db.prisma.user.create({
@@ -38,7 +39,7 @@ export async function createUser(db: IdentityDb, input: z.input<typeof createUse
       select: publicUserSelect,
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError("conflict", `a user with email ${data.email} already exists`, "email");
+    if (isUniqueViolation(error)) throw fieldError("conflict", `a user with email ${data.email} already exists`, "email");
     throw error;
   }
 }
@@ -66,7 +67,7 @@ export async function verifyCredentials(db: IdentityDb, email: string, password:
 
 /** Finds or creates the user for an email (OIDC sign-in); an existing user's name is left as it is. */
 export async function ensureUserForEmail(db: IdentityDb, email: string, name?: string): Promise<PublicUser> {
-  const data = parseInput(createUserInput.pick({ email: true, name: true }), { email, name: name?.trim() || undefined });
+  const data = parseServiceInput(createUserInput.pick({ email: true, name: true }), { email, name: name?.trim() || undefined });
   return db.prisma.user.upsert({
     where: { email: data.email },
     update: {},
@@ -83,9 +84,9 @@ export async function findUserByEmail(db: IdentityDb, email: string): Promise<Pu
 
 /** Like findUserByEmail, but a missing user is a `not_found` error naming the email. */
 export async function requireUserByEmail(db: IdentityDb, email: string, field = "email"): Promise<PublicUser> {
-  const normalised = parseInput(z.object({ [field]: emailSchema }), { [field]: email })[field] as string;
+  const normalised = parseServiceInput(z.object({ [field]: emailSchema }), { [field]: email })[field] as string;
   const user = await findUserByEmail(db, normalised);
-  if (!user) throw new DomainError("not_found", `no user with email ${normalised}`, field);
+  if (!user) throw fieldError("not_found", `no user with email ${normalised}`, field);
   return user;
 }
 
@@ -100,6 +101,6 @@ export async function listUsers(db: IdentityDb): Promise<PublicUser[]> {
 /** Sets (or replaces) a user's password. */
 export async function setPassword(db: IdentityDb, email: string, password: string): Promise<void> {
   const user = await requireUserByEmail(db, email);
-  const parsed = parseInput(z.object({ password: passwordSchema }), { password });
+  const parsed = parseServiceInput(z.object({ password: passwordSchema }), { password });
   await db.prisma.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(parsed.password) } });
 }

@@ -22,7 +22,7 @@ import type { Belief, BeliefRecord, History } from "./model";
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
 import { replay, type RealEntryRef, type ReplayState } from "./replay";
-import { relevanceScorer } from "./retrieval";
+import { fuseRelevance, relevanceScorer } from "./retrieval";
 
 export type RecallMode = "settled" | "contested" | "no_answer";
 
@@ -62,6 +62,13 @@ export interface RecallInput {
   evidenceTexts?: ReadonlyMap<string, string>;
   /** Chain-following budget (hops over all chains); default 1 000. */
   maxHops?: number;
+  /**
+   * Hybrid relevance (`fuseRelevance` of ./retrieval): the cosine of the question's sentence vector with each
+   * candidate belief's, by belief id, from the services. Absent: lexical relevance only.
+   */
+  semantic?: ReadonlyMap<string, number>;
+  /** Beliefs with relevance ≤ this do not answer the question; default 0 (hybrid callers pass `HYBRID_ANSWER_FLOOR`). */
+  minRelevance?: number;
 }
 
 export interface Position {
@@ -204,14 +211,21 @@ const beliefText = (b: Belief): BeliefText => ({ id: b.id, text: b.text, context
 export async function recall(input: RecallInput, params: EngineParams): Promise<RecallAnswer> {
   const ends = [...(await followSupersedes(input.candidates, input.load, params, input.maxHops)).values()];
   // A chain end is as relevant as the most relevant text along its chain (a rewording must not lose the question).
-  const textsOf = (e: (typeof ends)[number]): string[] => [
-    e.record.belief.text,
-    ...e.predecessors.map((id) => input.candidates.find((c) => c.belief.id === id)?.belief.text).filter((t): t is string => !!t),
+  const textsOf = (e: (typeof ends)[number]): { id: string; text: string }[] => [
+    { id: e.record.belief.id, text: e.record.belief.text },
+    ...e.predecessors.flatMap((id) => {
+      const text = input.candidates.find((c) => c.belief.id === id)?.belief.text;
+      return text ? [{ id, text }] : [];
+    }),
   ];
-  const scorer = relevanceScorer(input.question, ends.flatMap(textsOf));
+  const scorer = relevanceScorer(input.question, ends.flatMap((e) => textsOf(e).map((t) => t.text)));
+  const semantic = input.semantic;
+  const relevanceOf = (t: { id: string; text: string }): number =>
+    semantic === undefined ? scorer.score(t.text) : fuseRelevance(scorer.score(t.text), semantic.get(t.id) ?? 0);
+  const minRelevance = input.minRelevance ?? 0;
   const scored = ends
-    .map((e) => ({ e, relevance: Math.max(...textsOf(e).map((t) => scorer.score(t))) }))
-    .filter((x) => x.relevance > 0)
+    .map((e) => ({ e, relevance: Math.max(...textsOf(e).map(relevanceOf)) }))
+    .filter((x) => x.relevance > minRelevance)
     .map((x) => ({ ...x, score: x.relevance * x.e.state.credence }))
     .sort((a, b) => b.score - a.score || b.e.state.credence - a.e.state.credence || (a.e.record.belief.id < b.e.record.belief.id ? -1 : 1))
     .slice(0, Math.max(0, input.k ?? 10));

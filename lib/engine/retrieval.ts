@@ -9,6 +9,14 @@
  *   score    = relevance × credence
  * Filters (liveness, scope, minimum credence, status, topic, tags) are applied to the WHOLE candidate domain before
  * ranking and truncation, so no number of better-matching non-qualifying items can push a qualifying one out.
+ *
+ * Hybrid relevance (when the services have sentence vectors, `RetrieveOptions.semantic`): calibrated score fusion,
+ *   semantic(q, d) = clamp((cos(q, d) − SEMANTIC_COS_FLOOR) / (SEMANTIC_COS_FULL − SEMANTIC_COS_FLOOR), 0, 1)
+ *   relevance      = SEMANTIC_WEIGHT · semantic + (1 − SEMANTIC_WEIGHT) · lexical
+ * Both parts are absolute, bounded scores in [0, 1], so the product with credence keeps its meaning and a candidate's
+ * best possible score is known before it is fetched (what top-k pruning needs); reciprocal-rank fusion would give
+ * neither (a rank depends on the whole candidate set and says nothing about how relevant the first one is).
+ * See lib/engine/README.md ("Hybrid retrieval").
  */
 
 const STOPWORDS = new Set(
@@ -149,6 +157,35 @@ export interface RetrieveOptions {
   asOf?: string;
   /** Candidates with relevance ≤ this are not matches; default 0. */
   minRelevance?: number;
+  /**
+   * Hybrid mode: the cosine of the query's sentence vector with each candidate's (by candidate id), computed by the
+   * services. Present → every qualifying candidate is scored by `fuseRelevance` (a candidate missing from the map has
+   * cosine 0: semantic relevance 0); absent → lexical relevance only.
+   */
+  semantic?: ReadonlyMap<string, number>;
+}
+
+/** Cosine at or below which a text is not semantically relevant to a question at all (all-MiniLM-L6-v2; tuned on the dev set). */
+export const SEMANTIC_COS_FLOOR = 0.15;
+/** Cosine from which a text is fully relevant. */
+export const SEMANTIC_COS_FULL = 0.65;
+/** Share of the semantic part in hybrid relevance. */
+export const SEMANTIC_WEIGHT = 0.6;
+/**
+ * Hybrid relevance below which a candidate does not answer a question (recall's `no_answer` floor in hybrid mode):
+ * a lone shared common word ("run") is not an answer.
+ */
+export const HYBRID_ANSWER_FLOOR = 0.12;
+
+/** Calibrated semantic relevance of a query–text cosine ∈ [0, 1]. */
+export function semanticRelevance(cos: number): number {
+  return Math.max(0, Math.min(1, (cos - SEMANTIC_COS_FLOOR) / (SEMANTIC_COS_FULL - SEMANTIC_COS_FLOOR)));
+}
+
+/** Hybrid relevance ∈ [0, 1] from lexical relevance and (when known) the query–text cosine; lexical only without one. */
+export function fuseRelevance(lexical: number, cos: number | undefined): number {
+  if (cos === undefined) return lexical;
+  return SEMANTIC_WEIGHT * semanticRelevance(cos) + (1 - SEMANTIC_WEIGHT) * lexical;
 }
 
 export interface Retrieved<T> {
@@ -181,6 +218,7 @@ function rankedBefore<T extends TermCandidate>(a: RankedByTerms<T>, b: RankedByT
  *   idf(t)    = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))   over the N qualifying candidates
  *   relevance = min(1, coverage · (0.8 + 0.2 · min(1, focus)))
  *   coverage  = Σ_{t ∈ q ∩ d} idf(t) / Σ_{t ∈ q} idf(t),   focus = |q ∩ d| / |d|
+ *   (hybrid, with `options.semantic`: relevance = fuseRelevance(relevance, cos(query, candidate)))
  *   score     = relevance × credence
  *
  * One pass over the domain for document frequencies; a bounded insertion keeps the best k without sorting it all,
@@ -190,6 +228,7 @@ export function rankByTerms<T extends TermCandidate>(query: string, candidates: 
   const k = Math.max(0, Math.floor(options.k ?? 10));
   const minRelevance = options.minRelevance ?? 0;
   const queryTerms = [...termSet(query)];
+  const semantic = options.semantic;
   if (k === 0) return [];
 
   const df = new Array<number>(queryTerms.length).fill(0);
@@ -205,8 +244,8 @@ export function rankByTerms<T extends TermCandidate>(query: string, candidates: 
         (matched ??= []).push(j);
       }
     }
-    // Non-matching candidates have relevance 0: they rank only under a negative minRelevance.
-    if (matched !== null || minRelevance < 0) matching.push({ item: c, matched: matched ?? [] });
+    // Non-matching candidates have lexical relevance 0: they rank only by meaning, or under a negative minRelevance.
+    if (matched !== null || minRelevance < 0 || semanticRelevance(semantic?.get(c.id) ?? 0) > 0) matching.push({ item: c, matched: matched ?? [] });
   }
   const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
   const total = idf.reduce((sum, x) => sum + x, 0);
@@ -219,6 +258,7 @@ export function rankByTerms<T extends TermCandidate>(query: string, candidates: 
       for (const j of matched) covered += idf[j] as number;
       relevance = relevanceFrom(covered, total, matched.length, item.terms.length);
     }
+    if (semantic !== undefined) relevance = fuseRelevance(relevance, semantic.get(item.id) ?? 0);
     if (relevance <= minRelevance) continue;
     const ranked: RankedByTerms<T> = { item, relevance, score: relevance * item.credence };
     const last = top[top.length - 1];

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { clausesOf, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues } from "./restatement";
+
+const unit = (...xs: number[]) => {
+  const n = Math.hypot(...xs);
+  return Float32Array.from(xs.map((x) => x / n));
+};
+
+describe("restatement similarity", () => {
+  it("calibration is monotone, maps [0, 1] onto [0, 1] and keeps the anchors (property)", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), (a, b) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(piecewise(lo, RESTATEMENT_ANCHORS)).toBeLessThanOrEqual(piecewise(hi, RESTATEMENT_ANCHORS) + 1e-12);
+      }),
+    );
+    for (const [x, y] of RESTATEMENT_ANCHORS) expect(piecewise(x, RESTATEMENT_ANCHORS)).toBeCloseTo(y, 12);
+  });
+
+  it("splits a two-part statement into clauses, and leaves a one-part one whole", () => {
+    expect(clausesOf("Lunch is served at noon; the cafe closes at three in the afternoon.")).toEqual(["Lunch is served at noon", "the cafe closes at three in the afternoon"]);
+    expect(clausesOf("The cafe closes at three.")).toEqual([]);
+  });
+
+  it("normalises pinned values across units, and finds clashes only when each side pins its own", () => {
+    expect([...slotValues("ships within two days")]).toEqual([...slotValues("ships in under 48 hours")]);
+    expect(slotValues("kept for a month")).toEqual(slotValues("kept for 30 days"));
+    expect(slotClash("The job runs hourly.", "The job runs daily.")).toBe(true);
+    expect(slotClash("Port 8443 is open.", "Port 9090 is open.")).toBe(true);
+    expect(slotClash("The job runs nightly at 1 am.", "The job runs at one.")).toBe(false);
+    expect(slotClash("The lunch break is long.", "The lunch break lasts 45 minutes.")).toBe(false);
+  });
+
+  it("a value clash keeps a near-identical pair below the restatement threshold; identical texts are 1", () => {
+    const v = unit(1, 0.02, 0);
+    const a = { text: "The report is due in 10 days.", whole: v, clauses: [] };
+    const b = { text: "The report is due in 20 days.", whole: v, clauses: [] };
+    expect(restatementSimilarity(a, b)).toBeLessThan(0.9);
+    expect(restatementSimilarity(a, { ...a })).toBe(1);
+  });
+
+  it("a claim restating one clause of a two-clause statement counts as a restatement of it", () => {
+    const x = unit(1, 0, 0);
+    const y = unit(0, 1, 0);
+    const whole = unit(1, 1, 0);
+    const belief = { text: "A holds; B holds too.", whole, clauses: [x, y] };
+    const claim = { text: "A holds.", whole: x, clauses: [] };
+    expect(restatementSimilarity(belief, claim)).toBe(1);
+  });
+});

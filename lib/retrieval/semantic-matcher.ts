@@ -1,0 +1,97 @@
+/**
+ * Meaning-based comparison for the services: sentence vectors from the `Embedder` port (cached per text, embedded in
+ * batches), turned into the two measures the engine consumes through its inputs and ports:
+ *
+ * * `similarity(a, b)`: restatement similarity ∈ [0, 1] (./restatement), the measure behind ingest's twin check,
+ *   topic assignment, the mutation protocol's merge / supersede / coexist and conflict check (`twinSimilarity`,
+ *   `topicSimilarity`, `conflictMinSimilarity`, `relatedSimilarity`): `withSemanticSimilarity` puts it in place of
+ *   the Assessor's own `similarity`, so every engine step uses this one measure.
+ * * `cosines(query, items)`: the query–text cosine per item (whole text or its best clause), the `semantic` input of
+ *   the engine's hybrid ranking (`RetrieveOptions.semantic`, `RecallInput.semantic`).
+ *
+ * The engine stays pure: everything here runs in the services and hands numbers in.
+ */
+import type { Assessor, Embedder } from "@/lib/engine";
+import { clausesOf, dot, restatementSimilarity, type StatementVectors } from "./restatement";
+
+/** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
+const CACHE_LIMIT = 20_000;
+
+export class SemanticMatcher {
+  private readonly cache = new Map<string, Float32Array>();
+
+  constructor(readonly embedder: Embedder) {}
+
+  /** One vector per text, same order; texts not yet cached are embedded in one call. */
+  async vectors(texts: readonly string[]): Promise<Float32Array[]> {
+    const missing = [...new Set(texts.filter((t) => !this.cache.has(t)))];
+    if (missing.length > 0) {
+      const vs = await this.embedder.embed(missing);
+      missing.forEach((t, i) => this.remember(t, vs[i] as Float32Array));
+    }
+    return texts.map((t) => {
+      const v = this.cache.get(t) as Float32Array;
+      // Refresh recency.
+      this.cache.delete(t);
+      this.cache.set(t, v);
+      return v;
+    });
+  }
+
+  /** Seed the cache with a vector computed elsewhere (e.g. stored with the belief by the same model). */
+  remember(text: string, vector: Float32Array): void {
+    this.cache.delete(text);
+    this.cache.set(text, vector);
+    if (this.cache.size > CACHE_LIMIT) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+
+  /** The statements' vectors (whole text and clauses), embedding everything missing in one call. */
+  async statements(texts: readonly string[]): Promise<StatementVectors[]> {
+    const clauses = texts.map((t) => clausesOf(t));
+    await this.vectors([...texts, ...clauses.flat()]);
+    const all = await Promise.all(texts.map(async (text, i) => ({ text, whole: (await this.vectors([text]))[0] as Float32Array, clauses: await this.vectors(clauses[i] ?? []) })));
+    return all;
+  }
+
+  /** Restatement similarity ∈ [0, 1] of two statements (./restatement). */
+  async similarity(a: string, b: string): Promise<number> {
+    const [va, vb] = await this.statements([a, b]);
+    return restatementSimilarity(va as StatementVectors, vb as StatementVectors);
+  }
+
+  /**
+   * The query–text cosine for each item (the larger of the whole text's and its best clause's), by item id: the
+   * `semantic` input of the engine's hybrid ranking.
+   */
+  async cosines(query: string, items: readonly { id: string; text: string }[]): Promise<Map<string, number>> {
+    const [q] = await this.vectors([query]);
+    const statements = await this.statements(items.map((i) => i.text));
+    const out = new Map<string, number>();
+    items.forEach((item, i) => {
+      const s = statements[i] as StatementVectors;
+      let best = dot(q as Float32Array, s.whole);
+      for (const c of s.clauses) best = Math.max(best, dot(q as Float32Array, c));
+      out.set(item.id, Math.max(out.get(item.id) ?? -1, best));
+    });
+    return out;
+  }
+}
+
+/**
+ * The Assessor with its `similarity` replaced by the matcher's restatement similarity (everything else unchanged):
+ * how the engine's twin, topic, conflict and oscillation checks compare meaning. Without a matcher (no embedding
+ * model) the Assessor is returned as it is: lexical similarity.
+ */
+export function withSemanticSimilarity(assessor: Assessor, matcher: SemanticMatcher | null): Assessor {
+  if (matcher === null) return assessor;
+  return new Proxy(assessor, {
+    get(target, prop, receiver) {
+      if (prop === "similarity") return (a: string, b: string) => matcher.similarity(a, b);
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

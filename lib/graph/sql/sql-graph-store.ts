@@ -1,31 +1,14 @@
 /**
  * The SQL adapter of the GraphStore port, on the same Postgres as Prisma (embedded PGlite or a server), through the
- * raw `SqlExecutor`. Tables: prisma/migrations/20261129130000_graph_store. Every query is parameterised; no
- * identifier is ever built from input.
+ * raw `SqlExecutor`. Tables: prisma/migrations/20261129130000_graph_store. Built like the Neo4j adapter: every
+ * statement is a named query of `sql-queries.ts` (parameterised, no identifier ever built from input) and every row
+ * is parsed by its schema in `sql-rows.ts`; the writes are in `sql-writes.ts`.
  *
  * Anchoring: every caller read has `scope = $home AND $home = ANY($visible)` (or, for nodes reached from the home
  * scope, `scope = ANY($visible)`) inside the one query, so a hidden id and a missing id run the same statements and
  * both come back empty.
  */
-import {
-  MUTATION_STATUSES,
-  tokenize,
-  type Belief,
-  type BeliefEdge,
-  type BeliefRecord,
-  type ChangeSet,
-  type CitationRef,
-  type EdgeKind,
-  type Evidence,
-  type HistoryItem,
-  type ItemKind,
-  type MutationRecord,
-  type MutationStatus,
-  type ResolvedItem,
-  type SupportRef,
-  type Tier,
-  type TopicFreeze,
-} from "@/lib/engine";
+import { MUTATION_STATUSES, tokenize, type Belief, type ChangeSet, type Evidence, type MutationRecord, type MutationStatus, type ResolvedItem } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, GraphStoreError } from "../errors";
 import type {
@@ -46,6 +29,8 @@ import type {
 } from "../graph-store";
 import { candidateStatsOf } from "../graph-store";
 import { mapPgError } from "./pg-errors";
+import { admin, citations, read } from "./sql-queries";
+import { run } from "./sql-rows";
 import { applyChangeSetRows, importScopeRows } from "./sql-writes";
 
 export interface SqlGraphStoreConfig {
@@ -57,15 +42,6 @@ export interface SqlGraphStoreConfig {
 }
 
 const TABLES = ["graph_beliefs", "graph_evidence", "graph_mutations", "graph_history", "graph_edges", "graph_topic_freezes", "graph_change_sets"];
-
-interface BeliefRow {
-  data: Belief;
-  history?: HistoryItem[] | null;
-}
-
-function record(row: BeliefRow): BeliefRecord {
-  return { belief: row.data, history: row.history ?? [] };
-}
 
 /** Terms safe to put in a tsquery: the engine's content terms, letters and digits only. */
 function queryTerms(query: string): string[] {
@@ -79,57 +55,25 @@ function visible(view: ScopeView): string[] {
 export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
   const { sql } = config;
 
-  async function loadRecords(where: string, params: unknown[], asOf: string | null): Promise<BeliefRecord[]> {
-    // $1 is always asOf (null = now); the caller's conditions use $2….
-    const rows = await sql.query<BeliefRow>(
-      `SELECT b.data, COALESCE((SELECT jsonb_agg(h.data ORDER BY h.seq) FROM graph_history h
-                 WHERE h.belief_id = b.id AND ($1::timestamptz IS NULL OR h.time <= $1::timestamptz)), '[]'::jsonb) AS history
-       FROM graph_beliefs b
-       WHERE (${where}) AND ($1::timestamptz IS NULL OR b.created_at <= $1::timestamptz)
-       ORDER BY b.id COLLATE "C"`,
-      [asOf, ...params],
-    );
-    return rows.map(record);
-  }
-
   const citationIndex: SystemCitationIndex = {
-    async citersOf(id: string): Promise<readonly CitationRef[]> {
-      return sql.query<CitationRef>(
-        `SELECT belief_id AS "beliefId", seq FROM graph_history WHERE source_id = $1 AND type = 'entry' AND live ORDER BY belief_id COLLATE "C", seq`,
-        [id],
-      );
+    async citersOf(id) {
+      return run(sql, citations.citersOf, [id]);
     },
-    async load(beliefId: string): Promise<BeliefRecord | null> {
-      return (await loadRecords(`b.id = $2`, [beliefId], null))[0] ?? null;
+    async load(beliefId) {
+      return (await run(sql, citations.load, [null, beliefId]))[0] ?? null;
     },
-    async citersOfMany(ids: readonly string[]): Promise<ReadonlyMap<string, readonly CitationRef[]>> {
-      const out = new Map<string, CitationRef[]>(ids.map((id) => [id, []]));
+    async citersOfMany(ids) {
+      const out = new Map<string, { beliefId: string; seq: number }[]>(ids.map((id) => [id, []]));
       if (ids.length === 0) return out;
-      const rows = await sql.query<{ source_id: string; beliefId: string; seq: number }>(
-        `SELECT source_id, belief_id AS "beliefId", seq FROM graph_history
-         WHERE source_id = ANY($1::text[]) AND type = 'entry' AND live ORDER BY source_id, belief_id COLLATE "C", seq`,
-        [[...ids]],
-      );
-      for (const r of rows) out.get(r.source_id)?.push({ beliefId: r.beliefId, seq: r.seq });
+      for (const r of await run(sql, citations.citersOfMany, [[...ids]])) out.get(r.source_id)?.push({ beliefId: r.beliefId, seq: r.seq });
       return out;
     },
-    async loadMany(beliefIds: readonly string[]): Promise<readonly BeliefRecord[]> {
+    async loadMany(beliefIds) {
       if (beliefIds.length === 0) return [];
-      return loadRecords(`b.id = ANY($2::text[])`, [[...beliefIds]], null);
+      return run(sql, citations.loadMany, [null, [...beliefIds]]);
     },
     async citationClosure(rootId: string, options: { maxHops?: number } = {}): Promise<readonly CitationHop[]> {
-      // UNION (not UNION ALL) without a depth column: a row (citer, seq, cited) is produced once, so cycles end the
-      // recursion; depth is assigned afterwards by a breadth-first pass over the returned edges.
-      const edges = await sql.query<{ belief_id: string; seq: number; cited_id: string }>(
-        `WITH RECURSIVE walk (belief_id, seq, cited_id) AS (
-           SELECT h.belief_id, h.seq, h.source_id FROM graph_history h WHERE h.source_id = $1 AND h.type = 'entry' AND h.live
-           UNION
-           SELECT h.belief_id, h.seq, h.source_id FROM walk w
-           JOIN graph_history h ON h.source_id = w.belief_id AND h.type = 'entry' AND h.live
-         )
-         SELECT belief_id, seq, cited_id FROM walk`,
-        [rootId],
-      );
+      const edges = await run(sql, citations.closure, [rootId]);
       const byCited = new Map<string, { belief_id: string; seq: number; cited_id: string }[]>();
       for (const e of edges) {
         const list = byCited.get(e.cited_id) ?? [];
@@ -165,25 +109,14 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     evidence: Evidence[];
     mutations: MutationRecord[];
   }> {
-    if (ids.length === 0) return { beliefs: [], evidence: [], mutations: [] };
-    const rows = await sql.query<{ label: ItemKind; data: Belief | Evidence | MutationRecord }>(
-      `SELECT label, data FROM (
-       SELECT 'belief' AS label, data, id FROM graph_beliefs WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
-         AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
-       UNION ALL
-       SELECT 'evidence', data, id FROM graph_evidence WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
-         AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
-       UNION ALL
-       SELECT 'mutation', data, id FROM graph_mutations WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
-         AND ($3::timestamptz IS NULL OR time <= $3::timestamptz)
-       ) AS nodes ORDER BY id COLLATE "C"`,
-      [[...ids], visible(view), asOf],
-    );
-    return {
-      beliefs: rows.filter((r) => r.label === "belief").map((r) => r.data as Belief),
-      evidence: rows.filter((r) => r.label === "evidence").map((r) => r.data as Evidence),
-      mutations: rows.filter((r) => r.label === "mutation").map((r) => r.data as MutationRecord),
-    };
+    const out: { beliefs: Belief[]; evidence: Evidence[]; mutations: MutationRecord[] } = { beliefs: [], evidence: [], mutations: [] };
+    if (ids.length === 0) return out;
+    for (const r of await run(sql, read.nodesById, [[...ids], visible(view), asOf])) {
+      if (r.label === "belief") out.beliefs.push(r.data);
+      else if (r.label === "evidence") out.evidence.push(r.data);
+      else out.mutations.push(r.data);
+    }
+    return out;
   }
 
   const store: GraphStore = {
@@ -192,10 +125,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
 
     async check(): Promise<void> {
       try {
-        const rows = await sql.query<{ name: string }>(
-          `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1::text[])`,
-          [TABLES],
-        );
+        const rows = await run(sql, admin.tables, [TABLES]);
         const present = new Set(rows.map((r) => r.name));
         const missing = TABLES.filter((t) => !present.has(t));
         if (missing.length > 0) {
@@ -221,34 +151,11 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       return {
         async resolve(id: string): Promise<ResolvedItem | null> {
           // One statement whatever the id: the visibility check is inside it (hidden ≡ missing).
-          const rows = await sql.query<{
-            label: ItemKind;
-            id: string;
-            scope: string;
-            live: boolean | null;
-            data: Evidence | null;
-            supports: SupportRef[] | null;
-          }>(
-            `SELECT 'belief' AS label, b.id, b.scope, b.live, NULL::jsonb AS data,
-                (SELECT jsonb_agg(jsonb_build_object('sourceId', h.source_id, 'sourceKind', h.source_kind,
-                          'effectiveTier', h.data->>'effectiveTier') ORDER BY h.seq)
-                 FROM graph_history h
-                 WHERE h.belief_id = b.id AND h.type = 'entry' AND h.live AND h.relation = 'SUPPORTS'
-                   AND h.verified AND NOT h.laundered AND h.source_id IS NOT NULL AND h.source_kind IS NOT NULL) AS supports
-             FROM graph_beliefs b WHERE b.id = $1 AND b.scope = ANY($2::text[])
-             UNION ALL
-             SELECT 'evidence', e.id, e.scope, NULL, e.data, NULL FROM graph_evidence e WHERE e.id = $1 AND e.scope = ANY($2::text[])
-             UNION ALL
-             SELECT 'mutation', m.id, m.scope, NULL, NULL, NULL FROM graph_mutations m WHERE m.id = $1 AND m.scope = ANY($2::text[])`,
-            [id, scopes],
-          );
+          const rows = await run(sql, read.resolveItem, [id, scopes]);
           const row = rows[0];
           if (!row) return null;
-          if (row.label === "belief") {
-            const supports = (row.supports ?? []).map((s) => ({ sourceId: s.sourceId, sourceKind: s.sourceKind, effectiveTier: s.effectiveTier as Tier }));
-            return { kind: "belief", id: row.id, scope: row.scope, live: row.live === true, supports };
-          }
-          if (row.label === "evidence" && row.data) {
+          if (row.label === "belief") return { kind: "belief", id: row.id, scope: row.scope, live: row.live, supports: row.supports ?? [] };
+          if (row.label === "evidence") {
             const e = row.data;
             return {
               kind: "evidence",
@@ -276,82 +183,47 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async loadBelief(view, beliefId, options: LoadOptions = {}) {
-      const rows = await loadRecords(`b.id = $2 AND b.scope = $3 AND $3 = ANY($4::text[])`, [beliefId, view.homeScopeId, visible(view)], options.asOf ?? null);
+      const rows = await run(sql, read.beliefRecordInHome, [options.asOf ?? null, beliefId, view.homeScopeId, visible(view)]);
       return rows[0] ?? null;
     },
 
     async loadBeliefs(view, beliefIds, options: LoadOptions = {}) {
       if (beliefIds.length === 0) return [];
-      return loadRecords(`b.id = ANY($2::text[]) AND b.scope = $3 AND $3 = ANY($4::text[])`, [[...beliefIds], view.homeScopeId, visible(view)], options.asOf ?? null);
+      return run(sql, read.beliefRecordsInHome, [options.asOf ?? null, [...beliefIds], view.homeScopeId, visible(view)]);
     },
 
     async loadEvidence(view, evidenceId) {
-      const rows = await sql.query<{ data: Evidence }>(`SELECT data FROM graph_evidence WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, [
-        evidenceId,
-        view.homeScopeId,
-        visible(view),
-      ]);
-      return rows[0]?.data ?? null;
+      return (await run(sql, read.evidenceById, [evidenceId, view.homeScopeId, visible(view)]))[0] ?? null;
     },
 
     async listBeliefs(view, options: ListBeliefsOptions = {}) {
-      const rows = await sql.query<{ data: Belief }>(
-        `SELECT data FROM graph_beliefs
-         WHERE scope = $1 AND $1 = ANY($2::text[])
-           AND ($3::boolean IS FALSE OR live)
-           AND ($4::text IS NULL OR topic = $4)
-           AND ($5::text IS NULL OR key = $5)
-           AND ($6::text IS NULL OR review_state = $6)
-           AND ($7::text IS NULL OR id COLLATE "C" > $7)
-         ORDER BY id COLLATE "C"
-         LIMIT $8`,
-        [
-          view.homeScopeId,
-          visible(view),
-          options.liveOnly ?? true,
-          options.topic ?? null,
-          options.key ?? null,
-          options.reviewState ?? null,
-          options.afterId ?? null,
-          options.limit ?? null,
-        ],
-      );
-      return rows.map((r) => r.data);
+      return run(sql, read.listBeliefs, [
+        view.homeScopeId,
+        visible(view),
+        options.liveOnly ?? true,
+        options.topic ?? null,
+        options.key ?? null,
+        options.reviewState ?? null,
+        options.afterId ?? null,
+        options.limit ?? null,
+      ]);
     },
 
     async searchCandidates(view, query, options: CandidateSearchOptions = {}) {
       const terms = queryTerms(query);
       if (terms.length === 0) return [];
-      const rows = await sql.query<{ data: Belief }>(
-        `SELECT data FROM graph_beliefs
-         WHERE scope = $1 AND $1 = ANY($2::text[])
-           AND search_vector @@ to_tsquery('simple'::regconfig, $3)
-           AND ($4::boolean OR live)
-         ORDER BY CASE WHEN $5::int IS NULL THEN 0 ELSE ts_rank(search_vector, to_tsquery('simple'::regconfig, $3)) END DESC, id COLLATE "C"
-         LIMIT $5`,
-        [view.homeScopeId, visible(view), terms.join(" | "), options.includeEnded ?? false, options.limit ?? null],
-      );
-      return rows.map((r) => r.data);
+      return run(sql, read.searchCandidates, [view.homeScopeId, visible(view), terms.join(" | "), options.includeEnded ?? false, options.limit ?? null]);
     },
 
     async searchCandidateStats(view, query, options: CandidateSearchOptions = {}) {
       const terms = queryTerms(query);
       if (terms.length === 0) return [];
       // searchCandidates' WHERE and cap order, the stored term string instead of the belief JSON; uncapped, no sort.
-      // Every row is of the home scope (the WHERE), and most have no tags and no end: those travel as NULLs, since
-      // per-row bytes and columns are what a 15 000-row domain costs on the client (measured: 8 columns ≈ 1.5 × 4).
-      const capped = options.limit !== undefined;
-      const rows = await sql.query<Record<string, unknown>>(
-        `SELECT id, credence, status, topic,
-                CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
-                CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", search_terms AS terms
-         FROM graph_beliefs
-         WHERE scope = $1 AND $1 = ANY($2::text[])
-           AND search_vector @@ to_tsquery('simple'::regconfig, $3)
-           AND ($4::boolean OR live)
-         ${capped ? `ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, $3)) DESC, id COLLATE "C" LIMIT $5` : ""}`,
-        [view.homeScopeId, visible(view), terms.join(" | "), options.includeEnded ?? false, ...(capped ? [options.limit] : [])],
-      );
+      const params = [view.homeScopeId, visible(view), terms.join(" | "), options.includeEnded ?? false];
+      const rows =
+        options.limit === undefined
+          ? await run(sql, read.searchCandidateStats, params)
+          : await run(sql, read.searchCandidateStatsCapped, [...params, options.limit]);
       return rows.map((row) => {
         row.scope = view.homeScopeId;
         row.contextTags ??= [];
@@ -360,65 +232,35 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async getMutation(view, mutationId) {
-      const rows = await sql.query<{ data: MutationRecord }>(`SELECT data FROM graph_mutations WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, [
-        mutationId,
-        view.homeScopeId,
-        visible(view),
-      ]);
-      return rows[0]?.data ?? null;
+      return (await run(sql, read.mutationById, [mutationId, view.homeScopeId, visible(view)]))[0] ?? null;
     },
 
     async listMutations(view, options: ListMutationsOptions = {}) {
-      const rows = await sql.query<{ data: MutationRecord }>(
-        `SELECT data FROM graph_mutations
-         WHERE scope = $1 AND $1 = ANY($2::text[])
-           AND ($3::text[] IS NULL OR status = ANY($3::text[]))
-           AND ($4::text IS NULL OR topic = $4)
-           AND ($5::text IS NULL OR belief_ids @> ARRAY[$5::text])
-           AND ($6::timestamptz IS NULL OR time >= $6::timestamptz)
-           AND ($7::timestamptz IS NULL OR time <= $7::timestamptz)
-         ORDER BY CASE WHEN $8::boolean THEN time END DESC, CASE WHEN $8::boolean THEN id COLLATE "C" END DESC, time, id COLLATE "C"
-         LIMIT $9`,
-        [
-          view.homeScopeId,
-          visible(view),
-          options.statuses ? [...options.statuses] : null,
-          options.topic ?? null,
-          options.beliefId ?? null,
-          options.since ?? null,
-          options.asOf ?? null,
-          options.newestFirst ?? false,
-          options.limit ?? null,
-        ],
-      );
-      return rows.map((r) => r.data);
+      return run(sql, read.listMutations, [
+        view.homeScopeId,
+        visible(view),
+        options.statuses ? [...options.statuses] : null,
+        options.topic ?? null,
+        options.beliefId ?? null,
+        options.since ?? null,
+        options.asOf ?? null,
+        options.newestFirst ?? false,
+        options.limit ?? null,
+      ]);
     },
 
     async countMutations(view) {
-      const rows = await sql.query<{ status: MutationStatus; n: number }>(
-        `SELECT status, count(*)::int AS n FROM graph_mutations WHERE scope = $1 AND $1 = ANY($2::text[]) GROUP BY status`,
-        [view.homeScopeId, visible(view)],
-      );
       const counts = Object.fromEntries(MUTATION_STATUSES.map((s) => [s, 0])) as Record<MutationStatus, number>;
-      for (const r of rows) if (r.status in counts) counts[r.status] = r.n;
+      for (const r of await run(sql, read.countMutations, [view.homeScopeId, visible(view)])) counts[r.status] = r.n;
       return counts;
     },
 
     async getTopicFreeze(view, topic) {
-      const rows = await sql.query<{ data: TopicFreeze }>(`SELECT data FROM graph_topic_freezes WHERE scope = $1 AND $1 = ANY($2::text[]) AND topic = $3`, [
-        view.homeScopeId,
-        visible(view),
-        topic,
-      ]);
-      return rows[0]?.data ?? null;
+      return (await run(sql, read.topicFreeze, [view.homeScopeId, visible(view), topic]))[0] ?? null;
     },
 
     async listTopicFreezes(view, options: { frozenOnly?: boolean } = {}) {
-      const rows = await sql.query<{ data: TopicFreeze }>(
-        `SELECT data FROM graph_topic_freezes WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::boolean IS FALSE OR frozen) ORDER BY topic COLLATE "C"`,
-        [view.homeScopeId, visible(view), options.frozenOnly ?? false],
-      );
-      return rows.map((r) => r.data);
+      return run(sql, read.listTopicFreezes, [view.homeScopeId, visible(view), options.frozenOnly ?? false]);
     },
 
     async neighbourhood(view, nodeId, options: NeighbourhoodOptions = {}): Promise<GraphSlice> {
@@ -437,12 +279,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       const edges = new Map<string, GraphEdge>();
       let frontier = [nodeId];
       for (let hop = 0; hop < depth && frontier.length > 0 && size() < maxNodes; hop++) {
-        const rows = await sql.query<{ kind: EdgeKind; from_id: string; to_id: string; seq: number; live: boolean; data: { time: string; changeSet: string } }>(
-          `SELECT kind, from_id, to_id, seq, live, data FROM graph_edges
-           WHERE (from_id = ANY($1::text[]) OR to_id = ANY($1::text[])) AND ($2::timestamptz IS NULL OR time <= $2::timestamptz)
-           ORDER BY from_id COLLATE "C", to_id COLLATE "C", seq, kind COLLATE "C"`,
-          [frontier, asOf],
-        );
+        const rows = await run(sql, read.edgesAround, [frontier, asOf]);
         const unknown = [...new Set(rows.flatMap((r) => [r.from_id, r.to_id]))].filter((id) => scopeOf(id) === undefined);
         const found = await nodesById(unknown, view, asOf);
         const next: string[] = [];
@@ -491,37 +328,20 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       const home = view.homeScopeId;
       const scopes = visible(view);
       const asOf = options.asOf ?? null;
-      const beliefs = await loadRecords(`b.scope = $2 AND $2 = ANY($3::text[])`, [home, scopes], asOf);
-      const evidence = await sql.query<{ data: Evidence }>(
-        `SELECT data FROM graph_evidence WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz) ORDER BY id COLLATE "C"`,
-        [home, scopes, asOf],
-      );
-      const mutations = await sql.query<{ data: MutationRecord }>(
-        `SELECT data FROM graph_mutations WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::timestamptz IS NULL OR time <= $3::timestamptz) ORDER BY id COLLATE "C"`,
-        [home, scopes, asOf],
-      );
-      const edges = await sql.query<{ kind: BeliefEdge["kind"]; from_id: string; to_id: string; data: { time: string; changeSet: string } }>(
-        `SELECT g.kind, g.from_id, g.to_id, g.data FROM graph_edges g
-         WHERE g.seq = 0 AND $1 = ANY($2::text[])
-           AND (EXISTS (SELECT 1 FROM graph_beliefs b WHERE b.id = g.from_id AND b.scope = $1)
-                OR EXISTS (SELECT 1 FROM graph_mutations m WHERE m.id = g.from_id AND m.scope = $1))
-           AND ($3::timestamptz IS NULL OR g.time <= $3::timestamptz)
-         ORDER BY g.kind COLLATE "C", g.from_id COLLATE "C", g.to_id COLLATE "C"`,
-        [home, scopes, asOf],
-      );
-      const freezes = await sql.query<{ data: TopicFreeze }>(
-        `SELECT data FROM graph_topic_freezes WHERE scope = $1 AND $1 = ANY($2::text[]) ORDER BY topic COLLATE "C"`,
-        [home, scopes],
-      );
+      const beliefs = await run(sql, read.beliefRecordsOfScope, [asOf, home, scopes]);
+      const evidence = await run(sql, read.exportEvidence, [home, scopes, asOf]);
+      const mutations = await run(sql, read.exportMutations, [home, scopes, asOf]);
+      const edges = await run(sql, read.exportEdges, [home, scopes, asOf]);
+      const topicFreezes = await run(sql, read.exportTopicFreezes, [home, scopes]);
       return {
         format: "credence.scope-export",
         formatVersion: 1,
         scope: home,
         beliefs,
-        evidence: evidence.map((r) => r.data),
-        mutations: mutations.map((r) => r.data),
+        evidence,
+        mutations,
         edges: edges.map((r) => ({ kind: r.kind, from: r.from_id, to: r.to_id, time: r.data.time, changeSet: r.data.changeSet })),
-        topicFreezes: freezes.map((r) => r.data),
+        topicFreezes,
       };
     },
 

@@ -1,7 +1,8 @@
 /**
  * The SQL store's writes: a change-set in the order of `lib/engine/change-set.ts`, and a whole-scope import. Both run
  * inside the caller's transaction; every statement is bulk (one per table and kind of change, rows passed as one
- * JSON parameter), so a change-set touching 10 000 beliefs is a handful of statements.
+ * JSON parameter), so a change-set touching 10 000 beliefs is a handful of statements. The statements are the named
+ * `write` queries of `sql-queries.ts`.
  *
  * Optimistic concurrency: an update is `UPDATE … WHERE id = ? AND version = expectedVersion`; under READ COMMITTED a
  * concurrent writer of the same row waits for the first to commit, re-checks the version and matches nothing, which
@@ -12,6 +13,8 @@ import { isLiveStatus, tokenize, type Belief, type ChangeSet, type Evidence, typ
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeExport } from "../graph-store";
+import { write } from "./sql-queries";
+import { run } from "./sql-rows";
 
 const ENTRY_RELATIONS = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES"]);
 
@@ -36,35 +39,15 @@ async function insertEvidence(tx: SqlExecutor, evidence: readonly Evidence[]): P
   const placeholders = evidence.filter((e) => e.kind === "unresolved");
   if (regular.length > 0) {
     // A duplicate id raises graph_evidence_pkey → ChangeSetRejected("duplicate_id").
-    await tx.query(
-      `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
-       SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz, (d->>'retractedAt')::timestamptz, d
-       FROM jsonb_array_elements($1::jsonb) AS d`,
-      [json(regular)],
-    );
+    await run(tx, write.insertEvidence, [json(regular)]);
   }
   if (placeholders.length > 0) {
     // A placeholder for the same (scope, raw id) may exist already: it is shared, never duplicated.
-    await tx.query(
-      `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
-       SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz, (d->>'retractedAt')::timestamptz, d
-       FROM jsonb_array_elements($1::jsonb) AS d
-       ON CONFLICT DO NOTHING`,
-      [json(placeholders)],
-    );
+    await run(tx, write.insertPlaceholderEvidence, [json(placeholders)]);
   }
 }
 
 // ---- beliefs ----
-
-const BELIEF_COLUMNS = `scope, topic, key, status, live, review_state, credence, confidence, tension, support_weight,
-  rebuttal_weight, version, created_at, updated_at, valid_until, search_terms, data`;
-const BELIEF_VALUES = `u.d->>'scope', u.d->>'topic', u.d->>'key', u.d->>'status', u.live, u.d->>'reviewState',
-  (u.d->>'credence')::float8, (u.d->>'confidence')::float8, (u.d->>'tension')::float8, (u.d->>'supportWeight')::float8,
-  (u.d->>'rebuttalWeight')::float8, (u.d->>'version')::int, (u.d->>'createdAt')::timestamptz,
-  (u.d->>'updatedAt')::timestamptz, (u.d->>'validUntil')::timestamptz, u.terms, u.d`;
-const BELIEF_SOURCE = `(SELECT e->'belief' AS d, (e->>'expected')::int AS expected, (e->>'live')::boolean AS live,
-  e->>'terms' AS terms FROM jsonb_array_elements($1::jsonb) AS e) AS u`;
 
 function beliefRow(belief: Belief, expected: number | null): unknown {
   return { belief, expected, live: isLiveStatus(belief.status), terms: searchTerms(belief.text) };
@@ -87,18 +70,12 @@ async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet): Promise<Map<string
   }
   // Updates before inserts: a superseded belief frees its live key for its successor within the same change-set.
   if (updates.length > 0) {
-    const rows = await tx.query<{ id: string }>(
-      `UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
-       FROM ${BELIEF_SOURCE}
-       WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope'
-       RETURNING b.id`,
-      [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion)))],
-    );
+    const rows = await run(tx, write.updateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion)))]);
     if (rows.length !== updates.length) {
       const written = new Set(rows.map((r) => r.id));
       const failed = updates.find((u) => !written.has(u.belief.id));
       const id = failed?.belief.id ?? null;
-      const current = await tx.query<{ version: number; scope: string }>(`SELECT version, scope FROM graph_beliefs WHERE id = $1`, [id]);
+      const current = await run(tx, write.beliefVersion, [id]);
       const row = current[0];
       if (!row) throw new ChangeSetRejected("unknown_belief", `Belief ${id} does not exist; it cannot be updated.`);
       if (row.scope !== failed?.belief.scope) throw new ChangeSetRejected("invalid", `Belief ${id} cannot move to another scope.`);
@@ -106,13 +83,7 @@ async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet): Promise<Map<string
     }
   }
   if (inserts.length > 0) {
-    const rows = await tx.query<{ id: string }>(
-      `INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
-       SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
-       ON CONFLICT (id) DO NOTHING
-       RETURNING id`,
-      [json(inserts.map((u) => beliefRow(u.belief, null)))],
-    );
+    const rows = await run(tx, write.insertBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null)))]);
     if (rows.length !== inserts.length) {
       const written = new Set(rows.map((r) => r.id));
       const id = inserts.find((u) => !written.has(u.belief.id))?.belief.id ?? null;
@@ -173,11 +144,7 @@ async function appendHistory(
   if (nonEmpty.length === 0) return [];
   const ids = [...new Set(nonEmpty.map((a) => a.beliefId))].sort();
   if (ids.length !== nonEmpty.length) throw new ChangeSetRejected("invalid", "Two history appends for one belief in one change-set.");
-  const locked = await tx.query<{ id: string; scope: string; max_seq: number | null }>(
-    `SELECT b.id, b.scope, (SELECT max(h.seq) FROM graph_history h WHERE h.belief_id = b.id) AS max_seq
-     FROM graph_beliefs b WHERE b.id = ANY($1::text[]) ORDER BY b.id FOR UPDATE`,
-    [ids],
-  );
+  const locked = await run(tx, write.lockForHistory, [ids]);
   const scopeOf = new Map(locked.map((r) => [r.id, r.scope]));
   const maxSeq = new Map(locked.map((r) => [r.id, r.max_seq ?? 0]));
   const rows: HistoryRow[] = [];
@@ -192,15 +159,7 @@ async function appendHistory(
       rows.push(historyRow(append.beliefId, item));
     }
   }
-  await tx.query(
-    `INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, target_seq,
-       verified, laundered, live, data)
-     SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, r->>'change_set', r->>'source_id',
-       r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
-       (r->>'laundered')::boolean, TRUE, r->'data'
-     FROM jsonb_array_elements($1::jsonb) AS r`,
-    [json(rows)],
-  );
+  await run(tx, write.insertHistory, [json(rows)]);
 
   // Entry edges: source → belief; an unresolved source goes to the citer scope's placeholder.
   const entries = rows.filter((r) => r.type === "entry" && r.source_id !== null);
@@ -227,20 +186,9 @@ async function appendHistory(
         retractedAt: null,
       });
     }
-    const created = await tx.query<{ id: string }>(
-      `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
-       SELECT d->>'id', d->>'scope', 'unresolved', d->>'text', (d->>'createdAt')::timestamptz, NULL, d
-       FROM jsonb_array_elements($1::jsonb) AS d
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [json([...wanted.values()])],
-    );
+    const created = await run(tx, write.createPlaceholders, [json([...wanted.values()])]);
     placeholdersCreated.push(...created.map((r) => r.id));
-    const found = await tx.query<{ id: string; scope: string; text: string }>(
-      `SELECT e.id, e.scope, e.text FROM graph_evidence e
-       JOIN jsonb_array_elements($1::jsonb) AS w ON e.scope = w->>'scope' AND md5(e.text) = md5(w->>'text')
-       WHERE e.kind = 'unresolved'`,
-      [json([...wanted.values()].map((e) => ({ scope: e.scope, text: e.text })))],
-    );
+    const found = await run(tx, write.findPlaceholders, [json([...wanted.values()].map((e) => ({ scope: e.scope, text: e.text })))]);
     for (const f of found) placeholderOf.set(`${f.scope}\u0000${f.text}`, f.id);
   }
   if (entries.length > 0) {
@@ -252,42 +200,24 @@ async function appendHistory(
       time: r.time,
       data: { time: r.time, changeSet: r.change_set },
     }));
-    await tx.query(
-      `INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
-       SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
-       FROM jsonb_array_elements($1::jsonb) AS e
-       ON CONFLICT DO NOTHING`,
-      [json(edges)],
-    );
+    await run(tx, write.insertEntryEdges, [json(edges)]);
   }
 
   // Events' effects on the indexed columns, in seq order per belief (the JSON keeps the original entries).
   const removals = rows.filter((r) => (r.type === "retracted" || r.type === "stripped") && r.target_seq !== null);
   if (removals.length > 0) {
     const targets = json(removals.map((r) => ({ b: r.belief_id, s: r.target_seq })));
-    await tx.query(
-      `UPDATE graph_history h SET live = FALSE FROM jsonb_array_elements($1::jsonb) AS t
-       WHERE h.belief_id = t->>'b' AND h.seq = (t->>'s')::int AND h.type = 'entry'`,
-      [targets],
-    );
-    await tx.query(
-      `UPDATE graph_edges g SET live = FALSE FROM jsonb_array_elements($1::jsonb) AS t
-       WHERE g.to_id = t->>'b' AND g.seq = (t->>'s')::int`,
-      [targets],
-    );
+    await run(tx, write.endEntries, [targets]);
+    await run(tx, write.endEntryEdges, [targets]);
   }
   for (const r of rows) {
     if (r.type !== "revised" || r.data.type !== "revised" || r.target_seq === null) continue;
     const relation = r.data.relation ?? null;
     const weight = r.data.weight ?? null;
     if (relation !== null && !ENTRY_RELATIONS.has(relation)) throw new ChangeSetRejected("invalid", `Unknown relation ${relation}.`);
-    await tx.query(
-      `UPDATE graph_history SET relation = COALESCE($3, relation), weight = COALESCE($4::float8, weight)
-       WHERE belief_id = $1 AND seq = $2 AND type = 'entry'`,
-      [r.belief_id, r.target_seq, relation, weight],
-    );
+    await run(tx, write.reviseEntry, [r.belief_id, r.target_seq, relation, weight]);
     if (relation !== null) {
-      await tx.query(`UPDATE graph_edges SET kind = $3 WHERE to_id = $1 AND seq = $2 AND seq > 0`, [r.belief_id, r.target_seq, relation]);
+      await run(tx, write.reviseEntryEdge, [r.belief_id, r.target_seq, relation]);
     }
   }
   return placeholdersCreated;
@@ -297,14 +227,7 @@ async function appendHistory(
 
 async function insertEdges(tx: SqlExecutor, edges: readonly { kind: string; from: string; to: string; time: string; changeSet: string }[]): Promise<void> {
   if (edges.length === 0) return;
-  await tx.query(
-    `INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
-     SELECT e->>'kind', e->>'from', e->>'to', 0, TRUE, (e->>'time')::timestamptz,
-       jsonb_build_object('time', e->'time', 'changeSet', e->'changeSet')
-     FROM jsonb_array_elements($1::jsonb) AS e
-     ON CONFLICT DO NOTHING`,
-    [json(edges)],
-  );
+  await run(tx, write.insertEdges, [json(edges)]);
 }
 
 function concernsEdges(mutations: readonly MutationRecord[]): { kind: string; from: string; to: string; time: string; changeSet: string }[] {
@@ -313,26 +236,13 @@ function concernsEdges(mutations: readonly MutationRecord[]): { kind: string; fr
 
 async function insertMutations(tx: SqlExecutor, mutations: readonly MutationRecord[]): Promise<void> {
   if (mutations.length === 0) return;
-  await tx.query(
-    `INSERT INTO graph_mutations (id, scope, topic, status, time, belief_ids, data)
-     SELECT d->>'id', d->>'scope', d->>'topic', d->>'status', (d->>'time')::timestamptz,
-       ARRAY(SELECT jsonb_array_elements_text(d->'beliefIds')), d
-     FROM jsonb_array_elements($1::jsonb) AS d`,
-    [json(mutations)],
-  );
+  await run(tx, write.insertMutations, [json(mutations)]);
   await insertEdges(tx, concernsEdges(mutations));
 }
 
 async function updateMutations(tx: SqlExecutor, mutations: readonly MutationRecord[]): Promise<void> {
   if (mutations.length === 0) return;
-  const rows = await tx.query<{ id: string }>(
-    `UPDATE graph_mutations m SET topic = d->>'topic', status = d->>'status', time = (d->>'time')::timestamptz,
-       belief_ids = ARRAY(SELECT jsonb_array_elements_text(d->'beliefIds')), data = d
-     FROM jsonb_array_elements($1::jsonb) AS d
-     WHERE m.id = d->>'id' AND m.scope = d->>'scope'
-     RETURNING m.id`,
-    [json(mutations)],
-  );
+  const rows = await run(tx, write.updateMutations, [json(mutations)]);
   if (rows.length !== mutations.length) {
     const written = new Set(rows.map((r) => r.id));
     const missing = mutations.find((m) => !written.has(m.id));
@@ -345,20 +255,13 @@ async function updateMutations(tx: SqlExecutor, mutations: readonly MutationReco
 
 /** Applies `cs` inside the transaction `tx` (the caller opened it and rolls back on any throw). */
 export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promise<ApplyResult> {
-  await tx.query(`INSERT INTO graph_change_sets (id, actor, time) VALUES ($1, $2, $3::timestamptz)`, [cs.id, cs.actor, cs.time]);
+  await run(tx, write.insertChangeSet, [cs.id, cs.actor, cs.time]);
   await insertEvidence(tx, cs.evidence);
   await upsertBeliefs(tx, cs);
   const placeholdersCreated = await appendHistory(tx, cs.history, { actor: cs.actor, time: cs.time, changeSet: cs.id, checkSeq: true });
 
   if (cs.entryOutputs.length > 0) {
-    const rows = await tx.query<{ belief_id: string }>(
-      `UPDATE graph_history h
-       SET data = jsonb_set(jsonb_set(h.data, '{contribution}', o->'c'), '{effectiveWeight}', o->'w')
-       FROM jsonb_array_elements($1::jsonb) AS o
-       WHERE h.belief_id = o->>'b' AND h.seq = (o->>'s')::int AND h.type = 'entry'
-       RETURNING h.belief_id`,
-      [json(cs.entryOutputs.map((o) => ({ b: o.beliefId, s: o.seq, c: o.contribution, w: o.effectiveWeight })))],
-    );
+    const rows = await run(tx, write.patchEntryOutputs, [json(cs.entryOutputs.map((o) => ({ b: o.beliefId, s: o.seq, c: o.contribution, w: o.effectiveWeight })))]);
     if (rows.length !== cs.entryOutputs.length) throw new ChangeSetRejected("unknown_target", "Entry outputs name an entry that does not exist.");
   }
 
@@ -370,25 +273,14 @@ export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promis
   );
 
   if (cs.retractions.length > 0) {
-    const rows = await tx.query<{ id: string }>(
-      `UPDATE graph_evidence e SET retracted_at = (r->>'t')::timestamptz, data = jsonb_set(e.data, '{retractedAt}', r->'t')
-       FROM jsonb_array_elements($1::jsonb) AS r
-       WHERE e.id = r->>'id'
-       RETURNING e.id`,
-      [json(cs.retractions.map((r) => ({ id: r.evidenceId, t: r.retractedAt })))],
-    );
+    const rows = await run(tx, write.retractEvidence, [json(cs.retractions.map((r) => ({ id: r.evidenceId, t: r.retractedAt })))]);
     if (rows.length !== new Set(cs.retractions.map((r) => r.evidenceId)).size) {
       throw new ChangeSetRejected("unknown_target", "A retraction names Evidence that does not exist.");
     }
   }
 
   if (cs.topicFreezes.length > 0) {
-    await tx.query(
-      `INSERT INTO graph_topic_freezes (scope, topic, frozen, data)
-       SELECT d->>'scope', d->>'topic', (d->>'frozen')::boolean, d FROM jsonb_array_elements($1::jsonb) AS d
-       ON CONFLICT (scope, topic) DO UPDATE SET frozen = EXCLUDED.frozen, data = EXCLUDED.data`,
-      [json(cs.topicFreezes)],
-    );
+    await run(tx, write.upsertTopicFreezes, [json(cs.topicFreezes)]);
   }
 
   const versions: Record<string, number> = {};
@@ -398,18 +290,10 @@ export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promis
 
 /** Writes a parsed export into `scope` (every item's scope rewritten), refusing a non-empty scope or existing ids. */
 export async function importScopeRows(tx: SqlExecutor, scope: string, data: ScopeExport): Promise<ImportResult> {
-  const busy = await tx.query<{ n: number }>(
-    `SELECT ((SELECT count(*) FROM graph_beliefs WHERE scope = $1) + (SELECT count(*) FROM graph_evidence WHERE scope = $1)
-       + (SELECT count(*) FROM graph_mutations WHERE scope = $1) + (SELECT count(*) FROM graph_topic_freezes WHERE scope = $1))::int AS n`,
-    [scope],
-  );
+  const busy = await run(tx, write.importScopeSize, [scope]);
   if ((busy[0]?.n ?? 0) > 0) throw new ChangeSetRejected("import_conflict", `Scope ${scope} is not empty; import only into an empty scope.`);
   const beliefIds = data.beliefs.map((r) => r.belief.id);
-  const taken = await tx.query<{ id: string }>(
-    `SELECT id FROM graph_beliefs WHERE id = ANY($1::text[]) UNION ALL SELECT id FROM graph_evidence WHERE id = ANY($2::text[])
-     UNION ALL SELECT id FROM graph_mutations WHERE id = ANY($3::text[]) LIMIT 1`,
-    [beliefIds, data.evidence.map((e) => e.id), data.mutations.map((m) => m.id)],
-  );
+  const taken = await run(tx, write.importTakenId, [beliefIds, data.evidence.map((e) => e.id), data.mutations.map((m) => m.id)]);
   if (taken.length > 0) throw new ChangeSetRejected("import_conflict", `Id ${taken[0]?.id} already exists in another scope.`);
 
   const evidence = data.evidence.map((e) => ({ ...e, scope }));
@@ -417,10 +301,7 @@ export async function importScopeRows(tx: SqlExecutor, scope: string, data: Scop
   const mutations = data.mutations.map((m) => ({ ...m, scope }));
   await insertEvidence(tx, evidence);
   if (beliefs.length > 0) {
-    await tx.query(
-      `INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS}) SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}`,
-      [json(beliefs.map((b) => beliefRow(b, null)))],
-    );
+    await run(tx, write.importBeliefs, [json(beliefs.map((b) => beliefRow(b, null)))]);
   }
   const appends = data.beliefs.map((r) => ({ beliefId: r.belief.id, items: r.history }));
   await appendHistory(tx, appends, { actor: "import", time: new Date(0).toISOString(), changeSet: "import", checkSeq: true });
@@ -428,11 +309,7 @@ export async function importScopeRows(tx: SqlExecutor, scope: string, data: Scop
   await insertEdges(tx, data.edges);
   await insertMutations(tx, mutations);
   if (data.topicFreezes.length > 0) {
-    await tx.query(
-      `INSERT INTO graph_topic_freezes (scope, topic, frozen, data)
-       SELECT $2, d->>'topic', (d->>'frozen')::boolean, jsonb_set(d, '{scope}', to_jsonb($2::text)) FROM jsonb_array_elements($1::jsonb) AS d`,
-      [json(data.topicFreezes), scope],
-    );
+    await run(tx, write.importTopicFreezes, [json(data.topicFreezes), scope]);
   }
   return {
     scope,

@@ -1,0 +1,467 @@
+/**
+ * The SQL of the SQL adapter, as named query modules (`read`, `citations`, `write`, `admin`), like the Neo4j adapter's
+ * `neo4j-cypher.ts`. Every text is constant; values always travel as parameters, no identifier is built from input.
+ * Each statement names the zod schema of its rows (`sql-rows.ts`): `run(sql, stmt, params)` returns checked rows.
+ *
+ * Anchoring: every caller read has `scope = $home AND $home = ANY($visible)` (or, for nodes reached from the home
+ * scope, `scope = ANY($visible)`) inside the one statement, so a hidden id and a missing id run the same statements
+ * and both come back empty.
+ */
+import {
+  beliefEdgeRow,
+  beliefIdRow,
+  beliefRecordRow,
+  citationEdgeRow,
+  citationRefOfRow,
+  citationRefRow,
+  countRow,
+  dataRow,
+  evidenceDoc,
+  graphEdgeRow,
+  idRow,
+  lockedBeliefRow,
+  looseRow,
+  mutationDoc,
+  beliefDoc,
+  nodeRow,
+  noRows,
+  placeholderRow,
+  resolvedRow,
+  statement,
+  statusCountRow,
+  tableNameRow,
+  topicFreezeDoc,
+  versionRow,
+} from "./sql-rows";
+
+/**
+ * Beliefs with their histories: `$1` is always asOf (null = now); the condition's parameters start at `$2`.
+ * History items after asOf and beliefs created after it are left out.
+ */
+function beliefRecords(name: string, where: string) {
+  return statement(
+    name,
+    `SELECT b.data, COALESCE((SELECT jsonb_agg(h.data ORDER BY h.seq) FROM graph_history h
+               WHERE h.belief_id = b.id AND ($1::timestamptz IS NULL OR h.time <= $1::timestamptz)), '[]'::jsonb) AS history
+     FROM graph_beliefs b
+     WHERE (${where}) AND ($1::timestamptz IS NULL OR b.created_at <= $1::timestamptz)
+     ORDER BY b.id COLLATE "C"`,
+    beliefRecordRow,
+  );
+}
+
+/** The candidate search's WHERE: home scope, the engine's terms as an OR tsquery ($3), ended beliefs only with $4. */
+const SEARCH_WHERE = `scope = $1 AND $1 = ANY($2::text[])
+           AND search_vector @@ to_tsquery('simple'::regconfig, $3)
+           AND ($4::boolean OR live)`;
+
+/**
+ * The scorer's fields of a candidate: every row is of the home scope (the WHERE), and most have no tags and no end:
+ * those travel as NULLs, since per-row bytes and columns are what a 15 000-row domain costs on the client (measured:
+ * 8 columns ≈ 1.5 × 4). The adapter fills the scope and the empty tags in.
+ */
+const CANDIDATE_STATS = `id, credence, status, topic,
+       CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
+       CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", search_terms AS terms`;
+
+export const read = {
+  /** [asOf, id, home, visible] */
+  beliefRecordInHome: beliefRecords("read.beliefRecordInHome", `b.id = $2 AND b.scope = $3 AND $3 = ANY($4::text[])`),
+  /** [asOf, ids, home, visible] */
+  beliefRecordsInHome: beliefRecords("read.beliefRecordsInHome", `b.id = ANY($2::text[]) AND b.scope = $3 AND $3 = ANY($4::text[])`),
+  /** [asOf, home, visible] */
+  beliefRecordsOfScope: beliefRecords("read.beliefRecordsOfScope", `b.scope = $2 AND $2 = ANY($3::text[])`),
+
+  /** The resolver: one statement whatever the id, the visibility check inside it (hidden ≡ missing). [id, visible] */
+  resolveItem: statement(
+    "read.resolveItem",
+    `SELECT 'belief' AS label, b.id, b.scope, b.live, NULL::jsonb AS data,
+        (SELECT jsonb_agg(jsonb_build_object('sourceId', h.source_id, 'sourceKind', h.source_kind,
+                  'effectiveTier', h.data->>'effectiveTier') ORDER BY h.seq)
+         FROM graph_history h
+         WHERE h.belief_id = b.id AND h.type = 'entry' AND h.live AND h.relation = 'SUPPORTS'
+           AND h.verified AND NOT h.laundered AND h.source_id IS NOT NULL AND h.source_kind IS NOT NULL) AS supports
+     FROM graph_beliefs b WHERE b.id = $1 AND b.scope = ANY($2::text[])
+     UNION ALL
+     SELECT 'evidence', e.id, e.scope, NULL, e.data, NULL FROM graph_evidence e WHERE e.id = $1 AND e.scope = ANY($2::text[])
+     UNION ALL
+     SELECT 'mutation', m.id, m.scope, NULL, NULL, NULL FROM graph_mutations m WHERE m.id = $1 AND m.scope = ANY($2::text[])`,
+    resolvedRow,
+  ),
+
+  /** [id, home, visible] */
+  evidenceById: statement("read.evidenceById", `SELECT data FROM graph_evidence WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, dataRow(evidenceDoc)),
+
+  /** [home, visible, liveOnly, topic, key, reviewState, afterId, limit] */
+  listBeliefs: statement(
+    "read.listBeliefs",
+    `SELECT data FROM graph_beliefs
+     WHERE scope = $1 AND $1 = ANY($2::text[])
+       AND ($3::boolean IS FALSE OR live)
+       AND ($4::text IS NULL OR topic = $4)
+       AND ($5::text IS NULL OR key = $5)
+       AND ($6::text IS NULL OR review_state = $6)
+       AND ($7::text IS NULL OR id COLLATE "C" > $7)
+     ORDER BY id COLLATE "C"
+     LIMIT $8`,
+    dataRow(beliefDoc),
+  ),
+
+  /** Full-text candidates; a cap ($5) cuts by the database's own rank. [home, visible, tsquery, includeEnded, limit] */
+  searchCandidates: statement(
+    "read.searchCandidates",
+    `SELECT data FROM graph_beliefs
+     WHERE ${SEARCH_WHERE}
+     ORDER BY CASE WHEN $5::int IS NULL THEN 0 ELSE ts_rank(search_vector, to_tsquery('simple'::regconfig, $3)) END DESC, id COLLATE "C"
+     LIMIT $5`,
+    dataRow(beliefDoc),
+  ),
+
+  /** searchCandidates' domain as slim rows, uncapped and unsorted. [home, visible, tsquery, includeEnded] */
+  searchCandidateStats: statement("read.searchCandidateStats", `SELECT ${CANDIDATE_STATS} FROM graph_beliefs WHERE ${SEARCH_WHERE}`, looseRow),
+
+  /** The same, cut at a cap by rank. [home, visible, tsquery, includeEnded, limit] */
+  searchCandidateStatsCapped: statement(
+    "read.searchCandidateStatsCapped",
+    `SELECT ${CANDIDATE_STATS} FROM graph_beliefs WHERE ${SEARCH_WHERE}
+     ORDER BY ts_rank(search_vector, to_tsquery('simple'::regconfig, $3)) DESC, id COLLATE "C" LIMIT $5`,
+    looseRow,
+  ),
+
+  /** [id, home, visible] */
+  mutationById: statement("read.mutationById", `SELECT data FROM graph_mutations WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, dataRow(mutationDoc)),
+
+  /** [home, visible, statuses, topic, beliefId, since, asOf, newestFirst, limit] */
+  listMutations: statement(
+    "read.listMutations",
+    `SELECT data FROM graph_mutations
+     WHERE scope = $1 AND $1 = ANY($2::text[])
+       AND ($3::text[] IS NULL OR status = ANY($3::text[]))
+       AND ($4::text IS NULL OR topic = $4)
+       AND ($5::text IS NULL OR belief_ids @> ARRAY[$5::text])
+       AND ($6::timestamptz IS NULL OR time >= $6::timestamptz)
+       AND ($7::timestamptz IS NULL OR time <= $7::timestamptz)
+     ORDER BY CASE WHEN $8::boolean THEN time END DESC, CASE WHEN $8::boolean THEN id COLLATE "C" END DESC, time, id COLLATE "C"
+     LIMIT $9`,
+    dataRow(mutationDoc),
+  ),
+
+  /** [home, visible] */
+  countMutations: statement(
+    "read.countMutations",
+    `SELECT status, count(*)::int AS n FROM graph_mutations WHERE scope = $1 AND $1 = ANY($2::text[]) GROUP BY status`,
+    statusCountRow,
+  ),
+
+  /** [home, visible, topic] */
+  topicFreeze: statement(
+    "read.topicFreeze",
+    `SELECT data FROM graph_topic_freezes WHERE scope = $1 AND $1 = ANY($2::text[]) AND topic = $3`,
+    dataRow(topicFreezeDoc),
+  ),
+
+  /** [home, visible, frozenOnly] */
+  listTopicFreezes: statement(
+    "read.listTopicFreezes",
+    `SELECT data FROM graph_topic_freezes WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::boolean IS FALSE OR frozen) ORDER BY topic COLLATE "C"`,
+    dataRow(topicFreezeDoc),
+  ),
+
+  /** Nodes of any kind by id, visible ones only. [ids, visible, asOf] */
+  nodesById: statement(
+    "read.nodesById",
+    `SELECT label, data FROM (
+     SELECT 'belief' AS label, data, id FROM graph_beliefs WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
+       AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
+     UNION ALL
+     SELECT 'evidence', data, id FROM graph_evidence WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
+       AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
+     UNION ALL
+     SELECT 'mutation', data, id FROM graph_mutations WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
+       AND ($3::timestamptz IS NULL OR time <= $3::timestamptz)
+     ) AS nodes ORDER BY id COLLATE "C"`,
+    nodeRow,
+  ),
+
+  /** Every edge touching the frontier. [frontier, asOf] */
+  edgesAround: statement(
+    "read.edgesAround",
+    `SELECT kind, from_id, to_id, seq, live, data FROM graph_edges
+     WHERE (from_id = ANY($1::text[]) OR to_id = ANY($1::text[])) AND ($2::timestamptz IS NULL OR time <= $2::timestamptz)
+     ORDER BY from_id COLLATE "C", to_id COLLATE "C", seq, kind COLLATE "C"`,
+    graphEdgeRow,
+  ),
+
+  /** [home, visible, asOf] */
+  exportEvidence: statement(
+    "read.exportEvidence",
+    `SELECT data FROM graph_evidence WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz) ORDER BY id COLLATE "C"`,
+    dataRow(evidenceDoc),
+  ),
+
+  /** [home, visible, asOf] */
+  exportMutations: statement(
+    "read.exportMutations",
+    `SELECT data FROM graph_mutations WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::timestamptz IS NULL OR time <= $3::timestamptz) ORDER BY id COLLATE "C"`,
+    dataRow(mutationDoc),
+  ),
+
+  /** Belief-to-belief and CONCERNS edges leaving the scope's nodes. [home, visible, asOf] */
+  exportEdges: statement(
+    "read.exportEdges",
+    `SELECT g.kind, g.from_id, g.to_id, g.data FROM graph_edges g
+     WHERE g.seq = 0 AND $1 = ANY($2::text[])
+       AND (EXISTS (SELECT 1 FROM graph_beliefs b WHERE b.id = g.from_id AND b.scope = $1)
+            OR EXISTS (SELECT 1 FROM graph_mutations m WHERE m.id = g.from_id AND m.scope = $1))
+       AND ($3::timestamptz IS NULL OR g.time <= $3::timestamptz)
+     ORDER BY g.kind COLLATE "C", g.from_id COLLATE "C", g.to_id COLLATE "C"`,
+    beliefEdgeRow,
+  ),
+
+  /** [home, visible] */
+  exportTopicFreezes: statement(
+    "read.exportTopicFreezes",
+    `SELECT data FROM graph_topic_freezes WHERE scope = $1 AND $1 = ANY($2::text[]) ORDER BY topic COLLATE "C"`,
+    dataRow(topicFreezeDoc),
+  ),
+};
+
+/** The system citation index (no view: the cascade's service filters what a caller is shown). */
+export const citations = {
+  /** [id] */
+  citersOf: statement(
+    "citations.citersOf",
+    `SELECT belief_id AS "beliefId", seq FROM graph_history WHERE source_id = $1 AND type = 'entry' AND live ORDER BY belief_id COLLATE "C", seq`,
+    citationRefRow,
+  ),
+  /** [ids] */
+  citersOfMany: statement(
+    "citations.citersOfMany",
+    `SELECT source_id, belief_id AS "beliefId", seq FROM graph_history
+     WHERE source_id = ANY($1::text[]) AND type = 'entry' AND live ORDER BY source_id, belief_id COLLATE "C", seq`,
+    citationRefOfRow,
+  ),
+  /** [asOf (null), id] */
+  load: beliefRecords("citations.load", `b.id = $2`),
+  /** [asOf (null), ids] */
+  loadMany: beliefRecords("citations.loadMany", `b.id = ANY($2::text[])`),
+  /**
+   * Every live citation reachable from the root ($1). UNION (not UNION ALL) without a depth column: a row (citer, seq,
+   * cited) is produced once, so cycles end the recursion; the adapter assigns depths by a breadth-first pass.
+   */
+  closure: statement(
+    "citations.closure",
+    `WITH RECURSIVE walk (belief_id, seq, cited_id) AS (
+       SELECT h.belief_id, h.seq, h.source_id FROM graph_history h WHERE h.source_id = $1 AND h.type = 'entry' AND h.live
+       UNION
+       SELECT h.belief_id, h.seq, h.source_id FROM walk w
+       JOIN graph_history h ON h.source_id = w.belief_id AND h.type = 'entry' AND h.live
+     )
+     SELECT belief_id, seq, cited_id FROM walk`,
+    citationEdgeRow,
+  ),
+};
+
+export const admin = {
+  /** Which of the store's tables exist. [names] */
+  tables: statement(
+    "admin.tables",
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ANY($1::text[])`,
+    tableNameRow,
+  ),
+};
+
+// ---- writes (all bulk: rows travel as one JSON parameter) ----
+
+const BELIEF_COLUMNS = `scope, topic, key, status, live, review_state, credence, confidence, tension, support_weight,
+  rebuttal_weight, version, created_at, updated_at, valid_until, search_terms, data`;
+const BELIEF_VALUES = `u.d->>'scope', u.d->>'topic', u.d->>'key', u.d->>'status', u.live, u.d->>'reviewState',
+  (u.d->>'credence')::float8, (u.d->>'confidence')::float8, (u.d->>'tension')::float8, (u.d->>'supportWeight')::float8,
+  (u.d->>'rebuttalWeight')::float8, (u.d->>'version')::int, (u.d->>'createdAt')::timestamptz,
+  (u.d->>'updatedAt')::timestamptz, (u.d->>'validUntil')::timestamptz, u.terms, u.d`;
+/** `$1`: JSON array of `{belief, expected, live, terms}`. */
+const BELIEF_SOURCE = `(SELECT e->'belief' AS d, (e->>'expected')::int AS expected, (e->>'live')::boolean AS live,
+  e->>'terms' AS terms FROM jsonb_array_elements($1::jsonb) AS e) AS u`;
+
+const EVIDENCE_INSERT = `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
+   SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz, (d->>'retractedAt')::timestamptz, d
+   FROM jsonb_array_elements($1::jsonb) AS d`;
+
+export const write = {
+  /** [id, actor, time] */
+  insertChangeSet: statement("write.insertChangeSet", `INSERT INTO graph_change_sets (id, actor, time) VALUES ($1, $2, $3::timestamptz)`, noRows),
+
+  /** A duplicate id raises graph_evidence_pkey → ChangeSetRejected("duplicate_id"). [evidence JSON] */
+  insertEvidence: statement("write.insertEvidence", EVIDENCE_INSERT, noRows),
+  /** Placeholders carried by the change-set: shared per (scope, raw id), never duplicated. [evidence JSON] */
+  insertPlaceholderEvidence: statement("write.insertPlaceholderEvidence", `${EVIDENCE_INSERT} ON CONFLICT DO NOTHING`, noRows),
+
+  /** Version-checked updates; a row that does not match is left out of RETURNING. [belief rows JSON] */
+  updateBeliefs: statement(
+    "write.updateBeliefs",
+    `UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
+     FROM ${BELIEF_SOURCE}
+     WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope'
+     RETURNING b.id`,
+    idRow,
+  ),
+  /** [id] */
+  beliefVersion: statement("write.beliefVersion", `SELECT version, scope FROM graph_beliefs WHERE id = $1`, versionRow),
+  /** [belief rows JSON] */
+  insertBeliefs: statement(
+    "write.insertBeliefs",
+    `INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
+     SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
+     ON CONFLICT (id) DO NOTHING
+     RETURNING id`,
+    idRow,
+  ),
+  /** Import: plain insert (the scope was checked empty). [belief rows JSON] */
+  importBeliefs: statement("write.importBeliefs", `INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS}) SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}`, noRows),
+
+  /** Locks the beliefs that receive history (id order) and reads their last seq. [ids] */
+  lockForHistory: statement(
+    "write.lockForHistory",
+    `SELECT b.id, b.scope, (SELECT max(h.seq) FROM graph_history h WHERE h.belief_id = b.id) AS max_seq
+     FROM graph_beliefs b WHERE b.id = ANY($1::text[]) ORDER BY b.id FOR UPDATE`,
+    lockedBeliefRow,
+  ),
+  /** [history rows JSON] */
+  insertHistory: statement(
+    "write.insertHistory",
+    `INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, target_seq,
+       verified, laundered, live, data)
+     SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, r->>'change_set', r->>'source_id',
+       r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
+       (r->>'laundered')::boolean, TRUE, r->'data'
+     FROM jsonb_array_elements($1::jsonb) AS r`,
+    noRows,
+  ),
+  /** Placeholders the store makes for unresolved entries; returns the ones it created. [evidence JSON] */
+  createPlaceholders: statement(
+    "write.createPlaceholders",
+    `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
+     SELECT d->>'id', d->>'scope', 'unresolved', d->>'text', (d->>'createdAt')::timestamptz, NULL, d
+     FROM jsonb_array_elements($1::jsonb) AS d
+     ON CONFLICT DO NOTHING RETURNING id`,
+    idRow,
+  ),
+  /** The placeholder of each (scope, raw id), whatever its id. [JSON of {scope, text}] */
+  findPlaceholders: statement(
+    "write.findPlaceholders",
+    `SELECT e.id, e.scope, e.text FROM graph_evidence e
+     JOIN jsonb_array_elements($1::jsonb) AS w ON e.scope = w->>'scope' AND md5(e.text) = md5(w->>'text')
+     WHERE e.kind = 'unresolved'`,
+    placeholderRow,
+  ),
+  /** Entry edges source → belief. [JSON of {kind, from, to, seq, time, data}] */
+  insertEntryEdges: statement(
+    "write.insertEntryEdges",
+    `INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
+     SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
+     FROM jsonb_array_elements($1::jsonb) AS e
+     ON CONFLICT DO NOTHING`,
+    noRows,
+  ),
+  /** Retracted / stripped entries stop being live. [JSON of {b, s}] */
+  endEntries: statement(
+    "write.endEntries",
+    `UPDATE graph_history h SET live = FALSE FROM jsonb_array_elements($1::jsonb) AS t
+     WHERE h.belief_id = t->>'b' AND h.seq = (t->>'s')::int AND h.type = 'entry'`,
+    noRows,
+  ),
+  /** [JSON of {b, s}] */
+  endEntryEdges: statement(
+    "write.endEntryEdges",
+    `UPDATE graph_edges g SET live = FALSE FROM jsonb_array_elements($1::jsonb) AS t
+     WHERE g.to_id = t->>'b' AND g.seq = (t->>'s')::int`,
+    noRows,
+  ),
+  /** A revision's effect on the indexed columns. [beliefId, seq, relation, weight] */
+  reviseEntry: statement(
+    "write.reviseEntry",
+    `UPDATE graph_history SET relation = COALESCE($3, relation), weight = COALESCE($4::float8, weight)
+     WHERE belief_id = $1 AND seq = $2 AND type = 'entry'`,
+    noRows,
+  ),
+  /** [beliefId, seq, relation] */
+  reviseEntryEdge: statement("write.reviseEntryEdge", `UPDATE graph_edges SET kind = $3 WHERE to_id = $1 AND seq = $2 AND seq > 0`, noRows),
+  /** Replay outputs patched into the stored entries. [JSON of {b, s, c, w}] */
+  patchEntryOutputs: statement(
+    "write.patchEntryOutputs",
+    `UPDATE graph_history h
+     SET data = jsonb_set(jsonb_set(h.data, '{contribution}', o->'c'), '{effectiveWeight}', o->'w')
+     FROM jsonb_array_elements($1::jsonb) AS o
+     WHERE h.belief_id = o->>'b' AND h.seq = (o->>'s')::int AND h.type = 'entry'
+     RETURNING h.belief_id`,
+    beliefIdRow,
+  ),
+  /** Belief-to-belief and CONCERNS edges. [JSON of {kind, from, to, time, changeSet}] */
+  insertEdges: statement(
+    "write.insertEdges",
+    `INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
+     SELECT e->>'kind', e->>'from', e->>'to', 0, TRUE, (e->>'time')::timestamptz,
+       jsonb_build_object('time', e->'time', 'changeSet', e->'changeSet')
+     FROM jsonb_array_elements($1::jsonb) AS e
+     ON CONFLICT DO NOTHING`,
+    noRows,
+  ),
+  /** [mutations JSON] */
+  insertMutations: statement(
+    "write.insertMutations",
+    `INSERT INTO graph_mutations (id, scope, topic, status, time, belief_ids, data)
+     SELECT d->>'id', d->>'scope', d->>'topic', d->>'status', (d->>'time')::timestamptz,
+       ARRAY(SELECT jsonb_array_elements_text(d->'beliefIds')), d
+     FROM jsonb_array_elements($1::jsonb) AS d`,
+    noRows,
+  ),
+  /** [mutations JSON] */
+  updateMutations: statement(
+    "write.updateMutations",
+    `UPDATE graph_mutations m SET topic = d->>'topic', status = d->>'status', time = (d->>'time')::timestamptz,
+       belief_ids = ARRAY(SELECT jsonb_array_elements_text(d->'beliefIds')), data = d
+     FROM jsonb_array_elements($1::jsonb) AS d
+     WHERE m.id = d->>'id' AND m.scope = d->>'scope'
+     RETURNING m.id`,
+    idRow,
+  ),
+  /** [JSON of {id, t}] */
+  retractEvidence: statement(
+    "write.retractEvidence",
+    `UPDATE graph_evidence e SET retracted_at = (r->>'t')::timestamptz, data = jsonb_set(e.data, '{retractedAt}', r->'t')
+     FROM jsonb_array_elements($1::jsonb) AS r
+     WHERE e.id = r->>'id'
+     RETURNING e.id`,
+    idRow,
+  ),
+  /** [freezes JSON] */
+  upsertTopicFreezes: statement(
+    "write.upsertTopicFreezes",
+    `INSERT INTO graph_topic_freezes (scope, topic, frozen, data)
+     SELECT d->>'scope', d->>'topic', (d->>'frozen')::boolean, d FROM jsonb_array_elements($1::jsonb) AS d
+     ON CONFLICT (scope, topic) DO UPDATE SET frozen = EXCLUDED.frozen, data = EXCLUDED.data`,
+    noRows,
+  ),
+
+  /** Import: how many items the scope holds already. [scope] */
+  importScopeSize: statement(
+    "write.importScopeSize",
+    `SELECT ((SELECT count(*) FROM graph_beliefs WHERE scope = $1) + (SELECT count(*) FROM graph_evidence WHERE scope = $1)
+       + (SELECT count(*) FROM graph_mutations WHERE scope = $1) + (SELECT count(*) FROM graph_topic_freezes WHERE scope = $1))::int AS n`,
+    countRow,
+  ),
+  /** Import: one id already taken anywhere, if any. [beliefIds, evidenceIds, mutationIds] */
+  importTakenId: statement(
+    "write.importTakenId",
+    `SELECT id FROM graph_beliefs WHERE id = ANY($1::text[]) UNION ALL SELECT id FROM graph_evidence WHERE id = ANY($2::text[])
+     UNION ALL SELECT id FROM graph_mutations WHERE id = ANY($3::text[]) LIMIT 1`,
+    idRow,
+  ),
+  /** Import: freezes rewritten into the scope. [freezes JSON, scope] */
+  importTopicFreezes: statement(
+    "write.importTopicFreezes",
+    `INSERT INTO graph_topic_freezes (scope, topic, frozen, data)
+     SELECT $2, d->>'topic', (d->>'frozen')::boolean, jsonb_set(d, '{scope}', to_jsonb($2::text)) FROM jsonb_array_elements($1::jsonb) AS d`,
+    noRows,
+  ),
+};

@@ -1,0 +1,122 @@
+/**
+ * The one place where SQL rows become model values: every statement of `sql-queries.ts` names the zod schema of its
+ * rows, and `run` parses each row with it, so nothing read from the database (JSONB documents included) reaches the
+ * services unchecked. The JSONB documents are parsed with the port's own schemas (`beliefSchema`, `historyItemSchema`,
+ * …), the same ones the Neo4j adapter's record parser uses. A row that fails its schema is a corrupt store, reported
+ * as `store_misconfigured` with the statement's name and the first issue.
+ *
+ * The candidate-stats search keeps its plain type checks (`candidateStatsOf` in the port): it returns tens of
+ * thousands of rows and a schema parse would cost more than the query.
+ */
+import { z } from "zod";
+import type { Belief, BeliefRecord, CitationRef, Evidence, HistoryItem, ItemKind, MutationRecord, TopicFreeze } from "@/lib/engine";
+import { ITEM_KINDS, MUTATION_STATUSES, TIERS } from "@/lib/engine";
+import type { SqlExecutor } from "@/lib/db/sql-executor";
+import { GraphStoreError } from "../errors";
+import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "../graph-store";
+
+/** A named statement: its text (constant) and the schema of the rows it returns. */
+export interface SqlStatement<R> {
+  readonly name: string;
+  readonly text: string;
+  readonly row: z.ZodType<R>;
+}
+
+export function statement<R>(name: string, text: string, row: z.ZodType<R>): SqlStatement<R> {
+  return { name, text, row };
+}
+
+/** Runs `stmt` with `params` and parses every row with its schema. */
+export async function run<R>(sql: SqlExecutor, stmt: SqlStatement<R>, params: readonly unknown[] = []): Promise<R[]> {
+  const raw = await sql.query<unknown>(stmt.text, [...params]);
+  return parseRows(stmt, raw);
+}
+
+export function parseRows<R>(stmt: SqlStatement<R>, raw: readonly unknown[]): R[] {
+  const out: R[] = new Array<R>(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const parsed = stmt.row.safeParse(raw[i]);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue ? `${issue.path.join(".") || "(row)"}: ${issue.message}` : "malformed";
+      throw new GraphStoreError("store_misconfigured", `SQL graph store: row ${i} of ${stmt.name} is malformed (${where}).`, { cause: parsed.error });
+    }
+    out[i] = parsed.data;
+  }
+  return out;
+}
+
+// ---- model documents (JSONB `data` columns), typed as the engine's model ----
+
+export const beliefDoc: z.ZodType<Belief> = beliefSchema;
+export const evidenceDoc: z.ZodType<Evidence> = evidenceSchema;
+export const mutationDoc: z.ZodType<MutationRecord> = mutationRecordSchema;
+export const topicFreezeDoc: z.ZodType<TopicFreeze> = topicFreezeSchema;
+export const historyDoc: z.ZodType<HistoryItem> = historyItemSchema;
+
+// ---- row shapes ----
+
+const int = z.number().int();
+
+/** `SELECT … data` of one table. */
+export const dataRow = <T>(doc: z.ZodType<T>) => z.object({ data: doc }).transform((r) => r.data);
+
+/** A belief with its history (`jsonb_agg` of the history rows, seq order). */
+export const beliefRecordRow: z.ZodType<BeliefRecord> = z
+  .object({ data: beliefDoc, history: z.array(historyDoc).nullable() })
+  .transform((r) => ({ belief: r.data, history: r.history ?? [] }));
+
+export const citationRefRow: z.ZodType<CitationRef> = z.object({ beliefId: z.string(), seq: int });
+
+export const citationRefOfRow = z.object({ source_id: z.string(), beliefId: z.string(), seq: int });
+
+export const citationEdgeRow = z.object({ belief_id: z.string(), seq: int, cited_id: z.string() });
+
+const itemKind: z.ZodType<ItemKind> = z.enum(ITEM_KINDS);
+
+export const nodeRow = z.discriminatedUnion("label", [
+  z.object({ label: z.literal("belief"), data: beliefDoc }),
+  z.object({ label: z.literal("evidence"), data: evidenceDoc }),
+  z.object({ label: z.literal("mutation"), data: mutationDoc }),
+]);
+
+const supportRefRow = z.object({ sourceId: z.string(), sourceKind: itemKind, effectiveTier: z.enum(TIERS) });
+
+export const resolvedRow = z.discriminatedUnion("label", [
+  z.object({ label: z.literal("belief"), id: z.string(), scope: z.string(), live: z.boolean(), supports: z.array(supportRefRow).nullable() }),
+  z.object({ label: z.literal("evidence"), id: z.string(), scope: z.string(), data: evidenceDoc }),
+  z.object({ label: z.literal("mutation"), id: z.string(), scope: z.string() }),
+]);
+
+export const tableNameRow = z.object({ name: z.string() });
+
+export const statusCountRow = z.object({ status: z.enum(MUTATION_STATUSES), n: int });
+
+const edgeData = z.object({ time: z.string(), changeSet: z.string() });
+
+export const graphEdgeRow = z.object({
+  kind: z.enum(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "SUPERSEDES", "REFINES", "SYNTHESIZES", "CONCERNS"]),
+  from_id: z.string(),
+  to_id: z.string(),
+  seq: int,
+  live: z.boolean(),
+  data: edgeData,
+});
+
+export const beliefEdgeRow = z.object({
+  kind: z.enum(["SUPERSEDES", "REFINES", "SYNTHESIZES", "CONCERNS"]),
+  from_id: z.string(),
+  to_id: z.string(),
+  data: edgeData,
+});
+
+/** Search's slim rows: checked by `candidateStatsOf` (plain checks), not here. */
+export const looseRow = z.record(z.string(), z.unknown());
+
+export const idRow = z.object({ id: z.string() });
+export const noRows = z.unknown();
+export const countRow = z.object({ n: int });
+export const versionRow = z.object({ version: int, scope: z.string() });
+export const lockedBeliefRow = z.object({ id: z.string(), scope: z.string(), max_seq: int.nullable() });
+export const placeholderRow = z.object({ id: z.string(), scope: z.string(), text: z.string() });
+export const beliefIdRow = z.object({ belief_id: z.string() });

@@ -1,7 +1,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-/** The arrows point inward (docs/STYLE): the engine imports nothing outside itself. */
+/** The arrows point inward (docs/architecture.md): the engine imports nothing outside itself. */
 const engineBoundary = {
   files: ["lib/engine/**/*.ts"],
   rules: {

@@ -6,6 +6,7 @@ export * from "./assessor";
 export * from "./embedder";
 export * from "./errors";
 export * from "./model";
+export * from "./model-schemas";
 export * from "./params";
 export * from "./ports";
 export * from "./change-set";

@@ -1,8 +1,22 @@
 /**
- * Ports the engine defines and adapters implement (`lib/access`, `lib/graph`, `lib/beliefs`).
- * The Assessor port lives in `./assessor`.
+ * The ports, in one place: what the engine and the application layer (`lib/beliefs`) need from the outside, defined
+ * here and implemented by adapters.
+ *
+ * | port                     | defined in        | implemented by                                                  |
+ * |--------------------------|-------------------|-----------------------------------------------------------------|
+ * | `Clock`                  | here              | `lib/beliefs/settable-clock.ts` (system clock, settable clock)  |
+ * | `ScopeView`              | here              | built by `lib/access` (`authorisedView` → `scopeViewOf`)        |
+ * | `AuthorisedResolver`, `CitationIndex` | here | every `GraphStore` (`resolverFor(view)`, `citationIndex()`)     |
+ * | `Assessor`               | `./assessor`      | `lib/assess/heuristic`, `lib/assess/openai`                     |
+ * | `Embedder`               | `./embedder`      | `lib/embed`                                                     |
+ * | `GraphStore`             | `lib/graph/graph-store.ts` (its types name the store's own shapes: slices, exports) | `lib/graph/sql`, `lib/graph/neo4j` |
+ *
+ * Everything is re-exported from `@/lib/engine`, so a caller imports a port from one entry point.
  */
 import type { BeliefRecord, EvidenceKind, IsoTime, ItemKind, Tier } from "./model";
+
+export type { Assessor } from "./assessor";
+export type { Embedder, EmbeddingModel } from "./embedder";
 
 /** The only clock the engine sees. Tests and the demo inject fixed or back-dated clocks. */
 export interface Clock {
@@ -10,16 +24,22 @@ export interface Clock {
   now(): IsoTime;
 }
 
-/** A clock frozen at `time` (tests, dry runs, back-dated demo writes). */
-export function fixedClock(time: IsoTime): Clock {
-  return { now: () => time };
+/**
+ * The caller's authorised view of one scope (SPEC §5), as the graph stores filter by it. Built only by `lib/access`
+ * from the caller's memberships, the grants into the home scope and the public scopes.
+ */
+export interface ScopeView {
+  /** The URL's scope: every read is anchored on it. */
+  homeScopeId: string;
+  /** Scopes whose items the caller may resolve (home if a member, granted, public). */
+  visibleScopeIds: readonly string[];
 }
 
 /**
  * One live, verified, non-laundered `SUPPORTS` entry of a belief, as the resolver reports it. The engine derives
  * everything it needs about a cited belief from these: its real support (effective tier above `model_assertion`),
- * the strongest such tier, and the beliefs it cites (for cycle checks). Adapters build the list with
- * `supportRefsOf(history, params)` so every store reports alike.
+ * the strongest such tier, and the beliefs it cites (for cycle checks). The stores compute the list without a replay
+ * (`liveSupportRefs` in `lib/graph/graph-store.ts`); the contract suite holds it equal to `supportRefsOf` (`./replay`).
  */
 export interface SupportRef {
   sourceId: string;

@@ -512,7 +512,8 @@ export function isGrounded(state: Pick<ReplayState, "status" | "realSupports">):
 
 /**
  * What a resolver reports about a belief's support: every live, verified, non-laundered SUPPORTS entry with a
- * resolved source (after revisions), real or not. Adapters must use this so every store reports alike.
+ * resolved source (after revisions), real or not. The stores report the same list without a replay; the contract
+ * suite holds them equal to this.
  */
 export function supportRefsOf(history: History, params: EngineParams): SupportRef[] {
   const state = replay(history, params);

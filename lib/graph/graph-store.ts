@@ -26,20 +26,6 @@ import { z } from "zod";
 import { GraphStoreError } from "./errors";
 import {
   BELIEF_STATUSES,
-  EVIDENCE_KINDS,
-  ITEM_KINDS,
-  LAUNDERING_REASONS,
-  MUTATION_DECISIONS,
-  MUTATION_STATUSES,
-  MUTATION_TYPES,
-  REASONING_TYPES,
-  RELATIONS,
-  REVIEW_ACTIONS,
-  REVIEW_DECISIONS,
-  REVIEW_RESOLUTIONS,
-  REVIEW_STATES,
-  STABILITY_FLAGS,
-  TIERS,
   type AuthorisedResolver,
   type Belief,
   type BeliefStatus,
@@ -56,17 +42,14 @@ import {
   type MutationRecord,
   type MutationStatus,
   type Relation,
+  type ScopeView,
   type SupportRef,
   type TopicFreeze,
 } from "@/lib/engine";
+import { beliefEdgeSchema, beliefRecordSchema, evidenceSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/engine/model-schemas";
 
-/** The caller's authorised view (built by `lib/access` from Prisma data). */
-export interface ScopeView {
-  /** The URL's scope: every read is anchored on it. */
-  homeScopeId: string;
-  /** Scopes whose items the caller may resolve (home if a member, granted, public). */
-  visibleScopeIds: readonly string[];
-}
+/** The caller's authorised view: a port defined in `lib/engine/ports.ts`, built only by `lib/access`. */
+export type { ScopeView } from "@/lib/engine";
 
 export type GraphStoreKind = "sql" | "neo4j";
 
@@ -388,190 +371,17 @@ function sortKeys(value: unknown): unknown {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The export format's schema (import input is external: parsed once, here)
+// The export format's schema (import input is external: parsed once, here), built from the model's schemas
 // ---------------------------------------------------------------------------------------------------------------
 
-const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "an ISO-8601 time");
-const unit = z.number().finite().min(0).max(1);
-const num = z.number().finite();
-const tier = z.enum(TIERS);
-const relationSchema = z.enum(RELATIONS);
-
-const historyBase = { seq: z.number().int().min(1), time: iso, actor: z.string(), changeSet: z.string() };
-
-const evidenceEntrySchema = z
-  .object({
-    ...historyBase,
-    type: z.literal("entry"),
-    sourceId: z.string().nullable(),
-    sourceKind: z.enum(ITEM_KINDS).nullable(),
-    relation: relationSchema,
-    tier,
-    weight: unit,
-    ess: unit,
-    verified: z.boolean(),
-    effectiveTier: tier,
-    launderingReason: z.enum(LAUNDERING_REASONS).nullable(),
-    reasoning: z.string().nullable(),
-    assessor: z.string(),
-    contribution: num,
-    effectiveWeight: num,
-  })
-  .strict();
-
-export const historyItemSchema = z.discriminatedUnion("type", [
-  evidenceEntrySchema,
-  z.object({ ...historyBase, type: z.literal("retracted"), targetSeq: z.number().int().min(1), sourceId: z.string() }).strict(),
-  z.object({ ...historyBase, type: z.literal("stripped"), targetSeq: z.number().int().min(1), citedBeliefId: z.string() }).strict(),
-  z
-    .object({
-      ...historyBase,
-      type: z.literal("revised"),
-      targetSeq: z.number().int().min(1),
-      weight: unit.optional(),
-      relation: relationSchema.optional(),
-      reason: z.string(),
-    })
-    .strict(),
-  z.object({ ...historyBase, type: z.literal("contraction"), severity: num, reasoning: z.string(), assessor: z.string() }).strict(),
-  z
-    .object({
-      ...historyBase,
-      type: z.enum(["superseded", "retired", "promoted"]),
-      byBeliefId: z.string().optional(),
-      note: z.string().optional(),
-    })
-    .strict(),
-  z
-    .object({ ...historyBase, type: z.literal("review"), action: z.enum(REVIEW_ACTIONS), mutationId: z.string().nullable(), note: z.string() })
-    .strict(),
-]);
-
-export const beliefSchema = z
-  .object({
-    id: z.string().min(1),
-    scope: z.string().min(1),
-    topic: z.string(),
-    text: z.string(),
-    key: z.string(),
-    quantity: z.object({ value: num, unit: z.string() }).strict().nullable(),
-    contextTags: z.array(z.string()),
-    validFrom: iso,
-    supersedesId: z.string().nullable(),
-    version: z.number().int().min(1),
-    createdAt: iso,
-    updatedAt: iso,
-    credence: unit,
-    valence: z.number().finite().min(-1).max(1),
-    confidence: unit,
-    uncertainty: unit,
-    supportCount: z.number().int().min(0),
-    contradictCount: z.number().int().min(0),
-    evidenceCount: z.number().int().min(0),
-    supportWeight: num,
-    rebuttalWeight: num,
-    tension: unit,
-    status: z.enum(BELIEF_STATUSES),
-    reviewState: z.enum(REVIEW_STATES),
-    validUntil: iso.nullable(),
-    paramsVersion: z.string(),
-  })
-  .strict();
-
-export const evidenceSchema = z
-  .object({
-    id: z.string().min(1),
-    scope: z.string().min(1),
-    kind: z.enum(EVIDENCE_KINDS),
-    text: z.string(),
-    uri: z.string().nullable(),
-    registeredBy: z.string(),
-    ess: unit.nullable(),
-    reasoningType: z.enum(REASONING_TYPES).nullable(),
-    discarded: z.boolean(),
-    createdAt: iso,
-    retractedAt: iso.nullable(),
-  })
-  .strict();
-
-const conflictReportSchema = z
-  .object({
-    existingBeliefId: z.string(),
-    existingText: z.string(),
-    existingCredence: unit,
-    similarity: unit,
-    moreSpecific: z.boolean(),
-    differentContext: z.boolean(),
-    contradictedByStrongEvidence: z.boolean(),
-    strongRebuttalSeqs: z.array(z.number().int()),
-    proposedContextTags: z.array(z.string()),
-    existingContextTags: z.array(z.string()),
-    decision: z.enum(MUTATION_DECISIONS),
-    reasoning: z.string(),
-    assessor: z.string(),
-  })
-  .strict();
-
-export const mutationRecordSchema = z
-  .object({
-    id: z.string().min(1),
-    scope: z.string().min(1),
-    topic: z.string(),
-    belief: z.string(),
-    strength: unit,
-    grantedCredence: unit.nullable(),
-    reason: z.string(),
-    evidenceIds: z.array(z.string()),
-    sourceEvent: z.string(),
-    mutationType: z.enum(MUTATION_TYPES),
-    decision: z.enum(MUTATION_DECISIONS),
-    status: z.enum(MUTATION_STATUSES),
-    warnings: z.array(z.string()),
-    flags: z.array(z.enum(STABILITY_FLAGS)),
-    conflictReport: conflictReportSchema.nullable(),
-    beliefIds: z.array(z.string()),
-    review: z
-      .object({
-        decision: z.enum(REVIEW_DECISIONS),
-        resolution: z.enum(REVIEW_RESOLUTIONS).nullable(),
-        note: z.string(),
-        reviewer: z.string(),
-        time: iso,
-      })
-      .strict()
-      .nullable(),
-    actor: z.string(),
-    time: iso,
-    changeSet: z.string(),
-  })
-  .strict();
-
-export const beliefEdgeSchema = z
-  .object({
-    kind: z.enum(["SUPERSEDES", "REFINES", "SYNTHESIZES", "CONCERNS"]),
-    from: z.string().min(1),
-    to: z.string().min(1),
-    time: iso,
-    changeSet: z.string(),
-  })
-  .strict();
-
-export const topicFreezeSchema = z
-  .object({
-    scope: z.string().min(1),
-    topic: z.string(),
-    frozen: z.boolean(),
-    reason: z.string(),
-    byMutationId: z.string().nullable(),
-  })
-  .strict();
+export { beliefEdgeSchema, beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/engine/model-schemas";
 
 export const scopeExportSchema = z
   .object({
     format: z.literal("credence.scope-export"),
     formatVersion: z.literal(1),
     scope: z.string().min(1),
-    beliefs: z.array(z.object({ belief: beliefSchema, history: z.array(historyItemSchema) }).strict()),
+    beliefs: z.array(beliefRecordSchema),
     evidence: z.array(evidenceSchema),
     mutations: z.array(mutationRecordSchema),
     edges: z.array(beliefEdgeSchema),

@@ -31,7 +31,7 @@ import type {
 import type { RecallAnswer } from "@/lib/engine/recall";
 import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/replay";
 import type { GraphSlice, GraphStore, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
-import type { HarvestedClaim } from "@/lib/engine";
+import type { Embedder, HarvestedClaim } from "@/lib/engine";
 import type {
   AssimilateInput,
   ExportScopeInput,
@@ -71,6 +71,11 @@ export interface BeliefServicesConfig {
   db: Pick<Database, "prisma">;
   store: GraphStore;
   assessor: Assessor;
+  /**
+   * Sentence embeddings for meaning-based retrieval and claim matching (lib/retrieval); null or absent: lexical only.
+   * When present, the Assessor's `similarity` is replaced by the restatement similarity (lib/retrieval/semantic-matcher).
+   */
+  embedder?: Embedder | null;
   /** Every server-set time comes from here (the demo back-dates it). */
   clock: Clock;
   /** Overrides of the engine defaults for scopes that have no parameter set of their own. */

@@ -5,7 +5,6 @@
  */
 import { liftFreeze as liftedFreeze, normaliseTopic, type BeliefRecord, type TopicFreeze } from "@/lib/engine";
 import { proposeMutation as runProtocol, reviewMutation as runReview } from "@/lib/engine/mutation";
-import { retrieve as rankCandidates } from "@/lib/engine";
 import { liftFreezeInputSchema, proposeMutationInputSchema, reviewMutationInputSchema } from "./belief-schemas";
 import { BeliefServiceError, itemNotFoundError } from "./belief-service-error";
 import type { BeliefServices, MutationResult } from "./belief-services";
@@ -22,9 +21,8 @@ export function mutationServices(kit: ServiceKit): MutationServices {
   const { store, assessor, clock } = kit.config;
 
   async function candidatesFor(ctx: CallerContext, text: string): Promise<BeliefRecord[]> {
-    const found = await store.searchCandidates(ctx.view, text);
-    const ranked = rankCandidates(text, found, { k: MAX_CONFLICT_CANDIDATES, scope: ctx.scope.id });
-    return [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.belief.id)))];
+    const { ranked } = await kit.rank(ctx.view, text, { k: MAX_CONFLICT_CANDIDATES, scope: ctx.scope.id });
+    return [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id)))];
   }
 
   return {

@@ -3,6 +3,7 @@
  * reported as stored, "as of" reads are replayed from the history up to that time.
  */
 import {
+  HYBRID_ANSWER_FLOOR,
   type Belief,
   type BeliefRecord,
   type EngineParams,
@@ -13,7 +14,6 @@ import { recall as recallAnswer } from "@/lib/engine/recall";
 import { checkReplay, derivedFields, replay } from "@/lib/engine/replay";
 import type { GraphEdge, GraphSlice, ScopeExport } from "@/lib/graph/graph-store";
 import { entryEdgeSource } from "@/lib/graph/graph-store";
-import { rankCandidateStats } from "@/lib/graph/rank-candidate-stats";
 import {
   getBeliefInputSchema,
   getEvidenceInputSchema,
@@ -66,9 +66,8 @@ export function readServices(kit: ServiceKit): ReadServices {
     async retrieve(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(retrieveInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
-      // The whole matching domain is ranked on slim rows (the engine's filters and formula), then the top k loaded.
-      const stats = await store.searchCandidateStats(ctx.view, input.q, { includeEnded: input.includeEnded });
-      const ranked = rankCandidateStats(input.q, stats, {
+      // The whole candidate domain is ranked on slim rows (the engine's filters and formula), then the top k loaded.
+      const { ranked } = await kit.rank(ctx.view, input.q, {
         k: input.k,
         minCredence: input.minCredence,
         scope: ctx.scope.id,
@@ -85,9 +84,8 @@ export function readServices(kit: ServiceKit): ReadServices {
       const input = parseServiceInput(recallInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
       const params = (await kit.params.current(ctx.scope.id)).params;
-      const found = await store.searchCandidateStats(ctx.view, input.q, { includeEnded: true });
       // Rank the whole domain once (ended beliefs included: their chains lead to live ends), keep the best.
-      const ranked = rankCandidateStats(input.q, found, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
+      const { ranked, semantic } = await kit.rank(ctx.view, input.q, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
       const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id));
       const best = new Set(ranked.slice(0, input.k).map((r) => r.candidate.id));
       const evidenceTexts = await rebuttalTexts(ctx, records.filter((r) => best.has(r.belief.id)));
@@ -99,6 +97,7 @@ export function readServices(kit: ServiceKit): ReadServices {
           assessor,
           k: input.k,
           evidenceTexts,
+          ...(semantic ? { semantic, minRelevance: HYBRID_ANSWER_FLOOR } : {}),
         },
         params,
       );

@@ -14,7 +14,9 @@ import {
 } from "@/lib/engine";
 import { propagateGrounding, type CascadeResult } from "@/lib/engine/grounding";
 import { isGrounded, replay } from "@/lib/engine/replay";
-import type { SystemCitationIndex } from "@/lib/graph/graph-store";
+import type { ScopeView, SystemCitationIndex } from "@/lib/graph/graph-store";
+import { rankHybrid, type HybridOptions, type HybridRanking } from "@/lib/retrieval/hybrid-search";
+import { SemanticMatcher, withSemanticSimilarity } from "@/lib/retrieval/semantic-matcher";
 import type { Role } from "@/lib/identity/roles";
 import type { BeliefChange, BeliefServicesConfig, Caller } from "./belief-services";
 import { callerContext, type CallerContext } from "./caller-context";
@@ -25,7 +27,12 @@ export type IdKind = "belief" | "evidence" | "mutation" | "changeset";
 const ID_PREFIX: Record<IdKind, string> = { belief: "b", evidence: "ev", mutation: "mut", changeset: "cs" };
 
 export interface ServiceKit {
+  /** The configuration, with the Assessor's `similarity` made meaning-based when an embedder is configured. */
   config: BeliefServicesConfig;
+  /** Meaning-based comparison (null without an embedder). */
+  matcher: SemanticMatcher | null;
+  /** The one candidate ranking of every search, recall and matching path (lib/retrieval/hybrid-search). */
+  rank(view: ScopeView, query: string, options?: HybridOptions): Promise<HybridRanking>;
   params: ScopeParamsRepository;
   context(caller: Caller, scopeSlug: string, minimum: Role | "read"): Promise<CallerContext>;
   newId(kind: IdKind): string;
@@ -40,12 +47,16 @@ export interface ServiceKit {
   resolvedCitations(): SystemCitationIndex;
 }
 
-export function createServiceKit(config: BeliefServicesConfig): ServiceKit {
+export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
+  const matcher = given.embedder ? new SemanticMatcher(given.embedder) : null;
+  const config: BeliefServicesConfig = { ...given, assessor: withSemanticSimilarity(given.assessor, matcher) };
   const params = scopeParamsRepository(config.db, config.params ?? {});
   const defaults = resolveParams(config.params ?? {});
   const store = config.store;
   return {
     config,
+    matcher,
+    rank: (view, query, options) => rankHybrid({ store, matcher }, view, query, options),
     params,
     context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum),
     newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),

@@ -5,7 +5,6 @@
 import {
   emptyChangeSet,
   harvest as harvestClaims,
-  retrieve as rankCandidates,
   tierOfKind,
   type BeliefRecord,
   type ChangeSet,
@@ -41,6 +40,8 @@ export interface AssimilateRequest {
   beliefId?: string;
   topic?: string;
   contextTags?: readonly string[];
+  /** A claim without a same-key belief reinforces the live belief it restates (harvest), instead of creating one. */
+  matchRestatement?: boolean;
   evidence: readonly { sourceId: string | null; tier: Tier; relation: "SUPPORTS" | "REBUTS" | "CONTEXTUALIZES"; weight: number; reasoning: string | null; assessor: string }[];
 }
 
@@ -51,9 +52,22 @@ export function writeServices(kit: ServiceKit): WriteServices & {
 
   /** Live beliefs of the home scope most related to `text` (full-text candidates ranked by the engine's scorer). */
   async function relatedRecords(ctx: CallerContext, text: string, limit = MAX_RELATED_CANDIDATES): Promise<BeliefRecord[]> {
-    const candidates = await store.searchCandidates(ctx.view, text);
-    const ranked = rankCandidates(text, candidates, { k: limit, scope: ctx.scope.id });
-    return [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.belief.id)))];
+    const { ranked } = await kit.rank(ctx.view, text, { k: limit, scope: ctx.scope.id });
+    return [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id)))];
+  }
+
+  /**
+   * The live belief that `text` restates (the most similar one with similarity ≥ `threshold`, the engine's
+   * `twinSimilarity`), or null: a harvested claim reinforces it instead of becoming a duplicate.
+   */
+  async function restated(ctx: CallerContext, text: string, threshold: number): Promise<BeliefRecord | null> {
+    const { ranked } = await kit.rank(ctx.view, text, { k: 20, scope: ctx.scope.id });
+    let best: { record: BeliefRecord; similarity: number } | null = null;
+    for (const record of await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))) {
+      const similarity = await assessor.similarity(text, record.belief.text);
+      if (similarity >= threshold && (best === null || similarity > best.similarity)) best = { record, similarity };
+    }
+    return best?.record ?? null;
   }
 
   async function assimilateIn(ctx: CallerContext, request: AssimilateRequest): Promise<AssimilateResult> {
@@ -72,11 +86,12 @@ export function writeServices(kit: ServiceKit): WriteServices & {
         const claim = request.claim as NonNullable<AssimilateRequest["claim"]>;
         const key = beliefKey(claim.text);
         const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
-        const record = match ? await store.loadBelief(ctx.view, match.id) : null;
+        const record = match ? await store.loadBelief(ctx.view, match.id) : request.matchRestatement ? await restated(ctx, claim.text, params.twinSimilarity) : null;
         if (record) target = { existing: record };
         else {
           // Topic by similarity needs only the beliefs' texts: the 20 best full-text candidates, no histories.
-          const related = request.topic ? [] : rankCandidates(claim.text, await store.searchCandidates(ctx.view, claim.text), { k: 20, scope: ctx.scope.id });
+          const ranked = request.topic ? [] : (await kit.rank(ctx.view, claim.text, { k: 20, scope: ctx.scope.id })).ranked;
+          const related = ranked.length === 0 ? [] : (await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).map((r) => ({ belief: r.belief }));
           const topic = await assignTopic(
             {
               text: claim.text,
@@ -194,6 +209,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
           await assimilateIn(ctx, {
             claim: { text: claim.text, quantity: claim.quantity },
             topic: input.topic,
+            matchRestatement: true,
             evidence: [{ sourceId, tier, relation: "SUPPORTS", weight: 1, reasoning: `harvested from ${producer}`, assessor: "caller" }],
           }),
         );

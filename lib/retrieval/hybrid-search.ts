@@ -1,0 +1,99 @@
+/**
+ * The one candidate ranking every read and write path uses (`/beliefs?q=`, `/recall`, MCP `search_beliefs` / `recall`,
+ * the graph search box, ingest's and the mutation protocol's candidate matching, topic assignment): the store's
+ * candidates, ranked by the engine's `rankByTerms` (through `rankCandidateStats`), hybrid when an embedder is there.
+ *
+ * Domain and exactness (lib/engine/README.md, "Hybrid retrieval"):
+ * * without an embedder: every belief sharing a content term with the query (the store's full-text matches), ranked
+ *   whole: exact.
+ * * with an embedder: the lexical matches ∪ the store's `VECTOR_CANDIDATES` nearest beliefs by cosine (when the store
+ *   has vector search). Each candidate's cosine comes from the vector search, else from the store's stored vectors
+ *   (`similarities`), else from embedding its text (cached). Approximate in one place only: a belief that shares no
+ *   term with the query and is not among the nearest `VECTOR_CANDIDATES` is not ranked (its semantic relevance is at
+ *   most that of the last nearest one); `scripts/bench-retrieval.ts` measures the recall this loses against the
+ *   exhaustive hybrid ranking of every belief. A store without vector search ranks a scope of up to
+ *   `EXHAUSTIVE_LIMIT` beliefs whole (exact), a larger one by its lexical matches only. Beyond `MAX_RESCORED` lexical matches (best lexical first) the rest
+ *   are scored on words alone.
+ */
+import { termSet, type Belief, type RetrieveOptions } from "@/lib/engine";
+import type { CandidateStats, GraphStore, ScopeView } from "@/lib/graph/graph-store";
+import { rankCandidateStats, type RankedCandidate } from "@/lib/graph/rank-candidate-stats";
+import type { SemanticMatcher } from "./semantic-matcher";
+
+/** Nearest beliefs by cosine added to the lexical matches. */
+export const VECTOR_CANDIDATES = 200;
+/** A store without vector search: scopes up to this many beliefs are ranked whole by meaning (every text embedded once, cached). */
+export const EXHAUSTIVE_LIMIT = 2000;
+/** Lexical matches (best lexical relevance first) whose cosine is resolved; the rest are scored on words alone. */
+export const MAX_RESCORED = 500;
+
+/** What hybrid retrieval may call on a store that keeps sentence vectors (optional capabilities). */
+export interface VectorCapabilities {
+  vectorSearch?(view: ScopeView, vector: Float32Array, options: { k: number; includeEnded?: boolean }): Promise<readonly { id: string; similarity: number }[]>;
+  similarities?(view: ScopeView, vector: Float32Array, ids: readonly string[]): Promise<ReadonlyMap<string, number>>;
+}
+
+export interface HybridDeps {
+  store: GraphStore;
+  matcher: SemanticMatcher | null;
+}
+
+export interface HybridOptions extends Omit<RetrieveOptions, "semantic"> {
+  /** Include superseded / retired / contracted beliefs in the domain (recall follows their chains). */
+  includeEnded?: boolean;
+}
+
+export interface HybridRanking {
+  ranked: RankedCandidate[];
+  /** The query–belief cosines used (hybrid mode), by belief id; undefined without an embedder. */
+  semantic: ReadonlyMap<string, number> | undefined;
+}
+
+/** A belief as the slim row the ranking reads. */
+export function statsOfBelief(b: Belief): CandidateStats {
+  return { id: b.id, scope: b.scope, credence: b.credence, status: b.status, topic: b.topic, contextTags: b.contextTags, validUntil: b.validUntil ?? null, terms: [...termSet(b.text)] };
+}
+
+/** Rank the query's candidate domain (module comment), best first, at most `options.k`. */
+export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: string, options: HybridOptions = {}): Promise<HybridRanking> {
+  const { store, matcher } = deps;
+  const lexical = await store.searchCandidateStats(view, query, { includeEnded: options.includeEnded ?? false });
+  if (matcher === null) return { ranked: rankCandidateStats(query, lexical, options), semantic: undefined };
+
+  const [q] = await matcher.vectors([query]);
+  const qv = q as Float32Array;
+  const caps = store as GraphStore & VectorCapabilities;
+  if (!caps.vectorSearch) {
+    // No vector index: a small scope is ranked whole (exact); a large one re-scores its lexical matches only.
+    const all = await store.listBeliefs(view, { liveOnly: !(options.includeEnded ?? false), limit: EXHAUSTIVE_LIMIT + 1 });
+    if (all.length <= EXHAUSTIVE_LIMIT) {
+      const semantic = await matcher.cosines(query, all.map((b) => ({ id: b.id, text: b.text })));
+      return { ranked: rankCandidateStats(query, all.map(statsOfBelief), { ...options, semantic }), semantic };
+    }
+  }
+  const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, includeEnded: options.includeEnded ?? false }) : [];
+  const semantic = new Map<string, number>(hits.map((h) => [h.id, h.similarity]));
+
+  const byId = new Map(lexical.map((s) => [s.id, s]));
+  const extra = hits.filter((h) => !byId.has(h.id)).map((h) => h.id);
+  if (extra.length > 0) for (const r of await store.loadBeliefs(view, extra)) byId.set(r.belief.id, statsOfBelief(r.belief));
+
+  // Cosines of lexical matches the vector search did not return: best lexical first, at most MAX_RESCORED.
+  let unresolved = lexical.filter((s) => !semantic.has(s.id));
+  if (unresolved.length > MAX_RESCORED) {
+    const keep = new Set(rankCandidateStats(query, unresolved, { ...options, k: MAX_RESCORED, minRelevance: undefined }).map((r) => r.candidate.id));
+    unresolved = unresolved.filter((s) => keep.has(s.id));
+  }
+  if (unresolved.length > 0 && caps.similarities) {
+    const found = await caps.similarities(view, qv, unresolved.map((s) => s.id));
+    for (const [id, sim] of found) semantic.set(id, sim);
+    unresolved = unresolved.filter((s) => !semantic.has(s.id));
+  }
+  if (unresolved.length > 0) {
+    const records = await store.loadBeliefs(view, unresolved.map((s) => s.id));
+    const cos = await matcher.cosines(query, records.map((r) => ({ id: r.belief.id, text: r.belief.text })));
+    for (const [id, sim] of cos) semantic.set(id, sim);
+  }
+  // Lexical matches left without a cosine (beyond MAX_RESCORED) rank on words alone: their cosine counts as 0.
+  return { ranked: rankCandidateStats(query, [...byId.values()], { ...options, semantic }), semantic };
+}

@@ -10,6 +10,8 @@ const nextConfig = {
     "@node-rs/argon2",
     "pg",
     "neo4j-driver",
+    "@huggingface/transformers",
+    "onnxruntime-node",
   ],
   // `npm test` runs tsc over the whole repository once; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },

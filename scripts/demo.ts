@@ -27,6 +27,11 @@ function newestMtime(path: string): number {
 console.log("credence demo: generating the Prisma client");
 run("npm", ["run", "--silent", "prisma:generate"]);
 
+// The offline embedding model (set-up, never at request time). Without it the app still runs, matching by words only.
+if (spawnSync("npm", ["run", "--silent", "model:fetch"], { stdio: "inherit" }).status !== 0) {
+  console.log("credence demo: continuing without the embedding model (matching by words only)");
+}
+
 const buildId = ".next/BUILD_ID";
 const sources = Math.max(...["app", "components", "lib", "public", "package-lock.json", "next.config.js"].map(newestMtime));
 if (!existsSync(buildId) || statSync(buildId).mtimeMs < sources) {

@@ -15,6 +15,8 @@ step "lint"
 npm run --silent lint
 step "production build (the API and MCP suites and the browser journeys serve it)"
 npx next build
+step "embedding model (Maven Central, checksum-verified; instant when cached)"
+npm run --silent model:fetch
 step "unit, property, integration and contract suites (PGlite, Postgres, Neo4j)"
 mkdir -p test-results
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json

@@ -34,7 +34,7 @@ export function cosine(a: Float32Array, b: Float32Array): number {
     throw new EmbeddingError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
   }
   let dot = 0;
-  for (let i = 0; i < a.length; i += 1) dot += a[i] * b[i];
+  for (let i = 0; i < a.length; i += 1) dot += (a[i] ?? 0) * (b[i] ?? 0);
   return Math.max(-1, Math.min(1, dot));
 }
 
@@ -46,11 +46,11 @@ export function modelKey(model: EmbeddingModel): string {
 /** L2-normalises a vector into a new array; the zero vector stays zero (it has no direction to compare). */
 export function normalise(vector: ArrayLike<number>): Float32Array {
   let sum = 0;
-  for (let i = 0; i < vector.length; i += 1) sum += vector[i] * vector[i];
+  for (let i = 0; i < vector.length; i += 1) sum += (vector[i] ?? 0) ** 2;
   const norm = Math.sqrt(sum);
   const out = new Float32Array(vector.length);
   if (norm === 0) return out;
-  for (let i = 0; i < vector.length; i += 1) out[i] = vector[i] / norm;
+  for (let i = 0; i < vector.length; i += 1) out[i] = (vector[i] ?? 0) / norm;
   return out;
 }
 

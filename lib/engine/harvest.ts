@@ -52,8 +52,9 @@ export function harvest(text: string, producedBy: ProducerInput, options: Harves
   const minLetters = options.minLetters ?? 3;
   const maxClaims = options.maxClaims ?? 1000;
   const claims: HarvestedClaim[] = [];
-  for (const sentence of splitSentences(text, options.locale)) {
+  for (const split of splitSentences(text, options.locale)) {
     if (claims.length >= maxClaims) break;
+    const sentence = withoutFraming(split);
     if (countLetters(sentence) < minLetters) continue;
     const quantity = extractQuantity(sentence);
     claims.push({
@@ -65,6 +66,27 @@ export function harvest(text: string, producedBy: ProducerInput, options: Harves
     });
   }
   return claims;
+}
+
+/** Words a framing label may have before its colon ("Post-incident review, 28 November:"). */
+const MAX_FRAMING_WORDS = 6;
+/** Words the statement after the label needs, so "Backups: hourly." keeps its subject. */
+const MIN_FRAMED_WORDS = 3;
+
+/**
+ * The claim without a leading framing label: text up to the first colon-and-space when that label is short
+ * (≤ 6 words) and the rest is a statement of its own (≥ 3 words), e.g. "Post-incident review, 28 November: Deploys
+ * go out from the release branch." → "Deploys go out from the release branch." The first letter is upper-cased.
+ * Times ("at 10:00") have no space after the colon and are never labels.
+ * @example withoutFraming("Update from ops: the cache is warm again.") // → "The cache is warm again."
+ */
+export function withoutFraming(sentence: string): string {
+  const m = /^([^:]{1,80}?):\s+(.+)$/su.exec(sentence);
+  if (!m) return sentence;
+  const [, label = "", rest = ""] = m;
+  const words = (s: string) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  if (words(label) > MAX_FRAMING_WORDS || words(rest) < MIN_FRAMED_WORDS || /["“(]/.test(label)) return sentence;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /** Sentence-level split with the repairs listed in the module comment; returns trimmed, non-empty sentences. */

@@ -33,6 +33,7 @@ import { propagateGrounding, type CascadeContext } from "./grounding";
 import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
 import { isLive, replay, type ReplayState } from "./replay";
+import { withoutFraming } from "./harvest";
 import { assignTopic, beliefKey } from "./topic";
 
 // ---- Ingest ----
@@ -179,7 +180,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const best = new Map<string, { w: Working; rel: AppliedRelation; stamp: string; claim: string }>();
 
   for (const claim of claims) {
-    const claimText = claim.text.trim();
+    const claimText = withoutFraming(claim.text.trim());
     if (!claimText) continue;
     const key = beliefKey(claimText);
     const live = [...working.values()];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { extractQuantity, harvest, splitSentences } from "./harvest";
+import { extractQuantity, harvest, splitSentences, withoutFraming } from "./harvest";
 
 describe("splitSentences", () => {
   it("keeps abbreviations, initials and decimals inside one sentence", () => {
@@ -102,5 +102,20 @@ describe("harvest", () => {
   it("rejects an invalid producer", () => {
     expect(() => harvest("x", { name: "" })).toThrow();
     expect(() => harvest("x", { name: "m", confidence: 2 })).toThrow();
+  });
+});
+
+describe("framing labels", () => {
+  it("drops a short label before a colon, keeps times, short values and long leads", () => {
+    expect(withoutFraming("Post-incident review, 28 November: deploys still go out from the protected release branch.")).toBe(
+      "Deploys still go out from the protected release branch.",
+    );
+    expect(withoutFraming("Standup notes: the cache is warm again.")).toBe("The cache is warm again.");
+    expect(withoutFraming("The rotation changes at 10:00 every Monday.")).toBe("The rotation changes at 10:00 every Monday.");
+    expect(withoutFraming("Backups: hourly.")).toBe("Backups: hourly.");
+    expect(withoutFraming("After a long discussion with the whole platform team on Friday: we keep the cache.")).toBe(
+      "After a long discussion with the whole platform team on Friday: we keep the cache.",
+    );
+    expect(harvest("Retro, 3 May: Lunch moves to noon. Tests pass.", { name: "gpt" }).map((c) => c.text)).toEqual(["Lunch moves to noon.", "Tests pass."]);
   });
 });

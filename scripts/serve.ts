@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import next from "next";
 import { getEnv } from "@/lib/env";
 import { databaseConfigFromEnv, openDatabase, registerDatabase } from "@/lib/db/database";
+import { guardApiRequest } from "@/lib/ops/http-guard";
 import { ensureAuthSecret } from "./auth-secret";
 
 const { values } = parseArgs({
@@ -41,7 +42,10 @@ async function main(): Promise<void> {
   const app = next({ dev: values.dev, dir: process.cwd(), hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer((req, res) => {
+    if (guardApiRequest(req, res)) return;
+    void handle(req, res);
+  });
   server.listen(port, hostname, () => console.log(`credence: serving on http://${hostname}:${port}`));
 
   let closing = false;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BeliefServiceError, httpStatusOf } from "@/lib/beliefs/belief-service-error";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/db/db-errors";
 
 /** The REST API's error body: `{"error": {"code", "message", "details"}}`, never a stack trace (SPEC §7). */
 export interface ApiErrorBody {
@@ -21,7 +22,10 @@ export class ApiError extends Error {
 
 export function errorResponse(status: number, code: string, message: string, details: Record<string, unknown> = {}): Response {
   const body: ApiErrorBody = { error: { code, message, details } };
-  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+  // Every 503 is an outage the client should wait out: say how long.
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  if (status === 503) headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
+  return Response.json(body, { status, headers });
 }
 
 /** `invalid` details in one shape wherever they come from: one entry per field, dotted paths. */
@@ -40,6 +44,9 @@ export function handleApiError(error: unknown): Response {
   }
   if (error instanceof z.ZodError) {
     return errorResponse(422, "invalid", "The request has invalid fields.", { fields: zodFieldProblems(error) });
+  }
+  if (isDatabaseUnavailable(error)) {
+    return errorResponse(503, "unavailable", "The database is unreachable right now; retry later (with the same Idempotency-Key, a write is never applied twice).", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   }
   console.error("api: unhandled error", error);
   return errorResponse(500, "internal", "Something went wrong on our side; nothing was changed.");

@@ -3,9 +3,10 @@ import type { BeliefServices } from "@/lib/beliefs";
 import { getDatabase } from "@/lib/db/database";
 import { authenticateCaller, getBeliefServices } from "./api-context";
 import { ApiError, handleApiError } from "./api-error";
-import { nulPath } from "./nul-path";
+import { textProblem, unstorableText } from "./nul-path";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
-import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, principalKey, purgeExpiredIdempotencyKeys } from "./idempotency";
+import { getGraphStore } from "@/lib/graph/select-graph-store";
+import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, principalKey, purgeExpiredIdempotencyKeys, runClaimed } from "./idempotency";
 import { getRateLimiter, rateLimited, type RateDecision } from "./rate-limiter";
 
 /** Bodies above this are refused with 413 before parsing (SPEC §7). */
@@ -37,14 +38,19 @@ function parseJsonBody(text: string): unknown {
   } catch {
     throw new ApiError(400, "malformed_json", "The body is not valid JSON.");
   }
-  const field = nulPath(parsed);
-  if (field !== null) throw nulError(field || "body");
+  const problem = unstorableText(parsed);
+  if (problem !== null) throw textError(problem.field || "body", problem.message);
   return parsed;
 }
 
-// Postgres text cannot hold U+0000: refused here as an invalid field rather than failing in the database as a 500.
-function nulError(field: string): ApiError {
-  return new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field, message: "must not contain the NUL character" }] });
+// Postgres cannot store U+0000 or a lone surrogate: refused here as an invalid field rather than failing in the database as a 500.
+function textError(field: string, message: string): ApiError {
+  return new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field, message }] });
+}
+
+function checkText(field: string, value: string): void {
+  const message = textProblem(value);
+  if (message !== null) throw textError(field, message);
 }
 
 /** A path segment as text; one that is not valid percent-encoding (e.g. a bare `%`) is kept as is, never a 500. */
@@ -85,9 +91,9 @@ export function apiRoute(handler: (ctx: ApiContext) => Promise<Response | object
       const { principal, rateKey } = await authenticateCaller(request);
       const decision = getRateLimiter().take(rateKey);
       if (!decision.allowed) return rateLimited(decision);
-      for (const [key, value] of Object.entries(params)) if (value.includes("\u0000")) throw nulError(key);
+      for (const [key, value] of Object.entries(params)) checkText(key, value);
       const url = new URL(request.url);
-      for (const [key, value] of url.searchParams) if (value.includes("\u0000")) throw nulError(key);
+      for (const [key, value] of url.searchParams) checkText(key, value);
       const idempotencyKey = request.method === "POST" ? idempotencyKeyOf(request) : null;
       let text: Promise<string> | undefined;
       let parsed: Promise<unknown> | undefined;
@@ -116,7 +122,9 @@ function purgeNowAndThen(sql: SqlExecutor): void {
   const now = Date.now();
   if (now - (holder.__credenceIdempotencyPurgedAt ?? 0) < 3_600_000) return;
   holder.__credenceIdempotencyPurgedAt = now;
-  void purgeExpiredIdempotencyKeys(sql).catch(() => {});
+  void getGraphStore()
+    .then((store) => purgeExpiredIdempotencyKeys(sql, store.idempotency))
+    .catch(() => {});
 }
 
 /**
@@ -135,25 +143,22 @@ async function runIdempotent(
   const fingerprint = fingerprintRequest(ctx.request.method, ctx.url, await bodyText());
   const { sql } = await getDatabase();
   purgeNowAndThen(sql);
-  const claim = await claimIdempotencyKey(sql, { principal: principalKey(principal), key, fingerprint });
+  const who = principalKey(principal);
+  const claim = await claimIdempotencyKey(sql, { principal: who, key, fingerprint });
   const headers = { "content-type": "application/json", "cache-control": "no-store" };
   if (claim.kind === "replay") {
     return new Response(claim.response.body, { status: claim.response.status, headers: { ...headers, "idempotent-replayed": "true" } });
   }
-  let response: Response;
-  try {
-    response = toResponse(await handler(ctx));
-  } catch (error) {
-    response = handleApiError(error);
-  }
-  const body = await response.text();
-  try {
-    await claim.complete({ status: response.status, body });
-  } catch (error) {
-    // The write happened: answer it. The key stays pending until its lease ends (see IDEMPOTENCY_LEASE_SECONDS).
-    console.error("api: could not record an idempotent response", error);
-  }
-  return new Response(body, { status: response.status, headers });
+  const { response, replayed } = await runClaimed(claim, { principal: who, key, marks: async () => (await getGraphStore()).idempotency }, async () => {
+    let answer: Response;
+    try {
+      answer = toResponse(await handler(ctx));
+    } catch (error) {
+      answer = handleApiError(error);
+    }
+    return { status: answer.status, body: await answer.text() };
+  });
+  return new Response(response.body, { status: response.status, headers: replayed ? { ...headers, "idempotent-replayed": "true" } : headers });
 }
 
 /** Query parameters as the services' typed inputs expect them: numbers and booleans parsed, blanks dropped. */

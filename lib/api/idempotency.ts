@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Principal } from "@/lib/access/principal";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
+import { IDEMPOTENCY_MARK_HOURS, runUnderIdempotencyClaim, type IdempotencyMarks } from "@/lib/graph/idempotency-mark";
 import { ApiError } from "./api-error";
 
 /** How long a key is remembered (SPEC §7 asks for idempotent writes; 24 h is the usual retry horizon). */
@@ -15,9 +16,20 @@ export interface StoredResponse {
   body: string;
 }
 
-/** A fresh claim runs the request and then records (or abandons) it; a replay hands back the first response. */
+/**
+ * A fresh claim runs the request and then records (or abandons) it; a replay hands back the first response. A fresh
+ * claim that took a stale key over (`takeover`) may belong to a request whose write committed before it died: the
+ * graph store's marks of `claimId` tell (see `runClaimed`).
+ */
 export type IdempotencyClaim =
-  | { kind: "fresh"; complete(response: StoredResponse): Promise<void>; abandon(): Promise<void> }
+  | {
+      kind: "fresh";
+      claimId: string;
+      takeover: boolean;
+      /** Stores the response; a 5xx is not stored (the key is freed) unless `keep` (a write of the request committed). */
+      complete(response: StoredResponse, options?: { keep?: boolean }): Promise<void>;
+      abandon(): Promise<void>;
+    }
   | { kind: "replay"; response: StoredResponse };
 
 export interface ClaimOptions {
@@ -51,7 +63,7 @@ export function fingerprintRequest(method: string, url: URL, body: string): stri
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Row = { fingerprint: string; state: "pending" | "done"; status: number | null; body: string | null; stale: boolean };
+type Row = { fingerprint: string; state: "pending" | "done"; status: number | null; body: string | null; claim_id: string; stale: boolean };
 
 /**
  * Claims `key` for this principal. Exactly one of any number of concurrent requests gets `fresh` (the INSERT …
@@ -61,34 +73,36 @@ type Row = { fingerprint: string; state: "pending" | "done"; status: number | nu
 export async function claimIdempotencyKey(sql: SqlExecutor, options: ClaimOptions): Promise<IdempotencyClaim> {
   const { principal, key, fingerprint } = options;
   const deadline = Date.now() + (options.waitMs ?? 30_000);
-  const abandon = async () => {
-    await sql.query(`DELETE FROM "api_idempotency_keys" WHERE "principal" = $1 AND "key" = $2 AND "state" = 'pending' AND "fingerprint" = $3`, [
-      principal,
-      key,
-      fingerprint,
-    ]);
+  const fresh = (claimId: string, takeover: boolean): IdempotencyClaim => {
+    const abandon = async () => {
+      await sql.query(`DELETE FROM "api_idempotency_keys" WHERE "principal" = $1 AND "key" = $2 AND "state" = 'pending' AND "claim_id" = $3`, [principal, key, claimId]);
+    };
+    const complete = async (response: StoredResponse, completion: { keep?: boolean } = {}) => {
+      if (response.status >= 500 && completion.keep !== true) return abandon();
+      await sql.query(`UPDATE "api_idempotency_keys" SET "state" = 'done', "status" = $3, "body" = $4 WHERE "principal" = $1 AND "key" = $2 AND "claim_id" = $5`, [
+        principal,
+        key,
+        response.status,
+        response.body,
+        claimId,
+      ]);
+    };
+    return { kind: "fresh", claimId, takeover, complete, abandon };
   };
-  const complete = async (response: StoredResponse) => {
-    if (response.status >= 500) return abandon();
-    await sql.query(
-      `UPDATE "api_idempotency_keys" SET "state" = 'done', "status" = $3, "body" = $4 WHERE "principal" = $1 AND "key" = $2 AND "fingerprint" = $5`,
-      [principal, key, response.status, response.body, fingerprint],
-    );
-  };
-  const fresh = (): IdempotencyClaim => ({ kind: "fresh", complete, abandon });
 
   for (;;) {
     await sql.query(`DELETE FROM "api_idempotency_keys" WHERE "principal" = $1 AND "key" = $2 AND "expires_at" <= now()`, [principal, key]);
+    const claimId = randomUUID();
     const inserted = await sql.query(
-      `INSERT INTO "api_idempotency_keys" ("principal", "key", "fingerprint", "state", "expires_at")
-       VALUES ($1, $2, $3, 'pending', now() + make_interval(hours => $4::int))
+      `INSERT INTO "api_idempotency_keys" ("principal", "key", "fingerprint", "state", "expires_at", "claim_id")
+       VALUES ($1, $2, $3, 'pending', now() + make_interval(hours => $4::int), $5)
        ON CONFLICT ("principal", "key") DO NOTHING RETURNING "key"`,
-      [principal, key, fingerprint, IDEMPOTENCY_TTL_HOURS],
+      [principal, key, fingerprint, IDEMPOTENCY_TTL_HOURS, claimId],
     );
-    if (inserted.length > 0) return fresh();
+    if (inserted.length > 0) return fresh(claimId, false);
 
     const [row] = await sql.query<Row>(
-      `SELECT "fingerprint", "state", "status", "body", "claimed_at" <= now() - make_interval(secs => $3::int) AS "stale"
+      `SELECT "fingerprint", "state", "status", "body", "claim_id", "claimed_at" <= now() - make_interval(secs => $3::int) AS "stale"
          FROM "api_idempotency_keys" WHERE "principal" = $1 AND "key" = $2`,
       [principal, key, IDEMPOTENCY_LEASE_SECONDS],
     );
@@ -103,7 +117,7 @@ export async function claimIdempotencyKey(sql: SqlExecutor, options: ClaimOption
             AND "claimed_at" <= now() - make_interval(secs => $3::int) RETURNING "key"`,
         [principal, key, IDEMPOTENCY_LEASE_SECONDS],
       );
-      if (taken.length > 0) return fresh();
+      if (taken.length > 0) return fresh(row.claim_id, true);
     }
     if (Date.now() >= deadline) {
       throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still running; retry later.", { idempotencyKey: key });
@@ -112,9 +126,69 @@ export async function claimIdempotencyKey(sql: SqlExecutor, options: ClaimOption
   }
 }
 
+type FaultHook = () => void | Promise<void>;
+type FaultGlobal = typeof globalThis & { __credenceIdempotencyFault?: FaultHook };
+
+/**
+ * Fault injection for tests: runs after the request's writes committed and before its response is recorded — the
+ * window a crash must not turn into a second write. A hook that throws stands for the process dying there.
+ */
+export function setIdempotencyFault(hook: FaultHook | undefined): void {
+  if (hook) (globalThis as FaultGlobal).__credenceIdempotencyFault = hook;
+  else delete (globalThis as FaultGlobal).__credenceIdempotencyFault;
+}
+
+/**
+ * The answer to a retry whose first attempt committed its writes but died before recording its response: the write
+ * is not run again; the body says so and names the change-sets that were written.
+ */
+export function recoveredResponse(key: string, changeSetIds: readonly string[]): StoredResponse {
+  return {
+    status: 200,
+    body: JSON.stringify({
+      idempotency: { key, recovered: true, changeSetIds },
+      message: "An earlier request with this Idempotency-Key was written but its answer was lost; it was not written again.",
+    }),
+  };
+}
+
+/**
+ * Runs a fresh claim's request: a takeover whose claim has marks answers `recoveredResponse` without running; otherwise
+ * `run` executes with the claim ambient (each change-set it applies writes a mark in its own transaction) and its
+ * response is recorded — kept even when it is a 5xx if any write committed, so a retry never writes again.
+ */
+export async function runClaimed(
+  claim: Extract<IdempotencyClaim, { kind: "fresh" }>,
+  ids: { principal: string; key: string; marks: () => Promise<IdempotencyMarks> },
+  run: () => Promise<StoredResponse>,
+): Promise<{ response: StoredResponse; replayed: boolean }> {
+  if (claim.takeover) {
+    const marks = await (await ids.marks()).list(ids.principal, ids.key, claim.claimId);
+    if (marks.length > 0) {
+      const response = recoveredResponse(ids.key, marks.map((m) => m.changeSetId));
+      await recordCompletion(claim, response, true);
+      return { response, replayed: true };
+    }
+  }
+  const { value: response, committed } = await runUnderIdempotencyClaim({ principal: ids.principal, key: ids.key, claimId: claim.claimId }, run);
+  await (globalThis as FaultGlobal).__credenceIdempotencyFault?.();
+  await recordCompletion(claim, response, committed > 0);
+  return { response, replayed: false };
+}
+
+async function recordCompletion(claim: Extract<IdempotencyClaim, { kind: "fresh" }>, response: StoredResponse, keep: boolean): Promise<void> {
+  try {
+    await claim.complete(response, { keep });
+  } catch (error) {
+    // The write happened: answer it. The key stays pending until its lease ends; the marks stop a second write.
+    console.error("idempotency: could not record a response", error);
+  }
+}
+
 /** Removes expired keys (any principal); returns how many. Called now and then, never on the request's own path. */
-export async function purgeExpiredIdempotencyKeys(sql: SqlExecutor): Promise<number> {
+export async function purgeExpiredIdempotencyKeys(sql: SqlExecutor, marks?: IdempotencyMarks): Promise<number> {
   const rows = await sql.query(`DELETE FROM "api_idempotency_keys" WHERE "expires_at" <= now() RETURNING "key"`);
+  if (marks) await marks.purge(IDEMPOTENCY_MARK_HOURS);
   return rows.length;
 }
 

@@ -5,14 +5,17 @@
 import type { BeliefServices, BeliefServicesConfig } from "./belief-services";
 import { mutationServices } from "./mutation-services";
 import { readServices } from "./read-services";
+import { scopeListServices } from "./scope-list-services";
 import { scopeServices } from "./scope-services";
 import { createServiceKit } from "./service-kit";
 import { synthesisServices } from "./synthesis-services";
 import { toServiceError } from "./to-service-error";
 import { writeServices } from "./write-services";
+import { withAmbientIdempotency } from "@/lib/graph/idempotency-mark";
 
 export function createBeliefServices(config: BeliefServicesConfig): BeliefServices {
-  const kit = createServiceKit(config);
+  // A write made under an Idempotency-Key claim marks it in the change-set's own transaction (issue #15).
+  const kit = createServiceKit({ ...config, store: withAmbientIdempotency(config.store) });
   const { assimilateIn: _internal, ...writes } = writeServices(kit);
   const services: BeliefServices = {
     ...writes,
@@ -20,6 +23,7 @@ export function createBeliefServices(config: BeliefServicesConfig): BeliefServic
     ...synthesisServices(kit),
     ...readServices(kit),
     ...scopeServices(kit),
+    ...scopeListServices(kit),
   };
   const wrapped = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(services) as [string, (...args: unknown[]) => Promise<unknown>][]) {

@@ -10,6 +10,7 @@ import {
   type SocketAddress,
 } from "./data-folder-lock";
 import type { EmbeddedSocketServer } from "./embedded-socket-server";
+import { databaseTimeoutsFromEnv, poolTimeoutOptions, type DatabaseTimeouts } from "./db-errors";
 import { migrate } from "./migrate";
 import { createPrismaClient, type AppPrismaClient } from "./prisma-client";
 import { poolExecutor, type SqlExecutor } from "./sql-executor";
@@ -55,6 +56,8 @@ export type OpenDatabaseConfig = {
   migrationsDir?: string;
   /** Pool size; default 10 on a server, 4 embedded (PGlite runs one statement at a time anyway). */
   maxConnections?: number;
+  /** Server mode: connect / statement / read timeouts; default `databaseTimeoutsFromEnv()` (lib/db/db-errors). */
+  timeouts?: DatabaseTimeouts;
 };
 
 /** The parsed environment's database settings (DATABASE_URL, CREDENCE_DATA_DIR), as `openDatabase` takes them. */
@@ -102,7 +105,9 @@ export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {})
 }
 
 async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? 10 });
+  // Timeouts: a database that stops answering fails requests quickly (503) instead of hanging them (issue #15).
+  const timeouts = config.timeouts ?? databaseTimeoutsFromEnv();
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? 10, ...poolTimeoutOptions(timeouts) });
   pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing the process
   try {
     const applied = await migrate(pool, { dir: config.migrationsDir });
@@ -127,11 +132,13 @@ async function openEmbedded(dataDir: string, displayDir: string, config: OpenDat
   };
   try {
     // Loaded here, not at import: clients and server mode never need PGlite's wasm.
-    const [{ PGlite }, { startEmbeddedSocketServer }] = await Promise.all([
+    const [{ PGlite }, { startEmbeddedSocketServer }, { vector }] = await Promise.all([
       import("@electric-sql/pglite"),
       import("./embedded-socket-server"),
+      import("@electric-sql/pglite-pgvector"),
     ]);
-    pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
+    // pgvector ships with PGlite as a package: loaded always, so a database that created the extension opens again.
+    pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite"), extensions: { vector } });
     socketServer = await startEmbeddedSocketServer(pglite, { socketDir: dataDir });
     pool = createSocketPool(socketServer.address, config.maxConnections ?? 4);
     const applied = await migrate(pool, { dir: config.migrationsDir });

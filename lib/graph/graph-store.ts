@@ -24,6 +24,7 @@
  */
 import { z } from "zod";
 import { GraphStoreError } from "./errors";
+import type { IdempotencyMark, IdempotencyMarks } from "./idempotency-mark";
 import {
   BELIEF_STATUSES,
   type AuthorisedResolver,
@@ -60,6 +61,14 @@ export interface ApplyResult {
   versions: Readonly<Record<string, number>>;
   /** Placeholder Evidence nodes the store created for unresolved citations (ids). */
   placeholdersCreated: readonly string[];
+}
+
+export interface ApplyOptions {
+  /**
+   * Written in the change-set's own transaction (see `lib/graph/idempotency-mark.ts`); a mark that exists already
+   * rejects the whole change-set with ChangeSetRejected("already_applied").
+   */
+  idempotency?: IdempotencyMark;
 }
 
 export interface LoadOptions {
@@ -227,7 +236,9 @@ export interface GraphStore {
 
   // ---- writes ----
   /** Applies a change-set in one transaction (see the header). Throws VersionConflict, ChangeSetRejected. */
-  apply(changeSet: ChangeSet): Promise<ApplyResult>;
+  apply(changeSet: ChangeSet, options?: ApplyOptions): Promise<ApplyResult>;
+  /** The idempotency marks `apply` wrote (`options.idempotency`). */
+  readonly idempotency: IdempotencyMarks;
 
   // ---- reads for a caller, anchored on view.homeScopeId ----
   /** A belief of the home scope with its history (ordered by seq), or null (missing, hidden or another scope). */

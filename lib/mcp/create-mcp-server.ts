@@ -21,7 +21,7 @@ import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { mcpErrorAnswer, toolErrorFromAnswer, toolErrorResult, type McpErrorAnswer } from "./mcp-error";
 import { MCP_TOOLS, presentBeliefDetail, type McpTool } from "./mcp-tools";
 import { parseIdempotencyKey, runIdempotentTool } from "./run-idempotent-tool";
-import { nulPath } from "@/lib/api/nul-path";
+import { unstorableText } from "@/lib/api/nul-path";
 
 export const MCP_SERVER_NAME = "credence";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -86,8 +86,8 @@ function missingScope(): ApiError {
  * any U+0000 anywhere in the arguments (the REST API refuses it the same way, rather than failing in the database).
  */
 function splitScope(args: Record<string, unknown> | undefined, defaultScope: string | null): { scope: string; rest: Record<string, unknown> } {
-  const nul = nulPath(args ?? {});
-  if (nul !== null) throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: nul, message: "must not contain the NUL character" }] });
+  const unstorable = unstorableText(args ?? {});
+  if (unstorable !== null) throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [unstorable] });
   const { scope, ...rest } = args ?? {};
   if (scope === undefined || scope === null || scope === "") {
     if (defaultScope === null) throw missingScope();
@@ -95,6 +95,26 @@ function splitScope(args: Record<string, unknown> | undefined, defaultScope: str
   }
   if (typeof scope !== "string") throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [{ field: "scope", message: "must be a string" }] });
   return { scope, rest };
+}
+
+/**
+ * A tool called with an argument it does not take (a wrong name, e.g. `query` for recall's `q`) is refused as the REST
+ * API refuses a bad field: `invalid` (422) naming each unknown argument and each required one that is missing, with
+ * the names the tool does take. Checked before any service runs.
+ */
+export function checkArgumentNames(tool: Pick<McpTool, "name" | "input">, args: Record<string, unknown>): void {
+  const schema = toolInputJsonSchema(tool.input, "default");
+  const known = Object.keys(schema.properties as Record<string, unknown>).filter((name) => name !== "scope");
+  const unknown = Object.keys(args).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const takes = `${tool.name} takes ${known.join(", ")} (and scope)`;
+  const missing = (schema.required as string[]).filter((name) => args[name] === undefined);
+  throw new ApiError(422, "invalid", "The request has invalid fields.", {
+    fields: [
+      ...unknown.map((field) => ({ field, message: `unknown argument; ${takes}` })),
+      ...missing.map((field) => ({ field, message: "required" })),
+    ],
+  });
 }
 
 const BELIEF_URI = /^credence:\/\/([^/]+)\/beliefs\/([^/]+)$/;
@@ -145,6 +165,7 @@ export function createMcpServer({ services, principal, defaultScope, sql, member
     try {
       const { scope, rest } = splitScope(request.params.arguments, defaultScope);
       const { idempotencyKey, ...args } = rest;
+      checkArgumentNames(tool, isWriteTool(tool) ? args : rest);
       if (!isWriteTool(tool) || idempotencyKey === undefined) return toolSuccess(tool, await tool.run({ services, principal }, scope, rest));
       const key = parseIdempotencyKey(idempotencyKey);
       const outcome = await runIdempotentTool(sql, { principal, key, tool: tool.name, scope, args }, () => tool.run({ services, principal }, scope, args));

@@ -6,7 +6,8 @@
  */
 import type { Principal } from "@/lib/access/principal";
 import { ApiError } from "@/lib/api/api-error";
-import { claimIdempotencyKey, fingerprintRequest, KEY_PATTERN, principalKey } from "@/lib/api/idempotency";
+import { claimIdempotencyKey, fingerprintRequest, KEY_PATTERN, principalKey, runClaimed } from "@/lib/api/idempotency";
+import { getGraphStore } from "@/lib/graph/select-graph-store";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { mcpErrorAnswer } from "./mcp-error";
 
@@ -26,23 +27,21 @@ export async function runIdempotentTool(
   run: () => Promise<object>,
 ): Promise<ToolOutcome> {
   const fingerprint = fingerprintRequest("POST", new URL(`mcp://credence/tools/${encodeURIComponent(call.tool)}?scope=${encodeURIComponent(call.scope)}`), JSON.stringify(call.args));
-  const claim = await claimIdempotencyKey(sql, { principal: principalKey(call.principal), key: call.key, fingerprint });
-  if (claim.kind === "replay") {
-    const body = JSON.parse(claim.response.body) as object;
-    return claim.response.status < 400 ? { ok: true, result: body, replayed: true } : { ok: false, status: claim.response.status, body, replayed: true };
-  }
-  let outcome: ToolOutcome;
-  try {
-    outcome = { ok: true, result: await run(), replayed: false };
-  } catch (error) {
-    const { status, body } = await mcpErrorAnswer(error);
-    outcome = { ok: false, status, body, replayed: false };
-  }
-  try {
-    await claim.complete(outcome.ok ? { status: 200, body: JSON.stringify(outcome.result) } : { status: outcome.status, body: JSON.stringify(outcome.body) });
-  } catch (error) {
-    // The write happened: answer it. The key stays pending until its lease ends (IDEMPOTENCY_LEASE_SECONDS).
-    console.error("mcp: could not record an idempotent answer", error);
-  }
-  return outcome;
+  const who = principalKey(call.principal);
+  const claim = await claimIdempotencyKey(sql, { principal: who, key: call.key, fingerprint });
+  const fromStored = (stored: { status: number; body: string }, replayed: boolean): ToolOutcome => {
+    const body = JSON.parse(stored.body) as object;
+    return stored.status < 400 ? { ok: true, result: body, replayed } : { ok: false, status: stored.status, body, replayed };
+  };
+  if (claim.kind === "replay") return fromStored(claim.response, true);
+  // The write and its mark share one transaction; a takeover of a key whose write committed answers without writing.
+  const { response, replayed } = await runClaimed(claim, { principal: who, key: call.key, marks: async () => (await getGraphStore()).idempotency }, async () => {
+    try {
+      return { status: 200, body: JSON.stringify(await run()) };
+    } catch (error) {
+      const { status, body } = await mcpErrorAnswer(error);
+      return { status, body: JSON.stringify(body) };
+    }
+  });
+  return fromStored(response, replayed);
 }

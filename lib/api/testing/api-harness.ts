@@ -3,7 +3,7 @@
  * process-wide database, the SQL graph store registered beside it, and identity fixtures created through
  * `lib/identity` with a Bearer token per caller. Route handlers are called directly, as Next would.
  */
-import { embeddedBackend, type TestLocation } from "@/lib/db/test-backends";
+import { embeddedBackend, type TestBackend, type TestLocation } from "@/lib/db/test-backends";
 import { registerDatabase, unregisterDatabase, type Database } from "@/lib/db/database";
 import type { QueryObserver } from "@/lib/graph/neo4j/neo4j-runner";
 import { registerGraphStore, selectGraphStore, unregisterGraphStore, type SelectedGraphStore } from "@/lib/graph/select-graph-store";
@@ -45,10 +45,12 @@ export interface ApiHarnessOptions {
   neo4jUri?: string;
   /** Sees every Cypher statement (with `neo4jUri`). */
   onCypher?: QueryObserver;
+  /** Where the database lives; default embedded PGlite (`serverBackend`: a throwaway database on the Postgres server). */
+  backend?: TestBackend;
 }
 
 export async function openApiHarness(suffix: string, options: ApiHarnessOptions = {}): Promise<ApiHarness> {
-  const location: TestLocation = await embeddedBackend.create();
+  const location: TestLocation = await (options.backend ?? embeddedBackend).create();
   const db = await location.open();
   let selected: SelectedGraphStore | undefined;
   let dropStore: () => Promise<void> = async () => {};

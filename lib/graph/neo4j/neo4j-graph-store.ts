@@ -25,6 +25,7 @@ import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
   candidateStatsOf,
   liveSupportRefs,
+  type ApplyOptions,
   type ApplyResult,
   type CandidateSearchOptions,
   type CitationHop,
@@ -53,6 +54,7 @@ import {
 import { runnerFor, type CypherRunner, type QueryObserver } from "./neo4j-runner";
 import { ensureNeo4jSchema } from "./neo4j-schema";
 import { applyChangeSetInTx, importScopeInTx } from "./neo4j-writes";
+import { neo4jIdempotencyMarks, writeIdempotencyMarkInTx } from "./neo4j-idempotency";
 
 export interface Neo4jGraphStoreConfig {
   uri: string;
@@ -421,8 +423,14 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     resolverFor,
     citationIndex: () => citationIndex,
 
-    async apply(changeSet: ChangeSet): Promise<ApplyResult> {
-      return writeTx((tx) => applyChangeSetInTx(tx, ns, changeSet));
+    idempotency: neo4jIdempotencyMarks(ns, readTx, writeTx),
+
+    async apply(changeSet: ChangeSet, options: ApplyOptions = {}): Promise<ApplyResult> {
+      return writeTx(async (tx) => {
+        const result = await applyChangeSetInTx(tx, ns, changeSet);
+        if (options.idempotency) await writeIdempotencyMarkInTx(tx, ns, options.idempotency, result.changeSetId);
+        return result;
+      });
     },
 
     async loadBelief(view, beliefId, options?: LoadOptions) {

@@ -13,6 +13,7 @@
  * plus the scope token) serves candidate search.
  */
 import type { Driver } from "neo4j-driver";
+import { IDEMPOTENCY_MARK_CONSTRAINT } from "./neo4j-idempotency";
 
 export const BELIEF_SEARCH_INDEX = "credence_belief_search";
 
@@ -22,6 +23,7 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   "CREATE CONSTRAINT credence_mutation_id IF NOT EXISTS FOR (n:Mutation) REQUIRE (n.ns, n.id) IS UNIQUE",
   "CREATE CONSTRAINT credence_belief_live_key IF NOT EXISTS FOR (n:Belief) REQUIRE (n.ns, n.scope, n.liveKey) IS UNIQUE",
   "CREATE CONSTRAINT credence_change_set_id IF NOT EXISTS FOR (n:AppliedChangeSet) REQUIRE (n.ns, n.id) IS UNIQUE",
+  IDEMPOTENCY_MARK_CONSTRAINT,
   "CREATE CONSTRAINT credence_topic_freeze IF NOT EXISTS FOR (n:TopicFreeze) REQUIRE (n.ns, n.scope, n.topic) IS UNIQUE",
   "CREATE INDEX credence_belief_scope IF NOT EXISTS FOR (n:Belief) ON (n.ns, n.scope)",
   "CREATE INDEX credence_evidence_scope IF NOT EXISTS FOR (n:Evidence) ON (n.ns, n.scope)",

@@ -12,6 +12,7 @@ import { MUTATION_STATUSES, tokenize, type Belief, type ChangeSet, type Evidence
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, GraphStoreError } from "../errors";
 import type {
+  ApplyOptions,
   ApplyResult,
   CandidateSearchOptions,
   CitationHop,
@@ -29,6 +30,7 @@ import type {
 } from "../graph-store";
 import { candidateStatsOf } from "../graph-store";
 import { mapPgError } from "./pg-errors";
+import { sqlIdempotencyMarks, writeIdempotencyMark } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
 import { run } from "./sql-rows";
 import { applyChangeSetRows, importScopeRows } from "./sql-writes";
@@ -173,10 +175,15 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     citationIndex: () => citationIndex,
+    idempotency: sqlIdempotencyMarks(sql),
 
-    async apply(changeSet: ChangeSet): Promise<ApplyResult> {
+    async apply(changeSet: ChangeSet, options: ApplyOptions = {}): Promise<ApplyResult> {
       try {
-        return await sql.transaction((tx) => applyChangeSetRows(tx, changeSet));
+        return await sql.transaction(async (tx) => {
+          const result = await applyChangeSetRows(tx, changeSet);
+          if (options.idempotency) await writeIdempotencyMark(tx, options.idempotency, result.changeSetId);
+          return result;
+        });
       } catch (error) {
         throw mapPgError(error);
       }

@@ -5,6 +5,7 @@
  */
 import { selectAssessor } from "@/lib/assess/select-assessor";
 import { getDatabase } from "@/lib/db/database";
+import { getEmbedder } from "@/lib/embed/select-embedder";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 import type { BeliefServices } from "./belief-services";
 import { createBeliefServices } from "./create-belief-services";
@@ -16,7 +17,7 @@ export function getBeliefServices(): Promise<BeliefServices> {
   const holder = globalThis as ServicesGlobal;
   holder.__credenceBeliefServices ??= (async () => {
     const [db, store] = await Promise.all([getDatabase(), getGraphStore()]);
-    return createBeliefServices({ db, store, assessor: selectAssessor(process.env), clock: systemClock });
+    return createBeliefServices({ db, store, assessor: selectAssessor(process.env), embedder: getEmbedder(), clock: systemClock });
   })();
   const building = holder.__credenceBeliefServices;
   building.catch(() => {

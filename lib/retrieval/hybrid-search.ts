@@ -11,11 +11,12 @@
  *   (`similarities`), else from embedding its text (cached). Approximate in one place only: a belief that shares no
  *   term with the query and is not among the nearest `VECTOR_CANDIDATES` is not ranked (its semantic relevance is at
  *   most that of the last nearest one); `scripts/bench-retrieval.ts` measures the recall this loses against the
- *   exhaustive hybrid ranking of every belief. A store without vector search ranks a scope of up to
- *   `EXHAUSTIVE_LIMIT` beliefs whole (exact), a larger one by its lexical matches only. Beyond `MAX_RESCORED` lexical matches (best lexical first) the rest
+ *   exhaustive hybrid ranking of every belief. When the vector search finds nothing (no vector index, or a scope
+ *   not embedded yet) a scope of up to `EXHAUSTIVE_LIMIT` beliefs is ranked whole (exact), a larger one by its
+ *   lexical matches only. Beyond `MAX_RESCORED` lexical matches (best lexical first) the rest
  *   are scored on words alone.
  */
-import { termSet, type Belief, type RetrieveOptions } from "@/lib/engine";
+import { modelKey, termSet, type Belief, type RetrieveOptions } from "@/lib/engine";
 import type { CandidateStats, GraphStore, ScopeView } from "@/lib/graph/graph-store";
 import { rankCandidateStats, type RankedCandidate } from "@/lib/graph/rank-candidate-stats";
 import type { SemanticMatcher } from "./semantic-matcher";
@@ -29,8 +30,8 @@ export const MAX_RESCORED = 500;
 
 /** What hybrid retrieval may call on a store that keeps sentence vectors (optional capabilities). */
 export interface VectorCapabilities {
-  vectorSearch?(view: ScopeView, vector: Float32Array, options: { k: number; includeEnded?: boolean }): Promise<readonly { id: string; similarity: number }[]>;
-  similarities?(view: ScopeView, vector: Float32Array, ids: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  vectorSearch?(view: ScopeView, vector: Float32Array, options: { k: number; model: string; includeEnded?: boolean }): Promise<readonly { id: string; similarity: number }[]>;
+  similarities?(view: ScopeView, vector: Float32Array, ids: readonly string[], options: { model: string }): Promise<ReadonlyMap<string, number>>;
 }
 
 export interface HybridDeps {
@@ -63,15 +64,17 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
   const [q] = await matcher.vectors([query]);
   const qv = q as Float32Array;
   const caps = store as GraphStore & VectorCapabilities;
-  if (!caps.vectorSearch) {
-    // No vector index: a small scope is ranked whole (exact); a large one re-scores its lexical matches only.
+  const model = modelKey(matcher.embedder.model);
+  const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, model, includeEnded: options.includeEnded ?? false }) : [];
+  if (hits.length === 0) {
+    // No vector index, or no stored vectors yet: a small scope is ranked whole (exact); a large one re-scores its
+    // lexical matches only.
     const all = await store.listBeliefs(view, { liveOnly: !(options.includeEnded ?? false), limit: EXHAUSTIVE_LIMIT + 1 });
     if (all.length <= EXHAUSTIVE_LIMIT) {
       const semantic = await matcher.cosines(query, all.map((b) => ({ id: b.id, text: b.text })));
       return { ranked: rankCandidateStats(query, all.map(statsOfBelief), { ...options, semantic }), semantic };
     }
   }
-  const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, includeEnded: options.includeEnded ?? false }) : [];
   const semantic = new Map<string, number>(hits.map((h) => [h.id, h.similarity]));
 
   const byId = new Map(lexical.map((s) => [s.id, s]));
@@ -85,7 +88,7 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
     unresolved = unresolved.filter((s) => keep.has(s.id));
   }
   if (unresolved.length > 0 && caps.similarities) {
-    const found = await caps.similarities(view, qv, unresolved.map((s) => s.id));
+    const found = await caps.similarities(view, qv, unresolved.map((s) => s.id), { model });
     for (const [id, sim] of found) semantic.set(id, sim);
     unresolved = unresolved.filter((s) => !semantic.has(s.id));
   }

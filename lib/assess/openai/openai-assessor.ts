@@ -102,6 +102,10 @@ export function cosineSimilarity(u: readonly number[], v: readonly number[]): nu
   return Math.round(Math.min(1, Math.max(0, dot / Math.sqrt(nu * nv))) * 1e6) / 1e6;
 }
 
+function isCompletion(value: unknown): value is { choices: unknown[] } {
+  return value !== null && typeof value === "object" && Array.isArray((value as { choices?: unknown }).choices);
+}
+
 export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenAiAssessorDeps = {}): Assessor {
   const config = openAiAssessorOptionsSchema.parse(options);
   const sleep = deps.sleep ?? defaultSleep;
@@ -171,8 +175,13 @@ export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenA
               temperature: 0,
             },
             { timeout },
-          ),
+          ).catch((error: unknown) => {
+            // The SDK reading a 200 whose body is no completion (an HTML page) fails with a TypeError: malformed.
+            throw error instanceof TypeError ? new SyntaxError(`${what}: the server's answer is not a chat completion (${error.message}).`) : error;
+          }),
         );
+        // A 200 whose body is not a completion (an HTML error page from a proxy) is malformed, not a crash.
+        if (!isCompletion(completion)) throw new SyntaxError(`${what}: the server's answer is not a chat completion.`);
         const message = completion.choices[0]?.message;
         if (message?.refusal) throw new AssessmentError("refused", `${what}: the model refused (${message.refusal}).`);
         // Parse again with the prompt's schema: the SDK's parse is the wire check, this one is ours.
@@ -197,9 +206,16 @@ export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenA
     const missing = [...new Set(texts.filter((t) => !embeddingCache.has(t)))];
     if (missing.length > 0) {
       const deadline = now() + config.budget.totalMs;
-      const response = await withRetries("embedding", deadline, (timeout) =>
-        client.embeddings.create({ model: config.embeddingModel, input: missing, encoding_format: "float" }, { timeout }),
-      );
+      let response: unknown;
+      try {
+        response = await withRetries("embedding", deadline, (timeout) =>
+          client.embeddings.create({ model: config.embeddingModel, input: missing, encoding_format: "float" }, { timeout }),
+        );
+      } catch (error) {
+        // A body cut off mid-JSON: the answer is malformed (nothing is written), not a crash.
+        if (error instanceof SyntaxError) throw new AssessmentError("malformed", "embedding: the server's answer is not valid JSON.", { cause: error });
+        throw error;
+      }
       const parsed = embeddingResponseSchema.safeParse(response);
       if (!parsed.success || parsed.data.data.length !== missing.length) {
         throw new AssessmentError("malformed", "embedding: the server's answer did not hold one vector per input.", {

@@ -24,7 +24,7 @@ import type { SemanticMatcher } from "./semantic-matcher";
 /** Nearest beliefs by cosine added to the lexical matches. */
 export const VECTOR_CANDIDATES = 200;
 /** A store without vector search: scopes up to this many beliefs are ranked whole by meaning (every text embedded once, cached). */
-export const EXHAUSTIVE_LIMIT = 2000;
+export const EXHAUSTIVE_LIMIT = 500;
 /** Lexical matches (best lexical relevance first) whose cosine is resolved; the rest are scored on words alone. */
 export const MAX_RESCORED = 500;
 

@@ -33,8 +33,11 @@ export interface BeliefServiceErrorDetails {
   attempts?: number;
   /** `assessment_failed`: the assessor's own code (timeout, refused, malformed, rate_limited, unavailable, budget_exhausted). */
   assessorCode?: string;
-  /** `conflict`: `last_owner` when the change would leave a scope without an owner. */
-  reason?: "last_owner";
+  /** `conflict`: `last_owner` when the change would leave a scope without an owner; `contention` when concurrent writers kept winning. */
+  reason?: "last_owner" | "contention";
+  /** `conflict` (contention): how long the write kept retrying, and the belief that kept changing. */
+  elapsedMs?: number;
+  beliefId?: string;
 }
 
 export class BeliefServiceError extends Error {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
 import { BeliefServiceError } from "./belief-service-error";
-import { withConflictRetry } from "./conflict-retry";
+import { contentionStats, withConflictRetry } from "./conflict-retry";
 
 const noSleep = { sleep: async () => {}, random: () => 0.5 };
 
@@ -27,6 +27,39 @@ describe("withConflictRetry", () => {
     expect(error).toBeInstanceOf(BeliefServiceError);
     expect((error as BeliefServiceError).code).toBe("conflict");
     expect((error as BeliefServiceError).details.attempts).toBe(4);
+  });
+
+  it("gives up once the time budget is spent, reporting the contention (attempts, elapsed, belief)", async () => {
+    let clock = 0;
+    let calls = 0;
+    const before = { ...contentionStats() };
+    const error = await withConflictRetry(
+      async () => {
+        calls += 1;
+        clock += 400; // each attempt (an ingest re-running its assessment) costs 400 ms
+        throw new VersionConflict("b7", "version", "lost");
+      },
+      { ...noSleep, maxElapsedMs: 1_000, now: () => clock },
+    ).catch((e: unknown) => e);
+    expect(calls).toBe(3);
+    expect(error).toBeInstanceOf(BeliefServiceError);
+    const details = (error as BeliefServiceError).details;
+    expect((error as BeliefServiceError).code).toBe("conflict");
+    expect(details).toMatchObject({ attempts: 3, elapsedMs: 1_200, reason: "contention", beliefId: "b7" });
+    expect((error as BeliefServiceError).message).toMatch(/contention/);
+    expect(contentionStats().exhausted).toBe(before.exhausted + 1);
+    expect(contentionStats().retries).toBe(before.retries + 2);
+  });
+
+  it("counts a write that won after losing races as contended", async () => {
+    const before = { ...contentionStats() };
+    await withConflictRetry(async (attempt) => {
+      if (attempt < 2) throw new VersionConflict("b1", "version", "lost");
+      return "won";
+    }, noSleep);
+    await withConflictRetry(async () => "first try", noSleep);
+    expect(contentionStats().contended).toBe(before.contended + 1);
+    expect(contentionStats().retries).toBe(before.retries + 1);
   });
 
   it("never retries other errors (a rejected change-set is not a race)", async () => {

@@ -46,22 +46,13 @@ function selectedNode(page: Page): string | null {
   return new URL(page.url()).searchParams.get("node");
 }
 
-/** Tab through the canvas until the side panel shows a node of `kind`; false when Tab left the graph first. */
-async function tabToKind(page: Page, kind: "belief" | "evidence"): Promise<boolean> {
-  const canvas = page.getByTestId("graph-canvas");
-  await canvas.focus();
-  await page.keyboard.press("Escape");
-  await expect.poll(() => selectedNode(page)).toBeNull();
-  for (let i = 0; i < 12; i++) {
-    const before = selectedNode(page);
-    await page.keyboard.press("Tab");
-    if (!(await canvas.evaluate((el) => el === document.activeElement))) return false;
-    await expect.poll(() => selectedNode(page)).not.toBe(before);
-    const heading = page.locator("#graph-panel-title");
-    await expect(heading).toBeVisible();
-    if ((await heading.innerText()).toLowerCase().startsWith(kind)) return true;
-  }
-  return false;
+/** Selects a node through the list view (the graph's keyboard and screen-reader form): its row button, then Enter. */
+async function selectInList(page: Page, text: string): Promise<void> {
+  await page.getByRole("button", { name: "List", exact: true }).click();
+  const row = page.getByTestId("graph-list").getByRole("button", { name: text, exact: true });
+  await row.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("graph-panel-text")).toHaveText(text);
 }
 
 test("the analyst explores the graph, filters to contested beliefs and opens one", async ({ page, request }) => {
@@ -86,27 +77,44 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   await expect(page).toHaveURL(new RegExp(`/scopes/${seeded.slug}/graph`));
   await expect(await graphStats(page)).toContainText("2 beliefs · 5 nodes · 3 edges");
   await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-renderer", "canvas");
-  await expect(page.getByTestId("graph-legend")).toContainText("REBUTS");
+  await expect(page.getByTestId("graph-legend")).toContainText("rebuts");
+  // Labels at the default fit: both beliefs carry theirs (the canvas reports what it labelled).
+  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels"))).toBeGreaterThanOrEqual(2);
   await page.waitForTimeout(600); // let the first layout's animation finish before the screenshot
   await snap(page, "graph-01-whole-scope");
 
-  // Contested = tension from 0.25 (SPEC §4.5's threshold); the filter lands in the URL so the view can be shared.
+  // One click: the contested preset (any live rebuttal); the filter lands in the URL so the view can be shared.
+  await page.getByTestId("graph-presets").getByRole("button", { name: "Contested" }).click();
+  await expect(page).toHaveURL(/minTension=0\.01/);
+  await expect(await graphStats(page)).toContainText("1 beliefs · 3 nodes · 2 edges");
+  await page.getByTestId("graph-filters-toggle").click();
   await page.getByLabel("Tension from").fill("0.25");
   await expect(page).toHaveURL(/minTension=0\.25/);
   await expect(await graphStats(page)).toContainText("1 beliefs · 3 nodes · 2 edges");
 
-  // The keyboard opens it: Tab to the belief, the side panel shows it, Enter goes to the belief page.
-  expect(await tabToKind(page, "belief")).toBe(true);
+  // The keyboard: the canvas is one Tab stop; an arrow key selects a node and Tab leaves without selecting another.
+  const canvas = page.getByTestId("graph-canvas");
+  await canvas.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect.poll(() => selectedNode(page)).not.toBeNull();
+  const picked = selectedNode(page);
+  await page.keyboard.press("Tab");
+  expect(await canvas.evaluate((el) => el === document.activeElement)).toBe(false);
+  expect(selectedNode(page)).toBe(picked);
+
+  // The list view selects the belief; the side panel shows it with the same wording as the figures.
+  await selectInList(page, "Production deploys go out from the main branch.");
   const panel = page.getByTestId("graph-panel");
-  await expect(panel.getByTestId("graph-panel-text")).toHaveText("Production deploys go out from the main branch.");
   await expect(panel).toContainText("contested");
   await expect(page).toHaveURL(new RegExp(`node=${contested.id}`));
+  await page.getByRole("button", { name: "Graph", exact: true }).click();
   await snap(page, "graph-02-contested-selected");
   const shared = page.url();
+  await canvas.focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/scopes/${seeded.slug}/beliefs/${contested.id}$`));
 
-  // The shared link reproduces the filtered view; the panel's link opens the belief page too.
+  // The shared link reproduces the filtered view (its filters open); the panel's link opens the belief page too.
   await page.goto(shared);
   await expect(page.getByLabel("Tension from")).toHaveValue("0.25");
   await expect(await graphStats(page)).toContainText("1 beliefs");
@@ -135,6 +143,7 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   await expect(await graphStats(page)).toContainText("1 beliefs · 2 nodes · 1 edges");
 
   // Exports: the view as JSON (the elements shown) and as PNG.
+  await page.locator("summary", { hasText: "Export" }).click();
   const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
   expect(json.suggestedFilename()).toBe(`${seeded.slug}-graph.json`);
   const exported = JSON.parse(await readFile((await json.path()) ?? "", "utf8")) as { format: string; nodes: { data: { id: string } }[]; edges: unknown[] };
@@ -144,6 +153,20 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   const [png] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export PNG" }).click()]);
   expect(png.suggestedFilename()).toBe(`${seeded.slug}-graph.png`);
   expect((await readFile((await png.path()) ?? "")).subarray(1, 4).toString("latin1")).toBe("PNG");
+  // GraphML for Gephi or yEd, and CSV of the beliefs and edges shown.
+  const [graphml] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export GraphML" }).click()]);
+  expect(graphml.suggestedFilename()).toBe(`${seeded.slug}-graph.graphml`);
+  const xml = await readFile((await graphml.path()) ?? "", "utf8");
+  expect(xml).toContain(`<node id="${settled.id}">`);
+  expect(xml).toContain("<data key=\"text\">Staging mirrors production configuration.</data>");
+  expect(xml.match(/<edge /g)).toHaveLength(1);
+  const [beliefsCsv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export beliefs CSV" }).click()]);
+  const rows = (await readFile((await beliefsCsv.path()) ?? "", "utf8")).trim().split("\r\n");
+  expect(rows[0]).toBe("id,text,topic,status,credence,confidence,tension,supporting,rebutting,created_at,updated_at");
+  expect(rows).toHaveLength(2);
+  expect(rows[1]).toContain(`${settled.id},Staging mirrors production configuration.,staging,`);
+  const [edgesCsv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export edges CSV" }).click()]);
+  expect((await readFile((await edgesCsv.path()) ?? "", "utf8")).trim().split("\r\n")).toHaveLength(2);
 
   // Back in time to before anything was written: an empty scope.
   await page.goto(`/scopes/${seeded.slug}/graph?asOf=2000-01-01T00:00:00.000Z`);
@@ -169,8 +192,8 @@ test("markup in belief and evidence texts stays literal in the graph panel and n
   await expect(page.getByTestId("graph-panel-text")).toHaveText(beliefText);
   await expect(page.getByTestId("graph-panel").locator("img, script, b")).toHaveCount(0);
 
-  expect(await tabToKind(page, "evidence")).toBe(true);
-  await expect(page.getByTestId("graph-panel-text")).toHaveText(evidenceText);
+  await selectInList(page, evidenceText);
+  await expect(page.getByTestId("graph-list").locator("img, script, b")).toHaveCount(0);
   await page.getByTestId("graph-panel-text").hover();
   await page.waitForTimeout(600);
   await snap(page, "graph-04-xss-literal");

@@ -83,22 +83,28 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   await page.emulateMedia({ colorScheme: "light" });
 
   const fifty = cards.filter({ hasText: "50 requests per minute" });
+  // No resolution is chosen for the reviewer (a 50-vs-100 conflict is not "coexist" by default).
+  await expect(fifty.getByLabel("Resolution")).toHaveValue("");
   await fifty.getByLabel("Resolution").selectOption("coexist");
   await fifty.getByLabel("Note for the journal").fill("Both hold: 50/min for free-tier tokens, 100/min for paid.");
   await fifty.getByRole("button", { name: "Approve" }).click();
   await expect(cards).toHaveCount(1);
+  await expect(page.getByTestId("toast").first()).toContainText("Approved: “The public API rate limit is 50 requests per minute.”");
   await expect(page.getByTestId("header-review-count")).toHaveText("1");
 
   const sixty = cards.filter({ hasText: "60 requests per minute" });
   await sixty.getByRole("radio", { name: "Reject" }).check();
   await expect(sixty.getByLabel("Resolution")).toHaveCount(0);
-  // An empty note is refused before anything is sent (the field is required).
-  await sixty.getByRole("button", { name: "Reject" }).click();
+  // Rejecting asks for confirmation; an empty note is refused before anything is sent (the field is required).
+  await sixty.getByRole("button", { name: "Reject…" }).click();
+  await expect(sixty).toContainText("Reject this proposal?");
+  await sixty.getByRole("button", { name: "Yes, reject" }).click();
   await expect(sixty.getByLabel("Note for the journal")).toHaveJSProperty("validity.valueMissing", true);
   await expect(cards).toHaveCount(1);
   await sixty.getByLabel("Note for the journal").fill("One partner's report; no measurement.");
-  await sixty.getByRole("button", { name: "Reject" }).click();
-  await expect(page.getByTestId("review-empty")).toBeVisible();
+  await sixty.getByRole("button", { name: "Yes, reject" }).click();
+  await expect(page.getByTestId("review-empty")).toContainText(/no/i);
+  await expect(page.getByTestId("toast").last()).toContainText("Rejected");
   await expect(page.getByTestId("header-review-count")).toHaveText("0");
 
   const frozen = page.getByTestId("frozen-topic");
@@ -246,8 +252,11 @@ test("the analyst ingests with a dry run, then commits, and the recall box finds
   await page.goto(`/scopes/${slug}`);
   await page.getByLabel("Question").fill("Which branch do deploys go from?");
   await page.getByRole("button", { name: "Recall" }).click();
-  await expect(page.getByTestId("recall-mode")).toHaveText("contested");
-  await expect(page.getByTestId("recall-competing")).toBeVisible();
+  await expect(page.getByTestId("recall-mode")).toHaveText("Contested");
+  // Both positions are on screen, each as its own text: the release branch leads, main is the competing view.
+  await expect(page.getByTestId("recall-dominant")).toContainText(/release branch/i);
+  await expect(page.getByTestId("recall-competing")).toContainText(/main branch/i);
+  await expect(page.getByTestId("recall-why")).not.toContainText("No other belief");
   await snap(page, "28-recall-contested");
 });
 
@@ -264,9 +273,23 @@ test("a long paste is ingested part by part with a progress bar", async ({ page 
   const form = page.getByRole("form", { name: "Ingest text" });
   await form.getByLabel("Text or model output").fill(text);
   await expect(page.getByTestId("ingest-size")).toContainText("3 parts");
+  // The progress bar may be on screen only briefly: an observer records every state it was drawn in.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __progress: string[] }).__progress = seen;
+    const record = (el: Element) => seen.push(`${el.getAttribute("aria-valuenow")}/${el.getAttribute("aria-valuemax")}`);
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === "attributes" && r.target instanceof Element && r.target.getAttribute("role") === "progressbar") record(r.target);
+        for (const node of r.addedNodes) if (node instanceof Element) node.querySelectorAll('[role="progressbar"]').forEach(record);
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
+  });
   await form.getByRole("button", { name: "Dry run" }).click();
-  await expect(page.getByTestId("ingest-progress").or(page.getByTestId("ingest-staged"))).toBeVisible();
   await expect(page.getByTestId("ingest-staged")).toBeVisible();
+  const progress = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
+  expect(progress[0]).toBe("0/3");
+  expect(progress.every((p) => /^[0-3]\/3$/.test(p))).toBe(true);
   await expect(page.getByTestId("ingest-result")).toHaveCount(3);
   for (const verdict of await page.getByTestId("ingest-verdict").all()) await expect(verdict).toHaveText("not manipulative");
   await snap(page, "29-ingest-long-staged");
@@ -299,8 +322,11 @@ test("an editor adds evidence, previews and retracts a source, and proposes a mu
   await expect(page.getByTestId("history").locator("tbody tr")).toHaveCount(2);
 
   await actions.locator("summary", { hasText: "Retract a source" }).click();
-  await page.getByLabel("Source id").fill(blog);
+  // The source is picked by its text (no pasted id), and the evidence history shows evidence as text.
+  await expect(page.getByTestId("history-evidence").first()).toContainText("A blog post says left-pad was removed from npm in 2016.");
+  await page.getByTestId("retract-sources").getByText("A blog post says left-pad was removed from npm in 2016.").click();
   await page.getByRole("button", { name: "Preview the cascade" }).click();
+  await expect(page.getByTestId("retract-preview")).toContainText("cites this source directly");
   await expect(page.getByTestId("retract-preview")).toContainText("The left-pad package was removed from npm in 2016.");
   await expect(page.getByTestId("retract-preview")).toContainText("retracted #1");
   await snap(page, "31-belief-retract-preview");
@@ -320,7 +346,7 @@ test("an editor adds evidence, previews and retracts a source, and proposes a mu
 
   const viewerPage = await newPage(null, browser, viewer);
   await viewerPage.goto(beliefUrl);
-  await expect(viewerPage.getByTestId("belief-text")).toBeVisible();
+  await expect(viewerPage.getByTestId("belief-text")).toHaveText("The left-pad package was removed from npm in 2016.");
   await expect(viewerPage.getByTestId("belief-actions")).toHaveCount(0);
 });
 

@@ -36,7 +36,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <AppHeader user={user} scopes={scopes.map((s) => ({ slug: s.slug, name: s.name }))} pendingReviews={pendingReviews} />
-      <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
+      <main id="content" className="mx-auto max-w-6xl px-4 py-8 has-[[data-wide]]:max-w-none has-[[data-wide]]:py-4">{children}</main>
     </>
   );
 }

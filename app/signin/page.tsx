@@ -14,7 +14,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const env = getEnv();
   const target = callbackUrl?.startsWith("/") ? callbackUrl : "/";
   return (
-    <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-6">
+    <main id="content" className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-6">
       <h1 className="text-2xl font-semibold tracking-tight">Credence</h1>
       <p className="mb-8 mt-1 text-sm text-zinc-600 dark:text-zinc-400">Sign in to your belief graphs.</p>
       <SignInForm callbackUrl={target} />

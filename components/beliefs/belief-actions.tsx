@@ -8,7 +8,7 @@ import { useFormAction } from "@/components/ui/use-form-action";
 import { FieldError, FormError, Label, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui/form";
 
 const KINDS = ["observation", "document", "measurement", "executable_check", "held_out_truth", "model_output"] as const;
-/** The tier each evidence kind caps an entry at (SPEC §3); the form offers the cap as the claimed tier. */
+/** The tier each evidence kind caps an entry at (docs/design.md §3); the form offers the cap as the claimed tier. */
 const KIND_TIER: Record<(typeof KINDS)[number], string> = {
   observation: "observation",
   document: "document",
@@ -26,6 +26,14 @@ export interface BeliefActionsProps {
   topic: string;
   /** Sources cited by live entries of this belief (retract / source-event choices). */
   sources: readonly string[];
+  /** The same sources with their evidence text and kind where readable (the retraction picker shows text, not ids). */
+  sourceOptions?: readonly SourceOption[];
+}
+
+export interface SourceOption {
+  id: string;
+  text: string | null;
+  kind: string | null;
 }
 
 /** What an editor (or higher) can do from a belief: add evidence, retract a source after a preview, propose a mutation. */
@@ -97,11 +105,16 @@ function AddEvidenceForm({ scope, beliefId }: BeliefActionsProps) {
   );
 }
 
-function RetractSource({ scope, sources }: BeliefActionsProps) {
-  const [sourceId, setSourceId] = useState(sources[0] ?? "");
+function RetractSource({ scope, sources, sourceOptions }: BeliefActionsProps) {
+  const options: readonly SourceOption[] = sourceOptions ?? sources.map((id) => ({ id, text: null, kind: null }));
+  const [sourceId, setSourceId] = useState(options[0]?.id ?? "");
+  const [query, setQuery] = useState("");
   const [preview, setPreview] = useState<RetractResult | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
+  const needle = query.trim().toLowerCase();
+  const shown = needle ? options.filter((o) => (o.text ?? o.id).toLowerCase().includes(needle) || (o.kind ?? "").includes(needle)) : options;
+  const chosen = options.find((o) => o.id === sourceId);
   const run = (dryRun: boolean) =>
     startTransition(async () => {
       const result = await retractSourceAction({ scope, sourceId, dryRun });
@@ -117,24 +130,41 @@ function RetractSource({ scope, sources }: BeliefActionsProps) {
         setMessage({ ok: true, text: `Retracted. ${result.data.touched.length} belief(s) changed.` });
       }
     });
+  if (options.length === 0) return <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">No live entry of this belief cites a source that could be retracted.</p>;
   return (
     <div className="mt-3 space-y-3">
-      <div>
-        <Label htmlFor="retract-source">Source id</Label>
-        <input
-          id="retract-source"
-          list="retract-sources"
-          value={sourceId}
-          onChange={(e) => {
-            setSourceId(e.target.value);
-            setPreview(null);
-          }}
-          className={`${inputClass} font-mono`}
-        />
-        <datalist id="retract-sources">
-          {sources.map((s) => <option key={s} value={s} />)}
-        </datalist>
-      </div>
+      <fieldset>
+        <legend className="text-sm font-medium">Which source? (the evidence this belief cites)</legend>
+        {options.length > 4 ? (
+          <div className="mt-1">
+            <label htmlFor="retract-search" className="sr-only">Search the sources</label>
+            <input id="retract-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search the sources…" className={inputClass} />
+          </div>
+        ) : null}
+        <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto" data-testid="retract-sources">
+          {shown.map((o) => (
+            <li key={o.id}>
+              <label className={`flex cursor-pointer gap-2 rounded border p-2 text-sm ${o.id === sourceId ? "border-sky-600 bg-sky-50 dark:border-sky-400 dark:bg-sky-950/40" : "border-zinc-200 dark:border-zinc-800"}`}>
+                <input
+                  type="radio"
+                  name="retract-source"
+                  value={o.id}
+                  checked={o.id === sourceId}
+                  onChange={() => {
+                    setSourceId(o.id);
+                    setPreview(null);
+                  }}
+                />
+                <span>
+                  <span className="line-clamp-3 break-words">{o.text ?? `cited item ${o.id}`}</span>
+                  <span className="block text-xs text-zinc-600 dark:text-zinc-400">{o.kind ? o.kind.replaceAll("_", " ") : "not evidence you can read"}</span>
+                </span>
+              </label>
+            </li>
+          ))}
+          {shown.length === 0 ? <li className="text-sm text-zinc-600 dark:text-zinc-400">No source matches “{query}”.</li> : null}
+        </ul>
+      </fieldset>
       <div className="flex flex-wrap gap-2">
         <button type="button" className={secondaryButtonClass} disabled={pending || !sourceId.trim()} onClick={() => run(true)}>Preview the cascade</button>
         {preview ? (
@@ -143,24 +173,26 @@ function RetractSource({ scope, sources }: BeliefActionsProps) {
       </div>
       {preview ? (
         <div data-testid="retract-preview">
-          <p className="text-sm font-medium">A retraction would touch {preview.touched.length} belief(s) you can see:</p>
+          <p className="text-sm font-medium">
+            Retracting “{(chosen?.text ?? sourceId).slice(0, 120)}{(chosen?.text ?? "").length > 120 ? "…" : ""}” would change {preview.touched.length} belief(s) you can see. Nothing is written until you confirm.
+          </p>
           {preview.touched.length === 0 ? null : (
             <table className="mt-1 w-full text-sm">
-              <thead className="text-left text-zinc-500">
+              <thead className="text-left text-zinc-600 dark:text-zinc-400">
                 <tr>
                   <th className="py-1 pr-2 font-medium">Belief</th>
-                  <th className="py-1 pr-2 font-medium">Entries</th>
+                  <th className="py-1 pr-2 font-medium">Why it changes</th>
                   <th className="py-1 pr-2 text-right font-medium">Credence</th>
                   <th className="py-1 font-medium">Status</th>
                 </tr>
               </thead>
               <tbody>
                 {preview.touched.map((t) => (
-                  <tr key={t.beliefId} className="border-t border-zinc-100 dark:border-zinc-800">
+                  <tr key={t.beliefId} className="border-t border-zinc-100 align-top dark:border-zinc-800">
                     <td className="py-1 pr-2">{t.text}</td>
                     <td className="py-1 pr-2 text-xs">
-                      {t.retractedSeqs.length ? `retracted #${t.retractedSeqs.join(", #")}` : ""}
-                      {t.strippedSeqs.length ? ` stripped #${t.strippedSeqs.join(", #")}` : ""}
+                      {t.retractedSeqs.length ? <span className="block">its entry {t.retractedSeqs.map((n) => `#${n}`).join(", ")} cites this source directly: retracted #{t.retractedSeqs.join(", #")}</span> : null}
+                      {t.strippedSeqs.length ? <span className="block">its entry {t.strippedSeqs.map((n) => `#${n}`).join(", ")} cites a belief that loses this source&apos;s support: stripped</span> : null}
                     </td>
                     <td className="py-1 pr-2 text-right tabular-nums">{t.before ? `${t.before.credence.toFixed(2)} → ` : ""}{t.after.credence.toFixed(2)}</td>
                     <td className="py-1">{t.before && t.before.status !== t.after.status ? `${t.before.status} → ${t.after.status}` : t.after.status}</td>

@@ -1,4 +1,4 @@
-import { tensionColour } from "@/components/graph/graph-style";
+import { tensionFill } from "@/components/graph/graph-style";
 
 const statusStyle: Record<string, string> = {
   canonical: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
@@ -20,7 +20,7 @@ export function TensionBar({ tension }: { tension: number }) {
   return (
     <span className="inline-flex items-center gap-2" title={`tension ${tension.toFixed(2)}`}>
       <span className="h-1.5 w-16 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800">
-        <span className="block h-full" style={{ width: `${pct}%`, backgroundColor: tensionColour(tension) }} />
+        <span className="block h-full" style={{ width: `${pct}%`, backgroundColor: tensionFill(tension) }} />
       </span>
       <span className="tabular-nums text-xs text-zinc-600 dark:text-zinc-400">{tension.toFixed(2)}</span>
     </span>

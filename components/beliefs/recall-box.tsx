@@ -5,6 +5,7 @@ import { useState, useTransition, type FormEvent } from "react";
 import { recallAction } from "@/lib/actions/belief-actions";
 import type { RecallAnswer } from "@/lib/engine/recall";
 import { buttonClass, inputClass } from "@/components/ui/form";
+import { confidenceMeaning, tensionMeaning } from "@/components/graph/node-meaning";
 
 /** "What do we believe about X, and where do we disagree?" — the settled answer or the contested briefing. */
 export function RecallBox({ scope }: { scope: string }) {
@@ -41,40 +42,94 @@ export function RecallBox({ scope }: { scope: string }) {
   );
 }
 
-function RecallAnswerView({ scope, answer }: { scope: string; answer: RecallAnswer }) {
-  if (answer.mode === "no_answer" || !answer.dominantAnswer) {
+/** Plain-language reasons (the engine's `reasons`), in the order the engine gives them. */
+const REASON_TEXT: Readonly<Record<string, string>> = {
+  standing_rebuttal: "The other view is answered by a rebuttal that still stands.",
+  recency: "It rests on more recent evidence.",
+  real_support: "It is backed by documents, measurements or checks, not only by what agents said.",
+  reconfirmation: "It was confirmed again more recently.",
+  credence: "It has the higher credence.",
+  only_position: "No other belief in this scope takes a different position.",
+};
+
+/** Below this credence the best match is not presented as an answer: it leans false. */
+const ANSWER_MIN_CREDENCE = 0.5;
+
+type Shown = "settled" | "contested" | "insufficient";
+
+/**
+ * What the box shows: the engine's mode, except that an answer too weak to state (the engine's `insufficient`, or a
+ * "settled" one with no confidence or a credence under one half) is shown as "not enough evidence", never in green.
+ */
+export function shownRecallMode(answer: Pick<RecallAnswer, "mode" | "confidence"> & { dominantCredence: number | null }): Shown | "no_answer" {
+  const mode: string = answer.mode;
+  if (mode === "no_answer") return "no_answer";
+  if (mode === "contested") return "contested";
+  if (mode === "insufficient") return "insufficient";
+  if (answer.confidence <= 0 || (answer.dominantCredence !== null && answer.dominantCredence < ANSWER_MIN_CREDENCE)) return "insufficient";
+  return "settled";
+}
+
+const MODE_LABEL: Readonly<Record<Shown, string>> = { settled: "Settled", contested: "Contested", insufficient: "Not enough evidence" };
+const MODE_CLASS: Readonly<Record<Shown, string>> = {
+  settled: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
+  contested: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
+  insufficient: "bg-zinc-200 text-zinc-900 dark:bg-zinc-700 dark:text-zinc-100",
+};
+
+function RecallAnswerView({ scope, answer }: { scope: string; answer: RecallAnswer & { dominantCredence?: number | null } }) {
+  const shown = shownRecallMode({ mode: answer.mode, confidence: answer.confidence, dominantCredence: answer.dominantCredence ?? null });
+  if (shown === "no_answer" || !answer.dominantAnswer) {
     return <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400" data-testid="recall-mode">Nothing in this scope speaks to that yet.</p>;
   }
-  const contested = answer.mode === "contested";
+  const contested = shown === "contested";
+  const competing = contested && answer.competingInterpretation ? answer.competingInterpretation : null;
+  const reasons = answer.reasons.filter((r) => !(competing && r === "only_position")).map((r) => REASON_TEXT[r]).filter((r): r is string => r !== undefined);
   return (
     <div className="mt-4 space-y-3 text-sm">
       <p>
-        <span
-          data-testid="recall-mode"
-          className={`rounded px-2 py-0.5 text-xs font-semibold uppercase ${contested ? "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100" : "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100"}`}
-        >
-          {answer.mode}
+        <span data-testid="recall-mode" className={`rounded px-2 py-0.5 text-xs font-semibold ${MODE_CLASS[shown]}`}>
+          {MODE_LABEL[shown]}
         </span>
-        <span className="ml-3 text-zinc-600 dark:text-zinc-400">
-          tension {answer.tension.toFixed(2)} · confidence {answer.confidence.toFixed(2)}
+        <span className="ml-3 text-zinc-600 dark:text-zinc-400" data-testid="recall-figures">
+          tension {answer.tension.toFixed(2)} ({tensionMeaning(answer.tension)}) · confidence {answer.confidence.toFixed(2)} ({confidenceMeaning(answer.confidence)})
         </span>
       </p>
-      <div>
-        <h3 className="font-medium">{contested ? "Dominant answer" : "Answer"}</h3>
-        <p data-testid="recall-dominant">{answer.dominantAnswer}</p>
-        <BeliefLinks scope={scope} ids={answer.dominantBeliefIds} />
-      </div>
-      {contested && answer.competingInterpretation ? (
+      {shown === "insufficient" ? (
+        <div data-testid="recall-insufficient">
+          <p>The scope does not hold this firmly enough to give an answer. The closest belief it has is:</p>
+          <p className="mt-1 border-l-2 border-zinc-300 pl-3 text-zinc-700 dark:border-zinc-600 dark:text-zinc-300" data-testid="recall-dominant">{answer.dominantAnswer}</p>
+          <p className="mt-1 text-zinc-600 dark:text-zinc-400">
+            {answer.confidence <= 0 ? "Nothing real stands behind it yet (no confidence). " : ""}
+            {answer.dominantCredence !== undefined && answer.dominantCredence !== null && answer.dominantCredence < ANSWER_MIN_CREDENCE
+              ? `Its credence is ${answer.dominantCredence.toFixed(2)}: the scope leans towards it being false. `
+              : ""}
+            Add evidence to settle it.
+          </p>
+          <BeliefLinks scope={scope} ids={answer.dominantBeliefIds} />
+        </div>
+      ) : (
         <div>
-          <h3 className="font-medium">Competing interpretation</h3>
-          <p data-testid="recall-competing">{answer.competingInterpretation}</p>
+          <h3 className="font-medium">{contested ? "Dominant answer" : "Answer"}</h3>
+          <p data-testid="recall-dominant">{answer.dominantAnswer}</p>
+          <BeliefLinks scope={scope} ids={answer.dominantBeliefIds} />
+        </div>
+      )}
+      {competing ? (
+        <div>
+          <h3 className="font-medium">Competing view</h3>
+          <p data-testid="recall-competing">{competing}</p>
           <BeliefLinks scope={scope} ids={answer.competingBeliefIds} />
         </div>
       ) : null}
-      {answer.whyDominantWins ? (
+      {shown !== "insufficient" && reasons.length > 0 ? (
         <div>
-          <h3 className="font-medium">Why the dominant answer wins</h3>
-          <p>{answer.whyDominantWins}</p>
+          <h3 className="font-medium">{contested ? "Why the dominant answer leads" : "Why"}</h3>
+          <ul className="list-disc pl-5" data-testid="recall-why">
+            {reasons.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
         </div>
       ) : null}
     </div>

@@ -1,48 +1,96 @@
 "use client";
 
 import { useEffect, useState } from "react";
-
-const STEPS = 200;
+import type { TimelineChange } from "@/lib/actions/graph-actions";
+import { changeIndexAt, dayTicks, formatUtc } from "./timeline";
 
 /**
- * "As of" time travel between the scope's creation and now. The thumb moves freely; the view re-fetches only when
- * it rests (400 ms), so dragging does not queue a replay per pixel. The far right means "now" (no asOf).
+ * Time travel through the scope's history: the slider's stops are its change-sets, from the first to the last
+ * (which is the present view), with date ticks, step buttons and play. The thumb moves freely; the view follows when
+ * it rests (400 ms), so dragging does not queue a replay per stop.
  */
-export function AsOfSlider({ from, to, asOf, onChange }: { from: string; to: string; asOf: string | undefined; onChange(asOf: string | undefined): void }) {
-  const start = Date.parse(from);
-  const end = Math.max(Date.parse(to), start + 60_000);
-  const toStep = (iso: string | undefined) => (iso ? Math.round(((Date.parse(iso) - start) / (end - start)) * STEPS) : STEPS);
-  const [step, setStep] = useState(() => toStep(asOf));
-  const asOfStep = toStep(asOf);
-  useEffect(() => setStep(asOfStep), [asOfStep]);
+export function AsOfSlider({ changes, asOf, onChange }: { changes: readonly TimelineChange[]; asOf: string | undefined; onChange(asOf: string | undefined): void }) {
+  const last = changes.length - 1;
+  const committed = asOf ? changeIndexAt(changes, asOf) : last;
+  const [index, setIndex] = useState(committed);
+  const [playing, setPlaying] = useState(false);
+  useEffect(() => setIndex(committed), [committed]);
+  const timeOf = (i: number) => (i >= last ? undefined : changes[Math.max(0, i)]?.time);
   useEffect(
     function commitWhenResting() {
-      if (step === asOfStep) return;
-      const timer = setTimeout(() => onChange(step >= STEPS ? undefined : new Date(start + ((end - start) * step) / STEPS).toISOString()), 400);
+      if (index === committed) return;
+      const timer = setTimeout(() => onChange(timeOf(index)), playing ? 0 : 400);
       return () => clearTimeout(timer);
     },
-    [step, asOfStep, start, end, onChange],
+    // timeOf reads `changes` and `last`, both listed.
+    [index, committed, onChange, playing, changes, last],
   );
-  const format = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
-  // While the thumb rests where the URL put it, show the URL's exact time (it may lie outside the slider's range).
-  const shown = step >= STEPS ? "now" : asOf && step === asOfStep ? format(Date.parse(asOf)) : format(start + ((end - start) * step) / STEPS);
+  useEffect(
+    function play() {
+      if (!playing) return;
+      if (index >= last) {
+        setPlaying(false);
+        return;
+      }
+      const timer = setTimeout(() => setIndex((i) => Math.min(last, i + 1)), 1_200);
+      return () => clearTimeout(timer);
+    },
+    [playing, index, last],
+  );
+  if (changes.length === 0) {
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="graph-as-of">
+        No history yet: time travel starts with the first write.
+      </p>
+    );
+  }
+  const first = changes[0]!;
+  const end = changes[last]!;
+  const at = changes[Math.max(0, Math.min(last, index))]!;
+  const shown = index >= last && !asOf ? `now (last change ${formatUtc(end.time)})` : asOf && index === committed ? formatUtc(asOf) : formatUtc(at.time);
+  const ticks = dayTicks(changes);
+  const button = "rounded border border-zinc-300 px-2 py-0.5 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800";
   return (
-    <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="graph-as-of">
-      <label htmlFor="graph-as-of" className="font-semibold">As of</label>
-      <input
-        id="graph-as-of"
-        type="range"
-        min={0}
-        max={STEPS}
-        value={Math.max(0, Math.min(STEPS, step))}
-        onChange={(e) => setStep(Number(e.target.value))}
-        className="min-w-48 flex-1 accent-sky-700"
-        aria-valuetext={shown}
-      />
-      <output htmlFor="graph-as-of" className="w-40 tabular-nums" data-testid="graph-as-of-value">{shown}</output>
-      {asOf ? (
-        <button type="button" className="text-sky-700 hover:underline dark:text-sky-400" onClick={() => onChange(undefined)}>Back to now</button>
-      ) : null}
+    <div className="space-y-1 text-sm" data-testid="graph-as-of">
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor="graph-as-of" className="font-semibold">As of</label>
+        <button type="button" className={button} onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index <= 0} aria-label="Previous change">◀</button>
+        <button type="button" className={button} onClick={() => setPlaying((p) => !p)} disabled={last === 0} aria-pressed={playing} data-testid="graph-as-of-play">
+          {playing ? "Pause" : index >= last ? "Replay" : "Play"}
+        </button>
+        <button type="button" className={button} onClick={() => setIndex((i) => Math.min(last, i + 1))} disabled={index >= last} aria-label="Next change">▶</button>
+        <output htmlFor="graph-as-of" className="tabular-nums" data-testid="graph-as-of-value">{shown}</output>
+        <span className="text-zinc-600 dark:text-zinc-400">· change {Math.min(index, last) + 1} of {changes.length}{at.beliefs > 0 ? `, ${at.beliefs} belief${at.beliefs === 1 ? "" : "s"} touched` : ""}</span>
+        {asOf ? (
+          <button type="button" className="text-sky-700 hover:underline dark:text-sky-400" onClick={() => onChange(undefined)}>Back to now</button>
+        ) : null}
+      </div>
+      <div className="relative pb-5">
+        <input
+          id="graph-as-of"
+          type="range"
+          min={0}
+          max={last}
+          value={Math.max(0, Math.min(last, index))}
+          onChange={(e) => {
+            setPlaying(false);
+            setIndex(Number(e.target.value));
+          }}
+          className="w-full accent-sky-700"
+          aria-valuetext={shown}
+          disabled={last === 0}
+        />
+        <div aria-hidden className="absolute inset-x-0 top-6 h-4 text-xs text-zinc-600 dark:text-zinc-400">
+          {ticks.map((t) => (
+            <span key={t.index} className="absolute -translate-x-1/2 whitespace-nowrap" style={{ left: `calc(${last === 0 ? 0 : (t.index / last) * 100}% * 0.97 + 1.5%)` }}>
+              {t.label}
+            </span>
+          ))}
+        </div>
+      </div>
+      <p className="sr-only">
+        History from <span data-testid="graph-as-of-first">{formatUtc(first.time)}</span> to <span data-testid="graph-as-of-last">{formatUtc(end.time)}</span>
+      </p>
     </div>
   );
 }

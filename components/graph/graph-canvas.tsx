@@ -2,9 +2,10 @@
 
 import cytoscape, { type Core, type ElementDefinition, type EventObject, type LayoutOptions } from "cytoscape";
 import fcose from "cytoscape-fcose";
-import { forwardRef, useEffect, useImperativeHandle, useRef, type KeyboardEvent } from "react";
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
 import { graphStylesheet, type StyledEdge, type StyledNode } from "./graph-style";
-import { isArrowKey, nodeInDirection, nodeInTabOrder, type PlacedNode } from "./graph-keyboard";
+import { isArrowKey, nodeInDirection, type PlacedNode } from "./graph-keyboard";
+import { LABEL_MAX_PX, LABEL_PX, nodeImportance, pickLabels, ringAround, type LabelCandidate } from "./graph-labels";
 
 let fcoseRegistered = false;
 function registerFcose(): void {
@@ -74,9 +75,11 @@ export function layoutOptions(nodeCount: number, incremental: boolean): LayoutOp
 }
 
 export interface GraphCanvasHandle {
-  /** PNG of the whole graph (not just the viewport), 2× scale, white background. */
+  /** PNG of the whole graph (not just the viewport), 2× scale, on the page's background. */
   png(): Blob | null;
   fit(): void;
+  /** Marks these nodes (search matches), fades the rest and centres the view on them; an empty list clears. */
+  highlight(ids: readonly string[]): void;
   /** The Cytoscape instance, for benchmarks and diagnostics; null before mount and after unmount. */
   cy(): Core | null;
 }
@@ -117,6 +120,14 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     callbacks.current = props;
   });
   const webgl = shouldUseWebgl(renderer, nodes.length + edges.length, renderer === "auto" && nodes.length + edges.length > WEBGL_THRESHOLD && hasHardwareWebgl());
+  const dark = usePrefersDark();
+  const darkRef = useRef(dark);
+  darkRef.current = dark;
+  // Where every node was last placed: a node that comes back (filters, time travel) returns to its place.
+  const positions = useRef(new Map<string, { x: number; y: number }>());
+  const importance = useRef(new Map<string, number>());
+  const pinned = useRef(new Set<string>());
+  const relabelRef = useRef<() => void>(() => undefined);
 
   useEffect(
     function createCy() {
@@ -135,7 +146,19 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         textureOnViewport: !webgl,
         hideEdgesOnViewport: false,
         // Options of the (experimental) WebGL renderer, absent from @types/cytoscape 3.21.
-        ...({ webgl, webglBgColor: [255, 255, 255] } as object),
+        ...({ webgl, webglBgColor: darkRef.current ? [9, 9, 11] : [255, 255, 255] } as object),
+      });
+      cy.style(graphStylesheet(darkRef.current) as unknown as cytoscape.StylesheetJson);
+      // Labels follow the viewport once it rests (a relabel per wheel notch would slow zooming down).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const relabel = () => {
+        if (cy.destroyed()) return;
+        applyLabels(cy, importance.current, pinned.current);
+      };
+      relabelRef.current = relabel;
+      cy.on("viewport", () => {
+        clearTimeout(timer);
+        timer = setTimeout(relabel, 120);
       });
       cy.on("tap", "node", (event: EventObject) => callbacks.current.onSelect(event.target.id() as string));
       cy.on("tap", (event: EventObject) => {
@@ -144,6 +167,10 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       cy.on("dbltap", "node", (event: EventObject) => callbacks.current.onExpand(event.target.id() as string));
       cyRef.current = cy;
       return function destroyCy() {
+        clearTimeout(timer);
+        cy.nodes().forEach((n) => {
+          positions.current.set(n.id(), { ...n.position() });
+        });
         cyRef.current = null;
         cy.destroy();
       };
@@ -162,7 +189,14 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       const wasEmpty = cy.elements().empty();
       const added: ElementDefinition[] = [];
       let removed = 0;
-      const neighbours = wasEmpty ? null : adjacency(edges);
+      const neighbours = adjacency(edges);
+      importance.current = new Map(nodes.map((n) => [n.data.id, nodeImportance(n.data.kind, neighbours.get(n.data.id)?.length ?? 0, n.data.tension ?? 0, n.data.credence ?? 0)]));
+      cy.nodes().forEach((n) => {
+        positions.current.set(n.id(), { ...n.position() });
+      });
+      // New nodes: a remembered place, else beside an anchor already on screen (ring), else left to the layout.
+      const unplaced: string[] = [];
+      const ringed = new Map<string, string[]>();
       cy.batch(() => {
         cy.elements().forEach((ele) => {
           const next = wanted.get(ele.id());
@@ -175,15 +209,30 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         for (const [id, element] of wanted) {
           if (cy.getElementById(id).nonempty()) continue;
           const definition: ElementDefinition = { group: element.group, data: { ...element.data } };
-          if (element.group === "nodes" && element.position) definition.position = { ...element.position };
-          else if (element.group === "nodes" && neighbours) definition.position = seedPosition(cy, id, neighbours);
+          if (element.group === "nodes") {
+            const remembered = positions.current.get(id);
+            const anchor = wasEmpty ? undefined : (neighbours.get(id) ?? []).find((other) => cy.getElementById(other).nonempty());
+            if (element.position) definition.position = { ...element.position };
+            else if (remembered) definition.position = { ...remembered };
+            else if (anchor) {
+              const list = ringed.get(anchor);
+              if (list) list.push(id);
+              else ringed.set(anchor, [id]);
+            } else unplaced.push(id);
+          }
           added.push(definition);
         }
         if (added.length > 0) cy.add(added);
+        for (const [anchorId, ids] of ringed) {
+          const anchor = cy.getElementById(anchorId).position();
+          const start = (hash(anchorId) % 360) * (Math.PI / 180);
+          ids.forEach((id, i) => cy.getElementById(id).position(ringAround(anchor, ids.length, i, start)));
+        }
       });
       // The WebGL renderer emits no "render" event: the frame after next is the first one that has been drawn.
       let layoutMs = 0;
       const report = () => {
+        applyLabels(cy, importance.current, pinned.current);
         cy.forceRender();
         requestAnimationFrame(() =>
           requestAnimationFrame(() => {
@@ -192,9 +241,12 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
           }),
         );
       };
-      if (added.length === 0 || layout === "preset") {
-        // A narrowed view (filters) or a preset one is re-fitted; a pure data update (selection, as-of values) is not.
-        if (added.length > 0 || removed > 0) fitView(cy);
+      const addedIds = new Set(added.filter((d) => d.group === "nodes").map((d) => String(d.data.id)));
+      if (layout === "preset" || unplaced.length === 0) {
+        // Nothing new without a place: no layout runs, so what the user was looking at stays where it was. The view is
+        // re-fitted when it was empty or narrowed (filters), and otherwise only when new nodes fell outside it.
+        if (wasEmpty || (removed > 0 && addedIds.size === 0)) fitView(cy);
+        else if (addedIds.size > 0 && !insideViewport(cy, addedIds)) fitView(cy);
         report();
         return;
       }
@@ -219,10 +271,13 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       const cy = cyRef.current;
       if (!cy) return;
       cy.$(":selected").unselect();
-      if (!selectedId) return;
+      for (const id of [...pinned.current]) if (id.startsWith("sel:")) pinned.current.delete(id);
+      if (!selectedId) return relabelRef.current();
       const node = cy.getElementById(selectedId);
       if (node.empty()) return;
+      pinned.current.add(`sel:${selectedId}`);
       node.select();
+      relabelRef.current();
       const box = cy.extent();
       const p = node.position();
       if (p.x < box.x1 || p.x > box.x2 || p.y < box.y1 || p.y > box.y2) cy.center(node);
@@ -230,14 +285,40 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     [selectedId, nodes, webgl],
   );
 
+  useEffect(
+    function followColourScheme() {
+      const cy = cyRef.current;
+      if (!cy) return;
+      cy.style(graphStylesheet(dark) as unknown as cytoscape.StylesheetJson);
+    },
+    [dark, webgl],
+  );
+
   useImperativeHandle(ref, () => ({
     png() {
       const cy = cyRef.current;
       if (!cy || cy.elements().empty()) return null;
-      return cy.png({ output: "blob", full: true, scale: 2, bg: "#ffffff", maxWidth: 8_000, maxHeight: 8_000 });
+      return cy.png({ output: "blob", full: true, scale: 2, bg: darkRef.current ? "#09090b" : "#ffffff", maxWidth: 8_000, maxHeight: 8_000 });
     },
     fit() {
       if (cyRef.current) fitView(cyRef.current);
+    },
+    highlight(ids) {
+      const cy = cyRef.current;
+      if (!cy) return;
+      for (const id of [...pinned.current]) if (!id.startsWith("sel:")) pinned.current.delete(id);
+      const wanted = new Set(ids);
+      const matches = cy.nodes().filter((n) => wanted.has(n.id()));
+      cy.batch(() => {
+        cy.elements().removeClass("match faded");
+        if (matches.nonempty()) {
+          matches.addClass("match");
+          cy.elements().difference(matches.closedNeighborhood()).addClass("faded");
+        }
+      });
+      for (const id of ids) pinned.current.add(id);
+      if (matches.nonempty()) fitView(cy, matches);
+      relabelRef.current();
     },
     cy() {
       return cyRef.current;
@@ -256,12 +337,6 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       event.preventDefault();
       const next = nodeInDirection(placed(), selectedId, event.key);
       if (next) onSelect(next);
-    } else if (event.key === "Tab") {
-      const next = nodeInTabOrder(placed(), selectedId, event.shiftKey);
-      if (next) {
-        event.preventDefault();
-        onSelect(next);
-      }
     } else if (event.key === "Enter" && selectedId) {
       event.preventDefault();
       onOpen(selectedId);
@@ -285,9 +360,10 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       onKeyDown={onKeyDown}
       data-testid="graph-canvas"
       data-renderer={webgl ? "webgl" : "canvas"}
+      data-graph-canvas=""
       // Inline size too: Cytoscape needs a sized container even where the Tailwind sheet is absent (benchmark page).
-      style={{ width: "100%", height: "100%" }}
-      className="outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
+      // The focus ring is drawn by the frame around it (globals.css), which does not clip it.
+      style={{ width: "100%", height: "100%", outline: "none" }}
     />
   );
 });
@@ -298,8 +374,8 @@ const LABELLED_FIT_MAX_NODES = 300;
  * viewport with 30 px padding: zoom = min((W − 60)/w, (H − 60)/h), capped at 1.5× (a handful of nodes would otherwise
  * be blown up to maxZoom).
  */
-function fitView(cy: Core): void {
-  const nodes = cy.nodes();
+function fitView(cy: Core, only?: cytoscape.CollectionReturnValue): void {
+  const nodes = only ?? cy.nodes();
   if (nodes.empty()) return;
   const box = nodes.boundingBox({ includeLabels: nodes.length <= LABELLED_FIT_MAX_NODES, includeOverlays: false });
   const width = cy.width();
@@ -309,18 +385,57 @@ function fitView(cy: Core): void {
   cy.viewport({ zoom: level, pan: { x: width / 2 - level * (box.x1 + box.w / 2), y: height / 2 - level * (box.y1 + box.h / 2) } });
 }
 
-/** A new node starts beside a node it is connected to (so an expansion grows from where the user double-clicked). */
-function seedPosition(cy: Core, id: string, neighbours: ReadonlyMap<string, readonly string[]>): { x: number; y: number } {
-  for (const other of neighbours.get(id) ?? []) {
-    const anchor = cy.getElementById(other);
-    if (anchor.nonempty()) {
-      const p = anchor.position();
-      const angle = (hash(id) % 360) * (Math.PI / 180);
-      return { x: p.x + 60 * Math.cos(angle), y: p.y + 60 * Math.sin(angle) };
-    }
-  }
+function insideViewport(cy: Core, ids: ReadonlySet<string>): boolean {
   const box = cy.extent();
-  return { x: (box.x1 + box.x2) / 2, y: (box.y1 + box.y2) / 2 };
+  for (const id of ids) {
+    const p = cy.getElementById(id).position();
+    if (p.x < box.x1 || p.x > box.x2 || p.y < box.y1 || p.y > box.y2) return false;
+  }
+  return true;
+}
+
+/**
+ * Puts labels on the nodes `pickLabels` chooses for this viewport and zoom, sized in graph units so they read at
+ * LABEL_PX on screen (never below 12 graph units when zoomed in past 1).
+ */
+function applyLabels(cy: Core, importance: ReadonlyMap<string, number>, pinned: ReadonlySet<string>): void {
+  const zoom = cy.zoom();
+  const candidates: LabelCandidate[] = [];
+  cy.nodes().forEach((n) => {
+    const p = n.renderedPosition();
+    const label = String(n.data("label") ?? "");
+    candidates.push({ id: n.id(), x: p.x, y: p.y, size: Number(n.data("size") ?? 16) * zoom, chars: label.length, importance: importance.get(n.id()) ?? 0 });
+  });
+  const pins = new Set([...pinned].map((id) => (id.startsWith("sel:") ? id.slice(4) : id)));
+  const keep = new Set(pickLabels(candidates, { width: cy.width(), height: cy.height() }, pins));
+  const scale = 1 / Math.min(1, zoom);
+  const fs = LABEL_PX * scale;
+  const tw = LABEL_MAX_PX * scale;
+  // What is on screen, for tests and diagnostics: how many labels and the zoom they were chosen for.
+  cy.container()?.setAttribute("data-labels", String(keep.size));
+  cy.container()?.setAttribute("data-zoom", zoom.toFixed(3));
+  cy.batch(() => {
+    cy.nodes(".lbl").forEach((n) => {
+      if (!keep.has(n.id())) n.removeClass("lbl");
+    });
+    for (const id of keep) {
+      const n = cy.getElementById(id);
+      if (n.data("fs") !== fs) n.data({ fs, tw, tm: 3 * scale });
+      n.addClass("lbl");
+    }
+  });
+}
+
+function usePrefersDark(): boolean {
+  const [dark, setDark] = useState(false);
+  useEffect(() => {
+    const query = window.matchMedia("(prefers-color-scheme: dark)");
+    setDark(query.matches);
+    const onChange = (e: MediaQueryListEvent) => setDark(e.matches);
+    query.addEventListener("change", onChange);
+    return () => query.removeEventListener("change", onChange);
+  }, []);
+  return dark;
 }
 
 function adjacency(edges: readonly StyledEdge[]): Map<string, string[]> {

@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { BELIEF_STATUSES, EDGE_KINDS } from "@/lib/engine/model";
-import { hasFilters, withoutFilters, type GraphViewParams } from "./graph-view-params";
+import { EDGE_LABELS } from "./graph-legend";
+import { hasFilters, TEXT_FILTER_MAX, withoutFilters, type GraphViewParams } from "./graph-view-params";
 
 const fieldClass = "w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
@@ -12,7 +13,7 @@ export function GraphFiltersForm({ view, topics, onChange }: { view: GraphViewPa
   useEffect(() => setText(view.text ?? ""), [view.text]);
   useEffect(
     function debounceText() {
-      if ((view.text ?? "") === text.trim()) return;
+      if ((view.text ?? "") === text.trim() || text.trim().length > TEXT_FILTER_MAX) return;
       const timer = setTimeout(() => onChange({ ...view, text: text.trim() || undefined }), 300);
       return () => clearTimeout(timer);
     },
@@ -32,7 +33,21 @@ export function GraphFiltersForm({ view, topics, onChange }: { view: GraphViewPa
     <form aria-label="Graph filters" className="space-y-3 text-sm" onSubmit={(e) => e.preventDefault()} data-testid="graph-filters">
       <div>
         <label htmlFor="graph-text" className="mb-1 block text-xs font-semibold">Search belief text</label>
-        <input id="graph-text" type="search" value={text} onChange={(e) => setText(e.target.value)} className={fieldClass} placeholder="deploy branch" />
+        <input
+          id="graph-text"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          className={`${fieldClass} ${text.trim().length > TEXT_FILTER_MAX ? "border-red-600 dark:border-red-500" : ""}`}
+          placeholder="deploy branch"
+          aria-invalid={text.trim().length > TEXT_FILTER_MAX}
+          aria-describedby={text.trim().length > TEXT_FILTER_MAX ? "graph-text-error" : undefined}
+        />
+        {text.trim().length > TEXT_FILTER_MAX ? (
+          <p id="graph-text-error" role="alert" className="mt-1 text-xs text-red-700 dark:text-red-400">
+            Shorten the text to {TEXT_FILTER_MAX} characters or fewer (it has {text.trim().length.toLocaleString("en")}): the filter is not applied.
+          </p>
+        ) : null}
       </div>
       <fieldset>
         <legend className="mb-1 text-xs font-semibold">Status</legend>
@@ -40,7 +55,7 @@ export function GraphFiltersForm({ view, topics, onChange }: { view: GraphViewPa
           {BELIEF_STATUSES.map((s) => (
             <label key={s} className="inline-flex items-center gap-1">
               <input type="checkbox" checked={view.statuses.includes(s)} onChange={() => onChange({ ...view, statuses: toggle(view.statuses, s) })} />
-              {s}
+              {s.replaceAll("_", " ")}
             </label>
           ))}
         </div>
@@ -75,9 +90,9 @@ export function GraphFiltersForm({ view, topics, onChange }: { view: GraphViewPa
         <legend className="mb-1 text-xs font-semibold">Edge types (none ticked: all)</legend>
         <div className="flex flex-wrap gap-x-3 gap-y-1">
           {EDGE_KINDS.map((k) => (
-            <label key={k} className="inline-flex items-center gap-1 font-mono text-xs">
+            <label key={k} className="inline-flex items-center gap-1 text-xs">
               <input type="checkbox" checked={view.edgeTypes.includes(k)} onChange={() => onChange({ ...view, edgeTypes: toggle(view.edgeTypes, k) })} />
-              {k}
+              {EDGE_LABELS[k]}
             </label>
           ))}
         </div>

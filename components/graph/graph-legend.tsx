@@ -1,18 +1,33 @@
 import { EDGE_KINDS } from "@/lib/engine/model";
-import { BELIEF_SIZE_MAX, BELIEF_SIZE_MIN, EDGE_STYLES, tensionColour } from "./graph-style";
+import { BELIEF_SIZE_MAX, BELIEF_SIZE_MIN, EDGE_STYLES, TENSION_THRESHOLDS, tensionFill } from "./graph-style";
 
-const RAMP = Array.from({ length: 11 }, (_, i) => tensionColour(i / 10)).join(", ");
+/** The scale drawn left to right in tension (0 … 1), coloured with the graph's own fill (a hard step after 0). */
+const RAMP = ["0%", "0.5%", ...Array.from({ length: 20 }, (_, i) => `${(i + 1) * 5}%`)]
+  .map((at, i) => `${tensionFill(i === 0 ? 0 : i === 1 ? 0.005 : (i - 1) / 20)} ${at}`)
+  .join(", ");
 
 /** What the colours, sizes, shapes and lines mean; drawn with the same functions as the graph. */
 export function GraphLegend() {
   return (
     <section aria-label="Legend" className="space-y-3 text-xs text-zinc-700 dark:text-zinc-300" data-testid="graph-legend">
       <div>
-        <h3 className="mb-1 font-semibold">Belief colour: tension</h3>
-        <div className="h-3 w-full rounded border border-zinc-300 dark:border-zinc-700" style={{ background: `linear-gradient(to right, ${RAMP})` }} />
-        <div className="mt-0.5 flex justify-between text-zinc-500">
-          <span>0 settled</span>
-          <span>1 contested</span>
+        <h3 className="mb-1 font-semibold">Belief colour: tension (how strongly live evidence disagrees)</h3>
+        <div className="relative">
+          <div className="h-3 w-full rounded border border-zinc-300 dark:border-zinc-700" style={{ background: `linear-gradient(to right, ${RAMP})` }} />
+          {TENSION_THRESHOLDS.map((t) => (
+            <span key={t.at} aria-hidden className="absolute -top-0.5 h-4 w-0.5 bg-zinc-900 dark:bg-zinc-100" style={{ left: `${t.at * 100}%` }} />
+          ))}
+        </div>
+        <div className="relative mt-0.5 h-8 text-zinc-600 dark:text-zinc-400">
+          <span className="absolute left-0">0 none</span>
+          {TENSION_THRESHOLDS.map((t) => (
+            <span key={t.at} className="absolute -translate-x-1/2 text-center leading-tight" style={{ left: `${t.at * 100}%` }}>
+              {t.at}
+              <br />
+              {t.name}
+            </span>
+          ))}
+          <span className="absolute right-0">1</span>
         </div>
       </div>
       <div className="flex items-end gap-3">
@@ -23,7 +38,7 @@ export function GraphLegend() {
             return <span key={c} className="inline-block rounded-full border border-zinc-500 bg-zinc-300" style={{ width: d, height: d }} />;
           })}
         </span>
-        <span className="text-zinc-500">low → high</span>
+        <span className="text-zinc-600 dark:text-zinc-400">low → high</span>
       </div>
       <ul className="space-y-0.5">
         <li><span aria-hidden className="mr-1 inline-block h-3 w-3 rounded-full border border-zinc-600 bg-zinc-400 align-middle" />belief</li>
@@ -35,11 +50,11 @@ export function GraphLegend() {
         <ul className="space-y-0.5">
           {EDGE_KINDS.map((kind) => (
             <li key={kind} className="flex items-center gap-2">
-              <svg width="28" height="8" aria-hidden>
+              <svg width="28" height="8" aria-hidden className="shrink-0">
                 <line x1="0" y1="4" x2="28" y2="4" stroke={EDGE_STYLES[kind].colour} strokeWidth="3" strokeDasharray={EDGE_STYLES[kind].line === "dotted" ? "2 3" : undefined} />
               </svg>
-              <span className="font-mono">{kind}</span>
-              <span className="text-zinc-500">{EDGE_STYLES[kind].meaning}</span>
+              <span>{EDGE_LABELS[kind]}</span>
+              <span className="text-zinc-600 dark:text-zinc-400">{EDGE_STYLES[kind].meaning}</span>
             </li>
           ))}
         </ul>
@@ -47,3 +62,14 @@ export function GraphLegend() {
     </section>
   );
 }
+
+/** Human names of the edge types (the API's enum values stay in URLs and exports). */
+export const EDGE_LABELS: Readonly<Record<(typeof EDGE_KINDS)[number], string>> = {
+  SUPPORTS: "supports",
+  REBUTS: "rebuts",
+  CONTEXTUALIZES: "contextualizes",
+  SUPERSEDES: "supersedes",
+  REFINES: "refines",
+  SYNTHESIZES: "synthesizes",
+  CONCERNS: "concerns",
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EDGE_KINDS } from "@/lib/engine/model";
-import { beliefSize, EDGE_STYLES, edgeVisual, edgeWidth, nodeVisual, tensionColour, tensionTextColour, TENSION_STOPS } from "./graph-style";
+import { beliefSize, EDGE_STYLES, edgeVisual, edgeWidth, nodeVisual, tensionColour, tensionFill, tensionFillText, tensionRampPosition, tensionTextColour, TENSION_STOPS } from "./graph-style";
 
 function rgb(hex: string): [number, number, number] {
   return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
@@ -41,6 +41,22 @@ describe("tensionColour", () => {
 
   it("picks a label colour with at least 3:1 contrast everywhere on the ramp", () => {
     for (let i = 0; i <= 100; i++) expect(contrast(tensionColour(i / 100), tensionTextColour(i / 100))).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("tension fill", () => {
+  it("sets any live rebuttal visibly apart from none, rising monotonically", () => {
+    expect(tensionRampPosition(0)).toBe(0);
+    expect(tensionRampPosition(0.01)).toBeGreaterThanOrEqual(0.3);
+    expect(tensionRampPosition(0.13)).toBeCloseTo(0.3 + 0.7 * Math.sqrt(0.13), 10);
+    expect(tensionRampPosition(1)).toBe(1);
+    for (let i = 1; i <= 100; i++) expect(tensionRampPosition(i / 100)).toBeGreaterThan(tensionRampPosition((i - 1) / 100));
+    // 0 and 0.13 (the demo's deploy-branch story) differ by far more than the unwarped ramp's step.
+    expect(Math.abs(luminance(tensionFill(0.13)) - luminance(tensionFill(0)))).toBeGreaterThan(0.15);
+  });
+
+  it("keeps 3:1 label contrast on the warped fill", () => {
+    for (let i = 0; i <= 100; i++) expect(contrast(tensionFill(i / 100), tensionFillText(i / 100))).toBeGreaterThanOrEqual(3);
   });
 });
 

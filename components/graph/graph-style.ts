@@ -42,6 +42,32 @@ export function tensionTextColour(tension: number): string {
   return clamp01(tension) < 0.55 ? "#ffffff" : "#111827";
 }
 
+/**
+ * Where a tension sits on the ramp: 0 (nothing live rebuts) keeps the ramp's dark end; any live rebuttal starts at
+ * 0.3 and rises with √t, so a small tension (0.13 → 0.55) is a visibly different colour from none, and the status
+ * thresholds 0.25 and 0.5 land at 0.65 and 0.79.
+ */
+export function tensionRampPosition(tension: number): number {
+  const t = clamp01(tension);
+  return t <= 0 ? 0 : 0.3 + 0.7 * Math.sqrt(t);
+}
+
+/** The fill a belief of this tension gets on the graph, the legend and the tension bars. */
+export function tensionFill(tension: number): string {
+  return tensionColour(tensionRampPosition(tension));
+}
+
+/** Label colour readable on `tensionFill(t)`. */
+export function tensionFillText(tension: number): string {
+  return tensionTextColour(tensionRampPosition(tension));
+}
+
+/** The thresholds the status rules read (docs/design.md §4.5), marked on the legend's scale. */
+export const TENSION_THRESHOLDS: readonly { at: number; name: string }[] = [
+  { at: 0.25, name: "contested" },
+  { at: 0.5, name: "sharply contested" },
+];
+
 export const BELIEF_SIZE_MIN = 18;
 export const BELIEF_SIZE_MAX = 58;
 /**
@@ -54,7 +80,7 @@ export function beliefSize(credence: number): number {
 
 export type NodeKind = NodeElement["data"]["kind"];
 export const NODE_SHAPES: Readonly<Record<NodeKind, string>> = { belief: "ellipse", evidence: "round-rectangle", mutation: "diamond" };
-const EVIDENCE_COLOUR = "#d4d4d8";
+const EVIDENCE_COLOUR = "#c4c4cc";
 const EVIDENCE_RETRACTED_COLOUR = "#f4f4f5";
 const MUTATION_COLOUR = "#e69f00";
 
@@ -84,7 +110,7 @@ export interface StyledNodeData {
 export function nodeVisual(data: NodeElement["data"]): StyledNodeData {
   if (data.kind === "belief") {
     const tension = data.tension ?? 0;
-    return { colour: tensionColour(tension), textColour: tensionTextColour(tension), size: beliefSize(data.credence ?? 0), shape: NODE_SHAPES.belief };
+    return { colour: tensionFill(tension), textColour: tensionFillText(tension), size: beliefSize(data.credence ?? 0), shape: NODE_SHAPES.belief };
   }
   if (data.kind === "evidence") return { colour: data.retracted ? EVIDENCE_RETRACTED_COLOUR : EVIDENCE_COLOUR, textColour: "#111827", size: 14, shape: NODE_SHAPES.evidence };
   return { colour: MUTATION_COLOUR, textColour: "#111827", size: 18, shape: NODE_SHAPES.mutation };
@@ -115,8 +141,14 @@ export function styleEdge(edge: EdgeElement): StyledEdge {
   return { group: "edges", data: { ...edge.data, ...edgeVisual(edge.data) } };
 }
 
-/** One stylesheet for both renderers. Labels are text drawn on the canvas (never HTML), hidden when zoomed out. */
-export function graphStylesheet(): { selector: string; style: Record<string, string | number> }[] {
+/**
+ * One stylesheet for both renderers. Labels are text drawn on the canvas (never HTML). Only nodes the canvas marks
+ * `.lbl` show one (the most important that fit without overlapping at the current zoom); their font size (`fs`) and
+ * width (`tw`) are set in graph units so the label reads at ~12 px whatever the zoom.
+ */
+export function graphStylesheet(dark = false): { selector: string; style: Record<string, string | number> }[] {
+  const text = dark ? "#e4e4e7" : "#18181b";
+  const textBackground = dark ? "#18181b" : "#ffffff";
   return [
     {
       selector: "node",
@@ -126,22 +158,23 @@ export function graphStylesheet(): { selector: string; style: Record<string, str
         width: "data(size)",
         height: "data(size)",
         "border-width": 1,
-        "border-color": "#3f3f46",
-        label: "data(label)",
-        "font-size": 11,
-        color: "#18181b",
+        "border-color": dark ? "#a1a1aa" : "#3f3f46",
+        label: "",
+        "font-size": 12,
+        color: text,
         "text-valign": "bottom",
         "text-margin-y": 3,
         "text-wrap": "ellipsis",
-        "text-max-width": "140px",
-        "min-zoomed-font-size": 6,
-        "text-background-color": "#ffffff",
-        "text-background-opacity": 0.75,
-        "text-background-padding": "1px",
+        "text-max-width": "170px",
+        "min-zoomed-font-size": 0,
+        "text-background-color": textBackground,
+        "text-background-opacity": 0.8,
+        "text-background-padding": "2px",
+        "text-background-shape": "round-rectangle",
       },
     },
-    { selector: 'node[kind = "belief"]', style: { "text-wrap": "wrap", "text-max-width": "170px" } },
-    { selector: 'node[kind = "evidence"]', style: { "font-size": 9, color: "#3f3f46" } },
+    { selector: "node.lbl", style: { label: "data(label)", "font-size": "data(fs)", "text-max-width": "data(tw)", "text-margin-y": "data(tm)" } },
+    { selector: 'node[kind = "evidence"]', style: { color: dark ? "#d4d4d8" : "#3f3f46" } },
     { selector: "node[?retracted]", style: { "border-style": "dashed" } },
     {
       selector: "edge",
@@ -158,6 +191,7 @@ export function graphStylesheet(): { selector: string; style: Record<string, str
     },
     { selector: "node:selected", style: { "border-width": 4, "border-color": "#db2777", "underlay-color": "#db2777", "underlay-opacity": 0.25, "underlay-padding": 6 } },
     { selector: "edge:selected", style: { width: 6, opacity: 1 } },
-    { selector: ".faded", style: { opacity: 0.25 } },
+    { selector: "node.match", style: { "border-width": 4, "border-color": dark ? "#fde047" : "#a16207", "underlay-color": "#facc15", "underlay-opacity": 0.45, "underlay-padding": 8 } },
+    { selector: ".faded", style: { opacity: 0.2 } },
   ];
 }

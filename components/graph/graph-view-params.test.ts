@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BELIEF_STATUSES, EDGE_KINDS } from "@/lib/engine/model";
-import { elementFiltersOf, EMPTY_VIEW, graphViewSearchParams, hasFilters, parseGraphViewParams, withoutFilters, type GraphViewParams } from "./graph-view-params";
+import { activePreset, applyPreset, elementFiltersOf, EMPTY_VIEW, GRAPH_PRESETS, graphViewSearchParams, hasFilters, parseGraphViewParams, withoutFilters, type GraphViewParams } from "./graph-view-params";
 
 const parse = (query: string) => parseGraphViewParams(new URLSearchParams(query));
 
@@ -61,5 +61,22 @@ describe("graph view ⇄ URL", () => {
     const cleared = withoutFilters(view);
     expect(hasFilters(cleared)).toBe(false);
     expect(graphViewSearchParams(cleared).toString()).toBe("asOf=2026-01-02T03%3A04%3A05.000Z&nodeId=a&node=b");
+  });
+});
+
+describe("presets", () => {
+  it("applies one filter per preset, keeps what is looked at, and recognises itself", () => {
+    const base: GraphViewParams = { ...EMPTY_VIEW, topic: "x", asOf: "2026-01-02T00:00:00.000Z", node: "b1" };
+    for (const { id } of GRAPH_PRESETS) {
+      const view = applyPreset(base, id, "2026-12-01T00:00:00.000Z");
+      expect(view.topic).toBeUndefined();
+      expect(view.asOf).toBe(base.asOf);
+      expect(view.node).toBe("b1");
+      expect(activePreset(view)).toBe(id);
+      expect(activePreset(parseGraphViewParams(graphViewSearchParams(view)))).toBe(id);
+    }
+    expect(applyPreset(EMPTY_VIEW, "recent", "2026-12-01T00:00:00.000Z").changedSince).toBe("2026-11-24T00:00:00.000Z");
+    expect(applyPreset(EMPTY_VIEW, "contested", "2026-12-01T00:00:00.000Z").minTension).toBeLessThan(0.13);
+    expect(activePreset(EMPTY_VIEW)).toBeNull();
   });
 });

@@ -15,8 +15,8 @@ describe("plain-language meanings", () => {
   });
 
   it("reads tension against the status thresholds 0.25 and 0.5", () => {
-    expect(tensionMeaning(0)).toMatch(/^settled/);
-    expect(tensionMeaning(0.24)).toMatch(/^mostly settled/);
+    expect(tensionMeaning(0)).toMatch(/^no disagreement/);
+    expect(tensionMeaning(0.24)).toMatch(/^minor disagreement/);
     expect(tensionMeaning(0.25)).toMatch(/^contested/);
     expect(tensionMeaning(0.5)).toMatch(/^sharply contested/);
   });

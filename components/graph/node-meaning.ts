@@ -18,10 +18,14 @@ export function confidenceMeaning(confidence: number): string {
   return "thinly evidenced";
 }
 
-/** tension ∈ [0,1] (SPEC §4.5): 0 with no live rebuttal; the status rules read 0.25 and 0.5 as thresholds. */
+/**
+ * tension ∈ [0,1] (docs/design.md §4.5): how strongly live evidence disagrees about the claim, whatever its credence; the status
+ * rules read 0.25 and 0.5 as thresholds. Worded as disagreement (not "settled"), so it never contradicts the credence
+ * reading beside it.
+ */
 export function tensionMeaning(tension: number): string {
-  if (tension <= 0) return "settled: nothing live rebuts it";
-  if (tension < 0.25) return "mostly settled: a minor rebuttal";
+  if (tension <= 0) return "no disagreement: nothing live rebuts it";
+  if (tension < 0.25) return "minor disagreement: a weaker rebuttal stands";
   if (tension < 0.5) return "contested: real evidence on both sides";
   return "sharply contested: the two sides are close";
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultParams, resolveParams } from "@/lib/engine";
-import { changedParams, diffParams, flattenParams } from "./params-fields";
+import { changedParams, diffParams, flattenParams, formValues } from "./params-fields";
 
 describe("params fields", () => {
   it("flattens tier strengths first, then every scalar parameter", () => {
@@ -12,7 +12,9 @@ describe("params fields", () => {
   });
 
   it("keeps only changed values, tier strengths nested, booleans from strings", () => {
-    const form = Object.fromEntries(flattenParams(defaultParams).map(([k, v]) => [k, String(v)]));
+    const form = formValues(defaultParams);
+    expect(form.coolingWindowMs).toBe("10");
+    expect(form.driftWindowMs).toBe("7");
     expect(changedParams(defaultParams, form)).toEqual({ changes: {}, errors: {} });
     const { changes, errors } = changedParams(defaultParams, {
       ...form,
@@ -29,6 +31,17 @@ describe("params fields", () => {
     const { changes, errors } = changedParams(defaultParams, { essThreshold: "abc", driftMaxMutations: "" });
     expect(changes).toEqual({});
     expect(errors).toEqual({ essThreshold: "Enter a number.", driftMaxMutations: "Enter a number." });
+  });
+
+  it("refuses values outside their range with a message, and converts display units back", () => {
+    const form = formValues(defaultParams);
+    const { changes, errors } = changedParams(defaultParams, { ...form, essThreshold: "-5", relatedTopK: "2.5", "tierStrength.document": "11", coolingWindowMs: "20" });
+    expect(errors).toEqual({
+      essThreshold: "Must be at least 0 (valid: 0 to 1).",
+      relatedTopK: "Enter a whole number.",
+      "tierStrength.document": "Must be at most 10 (valid: 0 to 10).",
+    });
+    expect(changes).toEqual({ coolingWindowMs: 20 * 60_000 });
   });
 
   it("diffs two versions", () => {

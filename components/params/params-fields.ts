@@ -1,4 +1,5 @@
 import type { EngineParams, EngineParamsInput } from "@/lib/engine";
+import { fromDisplay, paramSpec, rangeError, toDisplay } from "@/lib/actions/params-catalog";
 
 /** A parameter as the form shows it: `tierStrength.document` for a tier strength, else the parameter's own name. */
 export type ParamValue = number | boolean;
@@ -9,6 +10,11 @@ export function flattenParams(params: EngineParams): [string, ParamValue][] {
   for (const [tier, strength] of Object.entries(params.tierStrength)) out.push([`tierStrength.${tier}`, strength]);
   for (const [name, value] of Object.entries(params)) if (name !== "tierStrength" && (typeof value === "number" || typeof value === "boolean")) out.push([name, value]);
   return out;
+}
+
+/** The form's initial values: numbers in their display unit (ms as minutes or days), booleans as "true"/"false". */
+export function formValues(params: EngineParams): Record<string, string> {
+  return Object.fromEntries(flattenParams(params).map(([name, value]) => [name, typeof value === "boolean" ? String(value) : String(toDisplay(paramSpec(name), value))]));
 }
 
 /**
@@ -25,12 +31,16 @@ export function changedParams(current: EngineParams, form: Readonly<Record<strin
     let next: ParamValue;
     if (typeof value === "boolean") next = raw === "true";
     else {
+      // The form shows some values in another unit (ms as minutes or days): compare and check in that unit.
+      const spec = paramSpec(name);
       const parsed = raw.trim() === "" ? Number.NaN : Number(raw);
-      if (!Number.isFinite(parsed)) {
-        errors[name] = "Enter a number.";
+      const problem = rangeError(spec, parsed);
+      if (problem) {
+        errors[name] = problem;
         continue;
       }
-      next = parsed;
+      if (parsed === toDisplay(spec, value as number)) continue;
+      next = fromDisplay(spec, parsed);
     }
     if (next === value) continue;
     if (name.startsWith("tierStrength.")) tierStrength[name.slice("tierStrength.".length)] = next as number;

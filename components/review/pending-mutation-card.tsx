@@ -19,6 +19,39 @@ export function FlagBadge({ flag }: { flag: string }) {
   );
 }
 
+/** Plain words for the journal's enums (the API keeps the enum values). */
+export const MUTATION_TYPE_TEXT: Readonly<Record<string, string>> = {
+  updated: "update it",
+  new: "add a new belief",
+  superseded: "replace it",
+  merged: "merge into it",
+  coexisting: "stand beside it",
+  retired: "retire it",
+};
+export const DECISION_TEXT: Readonly<Record<string, string>> = {
+  reinforce: "reinforce the existing belief",
+  expand: "add a new belief",
+  supersede: "replace the existing belief",
+  coexist: "let both stand",
+  review: "wait for a reviewer",
+  reject: "reject",
+  retire: "retire the belief",
+};
+export const MUTATION_STATUS_TEXT: Readonly<Record<string, string>> = {
+  pending_review: "waiting for review",
+  approved: "approved",
+  rejected: "rejected",
+  applied: "applied",
+};
+
+/** The engine's warning about an intent the protocol overrode, in plain words; other warnings pass unchanged. */
+export function plainWarning(warning: string): string {
+  const m = warning.match(/^mutationType "(\w+)" asked for (\w+); the protocol decided (\w+)\.$/);
+  if (!m) return warning;
+  const [, type = "", intended = "", decided = ""] = m;
+  return `The agent asked to ${MUTATION_TYPE_TEXT[type] ?? type} (“${DECISION_TEXT[intended] ?? intended}”), but the protocol decided to ${DECISION_TEXT[decided] ?? decided}.`;
+}
+
 function Figure({ label, value }: { label: string; value: string }) {
   return (
     <div>
@@ -36,9 +69,12 @@ export function PendingMutationCard({ scope, mutation, params, canDecide }: { sc
   return (
     <article className="space-y-4 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid="pending-mutation" aria-label={`Pending mutation: ${mutation.belief}`}>
       <header className="flex flex-wrap items-center gap-2 text-xs text-zinc-500">
-        <span className="font-mono">{new Date(mutation.time).toLocaleString()}</span>
+        <span>{new Date(mutation.time).toISOString().slice(0, 16).replace("T", " ")} UTC</span>
         <span>topic <span className="font-mono">{mutation.topic}</span></span>
-        <span>intent <b>{mutation.mutationType}</b> → protocol <b>{mutation.decision}</b></span>
+        <span>
+          the agent asked to <b>{MUTATION_TYPE_TEXT[mutation.mutationType] ?? mutation.mutationType}</b>; the protocol says{" "}
+          <b>{DECISION_TEXT[mutation.decision] ?? mutation.decision}</b>
+        </span>
         {mutation.flags.map((f) => <FlagBadge key={f} flag={f} />)}
       </header>
       <div className="grid gap-4 md:grid-cols-2">
@@ -93,10 +129,10 @@ export function PendingMutationCard({ scope, mutation, params, canDecide }: { sc
       ) : null}
       {mutation.warnings.length ? (
         <ul className="list-disc pl-5 text-sm text-amber-800 dark:text-amber-300">
-          {mutation.warnings.map((w) => <li key={w}>{w}</li>)}
+          {mutation.warnings.map((w) => <li key={w}>{plainWarning(w)}</li>)}
         </ul>
       ) : null}
-      {canDecide ? <ReviewDecisionForm scope={scope} mutationId={mutation.id} /> : null}
+      {canDecide ? <ReviewDecisionForm scope={scope} mutationId={mutation.id} summary={mutation.belief} /> : null}
     </article>
   );
 }

@@ -4,8 +4,29 @@ import type { ReactNode } from "react";
 
 export type FormState = { ok: true; data?: unknown } | { ok: false; error: { code: string; message: string; fields?: Record<string, string> } } | null;
 
+/**
+ * A validation message as a person reads it: zod's defaults ("Too big: expected string to have <=20000 characters")
+ * are reworded; anything else passes unchanged.
+ */
+export function humanMessage(message: string): string {
+  const m = message.match(/^Too (big|small): expected (string|number|array) to (?:have|be) ([<>]=?)(-?[\d.]+)(?: (characters|items))?/);
+  if (m) {
+    const [, , kind, op, n, what] = m;
+    const limit = Number(n);
+    if (kind === "string") return op?.startsWith("<") ? `Too long: at most ${limit.toLocaleString("en")} characters.` : limit <= 1 ? "Required." : `Too short: at least ${limit.toLocaleString("en")} characters.`;
+    if (kind === "array") return op?.startsWith("<") ? `At most ${limit} ${what ?? "items"}.` : `At least ${limit} ${what ?? "items"}.`;
+    return op?.startsWith("<") ? `Must be at most ${limit}.` : `Must be at least ${limit}.`;
+  }
+  if (/^Invalid input: expected number/.test(message)) return "Enter a number.";
+  if (/^Invalid input: expected string, received undefined/.test(message)) return "Required.";
+  if (/^Invalid option: expected one of/.test(message)) return "Choose one of the options.";
+  if (/^Invalid (email|url)/i.test(message)) return message.replace(/^Invalid (\w+).*/i, (_, w: string) => `Enter a valid ${w.toLowerCase()}.`);
+  return message;
+}
+
 export function FieldError({ state, name }: { state: FormState; name: string }) {
-  const message = state && !state.ok ? state.error.fields?.[name] : undefined;
+  const raw = state && !state.ok ? state.error.fields?.[name] : undefined;
+  const message = raw === undefined ? undefined : humanMessage(raw);
   if (!message) return null;
   return (
     <p id={`${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
@@ -21,7 +42,7 @@ export function FormError({ state, shown = [] }: { state: FormState; shown?: rea
   if (fields.length > 0 && fields.every((field) => shown.includes(field))) return null;
   return (
     <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-      {state.error.message}
+      {humanMessage(state.error.message)}
     </p>
   );
 }

@@ -17,14 +17,35 @@ export function useFormAction<T>(
     event.preventDefault();
     const form = event.currentTarget;
     const formData = new FormData(form);
+    // A new attempt clears the last one's messages and marks.
+    setState(null);
+    markInvalid(form, []);
     startTransition(async () => {
       const result = await action(null, formData);
       setState(result);
       if (result.ok) {
         form.reset();
         onSuccess?.(result.data);
+      } else {
+        markInvalid(form, Object.keys(result.error.fields ?? {}));
       }
     });
   }
   return { state, pending, onSubmit };
+}
+
+/** Highlights the named fields (aria-invalid, styled in globals.css) and moves focus to the first; [] clears. */
+function markInvalid(form: HTMLFormElement, names: readonly string[]): void {
+  for (const el of Array.from(form.elements)) {
+    if (el instanceof HTMLElement && el.getAttribute("aria-invalid") === "true") el.removeAttribute("aria-invalid");
+  }
+  let first: HTMLElement | null = null;
+  for (const name of names) {
+    const el = form.elements.namedItem(name);
+    if (el instanceof HTMLElement) {
+      el.setAttribute("aria-invalid", "true");
+      first ??= el;
+    }
+  }
+  first?.focus();
 }

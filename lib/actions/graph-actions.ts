@@ -52,3 +52,38 @@ export async function graphSliceAction(input: z.input<typeof graphSliceInput>): 
     return { slice, weights: data ? weightsOf(data, rest.asOf) : {} };
   });
 }
+
+/** One change-set of the scope's history: when, and how many beliefs it touched. */
+export interface TimelineChange {
+  time: string;
+  changeSet: string;
+  beliefs: number;
+}
+
+/** Change-sets in time order (history items grouped by change-set; evidence retractions included). */
+function timelineOf(data: ScopeExport): TimelineChange[] {
+  const sets = new Map<string, { time: string; beliefs: Set<string> }>();
+  for (const { belief, history } of data.beliefs) {
+    for (const item of history) {
+      const set = sets.get(item.changeSet);
+      if (set) {
+        set.beliefs.add(belief.id);
+        if (item.time < set.time) set.time = item.time;
+      } else sets.set(item.changeSet, { time: item.time, beliefs: new Set([belief.id]) });
+    }
+  }
+  return [...sets.entries()]
+    .map(([changeSet, { time, beliefs }]) => ({ time, changeSet, beliefs: beliefs.size }))
+    .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.changeSet < b.changeSet ? -1 : 1));
+}
+
+const timelineInput = z.object({ scope: z.string().min(1).max(48) }).strict();
+
+/** The scope's history as change-sets, for the explorer's time slider (bounded by the first and last). */
+export async function graphTimelineAction(input: z.input<typeof timelineInput>): Promise<ActionResult<{ changes: TimelineChange[] }>> {
+  return runAction(timelineInput, input, async ({ scope }, userId) => {
+    const services = await getBeliefServices();
+    const data = await services.exportScope(sessionPrincipal(userId), scope, {});
+    return { changes: timelineOf(data) };
+  });
+}

@@ -10,6 +10,10 @@ export interface ElementFilters {
   maxCredence?: number;
   minTension?: number;
   maxTension?: number;
+  /** Beliefs whose confidence is at most this (thinly evidenced ones). */
+  maxConfidence?: number;
+  /** ISO time: beliefs last changed at or after it. */
+  changedSince?: string;
   statuses?: readonly BeliefStatus[];
   topic?: string;
   /** Case-insensitive substring of the belief text. */
@@ -58,6 +62,8 @@ function keepBelief(belief: Belief, f: ElementFilters): boolean {
   if (f.maxCredence !== undefined && belief.credence > f.maxCredence) return false;
   if (f.minTension !== undefined && belief.tension < f.minTension) return false;
   if (f.maxTension !== undefined && belief.tension > f.maxTension) return false;
+  if (f.maxConfidence !== undefined && belief.confidence > f.maxConfidence) return false;
+  if (f.changedSince !== undefined && Date.parse(belief.updatedAt) < Date.parse(f.changedSince)) return false;
   if (f.statuses && f.statuses.length > 0 && !f.statuses.includes(belief.status)) return false;
   if (f.topic && belief.topic !== f.topic) return false;
   if (f.text && !belief.text.toLowerCase().includes(f.text.toLowerCase())) return false;

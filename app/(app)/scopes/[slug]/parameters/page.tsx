@@ -6,6 +6,8 @@ import { requireUser } from "@/lib/auth/session";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { getDatabase } from "@/lib/db/database";
 import { getScopeForViewer } from "@/lib/identity/scopes";
+import { paramSpec } from "@/lib/actions/params-catalog";
+import { RevertParamsButton } from "@/components/params/revert-params-button";
 import { ParamsForm } from "@/components/params/params-form";
 import { diffParams } from "@/components/params/params-fields";
 
@@ -65,11 +67,16 @@ export default async function ParametersPage({ params }: { params: Promise<{ slu
                       <ul>
                         {changes.map((c) => (
                           <li key={c.name}>
-                            {c.name}: {String(c.from)} → <b>{String(c.to)}</b>
+                            <span className="font-sans">{paramSpec(c.name).label}</span> ({c.name}): {String(c.from)} → <b>{String(c.to)}</b>
                           </li>
                         ))}
                       </ul>
                     )}
+                    {scope.role === "owner" && view.version !== current.version ? (
+                      <div className="mt-1 font-sans">
+                        <RevertParamsButton scope={slug} version={view.version} />
+                      </div>
+                    ) : null}
                   </td>
                 </tr>
               );

@@ -5,9 +5,10 @@ import { sessionPrincipal } from "@/lib/access/principal";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { requireUser } from "@/lib/auth/session";
 import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
-import type { HistoryItem } from "@/lib/engine";
+import type { Evidence, HistoryItem } from "@/lib/engine";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
-import { CredenceChart } from "@/components/beliefs/credence-chart";
+import { CredenceChart, type ChartEvent } from "@/components/beliefs/credence-chart";
+import { readableReasoning } from "@/components/beliefs/readable-reasoning";
 import { BeliefActions } from "@/components/beliefs/belief-actions";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { getDatabase } from "@/lib/db/database";
@@ -17,16 +18,22 @@ const WRITERS = new Set(["editor", "reviewer", "owner"]);
 
 export const metadata: Metadata = { title: "Belief" };
 
+const RELATION_LABEL: Readonly<Record<string, string>> = { SUPPORTS: "supports", REBUTS: "rebuts", CONTEXTUALIZES: "scopes (context)" };
+
 function meaning(credence: number, confidence: number): string {
   const lean = credence >= 0.85 ? "very likely true" : credence >= 0.65 ? "probably true" : credence > 0.35 ? "undecided" : credence > 0.15 ? "probably false" : "very likely false";
   const settled = confidence >= 0.6 ? "well settled" : confidence >= 0.35 ? "moderately settled" : "thinly evidenced";
   return `${lean}, ${settled}`;
 }
 
+function utc(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
 function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
   switch (item.type) {
     case "retracted":
-      return `entry #${item.targetSeq} retracted (source ${item.sourceId})`;
+      return `entry #${item.targetSeq} retracted: its source was withdrawn`;
     case "stripped":
       return `entry #${item.targetSeq} stripped: cited belief lost its grounding`;
     case "revised":
@@ -54,6 +61,24 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
   const retracted = new Set(history.flatMap((h) => (h.type === "retracted" ? [h.targetSeq] : [])));
   const sources = [...new Set(history.flatMap((h) => (h.type === "entry" && h.sourceId && !retracted.has(h.seq) ? [h.sourceId] : [])))];
   const outcome = new Map(entries.map((e) => [e.seq, e]));
+  // Evidence cited in the history, as text: a source the caller cannot read (or a cited belief) stays an id.
+  const cited = [...new Set(history.flatMap((h) => (h.type === "entry" && h.sourceId ? [h.sourceId] : [])))];
+  const evidence = new Map<string, Evidence>();
+  await Promise.all(
+    cited.map(async (sourceId) => {
+      const found = await services.getEvidence(sessionPrincipal(user.id), slug, { evidenceId: sourceId }).catch(() => null);
+      if (found) evidence.set(sourceId, found);
+    }),
+  );
+  const chartEvents: ChartEvent[] = history.map((h) =>
+    h.type === "entry"
+      ? { time: h.time, seq: h.seq, kind: h.relation === "SUPPORTS" ? "support" : h.relation === "REBUTS" ? "rebut" : "context", label: `${RELATION_LABEL[h.relation] ?? h.relation}: ${h.sourceId ? (evidence.get(h.sourceId)?.text.slice(0, 120) ?? h.sourceId) : "anonymous"}` }
+      : { time: h.time, seq: h.seq, kind: h.type, label: describeEvent(h) },
+  );
+  const sourceOptions = sources.map((sourceId) => {
+    const e = evidence.get(sourceId);
+    return { id: sourceId, text: e?.text ?? null, kind: e?.kind ?? null };
+  });
   return (
     <div className="space-y-8">
       <div>
@@ -66,22 +91,28 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           <TensionBar tension={belief.tension} />
           <span className="text-zinc-600 dark:text-zinc-400">({meaning(belief.credence, belief.confidence)})</span>
         </p>
-        <p className="mt-1 font-mono text-xs text-zinc-500">topic {belief.topic}{belief.contextTags.length ? ` · context ${belief.contextTags.join(", ")}` : ""}</p>
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          topic <span className="font-mono">{belief.topic}</span>{belief.contextTags.length ? ` · context ${belief.contextTags.join(", ")}` : ""}
+          {" · "}
+          <Link href={`/scopes/${slug}/graph?nodeId=${encodeURIComponent(belief.id)}&node=${encodeURIComponent(belief.id)}`} className="text-sky-700 hover:underline dark:text-sky-400" data-testid="belief-graph-link">
+            Show in the graph
+          </Link>
+        </p>
       </div>
       <section>
         <h2 className="mb-2 text-lg font-semibold">Credence over time</h2>
-        <CredenceChart timeline={detail.timeline} />
+        <CredenceChart timeline={detail.timeline} events={chartEvents} />
       </section>
       <section>
         <h2 className="mb-2 text-lg font-semibold">Evidence history</h2>
         <div className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="history">
-            <thead className="text-left text-zinc-500">
+            <thead className="text-left text-zinc-600 dark:text-zinc-400">
               <tr>
                 <th className="py-1 pr-2 font-medium">#</th>
                 <th className="py-1 pr-2 font-medium">When</th>
                 <th className="py-1 pr-2 font-medium">Relation</th>
-                <th className="py-1 pr-2 font-medium">Source</th>
+                <th className="py-1 pr-2 font-medium">Evidence</th>
                 <th className="py-1 pr-2 font-medium">Tier (effective)</th>
                 <th className="py-1 pr-2 font-medium">Verified</th>
                 <th className="py-1 pr-2 text-right font-medium">Weight</th>
@@ -94,9 +125,22 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                 item.type === "entry" ? (
                   <tr key={item.seq} className="border-t border-zinc-100 align-top dark:border-zinc-800">
                     <td className="py-1.5 pr-2 tabular-nums">{item.seq}</td>
-                    <td className="py-1.5 pr-2 whitespace-nowrap">{new Date(item.time).toLocaleString()}</td>
-                    <td className="py-1.5 pr-2">{item.relation}</td>
-                    <td className="py-1.5 pr-2 font-mono text-xs break-all">{item.sourceId ?? "anonymous"}</td>
+                    <td className="py-1.5 pr-2 whitespace-nowrap">{utc(item.time)}</td>
+                    <td className="py-1.5 pr-2">{RELATION_LABEL[item.relation] ?? item.relation}</td>
+                    <td className="max-w-md py-1.5 pr-2" data-testid="history-evidence">
+                      {item.sourceId && evidence.get(item.sourceId) ? (
+                        <>
+                          <span className="line-clamp-4 whitespace-pre-wrap break-words">{evidence.get(item.sourceId)?.text}</span>
+                          <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                            {evidence.get(item.sourceId)?.kind.replaceAll("_", " ")}
+                            {evidence.get(item.sourceId)?.uri ? ` · ${evidence.get(item.sourceId)?.uri}` : ""}
+                            {evidence.get(item.sourceId)?.retractedAt ? " · retracted" : ""}
+                          </span>
+                        </>
+                      ) : (
+                        <span className="font-mono text-xs break-all">{item.sourceId ? `cited: ${item.sourceId}` : "anonymous (no source)"}</span>
+                      )}
+                    </td>
                     <td className="py-1.5 pr-2">{item.tier}{item.effectiveTier !== item.tier ? ` (${item.effectiveTier})` : ""}</td>
                     <td className="py-1.5 pr-2">{item.verified ? "yes" : "no"}</td>
                     <td className="py-1.5 pr-2 text-right tabular-nums">{item.weight.toFixed(2)}</td>
@@ -106,14 +150,14 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                       {outcome.get(item.seq)?.zeroReason && !item.launderingReason ? <span className="text-zinc-500">{outcome.get(item.seq)?.zeroReason}</span> : null}
                       <span className="block text-zinc-500">
                         {item.assessor === "caller" ? "caller" : <AssessorLabel assessor={item.assessor} />}
-                        {item.reasoning ? `: ${item.reasoning}` : ""}
+                        {item.reasoning ? `: ${readableReasoning(item.reasoning, [belief.text, item.sourceId ? (evidence.get(item.sourceId)?.text ?? "") : ""])}` : ""}
                       </span>
                     </td>
                   </tr>
                 ) : (
                   <tr key={item.seq} className="border-t border-zinc-100 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
                     <td className="py-1.5 pr-2 tabular-nums">{item.seq}</td>
-                    <td className="py-1.5 pr-2 whitespace-nowrap">{new Date(item.time).toLocaleString()}</td>
+                    <td className="py-1.5 pr-2 whitespace-nowrap">{utc(item.time)}</td>
                     <td colSpan={7} className="py-1.5 pr-2 text-zinc-700 dark:text-zinc-300">{describeEvent(item)}</td>
                   </tr>
                 ),
@@ -122,7 +166,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           </table>
         </div>
       </section>
-      {canWrite ? <BeliefActions scope={slug} beliefId={belief.id} beliefText={belief.text} topic={belief.topic} sources={sources} /> : null}
+      {canWrite ? <BeliefActions scope={slug} beliefId={belief.id} beliefText={belief.text} topic={belief.topic} sources={sources} sourceOptions={sourceOptions} /> : null}
       {detail.supersedes.length > 0 || detail.supersededBy ? (
         <section>
           <h2 className="mb-2 text-lg font-semibold">Supersession chain</h2>

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { labelBox, nodeImportance, pickLabels, ringAround, type LabelCandidate } from "./graph-labels";
+
+const at = (id: string, x: number, y: number, importance: number, chars = 20): LabelCandidate => ({ id, x, y, size: 20, chars, importance });
+const view = { width: 800, height: 600 };
+
+describe("pickLabels", () => {
+  it("labels the most important of two overlapping nodes and both when apart", () => {
+    expect(pickLabels([at("a", 100, 100, 1), at("b", 105, 102, 5)], view)).toEqual(["b"]);
+    expect(pickLabels([at("a", 100, 100, 1), at("b", 400, 300, 5)], view)).toEqual(["b", "a"]);
+  });
+
+  it("never returns overlapping labels unless pinned, and skips nodes off screen", () => {
+    const nodes = Array.from({ length: 200 }, (_, i) => at(`n${i}`, (i * 37) % 800, (i * 53) % 600, i % 7));
+    const kept = pickLabels(nodes, view);
+    const boxes = kept.map((id) => labelBox(nodes.find((n) => n.id === id)!));
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        expect(a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2).toBe(false);
+      }
+    expect(pickLabels([at("off", -10, 50, 9)], view)).toEqual([]);
+    expect(pickLabels([at("a", 100, 100, 9), at("sel", 102, 101, 0)], view, new Set(["sel"]))).toEqual(["sel"]);
+    expect(pickLabels(nodes, view, new Set(), 3)).toHaveLength(3);
+  });
+});
+
+describe("nodeImportance", () => {
+  it("puts beliefs first, contested before settled", () => {
+    expect(nodeImportance("belief", 0, 0, 0)).toBeGreaterThan(nodeImportance("mutation", 50, 0, 0));
+    expect(nodeImportance("mutation", 0, 0, 0)).toBeGreaterThan(nodeImportance("evidence", 50, 0, 0));
+    expect(nodeImportance("belief", 1, 0.13, 0.5)).toBeGreaterThan(nodeImportance("belief", 3, 0, 0.9));
+  });
+});
+
+describe("ringAround", () => {
+  it("spreads new nodes evenly around their anchor", () => {
+    const ps = [0, 1, 2, 3].map((i) => ringAround({ x: 0, y: 0 }, 4, i));
+    for (const p of ps) expect(Math.hypot(p.x, p.y)).toBeCloseTo(90, 6);
+    expect(ps[2]!.x).toBeCloseTo(-90, 6);
+  });
+});

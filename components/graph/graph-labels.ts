@@ -1,0 +1,105 @@
+/**
+ * Which nodes carry a label at the current zoom, pure over rendered positions: the most important nodes first, each
+ * label kept only where it does not overlap one already placed (screen space), so the default fit shows the labels
+ * that matter instead of none, and zooming in reveals more. Labels are drawn at ~LABEL_PX on screen whatever the zoom.
+ */
+
+/** On-screen font size of a label (px). */
+export const LABEL_PX = 12;
+/** On-screen width budget of one label (px); longer text ends in an ellipsis. */
+export const LABEL_MAX_PX = 220;
+/** At most this many labels at once (drawing text is what makes a frame slow). */
+export const LABEL_LIMIT = 150;
+/** Approximate width of one character at LABEL_PX (system sans-serif). */
+const CHAR_PX = 6.4;
+const LINE_PX = 18;
+
+export interface LabelCandidate {
+  id: string;
+  /** Rendered (screen) position of the node's centre, px. */
+  x: number;
+  y: number;
+  /** Rendered diameter, px. */
+  size: number;
+  chars: number;
+  /** Higher first. */
+  importance: number;
+}
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+interface Box {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** The label's screen box: centred under the node. */
+export function labelBox(c: LabelCandidate): Box {
+  const w = Math.min(LABEL_MAX_PX, Math.max(1, c.chars) * CHAR_PX) + 6;
+  const top = c.y + c.size / 2 + 2;
+  return { x1: c.x - w / 2, y1: top, x2: c.x + w / 2, y2: top + LINE_PX };
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+}
+
+/**
+ * Ids to label: candidates inside the viewport (a label's centre point on screen), by importance then id, greedily
+ * skipping any whose box overlaps a kept one; `pinned` ids (selection, search matches) are placed first, always.
+ */
+export function pickLabels(candidates: readonly LabelCandidate[], viewport: Viewport, pinned: ReadonlySet<string> = new Set(), limit = LABEL_LIMIT): string[] {
+  const visible = candidates.filter((c) => c.x >= 0 && c.x <= viewport.width && c.y >= 0 && c.y <= viewport.height);
+  const order = [...visible].sort(
+    (a, b) => Number(pinned.has(b.id)) - Number(pinned.has(a.id)) || b.importance - a.importance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  const cell = 64;
+  const grid = new Map<string, Box[]>();
+  const cellsOf = (box: Box) => {
+    const keys: string[] = [];
+    for (let gx = Math.floor(box.x1 / cell); gx <= Math.floor(box.x2 / cell); gx++) for (let gy = Math.floor(box.y1 / cell); gy <= Math.floor(box.y2 / cell); gy++) keys.push(`${gx},${gy}`);
+    return keys;
+  };
+  const kept: string[] = [];
+  for (const c of order) {
+    if (kept.length >= limit) break;
+    const box = labelBox(c);
+    const keys = cellsOf(box);
+    const pin = pinned.has(c.id);
+    if (!pin && keys.some((k) => (grid.get(k) ?? []).some((other) => overlaps(box, other)))) continue;
+    for (const k of keys) {
+      const list = grid.get(k);
+      if (list) list.push(box);
+      else grid.set(k, [box]);
+    }
+    kept.push(c.id);
+  }
+  return kept;
+}
+
+/**
+ * Importance of a node for labelling: beliefs before evidence and mutations; among beliefs, tension (disagreement is
+ * what an analyst looks for), then how connected, then credence.
+ */
+export function nodeImportance(kind: "belief" | "evidence" | "mutation", degree: number, tension: number, credence: number): number {
+  const connected = Math.log2(1 + Math.max(0, degree));
+  const t = Math.min(1, Math.max(0, tension));
+  if (kind === "belief") return 100 + (t > 0 ? 10 : 0) + 20 * t + 4 * connected + Math.min(1, Math.max(0, credence));
+  if (kind === "mutation") return 50 + connected;
+  return 10 + connected;
+}
+
+/**
+ * Positions for nodes new to the view that hang off an already placed anchor: spread on a ring around it (radius
+ * grows with their number), so an expansion grows where the user asked and nothing else moves.
+ */
+export function ringAround(anchor: { x: number; y: number }, count: number, index: number, startAngle = 0): { x: number; y: number } {
+  const radius = 90 + 12 * Math.max(0, count - 6);
+  const angle = startAngle + (2 * Math.PI * index) / Math.max(1, count);
+  return { x: anchor.x + radius * Math.cos(angle), y: anchor.y + radius * Math.sin(angle) };
+}

@@ -8,6 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { evaluateAssessor, formatReport, loadCaseDir, loadDevCases, loadSharedCases, meetsTargets, TARGETS } from "@/lib/assess/eval/evaluate-assessor";
 import { selectAssessor } from "@/lib/assess/select-assessor";
+import { getEmbedder } from "@/lib/embed/select-embedder";
+import { meaningReport } from "@/lib/retrieval/evaluate-meaning";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -28,6 +30,9 @@ async function main(): Promise<number> {
     );
     return 1;
   }
+  // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
+  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid)");
+  for (const line of await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), getEmbedder())) console.log(line);
   return 0;
 }
 

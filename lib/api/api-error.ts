@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { BeliefServiceError, httpStatusOf } from "@/lib/beliefs/belief-service-error";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/db/db-errors";
+import { getLogger } from "@/lib/ops/logger";
+import { currentRequest } from "@/lib/ops/request-context";
 
-/** The REST API's error body: `{"error": {"code", "message", "details"}}`, never a stack trace (SPEC §7). */
+/** The REST API's error body: `{"error": {"code", "message", "details"}}`, never a stack trace (docs/design.md §7). */
 export interface ApiErrorBody {
-  error: { code: string; message: string; details: Record<string, unknown> };
+  error: { code: string; message: string; details: Record<string, unknown>; requestId?: string };
 }
 
 /** An error raised at the HTTP boundary itself (bad JSON, body too large, no credentials…). */
@@ -21,7 +23,10 @@ export class ApiError extends Error {
 }
 
 export function errorResponse(status: number, code: string, message: string, details: Record<string, unknown> = {}): Response {
-  const body: ApiErrorBody = { error: { code, message, details } };
+  const request = currentRequest();
+  if (request) request.errorCode = code;
+  const requestId = request?.requestId;
+  const body: ApiErrorBody = { error: { code, message, details, ...(requestId !== undefined ? { requestId } : {}) } };
   // Every 503 is an outage the client should wait out: say how long.
   const headers: Record<string, string> = { "cache-control": "no-store" };
   if (status === 503) headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
@@ -48,6 +53,6 @@ export function handleApiError(error: unknown): Response {
   if (isDatabaseUnavailable(error)) {
     return errorResponse(503, "unavailable", "The database is unreachable right now; retry later (with the same Idempotency-Key, a write is never applied twice).", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   }
-  console.error("api: unhandled error", error);
+  getLogger().error({ err: error }, "api: unhandled error");
   return errorResponse(500, "internal", "Something went wrong on our side; nothing was changed.");
 }

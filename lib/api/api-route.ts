@@ -6,10 +6,12 @@ import { ApiError, handleApiError } from "./api-error";
 import { textProblem, unstorableText } from "./nul-path";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
+import { observeRequest } from "@/lib/ops/metrics";
+import { requestIdOf, routePattern, runWithRequestContext, type RequestContext } from "@/lib/ops/request-context";
 import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, principalKey, purgeExpiredIdempotencyKeys, runClaimed } from "./idempotency";
 import { getRateLimiter, rateLimited, type RateDecision } from "./rate-limiter";
 
-/** Bodies above this are refused with 413 before parsing (SPEC §7). */
+/** Bodies above this are refused with 413 before parsing (docs/design.md §7). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ApiContext {
@@ -83,6 +85,30 @@ function withRateHeaders(response: Response, decision: RateDecision): Response {
  * JSON-able value (200).
  */
 export function apiRoute(handler: (ctx: ApiContext) => Promise<Response | object>) {
+  const handle = answer(handler);
+  // Every request runs with its id and route in context (logs, error bodies), and is counted and timed (metrics).
+  return async (request: Request, route: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
+    const started = performance.now();
+    const context: RequestContext = { requestId: requestIdOf(request), route: "unknown" };
+    const response = await runWithRequestContext(context, async () => {
+      try {
+        context.route = routePattern(new URL(request.url).pathname, (await route.params) ?? {});
+      } catch {
+        // a route without params
+      }
+      return handle(request, route);
+    });
+    try {
+      response.headers.set("x-request-id", context.requestId);
+    } catch {
+      // immutable headers: the id is still in error bodies
+    }
+    observeRequest(context.route, request.method, response.status, (performance.now() - started) / 1000, response.status >= 400 ? (context.errorCode ?? "unknown") : undefined);
+    return response;
+  };
+}
+
+function answer(handler: (ctx: ApiContext) => Promise<Response | object>) {
   return async (request: Request, route: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
     try {
       const raw = await route.params;

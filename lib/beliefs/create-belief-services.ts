@@ -12,10 +12,11 @@ import { synthesisServices } from "./synthesis-services";
 import { toServiceError } from "./to-service-error";
 import { writeServices } from "./write-services";
 import { withAmbientIdempotency } from "@/lib/graph/idempotency-mark";
+import { instrumentStore } from "@/lib/ops/metrics";
 
 export function createBeliefServices(config: BeliefServicesConfig): BeliefServices {
   // A write made under an Idempotency-Key claim marks it in the change-set's own transaction (issue #15).
-  const kit = createServiceKit({ ...config, store: withAmbientIdempotency(config.store) });
+  const kit = createServiceKit({ ...config, store: instrumentStore(withAmbientIdempotency(config.store)) });
   const { assimilateIn: _internal, ...writes } = writeServices(kit);
   const services: BeliefServices = {
     ...writes,

@@ -12,6 +12,7 @@ import { createThrowawayCluster, type ThrowawayCluster } from "@/lib/testing/thr
 import { json, openApiHarness, type ApiHarness } from "@/lib/api/testing/api-harness";
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";
 import * as evidenceRoute from "@/app/api/v1/scopes/[scope]/evidence/route";
+import * as readyRoute from "@/app/api/health/ready/route";
 
 vi.mock("@/lib/auth/auth", () => ({ auth: async () => null }));
 
@@ -74,12 +75,16 @@ describe("database outage: stop, freeze, recover (own Postgres cluster)", () => 
     await cluster.stop();
     await expectUnavailable(await list());
     await expectUnavailable(await write(`During the stop ${suffix}.`));
+    const ready = await readyRoute.GET();
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: "not_ready", checks: { database: { status: "failed" } } });
   });
 
   it("the database comes back: the same process answers again without a restart", async () => {
     await cluster.start();
     expect((await eventually(list, 200))?.status).toBe(200);
     expect((await eventually(() => write(`After the stop ${suffix}.`), 201))?.status).toBe(201);
+    expect((await readyRoute.GET()).status).toBe(200);
   });
 
   it("a frozen database (SIGSTOP): requests end with 503 after the pool's timeouts instead of hanging", async () => {

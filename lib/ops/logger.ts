@@ -1,0 +1,35 @@
+/**
+ * Structured JSON logs (pino) on stdout: one object per line with `level`, `time`, `msg`, and — inside a request —
+ * its `requestId` (mixed in from the request context). `LOG_LEVEL` sets the level (default info; `silent` for none).
+ */
+import pino, { type DestinationStream, type Logger } from "pino";
+import { currentRequest } from "./request-context";
+
+type LoggerGlobal = typeof globalThis & { __credenceLogger?: Logger };
+
+/** A logger with the process's configuration, writing to `destination` (default stdout). */
+export function createLogger(destination?: DestinationStream): Logger {
+  const options = {
+    level: process.env.LOG_LEVEL ?? "info",
+    base: { service: "credence", pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin() {
+      const request = currentRequest();
+      return request ? { requestId: request.requestId } : {};
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+export function getLogger(): Logger {
+  const holder = globalThis as LoggerGlobal;
+  holder.__credenceLogger ??= createLogger();
+  return holder.__credenceLogger;
+}
+
+/** Replaces the process logger (tests capture lines with a destination of their own). */
+export function setLogger(logger: Logger | undefined): void {
+  const holder = globalThis as LoggerGlobal;
+  if (logger) holder.__credenceLogger = logger;
+  else delete holder.__credenceLogger;
+}

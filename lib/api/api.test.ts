@@ -27,6 +27,9 @@ import * as dismissalsRoute from "@/app/api/v1/scopes/[scope]/syntheses/dismissa
 import * as synthesesRoute from "@/app/api/v1/scopes/[scope]/syntheses/route";
 import * as unfreezeRoute from "@/app/api/v1/scopes/[scope]/topics/[topic]/unfreeze/route";
 import * as openApiRoute from "@/app/api/v1/openapi.json/route";
+import * as scopesRoute from "@/app/api/v1/scopes/route";
+import { createToken } from "@/lib/identity/tokens";
+import { setScopePublic } from "@/lib/identity/scopes";
 import * as docsRoute from "@/app/api/docs/route";
 
 // next-auth imports `next/server`, which does not resolve outside Next: the session path is replaced by "no session",
@@ -172,6 +175,59 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
 
     const replay = await h.call(replayRoute.GET, "GET", `/scopes/${home}/beliefs/${mondayId}/replay`, { scope: home, id: mondayId }, { token: h.tokens.viewer });
     expect(((await replay.json()) as { matches: boolean }).matches).toBe(true);
+  });
+
+  it("assimilate answers the belief with its history; a retraction's touched items are beliefs with id, plus what changed", async () => {
+    const evidence = await post(evidenceRoute.POST, `/scopes/${home}/evidence`, { scope: home }, h.tokens.editor, { kind: "document", text: "Runbook: the staging database is restored nightly.", assess: false });
+    const sourceId = ((await evidence.json()) as { evidence: { id: string } }).evidence.id;
+    const first = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim: "The staging database is restored nightly.", evidence: [{ sourceId, tier: "document" }] });
+    expect(first.status).toBe(200);
+    type Item = { type: string; seq: number; sourceId?: string | null; targetSeq?: number };
+    const a = (await first.json()) as { belief: { id: string; credence: number; version: number; history: Item[] }; entries: Item[]; created: boolean };
+    expect(a.created).toBe(true);
+    expect(a.belief.history).toEqual(a.entries);
+    expect(a.belief.history.map((i) => [i.type, i.seq, i.sourceId])).toEqual([["entry", 1, sourceId]]);
+    const second = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { beliefId: a.belief.id, evidence: [{ tier: "observation", direction: "+" }] });
+    const b = (await second.json()) as { belief: { id: string; credence: number; history: Item[] } };
+    expect(b.belief.history.map((i) => i.seq)).toEqual([1, 2]);
+    const stored = await h.call(beliefRoute.GET, "GET", `/scopes/${home}/beliefs/${a.belief.id}`, { scope: home, id: a.belief.id }, { token: h.tokens.viewer });
+    expect(((await stored.json()) as { belief: { history: Item[] } }).belief.history).toEqual(b.belief.history);
+
+    for (const dryRun of [true, false]) {
+      const retraction = await h.call(retractionsRoute.POST, "POST", `/scopes/${home}/retractions`, { scope: home }, { token: h.tokens.editor, body: { sourceId }, query: { dryRun: String(dryRun) } });
+      expect(retraction.status).toBe(200);
+      const r = (await retraction.json()) as { dryRun: boolean; touched: { id: string; text: string; credence: number; status: string; before: { credence: number } | null; retractedSeqs: number[]; strippedSeqs: number[] }[] };
+      expect(r.dryRun).toBe(dryRun);
+      expect(r.touched).toHaveLength(1);
+      const [touched] = r.touched;
+      expect(touched).toMatchObject({ id: a.belief.id, text: "The staging database is restored nightly.", retractedSeqs: [1], strippedSeqs: [], before: { credence: b.belief.credence } });
+      expect(touched?.credence).toBeLessThan(b.belief.credence);
+      expect(touched).not.toHaveProperty("beliefId");
+    }
+  });
+
+  it("GET /api/v1/scopes lists exactly the scopes the caller may read, with its role; a scope-limited token only its own", async () => {
+    const list = async (token: string | null) => {
+      const response = await h.call(scopesRoute.GET, "GET", "/scopes", {}, { token });
+      return { status: response.status, body: (await json(response)) as { scopes?: { slug: string; role: string | null; public: boolean }[] } };
+    };
+    expect((await list(null)).status).toBe(401);
+    const roles = async (token: string) => Object.fromEntries(((await list(token)).body.scopes ?? []).map((s) => [s.slug, s.role]));
+    expect(await roles(h.tokens.owner)).toEqual({ [home]: "owner" });
+    expect(await roles(h.tokens.editor)).toEqual({ [home]: "editor" });
+    expect(await roles(h.tokens.viewer)).toEqual({ [home]: "viewer" });
+    expect(await roles(h.tokens.outsider)).toEqual({ [h.scopes.other]: "owner" });
+    // A public scope is readable by everyone: listed with role null for a non-member.
+    await setScopePublic(h.db, h.userIds.secretOwner, { scopeSlug: h.scopes.secret, isPublic: true });
+    try {
+      expect(await roles(h.tokens.outsider)).toEqual({ [h.scopes.other]: "owner", [h.scopes.secret]: null });
+      const { body } = await list(h.tokens.outsider);
+      expect(body.scopes?.find((s) => s.slug === h.scopes.secret)?.public).toBe(true);
+      const limited = (await createToken(h.db, h.userIds.owner, { name: "limited", scopeSlug: home })).token;
+      expect(await roles(limited)).toEqual({ [home]: "owner" });
+    } finally {
+      await setScopePublic(h.db, h.userIds.secretOwner, { scopeSlug: h.scopes.secret, isPublic: false });
+    }
   });
 
   it("422 names the fields: a bad tier and a bad direction on assimilate, missing mutation fields", async () => {
@@ -349,7 +405,7 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const template = (e: Endpoint) =>
       `${e.method} /api/v1${e.path("SCOPE", "ID").replace("SCOPE", "{scope}").replace("ID", e.params("s", "i").topic ? "{topic}" : "{id}")}`;
     const routes = ENDPOINTS.map(template);
-    expect(listed).toEqual([...new Set(routes)].sort());
+    expect(listed).toEqual([...new Set([...routes, "GET /api/v1/scopes"])].sort());
     // Writes document Idempotency-Key; every operation documents 429 with Retry-After.
     const operations = Object.values(doc.paths).flatMap((methods) => Object.entries(methods)) as [string, { parameters: { name: string }[]; responses: Record<string, unknown> }][];
     for (const [method, operation] of operations) {

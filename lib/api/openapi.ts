@@ -3,15 +3,107 @@ import {
   assimilateInputSchema,
   harvestInputSchema,
   liftFreezeInputSchema,
+  proposeMutationInputSchema,
   registerEvidenceInputSchema,
   retractInputSchema,
-  reviseEntryInputSchema,
   reviewMutationInputSchema,
-  proposeMutationInputSchema,
+  reviseEntryInputSchema,
 } from "@/lib/beliefs/belief-schemas";
+import {
+  beliefDetailQuerySchema,
+  dryRunQuerySchema,
+  graphQuerySchema,
+  ingestBodySchema,
+  listBeliefsQuerySchema,
+  listMutationsQuerySchema,
+  queryParameters,
+  recallQuerySchema,
+  retrieveQuerySchema,
+  synthesisPairBodySchema,
+} from "./request-schemas";
+import {
+  assimilateResponseSchema,
+  beliefDetailResponseSchema,
+  beliefListResponseSchema,
+  dismissedResponseSchema,
+  freezeResponseSchema,
+  graphResponseSchema,
+  harvestResponseSchema,
+  ingestResponseSchema,
+  mutationListResponseSchema,
+  mutationResultResponseSchema,
+  recallResponseSchema,
+  registerEvidenceResponseSchema,
+  replayResponseSchema,
+  RESPONSE_REGISTRY,
+  retractResponseSchema,
+  reviseResponseSchema,
+  scopeListResponseSchema,
+  synthesisAcceptedResponseSchema,
+  synthesisListResponseSchema,
+} from "./response-schemas";
+
+/** One documented operation: its route, its request schemas and the response schema its presenter parses with. */
+export interface ApiOperation {
+  operationId: string;
+  method: "get" | "post";
+  /** The OpenAPI path template, e.g. `/api/v1/scopes/{scope}/recall`. */
+  path: string;
+  summary: string;
+  /** The success status (200 unless it creates something). */
+  status: 200 | 201;
+  response: z.ZodType;
+  body?: { schema: z.ZodType; omit?: string[] };
+  query?: z.ZodObject;
+  /** Path parameters besides `scope`. */
+  pathParams?: { name: string; description: string }[];
+  /** false: the route is not under a scope (no `{scope}` parameter). */
+  scoped?: boolean;
+  /** Error statuses this operation answers (401 and 429 always). */
+  errors: number[];
+}
+
+const scoped = "/api/v1/scopes/{scope}";
+const READ = [404, 422];
+const WRITE = [400, 403, 404, 409, 413, 422];
+const idParam = (description: string) => [{ name: "id", description }];
+
+/** Every REST operation; the routes under `app/api/v1` present with the same `response` schemas. */
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  { operationId: "listScopes", method: "get", path: "/api/v1/scopes", summary: "The scopes the caller may read, with its role in each", status: 200, response: scopeListResponseSchema, scoped: false, errors: [] },
+  { operationId: "registerEvidence", method: "post", path: `${scoped}/evidence`, summary: "Register an evidence item", status: 201, response: registerEvidenceResponseSchema, body: { schema: registerEvidenceInputSchema }, errors: [...WRITE, 502] },
+  { operationId: "assimilate", method: "post", path: `${scoped}/assimilate`, summary: "Assimilate a claim with evidence entries; the answer's belief carries its history", status: 200, response: assimilateResponseSchema, body: { schema: assimilateInputSchema }, errors: WRITE },
+  { operationId: "harvest", method: "post", path: `${scoped}/harvest`, summary: "Split model output into claims (and with commit, assimilate them)", status: 200, response: harvestResponseSchema, body: { schema: harvestInputSchema }, errors: WRITE },
+  { operationId: "ingest", method: "post", path: `${scoped}/ingest`, summary: "Ingest text: assess, stage, commit or discard", status: 200, response: ingestResponseSchema, body: { schema: ingestBodySchema }, query: dryRunQuerySchema, errors: [...WRITE, 502] },
+  { operationId: "retractSource", method: "post", path: `${scoped}/retractions`, summary: "Retract a source and propagate grounding loss; each touched item is a belief with what changed", status: 200, response: retractResponseSchema, body: { schema: retractInputSchema, omit: ["dryRun"] }, query: dryRunQuerySchema, errors: WRITE },
+  { operationId: "listBeliefs", method: "get", path: `${scoped}/beliefs`, summary: "With q: beliefs ranked by relevance × credence; without: the scope's beliefs", status: 200, response: beliefListResponseSchema, query: retrieveQuerySchema.partial().extend(listBeliefsQuerySchema.shape), errors: READ },
+  { operationId: "getBelief", method: "get", path: `${scoped}/beliefs/{id}`, summary: "A belief with its full history", status: 200, response: beliefDetailResponseSchema, query: beliefDetailQuerySchema, pathParams: idParam("The belief id."), errors: READ },
+  { operationId: "reviseEntry", method: "post", path: `${scoped}/beliefs/{id}/revisions`, summary: "Correct an earlier entry's weight or relation", status: 200, response: reviseResponseSchema, body: { schema: reviseEntryInputSchema, omit: ["beliefId"] }, pathParams: idParam("The belief id."), errors: WRITE },
+  { operationId: "replayBelief", method: "get", path: `${scoped}/beliefs/{id}/replay`, summary: "Stored state vs replay of the history", status: 200, response: replayResponseSchema, pathParams: idParam("The belief id."), errors: READ },
+  { operationId: "recall", method: "get", path: `${scoped}/recall`, summary: "Settled answer or contested briefing", status: 200, response: recallResponseSchema, query: recallQuerySchema, errors: READ },
+  { operationId: "proposeMutation", method: "post", path: `${scoped}/mutations`, summary: "Propose a mutation", status: 201, response: mutationResultResponseSchema, body: { schema: proposeMutationInputSchema }, errors: WRITE },
+  { operationId: "listMutations", method: "get", path: `${scoped}/mutations`, summary: "The mutation journal, newest first", status: 200, response: mutationListResponseSchema, query: listMutationsQuerySchema, errors: READ },
+  { operationId: "decideMutation", method: "post", path: `${scoped}/mutations/{id}/decision`, summary: "Approve or reject a queued mutation", status: 200, response: mutationResultResponseSchema, body: { schema: reviewMutationInputSchema, omit: ["mutationId"] }, pathParams: idParam("The mutation id."), errors: WRITE },
+  { operationId: "unfreezeTopic", method: "post", path: `${scoped}/topics/{topic}/unfreeze`, summary: "Lift a topic freeze", status: 200, response: freezeResponseSchema, body: { schema: liftFreezeInputSchema, omit: ["topic"] }, pathParams: [{ name: "topic", description: "The frozen topic." }], errors: WRITE },
+  { operationId: "listSyntheses", method: "get", path: `${scoped}/syntheses`, summary: "Synthesis candidates", status: 200, response: synthesisListResponseSchema, errors: READ },
+  { operationId: "acceptSynthesis", method: "post", path: `${scoped}/syntheses`, summary: "Accept a synthesis", status: 201, response: synthesisAcceptedResponseSchema, body: { schema: synthesisPairBodySchema }, errors: WRITE },
+  { operationId: "dismissSynthesis", method: "post", path: `${scoped}/syntheses/dismissals`, summary: "Dismiss a synthesis", status: 200, response: dismissedResponseSchema, body: { schema: synthesisPairBodySchema }, errors: WRITE },
+  { operationId: "getGraph", method: "get", path: `${scoped}/graph`, summary: "Cytoscape elements {nodes, edges}", status: 200, response: graphResponseSchema, query: graphQuerySchema, errors: READ },
+];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "The body is not JSON (`malformed_json`).",
+  401: "No, malformed, unknown or revoked credentials (`unauthenticated`).",
+  403: "The caller sees the thing but its role does not allow the action (`forbidden`).",
+  404: "The scope or id does not exist or is outside the caller's view (`not_found`; identical answers).",
+  409: "A state conflict (`conflict`, `oscillation_hard_stop`, `topic_frozen`, `idempotency_conflict`, `idempotency_in_progress`).",
+  413: "The body exceeds 1 MiB (`payload_too_large`).",
+  422: "Invalid fields (`invalid`): `details.fields` names each.",
+  502: "The configured assessor failed (`assessment_failed`); nothing was written.",
+};
 
 /** JSON Schema of a request body, generated from the same zod schema that validates it. */
-function body(schema: z.ZodType, omit: string[] = []) {
+function requestBody(schema: z.ZodType, omit: string[] = []) {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
   const properties = json.properties as Record<string, unknown> | undefined;
@@ -20,11 +112,23 @@ function body(schema: z.ZodType, omit: string[] = []) {
   return { required: true, content: { "application/json": { schema: json } } };
 }
 
-const error = { $ref: "#/components/responses/Error" };
-const scope = { name: "scope", in: "path", required: true, schema: { type: "string" }, description: "The scope slug." };
-const id = { name: "id", in: "path", required: true, schema: { type: "string" } };
-const query = (name: string, type: string, description: string) => ({ name, in: "query", required: false, schema: { type }, description });
-const ok = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
+/** The named response schemas as `components.schemas`, each `$ref`-ing the others by name. */
+function componentSchemas(): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(RESPONSE_REGISTRY, { io: "output", unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Record<string, unknown>> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return schemas;
+}
+
+function idOf(schema: z.ZodType): string {
+  const id = RESPONSE_REGISTRY.get(schema)?.id;
+  if (!id) throw new Error("a response schema without a registered name");
+  return id;
+}
+
+const scopeParam = { name: "scope", in: "path", required: true, schema: { type: "string" }, description: "The scope slug." };
 const idempotencyKey = {
   name: "Idempotency-Key",
   in: "header",
@@ -32,100 +136,68 @@ const idempotencyKey = {
   schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$" },
   description: "Same key + same request within 24 h → the first answer again (no second write); same key + another request → 409 idempotency_conflict.",
 };
-const op = (summary: string, extra: Record<string, unknown>, success = "200") => ({
-  summary,
-  parameters: [scope, ...((extra.parameters as unknown[]) ?? []), ...(extra.requestBody ? [idempotencyKey] : [])],
-  ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
-  responses: {
-    [success]: ok(summary),
-    "400": error,
-    "401": error,
-    "403": error,
-    "404": error,
-    "409": error,
-    "413": error,
-    "422": error,
-    "429": { $ref: "#/components/responses/RateLimited" },
-  },
-});
+
+function operationObject(op: ApiOperation) {
+  const parameters = [
+    ...(op.scoped === false ? [] : [scopeParam]),
+    ...(op.pathParams ?? []).map((p) => ({ name: p.name, in: "path", required: true, schema: { type: "string" }, description: p.description })),
+    ...(op.query ? queryParameters(op.query) : []),
+    ...(op.body ? [idempotencyKey] : []),
+  ];
+  const errors = [401, ...op.errors].sort((a, b) => a - b);
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: [op.scoped === false ? "scopes" : op.path.split("/")[5] ?? "scopes"],
+    parameters,
+    ...(op.body ? { requestBody: requestBody(op.body.schema, op.body.omit) } : {}),
+    responses: {
+      [String(op.status)]: {
+        description: op.summary,
+        headers: {
+          "RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+          "RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+        },
+        content: { "application/json": { schema: { $ref: `#/components/schemas/${idOf(op.response)}` } } },
+      },
+      ...Object.fromEntries(errors.map((status) => [String(status), { description: STATUS_TEXT[status] ?? "Error.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }])),
+      "429": { $ref: "#/components/responses/RateLimited" },
+    },
+  };
+}
 
 /** The OpenAPI 3.1 document served at /api/v1/openapi.json. */
 export function openApiDocument() {
-  const ingestBody = z
-    .object({
-      text: z.string().min(1),
-      topic: z.string().optional(),
-      source: z.object({ kind: registerEvidenceInputSchema.shape.kind, uri: z.string().optional(), title: z.string().optional() }).optional(),
-    })
-    .strict();
-  const pair = z.object({ beliefIds: z.array(z.string()).length(2) }).strict();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of API_OPERATIONS) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  const tags = [...new Set(API_OPERATIONS.map((op) => operationObject(op).tags[0] as string))].map((name) => ({ name, description: `Operations on ${name}.` }));
   return {
     openapi: "3.1.0",
     info: {
       title: "Credence API",
       version: "1",
       description:
-        "Belief graphs for agents: register evidence, assimilate claims, ingest text, propose mutations, retract sources, recall with disagreement. Authenticate with `Authorization: Bearer <API token>`.",
+        "Belief graphs for agents: register evidence, assimilate claims, ingest text, propose mutations, retract sources, recall with disagreement. Authenticate with `Authorization: Bearer <API token>` (or the browser session).",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: "/" }],
     security: [{ bearer: [] }],
+    tags,
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      headers: {
+        RateLimitLimit: { description: "Requests per minute this token may make.", schema: { type: "integer" } },
+        RateLimitRemaining: { description: "Requests left in the token's bucket.", schema: { type: "integer" } },
+      },
       responses: {
         RateLimited: {
           description: "The token's rate bucket is empty (CREDENCE_RATE_LIMIT_PER_MINUTE, default 600): retry after `Retry-After` seconds.",
           headers: { "Retry-After": { schema: { type: "integer", minimum: 1 }, description: "Seconds until the next request is allowed." } },
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
-        Error: {
-          description: "`{error: {code, message, details}}`",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-        },
       },
-      schemas: {
-        Error: {
-          type: "object",
-          required: ["error"],
-          properties: {
-            error: { type: "object", required: ["code", "message", "details"], properties: { code: { type: "string" }, message: { type: "string" }, details: { type: "object" } } },
-          },
-        },
-      },
+      schemas: componentSchemas(),
     },
-    paths: {
-      "/api/v1/scopes/{scope}/evidence": { post: op("Register an evidence item", { requestBody: body(registerEvidenceInputSchema) }, "201") },
-      "/api/v1/scopes/{scope}/assimilate": { post: op("Assimilate a claim with evidence entries", { requestBody: body(assimilateInputSchema) }) },
-      "/api/v1/scopes/{scope}/harvest": { post: op("Split model output into claims", { requestBody: body(harvestInputSchema) }) },
-      "/api/v1/scopes/{scope}/ingest": {
-        post: op("Ingest text: assess, stage, commit or discard", { requestBody: body(ingestBody), parameters: [query("dryRun", "boolean", "Stage without writing.")] }),
-      },
-      "/api/v1/scopes/{scope}/retractions": {
-        post: op("Retract a source and propagate grounding loss", { requestBody: body(retractInputSchema, ["dryRun"]), parameters: [query("dryRun", "boolean", "Report without writing.")] }),
-      },
-      "/api/v1/scopes/{scope}/beliefs": {
-        get: op("Retrieve beliefs ranked by relevance × credence (with q), or list them", {
-          parameters: [query("q", "string", "Search text."), query("k", "integer", "How many (default 10)."), query("minCredence", "number", "Lower bound.")],
-        }),
-      },
-      "/api/v1/scopes/{scope}/beliefs/{id}": { get: op("A belief with its full history", { parameters: [id, query("asOf", "string", "ISO time: the past state.")] }) },
-      "/api/v1/scopes/{scope}/beliefs/{id}/revisions": { post: op("Correct an earlier entry", { parameters: [id], requestBody: body(reviseEntryInputSchema, ["beliefId"]) }) },
-      "/api/v1/scopes/{scope}/beliefs/{id}/replay": { get: op("Stored state vs replay of the history", { parameters: [id] }) },
-      "/api/v1/scopes/{scope}/recall": { get: op("Settled answer or contested briefing", { parameters: [query("q", "string", "The question.")] }) },
-      "/api/v1/scopes/{scope}/mutations": {
-        post: op("Propose a mutation", { requestBody: body(proposeMutationInputSchema) }, "201"),
-        get: op("The mutation journal", { parameters: [query("status", "string", "Comma-separated statuses.")] }),
-      },
-      "/api/v1/scopes/{scope}/mutations/{id}/decision": { post: op("Approve or reject a queued mutation", { parameters: [id], requestBody: body(reviewMutationInputSchema, ["mutationId"]) }) },
-      "/api/v1/scopes/{scope}/topics/{topic}/unfreeze": {
-        post: op("Lift a topic freeze", { parameters: [{ name: "topic", in: "path", required: true, schema: { type: "string" } }], requestBody: body(liftFreezeInputSchema, ["topic"]) }),
-      },
-      "/api/v1/scopes/{scope}/syntheses": { get: op("Synthesis candidates", {}), post: op("Accept a synthesis", { requestBody: body(pair) }, "201") },
-      "/api/v1/scopes/{scope}/syntheses/dismissals": { post: op("Dismiss a synthesis", { requestBody: body(pair) }) },
-      "/api/v1/scopes/{scope}/graph": {
-        get: op("Cytoscape elements {nodes, edges}", {
-          parameters: [query("minCredence", "number", ""), query("status", "string", "Comma-separated."), query("asOf", "string", "ISO time."), query("nodeId", "string", "Neighbourhood of this node.")],
-        }),
-      },
-    },
+    paths,
   };
 }

@@ -1,72 +1,191 @@
-import type { IngestResult } from "@/lib/beliefs/belief-services";
-import type { Belief, History, MutationRecord } from "@/lib/engine";
+/**
+ * The presenters: every REST body (and every MCP tool result, which is the same body) is produced by parsing with its
+ * response schema (`./response-schemas`), the one the OpenAPI document publishes. Keys a schema does not name are
+ * dropped; a value that does not fit is our bug and answers a 500 (never a 422: the caller did nothing wrong).
+ */
+import { z } from "zod";
+import type { ReadableScope } from "@/lib/access/readable-scopes";
+import type {
+  AssimilateResult,
+  BeliefDetail,
+  HarvestResult,
+  IngestResult,
+  MutationResult,
+  RegisterEvidenceResult,
+  ReplayCheckResult,
+  RetractResult,
+  RetrievedBelief,
+  ReviseEntryResult,
+  SynthesisCandidate,
+} from "@/lib/beliefs/belief-services";
+import type { Belief, History, MutationRecord, TopicFreeze } from "@/lib/engine";
+import type { RecallAnswer } from "@/lib/engine/recall";
+import type { GraphElements } from "@/lib/graph/cytoscape-elements";
+import {
+  assimilateResponseSchema,
+  beliefDetailResponseSchema,
+  beliefListResponseSchema,
+  beliefResponseSchema,
+  beliefWithHistoryResponseSchema,
+  dismissedResponseSchema,
+  freezeResponseSchema,
+  graphResponseSchema,
+  harvestResponseSchema,
+  ingestResponseSchema,
+  mutationListResponseSchema,
+  mutationResponseSchema,
+  mutationResultResponseSchema,
+  recallResponseSchema,
+  registerEvidenceResponseSchema,
+  replayResponseSchema,
+  retractResponseSchema,
+  reviseResponseSchema,
+  scopeListResponseSchema,
+  synthesisAcceptedResponseSchema,
+  synthesisListResponseSchema,
+} from "./response-schemas";
 
-/** The API's belief shape (issue #5): the stored state, plus the history when it was loaded. */
+/** What a schema accepts, with readonly arrays allowed (the services return readonly lists). */
+type Loose<T> = T extends readonly (infer U)[] ? readonly Loose<U>[] : T extends object ? { [K in keyof T]: Loose<T[K]> } : T;
+
+/** A response body that does not fit its documented schema: a bug of ours (500), logged with the fields at fault. */
+export class ResponseShapeError extends Error {
+  constructor(schemaName: string, readonly issues: readonly z.core.$ZodIssue[]) {
+    super(`response does not fit ${schemaName}: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    this.name = "ResponseShapeError";
+  }
+}
+
+/** Parses `value` with a response schema (typed so the compiler already checks the fit); never throws a ZodError. */
+export function present<S extends z.ZodType>(schema: S, value: Loose<z.input<S>>, name = "its response schema"): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ResponseShapeError(name, parsed.error.issues);
+  return parsed.data;
+}
+
+/** A belief's stored state; with its history when `history` is given (the belief of a write's answer, a detail). */
+export function presentBelief(belief: Belief): z.output<typeof beliefResponseSchema>;
+export function presentBelief(belief: Belief, history: History): z.output<typeof beliefWithHistoryResponseSchema>;
 export function presentBelief(belief: Belief, history?: History) {
-  const shown = {
-    id: belief.id,
-    scope: belief.scope,
-    topic: belief.topic,
-    text: belief.text,
-    key: belief.key,
-    quantity: belief.quantity,
-    credence: belief.credence,
-    valence: belief.valence,
-    confidence: belief.confidence,
-    uncertainty: belief.uncertainty,
-    status: belief.status,
-    tension: belief.tension,
-    supportWeight: belief.supportWeight,
-    rebuttalWeight: belief.rebuttalWeight,
-    supportCount: belief.supportCount,
-    contradictCount: belief.contradictCount,
-    evidenceCount: belief.evidenceCount,
-    contextTags: belief.contextTags,
-    reviewState: belief.reviewState,
-    validFrom: belief.validFrom,
-    validUntil: belief.validUntil,
-    supersedesId: belief.supersedesId,
-    paramsVersion: belief.paramsVersion,
-    version: belief.version,
-    createdAt: belief.createdAt,
-    updatedAt: belief.updatedAt,
-  };
-  return history ? { ...shown, history } : shown;
+  return history ? present(beliefWithHistoryResponseSchema, { ...belief, history }, "BeliefWithHistory") : present(beliefResponseSchema, belief, "Belief");
 }
 
 export function presentMutation(mutation: MutationRecord) {
-  return {
-    id: mutation.id,
-    decision: mutation.decision,
-    status: mutation.status,
-    conflictReport: mutation.conflictReport,
-    warnings: mutation.warnings,
-    flags: mutation.flags,
-    grantedCredence: mutation.grantedCredence,
-    strength: mutation.strength,
-    belief: mutation.belief,
-    topic: mutation.topic,
-    mutationType: mutation.mutationType,
-    beliefIds: mutation.beliefIds,
-    review: mutation.review,
-    actor: mutation.actor,
-    time: mutation.time,
-  };
+  return present(mutationResponseSchema, mutation, "Mutation");
+}
+
+export function presentScopes(scopes: readonly ReadableScope[]) {
+  return present(scopeListResponseSchema, { scopes: scopes.map((s) => ({ slug: s.slug, name: s.name, public: s.isPublic, role: s.role })) }, "ScopeList");
+}
+
+export function presentRegisterEvidence(result: RegisterEvidenceResult) {
+  return present(registerEvidenceResponseSchema, result, "RegisterEvidenceResult");
+}
+
+/** `POST …/assimilate` and the MCP `assimilate` tool: the belief carries its history. */
+export function presentAssimilate(result: AssimilateResult) {
+  return present(assimilateResponseSchema, { ...result, belief: { ...result.belief, history: result.history } }, "AssimilateResult");
+}
+
+export function presentHarvest(result: HarvestResult) {
+  return present(harvestResponseSchema, { claims: result.claims, assimilated: result.assimilated.map((a) => ({ beliefId: a.belief.id, created: a.created })) }, "HarvestResult");
 }
 
 /** The ingest answer of the REST API and the MCP `remember` tool (issue #5's shape). */
 export function presentIngest(result: IngestResult) {
   const changed = (created: boolean) => result.changes.filter((c) => c.created === created);
-  return {
-    evidence: result.evidence,
-    discarded: result.outcome === "discarded",
-    outcome: result.outcome,
-    ...(result.outcome === "discarded" ? { reason: result.ess.reasoning } : {}),
-    ess: result.ess,
-    claims: result.claims,
-    changes: { created: changed(true), revised: changed(false), contracted: result.contractions },
-    relations: result.relations,
-    disagreements: result.disagreements,
-    changeSetId: result.changeSetId,
-  };
+  return present(
+    ingestResponseSchema,
+    {
+      evidence: result.evidence,
+      discarded: result.outcome === "discarded",
+      outcome: result.outcome,
+      ...(result.outcome === "discarded" ? { reason: result.ess.reasoning } : {}),
+      ess: result.ess,
+      claims: result.claims,
+      changes: { created: changed(true), revised: changed(false), contracted: result.contractions },
+      relations: result.relations,
+      disagreements: result.disagreements,
+      changeSetId: result.changeSetId,
+    },
+    "IngestResult",
+  );
+}
+
+/** `POST …/retractions` and `retract_source`: each touched item is the belief after (with `id`) plus what changed. */
+export function presentRetract(result: RetractResult) {
+  return present(
+    retractResponseSchema,
+    {
+      sourceId: result.sourceId,
+      touched: result.touched.map((t) => ({ ...t.belief, before: t.before, retractedSeqs: t.retractedSeqs, strippedSeqs: t.strippedSeqs })),
+      dryRun: result.dryRun,
+      changeSetId: result.changeSetId,
+    },
+    "RetractResult",
+  );
+}
+
+export function presentRevise(result: ReviseEntryResult) {
+  return present(reviseResponseSchema, { ...result, belief: { ...result.belief, history: result.history } }, "ReviseEntryResult");
+}
+
+export function presentBeliefList(beliefs: readonly Belief[]) {
+  return present(beliefListResponseSchema, { beliefs }, "BeliefList");
+}
+
+export function presentRetrieved(ranked: readonly RetrievedBelief[]) {
+  return present(beliefListResponseSchema, { beliefs: ranked.map((r) => ({ ...r.belief, relevance: r.relevance, score: r.score })) }, "BeliefList");
+}
+
+/** The REST API's `GET …/beliefs/{id}` body: the `get_belief` result and the belief resource's document. */
+export function presentBeliefDetail(detail: BeliefDetail) {
+  return present(
+    beliefDetailResponseSchema,
+    {
+      belief: { ...detail.belief, history: detail.history },
+      timeline: detail.timeline,
+      mutations: detail.mutations,
+      supersedes: detail.supersedes,
+      supersededBy: detail.supersededBy,
+      asOf: detail.asOf,
+    },
+    "BeliefDetail",
+  );
+}
+
+export function presentReplay(stored: Belief, replayed: ReplayCheckResult) {
+  return present(replayResponseSchema, { stored, replayed, matches: replayed.ok }, "ReplayCheck");
+}
+
+export function presentRecall(answer: RecallAnswer) {
+  return present(recallResponseSchema, answer, "RecallAnswer");
+}
+
+export function presentMutationResult(result: Pick<MutationResult, "mutation" | "belief">) {
+  return present(mutationResultResponseSchema, { mutation: result.mutation, belief: result.belief }, "MutationResult");
+}
+
+export function presentMutations(mutations: readonly MutationRecord[]) {
+  return present(mutationListResponseSchema, { mutations }, "MutationList");
+}
+
+export function presentFreeze(freeze: TopicFreeze) {
+  return present(freezeResponseSchema, { freeze }, "FreezeResult");
+}
+
+export function presentSyntheses(syntheses: readonly SynthesisCandidate[]) {
+  return present(synthesisListResponseSchema, { syntheses }, "SynthesisList");
+}
+
+export function presentSynthesisAccepted(result: AssimilateResult) {
+  return present(synthesisAcceptedResponseSchema, { belief: { ...result.belief, history: result.history } }, "SynthesisAccepted");
+}
+
+export function presentDismissed() {
+  return present(dismissedResponseSchema, { dismissed: true }, "SynthesisDismissed");
+}
+
+export function presentGraph(elements: GraphElements) {
+  return present(graphResponseSchema, elements, "GraphElements");
 }

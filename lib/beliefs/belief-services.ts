@@ -3,12 +3,14 @@
  * call. Every method takes `(caller, scopeSlug, input)`: it builds the caller's authorised view of the URL's scope
  * through `lib/access`, checks the role (viewer reads · editor writes · reviewer reviews and lifts freezes · owner
  * changes parameters and imports), parses `input` with its schema from `./belief-schemas`, and never resolves an id
- * any other way. A scope the caller may not read answers exactly like a missing one (`not_found`).
+ * any other way. `input` is `unknown` on purpose: the REST routes and MCP tools hand over what they received, and the
+ * method's schema (the one the OpenAPI document is generated from) is the only thing that decides what is valid. A scope the caller may not read answers exactly like a missing one (`not_found`).
  *
  * Writes: load → engine → `store.apply(changeSet)` (one transaction); on `VersionConflict` reload and retry
  * (bounded, with jitter) so concurrent writers never lose an update. Errors are `BeliefServiceError`.
  */
 import type { Principal } from "@/lib/access/principal";
+import type { ReadableScope } from "@/lib/access/readable-scopes";
 import type { Database } from "@/lib/db/database";
 import type {
   Assessor,
@@ -32,30 +34,6 @@ import type { RecallAnswer } from "@/lib/engine/recall";
 import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/replay";
 import type { GraphSlice, GraphStore, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
 import type { Embedder, HarvestedClaim } from "@/lib/engine";
-import type {
-  AssimilateInput,
-  ExportScopeInput,
-  GetBeliefInput,
-  GetEvidenceInput,
-  GetMutationInput,
-  GraphInput,
-  HarvestInput,
-  ImportScopeInput,
-  IngestInput,
-  LiftFreezeInput,
-  ListBeliefsInput,
-  ListMutationsInput,
-  ProposeMutationInput,
-  RecallInput,
-  RegisterEvidenceInput,
-  ReplayCheckInput,
-  RetractInput,
-  RetrieveInput,
-  ReviewMutationInput,
-  ReviseEntryInput,
-  SetParamsInput,
-  SynthesisPairInput,
-} from "./belief-schemas";
 
 /** The operator (the CLI on the machine itself): acts in any scope as its owner, without a user. */
 export interface OperatorCaller {
@@ -125,6 +103,8 @@ export interface BeliefChange {
 
 export interface AssimilateResult {
   belief: Belief;
+  /** The belief's whole history after the change-set (what replay of `belief` runs over). */
+  history: History;
   created: boolean;
   /** The entries this call appended (verified / effectiveTier / launderingReason decided through the caller's view). */
   entries: readonly EvidenceEntry[];
@@ -185,6 +165,8 @@ export interface IngestResult {
 
 export interface ReviseEntryResult {
   belief: Belief;
+  /** The belief's whole history after the correction. */
+  history: History;
   changeSetId: string;
   cascade: readonly BeliefChange[];
 }
@@ -192,8 +174,8 @@ export interface ReviseEntryResult {
 export interface RetractResult {
   sourceId: string;
   dryRun: boolean;
-  /** Beliefs touched (entries retracted or citations stripped), only those the caller may see. */
-  touched: readonly (BeliefChange & { retractedSeqs: readonly number[]; strippedSeqs: readonly number[] })[];
+  /** Beliefs touched (entries retracted or citations stripped), only those the caller may see; `belief` is the state after. */
+  touched: readonly (BeliefChange & { belief: Belief; retractedSeqs: readonly number[]; strippedSeqs: readonly number[] })[];
   changeSetId: string | null;
 }
 
@@ -274,47 +256,49 @@ export interface ScopeOverview {
 
 export interface BeliefServices {
   // ---- writes (editor) ----
-  registerEvidence(caller: Caller, scopeSlug: string, input: RegisterEvidenceInput): Promise<RegisterEvidenceResult>;
-  assimilate(caller: Caller, scopeSlug: string, input: AssimilateInput): Promise<AssimilateResult>;
-  harvest(caller: Caller, scopeSlug: string, input: HarvestInput): Promise<HarvestResult>;
-  ingest(caller: Caller, scopeSlug: string, input: IngestInput): Promise<IngestResult>;
-  reviseEntry(caller: Caller, scopeSlug: string, input: ReviseEntryInput): Promise<ReviseEntryResult>;
+  registerEvidence(caller: Caller, scopeSlug: string, input: unknown): Promise<RegisterEvidenceResult>;
+  assimilate(caller: Caller, scopeSlug: string, input: unknown): Promise<AssimilateResult>;
+  harvest(caller: Caller, scopeSlug: string, input: unknown): Promise<HarvestResult>;
+  ingest(caller: Caller, scopeSlug: string, input: unknown): Promise<IngestResult>;
+  reviseEntry(caller: Caller, scopeSlug: string, input: unknown): Promise<ReviseEntryResult>;
   /** Editor of the source's own scope (403 if the caller sees the source without that role; 404 if not visible). */
-  retract(caller: Caller, scopeSlug: string, input: RetractInput): Promise<RetractResult>;
+  retract(caller: Caller, scopeSlug: string, input: unknown): Promise<RetractResult>;
   /** Throws `oscillation_hard_stop` (details.mutationId = the journaled blocked mutation) or `topic_frozen`. */
-  proposeMutation(caller: Caller, scopeSlug: string, input: ProposeMutationInput): Promise<MutationResult>;
+  proposeMutation(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationResult>;
 
   // ---- review (reviewer) ----
-  reviewMutation(caller: Caller, scopeSlug: string, input: ReviewMutationInput): Promise<MutationResult>;
-  liftFreeze(caller: Caller, scopeSlug: string, input: LiftFreezeInput): Promise<TopicFreeze>;
+  reviewMutation(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationResult>;
+  liftFreeze(caller: Caller, scopeSlug: string, input: unknown): Promise<TopicFreeze>;
   /** viewer */
   reviewQueue(caller: Caller, scopeSlug: string): Promise<ReviewQueue>;
 
   // ---- synthesis (list: viewer; accept/dismiss: editor) ----
   listSynthesisCandidates(caller: Caller, scopeSlug: string): Promise<readonly SynthesisCandidate[]>;
-  acceptSynthesis(caller: Caller, scopeSlug: string, input: SynthesisPairInput): Promise<AssimilateResult>;
-  dismissSynthesis(caller: Caller, scopeSlug: string, input: SynthesisPairInput): Promise<void>;
+  acceptSynthesis(caller: Caller, scopeSlug: string, input: unknown): Promise<AssimilateResult>;
+  dismissSynthesis(caller: Caller, scopeSlug: string, input: unknown): Promise<void>;
 
   // ---- reads (viewer) ----
-  retrieve(caller: Caller, scopeSlug: string, input: RetrieveInput): Promise<readonly RetrievedBelief[]>;
-  recall(caller: Caller, scopeSlug: string, input: RecallInput): Promise<RecallAnswer>;
-  getBelief(caller: Caller, scopeSlug: string, input: GetBeliefInput): Promise<BeliefDetail>;
-  listBeliefs(caller: Caller, scopeSlug: string, input?: ListBeliefsInput): Promise<readonly Belief[]>;
-  getEvidence(caller: Caller, scopeSlug: string, input: GetEvidenceInput): Promise<Evidence>;
-  listMutations(caller: Caller, scopeSlug: string, input?: ListMutationsInput): Promise<readonly MutationRecord[]>;
-  getMutation(caller: Caller, scopeSlug: string, input: GetMutationInput): Promise<MutationRecord>;
+  /** Every scope the caller may read, with its role there (null: a public scope it is not a member of). By name. */
+  listScopes(caller: Caller): Promise<readonly ReadableScope[]>;
+  retrieve(caller: Caller, scopeSlug: string, input: unknown): Promise<readonly RetrievedBelief[]>;
+  recall(caller: Caller, scopeSlug: string, input: unknown): Promise<RecallAnswer>;
+  getBelief(caller: Caller, scopeSlug: string, input: unknown): Promise<BeliefDetail>;
+  listBeliefs(caller: Caller, scopeSlug: string, input?: unknown): Promise<readonly Belief[]>;
+  getEvidence(caller: Caller, scopeSlug: string, input: unknown): Promise<Evidence>;
+  listMutations(caller: Caller, scopeSlug: string, input?: unknown): Promise<readonly MutationRecord[]>;
+  getMutation(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationRecord>;
   overview(caller: Caller, scopeSlug: string): Promise<ScopeOverview>;
-  graph(caller: Caller, scopeSlug: string, input?: GraphInput): Promise<GraphSlice>;
-  replayCheck(caller: Caller, scopeSlug: string, input?: ReplayCheckInput): Promise<ReplayCheckResult>;
+  graph(caller: Caller, scopeSlug: string, input?: unknown): Promise<GraphSlice>;
+  replayCheck(caller: Caller, scopeSlug: string, input?: unknown): Promise<ReplayCheckResult>;
 
   // ---- parameters (read: viewer; set: owner) ----
   getParams(caller: Caller, scopeSlug: string): Promise<ScopeParamsView>;
   listParamsVersions(caller: Caller, scopeSlug: string): Promise<readonly ScopeParamsView[]>;
-  setParams(caller: Caller, scopeSlug: string, input: SetParamsInput): Promise<ScopeParamsView>;
+  setParams(caller: Caller, scopeSlug: string, input: unknown): Promise<ScopeParamsView>;
 
   // ---- export / import (export: viewer; import: owner, into an empty scope) ----
-  exportScope(caller: Caller, scopeSlug: string, input?: ExportScopeInput): Promise<ScopeExport>;
-  importScope(caller: Caller, scopeSlug: string, input: ImportScopeInput): Promise<ImportResult>;
+  exportScope(caller: Caller, scopeSlug: string, input?: unknown): Promise<ScopeExport>;
+  importScope(caller: Caller, scopeSlug: string, input: unknown): Promise<ImportResult>;
 }
 
 export type { BeliefRecord };

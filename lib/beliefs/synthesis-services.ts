@@ -104,7 +104,8 @@ export function synthesisServices(kit: ServiceKit): SynthesisServices {
       await writeMemory(ctx.scope.id, (m) => ({ ...m, synthesized: [...m.synthesized, { aId: a.id < b.id ? a.id : b.id, bId: a.id < b.id ? b.id : a.id }] }));
       const created = changeSet.beliefs[0]?.belief;
       if (!created) throw new BeliefServiceError("invalid", "the synthesis produced no belief");
-      return { belief: created, created: true, entries: [], changeSetId, cascade: [] };
+      const history = changeSet.history.filter((append) => append.beliefId === created.id).flatMap((append) => append.items);
+      return { belief: created, history, created: true, entries: [], changeSetId, cascade: [] };
     },
 
     async dismissSynthesis(caller, scopeSlug, rawInput) {

@@ -124,7 +124,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
         changeSetId,
       });
       await store.apply(result.changeSet);
-      return { belief: result.write.record.belief, created: result.write.before === null, entries: result.entries, changeSetId, cascade: [] };
+      return { belief: result.write.record.belief, history: result.write.record.history, created: result.write.before === null, entries: result.entries, changeSetId, cascade: [] };
     });
   }
 
@@ -321,7 +321,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
             before: null,
             after: { credence: t.credenceAfter, confidence: 0, tension: 0, status: t.statusAfter },
           }));
-        return { belief: write.record.belief, changeSetId, cascade: withTexts(cascade, propagated.changeSet) };
+        return { belief: write.record.belief, history: write.record.history, changeSetId, cascade: withTexts(cascade, propagated.changeSet) };
       });
     },
 
@@ -345,18 +345,22 @@ export function writeServices(kit: ServiceKit): WriteServices & {
         const after = new Map(changeSet.beliefs.map((u) => [u.belief.id, u.belief]));
         const touched = result.touched
           .filter((t) => ctx.canRead(t.scope))
-          .map((t) => {
+          .flatMap((t) => {
             const write = result.writes.find((w) => w.record.belief.id === t.beliefId);
-            const b = after.get(t.beliefId);
-            return {
-              beliefId: t.beliefId,
-              text: b?.text ?? "",
-              created: false,
-              before: write?.before ? pick(write.before.belief) : null,
-              after: b ? pick(b) : { credence: t.credenceAfter, confidence: 0, tension: 0, status: t.statusAfter },
-              retractedSeqs: t.retractedSeqs,
-              strippedSeqs: t.strippedSeqs,
-            };
+            const b = after.get(t.beliefId) ?? write?.record.belief;
+            if (!b) return [];
+            return [
+              {
+                beliefId: t.beliefId,
+                belief: b,
+                text: b.text,
+                created: false,
+                before: write?.before ? pick(write.before.belief) : null,
+                after: pick(b),
+                retractedSeqs: t.retractedSeqs,
+                strippedSeqs: t.strippedSeqs,
+              },
+            ];
           });
         return { sourceId: input.sourceId, dryRun: input.dryRun, touched, changeSetId: input.dryRun ? null : changeSetId };
       };

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as mcpRoute from "@/app/api/mcp/route";
 import * as beliefRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/route";
 import * as mutationsRoute from "@/app/api/v1/scopes/[scope]/mutations/route";
+import * as recallRoute from "@/app/api/v1/scopes/[scope]/recall/route";
 import { json, openApiHarness, type ApiHarness } from "@/lib/api/testing/api-harness";
 import { createRateLimiter, setRateLimiter } from "@/lib/api/rate-limiter";
 import { createToken } from "@/lib/identity/tokens";
@@ -183,7 +184,7 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     const dry = ok(await callTool(editor, "retract_source", { sourceId: mondayEvidence, dryRun: true }));
     expect(dry.dryRun).toBe(true);
     expect(dry.changeSetId).toBeNull();
-    const touchedIds = (dry.touched as { beliefId: string }[]).map((t) => t.beliefId);
+    const touchedIds = (dry.touched as { id: string }[]).map((t) => t.id);
     expect(touchedIds).toContain(mondayId);
     expect((ok(await callTool(editor, "get_belief", { beliefId: mondayId })).belief as { history: { type: string }[] }).history.some((e) => e.type === "retracted")).toBe(false);
 
@@ -288,6 +289,32 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     const replayedRefusal = await callTool(viewer, "retract_source", { sourceId: "ev_x", idempotencyKey: key });
     expect(errorOf(replayedRefusal)).toEqual(refusal);
     expect(replayedRefusal.meta).toEqual({ "credence/idempotentReplayed": true });
+  });
+
+  it("a wrong argument name is a tool error with the REST API's code (invalid, 422) naming it and the names the tool takes, never a 500", async () => {
+    const viewer = await connect(h.tokens.viewer);
+    const recall = errorOf(await callTool(viewer, "recall", { scope: home, query: "Which branch do we deploy from?" }));
+    expect([recall.code, recall.status]).toEqual(["invalid", 422]);
+    expect(recall.details.fields).toEqual([
+      { field: "query", message: "unknown argument; recall takes q, k (and scope)" },
+      { field: "q", message: "required" },
+    ]);
+    // The same code and status the REST API answers for a bad field of the same operation.
+    const rest = await h.call(recallRoute.GET, "GET", `/scopes/${home}/recall`, { scope: home }, { token: h.tokens.viewer, query: { query: "Which branch?" } });
+    expect(rest.status).toBe(422);
+    expect(((await json(rest)) as { error: { code: string } }).error.code).toBe(recall.code);
+
+    const editor = await connect(h.tokens.editor);
+    for (const [tool, args, wrong] of [
+      ["search_beliefs", { query: "deploy" }, "query"],
+      ["get_belief", { id: "b_x" }, "id"],
+      ["remember", { text: "Deploys are fast.", kind: "observation" }, "kind"],
+      ["retract_source", { evidenceId: "ev_x" }, "evidenceId"],
+      ["recall", { q: "deploys", idempotencyKey: "k-1" }, "idempotencyKey"],
+    ] as const) {
+      const answer = errorOf(await callTool(editor, tool, { scope: home, ...args }));
+      expect([tool, answer.code, answer.status, answer.details.fields?.[0]?.field]).toEqual([tool, "invalid", 422, wrong]);
+    }
   });
 
   it("refuses U+0000 anywhere in the arguments as an invalid field, like the REST API", async () => {

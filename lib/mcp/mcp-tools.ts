@@ -6,8 +6,18 @@
  */
 import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
-import { presentBelief, presentIngest, presentMutation } from "@/lib/api/present";
-import type { BeliefDetail, BeliefServices } from "@/lib/beliefs";
+import {
+  presentAssimilate,
+  presentBeliefDetail,
+  presentHarvest,
+  presentIngest,
+  presentMutationResult,
+  presentRecall,
+  presentRetract,
+  presentRetrieved,
+} from "@/lib/api/present";
+import { ingestBodySchema } from "@/lib/api/request-schemas";
+import type { BeliefServices } from "@/lib/beliefs";
 import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
 import { MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
 
@@ -37,16 +47,7 @@ export interface McpTool {
 }
 
 /** The REST API's `GET …/beliefs/{id}` body: the `get_belief` result and the belief resource's document. */
-export function presentBeliefDetail(detail: BeliefDetail) {
-  return {
-    belief: presentBelief(detail.belief, detail.history),
-    timeline: detail.timeline,
-    mutations: detail.mutations,
-    supersedes: detail.supersedes.map((b) => presentBelief(b)),
-    supersededBy: detail.supersededBy ? presentBelief(detail.supersededBy) : null,
-    asOf: detail.asOf,
-  };
-}
+export { presentBeliefDetail };
 
 const TIER_HELP =
   "Evidence tier, weakest first: model_assertion (an unsourced model statement) · observation (someone saw or said it) · document (a written source) · measurement · executable_check (a test or script result) · held_out_truth (ground truth). The cited evidence's kind caps the tier actually counted.";
@@ -78,15 +79,8 @@ const rememberInput = z
   })
   .strict();
 
-/** What `remember` parses before calling the services: the REST ingest body's shape, so field errors read the same. */
-const rememberRequest = z
-  .object({
-    text: z.string(),
-    topic: z.string().optional(),
-    source: z.object({ kind: z.string().optional(), uri: z.string().optional(), title: z.string().max(500).optional() }).strict().optional(),
-    dryRun: z.boolean().optional(),
-  })
-  .strict();
+/** What `remember` parses before calling the services: the REST ingest body's schema, so field errors read the same. */
+const rememberRequest = ingestBodySchema.extend({ dryRun: z.boolean().default(false) });
 
 const assimilateInput = z
   .object({
@@ -176,10 +170,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
       const request = rememberRequest.parse(args);
       const result = await services.ingest(principal, scope, {
         text: request.text,
-        ...(request.source?.kind !== undefined ? { kind: request.source.kind as never } : {}),
-        ...(request.source?.uri !== undefined ? { uri: request.source.uri } : {}),
-        ...(request.topic !== undefined ? { topic: request.topic } : {}),
-        dryRun: request.dryRun ?? false,
+        kind: request.source?.kind,
+        uri: request.source?.uri,
+        topic: request.topic,
+        dryRun: request.dryRun,
       });
       return presentIngest(result);
     },
@@ -197,8 +191,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: assimilateInput,
     annotations: write("Assimilate a claim with evidence"),
     async run({ services, principal }, scope, args) {
-      const result = await services.assimilate(principal, scope, args as never);
-      return { belief: presentBelief(result.belief), created: result.created, entries: result.entries, changeSetId: result.changeSetId, cascade: result.cascade };
+      return presentAssimilate(await services.assimilate(principal, scope, args));
     },
   },
   {
@@ -208,7 +201,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: recallInput,
     annotations: readOnly("Recall what the scope believes"),
     async run({ services, principal }, scope, args) {
-      return services.recall(principal, scope, args as never);
+      return presentRecall(await services.recall(principal, scope, args));
     },
     headline(result) {
       const r = result as { mode: string; dominantAnswer: string | null; competingInterpretation: string | null; whyDominantWins: string | null };
@@ -225,8 +218,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: searchInput,
     annotations: readOnly("Search beliefs"),
     async run({ services, principal }, scope, args) {
-      const ranked = await services.retrieve(principal, scope, args as never);
-      return { beliefs: ranked.map((r) => ({ ...presentBelief(r.belief), relevance: r.relevance, score: r.score })) };
+      return presentRetrieved(await services.retrieve(principal, scope, args));
     },
   },
   {
@@ -235,7 +227,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: getBeliefInput,
     annotations: readOnly("Get a belief with its history"),
     async run({ services, principal }, scope, args) {
-      return presentBeliefDetail(await services.getBelief(principal, scope, args as never));
+      return presentBeliefDetail(await services.getBelief(principal, scope, args));
     },
   },
   {
@@ -245,8 +237,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: proposeInput,
     annotations: write("Propose a belief mutation"),
     async run({ services, principal }, scope, args) {
-      const result = await services.proposeMutation(principal, scope, args as never);
-      return { mutation: presentMutation(result.mutation), belief: result.belief ? presentBelief(result.belief) : null };
+      return presentMutationResult(await services.proposeMutation(principal, scope, args));
     },
   },
   {
@@ -255,8 +246,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: retractInput,
     annotations: write("Retract a source", true),
     async run({ services, principal }, scope, args) {
-      const result = await services.retract(principal, scope, { dryRun: false, ...args } as never);
-      return { touched: result.touched, dryRun: result.dryRun, changeSetId: result.changeSetId };
+      return presentRetract(await services.retract(principal, scope, args));
     },
   },
   {
@@ -265,8 +255,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     input: harvestInput,
     annotations: write("Harvest claims from model output"),
     async run({ services, principal }, scope, args) {
-      const result = await services.harvest(principal, scope, args as never);
-      return { claims: result.claims, assimilated: result.assimilated.map((a) => ({ beliefId: a.belief.id, created: a.created })) };
+      return presentHarvest(await services.harvest(principal, scope, args));
     },
   },
 ];

@@ -1,0 +1,62 @@
+/**
+ * A client generated from `/api/v1/openapi.json` with openapi-typescript type-checks the script that drives the seeds'
+ * scenarios (`scripts/api-client/seed-scenarios.ts`, run against the API by `openapi-contract.test.ts`): the committed
+ * types are what the live document generates today, and `tsc` compiles the script against them alone (in a temporary
+ * project holding a fresh generation, not the repository's path aliases).
+ */
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { GENERATED_TYPES_PATH, generateApiTypes } from "@/scripts/api-client/generate";
+import { openApiDocument } from "./openapi";
+
+const run = promisify(execFile);
+const ROOT = process.cwd();
+
+describe("the client generated from the OpenAPI document", () => {
+  it("is up to date: the committed types are what openapi-typescript makes of the live document", async () => {
+    const committed = await readFile(GENERATED_TYPES_PATH, "utf8");
+    expect(committed, "run `npx tsx scripts/api-client/generate.ts`").toBe(await generateApiTypes(openApiDocument()));
+  });
+
+  it("type-checks the seeds' scenario script with tsc against a fresh generation, and fails on a wrong field", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "credence-client-"));
+    try {
+      await writeFile(path.join(dir, "openapi-types.ts"), await generateApiTypes(openApiDocument()));
+      await cp(path.join(ROOT, "scripts", "api-client", "seed-scenarios.ts"), path.join(dir, "seed-scenarios.ts"));
+      const tsconfig = {
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2023", "DOM"],
+          module: "esnext",
+          moduleResolution: "bundler",
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ["node"],
+          typeRoots: [path.join(ROOT, "node_modules", "@types")],
+          paths: { "openapi-fetch": [path.join(ROOT, "node_modules", "openapi-fetch")] },
+        },
+        files: ["seed-scenarios.ts"],
+      };
+      await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+      const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+      await expect(run(process.execPath, [tsc, "-p", dir], { cwd: dir })).resolves.toBeDefined();
+
+      // The types are not vacuous: a misspelt query parameter does not compile.
+      const script = await readFile(path.join(dir, "seed-scenarios.ts"), "utf8");
+      await writeFile(path.join(dir, "seed-scenarios.ts"), script.replace('query: { q: "Which branch do we deploy from?" }', 'query: { query: "Which branch do we deploy from?" }'));
+      const broken = await run(process.execPath, [tsc, "-p", dir], { cwd: dir }).then(
+        () => "",
+        (error: { stdout?: string }) => error.stdout ?? "failed",
+      );
+      expect(broken).toMatch(/seed-scenarios\.ts.*error TS/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -1,0 +1,290 @@
+/**
+ * The REST API's response bodies as zod schemas: the presenters (`./present`) produce every body by parsing with
+ * these (unknown keys are dropped, a body that does not fit is a bug: 500), and the OpenAPI document (`./openapi`)
+ * publishes them as `components.schemas` through `z.toJSONSchema` — one definition for what is sent and what is
+ * documented. Registered names (`RESPONSE_REGISTRY`) become `#/components/schemas/<id>`.
+ */
+import { z } from "zod";
+import { BELIEF_STATUSES, REASONING_TYPES, RELATIONS } from "@/lib/engine";
+import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
+import { ROLES } from "@/lib/identity/roles";
+
+/** Named schemas, published as `#/components/schemas/<id>`. */
+export const RESPONSE_REGISTRY = z.registry<{ id: string; description?: string }>();
+
+function named<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+  RESPONSE_REGISTRY.add(schema, { id, ...(description ? { description } : {}) });
+  return schema;
+}
+
+const unit = z.number().min(0).max(1);
+
+// ---- the model ----------------------------------------------------------------------------------------------
+
+export const historyItemResponseSchema = named("HistoryItem", historyItemSchema, "One step of a belief's history: an evidence entry or an event.");
+export const evidenceEntryResponseSchema = named("EvidenceEntry", historyItemSchema.options[0], "An evidence entry (`type: \"entry\"`) as stored.");
+
+export const beliefResponseSchema = named("Belief", z.object(beliefSchema.shape), "A belief's stored state (without its history).");
+export const beliefWithHistoryResponseSchema = named(
+  "BeliefWithHistory",
+  beliefResponseSchema.extend({ history: z.array(historyItemResponseSchema) }),
+  "A belief's stored state and its ordered history (entries and events).",
+);
+
+export const evidenceResponseSchema = named("Evidence", z.object(evidenceSchema.shape), "A registered evidence item.");
+export const mutationResponseSchema = named("Mutation", z.object(mutationRecordSchema.shape), "A mutation record from the journal.");
+export const topicFreezeResponseSchema = named("TopicFreeze", z.object(topicFreezeSchema.shape), "A topic's freeze record.");
+
+const stateSnapshot = named(
+  "BeliefStateSnapshot",
+  z.object({ credence: unit, confidence: unit, tension: unit, status: z.enum(BELIEF_STATUSES) }),
+  "The derived state of a belief at one moment.",
+);
+
+export const beliefChangeResponseSchema = named(
+  "BeliefChange",
+  z.object({ beliefId: z.string(), text: z.string(), created: z.boolean(), before: stateSnapshot.nullable(), after: stateSnapshot }),
+  "One belief moved by a write, before and after.",
+);
+
+export const essResponseSchema = named(
+  "EssAssessment",
+  z.object({ ess: unit, reasoningType: z.enum(REASONING_TYPES), manipulative: z.boolean(), reasoning: z.string(), assessor: z.string() }),
+  "The evidence strength score of a text and why.",
+);
+
+// ---- per operation --------------------------------------------------------------------------------------------
+
+export const scopeListResponseSchema = named(
+  "ScopeList",
+  z.object({
+    scopes: z.array(
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        public: z.boolean(),
+        role: z.enum(ROLES).nullable().describe("The caller's role; null for a public scope it is not a member of (it may read)."),
+      }),
+    ),
+  }),
+  "The scopes the caller may read, by name.",
+);
+
+export const registerEvidenceResponseSchema = named("RegisterEvidenceResult", z.object({ evidence: evidenceResponseSchema, assessment: essResponseSchema.nullable() }));
+
+export const assimilateResponseSchema = named(
+  "AssimilateResult",
+  z.object({
+    belief: beliefWithHistoryResponseSchema,
+    created: z.boolean(),
+    entries: z.array(evidenceEntryResponseSchema).describe("The entries this call appended."),
+    changeSetId: z.string(),
+    cascade: z.array(beliefChangeResponseSchema).describe("Other beliefs the change-set moved (visible ones only)."),
+  }),
+);
+
+const quantity = z.object({ value: z.number(), unit: z.string() });
+export const harvestResponseSchema = named(
+  "HarvestResult",
+  z.object({
+    claims: z.array(
+      z.object({
+        text: z.string(),
+        index: z.number().int(),
+        producedBy: z.object({
+          name: z.string(),
+          kind: z.enum(["model", "agent", "user", "import"]),
+          model: z.string().optional(),
+          confidence: unit.optional(),
+          sourceId: z.string().optional(),
+        }),
+        quantity: quantity.optional(),
+        tier: z.enum(["model_assertion", "sourced"]),
+      }),
+    ),
+    assimilated: z.array(z.object({ beliefId: z.string(), created: z.boolean() })),
+  }),
+);
+
+const disagreement = z.object({ beliefId: z.string(), text: z.string(), credence: unit, strength: unit, reasoning: z.string(), claim: z.string() });
+export const ingestResponseSchema = named(
+  "IngestResult",
+  z.object({
+    evidence: evidenceResponseSchema,
+    discarded: z.boolean(),
+    outcome: z.enum(["committed", "discarded", "dry_run"]),
+    reason: z.string().optional().describe("Why the text was discarded (only when `discarded`)."),
+    ess: essResponseSchema,
+    claims: z.array(z.string()),
+    changes: z.object({
+      created: z.array(beliefChangeResponseSchema),
+      revised: z.array(beliefChangeResponseSchema),
+      contracted: z.array(z.object({ beliefId: z.string(), severity: z.number(), reasoning: z.string() })),
+    }),
+    relations: z.array(
+      z.object({
+        beliefId: z.string(),
+        text: z.string(),
+        relation: z.enum([...RELATIONS, "UNRELATED"]),
+        strength: unit,
+        similarity: z.number(),
+        reasoning: z.string(),
+        assessor: z.string(),
+        claim: z.string(),
+      }),
+    ),
+    disagreements: z.array(disagreement),
+    changeSetId: z.string(),
+  }),
+);
+
+export const retractedBeliefResponseSchema = named(
+  "RetractedBelief",
+  beliefResponseSchema.extend({
+    before: stateSnapshot.nullable().describe("The state before the retraction (null if unknown)."),
+    retractedSeqs: z.array(z.number().int()).describe("Entries of this belief that cited the source and got a `retracted` event."),
+    strippedSeqs: z.array(z.number().int()).describe("Entries that cited a belief which lost its grounding and got a `stripped` event."),
+  }),
+  "A belief the retraction touched: its state after (with `id`), plus what changed.",
+);
+
+export const retractResponseSchema = named(
+  "RetractResult",
+  z.object({
+    sourceId: z.string(),
+    touched: z.array(retractedBeliefResponseSchema),
+    dryRun: z.boolean(),
+    changeSetId: z.string().nullable().describe("null for a dry run."),
+  }),
+);
+
+export const reviseResponseSchema = named(
+  "ReviseEntryResult",
+  z.object({ belief: beliefWithHistoryResponseSchema, changeSetId: z.string(), cascade: z.array(beliefChangeResponseSchema) }),
+);
+
+export const beliefListResponseSchema = named(
+  "BeliefList",
+  z.object({
+    beliefs: z.array(
+      beliefResponseSchema.extend({
+        relevance: z.number().optional().describe("With `q`: how well the belief matches."),
+        score: z.number().optional().describe("With `q`: relevance × credence."),
+      }),
+    ),
+  }),
+);
+
+export const beliefDetailResponseSchema = named(
+  "BeliefDetail",
+  z.object({
+    belief: beliefWithHistoryResponseSchema,
+    timeline: z.array(z.object({ seq: z.number().int(), time: z.string(), credence: unit, confidence: unit, tension: unit, status: z.enum(BELIEF_STATUSES) })),
+    mutations: z.array(mutationResponseSchema),
+    supersedes: z.array(beliefResponseSchema),
+    supersededBy: beliefResponseSchema.nullable(),
+    asOf: z.string().nullable(),
+  }),
+);
+
+export const replayResponseSchema = named(
+  "ReplayCheck",
+  z.object({
+    stored: beliefResponseSchema,
+    replayed: z.object({
+      scope: z.string(),
+      checked: z.number().int(),
+      ok: z.boolean(),
+      mismatches: z.array(z.object({ beliefId: z.string(), mismatches: z.array(z.object({ field: z.string(), stored: z.unknown(), replayed: z.unknown() })) })),
+    }),
+    matches: z.boolean(),
+  }),
+);
+
+export const recallResponseSchema = named(
+  "RecallAnswer",
+  z.object({
+    mode: z.enum(["settled", "contested", "no_answer"]),
+    question: z.string(),
+    dominantAnswer: z.string().nullable(),
+    competingInterpretation: z.string().nullable(),
+    whyDominantWins: z.string().nullable(),
+    reasons: z.array(z.enum(["standing_rebuttal", "recency", "real_support", "reconfirmation", "credence", "only_position"])),
+    tension: z.number(),
+    confidence: z.number(),
+    beliefIds: z.array(z.string()),
+    dominantBeliefIds: z.array(z.string()),
+    competingBeliefIds: z.array(z.string()),
+    contestedBeliefIds: z.array(z.string()),
+    assessor: z.string().nullable(),
+  }),
+);
+
+export const mutationResultResponseSchema = named("MutationResult", z.object({ mutation: mutationResponseSchema, belief: beliefResponseSchema.nullable() }));
+export const mutationListResponseSchema = named("MutationList", z.object({ mutations: z.array(mutationResponseSchema) }));
+export const freezeResponseSchema = named("FreezeResult", z.object({ freeze: topicFreezeResponseSchema }));
+
+export const synthesisListResponseSchema = named(
+  "SynthesisList",
+  z.object({
+    syntheses: z.array(
+      z.object({
+        id: z.string(),
+        beliefA: beliefResponseSchema,
+        beliefB: beliefResponseSchema,
+        text: z.string(),
+        contextTags: z.array(z.string()),
+        reasoning: z.string(),
+        assessor: z.string(),
+      }),
+    ),
+  }),
+);
+export const synthesisAcceptedResponseSchema = named("SynthesisAccepted", z.object({ belief: beliefWithHistoryResponseSchema }));
+export const dismissedResponseSchema = named("SynthesisDismissed", z.object({ dismissed: z.literal(true) }));
+
+export const graphResponseSchema = named(
+  "GraphElements",
+  z.object({
+    nodes: z.array(
+      z.object({
+        group: z.literal("nodes"),
+        data: z.object({
+          id: z.string(),
+          kind: z.enum(["belief", "evidence", "mutation"]),
+          label: z.string(),
+          scope: z.string(),
+          credence: z.number().optional(),
+          tension: z.number().optional(),
+          confidence: z.number().optional(),
+          status: z.string().optional(),
+          topic: z.string().optional(),
+          evidenceKind: z.string().optional(),
+          retracted: z.boolean().optional(),
+          decision: z.string().optional(),
+          mutationStatus: z.string().optional(),
+        }),
+      }),
+    ),
+    edges: z.array(
+      z.object({
+        group: z.literal("edges"),
+        data: z.object({ id: z.string(), source: z.string(), target: z.string(), type: z.string(), live: z.boolean(), seq: z.number().int().nullable(), weight: z.number() }),
+      }),
+    ),
+  }),
+  "Cytoscape elements; `edges[].data.type` is an edge kind.",
+);
+
+export const errorResponseSchema = named(
+  "Error",
+  z.object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()),
+      requestId: z.string().optional().describe("The request's id (also the `x-request-id` header): quote it when reporting a problem."),
+    }),
+  }),
+  "`{error: {code, message, details, requestId}}`: never a stack trace.",
+);

@@ -95,7 +95,7 @@ describe("Neo4j adapter specifics", () => {
 
   it("refuses to build Cypher around a label or type outside the allowlist", () => {
     for (const bad of ["Belief) DETACH DELETE (x", "SUPPORTS]->() MATCH (n) DETACH DELETE n //", "belief", "Person"]) {
-      expect(() => write.createNodes(bad as never)).toThrow(UnsafeIdentifierError);
+      expect(() => write.createNodes(bad as (typeof NODE_LABELS)[number])).toThrow(UnsafeIdentifierError);
       expect(() => write.createEntryEdges("Evidence", bad)).toThrow(UnsafeIdentifierError);
       expect(() => write.mergeBeliefEdges("Belief", bad)).toThrow(UnsafeIdentifierError);
       expect(() => write.retypeEntryEdges(bad)).toThrow(UnsafeIdentifierError);

@@ -262,7 +262,7 @@ export interface GraphStore {
   listMutations(view: ScopeView, options?: ListMutationsOptions): Promise<readonly MutationRecord[]>;
   /** How many home-scope mutations have each status (the header's pending-review count). */
   countMutations(view: ScopeView): Promise<Readonly<Record<MutationStatus, number>>>;
-  /** The freeze record of a home-scope topic (frozen or lifted), or null if the topic has never been frozen. */
+  /** The freeze record of a home-scope topic (frozen or lifted), or null if no freeze was ever recorded for the topic. */
   getTopicFreeze(view: ScopeView, topic: string): Promise<TopicFreeze | null>;
   /** The home scope's freeze records, ordered by topic; `frozenOnly` keeps those still in force. */
   listTopicFreezes(view: ScopeView, options?: { frozenOnly?: boolean }): Promise<readonly TopicFreeze[]>;

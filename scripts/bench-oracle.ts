@@ -1,6 +1,6 @@
 /**
  * `npm run bench:oracle [-- --iterations N --warmup W]`: how long the API takes to answer for an id (or scope) that
- * exists but is hidden from the caller versus one that does not exist (SPEC §5: timing is measured and reported,
+ * exists but is hidden from the caller versus one that does not exist (docs/design.md §5: timing is measured and reported,
  * never asserted). Runs the REST route handlers in process on a fresh embedded PGlite (the API harness), the same
  * path a request takes after Next's router: authentication, rate limit, the authorised view, services, SQL store.
  *

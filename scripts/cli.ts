@@ -8,14 +8,11 @@ import { parseArgs } from "node:util";
 import { databaseConfigFromEnv, openDatabase, type Database } from "@/lib/db/database";
 import { DataFolderInUseError } from "@/lib/db/data-folder-lock";
 import { getEnv } from "@/lib/env";
+import { OPERATOR } from "@/lib/access/principal";
 import { BeliefServiceError, fieldError } from "@/lib/beliefs/belief-service-error";
-import { OPERATOR } from "@/lib/identity/identity-db";
-import { addGrant, removeGrant } from "@/lib/identity/grants";
-import { addMember, changeRole, listMembers, removeMemberByEmail } from "@/lib/identity/members";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
+import { composeServices, type ComposedServices } from "@/lib/beliefs/get-belief-services";
 import { isRole, ROLES } from "@/lib/identity/roles";
-import { createScope, listAllScopes, setScopePublic } from "@/lib/identity/scopes";
-import { createToken, listTokens, revokeToken } from "@/lib/identity/tokens";
-import { createUser, listUsers, requireUserByEmail, setPassword } from "@/lib/identity/users";
 
 class UsageError extends Error {}
 
@@ -25,20 +22,8 @@ type Command = {
   options: Record<string, { type: "string" | "boolean" }>;
   required: string[];
   /** Resolves to the exit code when it is not 0 (a replay mismatch, a refused import). */
-  run(db: Database, options: Options, out: (line: string) => void): Promise<void | number>;
+  run(services: BeliefServices, options: Options, out: (line: string) => void, db: Database): Promise<void | number>;
 };
-
-/** The belief services as the operator uses them: the configured graph store on this database, real time. */
-async function operatorServices(db: Database) {
-  const [{ createBeliefServices }, { selectGraphStore }, { selectAssessor }, { systemClock }] = await Promise.all([
-    import("@/lib/beliefs/create-belief-services"),
-    import("@/lib/graph/select-graph-store"),
-    import("@/lib/assess/select-assessor"),
-    import("@/lib/beliefs/settable-clock"),
-  ]);
-  const { store } = await selectGraphStore({ env: getEnv(), database: db, log: () => {} });
-  return { services: createBeliefServices({ db, store, assessor: selectAssessor(process.env), clock: systemClock }), store };
-}
 
 const cliIo = {
   out: (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
@@ -50,14 +35,6 @@ const cliIo = {
   },
 };
 
-async function withServices(db: Database, run: (services: Awaited<ReturnType<typeof operatorServices>>["services"]) => Promise<number>): Promise<number> {
-  const { services, store } = await operatorServices(db);
-  try {
-    return await run(services);
-  } finally {
-    await store.close();
-  }
-}
 
 const str = { type: "string" } as const;
 const bool = { type: "boolean" } as const;
@@ -84,8 +61,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "user create --email E --password P [--name N]",
     options: { email: str, password: str, name: str },
     required: ["email", "password"],
-    async run(db, o, out) {
-      const user = await createUser(db, { email: text(o, "email"), password: text(o, "password"), name: optionalText(o, "name") });
+    async run(services, o, out) {
+      const user = await services.createUser(OPERATOR, { email: text(o, "email"), password: text(o, "password"), name: optionalText(o, "name") });
       out(`created user ${user.email} (${user.id})`);
     },
   },
@@ -93,16 +70,16 @@ const COMMANDS: Record<string, Command> = {
     usage: "user list",
     options: {},
     required: [],
-    async run(db, _o, out) {
-      for (const user of await listUsers(db)) out(`${user.email}\t${user.name ?? ""}\t${user.id}`);
+    async run(services, _o, out) {
+      for (const user of await services.listUsers(OPERATOR)) out(`${user.email}\t${user.name ?? ""}\t${user.id}`);
     },
   },
   "user set-password": {
     usage: "user set-password --email E --password P",
     options: { email: str, password: str },
     required: ["email", "password"],
-    async run(db, o, out) {
-      await setPassword(db, text(o, "email"), text(o, "password"));
+    async run(services, o, out) {
+      await services.setPassword(OPERATOR, { email: text(o, "email"), password: text(o, "password") });
       out(`password set for ${text(o, "email").toLowerCase()}`);
     },
   },
@@ -110,18 +87,17 @@ const COMMANDS: Record<string, Command> = {
     usage: "scope create --slug S --name N --owner E [--public]",
     options: { slug: str, name: str, owner: str, public: bool },
     required: ["slug", "name", "owner"],
-    async run(db, o, out) {
-      const owner = await requireUserByEmail(db, text(o, "owner"), "owner");
-      const scope = await createScope(db, { slug: text(o, "slug"), name: text(o, "name"), ownerId: owner.id, isPublic: o.public === true });
-      out(`created scope ${scope.slug} (${scope.id}), owner ${owner.email}${scope.isPublic ? ", public" : ""}`);
+    async run(services, o, out) {
+      const scope = await services.createScope(OPERATOR, { slug: text(o, "slug"), name: text(o, "name"), ownerEmail: text(o, "owner"), isPublic: o.public === true });
+      out(`created scope ${scope.slug} (${scope.id}), owner ${text(o, "owner").toLowerCase()}${scope.isPublic ? ", public" : ""}`);
     },
   },
   "scope list": {
     usage: "scope list",
     options: {},
     required: [],
-    async run(db, _o, out) {
-      for (const scope of await listAllScopes(db)) {
+    async run(services, _o, out) {
+      for (const scope of await services.listAllScopes(OPERATOR)) {
         out(`${scope.slug}\t${scope.name}\t${scope.isPublic ? "public" : "private"}\t${scope.memberCount} members`);
       }
     },
@@ -130,8 +106,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "scope set-public --scope S [--private]",
     options: { scope: str, private: bool },
     required: ["scope"],
-    async run(db, o, out) {
-      await setScopePublic(db, OPERATOR, { scopeSlug: text(o, "scope"), isPublic: o.private !== true });
+    async run(services, o, out) {
+      await services.setScopePublic(OPERATOR, text(o, "scope"), { isPublic: o.private !== true });
       out(`${text(o, "scope")} is now ${o.private === true ? "private" : "public"}`);
     },
   },
@@ -139,8 +115,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "member add --scope S --email E --role viewer|editor|reviewer|owner",
     options: { scope: str, email: str, role: str },
     required: ["scope", "email", "role"],
-    async run(db, o, out) {
-      const member = await addMember(db, OPERATOR, { scopeSlug: text(o, "scope"), email: text(o, "email"), role: role(o) });
+    async run(services, o, out) {
+      const member = await services.addMember(OPERATOR, text(o, "scope"), { email: text(o, "email"), role: role(o) });
       out(`added ${member.email} to ${text(o, "scope")} as ${member.role}`);
     },
   },
@@ -148,18 +124,17 @@ const COMMANDS: Record<string, Command> = {
     usage: "member role --scope S --email E --role viewer|editor|reviewer|owner",
     options: { scope: str, email: str, role: str },
     required: ["scope", "email", "role"],
-    async run(db, o, out) {
-      const user = await requireUserByEmail(db, text(o, "email"));
-      await changeRole(db, OPERATOR, { scopeSlug: text(o, "scope"), userId: user.id, role: role(o) });
-      out(`${user.email} is now ${role(o)} in ${text(o, "scope")}`);
+    async run(services, o, out) {
+      await services.changeRole(OPERATOR, text(o, "scope"), { email: text(o, "email"), role: role(o) });
+      out(`${text(o, "email").toLowerCase()} is now ${role(o)} in ${text(o, "scope")}`);
     },
   },
   "member remove": {
     usage: "member remove --scope S --email E",
     options: { scope: str, email: str },
     required: ["scope", "email"],
-    async run(db, o, out) {
-      await removeMemberByEmail(db, OPERATOR, { scopeSlug: text(o, "scope"), email: text(o, "email") });
+    async run(services, o, out) {
+      await services.removeMember(OPERATOR, text(o, "scope"), { email: text(o, "email") });
       out(`removed ${text(o, "email").toLowerCase()} from ${text(o, "scope")}`);
     },
   },
@@ -167,16 +142,16 @@ const COMMANDS: Record<string, Command> = {
     usage: "member list --scope S",
     options: { scope: str },
     required: ["scope"],
-    async run(db, o, out) {
-      for (const member of await listMembers(db, OPERATOR, text(o, "scope"))) out(`${member.email}\t${member.role}`);
+    async run(services, o, out) {
+      for (const member of await services.listMembers(OPERATOR, text(o, "scope"))) out(`${member.email}\t${member.role}`);
     },
   },
   "grant add": {
     usage: "grant add --from S --to T   (scope T may then resolve scope S's items)",
     options: { from: str, to: str },
     required: ["from", "to"],
-    async run(db, o, out) {
-      const grant = await addGrant(db, OPERATOR, { fromSlug: text(o, "from"), toSlug: text(o, "to") });
+    async run(services, o, out) {
+      const grant = await services.addGrant(OPERATOR, text(o, "from"), { toSlug: text(o, "to") });
       out(`${grant.toSlug} may now resolve ${grant.fromSlug}'s items`);
     },
   },
@@ -184,8 +159,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "grant remove --from S --to T",
     options: { from: str, to: str },
     required: ["from", "to"],
-    async run(db, o, out) {
-      await removeGrant(db, OPERATOR, { fromSlug: text(o, "from"), toSlug: text(o, "to") });
+    async run(services, o, out) {
+      await services.removeGrant(OPERATOR, text(o, "from"), { toSlug: text(o, "to") });
       out(`${text(o, "to")} may no longer resolve ${text(o, "from")}'s items`);
     },
   },
@@ -193,9 +168,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "token create --email E [--name N] [--scope S]   (prints the token alone)",
     options: { email: str, name: str, scope: str },
     required: ["email"],
-    async run(db, o, out) {
-      const user = await requireUserByEmail(db, text(o, "email"));
-      const created = await createToken(db, user.id, { name: optionalText(o, "name") ?? "cli", scopeSlug: optionalText(o, "scope") });
+    async run(services, o, out) {
+      const created = await services.createToken(OPERATOR, { email: text(o, "email"), name: optionalText(o, "name") ?? "cli", scopeSlug: optionalText(o, "scope") });
       out(created.token);
     },
   },
@@ -203,9 +177,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "token list --email E",
     options: { email: str },
     required: ["email"],
-    async run(db, o, out) {
-      const user = await requireUserByEmail(db, text(o, "email"));
-      for (const token of await listTokens(db, user.id)) {
+    async run(services, o, out) {
+      for (const token of await services.listTokens(OPERATOR, { email: text(o, "email") })) {
         const state = token.revokedAt ? "revoked" : "active";
         out(`${token.id}\t${token.prefix}…\t${token.name}\t${token.scopeSlug ?? "(all scopes)"}\t${state}\t${token.lastUsedAt?.toISOString() ?? "never used"}`);
       }
@@ -215,8 +188,8 @@ const COMMANDS: Record<string, Command> = {
     usage: "token revoke --id ID",
     options: { id: str },
     required: ["id"],
-    async run(db, o, out) {
-      await revokeToken(db, OPERATOR, text(o, "id"));
+    async run(services, o, out) {
+      await services.revokeToken(OPERATOR, { tokenId: text(o, "id") });
       out(`revoked ${text(o, "id")}`);
     },
   },
@@ -224,53 +197,79 @@ const COMMANDS: Record<string, Command> = {
     usage: "replay check [--scope S]   (exit 1 on any mismatch between a stored belief and the replay of its history)",
     options: { scope: str },
     required: [],
-    async run(db, o) {
+    async run(services, o) {
       const { replayCheckCommand } = await import("@/lib/beliefs/cli-commands");
-      return withServices(db, (services) => replayCheckCommand(services, db, { scope: optionalText(o, "scope") }, cliIo));
+      return replayCheckCommand(services, { scope: optionalText(o, "scope") }, cliIo);
     },
   },
   export: {
     usage: "export --scope S [--as-of ISO]   (the scope as JSON on stdout)",
     options: { scope: str, "as-of": str },
     required: ["scope"],
-    async run(db, o) {
+    async run(services, o) {
       const { exportCommand } = await import("@/lib/beliefs/cli-commands");
       const asOf = optionalText(o, "as-of");
-      return withServices(db, (services) => exportCommand(services, { scope: text(o, "scope"), ...(asOf ? { asOf } : {}) }, cliIo));
+      return exportCommand(services, { scope: text(o, "scope"), ...(asOf ? { asOf } : {}) }, cliIo);
     },
   },
   import: {
     usage: "import --scope S   (JSON from stdin, into an empty scope)",
     options: { scope: str },
     required: ["scope"],
-    async run(db, o) {
+    async run(services, o) {
       const { importCommand } = await import("@/lib/beliefs/cli-commands");
-      return withServices(db, (services) => importCommand(services, { scope: text(o, "scope") }, cliIo));
+      return importCommand(services, { scope: text(o, "scope") }, cliIo);
     },
   },
   "params show": {
     usage: "params show --scope S   (the scope's current parameter set as JSON)",
     options: { scope: str },
     required: ["scope"],
-    async run(db, o) {
+    async run(services, o) {
       const { paramsShowCommand } = await import("@/lib/beliefs/cli-commands");
-      return withServices(db, (services) => paramsShowCommand(services, { scope: text(o, "scope") }, cliIo));
+      return paramsShowCommand(services, { scope: text(o, "scope") }, cliIo);
     },
   },
   "params set": {
     usage: "params set --scope S   (a new parameter version from JSON on stdin)",
     options: { scope: str },
     required: ["scope"],
-    async run(db, o) {
+    async run(services, o) {
       const { paramsSetCommand } = await import("@/lib/beliefs/cli-commands");
-      return withServices(db, (services) => paramsSetCommand(services, { scope: text(o, "scope") }, cliIo));
+      return paramsSetCommand(services, { scope: text(o, "scope") }, cliIo);
+    },
+  },
+  "embeddings status": {
+    usage: "embeddings status [--scope S]   (beliefs and evidence texts with a current vector of the configured model)",
+    options: { scope: str },
+    required: [],
+    async run(services, o, out) {
+      const slugs = o.scope ? [text(o, "scope")] : (await services.listAllScopes(OPERATOR)).map((s) => s.slug);
+      for (const slug of slugs) {
+        const s = await services.embeddingStatus(OPERATOR, slug);
+        out(`${slug}\t${s.model}\tbeliefs ${s.beliefs.current}/${s.beliefs.total}\tevidence ${s.evidence.current}/${s.evidence.total}`);
+      }
+    },
+  },
+  "embeddings rebuild": {
+    usage: "embeddings rebuild [--scope S]   (embeds what is missing or stale, e.g. after a model change; progress on stderr)",
+    options: { scope: str },
+    required: [],
+    async run(services, o, out) {
+      const slugs = o.scope ? [text(o, "scope")] : (await services.listAllScopes(OPERATOR)).map((s) => s.slug);
+      for (const slug of slugs) {
+        const result = await services.rebuildEmbeddings(OPERATOR, slug, {
+          onProgress: (p) => cliIo.err(`embeddings rebuild: ${p.scope} ${p.done}/${p.total}`),
+        });
+        out(`${slug}\t${result.model}\tembedded ${result.embedded}\tbeliefs ${result.beliefs.current}/${result.beliefs.total}\tevidence ${result.evidence.current}/${result.evidence.total}`);
+      }
     },
   },
   "db migrate": {
     usage: "db migrate   (applies pending migrations; every command does this first)",
     options: {},
     required: [],
-    async run(db, _o, out) {
+    async run(_services, _o, out, db) {
       out(db.appliedMigrations.length ? `applied ${db.appliedMigrations.join(", ")}` : `up to date (${db.describe()})`);
     },
   },
@@ -304,13 +303,16 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   let db: Database | undefined;
+  let composed: ComposedServices | undefined;
   try {
     db = await openDatabase(databaseConfigFromEnv(getEnv(), { owner: "credence cli", ifHeld: "connect", maxConnections: 2 }));
-    return (await command.run(db, options, out)) ?? 0;
+    composed = await composeServices(db);
+    return (await command.run(composed.services, options, out, db)) ?? 0;
   } catch (error) {
     if (error instanceof BeliefServiceError || error instanceof UsageError || error instanceof DataFolderInUseError) return fail(error.message, 1);
     return fail(error instanceof Error ? error.message : String(error), 1);
   } finally {
+    if (composed?.ownsStore) await composed.store.close();
     await db?.close();
   }
 }

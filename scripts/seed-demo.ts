@@ -2,17 +2,12 @@
  * Seeds the demo on the embedded default: users for the three roles, two scopes that cite each other through a
  * grant, and the seeds' own stories written through the belief services with a back-dated clock. Idempotent: a data folder that already holds the demo is left as it is.
  */
-import type { Database } from "@/lib/db/database";
-import { createUser, findUserByEmail } from "@/lib/identity/users";
-import { createScope } from "@/lib/identity/scopes";
-import { addMember } from "@/lib/identity/members";
-import { addGrant } from "@/lib/identity/grants";
-import { OPERATOR } from "@/lib/identity/identity-db";
-import { sessionPrincipal } from "@/lib/access/principal";
-import { selectAssessor } from "@/lib/assess/select-assessor";
-import { createBeliefServices } from "@/lib/beliefs/create-belief-services";
+import { OPERATOR, sessionPrincipal } from "@/lib/access/principal";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { seedDemoStories } from "@/lib/beliefs/demo-stories";
-import { settableClock } from "@/lib/beliefs/settable-clock";
+import { composeServices } from "@/lib/beliefs/get-belief-services";
+import { settableClock, type SettableClock } from "@/lib/beliefs/settable-clock";
+import type { Database } from "@/lib/db/database";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 
 export const DEMO_PASSWORD = "credence-demo";
@@ -25,32 +20,32 @@ export const DEMO_USERS = [
 
 export async function seedDemo(db: Database): Promise<string> {
   const owner = DEMO_USERS[0];
-  if (!(await findUserByEmail(db, owner.email))) {
+  // The stories are back-dated: the services read time from this clock (docs/design.md §8).
+  const clock = settableClock();
+  const { services } = await composeServices(db, { store: await getGraphStore(), clock });
+  const known = (await services.listUsers(OPERATOR)).some((u) => u.email === owner.email);
+  if (!known) {
     const ids = new Map<string, string>();
     for (const user of DEMO_USERS) {
-      const created = await createUser(db, { email: user.email, password: DEMO_PASSWORD, name: user.name });
+      const created = await services.createUser(OPERATOR, { email: user.email, password: DEMO_PASSWORD, name: user.name });
       ids.set(user.email, created.id);
     }
-    const ownerId = ids.get(owner.email) ?? "";
-    await createScope(db, { slug: "platform", name: "Platform team", ownerId });
-    await createScope(db, { slug: "security-research", name: "Security research", ownerId, isPublic: true });
+    await services.createScope(OPERATOR, { slug: "platform", name: "Platform team", ownerEmail: owner.email });
+    await services.createScope(OPERATOR, { slug: "security-research", name: "Security research", ownerEmail: owner.email, isPublic: true });
     for (const user of DEMO_USERS) {
       if (user.role && user.role !== "owner") {
-        await addMember(db, OPERATOR, { scopeSlug: "platform", email: user.email, role: user.role });
+        await services.addMember(OPERATOR, "platform", { email: user.email, role: user.role });
       }
     }
-    await addGrant(db, OPERATOR, { fromSlug: "security-research", toSlug: "platform" });
-    await seedStories(db, ids);
+    await services.addGrant(OPERATOR, "security-research", { toSlug: "platform" });
+    await seedStories(services, clock, ids);
   }
   const lines = DEMO_USERS.map((u) => `  ${u.email.padEnd(24)} ${u.role ?? "no membership"}`);
   return ["credence demo: sign in with any of these (password: credence-demo)", ...lines].join("\n");
 }
 
-/** The seeds' stories, written through the belief services with a back-dated clock (SPEC §8). */
-async function seedStories(db: Database, userIds: Map<string, string>): Promise<void> {
-  const store = await getGraphStore();
-  const clock = settableClock();
-  const services = createBeliefServices({ db, store, assessor: selectAssessor(process.env), clock });
+/** The seeds' stories, written through the belief services with the back-dated clock. */
+async function seedStories(services: BeliefServices, clock: SettableClock, userIds: Map<string, string>): Promise<void> {
   const as = (email: string) => sessionPrincipal(userIds.get(email) ?? "");
   await seedDemoStories(services, {
     scopeSlug: "platform",

@@ -1,7 +1,5 @@
 import type { ReactNode } from "react";
 import { requireUser } from "@/lib/auth/session";
-import { getDatabase } from "@/lib/db/database";
-import { listMyScopes } from "@/lib/identity/scopes";
 import { AppHeader } from "@/components/app-header";
 import { sessionPrincipal } from "@/lib/access/principal";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
@@ -28,7 +26,7 @@ async function pendingReviewCounts(userId: string, slugs: readonly string[]): Pr
 /** Every page in this group needs a session; signed-out visitors go to the sign-in page. */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
-  const scopes = await listMyScopes(await getDatabase(), user.id);
+  const scopes = await (await getBeliefServices()).listMyScopes(sessionPrincipal(user.id));
   const pendingReviews = await pendingReviewCounts(
     user.id,
     scopes.filter((s) => s.role === "reviewer" || s.role === "owner").map((s) => s.slug),

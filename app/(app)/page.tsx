@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { getDatabase } from "@/lib/db/database";
-import { listMyScopes } from "@/lib/identity/scopes";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { CreateScopeForm } from "@/components/scopes/create-scope-form";
 import { RoleBadge } from "@/components/scopes/role-badge";
 
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Scopes" };
 
 export default async function ScopesPage() {
   const user = await requireUser();
-  const scopes = await listMyScopes(await getDatabase(), user.id);
+  const scopes = await (await getBeliefServices()).listMyScopes(sessionPrincipal(user.id));
   return (
     <div className="space-y-10">
       <section>

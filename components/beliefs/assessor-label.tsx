@@ -1,6 +1,6 @@
 /**
  * Who decided a judgement. The offline default assessor's stamp starts with `heuristic`, so its label reads "heuristic…";
- * it also gets its own colour and an explaining title, because its verdicts are lexical cues, not a reading (SPEC §6).
+ * it also gets its own colour and an explaining title, because its verdicts are lexical cues, not a reading (docs/design.md §6).
  */
 export function AssessorLabel({ assessor }: { assessor: string }) {
   const heuristic = assessor.startsWith("heuristic");

@@ -11,7 +11,7 @@ import { splitForIngest } from "./split-for-ingest";
 const KINDS = ["observation", "model_output", "document", "measurement", "executable_check", "held_out_truth"] as const;
 type Kind = (typeof KINDS)[number];
 
-/** What the server does for each part (SPEC §4.3), shown while a part is being processed. */
+/** What the server does for each part (docs/design.md §4.3), shown while a part is being processed. */
 const STEPS = ["Register the text as evidence", "Assess ESS, reasoning type and manipulation", "Harvest claims", "Relate claims to live beliefs", "Stage one change-set"];
 
 /** Longer pastes are sent part by part (one Evidence item each) so the page can show progress and stay under the 20 000-character limit. */

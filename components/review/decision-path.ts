@@ -10,7 +10,7 @@ export interface DecisionStep {
 }
 
 /**
- * The mutation protocol's decision tree (SPEC §4.4) walked again over a journaled conflict report, so a reviewer sees
+ * The mutation protocol's decision tree (docs/design.md §4.4) walked again over a journaled conflict report, so a reviewer sees
  * which branch was taken and why: conflict (existing credence > conflictMinCredence and similarity > conflictMinSimilarity)
  * → more specific? merge → contradicted by strong evidence? supersede → different context? coexist → else review.
  * The report's own `decision` is what the protocol did; the walk only explains it.

@@ -1,22 +1,24 @@
+import { BeliefServiceError, scopeNotFoundError } from "@/lib/beliefs/belief-service-error";
 import type { IdentityDb } from "@/lib/identity/identity-db";
 import { roleAtLeast, type Role } from "@/lib/identity/roles";
-import type { Principal } from "./principal";
+import { isOperator, type Caller, type Operator, type Principal } from "./principal";
 
 export type HomeScope = {
   readonly id: string;
   readonly slug: string;
   readonly name: string;
   readonly isPublic: boolean;
+  readonly createdAt: Date;
   /** Null for a public scope the principal is not a member of. */
   readonly role: Role | null;
 };
 
 /**
- * What one principal may resolve from one home scope (SPEC §5): the home scope if they are a member, ∪ the scopes
+ * What one principal may resolve from one home scope (docs/design.md §5): the home scope if they are a member, ∪ the scopes
  * that granted the home scope, ∪ public scopes. Immutable; the only thing the graph stores filter by.
  */
 export type AuthorisedView = {
-  readonly principal: Principal;
+  readonly principal: Principal | Operator;
   /** The URL's scope if the principal may read it, else null (answer exactly as for a scope that does not exist). */
   readonly home: HomeScope | null;
   /** Sorted, duplicate-free. */
@@ -33,7 +35,9 @@ export type AuthorisedView = {
  * (no oracle by construction): the home scope with the principal's membership, the grants into it, and the
  * public scopes with the principal's memberships in them.
  */
-export async function buildAuthorisedView(db: IdentityDb, principal: Principal, homeScopeSlug: string): Promise<AuthorisedView> {
+export async function buildAuthorisedView(db: IdentityDb, caller: Caller, homeScopeSlug: string): Promise<AuthorisedView> {
+  if (isOperator(caller)) return buildOperatorView(db, caller, homeScopeSlug);
+  const principal = caller;
   const { userId, tokenScopeId } = principal;
   const homeRow = await db.prisma.scope.findFirst({
     where: {
@@ -42,7 +46,7 @@ export async function buildAuthorisedView(db: IdentityDb, principal: Principal, 
       ...(tokenScopeId === null ? {} : { id: tokenScopeId }),
       OR: [{ isPublic: true }, { memberships: { some: { userId } } }],
     },
-    select: { id: true, slug: true, name: true, isPublic: true, memberships: { where: { userId }, select: { role: true } } },
+    select: { id: true, slug: true, name: true, isPublic: true, createdAt: true, memberships: { where: { userId }, select: { role: true } } },
   });
   const home: HomeScope | null = homeRow
     ? Object.freeze({
@@ -50,10 +54,11 @@ export async function buildAuthorisedView(db: IdentityDb, principal: Principal, 
         slug: homeRow.slug,
         name: homeRow.name,
         isPublic: homeRow.isPublic,
+        createdAt: homeRow.createdAt,
         role: homeRow.memberships[0]?.role ?? null,
       })
     : null;
-  // Grants are for the home scope's members (SPEC §5: "T's members may resolve S's items").
+  // Grants are for the home scope's members (docs/design.md §5: "T's members may resolve S's items").
   const grantedTo = home?.role ? home.id : "";
   const [granted, publicScopes] = await Promise.all([
     db.prisma.grant.findMany({
@@ -90,4 +95,47 @@ export async function buildAuthorisedView(db: IdentityDb, principal: Principal, 
     roleIn: (scopeId: string) => frozenRoles.get(scopeId) ?? null,
     hasRole: (scopeId: string, minimum: Role) => roleAtLeast(frozenRoles.get(scopeId), minimum),
   });
+}
+
+/**
+ * The operator's view: the same union (home ∪ scopes granted to home ∪ public scopes), with the owner role in every
+ * scope of it. The operator acts on the machine itself, so a missing scope is still `home: null`.
+ */
+async function buildOperatorView(db: IdentityDb, operator: Operator, homeScopeSlug: string): Promise<AuthorisedView> {
+  const homeRow = await db.prisma.scope.findUnique({ where: { slug: homeScopeSlug }, select: { id: true, slug: true, name: true, isPublic: true, createdAt: true } });
+  const home: HomeScope | null = homeRow ? Object.freeze({ ...homeRow, role: "owner" as const }) : null;
+  const [granted, publicScopes] = await Promise.all([
+    db.prisma.grant.findMany({ where: { toScopeId: home?.id ?? "" }, select: { fromScopeId: true } }),
+    db.prisma.scope.findMany({ where: { isPublic: true }, select: { id: true } }),
+  ]);
+  const visible = new Set<string>(home ? [home.id] : []);
+  for (const g of granted) visible.add(g.fromScopeId);
+  for (const p of publicScopes) visible.add(p.id);
+  const visibleScopeIds = Object.freeze([...visible].sort());
+  return Object.freeze({
+    principal: operator,
+    home,
+    visibleScopeIds,
+    canRead: (scopeId: string) => visible.has(scopeId),
+    roleIn: (scopeId: string) => (visible.has(scopeId) ? ("owner" as const) : null),
+    hasRole: (scopeId: string) => visible.has(scopeId),
+  });
+}
+
+/**
+ * The scope `slug` as `caller` sees it, checked against `minimum` (docs/design.md §5): a scope the caller may not read is
+ * `not_found`, exactly like a missing slug; a readable scope with too weak a role is `forbidden`.
+ */
+export async function requireScopeRole(db: IdentityDb, caller: Caller, slug: string, minimum: Role | "read"): Promise<{ view: AuthorisedView; home: HomeScope }> {
+  const view = await buildAuthorisedView(db, caller, slug);
+  if (view.home === null) throw scopeNotFoundError(slug);
+  if (minimum !== "read" && !view.hasRole(view.home.id, minimum)) {
+    throw new BeliefServiceError("forbidden", `you need the ${minimum} role in scope ${slug} for this`);
+  }
+  return { view, home: view.home };
+}
+
+/** What the graph stores filter by: the view anchored on its home scope. */
+export function scopeViewOf(view: AuthorisedView & { home: HomeScope }): { homeScopeId: string; visibleScopeIds: readonly string[] } {
+  return { homeScopeId: view.home.id, visibleScopeIds: view.visibleScopeIds };
 }

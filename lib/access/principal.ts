@@ -7,6 +7,24 @@ export type Principal = {
   readonly tokenScopeId: string | null;
 };
 
+/** The operator (the CLI on the machine itself): acts in any scope as its owner, without a user. */
+export interface Operator {
+  readonly operator: true;
+}
+
+/** The one operator value; compare with `isOperator`. */
+export const OPERATOR: Operator = Object.freeze({ operator: true as const });
+
+/** The `actor` the operator's writes carry in history, mutation records and evidence. */
+export const OPERATOR_ACTOR = "operator";
+
+/** Who is asking an application service: a user principal or the operator. */
+export type Caller = Principal | Operator;
+
+export function isOperator(caller: Caller | string): caller is Operator {
+  return typeof caller === "object" && "operator" in caller && caller.operator === true;
+}
+
 export function sessionPrincipal(userId: string): Principal {
   return Object.freeze({ userId, tokenScopeId: null });
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { getDatabase, type Database } from "@/lib/db/database";
 import { currentUser, type SessionUser } from "@/lib/auth/session";
+import { sessionPrincipal, type Principal } from "@/lib/access/principal";
 import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 
 /** What every server action returns: the form shows `error.message` and `error.fields[name]` next to the inputs. */
 export type ActionResult<T> =
@@ -10,7 +12,9 @@ export type ActionResult<T> =
 
 export interface ActionContext {
   user: SessionUser;
-  db: Database;
+  /** The signed-in user as a caller of the services. */
+  caller: Principal;
+  services: BeliefServices;
 }
 
 function toInput(raw: unknown): unknown {
@@ -50,7 +54,7 @@ export function authedAction<S extends z.ZodType, T>(
       return { ok: false, error: { code: "invalid", message: "Please correct the highlighted fields.", fields } };
     }
     try {
-      return { ok: true, data: await body(parsed.data, { user, db: await getDatabase() }) };
+      return { ok: true, data: await body(parsed.data, { user, caller: sessionPrincipal(user.id), services: await getBeliefServices() }) };
     } catch (error) {
       if (error instanceof BeliefServiceError) {
         const fields = error.details.fields ? Object.fromEntries(error.details.fields.map((f) => [f.field, f.message])) : undefined;

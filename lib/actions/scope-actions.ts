@@ -3,10 +3,6 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { authedAction, type ActionResult } from "./safe-action";
-import { createScope, setScopePublic } from "@/lib/identity/scopes";
-import { addMember, changeRole, removeMember } from "@/lib/identity/members";
-import { addGrant, removeGrant } from "@/lib/identity/grants";
-import { createToken, revokeToken } from "@/lib/identity/tokens";
 import { roleSchema } from "@/lib/identity/schemas";
 
 const slug = z
@@ -20,8 +16,8 @@ const email = z.string().trim().toLowerCase().email("Enter a valid email address
 const role = roleSchema;
 
 const createScopeInput = z.object({ slug, name: z.string().trim().min(1, "Give the scope a name.").max(120) });
-const create = authedAction(createScopeInput, async (input, { db, user }) => {
-  const scope = await createScope(db, { slug: input.slug, name: input.name, ownerId: user.id });
+const create = authedAction(createScopeInput, async (input, { services, caller }) => {
+  const scope = await services.createScope(caller, { slug: input.slug, name: input.name });
   revalidatePath("/", "layout");
   return { slug: scope.slug };
 });
@@ -30,8 +26,8 @@ export async function createScopeAction(_p: unknown, formData: FormData): Promis
 }
 
 const memberInput = z.object({ scope: slug, email, role });
-const add = authedAction(memberInput, async (input, { db, user }) => {
-  await addMember(db, user.id, { scopeSlug: input.scope, email: input.email, role: input.role });
+const add = authedAction(memberInput, async (input, { services, caller }) => {
+  await services.addMember(caller, input.scope, { email: input.email, role: input.role });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return null;
 });
@@ -40,8 +36,8 @@ export async function addMemberAction(_p: unknown, formData: FormData): Promise<
 }
 
 const roleInput = z.object({ scope: slug, userId: z.string().min(1), role });
-const change = authedAction(roleInput, async (input, { db, user }) => {
-  await changeRole(db, user.id, { scopeSlug: input.scope, userId: input.userId, role: input.role });
+const change = authedAction(roleInput, async (input, { services, caller }) => {
+  await services.changeRole(caller, input.scope, { userId: input.userId, role: input.role });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return null;
 });
@@ -50,8 +46,8 @@ export async function changeRoleAction(input: z.input<typeof roleInput>): Promis
 }
 
 const removeInput = z.object({ scope: slug, userId: z.string().min(1) });
-const remove = authedAction(removeInput, async (input, { db, user }) => {
-  await removeMember(db, user.id, { scopeSlug: input.scope, userId: input.userId });
+const remove = authedAction(removeInput, async (input, { services, caller }) => {
+  await services.removeMember(caller, input.scope, { userId: input.userId });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return null;
 });
@@ -60,8 +56,8 @@ export async function removeMemberAction(input: z.input<typeof removeInput>): Pr
 }
 
 const publicInput = z.object({ scope: slug, isPublic: z.boolean() });
-const togglePublic = authedAction(publicInput, async (input, { db, user }) => {
-  await setScopePublic(db, user.id, { scopeSlug: input.scope, isPublic: input.isPublic });
+const togglePublic = authedAction(publicInput, async (input, { services, caller }) => {
+  await services.setScopePublic(caller, input.scope, { isPublic: input.isPublic });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return null;
 });
@@ -70,16 +66,16 @@ export async function setPublicAction(input: z.input<typeof publicInput>): Promi
 }
 
 const grantInput = z.object({ scope: slug, toSlug: slug });
-const grant = authedAction(grantInput, async (input, { db, user }) => {
-  await addGrant(db, user.id, { fromSlug: input.scope, toSlug: input.toSlug });
+const grant = authedAction(grantInput, async (input, { services, caller }) => {
+  await services.addGrant(caller, input.scope, { toSlug: input.toSlug });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return null;
 });
 export async function addGrantAction(_p: unknown, formData: FormData): Promise<ActionResult<null>> {
   return grant(formData);
 }
-const ungrant = authedAction(grantInput, async (input, { db, user }) => {
-  await removeGrant(db, user.id, { fromSlug: input.scope, toSlug: input.toSlug });
+const ungrant = authedAction(grantInput, async (input, { services, caller }) => {
+  await services.removeGrant(caller, input.scope, { toSlug: input.toSlug });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return null;
 });
@@ -92,8 +88,8 @@ const tokenInput = z.object({
   name: z.string().trim().min(1, "Name the token after the agent that will use it.").max(80),
   limitToScope: z.preprocess((v) => v === "on" || v === true, z.boolean()),
 });
-const mint = authedAction(tokenInput, async (input, { db, user }) => {
-  const created = await createToken(db, user.id, { name: input.name, scopeSlug: input.limitToScope ? input.scope : undefined });
+const mint = authedAction(tokenInput, async (input, { services, caller }) => {
+  const created = await services.createToken(caller, { name: input.name, scopeSlug: input.limitToScope ? input.scope : undefined });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return { token: created.token };
 });
@@ -102,8 +98,8 @@ export async function createTokenAction(_p: unknown, formData: FormData): Promis
 }
 
 const revokeInput = z.object({ scope: slug, tokenId: z.string().min(1) });
-const revoke = authedAction(revokeInput, async (input, { db, user }) => {
-  await revokeToken(db, user.id, input.tokenId);
+const revoke = authedAction(revokeInput, async (input, { services, caller }) => {
+  await services.revokeToken(caller, { tokenId: input.tokenId });
   revalidatePath(`/scopes/${input.scope}/settings`);
   return null;
 });

@@ -1,11 +1,10 @@
 import { sessionPrincipal, tokenPrincipal, type Principal } from "@/lib/access/principal";
 import { auth } from "@/lib/auth/auth";
-import { getDatabase } from "@/lib/db/database";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { getEnv } from "@/lib/env";
-import { authenticateToken } from "@/lib/identity/tokens";
 import { ApiError } from "./api-error";
 
-export { getBeliefServices } from "@/lib/beliefs/get-belief-services";
+export { getBeliefServices };
 
 /**
  * Who is calling: `Authorization: Bearer <API token>` (acting as the token's user, limited to its scope if it has
@@ -25,7 +24,7 @@ export async function authenticateCaller(request: Request): Promise<Caller> {
   const header = request.headers.get("authorization");
   if (header !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const token = match?.[1] ? await authenticateToken(await getDatabase(), match[1]) : null;
+    const token = match?.[1] ? await (await getBeliefServices()).authenticateToken(match[1]) : null;
     if (!token) throw new ApiError(401, "unauthenticated", "The API token is missing, malformed, unknown or revoked.");
     return { principal: tokenPrincipal(token), rateKey: `token:${token.tokenId}` };
   }

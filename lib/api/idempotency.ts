@@ -4,7 +4,7 @@ import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { IDEMPOTENCY_MARK_HOURS, runUnderIdempotencyClaim, type IdempotencyMarks } from "@/lib/graph/idempotency-mark";
 import { ApiError } from "./api-error";
 
-/** How long a key is remembered (SPEC §7 asks for idempotent writes; 24 h is the usual retry horizon). */
+/** How long a key is remembered (docs/design.md §7 asks for idempotent writes; 24 h is the usual retry horizon). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /** A pending key untouched this long belongs to a request that died mid-way; a retry takes it over. */
 export const IDEMPOTENCY_LEASE_SECONDS = 300;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { errorResponse } from "./api-error";
 
-/** Default requests per minute per token (or per user for a browser session); SPEC §7 asks for at least 600. */
+/** Default requests per minute per token (or per user for a browser session); docs/design.md §7 asks for at least 600. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
 export type RateDecision =

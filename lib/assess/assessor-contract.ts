@@ -1,5 +1,5 @@
 /**
- * The port-level contract every Assessor must keep (SPEC §6): result shapes, bounds, stamps, the invariants the
+ * The port-level contract every Assessor must keep (docs/design.md §6): result shapes, bounds, stamps, the invariants the
  * engine relies on (UNRELATED has strength 0, no contraction has severity 0, similarity is symmetric with
  * sim(a, a) = 1), and — for deterministic assessors — identical answers to identical questions.
  *

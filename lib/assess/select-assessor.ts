@@ -1,5 +1,5 @@
 /**
- * Configuration → assessor (SPEC §8): the OpenAI-compatible provider when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is
+ * Configuration → assessor (docs/design.md §8): the OpenAI-compatible provider when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is
  * set, the offline heuristic otherwise. Takes a plain record of environment strings (a central `lib/env.ts` may parse
  * them first and pass the same record).
  */

@@ -2,14 +2,18 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import type { Provider } from "next-auth/providers";
 import { z } from "zod";
-import { getDatabase } from "@/lib/db/database";
-import { verifyCredentials } from "@/lib/identity/users";
 import { getEnv } from "@/lib/env";
 
 const credentialsSchema = z.object({
   email: z.string().trim().toLowerCase().email(),
   password: z.string().min(1).max(1024),
 });
+
+/** The application layer's sign-in services, loaded on first use (this module is imported by every page). */
+async function signInServices() {
+  const { getBeliefServices } = await import("@/lib/beliefs/get-belief-services");
+  return getBeliefServices();
+}
 
 class InvalidCredentials extends CredentialsSignin {
   override code = "invalid_credentials";
@@ -24,8 +28,8 @@ function providers(): Provider[] {
       async authorize(raw) {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) throw new InvalidCredentials();
-        const db = await getDatabase();
-        const user = await verifyCredentials(db, parsed.data.email, parsed.data.password);
+        const services = await signInServices();
+        const user = await services.verifyCredentials(parsed.data.email, parsed.data.password);
         if (!user) throw new InvalidCredentials();
         return { id: user.id, email: user.email, name: user.name ?? user.email };
       },
@@ -56,9 +60,7 @@ export const authConfig = (): NextAuthConfig => ({
       if (account?.provider !== "oidc") return true;
       // OIDC users are matched or created by email, so the CLI and invitations work the same for both kinds.
       if (!user.email) return false;
-      const { ensureUserForEmail } = await import("@/lib/identity/users");
-      const db = await getDatabase();
-      const local = await ensureUserForEmail(db, user.email, user.name ?? undefined);
+      const local = await (await signInServices()).ensureUserForEmail(user.email, user.name ?? undefined);
       user.id = local.id;
       return true;
     },

@@ -129,7 +129,7 @@ export const retractInputSchema = z
   .strict();
 export type RetractInput = z.input<typeof retractInputSchema>;
 
-/** SPEC §4.4: the engine's own request schema (missing or invalid fields are refused with `invalid`, naming each). */
+/** docs/design.md §4.4: the engine's own request schema (missing or invalid fields are refused with `invalid`, naming each). */
 export const proposeMutationInputSchema = mutationRequestSchema;
 export type ProposeMutationInput = z.input<typeof proposeMutationInputSchema>;
 

@@ -101,7 +101,7 @@ export function parseServiceInput<T>(schema: { safeParse(input: unknown): { succ
   throw invalidInputError(result.error);
 }
 
-/** The not-found answer for a scope: identical for a missing scope and one the caller may not read (SPEC §5). */
+/** The not-found answer for a scope: identical for a missing scope and one the caller may not read (docs/design.md §5). */
 export function scopeNotFoundError(slug: string, field = "scope"): BeliefServiceError {
   return new BeliefServiceError("not_found", `no scope ${slug}`, { fields: [{ field, message: "not found" }] });
 }

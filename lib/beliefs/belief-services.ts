@@ -9,7 +9,7 @@
  * Writes: load → engine → `store.apply(changeSet)` (one transaction); on `VersionConflict` reload and retry
  * (bounded, with jitter) so concurrent writers never lose an update. Errors are `BeliefServiceError`.
  */
-import type { Principal } from "@/lib/access/principal";
+import type { Caller } from "@/lib/access/principal";
 import type { ReadableScope } from "@/lib/access/readable-scopes";
 import type { Database } from "@/lib/db/database";
 import type {
@@ -35,14 +35,9 @@ import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/repl
 import type { GraphSlice, GraphStore, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
 import type { Embedder, HarvestedClaim } from "@/lib/engine";
 
-/** The operator (the CLI on the machine itself): acts in any scope as its owner, without a user. */
-export interface OperatorCaller {
-  readonly operator: true;
-}
-export const OPERATOR_CALLER: OperatorCaller = Object.freeze({ operator: true as const });
-
-/** Who is asking: a user principal (session, or API token possibly limited to one scope), or the operator. */
-export type Caller = Principal | OperatorCaller;
+/** Who is asking: a user principal (session, or API token possibly limited to one scope), or the operator (`OPERATOR`). */
+export type { Caller, Operator } from "@/lib/access/principal";
+import type { IdentityServices, SignInServices } from "./identity-services";
 
 export interface BeliefServicesConfig {
   /** Prisma (scopes, memberships, grants, parameter sets). */
@@ -224,19 +219,8 @@ export interface ReplayCheckResult {
   mismatches: readonly { beliefId: string; mismatches: readonly ReplayMismatch[] }[];
 }
 
-export interface ScopeParamsView {
-  scope: string;
-  /** 0 = no stored set (the defaults apply); else the stored version number. */
-  version: number;
-  /** The content hash beliefs record (`paramsVersion`). */
-  paramsVersion: string;
-  /** What the owner set (partial); `{}` for defaults. */
-  input: EngineParamsInput;
-  /** The resolved values. */
-  params: EngineParams;
-  createdAt: IsoTime | null;
-  createdBy: string | null;
-}
+import type { ScopeParamsView } from "@/lib/identity/scope-params";
+export type { ScopeParamsView };
 
 export interface ScopeOverview {
   scope: string;
@@ -254,7 +238,7 @@ export interface ScopeOverview {
 // The facade
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface BeliefServices {
+export interface BeliefServices extends IdentityServices, SignInServices {
   // ---- writes (editor) ----
   registerEvidence(caller: Caller, scopeSlug: string, input: unknown): Promise<RegisterEvidenceResult>;
   assimilate(caller: Caller, scopeSlug: string, input: unknown): Promise<AssimilateResult>;
@@ -302,6 +286,3 @@ export interface BeliefServices {
 }
 
 export type { BeliefRecord };
-
-/** `createBeliefServices` (in `./create-belief-services`, re-exported by `@/lib/beliefs`) has this signature. */
-export type CreateBeliefServices = (config: BeliefServicesConfig) => BeliefServices;

@@ -1,15 +1,13 @@
 /**
- * The caller's context for one request: the authorised view of the URL's scope (built by `lib/access` from Prisma,
- * or, for the operator, the same union computed without a membership), the role checks, and the actor string
- * written into history. The only place the services learn who may see what.
+ * The caller's context for one request: the authorised view of the URL's scope, built by `lib/access` (the one
+ * resolver, for users and the operator alike), the role checks, and the actor string written into history. The only
+ * place the services learn who may see what.
  */
-import { buildAuthorisedView } from "@/lib/access/authorised-view";
-import type { Database } from "@/lib/db/database";
-import type { ScopeView } from "@/lib/graph/graph-store";
-import { roleAtLeast, type Role } from "@/lib/identity/roles";
-import { BeliefServiceError, scopeNotFoundError } from "./belief-service-error";
-import type { Principal } from "@/lib/access/principal";
-import type { Caller, OperatorCaller } from "./belief-services";
+import { requireScopeRole, scopeViewOf } from "@/lib/access/authorised-view";
+import { isOperator, OPERATOR_ACTOR, type Caller } from "@/lib/access/principal";
+import type { IdentityDb } from "@/lib/identity/identity-db";
+import type { Role } from "@/lib/identity/roles";
+import type { ScopeView } from "@/lib/engine";
 
 export interface ScopeRef {
   id: string;
@@ -31,66 +29,19 @@ export interface CallerContext {
   canRead(scopeId: string): boolean;
 }
 
-export const OPERATOR_ACTOR = "operator";
-
-export function isOperatorCaller(caller: Caller): caller is OperatorCaller {
-  return "operator" in caller && caller.operator === true;
-}
-
 /**
  * Builds the context and checks `minimum` in the URL's scope: `read` needs only visibility (public scopes are
  * readable by every signed-in user); a scope the caller may not read → the same `not_found` as a missing one;
  * visible but too weak a role → `forbidden`.
  */
-export async function callerContext(
-  db: Pick<Database, "prisma">,
-  caller: Caller,
-  scopeSlug: string,
-  minimum: Role | "read",
-): Promise<CallerContext> {
-  const context = isOperatorCaller(caller) ? await operatorContext(db, scopeSlug) : await principalContext(db, caller as Principal, scopeSlug);
-  if (minimum !== "read" && !context.hasRole(context.scope.id, minimum)) {
-    throw new BeliefServiceError("forbidden", `you need the ${minimum} role in scope ${scopeSlug} for this`);
-  }
-  return context;
-}
-
-async function principalContext(
-  db: Pick<Database, "prisma">,
-  caller: Principal,
-  scopeSlug: string,
-): Promise<CallerContext> {
-  const authorised = await buildAuthorisedView(db, caller, scopeSlug);
-  const home = authorised.home;
-  if (home === null) throw scopeNotFoundError(scopeSlug);
+export async function callerContext(db: IdentityDb, caller: Caller, scopeSlug: string, minimum: Role | "read"): Promise<CallerContext> {
+  const { view, home } = await requireScopeRole(db, caller, scopeSlug, minimum);
   return {
     scope: { id: home.id, slug: home.slug, name: home.name, isPublic: home.isPublic },
-    view: { homeScopeId: home.id, visibleScopeIds: authorised.visibleScopeIds },
-    actor: caller.userId,
+    view: scopeViewOf({ ...view, home }),
+    actor: isOperator(caller) ? OPERATOR_ACTOR : caller.userId,
     role: home.role,
-    hasRole: (scopeId, minimum) => authorised.hasRole(scopeId, minimum),
-    canRead: (scopeId) => authorised.canRead(scopeId),
+    hasRole: (scopeId, minimum) => view.hasRole(scopeId, minimum),
+    canRead: (scopeId) => view.canRead(scopeId),
   };
 }
-
-/** The operator sees what a member of the scope would (home ∪ granted ∪ public) and passes every role check. */
-async function operatorContext(db: Pick<Database, "prisma">, scopeSlug: string): Promise<CallerContext> {
-  const scope = await db.prisma.scope.findUnique({ where: { slug: scopeSlug }, select: { id: true, slug: true, name: true, isPublic: true } });
-  if (!scope) throw scopeNotFoundError(scopeSlug);
-  const [granted, publicScopes] = await Promise.all([
-    db.prisma.grant.findMany({ where: { toScopeId: scope.id }, select: { fromScopeId: true } }),
-    db.prisma.scope.findMany({ where: { isPublic: true }, select: { id: true } }),
-  ]);
-  const visible = new Set<string>([scope.id, ...granted.map((g) => g.fromScopeId), ...publicScopes.map((s) => s.id)]);
-  const visibleScopeIds = Object.freeze([...visible].sort());
-  return {
-    scope,
-    view: { homeScopeId: scope.id, visibleScopeIds },
-    actor: OPERATOR_ACTOR,
-    role: "owner",
-    hasRole: (scopeId) => visible.has(scopeId),
-    canRead: (scopeId) => visible.has(scopeId),
-  };
-}
-
-export { roleAtLeast };

@@ -52,12 +52,12 @@ describe("CLI commands: replay check, export, import", () => {
 
   it("replay check exits 0 when stored == replay and 1 on a mismatch, naming the belief and field", async () => {
     const ok = io();
-    expect(await replayCheckCommand(source.services, source.db, {}, ok)).toBe(0);
+    expect(await replayCheckCommand(source.services, {}, ok)).toBe(0);
     expect(ok.stdout).toContain(`${source.scopes.home}\t`);
     const [victim] = await source.services.listBeliefs(source.callers.viewer, source.scopes.home, { limit: 1 });
     await source.db.sql.query(`UPDATE graph_beliefs SET data = jsonb_set(data, '{credence}', '0.123'::jsonb) WHERE id = $1`, [victim?.id]);
     const bad = io();
-    expect(await replayCheckCommand(source.services, source.db, { scope: source.scopes.home }, bad)).toBe(1);
+    expect(await replayCheckCommand(source.services, { scope: source.scopes.home }, bad)).toBe(1);
     expect(bad.stdout).toContain(`${victim?.id}\tcredence\tstored 0.123`);
   });
 

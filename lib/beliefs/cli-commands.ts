@@ -5,11 +5,11 @@
  * stderr as one line). Export writes `serializeScopeExport` (sorted keys) and a newline: importing that text and
  * exporting again gives the same text, up to the scope id the import rewrote.
  */
-import type { Database } from "@/lib/db/database";
 import { serializeScopeExport } from "@/lib/graph/graph-store";
 import { BeliefServiceError } from "./belief-service-error";
 import type { SetParamsInput } from "./belief-schemas";
-import { OPERATOR_CALLER, type BeliefServices } from "./belief-services";
+import { OPERATOR } from "@/lib/access/principal";
+import type { BeliefServices } from "./belief-services";
 
 export interface CliIo {
   out(text: string): void;
@@ -27,12 +27,12 @@ function failure(io: CliIo, error: unknown): number {
 }
 
 /** `replay check [--scope S]`: every belief of S (or of every scope) against the replay of its history. */
-export async function replayCheckCommand(services: BeliefServices, db: Pick<Database, "prisma">, options: { scope?: string }, io: CliIo): Promise<number> {
-  const slugs = options.scope ? [options.scope] : (await db.prisma.scope.findMany({ select: { slug: true }, orderBy: { slug: "asc" } })).map((s) => s.slug);
+export async function replayCheckCommand(services: BeliefServices, options: { scope?: string }, io: CliIo): Promise<number> {
+  const slugs = options.scope ? [options.scope] : (await services.listAllScopes(OPERATOR)).map((s) => s.slug);
   let mismatched = 0;
   try {
     for (const slug of slugs) {
-      const result = await services.replayCheck(OPERATOR_CALLER, slug, {});
+      const result = await services.replayCheck(OPERATOR, slug, {});
       io.out(`${slug}\t${result.checked} beliefs\t${result.ok ? "ok" : `${result.mismatches.length} mismatched`}\n`);
       for (const m of result.mismatches) {
         mismatched += 1;
@@ -48,7 +48,7 @@ export async function replayCheckCommand(services: BeliefServices, db: Pick<Data
 /** `export --scope S [--as-of T]`: the scope as JSON on stdout. */
 export async function exportCommand(services: BeliefServices, options: { scope: string; asOf?: string }, io: CliIo): Promise<number> {
   try {
-    const data = await services.exportScope(OPERATOR_CALLER, options.scope, options.asOf ? { asOf: options.asOf } : {});
+    const data = await services.exportScope(OPERATOR, options.scope, options.asOf ? { asOf: options.asOf } : {});
     io.out(`${serializeScopeExport(data)}\n`);
     return 0;
   } catch (error) {
@@ -67,7 +67,7 @@ export async function importCommand(services: BeliefServices, options: { scope: 
     return 1;
   }
   try {
-    const result = await services.importScope(OPERATOR_CALLER, options.scope, { data });
+    const result = await services.importScope(OPERATOR, options.scope, { data });
     io.err(
       `imported into ${options.scope}: ${result.beliefs} beliefs, ${result.historyItems} history items, ${result.evidence} evidence, ${result.mutations} mutations, ${result.edges} edges, ${result.topicFreezes} topic freezes`,
     );
@@ -80,7 +80,7 @@ export async function importCommand(services: BeliefServices, options: { scope: 
 /** `params show --scope S`: the scope's current parameter set (version, content hash, what the owner set, resolved). */
 export async function paramsShowCommand(services: BeliefServices, options: { scope: string }, io: CliIo): Promise<number> {
   try {
-    io.out(`${JSON.stringify(await services.getParams(OPERATOR_CALLER, options.scope), null, 2)}\n`);
+    io.out(`${JSON.stringify(await services.getParams(OPERATOR, options.scope), null, 2)}\n`);
     return 0;
   } catch (error) {
     return failure(io, error);
@@ -101,7 +101,7 @@ export async function paramsSetCommand(services: BeliefServices, options: { scop
   }
   try {
     // The service parses it (unknown keys and wrong types are refused as `invalid`).
-    const set = await services.setParams(OPERATOR_CALLER, options.scope, { params } as SetParamsInput);
+    const set = await services.setParams(OPERATOR, options.scope, { params } as SetParamsInput);
     io.err(`parameter set version ${set.version} (${set.paramsVersion}) now applies to ${options.scope}`);
     return 0;
   } catch (error) {

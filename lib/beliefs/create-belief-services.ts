@@ -3,6 +3,7 @@
  * caller only ever sees `BeliefServiceError` (or, for a bug, the original error, which the boundary logs as a 500).
  */
 import type { BeliefServices, BeliefServicesConfig } from "./belief-services";
+import { identityServices, signInServices } from "./identity-services";
 import { mutationServices } from "./mutation-services";
 import { readServices } from "./read-services";
 import { scopeListServices } from "./scope-list-services";
@@ -25,6 +26,8 @@ export function createBeliefServices(config: BeliefServicesConfig): BeliefServic
     ...readServices(kit),
     ...scopeServices(kit),
     ...scopeListServices(kit),
+    ...identityServices(config.db),
+    ...signInServices(config.db),
   };
   const wrapped = {} as Record<string, unknown>;
   for (const [name, method] of Object.entries(services) as [string, (...args: unknown[]) => Promise<unknown>][]) {

@@ -1,6 +1,6 @@
 /**
  * The seeds' own stories, written through the belief services with a back-dated clock so the demo scope's history
- * reads like two weeks of real use (SPEC §8). The lead's demo seeder creates the users and the scope, builds the
+ * reads like two weeks of real use (docs/design.md §8). The lead's demo seeder creates the users and the scope, builds the
  * services with a `SettableClock`, and calls `seedDemoStories`.
  *
  * Stories (day offsets from a Monday): the deploy-branch contradiction (Mon "main", Thu "release"); the open-source

@@ -1,5 +1,5 @@
 /**
- * The mutation protocol (SPEC §4.4) as services: propose (editor), review and lift a freeze (reviewer), the review
+ * The mutation protocol (docs/design.md §4.4) as services: propose (editor), review and lift a freeze (reviewer), the review
  * queue (viewer). A blocked mutation is journaled first (its change-set is applied: the blocked record and, for an
  * oscillation, the topic freeze), then answered with `oscillation_hard_stop` / `topic_frozen` naming it.
  */

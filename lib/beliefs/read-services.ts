@@ -250,7 +250,7 @@ export function readServices(kit: ServiceKit): ReadServices {
 
   /**
    * Items of other scopes that home beliefs cite and the caller may resolve (granted or public), as reference nodes
-   * with their entry edges (SPEC §5: the URL's scope only, plus cited items shown as references). Each citing belief's
+   * with their entry edges (docs/design.md §5: the URL's scope only, plus cited items shown as references). Each citing belief's
    * one-hop neighbourhood comes from the store, which filters every node through the view.
    */
   async function withReferences(ctx: CallerContext, data: ScopeExport, slice: GraphSlice, asOf: string | undefined): Promise<GraphSlice> {

@@ -21,7 +21,7 @@ import type { Role } from "@/lib/identity/roles";
 import type { BeliefChange, BeliefServicesConfig, Caller } from "./belief-services";
 import { callerContext, type CallerContext } from "./caller-context";
 import { withConflictRetry } from "./conflict-retry";
-import { scopeParamsRepository, type ScopeParamsRepository } from "./scope-params";
+import { scopeParamsRepository, type ScopeParamsRepository } from "@/lib/identity/scope-params";
 
 export type IdKind = "belief" | "evidence" | "mutation" | "changeset";
 const ID_PREFIX: Record<IdKind, string> = { belief: "b", evidence: "ev", mutation: "mut", changeset: "cs" };
@@ -41,7 +41,7 @@ export interface ServiceKit {
   paramsIndex(): Promise<(version: string) => EngineParams>;
   /**
    * The system citation index with citations of unresolved sources left out: an entry whose source did not resolve
-   * in its citer's view points at a placeholder and gets no events (SPEC §4.2), so retracting a hidden item never
+   * in its citer's view points at a placeholder and gets no events (docs/design.md §4.2), so retracting a hidden item never
    * reveals, through events, that somebody cited it.
    */
   resolvedCitations(): SystemCitationIndex;
@@ -62,13 +62,8 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
     newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),
     retry: (run) => withConflictRetry(run, { maxAttempts: config.maxAttempts }),
     async paramsIndex() {
-      const rows = await config.db.prisma.scopeParams.findMany({ select: { scopeId: true, params: true } });
       const byVersion = new Map<string, EngineParams>([[paramsVersion(defaults), defaults]]);
-      for (const row of rows) {
-        const input = (row.params ?? {}) as Record<string, unknown>;
-        const p = resolveParams({ ...config.params, ...input, tierStrength: { ...config.params?.tierStrength, ...(input.tierStrength as object | undefined) } });
-        byVersion.set(paramsVersion(p), p);
-      }
+      for (const p of await params.allParams()) byVersion.set(paramsVersion(p), p);
       return (version) => byVersion.get(version) ?? defaults;
     },
     resolvedCitations() {

@@ -1,5 +1,5 @@
 /**
- * Dialectical synthesis (SPEC §4.5): candidates are detected by the engine over the scope's live beliefs; the
+ * Dialectical synthesis (docs/design.md §4.5): candidates are detected by the engine over the scope's live beliefs; the
  * proposal text comes from the assessor; accepting writes a fresh provisional belief with SYNTHESIZES edges.
  * Dismissals (and accepted pairs) are remembered in the scope's settings JSON under `beliefs.synthesis`, because the
  * graph has no place for "not this pair again until either side gains new support".

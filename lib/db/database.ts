@@ -11,6 +11,7 @@ import {
 } from "./data-folder-lock";
 import type { EmbeddedSocketServer } from "./embedded-socket-server";
 import { databaseTimeoutsFromEnv, poolTimeoutOptions, type DatabaseTimeouts } from "./db-errors";
+import { processSingleton } from "@/lib/process-singleton";
 import { migrate } from "./migrate";
 import { createPrismaClient, type AppPrismaClient } from "./prisma-client";
 import { poolExecutor, type SqlExecutor } from "./sql-executor";
@@ -218,7 +219,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-type DatabaseGlobal = typeof globalThis & { __credenceDatabase?: Promise<Database> };
+const processDatabase = processSingleton<Database>("__credenceDatabase", async () => {
+  const { getEnv } = await import("@/lib/env");
+  return openDatabase(databaseConfigFromEnv(getEnv(), { owner: `credence web process ${process.pid}` }));
+});
 
 /**
  * The process-wide database. The custom server (scripts/serve.ts) opens it at start and registers it, so Next.js
@@ -226,24 +230,14 @@ type DatabaseGlobal = typeof globalThis & { __credenceDatabase?: Promise<Databas
  * Without a registration (e.g. plain `next dev`), the first call opens it from the environment.
  */
 export function getDatabase(): Promise<Database> {
-  const store = globalThis as DatabaseGlobal;
-  store.__credenceDatabase ??= (async () => {
-    const { getEnv } = await import("@/lib/env");
-    return openDatabase(databaseConfigFromEnv(getEnv(), { owner: `credence web process ${process.pid}` }));
-  })();
-  const opening = store.__credenceDatabase;
-  // A failed open is not cached: the next request retries (e.g. after the CLI released the folder).
-  opening.catch(() => {
-    if (store.__credenceDatabase === opening) delete store.__credenceDatabase;
-  });
-  return opening;
+  return processDatabase.get();
 }
 
 export function registerDatabase(db: Database): void {
-  (globalThis as DatabaseGlobal).__credenceDatabase = Promise.resolve(db);
+  processDatabase.set(db);
 }
 
 /** Forgets the registered instance (tests); does not close it. */
 export function unregisterDatabase(): void {
-  delete (globalThis as DatabaseGlobal).__credenceDatabase;
+  processDatabase.forget();
 }

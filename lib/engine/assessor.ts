@@ -1,5 +1,5 @@
 /**
- * The Assessor port (SPEC §6): every judgement the engine needs from a reader of text.
+ * The Assessor port (docs/design.md §6): every judgement the engine needs from a reader of text.
  *
  * The engine defines it; adapters implement it (`lib/assess/heuristic` offline, `lib/assess/openai` for any
  * OpenAI-compatible server). Every result carries a short `reasoning` that the UI shows as the audit trail, and the
@@ -19,7 +19,7 @@ export type AssessedRelation = Relation | "UNRELATED";
 
 /**
  * Coarse kind of reasoning a text uses. Honest-but-weak kinds lower ESS; pressure kinds mark manipulation.
- * Matches the vocabulary of `../shared/eval/manipulation.jsonl`.
+ * Matches the vocabulary of the labelled evaluation sets (`lib/assess/eval/manipulation.*.jsonl`).
  */
 export const REASONING_TYPES = [
   "empirical",
@@ -48,7 +48,7 @@ interface Assessed {
   assessor: AssessorStamp;
 }
 
-/** Evidence Strength Score: how much an honest reader should move on this text (SPEC §4.3). */
+/** Evidence Strength Score: how much an honest reader should move on this text (docs/design.md §4.3). */
 export interface EssAssessment extends Assessed {
   /** [0,1]; weak-but-honest evidence (anecdote, hearsay, authority) is low, not manipulative. */
   ess: number;
@@ -63,14 +63,14 @@ export interface RelationAssessment extends Assessed {
   strength: number;
 }
 
-/** Holistic judgement when contradiction has accumulated (SPEC §4.3 contraction). */
+/** Holistic judgement when contradiction has accumulated (docs/design.md §4.3 contraction). */
 export interface ContractionAssessment extends Assessed {
   contract: boolean;
   /** Severity s ∈ (0,1] when `contract`; 0 otherwise. */
   severity: number;
 }
 
-/** Mutation conflict analysis (SPEC §4.4 decision tree; "contradicted by strong evidence" is a rule, not this). */
+/** Mutation conflict analysis (docs/design.md §4.4 decision tree; "contradicted by strong evidence" is a rule, not this). */
 export interface ConflictAssessment extends Assessed {
   /** The proposal is a more specific statement of the existing belief (→ merge, N REFINES E). */
   moreSpecific: boolean;

@@ -1,5 +1,5 @@
 /**
- * Assimilation (SPEC §4.1–§4.2): the untrusted boundary where a caller's claim and evidence list become entries.
+ * Assimilation (docs/design.md §4.1–§4.2): the untrusted boundary where a caller's claim and evidence list become entries.
  *
  * For each piece of evidence the source is resolved once through the caller's authorised view and `verified`,
  * `effectiveTier`, `launderingReason` and `ess` are decided and stored; then the belief is replayed and a change-set

@@ -1,5 +1,5 @@
 /**
- * Grounding propagation and retraction (SPEC §4.2): a system-level maintenance traversal across scopes.
+ * Grounding propagation and retraction (docs/design.md §4.2): a system-level maintenance traversal across scopes.
  *
  * A belief is *grounded* when it is live and holds a live real support that bottoms out in Evidence: directly, or
  * through a citation of a grounded belief (least fixed point, so a citation cycle whose root evidence is gone is
@@ -111,7 +111,7 @@ class CascadeState {
 }
 
 /**
- * Retract a source (SPEC §4.2): a `retracted` event on every live entry citing `sourceId`, then grounding
+ * Retract a source (docs/design.md §4.2): a `retracted` event on every live entry citing `sourceId`, then grounding
  * propagation. Authorisation (editor of the source's own scope; 403 vs not-found) is the service's job before this.
  * The change-set also marks the Evidence item retracted (a store ignores the mark when `sourceId` is not Evidence).
  * State after retract(s) equals the replay of each history with s's entries removed.

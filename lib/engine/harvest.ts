@@ -1,5 +1,5 @@
 /**
- * Harvest (SPEC §4.7): split model output into atomic, sentence-level claims, each stamped with its producer and
+ * Harvest (docs/design.md §4.7): split model output into atomic, sentence-level claims, each stamped with its producer and
  * any typed quantity it states. Harvested claims enter as `model_assertion` evidence unless sourced.
  *
  * Splitting uses `Intl.Segmenter` (ICU sentence rules: decimals such as `0.05`, `$3.50`, ellipses, lowercase

@@ -1,5 +1,5 @@
 /**
- * The belief engine's public entry point (SPEC §3–§4): a pure core with no I/O, no clock and no framework.
+ * The belief engine's public entry point (docs/design.md §3–§4): a pure core with no I/O, no clock and no framework.
  * Callers import from `@/lib/engine` only.
  */
 export * from "./assessor";

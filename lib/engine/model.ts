@@ -1,5 +1,5 @@
 /**
- * The belief model (SPEC §3): plain data, no behaviour beyond total orders and lookups.
+ * The belief model (docs/design.md §3): plain data, no behaviour beyond total orders and lookups.
  *
  * A belief's stored fields are a cache of `replay(history, params)`; the history (entries and events, ordered by
  * `seq`) is the source of truth and nothing in it is ever deleted.
@@ -51,7 +51,7 @@ export function isRealTier(tier: Tier): boolean {
 
 /**
  * Evidence kinds. `unresolved` is the in-scope placeholder for a cited id that did not resolve in the citer's view
- * (SPEC §2); it holds the raw id string as its text and never backs more than `model_assertion`.
+ * (docs/design.md §2); it holds the raw id string as its text and never backs more than `model_assertion`.
  */
 export const EVIDENCE_KINDS = [
   "model_output",
@@ -64,7 +64,7 @@ export const EVIDENCE_KINDS = [
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
-/** The highest tier an evidence kind can back (SPEC §3). */
+/** The highest tier an evidence kind can back (docs/design.md §3). */
 export const EVIDENCE_KIND_TIER_CAP: Readonly<Record<EvidenceKind, Tier>> = {
   model_output: "model_assertion",
   observation: "observation",
@@ -135,7 +135,7 @@ interface HistoryItemBase {
   changeSet: string;
 }
 
-/** One step of a belief's history: a piece of evidence bearing on it (SPEC §3). */
+/** One step of a belief's history: a piece of evidence bearing on it (docs/design.md §3). */
 export interface EvidenceEntry extends HistoryItemBase {
   type: "entry";
   /** The cited item's id as the caller gave it; `null` for an anonymous model assertion (each counts on its own). */
@@ -258,7 +258,7 @@ export interface DerivedBeliefFields {
   paramsVersion: string;
 }
 
-/** A claim held with a credence (SPEC §3). Its history is stored beside it (see `BeliefRecord`). */
+/** A claim held with a credence (docs/design.md §3). Its history is stored beside it (see `BeliefRecord`). */
 export interface Belief extends DerivedBeliefFields {
   id: string;
   scope: string;
@@ -281,7 +281,7 @@ export interface BeliefRecord {
   history: History;
 }
 
-/** An episode, document, measurement, check result or model output (SPEC §3). */
+/** An episode, document, measurement, check result or model output (docs/design.md §3). */
 export interface Evidence {
   id: string;
   scope: string;
@@ -307,7 +307,7 @@ export interface BeliefEdge {
   changeSet: string;
 }
 
-// ---- Mutation protocol vocabulary (SPEC §4.4) ----
+// ---- Mutation protocol vocabulary (docs/design.md §4.4) ----
 
 export const MUTATION_TYPES = ["new", "updated", "superseded", "merged", "coexisting", "retired"] as const;
 export type MutationType = (typeof MUTATION_TYPES)[number];

@@ -1,5 +1,5 @@
 /**
- * The mutation protocol (SPEC §4.4, the SSGM belief-mutation skill), as one staged change-set per request.
+ * The mutation protocol (docs/design.md §4.4, the SSGM belief-mutation skill), as one staged change-set per request.
  *
  * 1. **Validation** (422, every bad field named): `belief` is one complete, falsifiable sentence (≥ 3 words, one
  *    sentence, not a question); `strength` ∈ [0,1]; `reason` cites at least one evidence id (inline or in

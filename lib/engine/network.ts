@@ -1,5 +1,5 @@
 /**
- * The belief network's status layer (SPEC §4.5): tension from support and rebuttal weight, and the status rules
+ * The belief network's status layer (docs/design.md §4.5): tension from support and rebuttal weight, and the status rules
  * (canonization, demotion to `disputed`) that replay evaluates at every checkpoint of the fold.
  */
 import type { BeliefStatus } from "./model";

@@ -1,5 +1,5 @@
 /**
- * Every threshold of SPEC §3–§4 in one object, with its documented default.
+ * Every threshold of docs/design.md §3–§4 in one object, with its documented default.
  *
  * A scope's parameter set is versioned by content: `paramsVersion(params)` is a stable hash of the resolved values,
  * recorded on each belief so its replay always uses the same numbers.

@@ -25,7 +25,7 @@ export interface Clock {
 }
 
 /**
- * The caller's authorised view of one scope (SPEC §5), as the graph stores filter by it. Built only by `lib/access`
+ * The caller's authorised view of one scope (docs/design.md §5), as the graph stores filter by it. Built only by `lib/access`
  * from the caller's memberships, the grants into the home scope and the public scopes.
  */
 export interface ScopeView {
@@ -77,7 +77,7 @@ export interface ResolvedMutation {
 export type ResolvedItem = ResolvedEvidence | ResolvedBelief | ResolvedMutation;
 
 /**
- * The caller's authorised view (SPEC §5): the only way the engine learns whether an id exists.
+ * The caller's authorised view (docs/design.md §5): the only way the engine learns whether an id exists.
  *
  * One lookup per id, with the visibility check inside the query: an id that exists but is not visible to the
  * caller returns `null` exactly like an id that does not exist (same code path, same queries). Every hop of a proof
@@ -94,7 +94,7 @@ export interface CitationRef {
 }
 
 /**
- * System-level citation index for grounding propagation and retraction (SPEC §4.2). Not filtered by any caller's
+ * System-level citation index for grounding propagation and retraction (docs/design.md §4.2). Not filtered by any caller's
  * view: the cascade is maintenance across scopes; what a caller is shown of it is filtered by the service.
  */
 export interface CitationIndex {

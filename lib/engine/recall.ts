@@ -1,5 +1,5 @@
 /**
- * Recall with disagreement (SPEC §4.6, memnode): "what do we believe about X, and where do we disagree?"
+ * Recall with disagreement (docs/design.md §4.6, memnode): "what do we believe about X, and where do we disagree?"
  *
  * 1. Candidates (a store's full-text matches in the URL's scope, with histories) are followed along `SUPERSEDES` to the
  *    live end of each chain (through the caller's loader, cycle-safe), then ranked by the shared scorer

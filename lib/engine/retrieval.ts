@@ -1,5 +1,5 @@
 /**
- * Retrieval (SPEC §4.6): one shared relevance scorer over store-provided candidates, so every store ranks alike.
+ * Retrieval (docs/design.md §4.6): one shared relevance scorer over store-provided candidates, so every store ranks alike.
  *
  * Stores return candidates from their own full-text search (or embeddings); the engine re-scores them lexically:
  *   relevance(q, d) = coverage · (0.8 + 0.2 · focus) ∈ [0,1]
@@ -130,7 +130,7 @@ export interface RetrievalCandidate {
   validUntil?: string | null;
 }
 
-/** Statuses that end a belief's life (SPEC §4.5): such beliefs are never retrieved. */
+/** Statuses that end a belief's life (docs/design.md §4.5): such beliefs are never retrieved. */
 export const ENDED_STATUSES: ReadonlySet<string> = new Set(["superseded", "retired", "contracted"]);
 
 /** A belief is live when its status is not terminal and (given `asOf`) its validity has not ended. */

@@ -1,5 +1,5 @@
 /**
- * Revision (SPEC §4.3, Sonality, AGM-aligned): the ingest pipeline as one staged change-set.
+ * Revision (docs/design.md §4.3, Sonality, AGM-aligned): the ingest pipeline as one staged change-set.
  *
  * `ingest(input, deps)`:
  * 1. **ESS**: the Assessor scores the text (`ess`, `reasoningType`, `manipulative`); the text becomes an Evidence item

@@ -1,5 +1,5 @@
 /**
- * The stability monitor (SPEC §4.4), per scope and topic, over the mutation journal:
+ * The stability monitor (docs/design.md §4.4), per scope and topic, over the mutation journal:
  * * drift: more than `driftMaxMutations` (5) mutations within `driftWindowMs` (7 days) → `drift_warning`;
  * * more than `supersessionFlagCount` (3) supersessions of one topic → `architectural_review`;
  * * returning a topic to a belief it left (A→B→A: the proposal has the key of, or similarity > `oscillationSimilarity`

@@ -1,5 +1,5 @@
 /**
- * Dialectical synthesis (SPEC §4.5, memnode): when one of two beliefs rebuts the other and both keep real support
+ * Dialectical synthesis (docs/design.md §4.5, memnode): when one of two beliefs rebuts the other and both keep real support
  * across at least `synthesisMinChangeSets` (2) change-sets each, propose a scoped synthesis.
  *
  * * "A rebuts B": a live real rebuttal on B comes from A itself or from evidence that really supports A (either way

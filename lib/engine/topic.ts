@@ -1,5 +1,5 @@
 /**
- * Belief keys and topics (SPEC §3).
+ * Belief keys and topics (docs/design.md §3).
  *
  * * `beliefKey(text)`: the normalised text that is unique among a scope's live beliefs: Unicode NFKC, lower case,
  *   curly quotes straightened, whitespace collapsed, trailing sentence punctuation and wrapping quotes removed.

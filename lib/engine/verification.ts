@@ -1,5 +1,5 @@
 /**
- * Verification and anti-laundering (SPEC §4.2), decided once at assimilation through the caller's authorised view.
+ * Verification and anti-laundering (docs/design.md §4.2), decided once at assimilation through the caller's authorised view.
  *
  * effectiveTier = min(claimed tier, the source kind's cap, for a cited belief the strongest tier among its live
  * real support grounded in the caller's view); `model_assertion` if unverified. A cited Mutation or a discarded

@@ -1,11 +1,11 @@
 /**
- * The GraphStore port (SPEC §2–§4): how the belief graph is persisted, whatever the backend (SQL on Postgres/PGlite,
+ * The GraphStore port (docs/design.md §2–§4): how the belief graph is persisted, whatever the backend (SQL on Postgres/PGlite,
  * or Neo4j). Both adapters pass the one contract suite in `lib/graph/contract/`.
  *
  * Rules every adapter keeps:
  * * **Anchoring.** Every read made for a caller takes a `ScopeView` and is anchored on `view.homeScopeId`; every node
  *   it reaches is filtered by `view.visibleScopeIds` inside the query. A hidden id and a missing id take the same code
- *   path and the same queries and both answer `null` / nothing (no oracle, SPEC §5).
+ *   path and the same queries and both answer `null` / nothing (no oracle, docs/design.md §5).
  * * **One transaction per change-set.** `apply` writes a whole engine `ChangeSet` or nothing, in the order of
  *   `lib/engine/change-set.ts`. A belief whose stored version differs from `expectedVersion` (or that exists when
  *   `expectedVersion` is null, or whose history seq does not continue, or whose live key another writer took) fails
@@ -204,7 +204,7 @@ export interface CitationHop extends CitationRef {
 
 /**
  * The system citation index (not filtered by any view): the engine's `CitationIndex` plus bulk helpers for the
- * cascade (SPEC §4.2). What a caller is shown of a cascade is filtered by the service.
+ * cascade (docs/design.md §4.2). What a caller is shown of a cascade is filtered by the service.
  */
 export interface SystemCitationIndex extends CitationIndex {
   /** Live entries citing any of `ids`, in any scope (one query). */

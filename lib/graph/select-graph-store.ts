@@ -1,5 +1,5 @@
 /**
- * Which GraphStore the app uses (SPEC §8): `NEO4J_URI` set → Neo4j (with NEO4J_USER / NEO4J_PASSWORD /
+ * Which GraphStore the app uses (docs/design.md §8): `NEO4J_URI` set → Neo4j (with NEO4J_USER / NEO4J_PASSWORD /
  * NEO4J_DATABASE); otherwise the SQL store on the app's own database (embedded PGlite or DATABASE_URL's server).
  *
  * The Neo4j adapter is loaded with a dynamic import, so an embedded deployment never loads the driver. Selection
@@ -7,6 +7,7 @@
  * GraphStoreError naming the store, the reason it was chosen and what went wrong — never a silent fallback to SQL.
  */
 import type { Database } from "@/lib/db/database";
+import { processSingleton } from "@/lib/process-singleton";
 import { GraphStoreError } from "./errors";
 import type { GraphStore } from "./graph-store";
 import { createSqlGraphStore } from "./sql/sql-graph-store";
@@ -113,30 +114,24 @@ export async function selectGraphStore(options: SelectGraphStoreOptions): Promis
   return { store, description };
 }
 
-type GraphStoreGlobal = typeof globalThis & { __credenceGraphStore?: Promise<SelectedGraphStore> };
+const processGraphStore = processSingleton<SelectedGraphStore>("__credenceGraphStore", async () => {
+  const [{ getEnv }, { getDatabase }] = await Promise.all([import("@/lib/env"), import("@/lib/db/database")]);
+  return selectGraphStore({ env: getEnv(), database: getDatabase });
+});
 
 /**
  * The process-wide graph store, selected from the environment on first use (and after a failed attempt), sharing the
  * process-wide database. The server may register its own with `registerGraphStore`.
  */
 export function getGraphStore(): Promise<GraphStore> {
-  const holder = globalThis as GraphStoreGlobal;
-  holder.__credenceGraphStore ??= (async () => {
-    const [{ getEnv }, { getDatabase }] = await Promise.all([import("@/lib/env"), import("@/lib/db/database")]);
-    return selectGraphStore({ env: getEnv(), database: getDatabase });
-  })();
-  const selecting = holder.__credenceGraphStore;
-  selecting.catch(() => {
-    if (holder.__credenceGraphStore === selecting) delete holder.__credenceGraphStore;
-  });
-  return selecting.then((s) => s.store);
+  return processGraphStore.get().then((s) => s.store);
 }
 
 export function registerGraphStore(selected: SelectedGraphStore): void {
-  (globalThis as GraphStoreGlobal).__credenceGraphStore = Promise.resolve(selected);
+  processGraphStore.set(selected);
 }
 
 /** Forgets the registered store (tests); does not close it. */
 export function unregisterGraphStore(): void {
-  delete (globalThis as GraphStoreGlobal).__credenceGraphStore;
+  processGraphStore.forget();
 }

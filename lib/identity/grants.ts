@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { isUniqueViolation } from "./errors";
 import { fieldError, parseServiceInput, scopeNotFoundError } from "@/lib/beliefs/belief-service-error";
-import { isOperator, type Actor, type IdentityDb } from "./identity-db";
-import { requireScopeRole } from "./scope-access";
+import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
+import { requireScopeRole } from "@/lib/access/authorised-view";
 import { slugSchema } from "./schemas";
 
 export type GrantView = {
@@ -46,18 +46,18 @@ function toView(row: GrantRow): GrantView {
 }
 
 /**
- * An owner of `from` lets scope `to` resolve `from`'s items (SPEC §5). `to` is named by slug and need not be
+ * An owner of `from` lets scope `to` resolve `from`'s items (docs/design.md §5). `to` is named by slug and need not be
  * visible to the owner: granting reveals nothing about it.
  */
-export async function addGrant(db: IdentityDb, actor: Actor, input: z.input<typeof grantInput>): Promise<GrantView> {
+export async function addGrant(db: IdentityDb, actor: Actor, input: unknown): Promise<GrantView> {
   const data = parseServiceInput(grantInput, input);
-  const { scope: from } = await requireScopeRole(db, actor, data.fromSlug, "owner");
+  const { home: from } = await requireScopeRole(db, callerOf(actor), data.fromSlug, "owner");
   if (data.toSlug === from.slug) throw fieldError("invalid", "a scope always resolves its own items", "toSlug");
   const to = await db.prisma.scope.findUnique({ where: { slug: data.toSlug }, select: { id: true } });
   if (!to) throw scopeNotFoundError(data.toSlug, "toSlug");
   try {
     const row = await db.prisma.grant.create({
-      data: { fromScopeId: from.id, toScopeId: to.id, createdById: isOperator(actor) ? null : actor },
+      data: { fromScopeId: from.id, toScopeId: to.id, createdById: userIdOf(actor) },
       select: grantSelect,
     });
     return toView(row);
@@ -68,23 +68,23 @@ export async function addGrant(db: IdentityDb, actor: Actor, input: z.input<type
 }
 
 /** Owner of `from` only. */
-export async function removeGrant(db: IdentityDb, actor: Actor, input: z.input<typeof grantInput>): Promise<void> {
+export async function removeGrant(db: IdentityDb, actor: Actor, input: unknown): Promise<void> {
   const data = parseServiceInput(grantInput, input);
-  const { scope: from } = await requireScopeRole(db, actor, data.fromSlug, "owner");
+  const { home: from } = await requireScopeRole(db, callerOf(actor), data.fromSlug, "owner");
   const deleted = await db.prisma.grant.deleteMany({ where: { fromScopeId: from.id, toScope: { slug: data.toSlug } } });
   if (deleted.count === 0) throw fieldError("not_found", `${data.toSlug} has no grant from ${from.slug}`, "toSlug");
 }
 
 /** Grants out of `scopeSlug` (who may resolve its items), for its members. */
 export async function listGrants(db: IdentityDb, actor: Actor, scopeSlug: string): Promise<GrantView[]> {
-  const { scope } = await requireScopeRole(db, actor, scopeSlug, "viewer");
+  const { home: scope } = await requireScopeRole(db, callerOf(actor), scopeSlug, "viewer");
   const rows = await db.prisma.grant.findMany({ where: { fromScopeId: scope.id }, select: grantSelect, orderBy: { createdAt: "asc" } });
   return rows.map(toView);
 }
 
 /** Grants into `scopeSlug` (whose items its members may resolve), for its members. */
 export async function listIncomingGrants(db: IdentityDb, actor: Actor, scopeSlug: string): Promise<GrantView[]> {
-  const { scope } = await requireScopeRole(db, actor, scopeSlug, "viewer");
+  const { home: scope } = await requireScopeRole(db, callerOf(actor), scopeSlug, "viewer");
   const rows = await db.prisma.grant.findMany({ where: { toScopeId: scope.id }, select: grantSelect, orderBy: { createdAt: "asc" } });
   return rows.map(toView);
 }

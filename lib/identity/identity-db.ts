@@ -1,14 +1,19 @@
+import { isOperator, sessionPrincipal, type Caller } from "@/lib/access/principal";
 import type { Database } from "@/lib/db/database";
 
-/** What identity services need from a Database: only Prisma. */
+/** What the identity repositories need from a Database: only Prisma. */
 export type IdentityDb = Pick<Database, "prisma">;
 
-/** The operator (the CLI on the machine itself) acts without a user and passes every role check. */
-export const OPERATOR = Object.freeze({ operator: true as const });
+/** A signed-in user's id, or any caller (a principal or the operator, `OPERATOR` of `lib/access`). */
+export type Actor = string | Caller;
 
-/** A signed-in user's id, or the operator. */
-export type Actor = string | typeof OPERATOR;
+/** The caller an actor stands for: a user id acts through a session principal. */
+export function callerOf(actor: Actor): Caller {
+  return typeof actor === "string" ? sessionPrincipal(actor) : actor;
+}
 
-export function isOperator(actor: Actor): actor is typeof OPERATOR {
-  return actor === OPERATOR;
+/** The user id behind an actor, or null for the operator. */
+export function userIdOf(actor: Actor): string | null {
+  const caller = callerOf(actor);
+  return isOperator(caller) ? null : caller.userId;
 }

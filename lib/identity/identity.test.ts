@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { TEST_BACKENDS, type TestLocation } from "@/lib/db/test-backends";
 import { BeliefServiceError, type BeliefServiceErrorCode } from "@/lib/beliefs/belief-service-error";
-import { OPERATOR } from "./identity-db";
+import { OPERATOR } from "@/lib/access/principal";
 import { addGrant, listGrants, listIncomingGrants, removeGrant } from "./grants";
 import { addMember, changeRole, listMembers, removeMember } from "./members";
 import { createScope, getScopeForViewer, listMyScopes, setScopePublic } from "./scopes";

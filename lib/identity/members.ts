@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { AppPrismaTransaction } from "@/lib/db/prisma-client";
 import { isUniqueViolation } from "./errors";
 import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
-import { isOperator, type Actor, type IdentityDb } from "./identity-db";
+import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
 import type { Role } from "./roles";
-import { requireScopeRole } from "./scope-access";
+import { requireScopeRole } from "@/lib/access/authorised-view";
 import { emailSchema, idSchema, roleSchema, slugSchema } from "./schemas";
 import { requireUserByEmail } from "./users";
 
@@ -12,7 +12,7 @@ export type MemberView = { userId: string; email: string; name: string | null; r
 
 /** The roster, for members of the scope (any role); others get `not_found` as for a missing scope. */
 export async function listMembers(db: IdentityDb, actor: Actor, scopeSlug: string): Promise<MemberView[]> {
-  const { scope } = await requireScopeRole(db, actor, scopeSlug, "viewer");
+  const { home: scope } = await requireScopeRole(db, callerOf(actor), scopeSlug, "viewer");
   const rows = await db.prisma.membership.findMany({
     where: { scopeId: scope.id },
     select: { role: true, createdAt: true, user: { select: { id: true, email: true, name: true } } },
@@ -25,9 +25,9 @@ export async function listMembers(db: IdentityDb, actor: Actor, scopeSlug: strin
 const addMemberInput = z.object({ scopeSlug: slugSchema, email: emailSchema, role: roleSchema });
 
 /** Owner only: adds an existing user, by email, with a role. */
-export async function addMember(db: IdentityDb, actor: Actor, input: z.input<typeof addMemberInput>): Promise<MemberView> {
+export async function addMember(db: IdentityDb, actor: Actor, input: unknown): Promise<MemberView> {
   const data = parseServiceInput(addMemberInput, input);
-  const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
+  const { home: scope } = await requireScopeRole(db, callerOf(actor), data.scopeSlug, "owner");
   const user = await requireUserByEmail(db, data.email);
   try {
     const membership = await db.prisma.membership.create({
@@ -44,9 +44,9 @@ export async function addMember(db: IdentityDb, actor: Actor, input: z.input<typ
 const changeRoleInput = z.object({ scopeSlug: slugSchema, userId: idSchema, role: roleSchema });
 
 /** Owner only; demoting the last owner is refused (`last_owner`). */
-export async function changeRole(db: IdentityDb, actor: Actor, input: z.input<typeof changeRoleInput>): Promise<void> {
+export async function changeRole(db: IdentityDb, actor: Actor, input: unknown): Promise<void> {
   const data = parseServiceInput(changeRoleInput, input);
-  const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
+  const { home: scope } = await requireScopeRole(db, callerOf(actor), data.scopeSlug, "owner");
   await db.prisma.$transaction(async (tx) => {
     const current = await lockMembership(tx, scope.id, data.userId, scope.slug);
     if (current === "owner" && data.role !== "owner") await refuseLastOwner(tx, scope.id, scope.slug, "demote");
@@ -60,10 +60,10 @@ export async function changeRole(db: IdentityDb, actor: Actor, input: z.input<ty
 const removeMemberInput = z.object({ scopeSlug: slugSchema, userId: idSchema });
 
 /** Owner only, or a member leaving; removing the last owner is refused (`last_owner`). */
-export async function removeMember(db: IdentityDb, actor: Actor, input: z.input<typeof removeMemberInput>): Promise<void> {
+export async function removeMember(db: IdentityDb, actor: Actor, input: unknown): Promise<void> {
   const data = parseServiceInput(removeMemberInput, input);
-  const leaving = !isOperator(actor) && actor === data.userId;
-  const { scope } = await requireScopeRole(db, actor, data.scopeSlug, leaving ? "viewer" : "owner");
+  const leaving = userIdOf(actor) === data.userId;
+  const { home: scope } = await requireScopeRole(db, callerOf(actor), data.scopeSlug, leaving ? "viewer" : "owner");
   await db.prisma.$transaction(async (tx) => {
     const current = await lockMembership(tx, scope.id, data.userId, scope.slug);
     if (current === "owner") await refuseLastOwner(tx, scope.id, scope.slug, "remove");
@@ -95,7 +95,7 @@ async function refuseLastOwner(tx: AppPrismaTransaction, scopeId: string, slug: 
 const removeByEmailInput = z.object({ scopeSlug: slugSchema, email: emailSchema });
 
 /** removeMember by email (the CLI). */
-export async function removeMemberByEmail(db: IdentityDb, actor: Actor, input: z.input<typeof removeByEmailInput>): Promise<void> {
+export async function removeMemberByEmail(db: IdentityDb, actor: Actor, input: unknown): Promise<void> {
   const data = parseServiceInput(removeByEmailInput, input);
   const user = await requireUserByEmail(db, data.email);
   await removeMember(db, actor, { scopeSlug: data.scopeSlug, userId: user.id });

@@ -1,4 +1,4 @@
-/** Weakest first: editor writes, reviewer also decides mutations and lifts freezes, owner also administers (SPEC §5). */
+/** Weakest first: editor writes, reviewer also decides mutations and lifts freezes, owner also administers (docs/design.md §5). */
 export const ROLES = ["viewer", "editor", "reviewer", "owner"] as const;
 export type Role = (typeof ROLES)[number];
 

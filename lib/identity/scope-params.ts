@@ -1,13 +1,26 @@
 /**
- * Scope parameter sets (SPEC §8): versioned rows in Prisma's `scope_params`; the newest version applies to new writes.
+ * Scope parameter sets (docs/design.md §8): versioned rows in Prisma's `scope_params`; the newest version applies to new writes.
  * A scope without a row uses the service defaults (version 0). Beliefs record the content hash (`paramsVersion`) of
  * the set their replay used, so replay checks find the exact numbers again even after the owner changed them.
  */
-import type { Database } from "@/lib/db/database";
-import { paramsVersion, resolveParams, type EngineParams, type EngineParamsInput } from "@/lib/engine";
-import { isUniqueViolation } from "@/lib/identity/errors";
-import { BeliefServiceError } from "./belief-service-error";
-import type { ScopeParamsView } from "./belief-services";
+import { paramsVersion, resolveParams, type EngineParams, type EngineParamsInput, type IsoTime } from "@/lib/engine";
+import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import { isUniqueViolation } from "./errors";
+import type { IdentityDb } from "./identity-db";
+
+export interface ScopeParamsView {
+  scope: string;
+  /** 0 = no stored set (the defaults apply); else the stored version number. */
+  version: number;
+  /** The content hash beliefs record (`paramsVersion`). */
+  paramsVersion: string;
+  /** What the owner set (partial); `{}` for defaults. */
+  input: EngineParamsInput;
+  /** The resolved values. */
+  params: EngineParams;
+  createdAt: IsoTime | null;
+  createdBy: string | null;
+}
 
 export interface ScopeParamsRepository {
   /** The set that applies now. */
@@ -17,9 +30,11 @@ export interface ScopeParamsRepository {
   /** The resolved parameters whose content hash is `version`, or null when no version of this scope has it. */
   byParamsVersion(scopeId: string, version: string): Promise<EngineParams | null>;
   create(scopeId: string, input: EngineParamsInput, createdBy: string | null): Promise<ScopeParamsView>;
+  /** Every stored set of every scope, resolved (the grounding cascade crosses scopes). */
+  allParams(): Promise<EngineParams[]>;
 }
 
-export function scopeParamsRepository(db: Pick<Database, "prisma">, defaults: EngineParamsInput = {}): ScopeParamsRepository {
+export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInput = {}): ScopeParamsRepository {
   const defaultParams = resolveParams(defaults);
   const defaultView = (scopeId: string): ScopeParamsView => ({
     scope: scopeId,
@@ -32,7 +47,7 @@ export function scopeParamsRepository(db: Pick<Database, "prisma">, defaults: En
   });
   const toView = (row: { scopeId: string; version: number; params: unknown; createdAt: Date; createdById: string | null }): ScopeParamsView => {
     const input = (row.params ?? {}) as EngineParamsInput;
-    const params = resolveParams({ ...defaults, ...input, tierStrength: { ...defaults.tierStrength, ...input.tierStrength } });
+    const params = resolveStored(input);
     return {
       scope: row.scopeId,
       version: row.version,
@@ -43,6 +58,7 @@ export function scopeParamsRepository(db: Pick<Database, "prisma">, defaults: En
       createdBy: row.createdById,
     };
   };
+  const resolveStored = (input: EngineParamsInput) => resolveParams({ ...defaults, ...input, tierStrength: { ...defaults.tierStrength, ...input.tierStrength } });
   const select = { scopeId: true, version: true, params: true, createdAt: true, createdById: true } as const;
 
   async function versions(scopeId: string): Promise<ScopeParamsView[]> {
@@ -56,6 +72,10 @@ export function scopeParamsRepository(db: Pick<Database, "prisma">, defaults: En
       return row ? toView(row) : defaultView(scopeId);
     },
     versions,
+    async allParams() {
+      const rows = await db.prisma.scopeParams.findMany({ select: { params: true } });
+      return rows.map((row) => resolveStored((row.params ?? {}) as EngineParamsInput));
+    },
     async byParamsVersion(scopeId, version) {
       if (version === paramsVersion(defaultParams)) return defaultParams;
       for (const v of await versions(scopeId)) if (v.paramsVersion === version) return v.params;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { isForeignKeyViolation, isUniqueViolation } from "./errors";
 import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
-import type { Actor, IdentityDb } from "./identity-db";
+import { callerOf, type Actor, type IdentityDb } from "./identity-db";
 import type { Role } from "./roles";
-import { requireScopeRole } from "./scope-access";
+import { requireScopeRole } from "@/lib/access/authorised-view";
 import { idSchema, scopeNameSchema, slugSchema } from "./schemas";
 
 export type ScopeSummary = {
@@ -24,7 +24,7 @@ const createScopeInput = z.object({
 });
 
 /** Creates a scope with `ownerId` as its first owner, atomically. */
-export async function createScope(db: IdentityDb, input: z.input<typeof createScopeInput>): Promise<ScopeSummary> {
+export async function createScope(db: IdentityDb, input: unknown): Promise<ScopeSummary> {
   const data = parseServiceInput(createScopeInput, input);
   try {
     const scope = await db.prisma.scope.create({
@@ -66,7 +66,7 @@ export async function listAllScopes(db: IdentityDb): Promise<(Omit<ScopeSummary,
 
 /**
  * The scope as `userId` may see it, or null — for a private scope they are not a member of and for a slug that
- * does not exist alike, decided in one query with the visibility condition inside it (SPEC §5, no oracle).
+ * does not exist alike, decided in one query with the visibility condition inside it (docs/design.md §5, no oracle).
  */
 export async function getScopeForViewer(db: IdentityDb, userId: string, slug: string): Promise<(ScopeSummary & { settings: unknown }) | null> {
   const found = await db.prisma.scope.findFirst({
@@ -89,17 +89,8 @@ export async function getScopeForViewer(db: IdentityDb, userId: string, slug: st
 const setPublicInput = z.object({ scopeSlug: slugSchema, isPublic: z.boolean() });
 
 /** Owner only: a public scope is readable by every signed-in user. */
-export async function setScopePublic(db: IdentityDb, actor: Actor, input: z.input<typeof setPublicInput>): Promise<void> {
+export async function setScopePublic(db: IdentityDb, actor: Actor, input: unknown): Promise<void> {
   const data = parseServiceInput(setPublicInput, input);
-  const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
+  const { home: scope } = await requireScopeRole(db, callerOf(actor), data.scopeSlug, "owner");
   await db.prisma.scope.update({ where: { id: scope.id }, data: { isPublic: data.isPublic } });
-}
-
-const renameInput = z.object({ scopeSlug: slugSchema, name: scopeNameSchema });
-
-/** Owner only. */
-export async function renameScope(db: IdentityDb, actor: Actor, input: z.input<typeof renameInput>): Promise<void> {
-  const data = parseServiceInput(renameInput, input);
-  const { scope } = await requireScopeRole(db, actor, data.scopeSlug, "owner");
-  await db.prisma.scope.update({ where: { id: scope.id }, data: { name: data.name } });
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
-import { isOperator, type Actor, type IdentityDb } from "./identity-db";
-import { requireScopeRole } from "./scope-access";
+import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
+import { requireScopeRole } from "@/lib/access/authorised-view";
 import { idSchema, slugSchema, tokenNameSchema } from "./schemas";
 
 /** Secrets look like `cred_<43 base64url chars>` (256 random bits); the prefix shown in lists is the first 12 chars. */
@@ -57,10 +57,10 @@ const createTokenInput = z.object({ name: tokenNameSchema, scopeSlug: slugSchema
 export async function createToken(
   db: IdentityDb,
   userId: string,
-  input: z.input<typeof createTokenInput>,
+  input: unknown,
 ): Promise<TokenView & { token: string }> {
   const data = parseServiceInput(createTokenInput, input);
-  const scope = data.scopeSlug === undefined ? null : (await requireScopeRole(db, userId, data.scopeSlug, "viewer")).scope;
+  const scope = data.scopeSlug === undefined ? null : (await requireScopeRole(db, callerOf(userId), data.scopeSlug, "viewer")).home;
   const token = generateTokenSecret();
   const row = await db.prisma.apiToken.create({
     data: {
@@ -84,7 +84,8 @@ export async function listTokens(db: IdentityDb, userId: string): Promise<TokenV
 /** The owner of a token (or the operator) revokes it; revoking twice is harmless. Another user's token is `not_found`. */
 export async function revokeToken(db: IdentityDb, actor: Actor, tokenId: string): Promise<void> {
   const id = parseServiceInput(z.object({ tokenId: idSchema }), { tokenId }).tokenId;
-  const where = isOperator(actor) ? { id } : { id, userId: actor };
+  const userId = userIdOf(actor);
+  const where = userId === null ? { id } : { id, userId };
   const token = await db.prisma.apiToken.findFirst({ where, select: { id: true, revokedAt: true } });
   if (!token) throw fieldError("not_found", "no such token", "tokenId");
   if (!token.revokedAt) await db.prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });

@@ -30,7 +30,7 @@ const createUserInput = z.object({
 });
 
 /** A user with an email (stored lowercased) and, for credentials sign-in, a password. */
-export async function createUser(db: IdentityDb, input: z.input<typeof createUserInput>): Promise<PublicUser> {
+export async function createUser(db: IdentityDb, input: unknown): Promise<PublicUser> {
   const data = parseServiceInput(createUserInput, input);
   const passwordHash = data.password === undefined ? null : await hashPassword(data.password);
   try {
@@ -90,8 +90,10 @@ export async function requireUserByEmail(db: IdentityDb, email: string, field = 
   return user;
 }
 
-export async function getUserById(db: IdentityDb, id: string): Promise<PublicUser | null> {
-  return db.prisma.user.findUnique({ where: { id }, select: publicUserSelect });
+/** Emails by user id, for the ids that exist. */
+export async function userEmails(db: IdentityDb, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.prisma.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, email: true } });
+  return new Map(rows.map((u) => [u.id, u.email]));
 }
 
 export async function listUsers(db: IdentityDb): Promise<PublicUser[]> {

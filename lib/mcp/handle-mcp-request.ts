@@ -9,18 +9,19 @@ import type { Principal } from "@/lib/access/principal";
 import { authenticateCaller, getBeliefServices, type Caller } from "@/lib/api/api-context";
 import { errorResponse } from "@/lib/api/api-error";
 import { getRateLimiter, rateLimited } from "@/lib/api/rate-limiter";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { getDatabase } from "@/lib/db/database";
-import { listMyScopes } from "@/lib/identity/scopes";
 import { mcpErrorAnswer } from "./mcp-error";
 import { createMcpServer } from "./create-mcp-server";
 
-/** Same bound as the REST API's bodies (SPEC §7). */
+/** Same bound as the REST API's bodies (docs/design.md §7). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-async function tokenScopeSlug(principal: Principal): Promise<string | null> {
+/** The slug of the scope a limited token acts in (a scope its user is a member of), or null. */
+async function tokenScopeSlug(services: BeliefServices, principal: Principal): Promise<string | null> {
   if (principal.tokenScopeId === null) return null;
-  const scope = await (await getDatabase()).prisma.scope.findUnique({ where: { id: principal.tokenScopeId }, select: { slug: true } });
-  return scope?.slug ?? null;
+  const scopes = await services.listMyScopes(principal);
+  return scopes.find((s) => s.id === principal.tokenScopeId)?.slug ?? null;
 }
 
 /**
@@ -57,14 +58,15 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const { principal } = caller;
   try {
     const requested = new URL(request.url).searchParams.get("scope")?.trim() || null;
-    const defaultScope = (await tokenScopeSlug(principal)) ?? requested;
+    const services = await getBeliefServices();
+    const defaultScope = (await tokenScopeSlug(services, principal)) ?? requested;
     const db = await getDatabase();
     const server = createMcpServer({
-      services: await getBeliefServices(),
+      services,
       principal,
       defaultScope,
       sql: db.sql,
-      memberScopes: async () => (principal.tokenScopeId === null ? listMyScopes(db, principal.userId) : []),
+      memberScopes: async () => (principal.tokenScopeId === null ? services.listMyScopes(principal) : []),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
     await server.connect(transport);

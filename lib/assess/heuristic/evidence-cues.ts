@@ -1,7 +1,7 @@
 /**
  * Evidence-quality cues for honest text: what kind of reasoning it offers and how far an honest reader should move
  * on it (ESS). Weak kinds — anecdote, hearsay, appeal to authority, bare opinion — lower ESS; they are not
- * manipulation (SPEC §6).
+ * manipulation (docs/design.md §6).
  */
 import type { ReasoningType } from "@/lib/engine/assessor";
 import { numericQuantities } from "./numeric-cues";

@@ -1,5 +1,5 @@
 /**
- * The offline default assessor (SPEC §6): deterministic heuristics over lexical overlap, negation and antonym cues,
+ * The offline default assessor (docs/design.md §6): deterministic heuristics over lexical overlap, negation and antonym cues,
  * numeric and quantifier conflicts, scope/context cues, weak-evidence cues and pressure cues. No network, no clock,
  * no randomness: the same input always yields the same result. The UI labels its results "heuristic".
  */

@@ -1,5 +1,5 @@
 /**
- * Pressure cues: attempts to move beliefs by pressure rather than evidence (SPEC §6). Any one of them marks the
+ * Pressure cues: attempts to move beliefs by pressure rather than evidence (docs/design.md §6). Any one of them marks the
  * text manipulative and its change-set is discarded. Weak-but-honest evidence is not here (see `evidence-cues.ts`).
  */
 import type { ReasoningType } from "@/lib/engine/assessor";

@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible assessor (SPEC §6): every judgement is one chat completion with a strict JSON-schema
+ * The OpenAI-compatible assessor (docs/design.md §6): every judgement is one chat completion with a strict JSON-schema
  * response format, parsed again with the prompt's zod schema; similarity is the cosine of two embeddings.
  *
  * Failure policy (each failure is an `AssessmentError`, never a partial result):

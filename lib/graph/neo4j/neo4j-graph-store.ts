@@ -1,5 +1,5 @@
 /**
- * The GraphStore port on Neo4j (SPEC §2): `neo4j-driver` managed transactions (`executeRead` / `executeWrite`),
+ * The GraphStore port on Neo4j (docs/design.md §2): `neo4j-driver` managed transactions (`executeRead` / `executeWrite`),
  * parameterised Cypher only (`neo4j-cypher.ts`), the database always named, constraints and indexes created
  * idempotently before first use (`neo4j-schema.ts`).
  *

@@ -30,7 +30,7 @@ const INJECTIONS = [
 ];
 
 describe("neo4j vocabulary allowlists", () => {
-  it("accepts exactly the SPEC §2 names", () => {
+  it("accepts exactly the docs/design.md §2 names", () => {
     for (const l of NODE_LABELS) expect(nodeLabel(l)).toBe(l);
     for (const t of [...ENTRY_RELATIONSHIP_TYPES, ...BELIEF_RELATIONSHIP_TYPES]) expect(relationshipType(t)).toBe(t);
     for (const t of ENTRY_RELATIONSHIP_TYPES) expect(entryRelationshipType(t)).toBe(t);

@@ -1,5 +1,5 @@
 /**
- * The Neo4j vocabulary: node labels and relationship types are the SPEC §2 names, literally, so a user can query the
+ * The Neo4j vocabulary: node labels and relationship types are the docs/design.md §2 names, literally, so a user can query the
  * graph in Neo4j Browser and recognise everything. Cypher cannot take labels or types as parameters, so every one that
  * is spliced into a query text passes through these allowlists first; anything else throws.
  */

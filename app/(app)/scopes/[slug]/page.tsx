@@ -4,8 +4,6 @@ import { notFound } from "next/navigation";
 import { sessionPrincipal } from "@/lib/access/principal";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { requireUser } from "@/lib/auth/session";
-import { getDatabase } from "@/lib/db/database";
-import { getScopeForViewer } from "@/lib/identity/scopes";
 import { RoleBadge } from "@/components/scopes/role-badge";
 import { RecallBox } from "@/components/beliefs/recall-box";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
@@ -22,7 +20,7 @@ const navLink = "text-sm text-sky-700 hover:underline dark:text-sky-400";
 export default async function ScopePage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requireUser();
-  const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
+  const scope = await (await getBeliefServices()).getScope(sessionPrincipal(user.id), slug);
   if (!scope) notFound();
   const services = await getBeliefServices();
   const caller = sessionPrincipal(user.id);

@@ -12,7 +12,7 @@ export const claimsAnswerSchema = z.object({
     .max(200),
 });
 
-/** Claim extraction (SPEC §4.7): atomic, self-contained factual claims the text asserts. */
+/** Claim extraction (docs/design.md §4.7): atomic, self-contained factual claims the text asserts. */
 export const claimsPrompt: PromptDefinition<{ text: string }, z.infer<typeof claimsAnswerSchema>> = {
   name: "claim_extraction",
   version: "claims-v1",

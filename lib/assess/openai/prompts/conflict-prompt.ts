@@ -10,7 +10,7 @@ export const conflictAnswerSchema = z.object({
   reasoning: z.string().min(1),
 });
 
-/** Mutation conflict analysis (SPEC §4.4): refinement or different contexts. */
+/** Mutation conflict analysis (docs/design.md §4.4): refinement or different contexts. */
 export const conflictPrompt: PromptDefinition<{ proposed: string; existing: BeliefText }, z.infer<typeof conflictAnswerSchema>> = {
   name: "mutation_conflict",
   version: "conflict-v1",

@@ -15,7 +15,7 @@ export interface ContractionInput {
 const list = (tag: string, items: readonly string[]) =>
   items.length === 0 ? `<${tag}>(none)</${tag}>` : items.map((t, i) => dataBlock(`${tag}_${i + 1}`, t)).join("\n");
 
-/** Holistic contraction judgement when rebuttals have accumulated (SPEC §4.3). */
+/** Holistic contraction judgement when rebuttals have accumulated (docs/design.md §4.3). */
 export const contractionPrompt: PromptDefinition<ContractionInput, z.infer<typeof contractionAnswerSchema>> = {
   name: "belief_contraction",
   version: "contraction-v1",

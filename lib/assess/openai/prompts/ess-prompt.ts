@@ -9,7 +9,7 @@ export const essAnswerSchema = z.object({
   reasoning: z.string().min(1),
 });
 
-/** ESS (SPEC §4.3): how far an honest reader should move on a text, and whether it is pressure instead of evidence. */
+/** ESS (docs/design.md §4.3): how far an honest reader should move on a text, and whether it is pressure instead of evidence. */
 export const essPrompt: PromptDefinition<{ text: string }, z.infer<typeof essAnswerSchema>> = {
   name: "evidence_strength",
   version: "ess-v1",

@@ -14,7 +14,7 @@ export interface RecallInput {
   competing: BeliefText | null;
 }
 
-/** Recall phrasing (SPEC §4.6): answer with the dominant belief, keep the competing one visible. */
+/** Recall phrasing (docs/design.md §4.6): answer with the dominant belief, keep the competing one visible. */
 export const recallPrompt: PromptDefinition<RecallInput, z.infer<typeof recallAnswerSchema>> = {
   name: "recall_phrasing",
   version: "recall-v1",

@@ -8,7 +8,7 @@ export const relationAnswerSchema = z.object({
   reasoning: z.string().min(1),
 });
 
-/** Relation of evidence to one belief (SPEC §4.3, §6). */
+/** Relation of evidence to one belief (docs/design.md §4.3, §6). */
 export const relationPrompt: PromptDefinition<{ evidence: string; belief: BeliefText }, z.infer<typeof relationAnswerSchema>> = {
   name: "evidence_relation",
   version: "relation-v1",

@@ -8,7 +8,7 @@ export const synthesisAnswerSchema = z.object({
   reasoning: z.string().min(1),
 });
 
-/** Dialectical synthesis (SPEC §4.5): one falsifiable sentence that reconciles both sides by scoping them. */
+/** Dialectical synthesis (docs/design.md §4.5): one falsifiable sentence that reconciles both sides by scoping them. */
 export const synthesisPrompt: PromptDefinition<{ a: BeliefText; b: BeliefText }, z.infer<typeof synthesisAnswerSchema>> = {
   name: "dialectical_synthesis",
   version: "synthesis-v1",

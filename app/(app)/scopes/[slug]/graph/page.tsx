@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { requireUser } from "@/lib/auth/session";
-import { getDatabase } from "@/lib/db/database";
-import { getScopeForViewer } from "@/lib/identity/scopes";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { GraphExplorer } from "@/components/graph/graph-explorer";
 
 export const metadata: Metadata = { title: "Graph" };
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Graph" };
 export default async function ScopeGraphPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requireUser();
-  const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
+  const scope = await (await getBeliefServices()).getScope(sessionPrincipal(user.id), slug);
   if (!scope) notFound();
   return (
     <Suspense fallback={<div className="h-[70vh] animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" aria-label="Loading the graph" />}>

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/session";
-import { getDatabase } from "@/lib/db/database";
-import { getScopeForViewer } from "@/lib/identity/scopes";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { IngestWorkbench } from "@/components/ingest/ingest-workbench";
 
 export const metadata: Metadata = { title: "Ingest" };
@@ -13,7 +13,7 @@ const WRITERS = new Set(["editor", "reviewer", "owner"]);
 export default async function IngestPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requireUser();
-  const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
+  const scope = await (await getBeliefServices()).getScope(sessionPrincipal(user.id), slug);
   if (!scope) notFound();
   return (
     <div className="space-y-6">

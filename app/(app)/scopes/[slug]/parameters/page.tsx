@@ -4,8 +4,6 @@ import { notFound } from "next/navigation";
 import { sessionPrincipal } from "@/lib/access/principal";
 import { requireUser } from "@/lib/auth/session";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
-import { getDatabase } from "@/lib/db/database";
-import { getScopeForViewer } from "@/lib/identity/scopes";
 import { paramSpec } from "@/lib/actions/params-catalog";
 import { RevertParamsButton } from "@/components/params/revert-params-button";
 import { ParamsForm } from "@/components/params/params-form";
@@ -16,16 +14,13 @@ export const metadata: Metadata = { title: "Parameters" };
 export default async function ParametersPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requireUser();
-  const db = await getDatabase();
-  const scope = await getScopeForViewer(db, user.id, slug);
-  if (!scope) notFound();
   const services = await getBeliefServices();
   const caller = sessionPrincipal(user.id);
+  const scope = await services.getScope(caller, slug);
+  if (!scope) notFound();
   const [current, versions] = await Promise.all([services.getParams(caller, slug), services.listParamsVersions(caller, slug)]);
   const authorIds = [...new Set(versions.map((v) => v.createdBy).filter((id): id is string => id !== null))];
-  const authors = new Map(
-    (await db.prisma.user.findMany({ where: { id: { in: authorIds } }, select: { id: true, email: true } })).map((u) => [u.id, u.email]),
-  );
+  const authors = await services.memberEmails(caller, slug, authorIds);
   const newestFirst = versions.map((v, i) => ({ view: v, previous: i > 0 ? versions[i - 1] : undefined })).reverse();
   return (
     <div className="space-y-8">

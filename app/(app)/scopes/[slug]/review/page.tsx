@@ -5,8 +5,6 @@ import { notFound } from "next/navigation";
 import { sessionPrincipal } from "@/lib/access/principal";
 import { requireUser } from "@/lib/auth/session";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
-import { getDatabase } from "@/lib/db/database";
-import { getScopeForViewer } from "@/lib/identity/scopes";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { FlagBadge, PendingMutationCard } from "@/components/review/pending-mutation-card";
 import { LiftFreezeForm } from "@/components/review/lift-freeze-form";
@@ -24,7 +22,7 @@ function Empty({ children, testId }: { children: ReactNode; testId: string }) {
 export default async function ReviewPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requireUser();
-  const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
+  const scope = await (await getBeliefServices()).getScope(sessionPrincipal(user.id), slug);
   if (!scope) notFound();
   const back = <Link href={`/scopes/${slug}`} className="text-sm text-sky-700 hover:underline dark:text-sky-400">← {scope.name}</Link>;
   if (!scope.role || !REVIEWERS.has(scope.role)) {

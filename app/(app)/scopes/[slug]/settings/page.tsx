@@ -2,11 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/session";
-import { getDatabase } from "@/lib/db/database";
-import { getScopeForViewer } from "@/lib/identity/scopes";
-import { listMembers } from "@/lib/identity/members";
-import { listGrants } from "@/lib/identity/grants";
-import { listTokens } from "@/lib/identity/tokens";
+import { sessionPrincipal } from "@/lib/access/principal";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { MembersSection } from "@/components/scopes/members-section";
 import { GrantsSection } from "@/components/scopes/grants-section";
 import { PublicToggle } from "@/components/scopes/public-toggle";
@@ -17,14 +14,15 @@ export const metadata: Metadata = { title: "Scope settings" };
 export default async function ScopeSettingsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requireUser();
-  const db = await getDatabase();
-  const scope = await getScopeForViewer(db, user.id, slug);
+  const services = await getBeliefServices();
+  const caller = sessionPrincipal(user.id);
+  const scope = await services.getScope(caller, slug);
   if (!scope || !scope.role) notFound(); // settings are for members; a public scope's readers see its graph, not its roster
   const isOwner = scope.role === "owner";
   const [members, grants, tokens] = await Promise.all([
-    listMembers(db, user.id, slug),
-    listGrants(db, user.id, slug),
-    listTokens(db, user.id),
+    services.listMembers(caller, slug),
+    services.listGrants(caller, slug),
+    services.listTokens(caller),
   ]);
   return (
     <div className="space-y-10">

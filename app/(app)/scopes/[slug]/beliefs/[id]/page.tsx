@@ -11,8 +11,6 @@ import { CredenceChart, type ChartEvent } from "@/components/beliefs/credence-ch
 import { readableReasoning } from "@/components/beliefs/readable-reasoning";
 import { BeliefActions } from "@/components/beliefs/belief-actions";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
-import { getDatabase } from "@/lib/db/database";
-import { getScopeForViewer } from "@/lib/identity/scopes";
 
 const WRITERS = new Set(["editor", "reviewer", "owner"]);
 
@@ -56,7 +54,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
     throw error;
   });
   const { belief, history, entries } = detail;
-  const scope = await getScopeForViewer(await getDatabase(), user.id, slug);
+  const scope = await (await getBeliefServices()).getScope(sessionPrincipal(user.id), slug);
   const canWrite = scope?.role != null && WRITERS.has(scope.role);
   const retracted = new Set(history.flatMap((h) => (h.type === "retracted" ? [h.targetSeq] : [])));
   const sources = [...new Set(history.flatMap((h) => (h.type === "entry" && h.sourceId && !retracted.has(h.seq) ? [h.sourceId] : [])))];

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import next from "next";
 import { getEnv } from "@/lib/env";
 import { databaseConfigFromEnv, openDatabase, registerDatabase } from "@/lib/db/database";
+import { createDrainer } from "@/lib/ops/drain";
 import { guardApiRequest } from "@/lib/ops/http-guard";
 import { ensureAuthSecret } from "./auth-secret";
 
@@ -42,18 +43,22 @@ async function main(): Promise<void> {
   const app = next({ dev: values.dev, dir: process.cwd(), hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createServer((req, res) => {
-    if (guardApiRequest(req, res)) return;
-    void handle(req, res);
-  });
+  const drainer = createDrainer();
+  const server = createServer(
+    drainer.track((req, res) => {
+      if (guardApiRequest(req, res)) return;
+      void handle(req, res);
+    }),
+  );
   server.listen(port, hostname, () => console.log(`credence: serving on http://${hostname}:${port}`));
 
   let closing = false;
   async function shutdown(signal: string): Promise<void> {
     if (closing) return;
     closing = true;
-    console.log(`credence: ${signal}, closing`);
-    server.close();
+    console.log(`credence: ${signal}, draining ${drainer.inFlight()} request(s) in flight`);
+    const { unfinished } = await drainer.drain(server);
+    console.log(`credence: drained${unfinished > 0 ? ` (${unfinished} request(s) cut off by the grace period)` : ""}, closing`);
     await db.close();
     process.exit(0);
   }

@@ -6,6 +6,7 @@ const nextConfig = {
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@electric-sql/pglite-socket",
+    "@electric-sql/pglite-pgvector",
     "pglite-prisma-adapter",
     "@node-rs/argon2",
     "pg",

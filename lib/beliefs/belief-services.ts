@@ -9,6 +9,7 @@
  * Writes: load → engine → `store.apply(changeSet)` (one transaction); on `VersionConflict` reload and retry
  * (bounded, with jitter) so concurrent writers never lose an update. Errors are `BeliefServiceError`.
  */
+import type { EmbeddingServices } from "./embedding-services";
 import type { Caller } from "@/lib/access/principal";
 import type { ReadableScope } from "@/lib/access/readable-scopes";
 import type { Database } from "@/lib/db/database";
@@ -17,7 +18,6 @@ import type {
   Belief,
   BeliefRecord,
   Clock,
-  EngineParams,
   EngineParamsInput,
   EssAssessment,
   Evidence,
@@ -238,7 +238,7 @@ export interface ScopeOverview {
 // The facade
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface BeliefServices extends IdentityServices, SignInServices {
+export interface BeliefServices extends IdentityServices, SignInServices, EmbeddingServices {
   // ---- writes (editor) ----
   registerEvidence(caller: Caller, scopeSlug: string, input: unknown): Promise<RegisterEvidenceResult>;
   assimilate(caller: Caller, scopeSlug: string, input: unknown): Promise<AssimilateResult>;

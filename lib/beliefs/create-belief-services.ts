@@ -9,6 +9,7 @@ import { readServices } from "./read-services";
 import { scopeListServices } from "./scope-list-services";
 import { scopeServices } from "./scope-services";
 import { createServiceKit } from "./service-kit";
+import { embeddingServices } from "./embedding-services";
 import { synthesisServices } from "./synthesis-services";
 import { toServiceError } from "./to-service-error";
 import { writeServices } from "./write-services";
@@ -26,6 +27,7 @@ export function createBeliefServices(config: BeliefServicesConfig): BeliefServic
     ...readServices(kit),
     ...scopeServices(kit),
     ...scopeListServices(kit),
+    ...embeddingServices(kit),
     ...identityServices(config.db),
     ...signInServices(config.db),
   };

@@ -22,6 +22,7 @@ import type { BeliefChange, BeliefServicesConfig, Caller } from "./belief-servic
 import { callerContext, type CallerContext } from "./caller-context";
 import { withConflictRetry } from "./conflict-retry";
 import { scopeParamsRepository, type ScopeParamsRepository } from "@/lib/identity/scope-params";
+import { withVectorsOnApply } from "./vectors-on-apply";
 
 export type IdKind = "belief" | "evidence" | "mutation" | "changeset";
 const ID_PREFIX: Record<IdKind, string> = { belief: "b", evidence: "ev", mutation: "mut", changeset: "cs" };
@@ -49,7 +50,9 @@ export interface ServiceKit {
 
 export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
   const matcher = given.embedder ? new SemanticMatcher(given.embedder) : null;
-  const config: BeliefServicesConfig = { ...given, assessor: withSemanticSimilarity(given.assessor, matcher) };
+  // Every change-set the services apply carries its new nodes' vectors (./vectors-on-apply).
+  const vectorStore = matcher ? withVectorsOnApply(given.store, { model: matcher.embedder.model, vectors: (texts) => matcher.vectors(texts) }) : given.store;
+  const config: BeliefServicesConfig = { ...given, store: vectorStore, assessor: withSemanticSimilarity(given.assessor, matcher) };
   const params = scopeParamsRepository(config.db, config.params ?? {});
   const defaults = resolveParams(config.params ?? {});
   const store = config.store;

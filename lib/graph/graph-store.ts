@@ -24,7 +24,9 @@
  */
 import { z } from "zod";
 import { GraphStoreError } from "./errors";
+import type { EmbeddingStatus, EmbeddingTarget, NodeEmbedding, VectorHit, VectorSearchOptions } from "./embeddings";
 import type { IdempotencyMark, IdempotencyMarks } from "./idempotency-mark";
+import type { TopK, TopKOptions } from "./sql/sql-search";
 import {
   BELIEF_STATUSES,
   type AuthorisedResolver,
@@ -69,6 +71,11 @@ export interface ApplyOptions {
    * rejects the whole change-set with ChangeSetRejected("already_applied").
    */
   idempotency?: IdempotencyMark;
+  /**
+   * Vectors of nodes the change-set writes (or that exist already), computed before the transaction and written in it
+   * (`upsertEmbeddings` semantics, each in its node's own scope). Ids that are not beliefs or evidence are skipped.
+   */
+  embeddings?: readonly NodeEmbedding[];
 }
 
 export interface LoadOptions {
@@ -256,6 +263,12 @@ export interface GraphStore {
    * the whole domain on these (`rankCandidateStats`) and then load the top k in full.
    */
   searchCandidateStats(view: ScopeView, query: string, options?: CandidateSearchOptions): Promise<readonly CandidateStats[]>;
+  /**
+   * Optional (stores with postings: SQL, `lib/graph/sql/sql-search.ts`): the best k of that domain, ranked exactly as
+   * `rankCandidateStats` ranks all of it (scores included), read from an index without fetching the domain, with the
+   * domain's idf statistics; null when this query needs the exhaustive path.
+   */
+  searchTopK?(view: ScopeView, query: string, options: TopKOptions): Promise<TopK | null>;
   /** A mutation record of the home scope. */
   getMutation(view: ScopeView, mutationId: string): Promise<MutationRecord | null>;
   /** The home scope's mutation journal (the review queue is `statuses: ["pending_review"]`). */
@@ -279,6 +292,25 @@ export interface GraphStore {
    * ChangeSetRejected("import_conflict") when any id already exists or the home scope is not empty.
    */
   importScope(view: ScopeView, data: ScopeExport): Promise<ImportResult>;
+
+  // ---- sentence vectors (lib/graph/embeddings.ts), anchored on view.homeScopeId like every caller read ----
+  /**
+   * Stores (replaces) the vectors of home-scope beliefs and evidence, one transaction; items naming anything else
+   * (missing, hidden, another scope, wrong kind) are skipped alike. Returns how many were written.
+   */
+  upsertEmbeddings(view: ScopeView, items: readonly NodeEmbedding[]): Promise<number>;
+  /**
+   * Home-scope beliefs (live unless `includeEnded`) by cosine similarity to `vector` among vectors of `options.model`,
+   * best first (ties by id), at most k. Exact on SQL (pgvector or the REAL[] fallback); on Neo4j the vector index
+   * answers when it holds k in-scope hits among its candidates, else an exact scan of the scope does.
+   */
+  vectorSearch(view: ScopeView, vector: Float32Array, options: VectorSearchOptions): Promise<readonly VectorHit[]>;
+  /** Exact cosine of the stored vector (of `model`) of each listed home-scope belief; ids without one are left out. */
+  similarities(view: ScopeView, vector: Float32Array, ids: readonly string[], options: { model: string }): Promise<ReadonlyMap<string, number>>;
+  /** Home-scope beliefs and evidence texts whose vector of `model` is missing or older than their text (ordered by kind, id). */
+  missingEmbeddings(view: ScopeView, model: string, options?: { limit?: number }): Promise<readonly EmbeddingTarget[]>;
+  /** How many of the home scope's beliefs and evidence texts carry a current vector of `model`. */
+  embeddingStatus(view: ScopeView, model: string): Promise<EmbeddingStatus>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ import {
   uid,
 } from "./fixtures";
 import { rankCandidateStats } from "../rank-candidate-stats";
+import { describeVectorContract } from "./vector-contract";
 
 /** One statement the store sent to its database (SQL text or Cypher, with its parameters). */
 export interface RecordedQuery {
@@ -73,6 +74,8 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
     afterAll(async () => {
       await harness?.close();
     });
+
+    describeVectorContract(() => store);
 
     /** A belief with one verified document entry, applied; returns it as stored. */
     async function seedBelief(scope: string, text: string, over: Partial<Belief> = {}): Promise<BeliefRecord> {

@@ -348,6 +348,8 @@ export const admin = {
       MATCH (n:AppliedChangeSet {ns: $ns}) RETURN n LIMIT 5000
       UNION ALL
       MATCH (n:TopicFreeze {ns: $ns}) RETURN n LIMIT 5000
+      UNION ALL
+      MATCH (n:Embedding {ns: $ns}) RETURN n LIMIT 5000
     }
     WITH n LIMIT 5000
     DETACH DELETE n

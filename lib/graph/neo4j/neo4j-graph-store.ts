@@ -55,6 +55,14 @@ import { runnerFor, type CypherRunner, type QueryObserver } from "./neo4j-runner
 import { ensureNeo4jSchema } from "./neo4j-schema";
 import { applyChangeSetInTx, importScopeInTx } from "./neo4j-writes";
 import { neo4jIdempotencyMarks, writeIdempotencyMarkInTx } from "./neo4j-idempotency";
+import { checkEmbeddings } from "../embeddings";
+import {
+  embeddingStatusInTx,
+  missingEmbeddingsInTx,
+  searchVectorsInTx,
+  vectorSimilaritiesInTx,
+  writeEmbeddingsInTx,
+} from "./neo4j-vectors";
 
 export interface Neo4jGraphStoreConfig {
   uri: string;
@@ -426,11 +434,36 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     idempotency: neo4jIdempotencyMarks(ns, readTx, writeTx),
 
     async apply(changeSet: ChangeSet, options: ApplyOptions = {}): Promise<ApplyResult> {
+      const embeddings = options.embeddings ?? [];
+      checkEmbeddings(embeddings);
       return writeTx(async (tx) => {
         const result = await applyChangeSetInTx(tx, ns, changeSet);
         if (options.idempotency) await writeIdempotencyMarkInTx(tx, ns, options.idempotency, result.changeSetId);
+        if (embeddings.length > 0) await writeEmbeddingsInTx(tx, ns, null, embeddings);
         return result;
       });
+    },
+
+    async upsertEmbeddings(view, items) {
+      checkEmbeddings(items);
+      if (items.length === 0) return 0;
+      return writeTx((tx) => writeEmbeddingsInTx(tx, ns, view, items));
+    },
+
+    async vectorSearch(view, vector, options) {
+      return readTx((tx) => searchVectorsInTx(tx, ns, view, vector, options));
+    },
+
+    async similarities(view, vector, ids, options) {
+      return readTx((tx) => vectorSimilaritiesInTx(tx, ns, view, vector, ids, options.model));
+    },
+
+    async missingEmbeddings(view, model, options) {
+      return readTx((tx) => missingEmbeddingsInTx(tx, ns, view, model, options?.limit));
+    },
+
+    async embeddingStatus(view, model) {
+      return readTx((tx) => embeddingStatusInTx(tx, ns, view, model));
     },
 
     async loadBelief(view, beliefId, options?: LoadOptions) {

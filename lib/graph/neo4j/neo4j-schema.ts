@@ -14,6 +14,7 @@
  */
 import type { Driver } from "neo4j-driver";
 import { IDEMPOTENCY_MARK_CONSTRAINT } from "./neo4j-idempotency";
+import { VECTOR_SCHEMA_STATEMENTS } from "./neo4j-vectors";
 
 export const BELIEF_SEARCH_INDEX = "credence_belief_search";
 
@@ -34,6 +35,7 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   "CREATE INDEX credence_contextualizes_source IF NOT EXISTS FOR ()-[r:CONTEXTUALIZES]-() ON (r.sourceId)",
   `CREATE FULLTEXT INDEX ${BELIEF_SEARCH_INDEX} IF NOT EXISTS FOR (n:Belief) ON EACH [n.searchTerms, n.ftScope] ` +
     "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}}",
+  ...VECTOR_SCHEMA_STATEMENTS,
 ];
 
 /** Creates what is missing and waits until every index is online. Safe to run from several processes at once. */

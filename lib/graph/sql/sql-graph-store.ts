@@ -33,7 +33,10 @@ import { mapPgError } from "./pg-errors";
 import { sqlIdempotencyMarks, writeIdempotencyMark } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
 import { run } from "./sql-rows";
+import { createSqlSearch } from "./sql-search";
 import { applyChangeSetRows, importScopeRows } from "./sql-writes";
+import { checkEmbeddings } from "../embeddings";
+import { detectPgvector, embeddingStatus, missingEmbeddings, searchVectors, vectorSimilarities, writeEmbeddings } from "./sql-vectors";
 
 export interface SqlGraphStoreConfig {
   sql: SqlExecutor;
@@ -56,6 +59,10 @@ function visible(view: ScopeView): string[] {
 
 export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
   const { sql } = config;
+  const search = createSqlSearch(sql);
+  // Whether the migration could add pgvector's column: asked once, on first vector use.
+  let pgvector: Promise<boolean> | undefined;
+  const usePgvector = (): Promise<boolean> => (pgvector ??= detectPgvector(sql));
 
   const citationIndex: SystemCitationIndex = {
     async citersOf(id) {
@@ -179,14 +186,40 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
 
     async apply(changeSet: ChangeSet, options: ApplyOptions = {}): Promise<ApplyResult> {
       try {
+        const embeddings = options.embeddings ?? [];
+        checkEmbeddings(embeddings);
+        const native = embeddings.length > 0 && (await usePgvector());
         return await sql.transaction(async (tx) => {
           const result = await applyChangeSetRows(tx, changeSet);
           if (options.idempotency) await writeIdempotencyMark(tx, options.idempotency, result.changeSetId);
+          await writeEmbeddings(tx, native, null, embeddings);
           return result;
         });
       } catch (error) {
         throw mapPgError(error);
       }
+    },
+
+    async upsertEmbeddings(view, items) {
+      checkEmbeddings(items);
+      const native = await usePgvector();
+      return sql.transaction((tx) => writeEmbeddings(tx, native, view, items));
+    },
+
+    async vectorSearch(view, vector, options) {
+      return searchVectors(sql, await usePgvector(), view, vector, options);
+    },
+
+    async similarities(view, vector, ids, options) {
+      return vectorSimilarities(sql, await usePgvector(), view, vector, ids, options.model);
+    },
+
+    async missingEmbeddings(view, model, options = {}) {
+      return missingEmbeddings(sql, view, model, options.limit);
+    },
+
+    async embeddingStatus(view, model) {
+      return embeddingStatus(sql, view, model);
     },
 
     async loadBelief(view, beliefId, options: LoadOptions = {}) {
@@ -237,6 +270,8 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         return candidateStatsOf(row);
       });
     },
+
+    searchTopK: (view, query, options) => search.topK(view, query, options),
 
     async getMutation(view, mutationId) {
       return (await run(sql, read.mutationById, [mutationId, view.homeScopeId, visible(view)]))[0] ?? null;

@@ -1,0 +1,182 @@
+/**
+ * Sentence vectors in the Neo4j store: one `(:Embedding {ns, id, scope, kind, model, dimensions, textHash, vector})`
+ * node per belief or evidence text, beside (not on) the node it describes, because belief writes replace a belief's
+ * properties wholesale. Named Cypher and the functions the adapter calls; docs/decisions/004-vectors-in-every-store.md
+ * says why.
+ *
+ * Search uses Neo4j 5's native vector index (`credence_embedding_vector`, HNSW, cosine, 384 dimensions: the local
+ * model's size) for candidates, then anchors them on the scope inside the same query. Neo4j 5.26 cannot filter inside
+ * the index, so the index is asked for `candidateCount(k)` nodes of every scope; when at least k of them are in the
+ * home scope they are the answer (the best k of the scope among the index's best, approximate only as far as HNSW
+ * is), otherwise (a small scope, a busy index, another model's dimensions) an exact scan of the scope's vectors
+ * answers. The index's own scores are approximate (it may quantize), so its candidates are re-scored exactly; Neo4j's
+ * cosine is (1 + cos) / 2, turned back into a cosine here.
+ */
+import neo4j from "neo4j-driver";
+import { z } from "zod";
+import type { EmbeddedKind, EmbeddingStatus, EmbeddingTarget, NodeEmbedding, VectorHit, VectorSearchOptions } from "../embeddings";
+import { embeddingTextHash } from "../embeddings";
+import type { ScopeView } from "../graph-store";
+import type { CypherRunner } from "./neo4j-runner";
+import { toPlain } from "./neo4j-records";
+
+export const EMBEDDING_VECTOR_INDEX = "credence_embedding_vector";
+/** The dimension the vector index is built for (all-MiniLM-L6-v2); vectors of other sizes are searched exactly. */
+export const VECTOR_INDEX_DIMENSIONS = 384;
+
+export const VECTOR_SCHEMA_STATEMENTS: readonly string[] = [
+  "CREATE CONSTRAINT credence_embedding_id IF NOT EXISTS FOR (n:Embedding) REQUIRE (n.ns, n.id) IS UNIQUE",
+  "CREATE INDEX credence_embedding_scope IF NOT EXISTS FOR (n:Embedding) ON (n.ns, n.scope)",
+  `CREATE VECTOR INDEX ${EMBEDDING_VECTOR_INDEX} IF NOT EXISTS FOR (n:Embedding) ON n.vector ` +
+    `OPTIONS {indexConfig: {\`vector.dimensions\`: ${VECTOR_INDEX_DIMENSIONS}, \`vector.similarity_function\`: 'cosine'}}`,
+];
+
+/** Index candidates asked for k hits: enough that a scope holding a fair share of the vectors fills k. */
+export function candidateCount(k: number): number {
+  return Math.min(Math.max(k * 10, 200), 10_000);
+}
+
+const NODE_MATCH = {
+  belief: "MATCH (n:Belief {ns: $ns, id: item.id})",
+  evidence: "MATCH (n:Evidence {ns: $ns, id: item.id}) WHERE n.kind <> 'unresolved'",
+} as const;
+
+function upsertCypher(kind: EmbeddedKind): string {
+  return `
+    UNWIND $items AS item
+    ${NODE_MATCH[kind]}
+    WITH n, item WHERE $home IS NULL OR (n.scope = $home AND $home IN $visible)
+    MERGE (e:Embedding {ns: $ns, id: item.id})
+    SET e.scope = n.scope, e.kind = '${kind}', e.model = item.model, e.dimensions = size(item.vector),
+        e.textHash = item.textHash, e.vector = item.vector
+    RETURN count(e) AS n`;
+}
+
+const SEARCH_ANCHOR = `
+    WHERE e.ns = $ns AND e.scope = $home AND $home IN $visible AND e.kind = 'belief' AND e.model = $model
+    MATCH (b:Belief {ns: $ns, id: e.id})
+    WHERE b.scope = $home AND ($includeEnded OR b.live)`;
+
+export const vectorCypher = {
+  upsertBeliefs: upsertCypher("belief"),
+  upsertEvidence: upsertCypher("evidence"),
+
+  /** Index candidates of every scope, anchored after the call. */
+  searchIndexed: `
+    CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $candidates, $vector) YIELD node AS e
+    ${SEARCH_ANCHOR}
+    WITH e, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
+    RETURN e.id AS id, similarity
+    ORDER BY similarity DESC, id LIMIT $k`,
+
+  /** Every vector of the scope. */
+  searchExact: `
+    MATCH (e:Embedding {ns: $ns, scope: $home})
+    ${SEARCH_ANCHOR} AND e.dimensions = size($vector)
+    WITH e, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
+    RETURN e.id AS id, similarity
+    ORDER BY similarity DESC, id LIMIT $k`,
+
+  similarities: `
+    MATCH (e:Embedding {ns: $ns, scope: $home})
+    WHERE $home IN $visible AND e.id IN $ids AND e.kind = 'belief' AND e.model = $model AND e.dimensions = size($vector)
+    RETURN e.id AS id, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity`,
+
+  /** Every node of the scope that can carry a vector, with its vector's model and text hash (null when none). */
+  targets: `
+    CALL () {
+      MATCH (n:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible
+      RETURN 'belief' AS kind, n.id AS id, n.text AS text
+      UNION ALL
+      MATCH (n:Evidence {ns: $ns, scope: $home}) WHERE $home IN $visible AND n.kind <> 'unresolved'
+      RETURN 'evidence' AS kind, n.id AS id, n.text AS text
+    }
+    OPTIONAL MATCH (e:Embedding {ns: $ns, id: id})
+    RETURN kind, id, text, e.model AS model, e.textHash AS textHash
+    ORDER BY kind, id`,
+} as const;
+
+const hitRow = z.object({ id: z.string(), similarity: z.number() });
+const countRow = z.object({ n: z.number() });
+const targetRow = z.object({
+  kind: z.enum(["belief", "evidence"]),
+  id: z.string(),
+  text: z.string(),
+  model: z.string().nullable(),
+  textHash: z.string().nullable(),
+});
+
+async function rows<T>(tx: CypherRunner, cypher: string, params: Record<string, unknown>, schema: z.ZodType<T>): Promise<T[]> {
+  const result = await tx.run(cypher, params);
+  return result.records.map((record) => schema.parse(toPlain(record.toObject())));
+}
+
+function anchor(view: ScopeView | null): { home: string | null; visible: string[] } {
+  return { home: view?.homeScopeId ?? null, visible: view ? [...view.visibleScopeIds] : [] };
+}
+
+/** Writes vectors in `tx` (last one wins for a repeated id); `view` null inside `apply` (each node's own scope). */
+export async function writeEmbeddingsInTx(tx: CypherRunner, ns: string, view: ScopeView | null, items: readonly NodeEmbedding[]): Promise<number> {
+  const byId = new Map<string, NodeEmbedding>();
+  for (const item of items) byId.set(item.id, item);
+  let written = 0;
+  for (const kind of ["belief", "evidence"] as const) {
+    const batch = [...byId.values()]
+      .filter((item) => item.kind === kind)
+      .map((item) => ({ id: item.id, model: item.model, textHash: item.textHash, vector: Array.from(item.vector) }));
+    if (batch.length === 0) continue;
+    const cypher = kind === "belief" ? vectorCypher.upsertBeliefs : vectorCypher.upsertEvidence;
+    const [row] = await rows(tx, cypher, { ns, ...anchor(view), items: batch }, countRow);
+    written += row?.n ?? 0;
+  }
+  return written;
+}
+
+export async function searchVectorsInTx(tx: CypherRunner, ns: string, view: ScopeView, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]> {
+  if (options.k <= 0 || vector.length === 0) return [];
+  const params = {
+    ns,
+    ...anchor(view),
+    model: options.model,
+    includeEnded: options.includeEnded ?? false,
+    vector: Array.from(vector),
+    k: neo4j.int(Math.floor(options.k)),
+  };
+  if (vector.length === VECTOR_INDEX_DIMENSIONS) {
+    const indexed = await rows(tx, vectorCypher.searchIndexed, { ...params, candidates: neo4j.int(candidateCount(options.k)) }, hitRow);
+    if (indexed.length >= options.k) return indexed;
+  }
+  return rows(tx, vectorCypher.searchExact, params, hitRow);
+}
+
+export async function vectorSimilaritiesInTx(
+  tx: CypherRunner,
+  ns: string,
+  view: ScopeView,
+  vector: Float32Array,
+  ids: readonly string[],
+  model: string,
+): Promise<Map<string, number>> {
+  if (ids.length === 0 || vector.length === 0) return new Map();
+  const found = await rows(tx, vectorCypher.similarities, { ns, ...anchor(view), ids: [...ids], model, vector: Array.from(vector) }, hitRow);
+  return new Map(found.map((r) => [r.id, r.similarity]));
+}
+
+async function targetsInTx(tx: CypherRunner, ns: string, view: ScopeView, model: string) {
+  const all = await rows(tx, vectorCypher.targets, { ns, ...anchor(view) }, targetRow);
+  return all.map((t) => ({ ...t, current: t.model === model && t.textHash === embeddingTextHash(t.text) }));
+}
+
+export async function missingEmbeddingsInTx(tx: CypherRunner, ns: string, view: ScopeView, model: string, limit?: number): Promise<EmbeddingTarget[]> {
+  const stale = (await targetsInTx(tx, ns, view, model)).filter((t) => !t.current).map(({ kind, id, text }) => ({ kind, id, text }));
+  return limit === undefined ? stale : stale.slice(0, limit);
+}
+
+export async function embeddingStatusInTx(tx: CypherRunner, ns: string, view: ScopeView, model: string): Promise<EmbeddingStatus> {
+  const targets = await targetsInTx(tx, ns, view, model);
+  const counts = (kind: EmbeddedKind) => {
+    const ofKind = targets.filter((t) => t.kind === kind);
+    return { total: ofKind.length, current: ofKind.filter((t) => t.current).length };
+  };
+  return { model, beliefs: counts("belief"), evidence: counts("evidence") };
+}

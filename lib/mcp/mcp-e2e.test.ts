@@ -144,7 +144,7 @@ describe("MCP over stdio (scripts/mcp.ts proxying to the server)", () => {
     const proposed = ok(await callTool(client, "propose_mutation", { belief: "Hotfixes are deployed from the release branch.", strength: 0.6, reason: `per ${mondayEvidence}`, sourceEvent: mondayEvidence, mutationType: "new" }));
     expect((proposed.mutation as { id: string }).id).toBeTruthy();
     const retracted = ok(await callTool(client, "retract_source", { sourceId: mondayEvidence, dryRun: true }));
-    expect((retracted.touched as { beliefId: string }[]).map((t) => t.beliefId)).toContain(mondayId);
+    expect((retracted.touched as { id: string }[]).map((t) => t.id)).toContain(mondayId);
 
     const summary = JSON.parse(((await client.readResource({ uri: "credence://agents/summary" })).contents[0] as { text: string }).text) as { scope: string; live: number };
     expect(summary.scope).toBe("agents");
@@ -157,6 +157,9 @@ describe("MCP over stdio (scripts/mcp.ts proxying to the server)", () => {
 
     const missing = errorOf(await callTool(client, "get_belief", { beliefId: "belief_missing" }));
     expect(missing.code).toBe("not_found");
+    // A wrong argument name through the production server and the stdio bridge: the REST API's invalid, never a 500.
+    const misnamed = errorOf(await callTool(client, "recall", { query: "Which branch do we deploy from?" }));
+    expect([misnamed.code, (misnamed.details as { fields: { field: string }[] }).fields.map((f) => f.field)]).toEqual(["invalid", ["query", "q"]]);
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 

@@ -79,6 +79,11 @@ export function lexicalSimilarity(a: string, b: string): number {
   return (2 * common) / (sa.size + sb.size);
 }
 
+/** BM25's idf of a term in `df` of `n` qualifying candidates: ln(1 + (n − df + 0.5) / (df + 0.5)), always > 0. */
+export function idfOf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 /** relevance = min(1, coverage · (0.8 + 0.2 · min(1, focus))), coverage = covered idf / total idf, focus = matched / |d|. */
 function relevanceFrom(coveredIdf: number, totalIdf: number, matchedTerms: number, documentTerms: number): number {
   const coverage = coveredIdf / totalIdf;
@@ -163,6 +168,19 @@ export interface RetrieveOptions {
    * cosine 0: semantic relevance 0); absent → lexical relevance only.
    */
   semantic?: ReadonlyMap<string, number>;
+  /**
+   * The idf statistics of the whole qualifying domain when the caller ranks only part of it (a store's best
+   * candidates by an index, `lib/graph/sql/sql-search.ts`): N qualifying candidates and df per query term. The scores
+   * of the given candidates are then exactly those of the ranking of the whole domain. Absent: counted over the
+   * candidates given.
+   */
+  corpus?: CorpusStats;
+}
+
+/** idf inputs over a qualifying domain: its size and, per content term, how many of its members contain it. */
+export interface CorpusStats {
+  n: number;
+  df: ReadonlyMap<string, number>;
 }
 
 /** Cosine at or below which a text is not semantically relevant to a question at all (all-MiniLM-L6-v2; tuned on the dev set). */
@@ -247,7 +265,12 @@ export function rankByTerms<T extends TermCandidate>(query: string, candidates: 
     // Non-matching candidates have lexical relevance 0: they rank only by meaning, or under a negative minRelevance.
     if (matched !== null || minRelevance < 0 || semanticRelevance(semantic?.get(c.id) ?? 0) > 0) matching.push({ item: c, matched: matched ?? [] });
   }
-  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const corpus = options.corpus;
+  if (corpus !== undefined) {
+    n = corpus.n;
+    for (let j = 0; j < queryTerms.length; j++) df[j] = corpus.df.get(queryTerms[j] as string) ?? 0;
+  }
+  const idf = df.map((d) => idfOf(n, d));
   const total = idf.reduce((sum, x) => sum + x, 0);
 
   const top: RankedByTerms<T>[] = [];

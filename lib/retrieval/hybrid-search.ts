@@ -5,11 +5,14 @@
  *
  * Domain and exactness (lib/engine/README.md, "Hybrid retrieval"):
  * * without an embedder: every belief sharing a content term with the query (the store's full-text matches), ranked
- *   whole: exact.
- * * with an embedder: the lexical matches ∪ the store's `VECTOR_CANDIDATES` nearest beliefs by cosine (when the store
- *   has vector search). Each candidate's cosine comes from the vector search, else from the store's stored vectors
+ *   whole: exact. Stores with postings (SQL) return that ranking's top k from an index (`searchTopK`), the same ids
+ *   and scores without fetching the domain; the others hand over the domain and the engine ranks it.
+ * * with an embedder: the lexical matches (with postings: the best `LEXICAL_CANDIDATES` of them by lexical score ×
+ *   credence, scored with the whole domain's idf) ∪ the store's `VECTOR_CANDIDATES` nearest beliefs by cosine (when
+ *   the store has vector search). Each candidate's cosine comes from the vector search, else from the store's stored vectors
  *   (`similarities`), else from embedding its text (cached). Approximate in one place only: a belief that shares no
- *   term with the query and is not among the nearest `VECTOR_CANDIDATES` is not ranked (its semantic relevance is at
+ *   term with the query and is not among the nearest `VECTOR_CANDIDATES` (with postings: nor among the best
+ *   `LEXICAL_CANDIDATES` lexical ones) is not ranked (its semantic relevance is at
  *   most that of the last nearest one); `scripts/bench-retrieval.ts` measures the recall this loses against the
  *   exhaustive hybrid ranking of every belief. When the vector search finds nothing (no vector index, or a scope
  *   not embedded yet) a scope of up to `EXHAUSTIVE_LIMIT` beliefs is ranked whole (exact), a larger one by its
@@ -21,6 +24,8 @@ import type { CandidateStats, GraphStore, ScopeView } from "@/lib/graph/graph-st
 import { rankCandidateStats, type RankedCandidate } from "@/lib/graph/rank-candidate-stats";
 import type { SemanticMatcher } from "./semantic-matcher";
 
+/** With postings (SQL): the best lexical candidates by lexical score × credence that the hybrid domain starts from. */
+export const LEXICAL_CANDIDATES = 200;
 /** Nearest beliefs by cosine added to the lexical matches. */
 export const VECTOR_CANDIDATES = 200;
 /** A store without vector search: scopes up to this many beliefs are ranked whole by meaning (every text embedded once, cached). */
@@ -58,8 +63,12 @@ export function statsOfBelief(b: Belief): CandidateStats {
 /** Rank the query's candidate domain (module comment), best first, at most `options.k`. */
 export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: string, options: HybridOptions = {}): Promise<HybridRanking> {
   const { store, matcher } = deps;
-  const lexical = await store.searchCandidateStats(view, query, { includeEnded: options.includeEnded ?? false });
+  // Stores with postings answer the lexical top k from an index, exactly (lib/graph/sql/sql-search.ts).
+  const indexed = store.searchTopK && indexable(view, options) ? await store.searchTopK(view, query, topKOptions(options, matcher ? LEXICAL_CANDIDATES : undefined)) : null;
+  if (matcher === null && indexed !== null) return { ranked: indexed.ranked, semantic: undefined };
+  const lexical = indexed !== null ? indexed.ranked.map((r) => r.candidate) : await store.searchCandidateStats(view, query, { includeEnded: options.includeEnded ?? false });
   if (matcher === null) return { ranked: rankCandidateStats(query, lexical, options), semantic: undefined };
+  const corpus = indexed?.corpus;
 
   const [q] = await matcher.vectors([query]);
   const qv = q as Float32Array;
@@ -98,5 +107,25 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
     for (const [id, sim] of cos) semantic.set(id, sim);
   }
   // Lexical matches left without a cosine (beyond MAX_RESCORED) rank on words alone: their cosine counts as 0.
-  return { ranked: rankCandidateStats(query, [...byId.values()], { ...options, semantic }), semantic };
+  return { ranked: rankCandidateStats(query, [...byId.values()], { ...options, semantic, ...(corpus ? { corpus } : {}) }), semantic };
+}
+
+/** Options the postings carry (scope = the view's home, liveness, minimum credence): anything else is ranked exhaustively. */
+function indexable(view: ScopeView, o: HybridOptions): boolean {
+  return (
+    (o.scope === undefined || o.scope === view.homeScopeId) &&
+    o.statuses === undefined &&
+    o.topic === undefined &&
+    o.contextTags === undefined &&
+    o.asOf === undefined &&
+    (o.minRelevance ?? 0) === 0
+  );
+}
+
+function topKOptions(o: HybridOptions, k: number | undefined): { k?: number; includeEnded?: boolean; minCredence?: number } {
+  return {
+    k: k ?? o.k ?? 10,
+    includeEnded: o.includeEnded ?? false,
+    ...(o.minCredence !== undefined ? { minCredence: o.minCredence } : {}),
+  };
 }

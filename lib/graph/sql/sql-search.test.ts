@@ -1,0 +1,102 @@
+/**
+ * Top-k from postings equals the engine's ranking of the whole matching domain (`rankCandidateStats` over
+ * `searchCandidateStats`) on random corpora, before and after the beliefs are rewritten (the triggers keep the
+ * postings in step). Real PGlite and a throwaway database on the Postgres server, every migration applied.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "@/lib/db/database";
+import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import type { Belief, BeliefStatus } from "@/lib/engine";
+import { at, changeSet, makeBelief, uid } from "../contract/fixtures";
+import type { GraphStore, ScopeView } from "../graph-store";
+import { rankCandidateStats } from "../rank-candidate-stats";
+import { createSqlGraphStore } from "./sql-graph-store";
+import { createSqlSearch, type SqlSearch } from "./sql-search";
+
+const VOCAB = ["deploy", "release", "branch", "main", "backup", "hourly", "daily", "schema", "cache", "port"];
+const QUERIES = ["deploy branch", "release", "backup hourly schema", "cache port main deploy", "daily", "nothing here", "deploy deploy release"];
+
+const beliefArb = fc.record({
+  words: fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 5 }),
+  credence: fc.oneof(fc.constantFrom(0.3, 0.5, 0.7), fc.double({ min: 0, max: 1, noNaN: true })),
+  status: fc.constantFrom<BeliefStatus>("provisional", "supported", "canonical", "superseded", "retired"),
+  expiring: fc.boolean(),
+});
+
+describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (backend) => {
+  let discard: () => Promise<void> = async () => {};
+  let db: Database;
+  let store: GraphStore;
+  let search: SqlSearch;
+
+  beforeAll(async () => {
+    const migrationsDir = path.join(process.cwd(), "prisma", "migrations");
+    if (backend === "pglite") {
+      const dir = await mkdtemp(path.join(tmpdir(), "credence-sql-search-"));
+      db = await openDatabase({ dataDir: dir, migrationsDir, owner: "sql-search test" });
+      discard = () => rm(dir, { recursive: true, force: true });
+    } else {
+      const throwaway = await createThrowawayDatabase("credence_sql_search");
+      db = await openDatabase({ databaseUrl: throwaway.url, migrationsDir });
+      discard = () => throwaway.drop();
+    }
+    store = createSqlGraphStore({ sql: db.sql, location: db.describe() });
+    search = createSqlSearch(db.sql);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+    await discard();
+  });
+
+  async function expectSameAsExhaustive(view: ScopeView, k: number, minCredence: number | undefined): Promise<void> {
+    for (const q of QUERIES) {
+      for (const includeEnded of [false, true]) {
+        const got = await search.topK(view, q, { k, includeEnded, ...(minCredence !== undefined ? { minCredence } : {}) });
+        const stats = await store.searchCandidateStats(view, q, { includeEnded });
+        const expected = rankCandidateStats(q, stats, { k, includeEnded, scope: view.homeScopeId, ...(minCredence !== undefined ? { minCredence } : {}) });
+        expect(got).not.toBeNull();
+        expect(got?.ranked.map((r) => [r.candidate.id, r.score, r.relevance])).toEqual(expected.map((r) => [r.candidate.id, r.score, r.relevance]));
+      }
+    }
+  }
+
+  it("returns exactly the exhaustive ranking's top k, ties and filters included, and follows rewrites (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(beliefArb, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.option(fc.constantFrom(0.4, 0.6), { nil: undefined }),
+        async (specs, k, minCredence) => {
+          const scope = uid("scope");
+          const view: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
+          const beliefs: Belief[] = specs.map((s) =>
+            makeBelief(scope, `${s.words.join(" ")} ${uid("w").slice(-4)}.`, { credence: s.credence, status: s.status, validUntil: s.expiring ? at(30) : null }),
+          );
+          await store.apply(changeSet({ beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })) }));
+          await expectSameAsExhaustive(view, k, minCredence);
+          // Rewrite half of them (new text, new credence, a status change): the postings follow.
+          const rewritten = beliefs.filter((_, i) => i % 2 === 0).map((b, i) => ({
+            belief: { ...b, text: `${VOCAB[i % VOCAB.length]} ${b.text}`, credence: 1 - b.credence, status: (i % 3 === 0 ? "retired" : b.status) as BeliefStatus, version: 2 },
+            expectedVersion: 1,
+          }));
+          await store.apply(changeSet({ beliefs: rewritten }));
+          await expectSameAsExhaustive(view, k, minCredence);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 300_000);
+
+  it("another scope's beliefs and an invisible home scope are never returned", async () => {
+    const mine = uid("scope");
+    const theirs = uid("scope");
+    await store.apply(changeSet({ beliefs: [makeBelief(theirs, "deploy release branch")].map((belief) => ({ belief, expectedVersion: null })) }));
+    expect((await search.topK({ homeScopeId: mine, visibleScopeIds: [mine, theirs] }, "deploy", { k: 5 }))?.ranked).toEqual([]);
+    expect((await search.topK({ homeScopeId: theirs, visibleScopeIds: [mine] }, "deploy", { k: 5 }))?.ranked).toEqual([]);
+    expect((await search.topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 }))?.ranked.length).toBe(1);
+  });
+});

@@ -115,7 +115,7 @@ function answer(handler: (ctx: ApiContext) => Promise<Response | object>) {
       const params: Record<string, string> = {};
       for (const [key, value] of Object.entries(raw ?? {})) params[key] = Array.isArray(value) ? value.join("/") : decodeParam(value);
       const { principal, rateKey } = await authenticateCaller(request);
-      const decision = getRateLimiter().take(rateKey);
+      const decision = await getRateLimiter().take(rateKey);
       if (!decision.allowed) return rateLimited(decision);
       for (const [key, value] of Object.entries(params)) checkText(key, value);
       const url = new URL(request.url);

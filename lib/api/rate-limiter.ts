@@ -10,6 +10,12 @@ export type RateDecision =
 
 export interface RateLimiter {
   readonly perMinute: number;
+  /** Spends one request from `key`'s bucket (shared limiters answer asynchronously). */
+  take(key: string): RateDecision | Promise<RateDecision>;
+}
+
+/** The in-process limiter: synchronous, with an injectable clock. */
+export interface LocalRateLimiter extends RateLimiter {
   /** Spends one request from `key`'s bucket at `nowMs` (default Date.now()). */
   take(key: string, nowMs?: number): RateDecision;
 }
@@ -22,7 +28,7 @@ type Bucket = { tokens: number; updatedMs: number };
  * without one, Retry-After = ⌈(1 − tokens) / rate⌉ seconds (≥ 1), when the next token will have arrived.
  * Buckets that have refilled completely carry no information and are swept once the map grows past `maxKeys`.
  */
-export function createRateLimiter(perMinute: number, options: { maxKeys?: number } = {}): RateLimiter {
+export function createRateLimiter(perMinute: number, options: { maxKeys?: number } = {}): LocalRateLimiter {
   const limit = z.number().int().positive().parse(perMinute);
   const ratePerMs = limit / 60_000;
   const maxKeys = options.maxKeys ?? 10_000;
@@ -68,13 +74,41 @@ export function rateLimitFromEnv(env: Record<string, string | undefined>): numbe
 type LimiterGlobal = typeof globalThis & { __credenceRateLimiter?: RateLimiter };
 
 /**
- * The process-wide limiter. Kept on globalThis because Next bundles each route separately: a module-level variable
+ * The process-wide limiter, shared by all app servers when there are several (issue #15): Redis when `REDIS_URL` is
+ * set (lib/api/rate-limiter-redis.ts, failing over to in-process buckets while Redis is away), else the Postgres
+ * server's buckets with `DATABASE_URL` (lib/api/rate-limiter-postgres.ts), else — the embedded default, one process —
+ * the in-process bucket. Kept on globalThis because Next bundles each route separately: a module-level variable
  * would give every endpoint its own buckets.
  */
 export function getRateLimiter(): RateLimiter {
   const holder = globalThis as LimiterGlobal;
-  holder.__credenceRateLimiter ??= createRateLimiter(rateLimitFromEnv(process.env));
+  holder.__credenceRateLimiter ??= selectRateLimiter(process.env);
   return holder.__credenceRateLimiter;
+}
+
+export function selectRateLimiter(env: Record<string, string | undefined>): RateLimiter {
+  const perMinute = rateLimitFromEnv(env);
+  const redisUrl = env.REDIS_URL?.trim();
+  if (redisUrl) return lazyLimiter(perMinute, async () => (await import("./rate-limiter-redis")).createRedisRateLimiter(perMinute, redisUrl));
+  if (env.DATABASE_URL?.trim()) {
+    return lazyLimiter(perMinute, async () => {
+      const [{ createPostgresRateLimiter }, { getDatabase }] = await Promise.all([import("./rate-limiter-postgres"), import("@/lib/db/database")]);
+      return createPostgresRateLimiter(perMinute, async () => (await getDatabase()).sql);
+    });
+  }
+  return createRateLimiter(perMinute);
+}
+
+/** A shared limiter loaded on first use (an embedded deployment never loads ioredis). */
+function lazyLimiter(perMinute: number, load: () => Promise<RateLimiter>): RateLimiter {
+  let loading: Promise<RateLimiter> | undefined;
+  return {
+    perMinute,
+    async take(key) {
+      loading ??= load();
+      return (await loading).take(key);
+    },
+  };
 }
 
 /** Tests install a limiter with a small limit (or remove it to fall back to the environment's). */

@@ -53,7 +53,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     if (status === 401) headers["www-authenticate"] = 'Bearer realm="credence"';
     return Response.json(body, { status, headers });
   }
-  const decision = getRateLimiter().take(caller.rateKey);
+  const decision = await getRateLimiter().take(caller.rateKey);
   if (!decision.allowed) return rateLimited(decision);
   const { principal } = caller;
   try {

@@ -31,6 +31,7 @@ import {
   type Relation,
   type ReviewState,
   type Tier,
+  isLiveStatus,
 } from "./model";
 import { confidenceOf, deriveLiveStatus, initialStatusMemory, tension as tensionOf, type StatusMemory } from "./network";
 import { logit, paramsVersion, sigmoid, type EngineParams } from "./params";
@@ -109,6 +110,8 @@ interface Vote {
   real: boolean;
   supports: boolean;
   active: boolean;
+  /** One vote per (source, relation): it can be outvoted later. Anonymous votes (sourceId null) cannot. */
+  keyed: boolean;
   outcome: EntryOutcome;
 }
 
@@ -146,17 +149,135 @@ export function replay(history: History, params: EngineParams, options: ReplayOp
   }
   const fold = new Fold(params, options);
   fold.prepare(items);
-  for (const item of items) {
-    if (!fold.inWindow(item)) continue;
-    if (item.type === "entry") fold.entry(item);
-    else if (item.type !== "retracted" && item.type !== "stripped" && item.type !== "revised") {
-      fold.closeGroup();
-      fold.event(item);
-      fold.checkpoint(item.seq, item.time);
-    }
-  }
+  for (const item of items) fold.fold(item);
   fold.closeGroup();
   return fold.result();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Incremental replay: fold only the new items onto a checkpoint of the fold state
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A float as JSON: -0 (which JSON cannot carry) as the string "-0", so a checkpoint round-trips bit for bit. */
+type Num = number | "-0";
+function num(x: number): Num {
+  return Object.is(x, -0) ? "-0" : x;
+}
+function unnum(x: Num): number {
+  return x === "-0" ? -0 : x;
+}
+
+/** A standing keyed vote: its value, whether its tier is real, the seq of the entry that cast it. */
+export type CheckpointVote = [value: Num, real: boolean, seq: number];
+
+/**
+ * The fold's state after a history, as JSON data: what a store keeps beside the belief so that a write folds only
+ * its new items (`replayIncremental`). Its size grows with the distinct sources, actors and removed / revised entries,
+ * not with the number of entries. Only valid for the parameters whose version it carries.
+ */
+export interface FoldCheckpoint {
+  format: 1;
+  paramsVersion: string;
+  /** Highest seq folded. */
+  foldedSeq: number;
+  /** Removals and revisions of entries not folded yet (a rewrite of a folded entry needs a full replay). */
+  removed: [number, "retracted" | "stripped"][];
+  revisedWeight: [number, Num][];
+  revisedRelation: [number, Relation][];
+  /** real, model, S, R, n. */
+  sums: Num[];
+  /**
+   * Per source (sorted): its standing support vote and rebuttal vote, its evidence mass, and whether it is among the
+   * live real supports' distinct sources.
+   */
+  sources: [source: string, support: CheckpointVote | null, rebut: CheckpointVote | null, mass: Num | null, realSupportSource: boolean][];
+  /** Standing anonymous votes (never outvoted): only their number counts. */
+  anonSupports: number;
+  anonRebuts: number;
+  realSupports: number;
+  realRebuttals: number;
+  strongestTier: Tier | null;
+  maxRebuttal: Num;
+  lastSupportAt: IsoTime | null;
+  lastRebuttalAt: IsoTime | null;
+  lastMoving: [string, Num][];
+  pendingMoving: [string, Num][];
+  /** The open change-set group (the last entries' change-set, which a new entry may continue). */
+  group: { id: string; time: Num; resistance: Num; lastSeq: number; lastTime: IsoTime } | null;
+  terminal: BeliefStatus | null;
+  validUntil: IsoTime | null;
+  reviewState: ReviewState;
+  promoted: boolean;
+  memory: StatusMemory;
+  status: BeliefStatus;
+}
+
+/** The checkpoint of a whole history (the full fold). */
+export function foldCheckpoint(history: History, params: EngineParams): FoldCheckpoint {
+  let items: History = history;
+  for (let i = 1; i < history.length; i++) {
+    if ((history[i] as HistoryItem).seq < (history[i - 1] as HistoryItem).seq) {
+      items = [...history].sort(bySeq);
+      break;
+    }
+  }
+  const fold = new Fold(params, {});
+  fold.prepare(items);
+  for (const item of items) fold.fold(item);
+  return fold.toCheckpoint();
+}
+
+/** What folding new items onto a checkpoint gives: the state's scalar fields, the new entries' outcomes, the next checkpoint. */
+export interface IncrementalReplay {
+  derived: DerivedBeliefFields;
+  n: number;
+  realLogOdds: number;
+  modelLogOdds: number;
+  /** Live real supports after the new items (as `replay(…).realSupports.length`). */
+  realSupportCount: number;
+  /** Outcomes of the new entries, in seq order. */
+  entries: readonly EntryOutcome[];
+  /** Earlier entries whose stored outputs change (outvoted by a new entry: contribution and effectiveWeight become 0). */
+  changedEntries: readonly { seq: number; contribution: number; effectiveWeight: number }[];
+  checkpoint: FoldCheckpoint;
+}
+
+/** Why `replayIncremental` needs a full replay instead. */
+export type IncrementalFallback = "params_changed" | "rewrites_history" | "out_of_order";
+
+/**
+ * Folds `newItems` onto `checkpoint` (the fold state of the belief's stored history): equal, bit for bit, to replaying
+ * the whole history with the new items appended (the property suite holds them equal). Items that change earlier
+ * entries (`retracted`, `stripped`, `revised`) — or a checkpoint made with other parameters, or items that do not come
+ * after the checkpoint — need a full replay: the answer is then `{ fallback }`.
+ */
+export function replayIncremental(
+  checkpoint: FoldCheckpoint,
+  newItems: readonly HistoryItem[],
+  params: EngineParams,
+): IncrementalReplay | { fallback: IncrementalFallback } {
+  if (checkpoint.format !== 1 || checkpoint.paramsVersion !== versionOf(params)) return { fallback: "params_changed" };
+  let last = checkpoint.foldedSeq;
+  for (const item of newItems) {
+    if (item.type === "retracted" || item.type === "stripped" || item.type === "revised") return { fallback: "rewrites_history" };
+    if (item.seq <= last) return { fallback: "out_of_order" };
+    last = item.seq;
+  }
+  const fold = Fold.fromCheckpoint(params, checkpoint);
+  for (const item of newItems) fold.fold(item);
+  const next = fold.toCheckpoint();
+  fold.closeGroup();
+  const state = fold.result();
+  return {
+    derived: derivedFields(state),
+    n: state.n,
+    realLogOdds: state.realLogOdds,
+    modelLogOdds: state.modelLogOdds,
+    realSupportCount: fold.realSupportCount(),
+    entries: state.entries,
+    changedEntries: fold.outvotedPrefixEntries().map((o) => ({ seq: o.seq, contribution: o.contribution, effectiveWeight: o.effectiveWeight })),
+    checkpoint: next,
+  };
 }
 
 function bySeq(a: HistoryItem, b: HistoryItem): number {
@@ -217,6 +338,16 @@ class Fold {
   private memory: StatusMemory = initialStatusMemory;
   private status: BeliefStatus = "provisional";
   private readonly timeline: Checkpoint[] = [];
+
+  // Restored from a FoldCheckpoint: what the folded prefix left that is not kept item by item.
+  private baseAnonSupports = 0;
+  private baseAnonRebuts = 0;
+  private baseRealSupports = 0;
+  private baseRealRebuttals = 0;
+  /** Outcomes of prefix entries that still hold a vote (stubs: only `seq` and the outputs matter). */
+  private readonly restoredOutcomes: EntryOutcome[] = [];
+  /** Highest seq folded so far. */
+  private foldedSeq = 0;
 
   constructor(
     private readonly params: EngineParams,
@@ -357,7 +488,7 @@ class Fold {
         prevOutcome.effectiveWeight = 0;
         prevOutcome.zeroReason = "outvoted";
       }
-      const vote: Vote = { value: contribution, real: isReal, supports, active: true, outcome };
+      const vote: Vote = { value: contribution, real: isReal, supports, active: true, keyed: keyed !== null, outcome };
       this.votes.push(vote);
       if (keyed !== null) keyed.set(entry.sourceId as string, vote);
       this.addToSums(vote, 1);
@@ -456,13 +587,143 @@ class Fold {
     }
   }
 
+  /** Folds one item (pass 2 of `replay`). */
+  fold(item: HistoryItem): void {
+    if (!this.inWindow(item)) return;
+    if (item.seq > this.foldedSeq) this.foldedSeq = item.seq;
+    if (item.type === "entry") this.entry(item);
+    else if (item.type !== "retracted" && item.type !== "stripped" && item.type !== "revised") {
+      this.closeGroup();
+      this.event(item);
+      this.checkpoint(item.seq, item.time);
+    }
+  }
+
+  /** The state as data, before the final `closeGroup` (a later entry of the same change-set continues the group). */
+  toCheckpoint(): FoldCheckpoint {
+    // One row per source, sorted (the fold never depends on the order of its maps); removals and revisions of entries
+    // already folded are done with and left out.
+    const names = new Set<string>([...this.supportVotes.keys(), ...this.rebutVotes.keys(), ...this.massBySource.keys(), ...this.supportSources]);
+    const vote = (v: Vote | undefined): CheckpointVote | null => (v === undefined ? null : [num(v.value), v.real, v.outcome.seq]);
+    const sources: FoldCheckpoint["sources"] = [...names].sort().map((source) => {
+      const m = this.massBySource.get(source);
+      return [source, vote(this.supportVotes.get(source)), vote(this.rebutVotes.get(source)), m === undefined ? null : num(m.value), this.supportSources.has(source)];
+    });
+    const pending = <V>(map: Map<number, V>): [number, V][] => [...map].filter(([seq]) => seq > this.foldedSeq).sort((a, b) => a[0] - b[0]);
+    let anonSupports = this.baseAnonSupports;
+    let anonRebuts = this.baseAnonRebuts;
+    for (const v of this.votes) {
+      if (!v.active || v.keyed) continue;
+      if (v.supports) anonSupports++;
+      else anonRebuts++;
+    }
+    return {
+      format: 1,
+      paramsVersion: versionOf(this.params),
+      foldedSeq: this.foldedSeq,
+      removed: pending(this.removed),
+      revisedWeight: pending(this.revisedWeight).map(([seq, w]) => [seq, num(w)]),
+      revisedRelation: pending(this.revisedRelation),
+      sums: [num(this.real), num(this.model), num(this.S), num(this.R), num(this.n)],
+      sources,
+      anonSupports,
+      anonRebuts,
+      realSupports: this.baseRealSupports + this.realSupports.length,
+      realRebuttals: this.baseRealRebuttals + this.realRebuttals.length,
+      strongestTier: this.strongestTier,
+      maxRebuttal: num(this.maxRebuttal),
+      lastSupportAt: this.lastSupportAt,
+      lastRebuttalAt: this.lastRebuttalAt,
+      lastMoving: [...this.lastMoving].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([actor, t]) => [actor, num(t)]),
+      pendingMoving: [...this.pendingMoving].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([actor, t]) => [actor, num(t)]),
+      group: this.groupId === null ? null : { id: this.groupId, time: num(this.groupTime), resistance: num(this.resistance), lastSeq: this.lastSeq, lastTime: this.lastTime },
+      terminal: this.terminal,
+      validUntil: this.validUntil,
+      reviewState: this.reviewState,
+      promoted: this.promoted,
+      memory: { everSupported: this.memory.everSupported, disputed: this.memory.disputed },
+      status: this.status,
+    };
+  }
+
+  /** A fold that continues from `cp` (no asOf, no timeline). */
+  static fromCheckpoint(params: EngineParams, cp: FoldCheckpoint): Fold {
+    const f = new Fold(params, {});
+    f.foldedSeq = cp.foldedSeq;
+    for (const [seq, kind] of cp.removed) f.removed.set(seq, kind);
+    for (const [seq, w] of cp.revisedWeight) f.revisedWeight.set(seq, unnum(w));
+    for (const [seq, rel] of cp.revisedRelation) f.revisedRelation.set(seq, rel);
+    [f.real, f.model, f.S, f.R, f.n] = cp.sums.map(unnum) as [number, number, number, number, number];
+    const restore = (source: string, v: CheckpointVote | null, supports: boolean) => {
+      if (v === null) return;
+      const [value, real, seq] = v;
+      const outcome: EntryOutcome = {
+        seq,
+        relation: supports ? "SUPPORTS" : "REBUTS",
+        weight: 0,
+        assessedStrength: 0,
+        contribution: 0,
+        effectiveWeight: 0,
+        counted: true,
+        zeroReason: null,
+      };
+      f.restoredOutcomes.push(outcome);
+      const vote: Vote = { value: unnum(value), real, supports, active: true, keyed: true, outcome };
+      f.votes.push(vote);
+      (supports ? f.supportVotes : f.rebutVotes).set(source, vote);
+    };
+    for (const [source, support, rebut, mass, supportSource] of cp.sources) {
+      restore(source, support, true);
+      restore(source, rebut, false);
+      if (mass !== null) {
+        const m: MassVote = { value: unnum(mass) };
+        f.masses.push(m);
+        f.massBySource.set(source, m);
+      }
+      if (supportSource) f.supportSources.add(source);
+    }
+    f.baseAnonSupports = cp.anonSupports;
+    f.baseAnonRebuts = cp.anonRebuts;
+    f.baseRealSupports = cp.realSupports;
+    f.baseRealRebuttals = cp.realRebuttals;
+    f.strongestTier = cp.strongestTier;
+    f.maxRebuttal = unnum(cp.maxRebuttal);
+    f.lastSupportAt = cp.lastSupportAt;
+    f.lastRebuttalAt = cp.lastRebuttalAt;
+    for (const [actor, t] of cp.lastMoving) f.lastMoving.set(actor, unnum(t));
+    for (const [actor, t] of cp.pendingMoving) f.pendingMoving.set(actor, unnum(t));
+    if (cp.group !== null) {
+      f.groupId = cp.group.id;
+      f.groupTime = unnum(cp.group.time);
+      f.resistance = unnum(cp.group.resistance);
+      f.lastSeq = cp.group.lastSeq;
+      f.lastTime = cp.group.lastTime;
+    }
+    f.terminal = cp.terminal;
+    f.validUntil = cp.validUntil;
+    f.reviewState = cp.reviewState;
+    f.promoted = cp.promoted;
+    f.memory = { everSupported: cp.memory.everSupported, disputed: cp.memory.disputed };
+    f.status = cp.status;
+    return f;
+  }
+
+  /** Prefix entries (restored) that lost their vote in this fold: their stored outputs become 0. */
+  outvotedPrefixEntries(): EntryOutcome[] {
+    return this.restoredOutcomes.filter((o) => o.zeroReason === "outvoted");
+  }
+
+  realSupportCount(): number {
+    return this.baseRealSupports + this.realSupports.length;
+  }
+
   result(): ReplayState {
     const params = this.params;
     const t = tensionOf(this.S, this.R, params);
     const credence = this.credence();
     const confidence = confidenceOf(this.n, t, params);
-    let supportCount = 0;
-    let contradictCount = 0;
+    let supportCount = this.baseAnonSupports;
+    let contradictCount = this.baseAnonRebuts;
     for (const v of this.votes) {
       if (!v.active) continue;
       if (v.supports) supportCount++;
@@ -502,7 +763,7 @@ class Fold {
 
 /** Live: not superseded, retired or contracted. */
 export function isLive(state: Pick<ReplayState, "status">): boolean {
-  return state.status !== "superseded" && state.status !== "retired" && state.status !== "contracted";
+  return isLiveStatus(state.status);
 }
 
 /** Grounded: live and holding at least one live real support. Losing this triggers the stripping cascade (§4.2). */

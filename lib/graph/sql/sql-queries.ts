@@ -296,6 +296,30 @@ export const write = {
   /** Placeholders carried by the change-set: shared per (scope, raw id), never duplicated. [evidence JSON] */
   insertPlaceholderEvidence: statement("write.insertPlaceholderEvidence", `${EVIDENCE_INSERT} ON CONFLICT DO NOTHING`, noRows),
 
+  /**
+   * The change-set row and its new beliefs in one statement (a change-set that only inserts beliefs: one round trip
+   * instead of two). A repeated change-set id raises graph_change_sets_pkey (`already_applied`); a belief that exists
+   * already is left out of RETURNING. [belief rows JSON, id, actor, time]
+   */
+  insertChangeSetAndBeliefs: statement(
+    "write.insertChangeSetAndBeliefs",
+    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz))
+     INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
+     SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
+     ON CONFLICT (id) DO NOTHING
+     RETURNING id`,
+    idRow,
+  ),
+  /** The change-set row and version-checked updates in one statement. [belief rows JSON, id, actor, time] */
+  insertChangeSetAndUpdateBeliefs: statement(
+    "write.insertChangeSetAndUpdateBeliefs",
+    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz))
+     UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
+     FROM ${BELIEF_SOURCE}
+     WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope'
+     RETURNING b.id`,
+    idRow,
+  ),
   /** Version-checked updates; a row that does not match is left out of RETURNING. [belief rows JSON] */
   updateBeliefs: statement(
     "write.updateBeliefs",
@@ -335,6 +359,25 @@ export const write = {
        r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
        (r->>'laundered')::boolean, TRUE, r->'data'
      FROM jsonb_array_elements($1::jsonb) AS r`,
+    noRows,
+  ),
+  /**
+   * History rows and their entry edges in one statement (when no placeholder has to be made first: the edges do not
+   * depend on the rows). [history rows JSON, entry edges JSON]
+   */
+  insertHistoryAndEntryEdges: statement(
+    "write.insertHistoryAndEntryEdges",
+    `WITH h AS (
+       INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, target_seq,
+         verified, laundered, live, data)
+       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, r->>'change_set', r->>'source_id',
+         r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
+         (r->>'laundered')::boolean, TRUE, r->'data'
+       FROM jsonb_array_elements($1::jsonb) AS r)
+     INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
+     SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
+     FROM jsonb_array_elements($2::jsonb) AS e
+     ON CONFLICT DO NOTHING`,
     noRows,
   ),
   /** Placeholders the store makes for unresolved entries; returns the ones it created. [evidence JSON] */

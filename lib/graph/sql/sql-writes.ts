@@ -53,8 +53,12 @@ function beliefRow(belief: Belief, expected: number | null): unknown {
   return { belief, expected, live: isLiveStatus(belief.status), terms: searchTerms(belief.text) };
 }
 
-/** Inserts and version-checked updates; returns the scope of every written belief. */
-async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet): Promise<Map<string, string>> {
+/**
+ * Inserts and version-checked updates; returns the scope of every inserted belief. With `changeSetRow`, the change-set
+ * row is inserted by the same statement when the change-set only inserts or only updates (one round trip fewer);
+ * the returned flag says whether it was.
+ */
+async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet, changeSetRow: readonly unknown[] | null): Promise<{ inserted: Map<string, string>; changeSetWritten: boolean }> {
   const scopes = new Map<string, string>();
   const updates = cs.beliefs.filter((u) => u.expectedVersion !== null).sort((a, b) => byId(a.belief, b.belief));
   const inserts = cs.beliefs.filter((u) => u.expectedVersion === null).sort((a, b) => byId(a.belief, b.belief));
@@ -63,14 +67,17 @@ async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet): Promise<Map<string
     if (u.belief.version !== want) {
       throw new ChangeSetRejected("invalid_version", `Belief ${u.belief.id}: version ${u.belief.version}, expected ${want} (expectedVersion + 1).`);
     }
-    scopes.set(u.belief.id, u.belief.scope);
+    if (u.expectedVersion === null) scopes.set(u.belief.id, u.belief.scope);
   }
   if (new Set(cs.beliefs.map((u) => u.belief.id)).size !== cs.beliefs.length) {
     throw new ChangeSetRejected("invalid", "A belief is upserted twice in one change-set (merge them with mergeChangeSets).");
   }
   // Updates before inserts: a superseded belief frees its live key for its successor within the same change-set.
+  const fold = changeSetRow !== null && (updates.length === 0) !== (inserts.length === 0);
   if (updates.length > 0) {
-    const rows = await run(tx, write.updateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion)))]);
+    const rows = fold
+      ? await run(tx, write.insertChangeSetAndUpdateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion))), ...changeSetRow])
+      : await run(tx, write.updateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion)))]);
     if (rows.length !== updates.length) {
       const written = new Set(rows.map((r) => r.id));
       const failed = updates.find((u) => !written.has(u.belief.id));
@@ -83,14 +90,16 @@ async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet): Promise<Map<string
     }
   }
   if (inserts.length > 0) {
-    const rows = await run(tx, write.insertBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null)))]);
+    const rows = fold
+      ? await run(tx, write.insertChangeSetAndBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null))), ...changeSetRow])
+      : await run(tx, write.insertBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null)))]);
     if (rows.length !== inserts.length) {
       const written = new Set(rows.map((r) => r.id));
       const id = inserts.find((u) => !written.has(u.belief.id))?.belief.id ?? null;
       throw new VersionConflict(id, "exists", `Belief ${id} already exists: another writer created it first.`);
     }
   }
-  return scopes;
+  return { inserted: scopes, changeSetWritten: fold };
 }
 
 // ---- history ----
@@ -139,12 +148,20 @@ async function appendHistory(
   tx: SqlExecutor,
   appends: readonly { beliefId: string; items: readonly HistoryItem[] }[],
   context: { actor: string; time: string; changeSet: string; checkSeq: boolean },
+  /** Beliefs this transaction inserted (id → scope): their stored history is empty and their rows are locked already. */
+  inserted: ReadonlyMap<string, string> = new Map(),
 ): Promise<string[]> {
   const nonEmpty = appends.filter((a) => a.items.length > 0);
   if (nonEmpty.length === 0) return [];
   const ids = [...new Set(nonEmpty.map((a) => a.beliefId))].sort();
   if (ids.length !== nonEmpty.length) throw new ChangeSetRejected("invalid", "Two history appends for one belief in one change-set.");
-  const locked = await run(tx, write.lockForHistory, [ids]);
+  // Only beliefs that existed before this transaction need the lock and the stored last seq.
+  const existing = ids.filter((id) => !inserted.has(id));
+  const locked = existing.length === 0 ? [] : await run(tx, write.lockForHistory, [existing]);
+  for (const id of ids) {
+    const scope = inserted.get(id);
+    if (scope !== undefined) locked.push({ id, scope, max_seq: 0 });
+  }
   const scopeOf = new Map(locked.map((r) => [r.id, r.scope]));
   const maxSeq = new Map(locked.map((r) => [r.id, r.max_seq ?? 0]));
   const rows: HistoryRow[] = [];
@@ -159,13 +176,22 @@ async function appendHistory(
       rows.push(historyRow(append.beliefId, item));
     }
   }
-  await run(tx, write.insertHistory, [json(rows)]);
-
   // Entry edges: source → belief; an unresolved source goes to the citer scope's placeholder.
   const entries = rows.filter((r) => r.type === "entry" && r.source_id !== null);
   const placeholdersCreated: string[] = [];
   const unresolved = entries.filter((r) => r.source_kind === null);
   const placeholderOf = new Map<string, string>();
+  const edgeOf = (r: HistoryRow) => ({
+    kind: r.relation,
+    from: r.source_kind === null ? placeholderOf.get(`${scopeOf.get(r.belief_id) ?? ""}\u0000${r.source_id ?? ""}`) : r.source_id,
+    to: r.belief_id,
+    seq: r.seq,
+    time: r.time,
+    data: { time: r.time, changeSet: r.change_set },
+  });
+  // Without placeholders to make first, the rows and their edges go in one statement.
+  if (unresolved.length === 0) await run(tx, write.insertHistoryAndEntryEdges, [json(rows), json(entries.map(edgeOf))]);
+  else await run(tx, write.insertHistory, [json(rows)]);
   if (unresolved.length > 0) {
     const wanted = new Map<string, Evidence>();
     for (const r of unresolved) {
@@ -191,17 +217,7 @@ async function appendHistory(
     const found = await run(tx, write.findPlaceholders, [json([...wanted.values()].map((e) => ({ scope: e.scope, text: e.text })))]);
     for (const f of found) placeholderOf.set(`${f.scope}\u0000${f.text}`, f.id);
   }
-  if (entries.length > 0) {
-    const edges = entries.map((r) => ({
-      kind: r.relation,
-      from: r.source_kind === null ? placeholderOf.get(`${scopeOf.get(r.belief_id) ?? ""}\u0000${r.source_id ?? ""}`) : r.source_id,
-      to: r.belief_id,
-      seq: r.seq,
-      time: r.time,
-      data: { time: r.time, changeSet: r.change_set },
-    }));
-    await run(tx, write.insertEntryEdges, [json(edges)]);
-  }
+  if (unresolved.length > 0) await run(tx, write.insertEntryEdges, [json(entries.map(edgeOf))]);
 
   // Events' effects on the indexed columns, in seq order per belief (the JSON keeps the original entries).
   const removals = rows.filter((r) => (r.type === "retracted" || r.type === "stripped") && r.target_seq !== null);
@@ -255,10 +271,17 @@ async function updateMutations(tx: SqlExecutor, mutations: readonly MutationReco
 
 /** Applies `cs` inside the transaction `tx` (the caller opened it and rolls back on any throw). */
 export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promise<ApplyResult> {
-  await run(tx, write.insertChangeSet, [cs.id, cs.actor, cs.time]);
+  // The change-set row goes first (a repeated change-set is `already_applied` whatever else it holds); without
+  // evidence, and when its beliefs are all new or all updated, it rides on the belief statement.
+  const changeSetRow = [cs.id, cs.actor, cs.time];
+  const updating = cs.beliefs.some((u) => u.expectedVersion !== null);
+  const inserting = cs.beliefs.some((u) => u.expectedVersion === null);
+  const early = cs.evidence.length > 0 || updating === inserting;
+  if (early) await run(tx, write.insertChangeSet, changeSetRow);
   await insertEvidence(tx, cs.evidence);
-  await upsertBeliefs(tx, cs);
-  const placeholdersCreated = await appendHistory(tx, cs.history, { actor: cs.actor, time: cs.time, changeSet: cs.id, checkSeq: true });
+  const { inserted, changeSetWritten } = await upsertBeliefs(tx, cs, early ? null : changeSetRow);
+  if (!early && !changeSetWritten) throw new Error("unreachable: the change-set row was not written");
+  const placeholdersCreated = await appendHistory(tx, cs.history, { actor: cs.actor, time: cs.time, changeSet: cs.id, checkSeq: true }, inserted);
 
   if (cs.entryOutputs.length > 0) {
     const rows = await run(tx, write.patchEntryOutputs, [json(cs.entryOutputs.map((o) => ({ b: o.beliefId, s: o.seq, c: o.contribution, w: o.effectiveWeight })))]);
@@ -304,7 +327,7 @@ export async function importScopeRows(tx: SqlExecutor, scope: string, data: Scop
     await run(tx, write.importBeliefs, [json(beliefs.map((b) => beliefRow(b, null)))]);
   }
   const appends = data.beliefs.map((r) => ({ beliefId: r.belief.id, items: r.history }));
-  await appendHistory(tx, appends, { actor: "import", time: new Date(0).toISOString(), changeSet: "import", checkSeq: true });
+  await appendHistory(tx, appends, { actor: "import", time: new Date(0).toISOString(), changeSet: "import", checkSeq: true }, new Map(beliefs.map((b) => [b.id, scope])));
   // Explicit edges first: the CONCERNS edges mutations imply already exist then and keep their exported values.
   await insertEdges(tx, data.edges);
   await insertMutations(tx, mutations);

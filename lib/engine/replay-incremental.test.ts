@@ -1,0 +1,200 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { arbEntrySpec, buildEntries, type EntrySpec } from "./arbitraries.test-support";
+import { makeContraction, makeRetracted, makeReview, makeRevised, makeStatusEvent, makeStripped, minutesAfter } from "./history-builder";
+import { defaultParams, derivedFields, replay, resolveParams, type HistoryItem } from "./index";
+import { foldCheckpoint, replayIncremental, type FoldCheckpoint } from "./replay";
+
+const P = defaultParams;
+
+/** One step of a random history: an entry, an in-place event, or an event that rewrites an earlier entry. */
+type Op =
+  | { kind: "entry"; spec: EntrySpec }
+  | { kind: "contraction"; severity: number }
+  | { kind: "status"; type: "superseded" | "retired" | "promoted" }
+  | { kind: "review"; action: "requested" | "approved" | "rejected" }
+  | { kind: "retracted" | "stripped"; target: number }
+  | { kind: "revised"; target: number; weight: number | undefined; relation: "SUPPORTS" | "REBUTS" | "CONTEXTUALIZES" | undefined };
+
+const arbOp: fc.Arbitrary<Op> = fc.oneof(
+  // Gaps of 0–14 minutes: most change-sets of one actor fall inside the cooling window (10 minutes), some outside.
+  { weight: 12, arbitrary: arbEntrySpec().map((spec): Op => ({ kind: "entry", spec: { ...spec, minutes: spec.minutes % 15 } })) },
+  { weight: 1, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((severity): Op => ({ kind: "contraction", severity })) },
+  { weight: 1, arbitrary: fc.constantFrom("superseded", "retired", "promoted").map((type): Op => ({ kind: "status", type: type as "superseded" | "retired" | "promoted" })) },
+  { weight: 1, arbitrary: fc.constantFrom("requested", "approved", "rejected").map((action): Op => ({ kind: "review", action: action as "requested" | "approved" | "rejected" })) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("retracted", "stripped"), target: fc.nat() }).map((r): Op => ({ kind: r.kind as "retracted" | "stripped", target: r.target })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({
+        target: fc.nat(),
+        weight: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+        relation: fc.option(fc.constantFrom("SUPPORTS", "REBUTS", "CONTEXTUALIZES"), { nil: undefined }),
+      })
+      .map((r): Op => ({ kind: "revised", target: r.target, weight: r.weight, relation: r.relation as "SUPPORTS" | "REBUTS" | "CONTEXTUALIZES" | undefined })),
+  },
+);
+
+/** Builds the items in order: seq 1, 2, …; time moves on with the entries' change-sets; rewrites target earlier entries. */
+function build(ops: readonly Op[]): HistoryItem[] {
+  const items: HistoryItem[] = [];
+  const entrySeqs: number[] = [];
+  let minutes = 0;
+  let group = 0;
+  let specs: EntrySpec[] = [];
+  const flush = () => {
+    if (specs.length === 0) return;
+    const first = items.length + 1;
+    const built = buildEntries(specs, first, minutesAfter(minutes));
+    minutes += specs.reduce((m, s) => m + (s.newChangeSet ? s.minutes : 0), specs[0]?.minutes ?? 0);
+    for (const e of built) {
+      items.push({ ...e, changeSet: `g${group}-${e.changeSet}` });
+      entrySeqs.push(e.seq);
+    }
+    group++;
+    specs = [];
+  };
+  for (const op of ops) {
+    if (op.kind === "entry") {
+      specs.push(op.spec);
+      continue;
+    }
+    flush();
+    const seq = items.length + 1;
+    const time = minutesAfter(minutes);
+    const base = { seq, time, actor: "alice", changeSet: `e${seq}` };
+    if (op.kind === "contraction") items.push(makeContraction({ ...base, severity: op.severity }));
+    else if (op.kind === "status") items.push(makeStatusEvent({ ...base, type: op.type }));
+    else if (op.kind === "review") items.push(makeReview({ ...base, action: op.action }));
+    else {
+      const target = entrySeqs.length === 0 ? undefined : entrySeqs[op.target % entrySeqs.length];
+      if (target === undefined) continue;
+      if (op.kind === "retracted") items.push(makeRetracted({ ...base, targetSeq: target }));
+      else if (op.kind === "stripped") items.push(makeStripped({ ...base, targetSeq: target }));
+      else if (op.kind === "revised")
+        items.push(makeRevised({ ...base, targetSeq: target, ...(op.weight !== undefined ? { weight: op.weight } : {}), ...(op.relation !== undefined ? { relation: op.relation } : {}) }));
+    }
+  }
+  flush();
+  return items;
+}
+
+const rewrites = (item: HistoryItem) => item.type === "retracted" || item.type === "stripped" || item.type === "revised";
+
+/** A checkpoint as a store keeps it: through JSON text. */
+function stored(cp: FoldCheckpoint): FoldCheckpoint {
+  return JSON.parse(JSON.stringify(cp)) as FoldCheckpoint;
+}
+
+function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const out = [...xs];
+  let s = seed || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+const arbCase = fc.record({ ops: fc.array(arbOp, { minLength: 4, maxLength: 60, size: "max" }), split: fc.double({ min: 0, max: 1, noNaN: true }), seed: fc.nat() });
+
+/** Prefix up to the split, suffix after it without rewrites (those fall back to a full replay). */
+function splitCase(c: { ops: readonly Op[]; split: number }): { prefix: HistoryItem[]; suffix: HistoryItem[] } {
+  const items = build(c.ops);
+  const k = Math.floor(c.split * (items.length + 1));
+  return { prefix: items.slice(0, k), suffix: items.slice(k).filter((item) => !rewrites(item)) };
+}
+
+describe("incremental replay", () => {
+  it("equals the full replay, bit for bit: derived fields, mass, log-odds, the new entries' outcomes and the outvoted ones", () => {
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const { prefix, suffix } = splitCase(c);
+        // The stored history may come in any order: the checkpoint is of the fold, in seq order.
+        const inc = replayIncremental(stored(foldCheckpoint(shuffled(prefix, c.seed), P)), suffix, P);
+        if ("fallback" in inc) throw new Error(`unexpected fallback ${inc.fallback}`);
+        const full = replay([...prefix, ...suffix], P);
+        const want = derivedFields(full);
+        for (const key of Object.keys(want) as (keyof typeof want)[]) expect(Object.is(inc.derived[key], want[key]), `${key}: ${String(inc.derived[key])} vs ${String(want[key])}`).toBe(true);
+        expect(Object.is(inc.n, full.n)).toBe(true);
+        expect(Object.is(inc.realLogOdds, full.realLogOdds)).toBe(true);
+        expect(Object.is(inc.modelLogOdds, full.modelLogOdds)).toBe(true);
+        expect(inc.realSupportCount).toBe(full.realSupports.length);
+
+        const suffixSeqs = new Set(suffix.map((item) => item.seq));
+        expect(inc.entries).toEqual(full.entries.filter((o) => suffixSeqs.has(o.seq)));
+        // Earlier entries: the outputs that differ between the prefix's replay and the full one are exactly the changed ones.
+        const before = new Map(replay(prefix, P).entries.map((o) => [o.seq, o]));
+        const changed = full.entries
+          .filter((o) => {
+            const b = before.get(o.seq);
+            return b !== undefined && !(Object.is(b.contribution, o.contribution) && Object.is(b.effectiveWeight, o.effectiveWeight));
+          })
+          .map((o) => ({ seq: o.seq, contribution: o.contribution, effectiveWeight: o.effectiveWeight }));
+        expect([...inc.changedEntries].sort((a, b) => a.seq - b.seq)).toEqual(changed);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("chains: the checkpoint after folding new items equals the checkpoint of the whole history", () => {
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const { prefix, suffix } = splitCase(c);
+        const inc = replayIncremental(stored(foldCheckpoint(prefix, P)), suffix, P);
+        if ("fallback" in inc) throw new Error(`unexpected fallback ${inc.fallback}`);
+        expect(JSON.stringify(inc.checkpoint)).toBe(JSON.stringify(foldCheckpoint([...prefix, ...suffix], P)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("folds one entry at a time onto a growing checkpoint and ends where the full replay ends", () => {
+    fc.assert(
+      fc.property(fc.array(arbOp, { maxLength: 40, size: "max" }), (ops) => {
+        const items = build(ops).filter((item) => !rewrites(item));
+        let cp = foldCheckpoint([], P);
+        let last: ReturnType<typeof replayIncremental> | null = null;
+        for (const item of items) {
+          last = replayIncremental(stored(cp), [item], P);
+          if ("fallback" in last) throw new Error(last.fallback);
+          cp = last.checkpoint;
+        }
+        const want = derivedFields(replay(items, P));
+        if (last !== null && !("fallback" in last)) expect(last.derived).toEqual(want);
+        expect(JSON.stringify(cp)).toBe(JSON.stringify(foldCheckpoint(items, P)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("falls back to a full replay for events that change earlier entries, other parameters, or items that are not new", () => {
+    const items = build([
+      { kind: "entry", spec: { source: "s1", relation: "SUPPORTS", tier: "document", verified: true, weight: 1, ess: 1, laundering: null, actor: "alice", newChangeSet: true, minutes: 1 } },
+      { kind: "entry", spec: { source: "s2", relation: "REBUTS", tier: "document", verified: true, weight: 1, ess: 1, laundering: null, actor: "bob", newChangeSet: true, minutes: 5 } },
+    ]);
+    const cp = foldCheckpoint(items, P);
+    const base = { seq: 3, time: minutesAfter(60), actor: "alice", changeSet: "x" };
+    expect(replayIncremental(cp, [makeRetracted({ ...base, targetSeq: 1 })], P)).toEqual({ fallback: "rewrites_history" });
+    expect(replayIncremental(cp, [makeStripped({ ...base, targetSeq: 2 })], P)).toEqual({ fallback: "rewrites_history" });
+    expect(replayIncremental(cp, [makeRevised({ ...base, targetSeq: 2, weight: 0.5 })], P)).toEqual({ fallback: "rewrites_history" });
+    expect(replayIncremental(cp, [makeContraction({ ...base, seq: 2, severity: 0.5 })], P)).toEqual({ fallback: "out_of_order" });
+    const other = resolveParams({ ...P, coolingFloor: P.coolingFloor / 2 });
+    expect(replayIncremental(cp, [makeContraction({ ...base, severity: 0.5 })], other)).toEqual({ fallback: "params_changed" });
+    const ok = replayIncremental(cp, [makeContraction({ ...base, severity: 0.5 })], P);
+    expect("fallback" in ok).toBe(false);
+  });
+
+  it("keeps -0 through JSON (a contraction to nothing of negative log-odds)", () => {
+    const items = build([
+      { kind: "entry", spec: { source: "s1", relation: "REBUTS", tier: "document", verified: true, weight: 1, ess: 1, laundering: null, actor: "alice", newChangeSet: true, minutes: 1 } },
+      { kind: "contraction", severity: 1 },
+    ]);
+    const full = replay(items, P);
+    expect(Object.is(full.realLogOdds, -0)).toBe(true);
+    const inc = replayIncremental(stored(foldCheckpoint(items, P)), [], P);
+    if ("fallback" in inc) throw new Error(inc.fallback);
+    expect(Object.is(inc.realLogOdds, -0)).toBe(true);
+  });
+});

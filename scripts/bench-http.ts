@@ -1,0 +1,487 @@
+/**
+ * `npm run bench:http`: the write and read paths as clients see them, per backend (SQL on embedded PGlite, SQL on the
+ * Postgres server, Neo4j), in two parts. Reports only; asserts nothing.
+ *
+ * 1. **Stages of one assimilation** (in process, the REST route handler called as Next calls it, sequentially): where
+ *    the time of `POST …/assimilate` goes — authentication, rate limit, idempotency (a request with an
+ *    `Idempotency-Key` minus one without), access and parameters (the services' own database reads), the graph
+ *    store's loads, the engine with the configured assessor and embedder, the commit — with the database round trips
+ *    of each stage (every `pg` query and every Cypher statement is counted).
+ * 2. **Over HTTP**: a real server (`scripts/serve.ts` on the production build in `--root`, default this checkout) per
+ *    backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16 concurrent clients doing assimilate, ingest,
+ *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, and the machine's 1-minute load average.
+ *
+ * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
+ *        --seed 2000  --stage-runs 60  --parts stages,http  --root <checkout with .next>
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import pg from "pg";
+
+const args = process.argv.slice(2);
+function flag(name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;
+}
+const BACKENDS = flag("backends", "pglite,postgres,neo4j").split(",");
+const CLIENTS = flag("clients", "1,4,16").split(",").map(Number);
+const OPS = flag("ops", "assimilate,ingest,search,recall").split(",") as Op[];
+const SECONDS = Number(flag("seconds", "5"));
+const SEED = Number(flag("seed", "2000"));
+const STAGE_RUNS = Number(flag("stage-runs", "60"));
+const PARTS = flag("parts", "stages,http").split(",");
+const ROOT = path.resolve(flag("root", process.cwd()));
+
+type Op = "assimilate" | "ingest" | "search" | "recall";
+type Backend = "pglite" | "postgres" | "neo4j";
+
+const load1 = () => loadavg()[0]?.toFixed(1) ?? "?";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Words for claims and queries (deterministic)
+// ---------------------------------------------------------------------------------------------------------------
+
+const WORDS = Array.from({ length: 600 }, (_, i) => {
+  const a = "bcdfghjklmnprstvz";
+  const v = "aeiou";
+  return `${a[i % 17]}${v[(i >> 2) % 5]}${a[(i * 7) % 17]}${v[(i >> 4) % 5]}${a[(i * 13) % 17]}${i % 10}`;
+});
+let wordSeed = 12345;
+function word(): string {
+  wordSeed = (wordSeed * 1103515245 + 12345) & 0x7fffffff;
+  // Zipf-like: low indices far more often.
+  const u = wordSeed / 0x7fffffff;
+  return WORDS[Math.floor(WORDS.length * u * u * u)] as string;
+}
+let claimCounter = 0;
+function claimText(): string {
+  claimCounter++;
+  return `${word()} ${word()} ${word()} ${word()} ${word()} measure ${claimCounter} ${process.pid}`;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : "–");
+
+// ---------------------------------------------------------------------------------------------------------------
+// Part 1: stages of one assimilation, in process
+// ---------------------------------------------------------------------------------------------------------------
+
+type Stage = "route" | "services" | "load" | "commit";
+interface StageCounters {
+  time: Record<string, number>;
+  trips: Record<string, number>;
+}
+const stageContext = new AsyncLocalStorage<Stage>();
+let counters: StageCounters = { time: {}, trips: {} };
+function count(stage: string, elapsed: number): void {
+  counters.trips[stage] = (counters.trips[stage] ?? 0) + 1;
+  counters.time[`db:${stage}`] = (counters.time[`db:${stage}`] ?? 0) + elapsed;
+}
+
+/** Counts every pg round trip (Prisma's adapter and the SQL store both go through `pg.Client#query`). */
+function instrumentPg(): void {
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...a: unknown[]) {
+    const stage = stageContext.getStore() ?? "route";
+    const started = performance.now();
+    const result = original.apply(this, a);
+    if (result instanceof Promise) return result.finally(() => count(stage, performance.now() - started));
+    count(stage, 0);
+    return result;
+  };
+}
+
+async function timed<T>(stage: Stage, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await stageContext.run(stage, fn);
+  } finally {
+    counters.time[stage] = (counters.time[stage] ?? 0) + (performance.now() - started);
+  }
+}
+
+/** Every method of `target` runs inside `stage` (functions returning promises are timed). */
+function wrapAll<T extends object>(target: T, stageOf: (name: string) => Stage | null): T {
+  // The proxy's own target is an empty object: frozen services would forbid a proxy returning wrapped methods.
+  const obj = target;
+  return new Proxy({} as T, {
+    get(_empty, prop) {
+      const value = Reflect.get(obj, prop) as unknown;
+      if (typeof value !== "function" || typeof prop !== "string") return value;
+      const stage = stageOf(prop);
+      if (stage === null) return (value as (...a: unknown[]) => unknown).bind(obj);
+      return (...a: unknown[]) => {
+        // Called inside the stage, so every query it issues is counted there.
+        let sync: unknown;
+        const started = performance.now();
+        const out = stageContext.run(stage, () => {
+          sync = (value as (...a: unknown[]) => unknown).apply(obj, a);
+          return sync;
+        });
+        if (out instanceof Promise) {
+          return out.finally(() => {
+            counters.time[stage] = (counters.time[stage] ?? 0) + (performance.now() - started);
+          });
+        }
+        return sync;
+      };
+    },
+  });
+}
+
+async function stageBreakdown(backend: Backend): Promise<Record<string, string>> {
+  const [{ openDatabase, registerDatabase, unregisterDatabase }, { registerGraphStore, unregisterGraphStore }, identity, route, apiContext, limiter] =
+    await Promise.all([
+      import("@/lib/db/database"),
+      import("@/lib/graph/select-graph-store"),
+      Promise.all([import("@/lib/identity/users"), import("@/lib/identity/scopes"), import("@/lib/identity/tokens")]),
+      import("@/app/api/v1/scopes/[scope]/assimilate/route"),
+      import("@/lib/api/api-context"),
+      import("@/lib/api/rate-limiter"),
+    ]);
+  const { getBeliefServices } = await import("@/lib/beliefs/get-belief-services");
+  const { createSqlGraphStore } = await import("@/lib/graph/sql/sql-graph-store");
+
+  const cleanup: (() => Promise<void>)[] = [];
+  let db;
+  if (backend === "postgres") {
+    const { createThrowawayDatabase } = await import("@/lib/testing/postgres");
+    const throwaway = await createThrowawayDatabase("credence_bench_http");
+    cleanup.push(() => throwaway.drop());
+    db = await openDatabase({ databaseUrl: throwaway.url });
+  } else {
+    const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-http-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    db = await openDatabase({ dataDir: dir, owner: "bench:http stages" });
+  }
+  cleanup.unshift(() => db.close());
+  let cypher = 0;
+  let store;
+  if (backend === "neo4j") {
+    const uri = await neo4jUri(cleanup);
+    const { createNeo4jGraphStore } = await import("@/lib/graph/neo4j/neo4j-graph-store");
+    const neo = createNeo4jGraphStore({ uri, database: "neo4j", namespace: `bench_http_${process.pid}`, onQuery: () => {
+      cypher++;
+      count(stageContext.getStore() ?? "route", 0);
+    } });
+    await neo.check();
+    cleanup.unshift(async () => {
+      await neo.dropNamespace();
+      await neo.close();
+    });
+    store = neo;
+  } else {
+    store = createSqlGraphStore({ sql: db.sql, location: db.describe() });
+  }
+  // The app's own composition (assessor, embedder and clock as configured) over the timed store; only the store's
+  // methods and the services' entry points are wrapped.
+  const timedStore = wrapAll(store, (name) => (name === "apply" ? "commit" : name === "citationIndex" ? null : "load"));
+  registerDatabase(db);
+  registerGraphStore({ store: timedStore, description: "bench" });
+  const servicesGlobal = globalThis as { __credenceBeliefServices?: unknown };
+  delete servicesGlobal.__credenceBeliefServices;
+  const services = await getBeliefServices();
+  servicesGlobal.__credenceBeliefServices = Promise.resolve(wrapAll(services, () => "services"));
+  cleanup.unshift(async () => {
+    delete servicesGlobal.__credenceBeliefServices;
+    unregisterGraphStore();
+    unregisterDatabase();
+  });
+
+  const [users, scopes, tokens] = identity;
+  const user = await users.createUser(db, { email: `bench-${process.pid}@example.test`, password: "bench-password-1" });
+  const scope = await scopes.createScope(db, { slug: `bench-${process.pid}`, name: "Bench", ownerId: user.id });
+  const { token } = await tokens.createToken(db, user.id, { name: "bench" });
+  process.env.CREDENCE_RATE_LIMIT_PER_MINUTE = "100000000";
+
+  const request = (key: string | null) =>
+    new Request(`http://localhost/api/v1/scopes/${scope.slug}/assimilate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) },
+      body: JSON.stringify({ claim: claimText(), evidence: [{ tier: "document", weight: 0.8, sourceId: null }] }),
+    });
+  const call = async (key: string | null) => {
+    const started = performance.now();
+    const response = await timed("route", () => route.POST(request(key), { params: Promise.resolve({ scope: scope.slug }) }));
+    await response.text();
+    if (response.status !== 200) throw new Error(`assimilate answered ${response.status}`);
+    return performance.now() - started;
+  };
+  // Warm up (module loads, first statements), with a seed of beliefs so searches have something to rank.
+  for (let i = 0; i < 20; i++) await call(null);
+
+  counters = { time: {}, trips: {} };
+  const plain: number[] = [];
+  for (let i = 0; i < STAGE_RUNS; i++) plain.push(await call(null));
+  const c = counters;
+  counters = { time: {}, trips: {} };
+  const keyed: number[] = [];
+  for (let i = 0; i < STAGE_RUNS; i++) keyed.push(await call(`bench-${process.pid}-${i}`));
+  const k = counters;
+  counters = { time: {}, trips: {} };
+  const auth: number[] = [];
+  for (let i = 0; i < STAGE_RUNS; i++) {
+    const started = performance.now();
+    await stageContext.run("route", () => apiContext.authenticateCaller(request(null)));
+    auth.push(performance.now() - started);
+  }
+  const authTrips = (counters.trips.route ?? 0) / STAGE_RUNS;
+  const rateStarted = performance.now();
+  for (let i = 0; i < 10_000; i++) limiter.getRateLimiter().take(`bench:${i % 4}`);
+  const rateMs = (performance.now() - rateStarted) / 10_000;
+
+  for (const fn of cleanup) await fn().catch(() => {});
+  const n = STAGE_RUNS;
+  const per = (x: number | undefined) => (x ?? 0) / n;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const total = mean(plain);
+  const servicesMs = per(c.time.services);
+  const loadMs = per(c.time.load);
+  const commitMs = per(c.time.commit);
+  const accessMs = per(c.time["db:services"]);
+  const engineMs = servicesMs - loadMs - commitMs - accessMs;
+  const authMs = mean(auth);
+  const trips = (stage: string) => per(c.trips[stage]).toFixed(1);
+  const sorted = [...plain].sort((a, b) => a - b);
+  return {
+    "one assimilation, route handler in process (mean ms; p50 / p95)": `${ms(total)} (${ms(percentile(sorted, 50))} / ${ms(percentile(sorted, 95))})`,
+    "authentication (ms; round trips)": `${ms(authMs)}; ${authTrips.toFixed(1)}`,
+    "rate limit (ms)": ms(rateMs),
+    "idempotency: with key − without (ms; extra round trips)": `${ms(mean(keyed) - total)}; ${(per(k.trips.route) + per(k.trips.services) + per(k.trips.load) + per(k.trips.commit) - (per(c.trips.route) + per(c.trips.services) + per(c.trips.load) + per(c.trips.commit))).toFixed(1)}`,
+    "access + parameters: services' own reads (ms; round trips)": `${ms(accessMs)}; ${trips("services")}`,
+    "graph store loads (ms; round trips)": `${ms(loadMs)}; ${trips("load")}`,
+    "engine, assessor and embedder: services − loads − commit − services' reads (ms)": ms(engineMs),
+    "commit: apply (ms; round trips)": `${ms(commitMs)}; ${trips("commit")}`,
+    "route outside the services (auth, rate, parse, present) (ms; round trips)": `${ms(total - servicesMs)}; ${trips("route")}`,
+    "round trips per assimilation (total)": (per(c.trips.route) + per(c.trips.services) + per(c.trips.load) + per(c.trips.commit)).toFixed(1),
+    ...(backend === "neo4j" ? { "of which Cypher statements": (cypher / (20 + 2 * n)).toFixed(1) } : {}),
+    "load average (1 min)": load1(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Part 2: over HTTP, a real server per backend
+// ---------------------------------------------------------------------------------------------------------------
+
+let neo4jServer: { uri: string; stop(): Promise<void> } | null = null;
+async function neo4jUri(cleanup: (() => Promise<void>)[]): Promise<string> {
+  if (process.env.NEO4J_URI) return process.env.NEO4J_URI;
+  if (neo4jServer === null) {
+    const { startNeo4jServer } = await import("@/lib/testing/neo4j-server");
+    neo4jServer = await startNeo4jServer();
+  }
+  void cleanup;
+  return neo4jServer.uri;
+}
+
+function runTsxIn(root: string, script: string, scriptArgs: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, script), ...scriptArgs], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.once("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`${script} ${scriptArgs.join(" ")}: ${err.trim()}`))));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "scripts", "serve.ts"), "--port", String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const tail: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server not up in 180 s:\n${tail.join("\n")}`)), 180_000);
+    createInterface({ input: child.stderr! }).on("line", (l) => tail.push(l));
+    createInterface({ input: child.stdout! }).on("line", (l) => {
+      tail.push(l);
+      if (l.includes(`serving on ${baseUrl}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}):\n${tail.join("\n")}`));
+    });
+  });
+  return {
+    baseUrl,
+    async stop() {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      process.kill(-child.pid, "SIGTERM");
+      const t = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+interface HttpTarget {
+  baseUrl: string;
+  token: string;
+  slug: string;
+}
+
+function opRequest(target: HttpTarget, op: Op): () => Promise<number> {
+  const base = `${target.baseUrl}/api/v1/scopes/${target.slug}`;
+  const headers = { authorization: `Bearer ${target.token}`, "content-type": "application/json" };
+  return async () => {
+    let response: Response;
+    if (op === "assimilate") {
+      response = await fetch(`${base}/assimilate`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ claim: claimText(), evidence: [{ tier: "document", weight: 0.8, sourceId: null }] }),
+      });
+    } else if (op === "ingest") {
+      response = await fetch(`${base}/ingest`, { method: "POST", headers, body: JSON.stringify({ text: `${claimText()}. ${claimText()}.` }) });
+    } else if (op === "search") {
+      response = await fetch(`${base}/beliefs?q=${encodeURIComponent(`${word()} ${word()} ${word()}`)}&k=10`, { headers });
+    } else {
+      response = await fetch(`${base}/recall?q=${encodeURIComponent(`${word()} ${word()} ${word()}`)}&k=10`, { headers });
+    }
+    await response.arrayBuffer();
+    return response.status;
+  };
+}
+
+async function drive(fn: () => Promise<number>, clients: number, seconds: number): Promise<{ n: number; errors: number; perSecond: number; lat: number[]; load: string }> {
+  const lat: number[] = [];
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        const status = await fn().catch(() => 599);
+        if (status !== 200) errors++;
+        lat.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  lat.sort((a, b) => a - b);
+  return { n: lat.length, errors, perSecond: lat.length / elapsed, lat, load: load1() };
+}
+
+async function httpBackend(backend: Backend): Promise<string[]> {
+  const cleanup: (() => Promise<void>)[] = [];
+  const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-http-"));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const env: Record<string, string> = { CREDENCE_DATA_DIR: dir, DATABASE_URL: "", CREDENCE_RATE_LIMIT_PER_MINUTE: "100000000" };
+  if (backend === "postgres") {
+    const { createThrowawayDatabase } = await import("@/lib/testing/postgres");
+    const throwaway = await createThrowawayDatabase("credence_bench_http");
+    cleanup.unshift(() => throwaway.drop());
+    env.DATABASE_URL = throwaway.url;
+  }
+  if (backend === "neo4j") env.NEO4J_URI = await neo4jUri(cleanup);
+  const lines: string[] = [];
+  const server = await startServer(env);
+  cleanup.unshift(() => server.stop());
+  try {
+    const email = `bench-${process.pid}@example.test`;
+    const slug = `bench-${backend}-${process.pid}`;
+    await runTsxIn(ROOT, "scripts/cli.ts", ["user", "create", "--email", email, "--password", "bench-password-1"], env);
+    await runTsxIn(ROOT, "scripts/cli.ts", ["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email], env);
+    const token = (await runTsxIn(ROOT, "scripts/cli.ts", ["token", "create", "--email", email], env)).split("\n").pop() ?? "";
+    const target = { baseUrl: server.baseUrl, token, slug };
+    // Seed through the API (assimilate at concurrency 8) so every backend holds the same kind of scope.
+    const seedFn = opRequest(target, "assimilate");
+    let seeded = 0;
+    const seedStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (seeded < SEED) {
+          seeded++;
+          await seedFn();
+        }
+      }),
+    );
+    lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP | 8 | ${(SEED / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | ${load1()} |`);
+    for (const op of OPS) {
+      const fn = opRequest(target, op);
+      for (let i = 0; i < 3; i++) await fn(); // warm the route
+      for (const clients of CLIENTS) {
+        const r = await drive(fn, clients, SECONDS);
+        lines.push(
+          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${r.errors} / ${r.n} | ${r.load} |`,
+        );
+        console.error(lines.at(-1));
+      }
+    }
+  } finally {
+    for (const fn of cleanup) await fn().catch(() => {});
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:http ${new Date().toISOString()} · ${BACKENDS.join(", ")} · load ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  if (PARTS.includes("stages")) {
+    instrumentPg();
+    const columns: Record<string, Record<string, string>> = {};
+    for (const backend of BACKENDS as Backend[]) {
+      columns[backend] = await stageBreakdown(backend);
+      console.error(`stages ${backend} done`);
+    }
+    const rows = Object.keys(Object.values(columns)[0] ?? {});
+    const allRows = [...new Set([...rows, ...Object.values(columns).flatMap((c) => Object.keys(c))])];
+    console.log(`\nStages of one POST …/assimilate (new claim, one entry), in process, ${STAGE_RUNS} sequential runs each:\n`);
+    console.log(`| stage | ${BACKENDS.join(" | ")} |`);
+    console.log(`|---|${BACKENDS.map(() => "---:").join("|")}|`);
+    for (const row of allRows) console.log(`| ${row} | ${BACKENDS.map((b) => columns[b]?.[row] ?? "").join(" | ")} |`);
+  }
+  if (PARTS.includes("http")) {
+    if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error(`No production build in ${ROOT}/.next: run \`npx next build\` there first.`);
+    const lines: string[] = [];
+    for (const backend of BACKENDS as Backend[]) lines.push(...(await httpBackend(backend)));
+    console.log(`\nOver HTTP (real server, ${SECONDS} s per cell, rate limit lifted), build in ${ROOT}:\n`);
+    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | errors / requests | load (1 min) |");
+    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (const line of lines) console.log(line);
+  }
+  if (neo4jServer !== null) await (neo4jServer as { stop(): Promise<void> }).stop();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  },
+);

@@ -8,6 +8,14 @@ describe("selectAssessor", () => {
     expect(a.heuristic).toBe(true);
   });
 
+  it("hands the embedder to the heuristic: meaning relates a paraphrase that shares no word", async () => {
+    const belief = { id: "b", text: "The harbour ferry leaves at dawn." };
+    const paraphrase = "Boats cross the bay when the sun comes up.";
+    const same = { model: { name: "same", version: "1", dimensions: 1 }, embed: async (t: readonly string[]) => t.map(() => Float32Array.of(1)) };
+    expect((await selectAssessor({}, { embedder: null }).assessRelation(paraphrase, belief)).relation).toBe("UNRELATED");
+    expect((await selectAssessor({}, { embedder: same }).assessRelation(paraphrase, belief)).relation).toBe("SUPPORTS");
+  });
+
   it("picks the provider when a key or a base URL is set", () => {
     expect(assessorKind({ OPENAI_API_KEY: "sk-x" })).toBe("openai");
     const local = selectAssessor({ OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_MODEL: "llama-3.1-8b" });

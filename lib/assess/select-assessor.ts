@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import type { Assessor } from "@/lib/engine/assessor";
+import type { Embedder } from "@/lib/engine/embedder";
+import { getEmbedder } from "@/lib/embed/select-embedder";
 import { createHeuristicAssessor } from "./heuristic/heuristic-assessor";
 import { createOpenAiAssessor, type OpenAiAssessorDeps } from "./openai/openai-assessor";
 
@@ -31,13 +33,24 @@ export function assessorKind(env: Readonly<Record<string, string | undefined>>):
   return parsed.OPENAI_API_KEY !== undefined || parsed.OPENAI_BASE_URL !== undefined ? "openai" : "heuristic";
 }
 
+export interface SelectAssessorDeps extends OpenAiAssessorDeps {
+  /**
+   * Sentence embeddings for the offline heuristic (related vs unrelated by meaning). `undefined` uses the process's
+   * embedder (`getEmbedder()`: the local model when fetched); `null` reads words only.
+   */
+  embedder?: Embedder | null;
+}
+
 /**
- * @example selectAssessor({}).name // → "heuristic@1"
+ * @example selectAssessor({}, { embedder: null }).name // → "heuristic@1"
  * @example selectAssessor({ OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_MODEL: "llama" }).name // → "openai:llama"
  */
-export function selectAssessor(env: Readonly<Record<string, string | undefined>>, deps: OpenAiAssessorDeps = {}): Assessor {
+export function selectAssessor(env: Readonly<Record<string, string | undefined>>, deps: SelectAssessorDeps = {}): Assessor {
   const e = assessorEnvSchema.parse(env);
-  if (e.OPENAI_API_KEY === undefined && e.OPENAI_BASE_URL === undefined) return createHeuristicAssessor();
+  const { embedder, ...openAiDeps } = deps;
+  if (e.OPENAI_API_KEY === undefined && e.OPENAI_BASE_URL === undefined) {
+    return createHeuristicAssessor({ embedder: embedder === undefined ? getEmbedder() : embedder });
+  }
   return createOpenAiAssessor(
     {
       apiKey: e.OPENAI_API_KEY,
@@ -48,6 +61,6 @@ export function selectAssessor(env: Readonly<Record<string, string | undefined>>
       maxRetries: e.OPENAI_MAX_RETRIES,
       budget: { totalMs: e.OPENAI_BUDGET_MS, maxOutputTokens: e.OPENAI_MAX_OUTPUT_TOKENS },
     },
-    deps,
+    openAiDeps,
   );
 }

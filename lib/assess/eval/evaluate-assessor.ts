@@ -55,18 +55,31 @@ export function loadSharedCases(repoRoot: string): CaseSet {
   return loadCaseDir(existsSync(path.join(sibling, "relations.jsonl")) ? sibling : copy);
 }
 
-/** `relations.jsonl` and `manipulation.jsonl` of one folder. */
-export function loadCaseDir(dir: string, prefix = ""): CaseSet {
+/** `relations<suffix>.jsonl` and `manipulation<suffix>.jsonl` of one folder (suffix "" for the shared set). */
+export function loadCaseDir(dir: string, suffix = ""): CaseSet {
   return {
-    source: dir,
-    relations: readJsonl(path.join(dir, `${prefix}relations.jsonl`), relationCaseSchema),
-    manipulation: readJsonl(path.join(dir, `${prefix}manipulation.jsonl`), manipulationCaseSchema),
+    source: suffix === "" ? dir : path.join(dir, `*${suffix}.jsonl`),
+    relations: readJsonl(path.join(dir, `relations${suffix}.jsonl`), relationCaseSchema),
+    manipulation: readJsonl(path.join(dir, `manipulation${suffix}.jsonl`), manipulationCaseSchema),
   };
 }
 
-/** The development cases kept in the repo (`lib/assess/eval/dev-*.jsonl`), disjoint from the shared yardstick. */
+const evalDir = (repoRoot: string) => path.resolve(repoRoot, "lib", "assess", "eval");
+
+/**
+ * The development cases (`lib/assess/eval/*.dev.jsonl`): the ones the heuristic cues were tuned on, disjoint from the
+ * shared yardstick and from the held-out set.
+ */
 export function loadDevCases(repoRoot: string): CaseSet {
-  return loadCaseDir(path.resolve(repoRoot, "lib", "assess", "eval"), "dev-");
+  return loadCaseDir(evalDir(repoRoot), ".dev");
+}
+
+/**
+ * The held-out cases (`lib/assess/eval/*.heldout.jsonl`): written and committed before any cue was changed, scored to
+ * report and to set the CI floor, never tuned on.
+ */
+export function loadHeldoutCases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout");
 }
 
 export interface ClassMetrics {
@@ -184,8 +197,22 @@ export function formatReport(report: EvaluationReport): string {
   return lines.join("\n");
 }
 
+/** The issue's targets for held-out cases (what the reading aims at). */
 export const TARGETS = { relationAccuracy: 0.8, manipulationRecall: 0.9 } as const;
+
+/**
+ * The CI floor, set from one honest run of the offline heuristic on the held-out set (lib/assess/eval/*.heldout.jsonl,
+ * committed in 838a564 before any cue changed): relations 62.7 % reading words only, 65.7 % with the local embedding
+ * model; manipulation recall 100 % (22/22) with precision 100 %. The floor leaves a few points of slack so that a
+ * change losing one or two cases passes and a regression fails. Raise it when the held-out figures rise; never lower
+ * it to pass, and never tune on the held-out cases.
+ */
+export const HELDOUT_FLOOR = { relationAccuracy: 0.6, manipulationRecall: 0.9 } as const;
 
 export function meetsTargets(report: EvaluationReport): boolean {
   return report.relation.accuracy >= TARGETS.relationAccuracy && report.manipulation.recall >= TARGETS.manipulationRecall;
+}
+
+export function meetsFloor(report: EvaluationReport): boolean {
+  return report.relation.accuracy >= HELDOUT_FLOOR.relationAccuracy && report.manipulation.recall >= HELDOUT_FLOOR.manipulationRecall;
 }

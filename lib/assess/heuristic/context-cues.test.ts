@@ -27,10 +27,14 @@ describe("contextCues", () => {
     expect(contextCues("For example, deploys use main.")).toEqual([]);
   });
 
-  it("finds limits and separate parts", () => {
-    expect(contextTags("The preference is limited to business accounts.")).toContain("business accounts");
-    expect(contextTags("Sessions live in Redis, separately from the relational store.")).toContain("relational store");
+  it("finds scopes that hold for a part, and groups narrowed by a postmodifier", () => {
     expect(kinds("Weekend opening applies only during the summer months.")).toContain("holds_for");
+    expect(contextTags("The fee is waived for members over seventy.")).toContain("members over seventy");
+    expect(kinds("Glass bottles are the exception.")).toContain("exception");
+  });
+
+  it("does not read a scope inside a comparison's baseline", () => {
+    expect(contextCues("Cyclists commuted faster than drivers in the city centre.")).toEqual([]);
   });
 
   it("finds a leading scope phrase and conditional strength", () => {

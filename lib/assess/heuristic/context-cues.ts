@@ -33,7 +33,8 @@ const GROUP_NOUNS =
   "plan|plans|tier|tiers|environment|environments|cluster|clusters|country|countries|department|departments|" +
   "adults|children|patients|projects|project|services|service|engineers|developers|accounts|account|" +
   "platform|platforms|version|versions|market|markets|segment|segments|locations|sites|stores|devices|browsers|" +
-  "connections|networks|phones|machines|nights|weekends|holidays";
+  "connections|networks|phones|machines|nights|weekends|holidays|tenants|tenancies|members|students|employees|workers|" +
+  "drivers|owners|buyers|sellers|residents|visitors|people|infants|babies|women|men|smokers|clients";
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 const STUDY_NOUNS = /\b(?:trial|study|studies|experiment|survey|analysis|meta-analysis|review|audit|benchmark|load test|a\/b test|sample|cohort|interview|poll)\b/;
 const DISCOURSE = /^(?:for example|for instance|in fact|in practice|in general|in total|in short|in addition|on average|in other words|in contrast|on the other hand|in particular|for now|in the end|in summary|for years|in recent|in my|in our experience)/;
@@ -54,12 +55,6 @@ const RULES: readonly CueRule[] = [
     tagGroup: 1,
   },
   {
-    kind: "restrictive",
-    pattern: /\b(?:limited|restricted|confined|specific|unique|scoped)\s+to\s+([^.;,:]{2,60})/g,
-    strong: true,
-    tagGroup: 1,
-  },
-  {
     kind: "holds_for",
     pattern: /\b(?:holds|hold|held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if|during|while|on)\s+([^.;,:]{2,60})/g,
     strong: true,
@@ -67,7 +62,7 @@ const RULES: readonly CueRule[] = [
   },
   {
     kind: "exception",
-    pattern: /\b(?:exempt|exempted|except|excepting|exception|excluded from|does not apply|doesn't apply|do not apply|don't apply|unless|other than|with the exception of)\b/g,
+    pattern: /\b(?:exempt|exempted|except|excepting|exceptions?|excluded from|does not apply|doesn't apply|do not apply|don't apply|unless|other than|with the exception of)\b/g,
     strong: true,
   },
   {
@@ -78,13 +73,23 @@ const RULES: readonly CueRule[] = [
   {
     kind: "subgroup",
     pattern: new RegExp(
-      `\\b(?:for|in|among|at|on)\\s+(?:the\\s+|our\\s+|its\\s+|their\\s+)?((?!the\\b|a\\b|an\\b|our\\b)[a-z0-9-]+\\s+(?:[a-z0-9-]+\\s+)?(?:${GROUP_NOUNS}))\\b`,
+      `\\b(?:for|in|among|at|on)\\s+(?:the\\s+|our\\s+|its\\s+|their\\s+)?((?!the\\b|a\\b|an\\b|our\\b)(?:[a-z0-9-]+\\s+){1,2}(?:${GROUP_NOUNS}))\\b`,
       "g",
     ),
     strong: true,
     tagGroup: 1,
   },
   { kind: "subgroup", pattern: /\bfor\s+(team\s+[a-z0-9-]+)/g, strong: true, tagGroup: 1 },
+  {
+    // A group narrowed by a postmodifier: "in patients older than eighty", "for tenants without a contract".
+    kind: "subgroup",
+    pattern: new RegExp(
+      `\\b(?:for|in|among)\\s+(?:the\\s+)?((?:${GROUP_NOUNS})\\s+(?:older|younger|over|under|aged|above|below|with|without|who|whose|outside)\\b[^.;,:]{0,40})`,
+      "g",
+    ),
+    strong: true,
+    tagGroup: 1,
+  },
   {
     kind: "conditional_strength",
     pattern: /\b(?:weaker|stronger|smaller|larger|negligible|minimal|marginal|depends|depending|varies|vary|differs|differ|shrinks|shrink|only appears?)\b[^.;]{0,40}?\b(?:when|where|if|for|in|among|on|by|with)\s+([^.;,:]{2,60})/g,
@@ -93,7 +98,7 @@ const RULES: readonly CueRule[] = [
   },
   {
     kind: "separate_part",
-    pattern: /\b(?:is|are|as|a|an)\s+(?:separate|distinct|different)\s+([a-z-]+(?:\s+[a-z-]+)?)|\b(?:separately|apart) from\s+([^.;,:]{2,60})/g,
+    pattern: /\b(?:is|are|as|a|an)\s+(?:separate|distinct|different)\s+([a-z-]+(?:\s+[a-z-]+)?)/g,
     strong: true,
     tagGroup: 1,
   },
@@ -118,6 +123,8 @@ export function contextCues(text: string): ContextCue[] {
   const cues: ContextCue[] = [];
   for (const rule of RULES) {
     for (const m of lower.matchAll(rule.pattern)) {
+      // A scope inside a comparison's baseline ("than colleagues in the office") does not narrow the claim.
+      if (rule.kind === "subgroup" && /\bthan\s+(?:[a-z-]+\s+){0,4}$/.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
       // Alternatives in one rule capture in different groups: the first one that matched names the scope.
       const scope = rule.tagGroup === undefined ? "" : cleanScope(m.slice(rule.tagGroup).find((g) => g !== undefined) ?? "");
       cues.push({ kind: rule.kind, match: m[0].trim(), tag: cutTag(scope), scope, strong: rule.strong });
@@ -154,6 +161,13 @@ export function contextTags(text: string): string[] {
  * names "this limit" / "that rule": it is about the belief even when it shares no word with it.
  */
 export function refersBack(text: string): boolean {
+  // Each clause may open by pointing back ("For requests from the office, the limit does not apply").
+  return text
+    .split(/[,;:]\s+/)
+    .some((clause) => opensByPointingBack(clause));
+}
+
+function opensByPointingBack(text: string): boolean {
   const lower = text.trim().toLowerCase();
   if (/^(?:it|its|it's|this|that|these|those|they|such)\b/.test(lower)) return true;
   if (

@@ -34,17 +34,17 @@ const RULES: ReadonlyArray<{ type: HonestReasoningType; pattern: RegExp }> = [
   {
     type: "hearsay",
     pattern:
-      /\b(?:i (?:read|heard|saw) (?:somewhere|online|that|it)|i'?ve heard|someone (?:told|said|mentioned)|people (?:say|said)|rumou?rs?|rumou?red|word is|apparently|allegedly|supposedly|a friend (?:told|said)|they say|(?:i'?m )?not sure(?: though)?|i think i (?:read|heard))\b/,
+      /\b(?:i (?:read|heard|saw) (?:somewhere|online|that|it|from)|i'?ve heard|(?:someone|somebody|a (?:colleague|friend|coworker|neighbou?r|contact)|people|they)(?: [a-z]+){0,3} (?:told|said|says|mentioned|claims?|reckons?)|rumou?rs?|rumou?red|word is|apparently|allegedly|supposedly|a friend (?:told|said)|they say|(?:i'?m )?not sure(?: though)?|i think i (?:read|heard))\b/,
   },
   {
     type: "appeal_to_authority",
     pattern:
-      /\b(?:(?:a |the )?(?:famous|renowned|well-known|leading|top|respected|prominent)\s+(?:[a-z-]+\s+)?(?:ceo|expert|scientist|doctor|professor|researcher|engineer|investor|celebrity|author|person)\b[^.]{0,60}\b(?:said|says|claims?|believes?|thinks?|stated)|experts? (?:say|agree|believe)|(?:so|therefore) it (?:must|has to) be (?:true|right|correct)|because (?:he|she|they) (?:said|says) so|as an? (?:expert|authority))\b/,
+      /\b(?:(?:a |the )?(?:famous|renowned|well-known|leading|top|respected|prominent)\s+(?:[a-z-]+\s+)?(?:ceo|expert|scientist|doctor|professor|researcher|engineer|investor|celebrity|author|person)\b[^.]{0,60}\b(?:said|says|claims?|believes?|thinks?|stated)|experts? (?:say|agree|believe)|(?:so|therefore) it (?:must|has to) be (?:true|right|correct)|(?:so |which |and )?that settles it|which settles it|because (?:he|she|they) (?:said|says) so|as an? (?:expert|authority)|(?:laureate|professor|celebrity|expert|guru|influencer|ceo)\b[^.]{0,30}\b(?:said|says|claims?)\b[^.]{0,60}\b(?:settles|so it must|must be|has to be))\b/,
   },
   {
     type: "anecdotal",
     pattern:
-      /\b(?:my (?:cousin|friend|uncle|aunt|brother|sister|mother|father|mom|dad|neighbou?r|colleague|coworker|wife|husband|partner|boss)|in my (?:own )?experience|i (?:once|tried|know a guy|know someone)|(?:a|one) (?:friend|guy|person) i know|personally,? i|worked for me|happened to me)\b/,
+      /\b(?:my (?:cousin|friend|uncle|aunt|brother|sister|mother|father|mom|dad|neighbou?r|colleague|coworker|wife|husband|partner|boss)|in my (?:own )?experience|i (?:once|tried|know a guy|know someone)|(?:a|one) (?:friend|guy|person) i know|personally,? i|worked for me|happened to me|when i (?:lived|used|was|tried|had|worked|ran|visited))\b/,
   },
   {
     type: "opinion",
@@ -53,17 +53,17 @@ const RULES: ReadonlyArray<{ type: HonestReasoningType; pattern: RegExp }> = [
   {
     type: "statistical",
     pattern:
-      /\b(?:meta-analys[ie]s|replications?|confidence interval|p\s*[<=]\s*0?\.\d+|statistically significant|randomi[sz]ed|standard deviation|regression|sample of|\d[\d,]*\s+(?:participants|subjects|patients|respondents|workers|users|studies|trials|cves|samples)|per cent|percent|effect size|odds ratio|survey of)\b|\d%/,
+      /\b(?:meta-analys[ie]s|replications?|confidence interval|p\s*[<=]\s*0?\.\d+|statistically significant|randomi[sz]ed|standard deviation|regression|sample of|\d[\d,]*\s+(?:[a-z-]+\s+)?(?:participants|subjects|patients|respondents|workers|users|studies|trials|samples|people|adults|children|students|households|companies|cases|renters|customers|developers|engineers)|per cent|percent|effect size|odds ratio|survey of)\b|\d%/,
   },
   {
     type: "empirical",
     pattern:
-      /\b(?:logs?|benchmarks?|measured|measurements?|observed|monitoring|metrics?|dashboards?|trace|latency|p9[59]|load test|experiment|trial|test run|ci|build|snapshot|telemetry|profil(?:er|ing)|we (?:ran|tested|saw|found)|show(?:s|ed)?|recorded|audit)\b/,
+      /\b(?:logs?|benchmarks?|measured|measurements?|observed|monitoring|metrics?|dashboards?|trace|latency|p\d{2}|load test|experiment|trial|test run|ci|build|telemetry|timed|readings?|read|thermometer|meter|scan|profil(?:er|ing)|we (?:ran|tested|saw|found)|show(?:s|ed)?|recorded|audit)\b/,
   },
   {
     type: "documentary",
     pattern:
-      /\b(?:report|documentation|docs|contract|spec(?:ification)?|changelog|minutes|memo|policy|signed|lists?|according to|readme|manual|ticket|invoice|record|handbook|announcement|release notes|commit message|config(?:uration)? file|go\.mod|package\.json)\b/,
+      /\b(?:report|documentation|docs|contract|spec(?:ification)?|changelog|minutes|memo|policy|signed|lists?|according to|readme|manual|ticket|invoice|record|handbook|announcement|release notes|commit message|config(?:uration)? file|clause|statute|agreement|formulary|register|[\w-]+\.(?:json|mod|yaml|yml|toml|lock|txt|md|xml|cfg|ini|conf|sum|gradle))\b/,
   },
   {
     type: "logical",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeAssessorContract } from "../assessor-contract";
+import { EmbeddingError } from "@/lib/engine/embedder";
 import { createHeuristicAssessor, HEURISTIC_STAMP } from "./heuristic-assessor";
 
 const assessor = createHeuristicAssessor();
@@ -41,6 +42,51 @@ describe("heuristic assessor: relations", () => {
     const r = await assessor.assessRelation("The export job never writes to the archive bucket.", BELIEF);
     expect(r.reasoning).toMatch(/^Heuristic: /);
     expect(r.reasoning).toContain("never");
+  });
+});
+
+describe("heuristic assessor: the demo's misreadings (issue 11)", () => {
+  const demo = belief("Deploys go out from the protected release branch; pushing to main never ships anything.");
+
+  it("reads a restatement as support: the belief's own 'never' is not a contradiction", async () => {
+    expect((await assessor.assessRelation("Deploys still go out from the protected release branch.", demo)).relation).toBe("SUPPORTS");
+  });
+
+  it("does not read the value the belief rules out as support", async () => {
+    expect((await assessor.assessRelation("Deploys go from the main branch.", demo)).relation).toBe("REBUTS");
+  });
+
+  it("reads a frequency conflict across units and agreement across notations", async () => {
+    const every6h = belief("The reservoir is sampled every six hours.");
+    expect((await assessor.assessRelation("The reservoir is sampled daily.", every6h)).relation).toBe("REBUTS");
+    expect((await assessor.assessRelation("Samples of the reservoir are drawn four times a day.", every6h)).relation).toBe("SUPPORTS");
+  });
+});
+
+describe("heuristic assessor: with an embedder", () => {
+  /** A real (tiny, deterministic) embedder: bag-of-letters vectors, unit length; "far" texts are made orthogonal. */
+  const toy = (far: ReadonlySet<string>) => ({
+    model: { name: "toy", version: "1", dimensions: 2 },
+    async embed(texts: readonly string[]) {
+      return texts.map((t) => (far.has(t) ? Float32Array.of(0, 1) : Float32Array.of(1, 0)));
+    },
+  });
+
+  it("relates texts that mean the same thing with no shared word, and unrelates a shared word with no shared meaning", async () => {
+    const b = belief("The nightly export job writes the sales report to the archive bucket.");
+    const plain = createHeuristicAssessor();
+    const paraphrase = "Each night revenue figures land in cold storage.";
+    expect((await plain.assessRelation(paraphrase, b)).relation).toBe("UNRELATED");
+    expect((await createHeuristicAssessor({ embedder: toy(new Set()) }).assessRelation(paraphrase, b)).relation).toBe("SUPPORTS");
+    const pun = "The fire museum keeps a bucket brigade archive open for a nightly tour.";
+    expect((await plain.assessRelation(pun, b)).relation).not.toBe("UNRELATED");
+    expect((await createHeuristicAssessor({ embedder: toy(new Set([pun])) }).assessRelation(pun, b)).relation).toBe("UNRELATED");
+  });
+
+  it("falls back to the lexical reading when the embedder fails", async () => {
+    const failing = { model: { name: "x", version: "1", dimensions: 2 }, embed: async () => Promise.reject(new EmbeddingError("down")) };
+    const r = await createHeuristicAssessor({ embedder: failing }).assessRelation("The lobby plants were watered on Monday.", BELIEF);
+    expect(r.relation).toBe("UNRELATED");
   });
 });
 

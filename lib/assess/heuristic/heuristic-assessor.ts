@@ -14,11 +14,13 @@ import {
   type RelationAssessment,
   type SynthesisProposal,
 } from "@/lib/engine/assessor";
+import { cosine, type Embedder, EmbeddingError } from "@/lib/engine/embedder";
 import { extractQuantity, splitSentences } from "@/lib/engine/harvest";
 import { contextCues, contextTags, refersBack, type ContextCue } from "./context-cues";
 import { evidenceStrength } from "./evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
-import { antonymConflicts, negationCues } from "./negation-cues";
+import { comparePolarity } from "./clauses";
+import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureCues } from "./pressure-cues";
 import { contentTokens } from "./tokenize";
@@ -42,40 +44,58 @@ export interface RelationSignals {
   rebut: string[];
   support: string[];
   narrowing: boolean;
+  /** Cosine similarity of the two texts' sentence embeddings, when an embedder is available. */
+  semantic?: number;
 }
 
 /** The cues behind a relation judgement, exported for tests and for the evaluation's error analysis. */
-export function relationSignals(evidence: string, belief: BeliefText): RelationSignals {
+export function relationSignals(evidence: string, belief: BeliefText, semantic?: number): RelationSignals {
   const overlap = lexicalOverlap(evidence, belief.text);
   const beliefSide = `${belief.text} ${(belief.contextTags ?? []).join(" ")}`;
   // A scope the belief already states (half or more of the scope's words) does not narrow it; a separate part or an
-  // exception names what lies outside the belief, so it always does.
+  // exception names what lies outside the belief, so it always does. A scope that names a new or amended frame
+  // ("under the amended law") is a change of state, not a narrowing.
   const context = contextCues(evidence).filter(
-    (c) => c.scope === "" || c.kind === "separate_part" || lexicalOverlap(beliefSide, c.scope).beliefCoverage < 0.5,
+    (c) =>
+      (c.scope === "" || c.kind === "separate_part" || lexicalOverlap(beliefSide, c.scope).beliefCoverage < 0.5) &&
+      changeCues(c.match).length === 0,
   );
   const e = negationCues(evidence);
   const b = negationCues(belief.text);
   const rebut: string[] = [];
   const support: string[] = [];
 
-  if (e.negations.length > 0 !== b.negations.length > 0) {
-    rebut.push(`negation (${quote(e.negations.length > 0 ? e.negations : b.negations)})`);
+  // Negation scoped to its clause, compared on aligned clauses.
+  const polarity = comparePolarity(evidence, belief.text);
+  const antonyms = antonymConflicts(evidence, belief.text);
+  // A negated antonym restates the belief ("does not open" for "is closed"): the two flips cancel.
+  const doubleNegation = polarity.flips.length > 0 && antonyms.length > 0;
+  if (doubleNegation) {
+    support.push(`negated antonym (${quote(antonyms)})`);
+  } else if (polarity.flips.length > 0) {
+    const f = polarity.flips[0];
+    rebut.push(`negation on the same clause (${quote(f?.evidence.negated ? f.evidence.negators : (f?.belief.negators ?? []))})`);
+  } else if (polarity.crossed.length > 0) {
+    rebut.push(`asserts what the belief rules out (${quote(polarity.crossed)})`);
   }
+  for (const a of polarity.bothNegated) support.push(`both negate "${a.shared.join(" ")}"`);
   const reversals = e.reversals.filter((r) => !b.reversals.includes(r));
   if (reversals.length > 0) rebut.push(`reversal (${quote(reversals)})`);
-  const changes = e.changes.filter((c) => !b.changes.includes(c));
-  if (changes.length > 0) rebut.push(`change of state (${quote(changes)})`);
+  const continuity = continuityCues(evidence);
+  // A change the belief itself reports ("no longer sells") is not contradicted by another report of change.
+  const changes = b.changes.length > 0 ? [] : e.changes;
+  if (changes.length > 0 && continuity.length === 0) rebut.push(`change of state (${quote(changes)})`);
+  if (continuity.length > 0) support.push(`continuity (${quote(continuity)})`);
   const numbers = compareQuantities(evidence, belief.text);
   for (const c of numbers.conflicts) {
-    rebut.push(`numeric conflict (${c.evidence.value} vs ${c.belief.value} ${c.belief.unit})`);
+    rebut.push(`numeric conflict (${round(c.evidence.value)} vs ${round(c.belief.value)} ${c.belief.unit})`);
   }
-  for (const m of numbers.matches) support.push(`same quantity (${m.value} ${m.unit})`);
+  for (const m of numbers.matches) support.push(`same quantity (${round(m.value)} ${m.unit})`);
   if (b.direction !== 0 && e.direction !== 0) {
     if (Math.sign(b.direction) !== Math.sign(e.direction)) rebut.push("opposite direction of effect");
     else support.push("same direction of effect");
   }
-  const antonyms = antonymConflicts(evidence, belief.text);
-  if (antonyms.length > 0) rebut.push(`antonym (${quote(antonyms)})`);
+  if (antonyms.length > 0 && !doubleNegation) rebut.push(`antonym (${quote(antonyms)})`);
   const quantifiers = compareQuantifiers(evidence, belief.text);
   if (quantifiers.counterexample) rebut.push("counterexample to a universal claim");
 
@@ -88,63 +108,89 @@ export function relationSignals(evidence: string, belief: BeliefText): RelationS
     rebut,
     support,
     narrowing: quantifiers.narrowing,
+    ...(semantic !== undefined ? { semantic } : {}),
   };
 }
+
+/**
+ * Embedding similarity bands (all-MiniLM-L6-v2 cosines; sentences that only share a subject score about 0.5 on the dev
+ * set, paraphrases 0.6 and up): at or above RELATED_COSINE two sentences are about the same
+ * thing even with no shared word; below UNRELATED_COSINE they are not, unless they share half the belief's words.
+ */
+export const RELATED_COSINE = 0.6;
+export const UNRELATED_COSINE = 0.2;
 
 /**
  * Relation of `evidence` to `belief`, decided in this order:
  * 1. UNRELATED unless the evidence covers ≥ 30 % of the belief's content stems (a restated quantity counts as a
  *    stem), refers back to it ("It…", "This limit…"), shares a word and names a scope, or covers ≥ 15 % and
- *    carries a conflict cue;
+ *    carries a conflict cue; with an embedder, a cosine ≥ RELATED_COSINE also relates them and one below
+ *    UNRELATED_COSINE unrelates them unless they share half the belief's words;
  * 2. CONTEXTUALIZES on a strong scope cue (only for / holds for / exempt / not studied / "In regions where…," / for
  *    the X team / weaker when / a separate X);
- * 3. REBUTS on negation parity, reversal, change of state, numeric conflict, opposite effect, antonym or counterexample;
+ * 3. REBUTS on a negation flip between aligned clauses, a word the belief only uses under its negation, reversal,
+ *    change of state (without "still"), numeric conflict on the same dimension, opposite effect, antonym or
+ *    counterexample;
  * 4. CONTEXTUALIZES on a weak scope cue (a date, a time zone) or a quantifier that narrows a universal claim;
  * 5. otherwise SUPPORTS.
  * strength = clamp(base + 0.35·coverage + 0.1·min(2, cues)) with base 0.35 (supports), 0.4 (rebuts), 0.3 (contextualizes).
  */
-export function classifyRelation(evidence: string, belief: BeliefText): Omit<RelationAssessment, "assessor"> {
-  const s = relationSignals(evidence, belief);
+export function classifyRelation(
+  evidence: string,
+  belief: BeliefText,
+  semantic?: number,
+  bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
+): Omit<RelationAssessment, "assessor"> {
+  const s = relationSignals(evidence, belief, semantic);
   const strong = s.context.filter((c) => c.strong);
   const weak = s.context.filter((c) => !c.strong);
   const touched = `shares ${s.shared.length > 0 ? quote(s.shared) : "no content word"} with the belief`;
   // A restated quantity ("02:00" for "2 a.m.") counts as one more shared term.
   const matchedQuantities = s.support.filter((x) => x.startsWith("same quantity")).length;
   const coverage = s.coverage + matchedQuantities / Math.max(1, s.beliefTerms);
-  const related =
+  const lexicallyRelated =
     coverage >= MIN_COVERAGE ||
     s.refersBack ||
-    (s.shared.length > 0 && (strong.length > 0 || (s.rebut.length > 0 && coverage >= MIN_COVERAGE / 2)));
+    (s.shared.length > 0 && (strong.length > 0 || (s.rebut.some((r) => !r.startsWith("change of state")) && coverage >= MIN_COVERAGE / 2)));
+  // With meaning: close enough alone, or not far apart and tied by shared words, a scope cue or a pointer back.
+  const related =
+    semantic === undefined
+      ? lexicallyRelated
+      : semantic >= bands.related ||
+        (semantic >= bands.unrelated && (lexicallyRelated || strong.length > 0 || s.refersBack)) ||
+        (lexicallyRelated && coverage >= 0.5);
+  const meaning = semantic === undefined ? "" : ` (meaning similarity ${round(semantic)})`;
   if (!related) {
-    return { relation: "UNRELATED", strength: 0, reasoning: `Heuristic: the evidence ${touched}; it does not bear on it.` };
+    return { relation: "UNRELATED", strength: 0, reasoning: `Heuristic: the evidence ${touched}${meaning}; it does not bear on it.` };
   }
   const describe = (cues: readonly ContextCue[]) => cues.map((c) => (c.tag ? `"${c.match}" → ${c.tag}` : `"${c.match}"`)).join("; ");
+  const closeness = Math.max(s.coverage, semantic ?? 0);
   if (strong.length > 0) {
     return {
       relation: "CONTEXTUALIZES",
-      strength: round(clamp(0.3 + 0.35 * s.coverage + 0.1 * Math.min(2, strong.length - 1), 0.1, 0.9)),
-      reasoning: `Heuristic: the evidence ${touched} and narrows where it holds (${describe(strong)}).`,
+      strength: round(clamp(0.3 + 0.35 * closeness + 0.1 * Math.min(2, strong.length - 1), 0.1, 0.9)),
+      reasoning: `Heuristic: the evidence ${touched}${meaning} and narrows where it holds (${describe(strong)}).`,
     };
   }
   if (s.rebut.length > 0) {
     return {
       relation: "REBUTS",
-      strength: round(clamp(0.4 + 0.35 * s.coverage + 0.1 * Math.min(2, s.rebut.length - 1), 0.1, 0.95)),
-      reasoning: `Heuristic: the evidence ${touched} and contradicts it: ${s.rebut.join("; ")}.`,
+      strength: round(clamp(0.4 + 0.35 * closeness + 0.1 * Math.min(2, s.rebut.length - 1), 0.1, 0.95)),
+      reasoning: `Heuristic: the evidence ${touched}${meaning} and contradicts it: ${s.rebut.join("; ")}.`,
     };
   }
   if (weak.length > 0 || s.narrowing) {
     const why = weak.length > 0 ? describe(weak) : "a partial quantifier narrows a universal claim";
     return {
       relation: "CONTEXTUALIZES",
-      strength: round(clamp(0.25 + 0.35 * s.coverage, 0.1, 0.8)),
-      reasoning: `Heuristic: the evidence ${touched} and qualifies it (${why}).`,
+      strength: round(clamp(0.25 + 0.35 * closeness, 0.1, 0.8)),
+      reasoning: `Heuristic: the evidence ${touched}${meaning} and qualifies it (${why}).`,
     };
   }
   return {
     relation: "SUPPORTS",
-    strength: round(clamp(0.35 + 0.35 * s.coverage + 0.1 * Math.min(2, s.support.length), 0.1, 0.95)),
-    reasoning: `Heuristic: the evidence ${touched} without negation, conflict or scope cues${s.support.length > 0 ? `; ${s.support.join("; ")}` : ""}.`,
+    strength: round(clamp(0.35 + 0.35 * closeness + 0.1 * Math.min(2, s.support.length), 0.1, 0.95)),
+    reasoning: `Heuristic: the evidence ${touched}${meaning} without negation, conflict or scope cues${s.support.length > 0 ? `; ${s.support.join("; ")}` : ""}.`,
   };
 }
 
@@ -180,7 +226,28 @@ function tagsOf(belief: BeliefText | string): string[] {
 const stripEnd = (s: string) => s.trim().replace(/[.!?]+$/, "");
 const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0]?.toLowerCase() + s.slice(1) : s);
 
-export function createHeuristicAssessor(): Assessor {
+export interface HeuristicAssessorOptions {
+  /**
+   * Sentence embeddings for telling related from unrelated text by meaning (and for `similarity`). Without one the
+   * assessor reads words only. An embedding failure falls back to the lexical reading for that call.
+   */
+  embedder?: Embedder | null;
+  /** Cosine bands for related / unrelated (defaults RELATED_COSINE, UNRELATED_COSINE). */
+  cosineBands?: { related: number; unrelated: number };
+}
+
+export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}): Assessor {
+  const embedder = options.embedder ?? null;
+  const semanticOf = async (a: string, b: string): Promise<number | undefined> => {
+    if (embedder === null) return undefined;
+    try {
+      const [va, vb] = await embedder.embed([a, b]);
+      return va && vb ? cosine(va, vb) : undefined;
+    } catch (error) {
+      if (error instanceof EmbeddingError) return undefined;
+      throw error;
+    }
+  };
   return {
     name: HEURISTIC_STAMP,
     heuristic: true,
@@ -190,7 +257,7 @@ export function createHeuristicAssessor(): Assessor {
     },
 
     async assessRelation(evidence, belief) {
-      return { ...classifyRelation(evidence, belief), assessor: HEURISTIC_STAMP };
+      return { ...classifyRelation(evidence, belief, await semanticOf(evidence, belief.text), options.cosineBands), assessor: HEURISTIC_STAMP };
     },
 
     async assessContraction(belief, rebuttals, supports): Promise<ContractionAssessment> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { antonymConflicts, effectDirection, negationCues } from "./negation-cues";
+import { antonymConflicts, changeCues, continuityCues, effectDirection, negationCues } from "./negation-cues";
 
 describe("negationCues", () => {
   it("finds explicit negators, contractions included", () => {
@@ -11,12 +11,30 @@ describe("negationCues", () => {
     expect(negationCues("It is not only fast but cheap, no doubt.").negations).toEqual([]);
   });
 
-  it("finds implicit reversals and changes of state", () => {
-    expect(negationCues("Latency was unchanged after the fix.").reversals).toContain("unchanged");
-    expect(negationCues("The gain disappeared later.").reversals).toContain("disappeared");
-    expect(negationCues("The service was rewritten in Rust and the Go code archived.").changes).toEqual(["rewritten", "archived"]);
-    expect(negationCues("Carol moved to the search team.").changes).toContain("moved to");
-    expect(negationCues("The team deploys from main.").changes).toEqual([]);
+  it("finds implicit reversals", () => {
+    expect(negationCues("The swelling was unchanged after the cream.").reversals).toContain("unchanged");
+    expect(negationCues("The discount disappeared in spring.").reversals).toContain("disappeared");
+  });
+});
+
+describe("changeCues: change of state from the grammar of change", () => {
+  it("reads adverbs of a new state, verbs of transition and new or amended frames", () => {
+    expect(changeCues("The ferry no longer stops at the island.")).toContain("no longer");
+    expect(changeCues("The library now opens at ten.")).toContain("now");
+    expect(changeCues("The choir switched to Thursday rehearsals.")).toContain("switched");
+    expect(changeCues("Ines stepped down as treasurer.")).toContain("stepped down");
+    expect(changeCues("Under the revised statute the fee is 40 euros.")).toContain("revised statute");
+    expect(changeCues("Fares are higher after last year's fare reform.")).toHaveLength(1);
+  });
+
+  it("does not read an onset, a plain report or a 'right now' as a change", () => {
+    expect(changeCues("Crashes have piled up since Tuesday.")).toEqual([]);
+    expect(changeCues("The choir rehearses on Thursday.")).toEqual([]);
+    expect(changeCues("Call the clinic right now.")).toEqual([]);
+  });
+
+  it("reads continuity separately", () => {
+    expect(continuityCues("The ferry still stops at the island.")).toEqual(["still"]);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Polarity cues: explicit negation, implicit reversal ("unchanged", "disappeared"), change of state ("moved to",
- * "rewritten", "no longer"), antonyms, and the direction of a stated effect (increase / decrease) weighed by the
+ * Polarity cues: explicit negation, implicit reversal ("unchanged", "disappeared"), change of state (read from the
+ * grammar of change: "no longer", "now", "since …", verbs of transition), antonyms, and the direction of a stated effect (increase / decrease) weighed by the
  * valence of what moves (more vulnerabilities is bad news, more security good news).
  */
 import { contentTokens, stemWord, tokenize, type Token } from "./tokenize";
@@ -23,15 +23,38 @@ const REVERSALS = [
   "just as often", "no better", "no worse", "did not differ", "same number of",
 ];
 
-/** A changed state: the belief may have been true but is superseded. */
-const CHANGES = [
-  "no longer", "anymore", "moved to", "moved from", "switched to", "switched from", "migrated to", "migrated from",
-  "replaced by", "was replaced", "were replaced", "has been replaced", "rewritten", "rewrote", "archived",
-  "deprecated", "discontinued", "decommissioned", "retired", "deleted", "removed", "shut down", "used to",
-  "changed to", "instead of", "now leads", "now runs", "now uses", "now is", "is now", "are now", "since the",
-  "migration off", "migrated off", "moved off", "moved away from", "phased out", "replaced with", "switched over",
-  "left the company", "stepped down", "took over",
-];
+/**
+ * Change of state, read from the grammar of change rather than from topics: adverbs that mark a new state ("no
+ * longer", "anymore", "now", "instead", "used to", "as of"), "since" followed by a time or an event, verbs of
+ * transition in the past ("moved", "switched", "replaced", "stepped down", "left", "dropped"…), and a governing frame
+ * called new or amended ("under the amended law", "the updated guideline").
+ */
+const CHANGE_ADVERBS = /\b(?:no longer|not any ?more|anymore|any more|used to|instead|as of|nowadays|these days|from now on|(?<!right |just |for |until |by )now(?! and then| that\b))\b/g;
+/** "since" or "after" an event of change ("after last year's migration", "since the upgrade"); "since Monday" alone marks an onset, not a change. */
+const CHANGE_EVENT = /\b(?:since|after|following)\s+(?:(?:the|its|their|our|this|that|a|an|last|[a-z]+'s)\s+){1,3}(?:[a-z-]+\s+){0,2}?(?:change|changes|upgrade|update|move|migration|switch|reorg|reorganisation|reorganization|merger|acquisition|rewrite|reform|amendment|redesign|split|replacement|handover|takeover|transition|overhaul|rebrand|relaunch|restructuring)\b/g;
+const TRANSITION_VERBS = new Set([
+  "moved", "switched", "migrated", "replaced", "changed", "converted", "transferred", "rerouted", "renamed",
+  "reassigned", "retired", "resigned", "quit", "dropped", "removed", "deleted", "archived", "deprecated",
+  "discontinued", "abolished", "repealed", "amended", "revised", "rewritten", "rewrote", "upgraded", "downgraded",
+  "disabled", "cancelled", "canceled", "ceased", "stopped", "ended", "scrapped", "reversed", "superseded", "withdrawn",
+  "relocated", "became",
+]);
+const TRANSITION_PARTICLES = /\b(?:stepped|took|handed|phased|switched|turned|shut|gave)\s+(?:down|over|back|aside|out|off|up)\b/g;
+const CHANGE_FRAME = /\b(?:new|amended|updated|revised|latest|current|changed)\s+(?:[a-z-]+\s+)?(?:law|laws|code|rule|rules|guideline|guidelines|guidance|policy|version|release|contract|schedule|timetable|plan|system|process|setup|configuration|config|regulation|regulations|statute|standard|survey|figures|count|census|owner|manager|lead|leader|team|arrangement|terms)\b/g;
+
+/** Change-of-state cues in `text` (lower-cased matches), empty when it states no change. */
+export function changeCues(text: string): string[] {
+  const lower = text.toLowerCase().replace(/[’]/g, "'");
+  const found: string[] = [];
+  for (const re of [CHANGE_ADVERBS, CHANGE_EVENT, TRANSITION_PARTICLES, CHANGE_FRAME]) for (const m of lower.matchAll(re)) found.push(m[0]);
+  for (const t of tokenize(lower)) if (TRANSITION_VERBS.has(t.word)) found.push(t.word);
+  return [...new Set(found)];
+}
+
+/** "still", "again", "continues to", "remains": the state holds on (or is back). */
+export function continuityCues(text: string): string[] {
+  return [...text.toLowerCase().matchAll(/\b(?:still|remains?|remained|continues? to|continued to|as before|as usual|unchanged since)\b/g)].map((m) => m[0]);
+}
 
 const INCREASE = new Set([
   "increase", "increases", "increased", "increasing", "rise", "rises", "rose", "risen", "rising", "raise",
@@ -93,7 +116,7 @@ export function negationCues(text: string): PolarityCues {
   return {
     negations,
     reversals: phrasesIn(lower, REVERSALS),
-    changes: phrasesIn(lower, CHANGES),
+    changes: changeCues(lower),
     direction: effectDirection(text),
   };
 }
@@ -105,7 +128,7 @@ export function negationCues(text: string): PolarityCues {
  * @example effectDirection("The audit found a higher rate of unpatched vulnerabilities.") // → -1
  */
 export function effectDirection(text: string): number {
-  const all = tokenize(text);
+  const all = tokenize(text.toLowerCase().replace(/\b(?:no|any) longer\b/g, " "));
   let sum = 0;
   for (const token of all) {
     const dir = INCREASE.has(token.word) ? 1 : DECREASE.has(token.word) ? -1 : 0;

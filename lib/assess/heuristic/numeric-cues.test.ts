@@ -15,8 +15,25 @@ describe("numericQuantities", () => {
     expect(numericQuantities("3.2x faster")).toEqual([{ value: 3.2, unit: "x" }]);
   });
 
-  it("reads number words with a unit and skips years", () => {
-    expect(numericQuantities("five minutes in 2024")).toEqual([{ value: 5, unit: "minut" }]);
+  it("reads number words with a unit; a year is a date, not a count", () => {
+    expect(numericQuantities("five minutes, 2024 members")).toEqual([{ value: 5, unit: "minut" }, { value: 2024, unit: "member" }]);
+    expect(numericQuantities("five minutes in 2024")).toEqual([{ value: 5, unit: "minut" }, { value: 2024, unit: "year_ce" }]);
+    expect(numericQuantities("ninety days")).toEqual([{ value: 90, unit: "dai" }]);
+  });
+
+  it("reads frequencies as events per day", () => {
+    const perDay = (t: string) => numericQuantities(t).find((q) => q.unit === "per_day")?.value;
+    expect(perDay("The tank is refilled every six hours.")).toBe(4);
+    expect(perDay("Pills are taken every eight hours.")).toBe(3);
+    expect(perDay("Pills are taken three times a day.")).toBe(3);
+    expect(perDay("The choir meets weekly.")).toBeCloseTo(1 / 7);
+    expect(perDay("The choir meets twice a week.")).toBeCloseTo(2 / 7);
+    expect(perDay("The annual fee is due.")).toBeUndefined();
+  });
+
+  it("reads ranges and approximations as intervals", () => {
+    expect(numericQuantities("it took 9 to 11 minutes")).toEqual([{ value: 10, unit: "minut", spread: 1 }]);
+    expect(numericQuantities("about ten minutes")).toEqual([{ value: 10, unit: "minut", spread: 1.5 }]);
   });
 
   it("keeps a bound stated before the number", () => {
@@ -46,6 +63,18 @@ describe("compareQuantities", () => {
     expect(compareQuantities("the run regularly ends after 8 a.m.", "The job finishes before 6 a.m.").conflicts).toHaveLength(1);
     expect(compareQuantities("it loads in 1.2 seconds", "It loads in under two seconds.").matches).toHaveLength(1);
     expect(compareQuantities("it loads in under 3 seconds", "It loads in under two seconds.")).toEqual({ matches: [], conflicts: [] });
+  });
+
+  it("compares frequencies and durations across units", () => {
+    expect(compareQuantities("The tank is refilled daily.", "The tank is refilled every six hours.").conflicts).toHaveLength(1);
+    expect(compareQuantities("Take one every eight hours.", "Take one three times a day.").matches).toHaveLength(1);
+    expect(compareQuantities("The crossing takes sixty minutes.", "The crossing takes one hour.").matches).toHaveLength(1);
+    expect(compareQuantities("The crossing takes an hour and a quarter.", "The crossing takes 40 minutes.").conflicts).toHaveLength(1);
+    expect(compareQuantities("The club allows 30 guests per night.", "The club allows 60 guests per night.").conflicts).toHaveLength(1);
+  });
+
+  it("compares the year a claim is dated", () => {
+    expect(compareQuantities("The bridge opened in 1874.", "The bridge opened in 1869.").conflicts).toHaveLength(1);
   });
 
   it("ignores quantities of other units", () => {

@@ -32,6 +32,7 @@ const TIER_TEXT: Readonly<Record<string, string>> = {
 
 const SPECS: Readonly<Record<string, ParamSpec>> = {
   modelAssertionCap: { group: "Credence and confidence", label: "Model say-so cap", description: "Model assertions alone keep credence within [1 − cap, cap].", unit: "probability", min: 0.5, max: 1 },
+  modelMassCap: { group: "Credence and confidence", label: "Model say-so mass cap", description: "Model assertions together add at most this much evidence mass, however many there are.", unit: "scale", min: 0, max: 100 },
   coolingWindowMs: { group: "Credence and confidence", label: "Cooling window", description: "Repeated evidence within this window counts for less.", unit: "ms", min: 0, max: 10_080, display: { unit: "minutes", factor: 60_000 } },
   coolingFloor: { group: "Credence and confidence", label: "Cooling floor", description: "The least a cooled entry still counts for (fraction of its weight).", unit: "scale", ...unit01 },
   confidenceMassScale: { group: "Credence and confidence", label: "Confidence mass scale", description: "How much evidence it takes for confidence to approach 1 (larger: slower).", unit: "scale", min: 0.1, max: 1_000 },
@@ -61,6 +62,7 @@ const SPECS: Readonly<Record<string, ParamSpec>> = {
   oscillationSimilarity: { group: "Mutations and stability", label: "Oscillation similarity", description: "Returning to an earlier belief this similar (A → B → A) stops the topic.", unit: "similarity", ...unit01 },
   contestedRebuttalStrength: { group: "Recall and synthesis", label: "Contested answer: rebuttal strength", description: "Recall answers \"contested\" when a relevant belief has a real rebuttal at least this strong.", unit: "probability", ...unit01 },
   dominanceTieMargin: { group: "Recall and synthesis", label: "Near-tie margin", description: "Credences closer than this are a near-tie, decided by the most recent real support.", unit: "probability", min: 0, max: 0.5 },
+  recallMinConfidence: { group: "Recall and synthesis", label: "Insufficient answer: confidence", description: "Recall answers \"insufficient\" when the best answer's confidence is below this (or its credence below one half).", unit: "probability", ...unit01 },
   synthesisMinChangeSets: { group: "Recall and synthesis", label: "Synthesis: change-sets per side", description: "A synthesis is proposed when both sides keep real support across at least this many change-sets.", unit: "count", min: 1, max: 100, integer: true },
 };
 

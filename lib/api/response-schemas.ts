@@ -204,12 +204,12 @@ export const replayResponseSchema = named(
 export const recallResponseSchema = named(
   "RecallAnswer",
   z.object({
-    mode: z.enum(["settled", "contested", "no_answer"]),
+    mode: z.enum(["settled", "contested", "insufficient", "no_answer"]),
     question: z.string(),
     dominantAnswer: z.string().nullable(),
     competingInterpretation: z.string().nullable(),
     whyDominantWins: z.string().nullable(),
-    reasons: z.array(z.enum(["standing_rebuttal", "recency", "real_support", "reconfirmation", "credence", "only_position"])),
+    reasons: z.array(z.enum(["standing_rebuttal", "recency", "real_support", "reconfirmation", "credence", "only_position", "low_credence", "low_confidence"])),
     tension: z.number(),
     confidence: z.number(),
     beliefIds: z.array(z.string()),

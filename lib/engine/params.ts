@@ -21,6 +21,11 @@ export interface EngineParams {
   readonly tierStrength: TierStrengths;
   /** MODEL_ASSERTION_CAP (§4.1): model say-so alone stays within [1−cap, cap]. Default 0.65. */
   readonly modelAssertionCap: number;
+  /**
+   * MODEL_MASS_CAP (§4.1): model assertions together add at most this much to the evidence mass n, however many there
+   * are, so say-so alone never builds confidence. Default 1.
+   */
+  readonly modelMassCap: number;
   /** Cooling window in ms (§4.1). Default 10 min. */
   readonly coolingWindowMs: number;
   /** Lowest cooling factor (§4.1). Default 0.25. */
@@ -79,6 +84,8 @@ export interface EngineParams {
   readonly contestedRebuttalStrength: number;
   /** Recall dominance: credences within this are a near-tie, decided by recency of real support. Default 0.05. */
   readonly dominanceTieMargin: number;
+  /** Recall: a best answer below this confidence is `insufficient`, not `settled` (as is one with credence < ½). Default 0.1. */
+  readonly recallMinConfidence: number;
   /** Synthesis (§4.5): both sides keep real support across at least this many change-sets each. Default 2. */
   readonly synthesisMinChangeSets: number;
 }
@@ -93,6 +100,7 @@ export const defaultParams: EngineParams = Object.freeze({
     held_out_truth: 2.0,
   }),
   modelAssertionCap: 0.65,
+  modelMassCap: 1,
   coolingWindowMs: 10 * 60 * 1000,
   coolingFloor: 0.25,
   confidenceMassScale: 6,
@@ -122,6 +130,7 @@ export const defaultParams: EngineParams = Object.freeze({
   oscillationSimilarity: 0.9,
   contestedRebuttalStrength: 0.3,
   dominanceTieMargin: 0.05,
+  recallMinConfidence: 0.1,
   synthesisMinChangeSets: 2,
 });
 
@@ -132,6 +141,7 @@ export const engineParamsInputSchema = z
   .object({
     tierStrength: z.object(Object.fromEntries(TIERS.map((t) => [t, finite.optional()])) as Record<Tier, z.ZodOptional<typeof finite>>).strict().partial().optional(),
     modelAssertionCap: finite.optional(),
+    modelMassCap: finite.optional(),
     coolingWindowMs: finite.optional(),
     coolingFloor: finite.optional(),
     confidenceMassScale: finite.optional(),
@@ -161,6 +171,7 @@ export const engineParamsInputSchema = z
     oscillationSimilarity: finite.optional(),
     contestedRebuttalStrength: finite.optional(),
     dominanceTieMargin: finite.optional(),
+    recallMinConfidence: finite.optional(),
     synthesisMinChangeSets: finite.optional(),
   })
   .strict();
@@ -190,6 +201,7 @@ export function resolveParams(partial: unknown = {}): EngineParams {
   return Object.freeze({
     tierStrength: Object.freeze(strengths),
     modelAssertionCap: clamp(p.modelAssertionCap ?? d.modelAssertionCap, 0.5, 0.99),
+    modelMassCap: Math.max(0, p.modelMassCap ?? d.modelMassCap),
     coolingWindowMs: Math.max(0, p.coolingWindowMs ?? d.coolingWindowMs),
     coolingFloor: unit(p.coolingFloor ?? d.coolingFloor),
     confidenceMassScale: Math.max(1e-6, p.confidenceMassScale ?? d.confidenceMassScale),
@@ -219,6 +231,7 @@ export function resolveParams(partial: unknown = {}): EngineParams {
     oscillationSimilarity: unit(p.oscillationSimilarity ?? d.oscillationSimilarity),
     contestedRebuttalStrength: unit(p.contestedRebuttalStrength ?? d.contestedRebuttalStrength),
     dominanceTieMargin: unit(p.dominanceTieMargin ?? d.dominanceTieMargin),
+    recallMinConfidence: unit(p.recallMinConfidence ?? d.recallMinConfidence),
     synthesisMinChangeSets: count(p.synthesisMinChangeSets ?? d.synthesisMinChangeSets, 1),
   });
 }

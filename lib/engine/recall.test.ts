@@ -44,7 +44,8 @@ describe("recall (deploy-branch contradiction)", () => {
     expect(answer.competingInterpretation).toBe(main.belief.text);
     expect(answer.reasons[0]).toBe("standing_rebuttal");
     expect(answer.reasons).toContain("recency");
-    expect(answer.whyDominantWins).toMatch(/standing rebuttal/);
+    expect(answer.whyDominantWins).toMatch(/^It is preferred over the other answer because the newer evidence behind it contradicts the other answer/);
+    expect(answer.whyDominantWins).not.toMatch(/standing|rebuttal|real support|credence|tension/);
     expect(answer.beliefIds).toEqual(expect.arrayContaining(["b_main", "b_release"]));
     expect(answer.beliefIds).not.toContain("b_lunch");
     expect(answer.tension).toBeGreaterThan(0);
@@ -85,6 +86,54 @@ describe("recall (deploy-branch contradiction)", () => {
     expect(answer.competingInterpretation).toBe("Cold-start traces show misses.");
     const weak = record(b.belief.text, [entry(1, { sourceId: "ev_a" }), entry(2, { sourceId: "ev_cold", relation: "REBUTS", weight: 0.29 })]);
     expect((await recall({ question: "Is the cache warm?", candidates: [weak], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("settled");
+  });
+
+  it("says insufficient, not settled, when the best answer leans false or rests on too little evidence", async () => {
+    const leansFalse = record("The ferry runs on Sundays.", [
+      entry(1, { sourceId: "ev_a", tier: "observation", effectiveTier: "observation", weight: 0.2, time: MONDAY }),
+      entry(2, { sourceId: "ev_b", relation: "REBUTS", tier: "observation", effectiveTier: "observation", weight: 0.25, time: THURSDAY }),
+    ]);
+    expect(leansFalse.belief.credence).toBeLessThan(0.5);
+    const a = await recall({ question: "Does the ferry run on Sundays?", candidates: [leansFalse], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+    expect(a.mode).toBe("insufficient");
+    expect(a.reasons).toContain("low_credence");
+    expect(a.whyDominantWins).toMatch(/^No answer is well enough supported: the best candidate is weak because the evidence leans against it/);
+
+    const thin = record("The ferry runs on Sundays.", [entry(1, { sourceId: "ev_a", weight: 0.3, time: MONDAY })]);
+    const b = await recall({ question: "Does the ferry run on Sundays?", candidates: [thin], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+    expect(b.mode).toBe("insufficient");
+    expect(b.reasons).toEqual(["low_confidence"]);
+    expect(b.whyDominantWins).toContain("too little evidence backs it");
+  });
+
+  it("never presents a belief with credence below one half as settled (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ rebuts: fc.boolean(), weight: fc.double({ min: 0.05, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 6 }),
+        async (items) => {
+          const b = record(
+            "The ferry runs on Sundays.",
+            items.map((it, i) => entry(i + 1, { sourceId: `ev_${i}`, relation: it.rebuts ? "REBUTS" : "SUPPORTS", weight: it.weight, time: at(i * 60) })),
+          );
+          const a = await recall({ question: "Does the ferry run on Sundays?", candidates: [b], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+          if (a.mode === "settled") expect(b.belief.credence).toBeGreaterThanOrEqual(0.5);
+          if (b.belief.credence < 0.5 && a.mode !== "contested") expect(a.mode).toBe("insufficient");
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("makes two live beliefs that give different values for the same quantity compete", async () => {
+    const p8080 = { ...record("The canary service listens on port 8080.", [entry(1, { sourceId: "ev_cfg", time: MONDAY })], "b_8080") };
+    p8080.belief = { ...p8080.belief, quantity: { value: 8080, unit: "" } };
+    const p9090 = { ...record("The canary service listens on port 9090.", [entry(1, { sourceId: "ev_chart", time: THURSDAY })], "b_9090") };
+    p9090.belief = { ...p9090.belief, quantity: { value: 9090, unit: "" } };
+    const a = await recall({ question: "Which port does the canary service listen on?", candidates: [p8080, p9090], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+    expect(a.mode).toBe("contested");
+    expect([...a.dominantBeliefIds, ...a.competingBeliefIds].sort()).toEqual(["b_8080", "b_9090"]);
+    expect(a.dominantBeliefIds).toEqual(["b_9090"]);
+    expect(a.whyDominantWins).toBe("It is preferred over the other answer because it was confirmed more recently.");
   });
 
   it("follows SUPERSEDES to the live end, loading beliefs outside the candidates, and stops on cycles", async () => {

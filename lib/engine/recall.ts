@@ -14,26 +14,40 @@
  * 4. **tension** of the two positions = §4.5's formula with S = Σ|contribution| of the dominant's real supports +
  *    Σ|contribution| of the competitor's real rebuttals that come from the dominant, and R the same for the competitor.
  *    Settled answers report the dominant belief's own tension.
- * 5. The answer: mode, dominant answer and competing interpretation (phrased by the Assessor), why the dominant wins
- *    (recency, real support, standing rebuttals, reconfirmation), tension, confidence (the dominant's), belief ids.
+ * 5. Two relevant live beliefs that give different values for the same quantity (same unit, similar wording) compete
+ *    like a rebut pair even when no evidence links them.
+ * 6. **Insufficient** instead of settled when the best answer is weak: its credence is below one half, or its
+ *    confidence is below `recallMinConfidence` (0.1). A belief with credence below one half is never the settled answer.
+ * 7. The answer: mode, dominant answer and competing interpretation (phrased by the Assessor), a plain-language
+ *    sentence saying why the dominant answer is preferred (or why no answer is good enough), tension, confidence (the
+ *    dominant's), belief ids.
  */
 import type { Assessor, BeliefText } from "./assessor";
-import type { Belief, BeliefRecord, History } from "./model";
+import { isLiveStatus, type Belief, type BeliefRecord, type History } from "./model";
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
 import { replay, type RealEntryRef, type ReplayState } from "./replay";
 import { fuseRelevance, relevanceScorer } from "./retrieval";
 
-export type RecallMode = "settled" | "contested" | "no_answer";
+export type RecallMode = "settled" | "contested" | "insufficient" | "no_answer";
+export const RECALL_MODES = ["settled", "contested", "insufficient", "no_answer"] as const satisfies readonly RecallMode[];
 
-export type WhyReason = "standing_rebuttal" | "recency" | "real_support" | "reconfirmation" | "credence" | "only_position";
+export type WhyReason =
+  | "standing_rebuttal"
+  | "recency"
+  | "real_support"
+  | "reconfirmation"
+  | "credence"
+  | "only_position"
+  | "low_credence"
+  | "low_confidence";
 
 export interface RecallAnswer {
   mode: RecallMode;
   question: string;
   dominantAnswer: string | null;
   competingInterpretation: string | null;
-  /** One or two sentences built from `reasons`. */
+  /** One or two plain sentences built from `reasons` (for `insufficient`: why no answer is good enough). */
   whyDominantWins: string | null;
   reasons: WhyReason[];
   tension: number;
@@ -118,7 +132,7 @@ export async function followSupersedes(
       record = loaded;
       state = replay(record.history, params);
     }
-    if (state.status === "superseded" || state.status === "retired" || state.status === "contracted") continue;
+    if (!isLiveStatus(state.status)) continue;
     const prev = ends.get(record.belief.id);
     ends.set(record.belief.id, { record, state, predecessors: [...new Set([...(prev?.predecessors ?? []), ...predecessors])] });
   }
@@ -189,20 +203,43 @@ export function positionsTension(dominant: Position, competing: Position, params
   return tensionOf(S, R, params);
 }
 
-const REASON_TEXT: Record<WhyReason, string> = {
-  standing_rebuttal: "the competing belief carries a standing rebuttal from it that was not answered by newer support",
-  recency: "its latest real support is more recent",
-  real_support: "it has more independent real support",
-  reconfirmation: "it was reconfirmed after being rebutted",
-  credence: "it holds the higher credence",
-  only_position: "no other relevant belief competes with it",
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+/** Plain-language reasons (a reviewer reads them; no engine terms). */
+const REASON_TEXT: Record<WhyReason, (d: Position, c: Position | null) => string> = {
+  standing_rebuttal: () => "the newer evidence behind it contradicts the other answer, and nothing has backed the other answer since",
+  recency: () => "it was confirmed more recently",
+  real_support: () => "more independent sources back it",
+  reconfirmation: () => "it was confirmed again after it had been challenged",
+  credence: (d, c) => (c ? `the evidence backs it more strongly (${pct(d.state.credence)} against ${pct(c.state.credence)})` : `the evidence backs it (${pct(d.state.credence)})`),
+  only_position: (d) => `nothing else in memory answers the question differently, and the evidence backs it (${pct(d.state.credence)})`,
+  low_credence: (d) => `the evidence leans against it (${pct(d.state.credence)} likely)`,
+  low_confidence: (d) => `too little evidence backs it to rely on (confidence ${pct(d.state.confidence)})`,
 };
 
-function explain(reasons: readonly WhyReason[]): string {
-  const parts = reasons.map((r) => REASON_TEXT[r]);
-  if (parts.length === 0) return "It ranks first for the question.";
-  const text = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-  return `It wins because ${text}.`;
+function explain(mode: RecallMode, reasons: readonly WhyReason[], dominant: Position, competing: Position | null): string {
+  const parts = reasons.map((r) => REASON_TEXT[r](dominant, competing));
+  const list = (xs: readonly string[]) => (xs.length === 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+  if (mode === "insufficient") return `No answer is well enough supported: the best candidate is weak because ${list(parts)}.`;
+  if (parts.length === 0) return "It is the best match for the question.";
+  return mode === "contested" ? `It is preferred over the other answer because ${list(parts)}.` : `This is the answer because ${list(parts)}.`;
+}
+
+/** Content words of a text without its numbers (to tell whether two quantities fill the same slot). */
+function slotWords(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[a-z][a-z-]+/g) ?? []).filter((w) => w.length > 2));
+}
+
+/** Two beliefs state different values of the same quantity: same unit, values apart, and mostly the same words. */
+export function competingQuantities(a: Belief, b: Belief): boolean {
+  const qa = a.quantity;
+  const qb = b.quantity;
+  if (qa === null || qb === null || qa.unit.toLowerCase() !== qb.unit.toLowerCase()) return false;
+  if (Math.abs(qa.value - qb.value) <= 0.01 * Math.max(Math.abs(qa.value), Math.abs(qb.value))) return false;
+  const wa = slotWords(a.text);
+  const wb = slotWords(b.text);
+  const shared = [...wa].filter((w) => wb.has(w)).length;
+  return shared / Math.max(1, Math.min(wa.size, wb.size)) >= 0.5;
 }
 
 const beliefText = (b: Belief): BeliefText => ({ id: b.id, text: b.text, contextTags: b.contextTags });
@@ -262,6 +299,17 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
       }
     }
   }
+  // Different values for the same quantity compete even without a rebuttal between them.
+  for (let i = 0; i < positions.length && !pair; i++) {
+    for (let j = i + 1; j < positions.length; j++) {
+      const a = positions[i] as Position;
+      const b = positions[j] as Position;
+      if (competingQuantities(a.record.belief, b.record.belief)) {
+        pair = [a, b];
+        break;
+      }
+    }
+  }
   const contested = pair !== null || contestedBeliefIds.length > 0;
   const beliefIds = positions.map((p) => p.record.belief.id);
 
@@ -285,13 +333,25 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
     if (strongest && text) competingText = { id: strongest.sourceId, text };
   }
 
+  // A weak best answer is reported as such, never as settled.
+  let mode: RecallMode = contested ? "contested" : "settled";
+  if (!contested) {
+    const weak: WhyReason[] = [];
+    if (dominant.state.credence < 0.5) weak.push("low_credence");
+    if (dominant.state.confidence < params.recallMinConfidence) weak.push("low_confidence");
+    if (weak.length > 0) {
+      mode = "insufficient";
+      reasons = weak;
+    }
+  }
+
   const phrasing = await input.assessor.phraseRecall(input.question, beliefText(dominant.record.belief), competingText);
   return {
-    mode: contested ? "contested" : "settled",
+    mode,
     question: input.question,
     dominantAnswer: phrasing.dominantAnswer,
     competingInterpretation: competingText ? phrasing.competingInterpretation : null,
-    whyDominantWins: explain(reasons),
+    whyDominantWins: explain(mode, reasons, dominant, competing),
     reasons,
     tension,
     confidence: dominant.state.confidence,

@@ -197,7 +197,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   {
     name: "recall",
     description:
-      "Ask the memory a question before acting on it. Returns a briefing: mode \"settled\" (one answer, with why), \"contested\" (a dominant answer AND the competing interpretation still standing, with the belief ids on each side — tell the user about the disagreement rather than picking silently), or \"no_answer\".",
+      "Ask the memory a question before acting on it. Returns a briefing: mode \"settled\" (one answer, with why), \"contested\" (a dominant answer AND the competing interpretation still standing, with the belief ids on each side — tell the user about the disagreement rather than picking silently), \"insufficient\" (the best candidate is too weakly supported to rely on: say so instead of answering), or \"no_answer\".",
     input: recallInput,
     annotations: readOnly("Recall what the scope believes"),
     async run({ services, principal }, scope, args) {

@@ -3,7 +3,8 @@
  * with the exhaustive paths as baselines in the same run, and the machine's load average beside the figures.
  *
  * Per size and backend, over QUERIES three-word questions from the store benchmark's corpus (`lib/graph/bench-corpus`):
- * * lexical (today's default path): `searchCandidateStats` → `rankCandidateStats` (k = 10) → `loadBeliefs` of the top k;
+ * * lexical, exhaustive (the baseline): `searchCandidateStats` → `rankCandidateStats` (k = 10) → `loadBeliefs` of the top k;
+ * * lexical from postings (SQL): `searchTopK` (k = 10) → `loadBeliefs`; every result is compared with the exhaustive one;
  * * hybrid: `rankHybrid` (lexical matches ∪ the store's 200 nearest by cosine, each candidate's cosine from the
  *   store) → `loadBeliefs`, when the store has vector search;
  * * exhaustive hybrid (the baseline for the hybrid domain's recall): every belief's cosine and lexical relevance,
@@ -103,6 +104,10 @@ async function benchBackend(name: string, store: GraphStore, rows: Map<string, M
     const q = rng(97);
     const questions = Array.from({ length: QUERIES }, () => sentence(q, 3).replace(/\.$/, "?"));
     const lexical: number[] = [];
+    const postings: number[] = [];
+    let fallbacks = 0;
+    let mismatches = 0;
+    const candidates: number[] = [];
     const hybrid: number[] = [];
     const overlap: number[] = [];
     const exhaustive: number[] = [];
@@ -111,8 +116,19 @@ async function benchBackend(name: string, store: GraphStore, rows: Map<string, M
       let t = performance.now();
       const stats = await store.searchCandidateStats(view, question);
       const top = rankCandidateStats(question, stats, { k: 10, scope });
+      candidates.push(stats.length);
       await store.loadBeliefs(view, top.map((x) => x.candidate.id));
       lexical.push(performance.now() - t);
+
+      if (store.searchTopK) {
+        t = performance.now();
+        const fast = await store.searchTopK(view, question, { k: 10 });
+        const ranked = fast?.ranked ?? rankCandidateStats(question, await store.searchCandidateStats(view, question), { k: 10, scope });
+        await store.loadBeliefs(view, ranked.map((x) => x.candidate.id));
+        postings.push(performance.now() - t);
+        if (fast === null) fallbacks++;
+        if (ranked.map((x) => `${x.candidate.id}:${x.score}`).join() !== top.map((x) => `${x.candidate.id}:${x.score}`).join()) mismatches++;
+      }
       if (!caps.vectorSearch) continue;
 
       t = performance.now();
@@ -127,7 +143,10 @@ async function benchBackend(name: string, store: GraphStore, rows: Map<string, M
       const got = new Set(ranked.map((x) => x.candidate.id));
       overlap.push(best.length === 0 ? 1 : best.filter((b) => got.has(b.belief.id)).length / best.length);
     }
-    add(`lexical search p50 / p95 at ${target} (ms)`, p(lexical));
+    add(`lexical search, exhaustive (whole matching domain to the client) p50 / p95 at ${target} (ms)`, p(lexical));
+    add(`lexical search, top k from postings p50 / p95 at ${target} (ms)`, postings.length ? p(postings) : "n/a");
+    add(`  postings: results differing from the exhaustive ranking / exhaustive fallbacks at ${target}`, `${mismatches} / ${fallbacks} of ${questions.length}`);
+    add(`matching beliefs per query at ${target} (median / p95)`, `${percentile(candidates, 50).toFixed(0)} / ${percentile(candidates, 95).toFixed(0)}`);
     add(`hybrid search p50 / p95 at ${target} (ms)`, hybrid.length ? p(hybrid) : "n/a (no vector search)");
     add(`exhaustive hybrid, in memory, p50 / p95 at ${target} (ms)`, exhaustive.length ? p(exhaustive) : "n/a");
     add(`hybrid overlap@10 with the exhaustive hybrid ranking at ${target}`, overlap.length ? `${((100 * overlap.reduce((s, x) => s + x, 0)) / overlap.length).toFixed(1)} %` : "n/a");

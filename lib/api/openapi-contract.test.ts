@@ -134,7 +134,7 @@ describe("the OpenAPI document as the API's contract", () => {
     const unanswered = API_OPERATIONS.map((op) => op.operationId).filter((id) => !succeeded.has(id) && id !== "acceptSynthesis" && id !== "dismissSynthesis");
     expect(unanswered).toEqual([]);
     expect([...statuses].filter((s) => s >= 400).sort()).toEqual(expect.arrayContaining([400, 403, 404, 409, 422]));
-  });
+  }, 600_000);
 
   it("a presenter refuses a body that does not fit its schema as our bug (500), never as the caller's 422", async () => {
     const { presentRecall, ResponseShapeError } = await import("./present");

@@ -748,12 +748,12 @@ export interface components {
         };
         RecallAnswer: {
             /** @enum {string} */
-            mode: "settled" | "contested" | "no_answer";
+            mode: "settled" | "contested" | "insufficient" | "no_answer";
             question: string;
             dominantAnswer: string | null;
             competingInterpretation: string | null;
             whyDominantWins: string | null;
-            reasons: ("standing_rebuttal" | "recency" | "real_support" | "reconfirmation" | "credence" | "only_position")[];
+            reasons: ("standing_rebuttal" | "recency" | "real_support" | "reconfirmation" | "credence" | "only_position" | "low_credence" | "low_confidence")[];
             tension: number;
             confidence: number;
             beliefIds: string[];
@@ -832,6 +832,8 @@ export interface components {
                 details: {
                     [key: string]: unknown;
                 };
+                /** @description The request's id (also the `x-request-id` header): quote it when reporting a problem. */
+                requestId?: string;
             };
         };
     };

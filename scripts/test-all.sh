@@ -24,5 +24,6 @@ node scripts/check-no-skips.mjs test-results/vitest.json
 step "assessor evaluation (shared labelled set)"
 npm run --silent eval:assessor -- --check
 step "browser journeys (Chromium)"
-npx playwright test
+PLAYWRIGHT_JSON_OUTPUT_FILE=test-results/playwright.json npx playwright test --reporter=list,json
+node scripts/check-no-skips.mjs test-results/playwright.json
 step "all green in $((SECONDS - t0)) s"

@@ -10,7 +10,6 @@ import { isOperator, type Caller, type Principal } from "@/lib/access/principal"
 import { addGrant, listGrants, listIncomingGrants, removeGrant, type GrantView } from "@/lib/identity/grants";
 import type { IdentityDb } from "@/lib/identity/identity-db";
 import { addMember, changeRole, listMembers, removeMember, removeMemberByEmail, type MemberView } from "@/lib/identity/members";
-import type { Role } from "@/lib/identity/roles";
 import { createScope, listAllScopes, listMyScopes, setScopePublic, type ScopeSummary } from "@/lib/identity/scopes";
 import { authenticateToken, createToken, listTokens, revokeToken, type TokenPrincipal, type TokenView } from "@/lib/identity/tokens";
 import { createUser, ensureUserForEmail, listUsers, requireUserByEmail, setPassword, userEmails, verifyCredentials, type PublicUser } from "@/lib/identity/users";
@@ -18,14 +17,7 @@ import { BeliefServiceError, parseServiceInput } from "./belief-service-error";
 import { z } from "zod";
 
 /** A scope as the caller may read it: the home scope of its authorised view, with its role (null: public reader). */
-export interface ScopeAsSeen {
-  id: string;
-  slug: string;
-  name: string;
-  isPublic: boolean;
-  createdAt: Date;
-  role: Role | null;
-}
+export type ScopeAsSeen = ScopeSummary;
 
 export interface IdentityServices {
   // ---- scopes ----

@@ -9,6 +9,7 @@ import {
   type EngineParams,
   type Evidence,
   type MutationRecord,
+  isLiveStatus,
 } from "@/lib/engine";
 import { recall as recallAnswer } from "@/lib/engine/recall";
 import { checkReplay, derivedFields, replay } from "@/lib/engine/replay";
@@ -160,7 +161,7 @@ export function readServices(kit: ServiceKit): ReadServices {
       let tensionSum = 0;
       for (const b of beliefs) {
         byStatus[b.status] += 1;
-        if (b.status !== "superseded" && b.status !== "retired" && b.status !== "contracted") {
+        if (isLiveStatus(b.status)) {
           live += 1;
           tensionSum += b.tension;
         }

@@ -11,6 +11,7 @@ import {
   type Evidence,
   type EvidenceEntry,
   type Tier,
+  isLiveStatus,
 } from "@/lib/engine";
 import { assimilate as assimilateEvidence, changeSetOf, writeBelief, type NewBeliefSpec } from "@/lib/engine/assimilate";
 import { retract as retractSource } from "@/lib/engine/grounding";
@@ -79,7 +80,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
       if (request.beliefId !== undefined) {
         const record = await store.loadBelief(ctx.view, request.beliefId);
         if (!record) throw itemNotFoundError("belief", request.beliefId, "beliefId");
-        if (["superseded", "retired", "contracted"].includes(record.belief.status))
+        if (!isLiveStatus(record.belief.status))
           throw new BeliefServiceError("invalid", `belief ${request.beliefId} is ${record.belief.status}: cite it from a live belief instead`, { fields: [{ field: "beliefId", message: "not live" }] });
         target = { existing: record };
       } else {

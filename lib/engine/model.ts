@@ -103,8 +103,10 @@ export type BeliefStatus = (typeof BELIEF_STATUSES)[number];
 
 /** Statuses set by events; a belief in one of them is no longer live. */
 export const TERMINAL_STATUSES: readonly BeliefStatus[] = ["superseded", "retired", "contracted"];
-export function isLiveStatus(status: BeliefStatus): boolean {
-  return !TERMINAL_STATUSES.includes(status);
+
+/** "Live": not superseded, retired or contracted. The one definition; every other check calls it. */
+export function isLiveStatus(status: string): boolean {
+  return !(TERMINAL_STATUSES as readonly string[]).includes(status);
 }
 
 export const REVIEW_STATES = ["none", "pending_review"] as const;

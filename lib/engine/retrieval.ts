@@ -18,6 +18,7 @@
  * neither (a rank depends on the whole candidate set and says nothing about how relevant the first one is).
  * See lib/engine/README.md ("Hybrid retrieval").
  */
+import { isLiveStatus } from "./model";
 
 const STOPWORDS = new Set(
   (
@@ -135,12 +136,9 @@ export interface RetrievalCandidate {
   validUntil?: string | null;
 }
 
-/** Statuses that end a belief's life (docs/design.md §4.5): such beliefs are never retrieved. */
-export const ENDED_STATUSES: ReadonlySet<string> = new Set(["superseded", "retired", "contracted"]);
-
 /** A belief is live when its status is not terminal and (given `asOf`) its validity has not ended. */
 export function isLiveCandidate(c: Pick<RetrievalCandidate, "status" | "validUntil">, asOf?: string): boolean {
-  if (ENDED_STATUSES.has(c.status)) return false;
+  if (!isLiveStatus(c.status)) return false;
   if (c.validUntil && asOf !== undefined && Date.parse(c.validUntil) <= Date.parse(asOf)) return false;
   if (c.validUntil && asOf === undefined) return false;
   return true;

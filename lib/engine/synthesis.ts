@@ -14,7 +14,7 @@ import type { SynthesisProposal } from "./assessor";
 import { emptyChangeSet, type ChangeSet } from "./change-set";
 import { newBelief, writeBelief } from "./assimilate";
 import { EngineError } from "./errors";
-import type { Belief, BeliefEdge, BeliefRecord, IsoTime } from "./model";
+import { isLiveStatus, type Belief, type BeliefEdge, type BeliefRecord, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
 import { rebuttalsFrom } from "./recall";
 import { isLive, replay, type ReplayState } from "./replay";
@@ -132,7 +132,7 @@ export function acceptSynthesis(input: AcceptSynthesisInput, params: EngineParam
   if (!text) throw new EngineError("empty_text", "A synthesis needs a sentence.");
   if (input.a.id === input.b.id) throw new EngineError("same_belief", "A synthesis reconciles two different beliefs.");
   for (const side of [input.a, input.b]) {
-    if (side.status === "superseded" || side.status === "retired" || side.status === "contracted") {
+    if (!isLiveStatus(side.status)) {
       throw new EngineError("not_live", `Belief ${side.id} is no longer live.`);
     }
   }

@@ -1,7 +1,7 @@
 /**
  * Sentence vectors in the Neo4j store: one `(:Embedding {ns, id, scope, kind, model, dimensions, textHash, vector})`
  * node per belief or evidence text, beside (not on) the node it describes, because belief writes replace a belief's
- * properties wholesale. Named Cypher and the functions the adapter calls; docs/decisions/004-vectors-in-every-store.md
+ * properties wholesale. Named Cypher and the functions the adapter calls; docs/decisions/008-sentence-vectors.md
  * says why.
  *
  * Search uses Neo4j 5's native vector index (`credence_embedding_vector`, HNSW, cosine, 384 dimensions: the local

@@ -1,6 +1,6 @@
 /**
  * Sentence vectors in the SQL store (table `graph_embeddings`, migration 20261201154130_graph_embeddings): named
- * statements and the functions the adapter calls. docs/decisions/004-vectors-in-every-store.md says why.
+ * statements and the functions the adapter calls. docs/decisions/008-sentence-vectors.md says why.
  *
  * Two statement sets, chosen once per store by `detectPgvector`:
  * * **pgvector** (PGlite always; a server where `CREATE EXTENSION vector` succeeded when migrating): the native
@@ -48,12 +48,13 @@ function upsert(pgvector: boolean) {
   );
 }
 
-const SEARCH_FROM = `FROM graph_embeddings e JOIN graph_beliefs b ON b.id = e.id
+/** The query vector is parsed once (a CTE), not once per row as a cast of the parameter inside the row expressions would be. */
+const SEARCH_FROM = `FROM q, graph_embeddings e JOIN graph_beliefs b ON b.id = e.id
      WHERE e.scope = $2 AND $2 = ANY($3::text[]) AND e.kind = 'belief' AND e.model = $4 AND e.dimensions = $5
        AND b.scope = $2 AND ($6::boolean OR b.live)`;
 
 /** Dot product of the stored REAL[] with $1 in double precision. */
-const DOT = `(SELECT sum(x::float8 * y::float8) FROM unnest(e.vector, $1::real[]) AS u(x, y))`;
+const DOT = `(SELECT sum(x::float8 * y::float8) FROM unnest(e.vector, q.v) AS u(x, y))`;
 
 export const vectors = {
   /** Whether the native pgvector column exists (the migration added it). [] */
@@ -69,28 +70,32 @@ export const vectors = {
   /** [vector real[], home, visible, model, dimensions, includeEnded, k] */
   search: statement(
     "vectors.search",
-    `SELECT e.id, ${DOT} AS similarity ${SEARCH_FROM} ORDER BY similarity DESC, e.id COLLATE "C" LIMIT $7`,
+    `WITH q AS MATERIALIZED (SELECT $1::real[] AS v)
+     SELECT e.id, ${DOT} AS similarity ${SEARCH_FROM} ORDER BY similarity DESC, e.id COLLATE "C" LIMIT $7`,
     hitRow,
   ),
   /** [vector text '[…]', home, visible, model, dimensions, includeEnded, k] */
   searchPgvector: statement(
     "vectors.searchPgvector",
-    `SELECT e.id, 1 - (e.embedding <=> $1::vector) AS similarity ${SEARCH_FROM}
-     ORDER BY e.embedding <=> $1::vector, e.id COLLATE "C" LIMIT $7`,
+    `WITH q AS MATERIALIZED (SELECT $1::vector AS v)
+     SELECT e.id, 1 - (e.embedding <=> q.v) AS similarity ${SEARCH_FROM}
+     ORDER BY similarity DESC, e.id COLLATE "C" LIMIT $7`,
     hitRow,
   ),
 
   /** [vector real[], home, visible, model, dimensions, ids] */
   similarities: statement(
     "vectors.similarities",
-    `SELECT e.id, ${DOT} AS similarity FROM graph_embeddings e
+    `WITH q AS MATERIALIZED (SELECT $1::real[] AS v)
+     SELECT e.id, ${DOT} AS similarity FROM q, graph_embeddings e
      WHERE e.scope = $2 AND $2 = ANY($3::text[]) AND e.kind = 'belief' AND e.model = $4 AND e.dimensions = $5 AND e.id = ANY($6::text[])`,
     hitRow,
   ),
   /** [vector text '[…]', home, visible, model, dimensions, ids] */
   similaritiesPgvector: statement(
     "vectors.similaritiesPgvector",
-    `SELECT e.id, 1 - (e.embedding <=> $1::vector) AS similarity FROM graph_embeddings e
+    `WITH q AS MATERIALIZED (SELECT $1::vector AS v)
+     SELECT e.id, 1 - (e.embedding <=> q.v) AS similarity FROM q, graph_embeddings e
      WHERE e.scope = $2 AND $2 = ANY($3::text[]) AND e.kind = 'belief' AND e.model = $4 AND e.dimensions = $5 AND e.id = ANY($6::text[])`,
     hitRow,
   ),

@@ -34,7 +34,6 @@ import { sqlIdempotencyMarks, writeIdempotencyMark } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
 import { run } from "./sql-rows";
 import { createSqlSearch } from "./sql-search";
-import { createSqlSearch } from "./sql-search";
 import { applyChangeSetRows, importScopeRows } from "./sql-writes";
 import { checkEmbeddings } from "../embeddings";
 import { detectPgvector, embeddingStatus, missingEmbeddings, searchVectors, vectorSimilarities, writeEmbeddings } from "./sql-vectors";
@@ -60,7 +59,6 @@ function visible(view: ScopeView): string[] {
 
 export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
   const { sql } = config;
-  const search = createSqlSearch(sql);
   const search = createSqlSearch(sql);
   // Whether the migration could add pgvector's column: asked once, on first vector use.
   let pgvector: Promise<boolean> | undefined;
@@ -272,8 +270,6 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         return candidateStatsOf(row);
       });
     },
-
-    searchTopK: (view, query, options) => search.topK(view, query, options),
 
     searchTopK: (view, query, options) => search.topK(view, query, options),
 

@@ -239,6 +239,32 @@ const COMMANDS: Record<string, Command> = {
       return paramsSetCommand(services, { scope: text(o, "scope") }, cliIo);
     },
   },
+  "embeddings status": {
+    usage: "embeddings status [--scope S]   (beliefs and evidence texts with a current vector of the configured model)",
+    options: { scope: str },
+    required: [],
+    async run(services, o, out) {
+      const slugs = o.scope ? [text(o, "scope")] : (await services.listAllScopes(OPERATOR)).map((s) => s.slug);
+      for (const slug of slugs) {
+        const s = await services.embeddingStatus(OPERATOR, slug);
+        out(`${slug}\t${s.model}\tbeliefs ${s.beliefs.current}/${s.beliefs.total}\tevidence ${s.evidence.current}/${s.evidence.total}`);
+      }
+    },
+  },
+  "embeddings rebuild": {
+    usage: "embeddings rebuild [--scope S]   (embeds what is missing or stale, e.g. after a model change; progress on stderr)",
+    options: { scope: str },
+    required: [],
+    async run(services, o, out) {
+      const slugs = o.scope ? [text(o, "scope")] : (await services.listAllScopes(OPERATOR)).map((s) => s.slug);
+      for (const slug of slugs) {
+        const result = await services.rebuildEmbeddings(OPERATOR, slug, {
+          onProgress: (p) => cliIo.err(`embeddings rebuild: ${p.scope} ${p.done}/${p.total}`),
+        });
+        out(`${slug}\t${result.model}\tembedded ${result.embedded}\tbeliefs ${result.beliefs.current}/${result.beliefs.total}\tevidence ${result.evidence.current}/${result.evidence.total}`);
+      }
+    },
+  },
   "db migrate": {
     usage: "db migrate   (applies pending migrations; every command does this first)",
     options: {},

@@ -27,7 +27,6 @@ import { GraphStoreError } from "./errors";
 import type { EmbeddingStatus, EmbeddingTarget, NodeEmbedding, VectorHit, VectorSearchOptions } from "./embeddings";
 import type { IdempotencyMark, IdempotencyMarks } from "./idempotency-mark";
 import type { TopK, TopKOptions } from "./sql/sql-search";
-import type { TopK, TopKOptions } from "./sql/sql-search";
 import {
   BELIEF_STATUSES,
   type AuthorisedResolver,
@@ -264,12 +263,6 @@ export interface GraphStore {
    * the whole domain on these (`rankCandidateStats`) and then load the top k in full.
    */
   searchCandidateStats(view: ScopeView, query: string, options?: CandidateSearchOptions): Promise<readonly CandidateStats[]>;
-  /**
-   * Optional (stores with postings: SQL, `lib/graph/sql/sql-search.ts`): the best k of that domain, ranked exactly as
-   * `rankCandidateStats` ranks all of it (scores included), read from an index without fetching the domain, with the
-   * domain's idf statistics; null when this query needs the exhaustive path.
-   */
-  searchTopK?(view: ScopeView, query: string, options: TopKOptions): Promise<TopK | null>;
   /**
    * Optional (stores with postings: SQL, `lib/graph/sql/sql-search.ts`): the best k of that domain, ranked exactly as
    * `rankCandidateStats` ranks all of it (scores included), read from an index without fetching the domain, with the

@@ -32,7 +32,6 @@ import {
   type ReviewState,
   type Tier,
   isLiveStatus,
-  isLiveStatus,
 } from "./model";
 import { confidenceOf, deriveLiveStatus, initialStatusMemory, tension as tensionOf, type StatusMemory } from "./network";
 import { logit, paramsVersion, sigmoid, type EngineParams } from "./params";

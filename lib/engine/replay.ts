@@ -117,6 +117,8 @@ interface Vote {
 
 interface MassVote {
   value: number;
+  /** From a model assertion: counts toward n only up to `modelMassCap`, with all other model masses. */
+  model: boolean;
 }
 
 const versionCache = new WeakMap<EngineParams, string>();
@@ -190,7 +192,7 @@ export interface FoldCheckpoint {
    * Per source (sorted): its standing support vote and rebuttal vote, its evidence mass, and whether it is among the
    * live real supports' distinct sources.
    */
-  sources: [source: string, support: CheckpointVote | null, rebut: CheckpointVote | null, mass: Num | null, realSupportSource: boolean][];
+  sources: [source: string, support: CheckpointVote | null, rebut: CheckpointVote | null, mass: Num | null, realSupportSource: boolean, modelMass: boolean][];
   /** Standing anonymous votes (never outvoted): only their number counts. */
   anonSupports: number;
   anonRebuts: number;
@@ -303,7 +305,9 @@ class Fold {
   private model = 0;
   private S = 0;
   private R = 0;
+  /** Evidence mass of real (non-model) sources; model assertions' mass is kept apart in `nModel`. */
   private n = 0;
+  private nModel = 0;
   // Every vote ever cast (contraction scales them all); keyed ones also by source, per relation.
   private readonly votes: Vote[] = [];
   private readonly supportVotes = new Map<string, Vote>();
@@ -409,7 +413,7 @@ class Fold {
       this.memory = next.memory;
     }
     if (this.wantTimeline)
-      this.timeline.push({ seq, time, credence, confidence: confidenceOf(this.n, t, this.params), tension: t, status: this.status });
+      this.timeline.push({ seq, time, credence, confidence: confidenceOf(this.massN(), t, this.params), tension: t, status: this.status });
   }
 
   closeGroup(): void {
@@ -455,7 +459,7 @@ class Fold {
       this.groupId = entry.changeSet;
       this.groupTime = this.timeMs(entry.time);
       const t = tensionOf(this.S, this.R, this.params);
-      this.resistance = 1 / (confidenceOf(this.n, t, this.params) + 1);
+      this.resistance = 1 / (confidenceOf(this.massN(), t, this.params) + 1);
     }
     this.lastSeq = entry.seq;
     this.lastTime = entry.time;
@@ -502,15 +506,22 @@ class Fold {
 
     // Evidence mass: one per distinct source, the largest.
     const mass = assessed * cooling * Math.min(1, this.strength[tier] / this.docStrength);
+    // Model assertions add to a separate mass, which counts only up to modelMassCap (massN).
+    const isModel = tier === "model_assertion";
     const priorMass = entry.sourceId === null ? undefined : this.massBySource.get(entry.sourceId);
     if (priorMass === undefined) {
-      const m: MassVote = { value: mass };
+      const m: MassVote = { value: mass, model: isModel };
       this.masses.push(m);
       if (entry.sourceId !== null) this.massBySource.set(entry.sourceId, m);
-      this.n += mass;
+      if (isModel) this.nModel += mass;
+      else this.n += mass;
     } else if (mass > priorMass.value) {
-      this.n += mass - priorMass.value;
+      if (priorMass.model) this.nModel -= priorMass.value;
+      else this.n -= priorMass.value;
+      if (isModel) this.nModel += mass;
+      else this.n += mass;
       priorMass.value = mass;
+      priorMass.model = isModel;
     }
 
     if (isReal && assessed > 0 && entry.sourceId !== null) {
@@ -554,6 +565,7 @@ class Fold {
         this.S *= k;
         this.R *= k;
         this.n *= k;
+        this.nModel *= k;
         for (const v of this.votes) v.value *= k;
         for (const m of this.masses) m.value *= k;
         if (s >= 1 && this.terminal === null) {
@@ -607,7 +619,7 @@ class Fold {
     const vote = (v: Vote | undefined): CheckpointVote | null => (v === undefined ? null : [num(v.value), v.real, v.outcome.seq]);
     const sources: FoldCheckpoint["sources"] = [...names].sort().map((source) => {
       const m = this.massBySource.get(source);
-      return [source, vote(this.supportVotes.get(source)), vote(this.rebutVotes.get(source)), m === undefined ? null : num(m.value), this.supportSources.has(source)];
+      return [source, vote(this.supportVotes.get(source)), vote(this.rebutVotes.get(source)), m === undefined ? null : num(m.value), this.supportSources.has(source), m?.model ?? false];
     });
     const pending = <V>(map: Map<number, V>): [number, V][] => [...map].filter(([seq]) => seq > this.foldedSeq).sort((a, b) => a[0] - b[0]);
     let anonSupports = this.baseAnonSupports;
@@ -624,7 +636,7 @@ class Fold {
       removed: pending(this.removed),
       revisedWeight: pending(this.revisedWeight).map(([seq, w]) => [seq, num(w)]),
       revisedRelation: pending(this.revisedRelation),
-      sums: [num(this.real), num(this.model), num(this.S), num(this.R), num(this.n)],
+      sums: [num(this.real), num(this.model), num(this.S), num(this.R), num(this.n), num(this.nModel)],
       sources,
       anonSupports,
       anonRebuts,
@@ -653,7 +665,9 @@ class Fold {
     for (const [seq, kind] of cp.removed) f.removed.set(seq, kind);
     for (const [seq, w] of cp.revisedWeight) f.revisedWeight.set(seq, unnum(w));
     for (const [seq, rel] of cp.revisedRelation) f.revisedRelation.set(seq, rel);
-    [f.real, f.model, f.S, f.R, f.n] = cp.sums.map(unnum) as [number, number, number, number, number];
+    const sums = cp.sums.map(unnum);
+    [f.real, f.model, f.S, f.R, f.n] = sums as [number, number, number, number, number];
+    f.nModel = sums[5] ?? 0;
     const restore = (source: string, v: CheckpointVote | null, supports: boolean) => {
       if (v === null) return;
       const [value, real, seq] = v;
@@ -672,11 +686,11 @@ class Fold {
       f.votes.push(vote);
       (supports ? f.supportVotes : f.rebutVotes).set(source, vote);
     };
-    for (const [source, support, rebut, mass, supportSource] of cp.sources) {
+    for (const [source, support, rebut, mass, supportSource, modelMass] of cp.sources) {
       restore(source, support, true);
       restore(source, rebut, false);
       if (mass !== null) {
-        const m: MassVote = { value: unnum(mass) };
+        const m: MassVote = { value: unnum(mass), model: modelMass };
         f.masses.push(m);
         f.massBySource.set(source, m);
       }
@@ -713,6 +727,11 @@ class Fold {
     return this.restoredOutcomes.filter((o) => o.zeroReason === "outvoted");
   }
 
+  /** n = real mass + min(modelMassCap, model mass): say-so alone never adds more than the cap (§4.1). */
+  private massN(): number {
+    return this.n + Math.min(this.params.modelMassCap, this.nModel);
+  }
+
   realSupportCount(): number {
     return this.baseRealSupports + this.realSupports.length;
   }
@@ -721,7 +740,7 @@ class Fold {
     const params = this.params;
     const t = tensionOf(this.S, this.R, params);
     const credence = this.credence();
-    const confidence = confidenceOf(this.n, t, params);
+    const confidence = confidenceOf(this.massN(), t, params);
     let supportCount = this.baseAnonSupports;
     let contradictCount = this.baseAnonRebuts;
     for (const v of this.votes) {
@@ -744,7 +763,7 @@ class Fold {
       reviewState: this.reviewState,
       validUntil: this.validUntil,
       paramsVersion: versionOf(params),
-      n: this.n,
+      n: this.massN(),
       realLogOdds: this.real,
       modelLogOdds: this.model,
       independentRealSupports: this.supportSources.size,

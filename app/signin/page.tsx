@@ -10,9 +10,9 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
   const { callbackUrl } = await searchParams;
-  if (await currentUser()) redirect("/");
+  const target = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/";
+  if (await currentUser()) redirect(target);
   const env = getEnv();
-  const target = callbackUrl?.startsWith("/") ? callbackUrl : "/";
   return (
     <main id="content" className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-6">
       <h1 className="text-2xl font-semibold tracking-tight">Credence</h1>

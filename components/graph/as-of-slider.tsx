@@ -12,19 +12,21 @@ import { changeIndexAt, dayTicks, formatUtc } from "./timeline";
 export function AsOfSlider({ changes, asOf, onChange }: { changes: readonly TimelineChange[]; asOf: string | undefined; onChange(asOf: string | undefined): void }) {
   const last = changes.length - 1;
   const committed = asOf ? changeIndexAt(changes, asOf) : last;
-  const [index, setIndex] = useState(committed);
+  // null: the thumb follows the URL; a number: the user moved it there and the view follows once it rests.
+  const [moved, setMoved] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
-  useEffect(() => setIndex(committed), [committed]);
-  const timeOf = (i: number) => (i >= last ? undefined : changes[Math.max(0, i)]?.time);
+  const index = moved ?? committed;
+  useEffect(() => setMoved(null), [committed]);
   useEffect(
     function commitWhenResting() {
-      if (index === committed) return;
-      const timer = setTimeout(() => onChange(timeOf(index)), playing ? 0 : 400);
+      if (moved === null || moved === committed || moved < 0 || moved > last) return;
+      const time = moved >= last ? undefined : changes[moved]?.time;
+      const timer = setTimeout(() => onChange(time), playing ? 0 : 400);
       return () => clearTimeout(timer);
     },
-    // timeOf reads `changes` and `last`, both listed.
-    [index, committed, onChange, playing, changes, last],
+    [moved, committed, onChange, playing, changes, last],
   );
+  const step = (delta: number) => setMoved(Math.max(0, Math.min(last, index + delta)));
   useEffect(
     function play() {
       if (!playing) return;
@@ -32,7 +34,7 @@ export function AsOfSlider({ changes, asOf, onChange }: { changes: readonly Time
         setPlaying(false);
         return;
       }
-      const timer = setTimeout(() => setIndex((i) => Math.min(last, i + 1)), 1_200);
+      const timer = setTimeout(() => setMoved(Math.min(last, index + 1)), 1_200);
       return () => clearTimeout(timer);
     },
     [playing, index, last],
@@ -54,11 +56,21 @@ export function AsOfSlider({ changes, asOf, onChange }: { changes: readonly Time
     <div className="space-y-1 text-sm" data-testid="graph-as-of">
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor="graph-as-of" className="font-semibold">As of</label>
-        <button type="button" className={button} onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index <= 0} aria-label="Previous change">◀</button>
-        <button type="button" className={button} onClick={() => setPlaying((p) => !p)} disabled={last === 0} aria-pressed={playing} data-testid="graph-as-of-play">
+        <button type="button" className={button} onClick={() => step(-1)} disabled={index <= 0} aria-label="Previous change">◀</button>
+        <button
+          type="button"
+          className={button}
+          onClick={() => {
+            if (!playing && index >= last) setMoved(0);
+            setPlaying((p) => !p);
+          }}
+          disabled={last <= 0}
+          aria-pressed={playing}
+          data-testid="graph-as-of-play"
+        >
           {playing ? "Pause" : index >= last ? "Replay" : "Play"}
         </button>
-        <button type="button" className={button} onClick={() => setIndex((i) => Math.min(last, i + 1))} disabled={index >= last} aria-label="Next change">▶</button>
+        <button type="button" className={button} onClick={() => step(1)} disabled={index >= last} aria-label="Next change">▶</button>
         <output htmlFor="graph-as-of" className="tabular-nums" data-testid="graph-as-of-value">{shown}</output>
         <span className="text-zinc-600 dark:text-zinc-400">· change {Math.min(index, last) + 1} of {changes.length}{at.beliefs > 0 ? `, ${at.beliefs} belief${at.beliefs === 1 ? "" : "s"} touched` : ""}</span>
         {asOf ? (
@@ -74,7 +86,7 @@ export function AsOfSlider({ changes, asOf, onChange }: { changes: readonly Time
           value={Math.max(0, Math.min(last, index))}
           onChange={(e) => {
             setPlaying(false);
-            setIndex(Number(e.target.value));
+            setMoved(Number(e.target.value));
           }}
           className="w-full accent-sky-700"
           aria-valuetext={shown}

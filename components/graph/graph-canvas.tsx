@@ -149,16 +149,24 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         ...({ webgl, webglBgColor: darkRef.current ? [9, 9, 11] : [255, 255, 255] } as object),
       });
       cy.style(graphStylesheet(darkRef.current) as unknown as cytoscape.StylesheetJson);
-      // Labels follow the viewport once it rests (a relabel per wheel notch would slow zooming down).
+      // Labels follow the viewport once it rests (a relabel per wheel notch would slow zooming down), and only when the
+      // view moved enough to change which labels fit: zoom by more than 10 %, or a pan of a quarter of the canvas.
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let labelled = { zoom: 0, x: 0, y: 0 };
       const relabel = () => {
         if (cy.destroyed()) return;
+        labelled = { zoom: cy.zoom(), ...cy.pan() };
         applyLabels(cy, importance.current, pinned.current);
       };
       relabelRef.current = relabel;
       cy.on("viewport", () => {
         clearTimeout(timer);
-        timer = setTimeout(relabel, 120);
+        timer = setTimeout(() => {
+          const pan = cy.pan();
+          const zoomMoved = Math.abs(Math.log(cy.zoom() / (labelled.zoom || 1))) > Math.log(1.1);
+          const panMoved = Math.abs(pan.x - labelled.x) > cy.width() / 4 || Math.abs(pan.y - labelled.y) > cy.height() / 4;
+          if (zoomMoved || panMoved) relabel();
+        }, 250);
       });
       cy.on("tap", "node", (event: EventObject) => callbacks.current.onSelect(event.target.id() as string));
       cy.on("tap", (event: EventObject) => {
@@ -232,7 +240,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       // The WebGL renderer emits no "render" event: the frame after next is the first one that has been drawn.
       let layoutMs = 0;
       const report = () => {
-        applyLabels(cy, importance.current, pinned.current);
+        relabelRef.current();
         cy.forceRender();
         requestAnimationFrame(() =>
           requestAnimationFrame(() => {

@@ -256,7 +256,7 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
           <button type="button" className={toolButton} onClick={() => canvas.current?.fit()} disabled={noElements || listMode}>Fit</button>
           <details className="relative">
             <summary className={`${toolButton} cursor-pointer list-none`}>Export</summary>
-            <div className="absolute right-0 z-30 mt-1 flex w-52 flex-col rounded border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
+            <div className="absolute right-0 z-50 mt-1 flex w-52 flex-col rounded border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
               {(
                 [
                   ["Export PNG", "image of the whole graph", exportPng],

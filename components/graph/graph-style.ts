@@ -189,9 +189,9 @@ export function graphStylesheet(dark = false): { selector: string; style: Record
         opacity: 0.85,
       },
     },
-    { selector: "node:selected", style: { "border-width": 4, "border-color": "#db2777", "underlay-color": "#db2777", "underlay-opacity": 0.25, "underlay-padding": 6 } },
+    { selector: "node:selected", style: { "border-width": 4, "border-color": "#db2777", "underlay-color": "#db2777", "underlay-opacity": 0.25, "underlay-padding": 6, "underlay-shape": "ellipse" } },
     { selector: "edge:selected", style: { width: 6, opacity: 1 } },
-    { selector: "node.match", style: { "border-width": 4, "border-color": dark ? "#fde047" : "#a16207", "underlay-color": "#facc15", "underlay-opacity": 0.45, "underlay-padding": 8 } },
+    { selector: "node.match", style: { "border-width": 4, "border-color": dark ? "#fde047" : "#a16207", "underlay-color": "#facc15", "underlay-opacity": 0.45, "underlay-padding": 8, "underlay-shape": "ellipse" } },
     { selector: ".faded", style: { opacity: 0.2 } },
   ];
 }

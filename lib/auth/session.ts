@@ -1,3 +1,4 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "./auth";
 
@@ -15,9 +16,18 @@ export async function currentUser(): Promise<SessionUser | null> {
   return { id: user.id, email: user.email, name: user.name ?? user.email };
 }
 
-/** For pages: the signed-in user, or a redirect to the sign-in page. */
+/** The header `proxy.ts` sets to the requested path and query, so a sign-in can return to it. */
+export const REQUEST_PATH_HEADER = "x-credence-path";
+
+/**
+ * For pages: the signed-in user, or a redirect to the sign-in page that comes back to the requested page
+ * (`callbackUrl`, a same-site path only).
+ */
 export async function requireUser(): Promise<SessionUser> {
   const user = await currentUser();
-  if (!user) redirect("/signin");
+  if (!user) {
+    const path = (await headers()).get(REQUEST_PATH_HEADER);
+    redirect(path && path.startsWith("/") && !path.startsWith("//") && path !== "/" ? `/signin?callbackUrl=${encodeURIComponent(path)}` : "/signin");
+  }
   return user;
 }

@@ -113,10 +113,16 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
       <RecallBox scope={scope.slug} />
       {byTension.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-zinc-600 dark:border-zinc-700 dark:text-zinc-400" data-testid="beliefs-empty">
-          No beliefs in this scope yet. Agents add them through the API (<Link className="underline" href="/api/docs">reference</Link>) with a token from the scope settings.
+          {writer ? (
+            <>
+              No beliefs in this scope yet. Paste text on the <Link className="underline" href={`/scopes/${scope.slug}/ingest`}>Ingest</Link> page, or let agents write through the API (<Link className="underline" href="/api/docs">reference</Link>){scope.role === "owner" ? <> with a token from the <Link className="underline" href={`/scopes/${scope.slug}/settings`}>settings</Link></> : null}.
+            </>
+          ) : (
+            "Nothing has been written to this scope yet. Its members' beliefs will appear here."
+          )}
         </div>
       ) : (
-        <section aria-label="Beliefs, most contested first">
+        <section aria-label="Beliefs, most contested first" className="overflow-x-auto">
           <h2 className="mb-2 text-lg font-semibold">Beliefs, most contested first</h2>
           <table className="w-full text-sm">
             <thead className="text-left text-zinc-500">
@@ -124,8 +130,8 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
                 <th className="py-1 font-medium">Belief</th>
                 <th className="py-1 font-medium">Status</th>
                 <th className="py-1 text-right font-medium">Credence</th>
-                <th className="py-1 pl-4 font-medium">Tension</th>
-                <th className="py-1 font-medium">Topic</th>
+                <th className="py-1 pl-4 pr-4 font-medium">Tension</th>
+                <th className="hidden py-1 font-medium sm:table-cell">Topic</th>
               </tr>
             </thead>
             <tbody>
@@ -138,8 +144,8 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
                   </td>
                   <td className="py-2"><StatusBadge status={b.status} /></td>
                   <td className="py-2 text-right tabular-nums">{b.credence.toFixed(2)}</td>
-                  <td className="py-2 pl-4"><TensionBar tension={b.tension} /></td>
-                  <td className="py-2 font-mono text-xs text-zinc-500">{b.topic}</td>
+                  <td className="py-2 pl-4 pr-4 whitespace-nowrap"><TensionBar tension={b.tension} /></td>
+                  <td className="hidden py-2 font-mono text-xs break-all text-zinc-500 sm:table-cell">{b.topic}</td>
                 </tr>
               ))}
             </tbody>

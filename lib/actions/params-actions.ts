@@ -9,7 +9,7 @@ import type { ScopeParamsView } from "@/lib/beliefs/belief-services";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { engineParamsInputSchema } from "@/lib/engine";
 import { paramSpec, rangeError, toDisplay } from "./params-catalog";
-import type { ActionResult } from "./safe-action";
+import { fieldErrors, type ActionResult } from "./safe-action";
 
 const setInput = z.object({
   scope: z.string().trim().min(1).max(48),
@@ -27,9 +27,7 @@ export async function setParamsAction(input: z.input<typeof setInput>): Promise<
   if (!user) return { ok: false, error: { code: "unauthenticated", message: "Your session has ended. Sign in again." } };
   const parsed = setInput.safeParse(input);
   if (!parsed.success) {
-    const fields: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fields[issue.path.filter((p) => p !== "changes").join(".") || "_"] ??= issue.message;
-    return { ok: false, error: { code: "invalid", message: "Please correct the highlighted fields.", fields } };
+    return { ok: false, error: { code: "invalid", message: "Please correct the highlighted fields.", fields: fieldErrors(parsed.error, "changes") } };
   }
   const { scope, changes, note } = parsed.data;
   // Out-of-range values are refused here too (the engine would clamp them silently).

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { currentUser, type SessionUser } from "@/lib/auth/session";
 import { sessionPrincipal, type Principal } from "@/lib/access/principal";
 import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import { issueFields } from "@/lib/engine";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 
@@ -26,11 +27,12 @@ function toInput(raw: unknown): unknown {
   return raw;
 }
 
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+/** A form's errors: the first problem of each field (`issueFields`, the one zod translation). */
+export function fieldErrors(error: z.ZodError, prefix?: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    fields[key] ??= issue.message;
+  for (const { field, message } of issueFields(error.issues)) {
+    const key = prefix !== undefined && field.startsWith(`${prefix}.`) ? field.slice(prefix.length + 1) : field;
+    fields[key] ??= message;
   }
   return fields;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BeliefServiceError, httpStatusOf } from "@/lib/beliefs/belief-service-error";
+import { issueFields } from "@/lib/engine";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/db/db-errors";
 import { getLogger } from "@/lib/ops/logger";
 import { currentRequest } from "@/lib/ops/request-context";
@@ -33,11 +34,6 @@ export function errorResponse(status: number, code: string, message: string, det
   return Response.json(body, { status, headers });
 }
 
-/** `invalid` details in one shape wherever they come from: one entry per field, dotted paths. */
-export function zodFieldProblems(error: z.ZodError): { field: string; message: string }[] {
-  return error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "body", message: issue.message }));
-}
-
 /**
  * One place maps every error to a status (the dub.co `handleApiError` pattern): our own error classes keep their
  * status and code; zod errors become 422 naming each field; anything else is logged and answered with a generic 500.
@@ -48,7 +44,7 @@ export function handleApiError(error: unknown): Response {
     return errorResponse(httpStatusOf(error.code), error.code, error.message, { ...error.details });
   }
   if (error instanceof z.ZodError) {
-    return errorResponse(422, "invalid", "The request has invalid fields.", { fields: zodFieldProblems(error) });
+    return errorResponse(422, "invalid", "The request has invalid fields.", { fields: issueFields(error.issues) });
   }
   if (isDatabaseUnavailable(error)) {
     return errorResponse(503, "unavailable", "The database is unreachable right now; retry later (with the same Idempotency-Key, a write is never applied twice).", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });

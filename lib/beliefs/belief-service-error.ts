@@ -1,4 +1,5 @@
 import type { ZodError } from "zod";
+import { issueFields, type FieldError } from "@/lib/engine";
 
 /**
  * The one error type of the application layer (belief services and identity alike). Each `code` is stable; the API maps it to an HTTP status with
@@ -18,10 +19,7 @@ export const BELIEF_SERVICE_ERROR_CODES = [
 export type BeliefServiceErrorCode = (typeof BELIEF_SERVICE_ERROR_CODES)[number];
 
 /** One invalid input field: its dotted path (e.g. `evidence.0.tier`) and what is wrong with it. */
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export type FieldProblem = FieldError;
 
 export interface BeliefServiceErrorDetails {
   /** `invalid`: every problem found, one per field. */
@@ -80,17 +78,9 @@ export function fieldError(code: BeliefServiceErrorCode, message: string, field:
   return new BeliefServiceError(code, message, { ...details, fields: [{ field, message }] });
 }
 
-/** Every zod issue as a field problem; an issue at the root of the input is named `input`. */
-export function fieldProblems(error: Pick<ZodError, "issues">, prefix = ""): FieldProblem[] {
-  return error.issues.map((issue) => ({
-    field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "input",
-    message: issue.message,
-  }));
-}
-
 /** A zod failure as `invalid`, naming every problem. */
 export function invalidInputError(error: Pick<ZodError, "issues">, options?: { cause?: unknown }): BeliefServiceError {
-  const fields = fieldProblems(error);
+  const fields = issueFields(error.issues);
   return new BeliefServiceError("invalid", fields.map((f) => `${f.field}: ${f.message}`).join("; "), { fields }, options);
 }
 

@@ -46,7 +46,13 @@ export function validationFailed(fields: readonly FieldError[], what = "input"):
   return new EngineError("validation_failed", `Invalid ${what}: ${fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`, fields);
 }
 
-/** A zod failure as field errors; an issue at the root is named `body`. */
-export function issueFields(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldError[] {
-  return issues.map((issue) => ({ field: issue.path.map(String).join(".") || "body", message: issue.message }));
+/** Where a problem with the input as a whole is reported (a zod issue with an empty path). */
+export const ROOT_FIELD = "input";
+
+/**
+ * Zod issues as field errors, one per issue: the dotted path (under `prefix`), or `input` for the input as a whole.
+ * The one translation every boundary uses (services, REST, server actions).
+ */
+export function issueFields(issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix = ""): FieldError[] {
+  return issues.map((issue) => ({ field: [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || ROOT_FIELD, message: issue.message }));
 }

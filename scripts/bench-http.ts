@@ -16,6 +16,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -402,7 +403,13 @@ async function httpBackend(backend: Backend): Promise<string[]> {
   const cleanup: (() => Promise<void>)[] = [];
   const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-http-"));
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  const env: Record<string, string> = { CREDENCE_DATA_DIR: dir, DATABASE_URL: "", CREDENCE_RATE_LIMIT_PER_MINUTE: "100000000" };
+  // A server deployment (DATABASE_URL) needs a fixed session secret; a throwaway one is enough here.
+  const env: Record<string, string> = {
+    CREDENCE_DATA_DIR: dir,
+    DATABASE_URL: "",
+    CREDENCE_RATE_LIMIT_PER_MINUTE: "100000000",
+    AUTH_SECRET: randomBytes(32).toString("base64"),
+  };
   if (backend === "postgres") {
     const { createThrowawayDatabase } = await import("@/lib/testing/postgres");
     const throwaway = await createThrowawayDatabase("credence_bench_http");

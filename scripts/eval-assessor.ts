@@ -1,5 +1,5 @@
 /**
- * `npm run eval:assessor [-- --check] [-- --errors]`: score the configured assessor (offline heuristic unless
+ * `npm run eval:assessor [-- --check]`: score the configured assessor (offline heuristic unless
  * OPENAI_API_KEY / OPENAI_BASE_URL is set; the heuristic reads with the local embedding model when it loads) on
  * 1. the shared labelled set (`../shared/eval` when that folder exists, the repo's copy otherwise),
  * 2. the repo's development cases (`lib/assess/eval/*.dev.jsonl`, the ones cues were tuned on), and

@@ -12,6 +12,7 @@ import {
 import type { EmbeddedSocketServer } from "./embedded-socket-server";
 import { databaseTimeoutsFromEnv, poolTimeoutOptions, type DatabaseTimeouts } from "./db-errors";
 import { processSingleton } from "@/lib/process-singleton";
+import { redactUrl } from "@/lib/redact-url";
 import { migrate } from "./migrate";
 import { createPrismaClient, type AppPrismaClient } from "./prisma-client";
 import { poolExecutor, type SqlExecutor } from "./sql-executor";
@@ -112,7 +113,7 @@ async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Prom
   pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing the process
   try {
     const applied = await migrate(pool, { dir: config.migrationsDir });
-    const location = redactUrl(databaseUrl);
+    const location = redactUrl(databaseUrl, "DATABASE_URL");
     return assemble("server", pool, location, `Postgres server ${location}`, applied, async () => {});
   } catch (error) {
     await pool.end();
@@ -203,16 +204,6 @@ function assemble(
 
 function describeAddress(address: SocketAddress): string {
   return address.kind === "unix" ? `unix socket ${address.dir}/.s.PGSQL.${address.port}` : `${address.host}:${address.port}`;
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparseable DATABASE_URL)";
-  }
 }
 
 function sleep(ms: number): Promise<void> {

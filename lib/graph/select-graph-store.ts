@@ -8,6 +8,7 @@
  */
 import type { Database } from "@/lib/db/database";
 import { processSingleton } from "@/lib/process-singleton";
+import { redactUrl } from "@/lib/redact-url";
 import { GraphStoreError } from "./errors";
 import type { GraphStore } from "./graph-store";
 import { createSqlGraphStore } from "./sql/sql-graph-store";
@@ -49,14 +50,9 @@ export interface SelectedGraphStore {
 }
 
 /** The URI without its password, for logs. */
+/** NEO4J_URI for logs: `redactUrl` (lib/redact-url.ts). */
 export function redactUri(uri: string): string {
-  try {
-    const parsed = new URL(uri);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparseable NEO4J_URI)";
-  }
+  return redactUrl(uri, "NEO4J_URI");
 }
 
 function message(error: unknown): string {

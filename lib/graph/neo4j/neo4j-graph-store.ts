@@ -21,6 +21,7 @@ import {
   type ResolvedItem,
   tokenize,
 } from "@/lib/engine";
+import { redactUrl } from "@/lib/redact-url";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
   candidateStatsOf,
@@ -127,11 +128,6 @@ function mapNeo4jError(error: unknown): unknown {
     return new GraphStoreError("store_unavailable", `The Neo4j server is unreachable (${String((error as Error).message)}).`, opts);
   }
   return error;
-}
-
-/** The URI without any user-info part, for logs and error messages. */
-function redactUri(uri: string): string {
-  return uri.replace(/^([a-z0-9+.-]+:\/\/)[^@/]*@/i, "$1");
 }
 
 function compareStrings(a: string, b: string): number {
@@ -395,20 +391,20 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     namespace: ns,
 
     describe() {
-      return `Neo4j graph store at ${redactUri(config.uri)} (database "${database}", namespace "${ns}")`;
+      return `Neo4j graph store at ${redactUrl(config.uri, "NEO4J_URI")} (database "${database}", namespace "${ns}")`;
     },
 
     async check() {
       try {
         await driver.verifyConnectivity({ database });
       } catch (error) {
-        throw new GraphStoreError("store_unavailable", `Cannot reach Neo4j at ${redactUri(config.uri)} (database "${database}"): ${(error as Error).message}`, { cause: error });
+        throw new GraphStoreError("store_unavailable", `Cannot reach Neo4j at ${redactUrl(config.uri, "NEO4J_URI")} (database "${database}"): ${(error as Error).message}`, { cause: error });
       }
       try {
         await ready();
       } catch (error) {
         if (error instanceof GraphStoreError) throw error;
-        throw new GraphStoreError("store_misconfigured", `Neo4j at ${redactUri(config.uri)} refused the schema (constraints / indexes): ${(error as Error).message}`, { cause: error });
+        throw new GraphStoreError("store_misconfigured", `Neo4j at ${redactUrl(config.uri, "NEO4J_URI")} refused the schema (constraints / indexes): ${(error as Error).message}`, { cause: error });
       }
     },
 

@@ -7,13 +7,13 @@
  * * lexical from postings (SQL): `searchTopK` (k = 10) → `loadBeliefs`; every result is compared with the exhaustive one;
  * * hybrid: `rankHybrid` (lexical matches ∪ the store's 200 nearest by cosine, each candidate's cosine from the
  *   store) → `loadBeliefs`, when the store has vector search;
- * * exhaustive hybrid (the baseline for the hybrid domain's recall): every belief's cosine and lexical relevance,
- *   ranked whole in memory by the engine (`retrieve` with `semantic`); "overlap@10" = the share of its top 10 that the
- *   hybrid path also returns.
+ * * exhaustive hybrid (the baseline for the hybrid domain's recall): every belief's cosine and lexical relevance (idf
+ *   over the lexical matches, as the store path defines it), ranked whole in memory by the engine (`retrieve` with
+ *   `semantic` and `corpus`); "overlap@10" = the share of its top 10 that the hybrid path also returns.
  * Corpus vectors are bag-of-words random projections (each word a fixed random unit vector, a text the normalised
  * sum): they cost nothing to make at 100 000 beliefs and their cosines follow word overlap, as a sentence model's do
  * on this nonsense vocabulary. The real model's query cost is measured on its own (`embed` of one question).
- * Flags: --sizes 10000,100000  --backends pglite,postgres
+ * Flags: --sizes 10000,100000  --backends pglite,postgres  --queries 60
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -74,6 +74,7 @@ async function benchBackend(name: string, store: GraphStore, rows: Map<string, M
   const add = (metric: string, value: string) => {
     if (!rows.has(metric)) rows.set(metric, new Map());
     rows.get(metric)?.set(name, value);
+    console.error(`${name} | ${metric} | ${value}`);
   };
   const caps = store as GraphStore & VectorCapabilities & { upsertEmbeddings?: (view: ScopeView, items: readonly { id: string; kind: "belief"; vector: Float32Array; model: string; textHash: string }[]) => Promise<number> };
   const scope = nid("s");
@@ -102,7 +103,7 @@ async function benchBackend(name: string, store: GraphStore, rows: Map<string, M
       size += n;
     }
     const q = rng(97);
-    const questions = Array.from({ length: QUERIES }, () => sentence(q, 3).replace(/\.$/, "?"));
+    const questions = Array.from({ length: Number(flag("queries", String(QUERIES))) }, () => sentence(q, 3).replace(/\.$/, "?"));
     const lexical: number[] = [];
     const postings: number[] = [];
     let fallbacks = 0;
@@ -138,7 +139,10 @@ async function benchBackend(name: string, store: GraphStore, rows: Map<string, M
 
       t = performance.now();
       const all = await matcher.cosines(question, beliefs);
-      const best = retrieve(question, beliefs, { k: 10, scope, semantic: all });
+      // The same idf as the store path: N and df over the qualifying lexical matches (the ranking's definition).
+      const df = new Map<string, number>();
+      for (const c of stats) for (const term of c.terms) df.set(term, (df.get(term) ?? 0) + 1);
+      const best = retrieve(question, beliefs, { k: 10, scope, semantic: all, corpus: { n: stats.length, df } });
       exhaustive.push(performance.now() - t);
       const got = new Set(ranked.map((x) => x.candidate.id));
       overlap.push(best.length === 0 ? 1 : best.filter((b) => got.has(b.belief.id)).length / best.length);

@@ -9,7 +9,13 @@ import { parseArgs } from "node:util";
 import next from "next";
 import { getEnv } from "@/lib/env";
 import { databaseConfigFromEnv, openDatabase, registerDatabase } from "@/lib/db/database";
+import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
+import { getEmbedder } from "@/lib/embed/select-embedder";
+import { getGraphStore } from "@/lib/graph/select-graph-store";
+import { queueDepth } from "@/lib/jobs/job-queue";
+import { createJobWorker } from "@/lib/jobs/job-worker";
 import { createDrainer } from "@/lib/ops/drain";
+import { setQueueDepthSource } from "@/lib/ops/metrics";
 import { guardApiRequest } from "@/lib/ops/http-guard";
 import { ensureAuthSecret } from "./auth-secret";
 
@@ -33,6 +39,9 @@ async function main(): Promise<void> {
   const db = await openDatabase({ ...databaseConfigFromEnv(env), owner: `credence server on http://${hostname}:${port}`, waitIfHeldMs: 15_000 });
   registerDatabase(db);
   console.log(`credence: database ${db.describe()} ready in ${Math.round(performance.now() - started)} ms`);
+  // Selected at start, so a missing embedding model is said once, here (lib/embed/select-embedder).
+  const embedder = getEmbedder();
+  if (embedder) console.log(`credence: reading by meaning with ${embedder.model.name}@${embedder.model.version}`);
 
   if (values.demo) {
     const { seedDemo } = await import("./seed-demo");
@@ -44,6 +53,14 @@ async function main(): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   const drainer = createDrainer();
+  // Every server works the durable job queue (CREDENCE_JOB_WORKER=off to leave it to others); SIGTERM lets the job
+  // in hand finish within the grace period, and a job whose server died is taken over when its lease runs out.
+  if (process.env.CREDENCE_JOB_WORKER !== "off") {
+    const worker = createJobWorker({ sql: async () => db.sql, services: getBeliefServices, marks: async () => (await getGraphStore()).idempotency });
+    worker.start();
+    drainer.onDrain(() => worker.stop());
+  }
+  setQueueDepthSource(() => queueDepth(db.sql));
   const server = createServer(
     drainer.track((req, res) => {
       if (guardApiRequest(req, res)) return;

@@ -26,7 +26,9 @@ export class ApiError extends Error {
 export function errorResponse(status: number, code: string, message: string, details: Record<string, unknown> = {}): Response {
   const request = currentRequest();
   if (request) request.errorCode = code;
-  const requestId = request?.requestId;
+  // Our own failures (5xx) carry the request id to quote in a report; every answer has it in `x-request-id`. Client
+  // errors keep the plain documented body (a hidden and a missing item must answer byte for byte alike).
+  const requestId = status >= 500 ? request?.requestId : undefined;
   const body: ApiErrorBody = { error: { code, message, details, ...(requestId !== undefined ? { requestId } : {}) } };
   // Every 503 is an outage the client should wait out: say how long.
   const headers: Record<string, string> = { "cache-control": "no-store" };

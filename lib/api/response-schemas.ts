@@ -283,7 +283,7 @@ export const errorResponseSchema = named(
       code: z.string(),
       message: z.string(),
       details: z.record(z.string(), z.unknown()),
-      requestId: z.string().optional().describe("The request's id (also the `x-request-id` header): quote it when reporting a problem."),
+      requestId: z.string().optional().describe("On a 5xx: the request's id (every answer has it in the `x-request-id` header); quote it when reporting a problem."),
     }),
   }),
   "`{error: {code, message, details, requestId}}`: never a stack trace.",

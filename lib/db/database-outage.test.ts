@@ -54,6 +54,7 @@ describe("database outage: stop, freeze, recover (own Postgres cluster)", () => 
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     const body = await json(response);
     expect((body.error as { code: string }).code).toBe("unavailable");
+    expect((body.error as { requestId: string }).requestId).toBe(response.headers.get("x-request-id"));
   };
   /** The pool reconnects on its own: a few attempts while the server finishes starting. */
   const eventually = async (request: () => Promise<Response>, status: number) => {

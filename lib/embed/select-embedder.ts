@@ -68,15 +68,19 @@ export function selectEmbedder(
   }
 }
 
-let cached: { embedder: Embedder | null } | undefined;
+/**
+ * Kept on `globalThis` (as lib/process-singleton does) so the custom server and the Next.js bundles share one embedder,
+ * one loaded model and one start-up line.
+ */
+const holder = globalThis as unknown as { __credenceEmbedder?: { embedder: Embedder | null } };
 
 /** The process's embedder, selected from `process.env` on first use (never at import time) and kept. */
 export function getEmbedder(): Embedder | null {
-  cached ??= { embedder: selectEmbedder(process.env) };
-  return cached.embedder;
+  holder.__credenceEmbedder ??= { embedder: selectEmbedder(process.env) };
+  return holder.__credenceEmbedder.embedder;
 }
 
 /** Replaces the process's embedder (tests, or a CLI flag); `undefined` re-reads the environment on next use. */
 export function setEmbedder(embedder: Embedder | null | undefined): void {
-  cached = embedder === undefined ? undefined : { embedder };
+  holder.__credenceEmbedder = embedder === undefined ? undefined : { embedder };
 }

@@ -1,5 +1,5 @@
 import { BeliefServiceError, scopeNotFoundError } from "@/lib/beliefs/belief-service-error";
-import type { IdentityDb } from "@/lib/identity/identity-db";
+import type { Database } from "@/lib/db/database";
 import { roleAtLeast, type Role } from "@/lib/identity/roles";
 import { isOperator, type Caller, type Operator, type Principal } from "./principal";
 
@@ -35,7 +35,7 @@ export type AuthorisedView = {
  * (no oracle by construction): the home scope with the principal's membership, the grants into it, and the
  * public scopes with the principal's memberships in them.
  */
-export async function buildAuthorisedView(db: IdentityDb, caller: Caller, homeScopeSlug: string): Promise<AuthorisedView> {
+export async function buildAuthorisedView(db: Pick<Database, "prisma">, caller: Caller, homeScopeSlug: string): Promise<AuthorisedView> {
   if (isOperator(caller)) return buildOperatorView(db, caller, homeScopeSlug);
   const principal = caller;
   const { userId, tokenScopeId } = principal;
@@ -101,7 +101,7 @@ export async function buildAuthorisedView(db: IdentityDb, caller: Caller, homeSc
  * The operator's view: the same union (home ∪ scopes granted to home ∪ public scopes), with the owner role in every
  * scope of it. The operator acts on the machine itself, so a missing scope is still `home: null`.
  */
-async function buildOperatorView(db: IdentityDb, operator: Operator, homeScopeSlug: string): Promise<AuthorisedView> {
+async function buildOperatorView(db: Pick<Database, "prisma">, operator: Operator, homeScopeSlug: string): Promise<AuthorisedView> {
   const homeRow = await db.prisma.scope.findUnique({ where: { slug: homeScopeSlug }, select: { id: true, slug: true, name: true, isPublic: true, createdAt: true } });
   const home: HomeScope | null = homeRow ? Object.freeze({ ...homeRow, role: "owner" as const }) : null;
   const [granted, publicScopes] = await Promise.all([
@@ -126,7 +126,7 @@ async function buildOperatorView(db: IdentityDb, operator: Operator, homeScopeSl
  * The scope `slug` as `caller` sees it, checked against `minimum` (docs/design.md §5): a scope the caller may not read is
  * `not_found`, exactly like a missing slug; a readable scope with too weak a role is `forbidden`.
  */
-export async function requireScopeRole(db: IdentityDb, caller: Caller, slug: string, minimum: Role | "read"): Promise<{ view: AuthorisedView; home: HomeScope }> {
+export async function requireScopeRole(db: Pick<Database, "prisma">, caller: Caller, slug: string, minimum: Role | "read"): Promise<{ view: AuthorisedView; home: HomeScope }> {
   const view = await buildAuthorisedView(db, caller, slug);
   if (view.home === null) throw scopeNotFoundError(slug);
   if (minimum !== "read" && !view.hasRole(view.home.id, minimum)) {

@@ -1,5 +1,3 @@
-import type { TokenPrincipal } from "@/lib/identity/tokens";
-
 /** Who is asking: a user, through a session or through an API token that may be limited to one scope. */
 export type Principal = {
   readonly userId: string;
@@ -29,6 +27,7 @@ export function sessionPrincipal(userId: string): Principal {
   return Object.freeze({ userId, tokenScopeId: null });
 }
 
-export function tokenPrincipal(token: TokenPrincipal): Principal {
+/** The principal behind an authenticated API token (`authenticateToken`): its user, limited to its scope if it has one. */
+export function tokenPrincipal(token: { readonly userId: string; readonly scopeId: string | null }): Principal {
   return Object.freeze({ userId: token.userId, tokenScopeId: token.scopeId });
 }

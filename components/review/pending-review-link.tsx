@@ -17,7 +17,7 @@ export function PendingReviewLink({ counts }: { counts: Readonly<Record<string, 
       href={`/scopes/${slug}/review`}
       className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
       data-testid="header-review"
-      aria-label={`Review queue: ${count} pending`}
+      aria-label={`Review ${count} pending`}
     >
       Review
       <span

@@ -80,7 +80,7 @@ const UNIT_TEXT: Readonly<Record<ParamUnit, string>> = { probability: "0–1", s
 /** The unit and range shown beside the field, e.g. "0–1" or "minutes, 0–10080". */
 export function unitText(spec: ParamSpec): string {
   const unitName = spec.display?.unit ?? UNIT_TEXT[spec.unit];
-  const range = spec.min !== undefined && spec.max !== undefined && spec.unit !== "probability" ? `${spec.min}–${spec.max}` : "";
+  const range = spec.min !== undefined && spec.max !== undefined && spec.unit !== "probability" && spec.unit !== "similarity" ? `${spec.min}–${spec.max}` : "";
   return [unitName, range].filter(Boolean).join(", ");
 }
 

@@ -113,6 +113,9 @@ describe("framing labels", () => {
     expect(withoutFraming("Standup notes: the cache is warm again.")).toBe("The cache is warm again.");
     expect(withoutFraming("The rotation changes at 10:00 every Monday.")).toBe("The rotation changes at 10:00 every Monday.");
     expect(withoutFraming("Backups: hourly.")).toBe("Backups: hourly.");
+    expect(withoutFraming("The survey refutes the rumour: rents went up in every district.")).toBe(
+      "The survey refutes the rumour: rents went up in every district.",
+    );
     expect(withoutFraming("After a long discussion with the whole platform team on Friday: we keep the cache.")).toBe(
       "After a long discussion with the whole platform team on Friday: we keep the cache.",
     );

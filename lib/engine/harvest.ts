@@ -72,12 +72,17 @@ export function harvest(text: string, producedBy: ProducerInput, options: Harves
 const MAX_FRAMING_WORDS = 6;
 /** Words the statement after the label needs, so "Backups: hourly." keeps its subject. */
 const MIN_FRAMED_WORDS = 3;
+/**
+ * An article after the label's first word marks a clause with an object ("Data contradicts the claim:"), whose verb
+ * is part of what is said, not a heading; headings are bare noun groups ("Standup notes", "Update from ops").
+ */
+const CLAUSE_LABEL = /^\S+\s.*\b(?:the|a|an)\b/iu;
 
 /**
  * The claim without a leading framing label: text up to the first colon-and-space when that label is short
  * (≤ 6 words) and the rest is a statement of its own (≥ 3 words), e.g. "Post-incident review, 28 November: Deploys
  * go out from the release branch." → "Deploys go out from the release branch." The first letter is upper-cased.
- * Times ("at 10:00") have no space after the colon and are never labels.
+ * Times ("at 10:00") have no space after the colon and are never labels; nor is a clause ("Data contradicts the claim:").
  * @example withoutFraming("Update from ops: the cache is warm again.") // → "The cache is warm again."
  */
 export function withoutFraming(sentence: string): string {
@@ -85,7 +90,9 @@ export function withoutFraming(sentence: string): string {
   if (!m) return sentence;
   const [, label = "", rest = ""] = m;
   const words = (s: string) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  if (words(label) > MAX_FRAMING_WORDS || words(rest) < MIN_FRAMED_WORDS || /["“(]/.test(label)) return sentence;
+  if (words(label) > MAX_FRAMING_WORDS || words(rest) < MIN_FRAMED_WORDS || /["“(]/.test(label) || CLAUSE_LABEL.test(label)) {
+    return sentence;
+  }
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 

@@ -1,0 +1,201 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { cli, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+
+/**
+ * What each user sees, at desktop, phone (390×844) and in dark mode: the explorer's first view, time travel, search,
+ * unknown links, parameters refused with a message, the outsider's public scope, sign-in returning to a shared link,
+ * and an axe-core check (no serious or critical violation) of every page in light and dark.
+ */
+
+interface Seeded {
+  slug: string;
+  owner: TestUser;
+  analyst: TestUser;
+  token: string;
+  beliefs: { id: string; text: string }[];
+}
+
+const PHONE = { width: 390, height: 844 };
+
+async function seed(request: APIRequestContext, label: string, options: { isPublic?: boolean } = {}): Promise<Seeded> {
+  const [owner, analyst] = await Promise.all([createUser(`${label}-owner`), createUser(`${label}-analyst`)]);
+  const slug = uniqueSlug(label);
+  await cli("scope", "create", "--slug", slug, "--name", `UI ${label}`, "--owner", owner.email, ...(options.isPublic ? ["--public"] : []));
+  await cli("member", "add", "--scope", slug, "--email", analyst.email, "--role", "editor");
+  const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "e2e agent");
+  const headers = { authorization: `Bearer ${token}` };
+  const evidence = async (text: string) => {
+    const res = await request.post(`/api/v1/scopes/${slug}/evidence`, { headers, data: { kind: "document", text, assess: false } });
+    expect(res.status(), await res.text()).toBe(201);
+    return ((await res.json()) as { evidence: { id: string } }).evidence.id;
+  };
+  const assimilate = async (claim: string, topic: string, entries: { sourceId: string; relation: "SUPPORTS" | "REBUTS" }[]) => {
+    const res = await request.post(`/api/v1/scopes/${slug}/assimilate`, { headers, data: { claim, topic, evidence: entries.map((e) => ({ ...e, tier: "document" })) } });
+    expect(res.ok(), await res.text()).toBe(true);
+    return ((await res.json()) as { belief: { id: string; text: string } }).belief;
+  };
+  const [runbook, incident, staging, cache] = await Promise.all([
+    evidence("Runbook: production deploys are cut from the main branch."),
+    evidence("Incident 214: last Friday's deploy went out from a release branch."),
+    evidence("Staging config is generated from the production manifests."),
+    evidence("The CDN caches static assets for one day."),
+  ]);
+  const beliefs = [
+    await assimilate("Production deploys go out from the main branch.", "deploy-branch", [
+      { sourceId: runbook, relation: "SUPPORTS" },
+      { sourceId: incident, relation: "REBUTS" },
+    ]),
+    await assimilate("Staging mirrors production configuration.", "staging", [{ sourceId: staging, relation: "SUPPORTS" }]),
+    await assimilate("Static assets are cached for a day at the edge.", "cdn", [{ sourceId: cache, relation: "SUPPORTS" }]),
+  ];
+  return { slug, owner, analyst, token, beliefs };
+}
+
+async function pageFor(browser: Browser, user: TestUser, options: { phone?: boolean; dark?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({ ...(options.phone ? { viewport: PHONE, isMobile: true, hasTouch: true } : { viewport: { width: 1440, height: 900 } }), colorScheme: options.dark ? "dark" : "light" });
+  const page = await context.newPage();
+  await signIn(page, user);
+  return page;
+}
+
+/** No serious or critical axe violation on the page as it is now (WCAG 2.x A and AA rules). */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
+}
+
+test("the analyst reads the graph at a glance: labels at the default fit, time travel over the history, search with a message, unknown links explained", async ({ browser, request }) => {
+  const seeded = await seed(request, "glance");
+  const page = await pageFor(browser, seeded.analyst);
+  await page.goto(`/scopes/${seeded.slug}/graph`);
+  await expect(page.getByTestId("graph-stats")).toContainText("3 beliefs · 7 nodes · 4 edges");
+  // Every belief carries its label at the default fit (the canvas reports how many it labelled).
+  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels"))).toBeGreaterThanOrEqual(3);
+  await page.waitForTimeout(600);
+  await snap(page, "ui-01-graph-default-fit");
+
+  // The slider runs from the first to the last history event (not from the scope's creation to now).
+  const times: string[] = [];
+  for (const b of seeded.beliefs) {
+    const res = await request.get(`/api/v1/scopes/${seeded.slug}/beliefs/${encodeURIComponent(b.id)}`, { headers: { authorization: `Bearer ${seeded.token}` } });
+    // The history rides on the belief (or beside it, in the older response shape).
+    const body = (await res.json()) as { belief?: { history?: { time: string }[] }; history?: { time: string }[] };
+    times.push(...(body.belief?.history ?? body.history ?? []).map((h) => h.time));
+  }
+  times.sort();
+  const utc = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  expect(times.length).toBeGreaterThanOrEqual(4);
+  await expect(page.getByTestId("graph-as-of-first")).toHaveText(utc(times[0]!));
+  await expect(page.getByTestId("graph-as-of-last")).toHaveText(utc(times.at(-1)!));
+  const slider = page.getByLabel("As of");
+  await expect(slider).toHaveAttribute("max", "2");
+  // Step back one change-set: the third belief is not there yet, and the diff says what came after.
+  await page.getByRole("button", { name: "Previous change" }).click();
+  await expect(page).toHaveURL(/asOf=/);
+  await expect(page.getByTestId("graph-stats")).toContainText("2 beliefs");
+  await page.getByLabel(/What changed from/).selectOption("now");
+  await expect(page.getByTestId("graph-diff-list")).toContainText("Static assets are cached for a day at the edge.");
+  await snap(page, "ui-02-graph-time-travel");
+  await page.getByRole("button", { name: "Back to now" }).click();
+  await expect(page.getByTestId("graph-stats")).toContainText("3 beliefs");
+
+  // Search highlights and centres; a 5 000-character search is refused with a message, never silently.
+  await page.getByLabel("Find a node by its text").fill("staging");
+  await page.getByRole("button", { name: "Find" }).click();
+  await expect(page.getByTestId("graph-search-result")).toContainText("2 nodes found");
+  await page.getByLabel("Find a node by its text").fill("x".repeat(5_000));
+  await page.getByRole("button", { name: "Find" }).click();
+  await expect(page.getByTestId("graph-search-result")).toContainText("limited to 500 characters; this one has 5,000");
+
+  // Presets: "contested" keeps the deploy-branch story whatever its tension.
+  await page.getByTestId("graph-presets").getByRole("button", { name: "Contested" }).click();
+  await expect(page.getByTestId("graph-stats")).toContainText("1 beliefs");
+
+  // An unknown node id in a link says so.
+  await page.goto(`/scopes/${seeded.slug}/graph?nodeId=no-such-node`);
+  await expect(page.getByTestId("graph-unknown-node")).toContainText("There is no node with the id “no-such-node”");
+  await page.getByTestId("graph-unknown-node").getByRole("button", { name: "Show the whole scope" }).click();
+  await expect(page.getByTestId("graph-stats")).toContainText("3 beliefs");
+
+  // The belief page: evidence as text in the history, a time axis, a link back to the belief in the graph.
+  await page.goto(`/scopes/${seeded.slug}/beliefs/${encodeURIComponent(seeded.beliefs[0]!.id)}`);
+  await expect(page.getByTestId("history-evidence").first()).toContainText("Runbook: production deploys are cut from the main branch.");
+  await expect(page.getByTestId("history-evidence").first()).toContainText("document");
+  await expect(page.getByTestId("credence-chart-event")).toHaveCount(2);
+  await page.getByTestId("belief-graph-link").click();
+  await expect(page.getByTestId("graph-panel-text")).toHaveText("Production deploys go out from the main branch.");
+});
+
+test("dark mode and phone: a dark canvas without serious axe violations, and the canvas near the top of a phone screen", async ({ browser, request }) => {
+  const seeded = await seed(request, "phone");
+  const dark = await pageFor(browser, seeded.analyst, { dark: true });
+  await dark.goto(`/scopes/${seeded.slug}/graph`);
+  await expect(dark.getByTestId("graph-stats")).toContainText("3 beliefs");
+  // The computed colour may be oklch(): a canvas converts it to sRGB.
+  const [r, g, b] = await dark.locator("#graph-frame").evaluate((el) => {
+    const ctx = document.createElement("canvas").getContext("2d");
+    if (!ctx) return [255, 255, 255];
+    ctx.fillStyle = getComputedStyle(el).backgroundColor;
+    ctx.fillRect(0, 0, 1, 1);
+    return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3));
+  });
+  expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(120);
+  await dark.waitForTimeout(600);
+  await snap(dark, "ui-03-graph-dark");
+  await expectAccessible(dark, "graph (dark)");
+
+  const phone = await pageFor(browser, seeded.analyst, { phone: true });
+  await phone.goto(`/scopes/${seeded.slug}/graph`);
+  await expect(phone.getByTestId("graph-stats")).toContainText("3 beliefs");
+  const frame = await phone.locator("#graph-frame").boundingBox();
+  expect(frame?.y ?? 9_999).toBeLessThan(420);
+  await snap(phone, "ui-04-graph-phone");
+});
+
+test("the owner is refused an out-of-range parameter with a message, and the keyboard skips to the content", async ({ browser, request }) => {
+  const seeded = await seed(request, "owner");
+  const page = await pageFor(browser, seeded.owner);
+  await page.goto(`/scopes/${seeded.slug}/parameters`);
+  const version = await page.getByTestId("params-version").innerText();
+  await page.getByLabel(/ESS threshold/).fill("-5");
+  await page.getByRole("button", { name: "Save as new version" }).click();
+  await expect(page.getByText("Must be at least 0 (valid: 0 to 1).")).toBeVisible();
+  await expect(page.getByLabel(/ESS threshold/)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("params-message")).toContainText("nothing was saved");
+  await expect(page.getByTestId("params-version")).toHaveText(version);
+  await snap(page, "ui-06-params-refused");
+  await page.getByLabel(/ESS threshold/).fill("0.35");
+  await page.getByLabel("Note (why)").fill("e2e: a little stricter");
+  await page.getByRole("button", { name: "Save as new version" }).click();
+  await expect(page.getByTestId("params-message")).toContainText("Saved as version 1");
+  await expect(page.getByText("Must be at least 0")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Revert to version 0" })).toBeVisible();
+
+  // Keyboard: the first Tab reaches "Skip to content", Enter moves focus past the header.
+  await page.goto(`/scopes/${seeded.slug}`);
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+});
+
+test("the outsider finds the public scope from the home page, and a shared link survives sign-in", async ({ browser, request }) => {
+  const seeded = await seed(request, "public", { isPublic: true });
+  const outsider = await createUser("outsider");
+  const page = await pageFor(browser, outsider);
+  await expect(page.getByTestId("public-scopes")).toContainText(`UI public`);
+  await page.getByTestId("public-scopes").getByRole("link", { name: "UI public" }).click();
+  await expect(page.getByTestId("scope-title")).toHaveText("UI public");
+  await snap(page, "ui-07-outsider-public-scope");
+
+  // Signed out, a shared link asks for a sign-in and then opens the link itself.
+  const shared = `/scopes/${seeded.slug}/beliefs/${encodeURIComponent(seeded.beliefs[1]!.id)}`;
+  const fresh = await (await browser.newContext()).newPage();
+  await fresh.goto(shared);
+  await expect(fresh).toHaveURL(/\/signin\?callbackUrl=/);
+  await fresh.getByLabel("Email").fill(seeded.analyst.email);
+  await fresh.getByLabel("Password").fill(seeded.analyst.password);
+  await fresh.getByRole("button", { name: "Sign in" }).click();
+  await expect(fresh).toHaveURL(new RegExp(`${shared.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+  await expect(fresh.getByTestId("belief-text")).toHaveText("Staging mirrors production configuration.");
+});

@@ -12,7 +12,8 @@ import { write } from "./neo4j-cypher";
 import { createNeo4jGraphStore, type Neo4jGraphStore } from "./neo4j-graph-store";
 import { NODE_LABELS, RELATIONSHIP_TYPES, UnsafeIdentifierError } from "./neo4j-vocabulary";
 
-const BOOKKEEPING_LABELS = ["AppliedChangeSet", "TopicFreeze"];
+/** Nodes beside the graph proper: change-set journal, topic freezes, sentence vectors, idempotency marks. */
+const BOOKKEEPING_LABELS = ["AppliedChangeSet", "TopicFreeze", "Embedding", "IdempotencyMark"];
 const view = (home: string) => ({ homeScopeId: home, visibleScopeIds: [home] });
 
 describe("Neo4j adapter specifics", () => {
@@ -86,7 +87,9 @@ describe("Neo4j adapter specifics", () => {
     expect(new Set(types.map((r) => String(r.t)))).toEqual(new Set(RELATIONSHIP_TYPES));
 
     // Every label or type written into a Cypher text of the adapter is one of the allowlisted names.
-    const source = readFileSync(new URL("./neo4j-cypher.ts", import.meta.url), "utf8") + readFileSync(new URL("./neo4j-schema.ts", import.meta.url), "utf8");
+    const source = ["./neo4j-cypher.ts", "./neo4j-schema.ts", "./neo4j-vectors.ts", "./neo4j-idempotency.ts"]
+      .map((file) => readFileSync(new URL(file, import.meta.url), "utf8"))
+      .join("\n");
     const spliced = [...source.matchAll(/[([]\w*:(\w+)/g)].map((x) => x[1]);
     expect(spliced.length).toBeGreaterThan(10);
     const allowed = new Set<string>([...NODE_LABELS, ...RELATIONSHIP_TYPES, ...BOOKKEEPING_LABELS]);

@@ -832,7 +832,7 @@ export interface components {
                 details: {
                     [key: string]: unknown;
                 };
-                /** @description The request's id (also the `x-request-id` header): quote it when reporting a problem. */
+                /** @description On a 5xx: the request's id (every answer has it in the `x-request-id` header); quote it when reporting a problem. */
                 requestId?: string;
             };
         };

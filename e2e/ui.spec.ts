@@ -199,3 +199,24 @@ test("the outsider finds the public scope from the home page, and a shared link 
   await expect(fresh).toHaveURL(new RegExp(`${shared.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
   await expect(fresh.getByTestId("belief-text")).toHaveText("Staging mirrors production configuration.");
 });
+
+test("every page has no serious or critical accessibility violation, in light and dark", async ({ browser, request }) => {
+  const seeded = await seed(request, "axe");
+  for (const dark of [false, true]) {
+    const page = await pageFor(browser, seeded.owner, { dark });
+    const belief = `/scopes/${seeded.slug}/beliefs/${encodeURIComponent(seeded.beliefs[0]!.id)}`;
+    for (const path of ["/", `/scopes/${seeded.slug}`, `/scopes/${seeded.slug}/graph`, `/scopes/${seeded.slug}/graph?view=list`, belief, `/scopes/${seeded.slug}/review`, `/scopes/${seeded.slug}/parameters`, `/scopes/${seeded.slug}/settings`, `/scopes/${seeded.slug}/ingest`, "/scopes/no-such-scope"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await expectAccessible(page, `${path}${dark ? " (dark)" : ""}`);
+    }
+    // The 404 inside the signed-in layout has one <main>.
+    await page.goto("/scopes/no-such-scope");
+    await expect(page.locator("main")).toHaveCount(1);
+  }
+  const signedOut = await (await browser.newContext()).newPage();
+  await signedOut.goto("/signin");
+  await expectAccessible(signedOut, "/signin");
+  // The favicon is served (no console error on every page).
+  expect((await signedOut.request.get("/favicon.ico")).status()).toBe(200);
+});

@@ -38,7 +38,20 @@ export interface BeliefServiceErrorDetails {
   beliefId?: string;
 }
 
+/**
+ * A registry symbol, the same in every copy of this module. Next.js bundles a module once per route graph, while the
+ * services are one process singleton: an error made by the singleton's copy of the class must still be recognised by
+ * an action's or a route's copy, so `instanceof` checks this brand instead of the prototype chain.
+ */
+const SERVICE_ERROR_BRAND = Symbol.for("credence.BeliefServiceError");
+
 export class BeliefServiceError extends Error {
+  readonly [SERVICE_ERROR_BRAND] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [SERVICE_ERROR_BRAND]?: unknown })[SERVICE_ERROR_BRAND] === true;
+  }
+
   constructor(
     readonly code: BeliefServiceErrorCode,
     message: string,

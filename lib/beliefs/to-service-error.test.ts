@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AssessmentError, EngineError, validationFailed } from "@/lib/engine";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "@/lib/graph/errors";
@@ -52,5 +52,18 @@ describe("toServiceError", () => {
       ["assessment_failed", 502],
       ["unavailable", 503],
     ]);
+  });
+});
+
+describe("BeliefServiceError across module copies", () => {
+  it("is recognised by instanceof when another copy of the module made it (as in separate Next.js bundles)", async () => {
+    const { BeliefServiceError: Original } = await import("./belief-service-error");
+    vi.resetModules();
+    const { BeliefServiceError: Copy } = await import("./belief-service-error");
+    expect(Copy).not.toBe(Original);
+    const error = new Copy("not_found", "no user with that email");
+    expect(error instanceof Original).toBe(true);
+    expect(new Error("plain") instanceof Original).toBe(false);
+    expect({ code: "not_found" } instanceof Original).toBe(false);
   });
 });

@@ -200,7 +200,7 @@ test("the owner changes a scope parameter and sees the new version in the histor
   expect(JSON.parse(await cli("params", "show", "--scope", slug))).toMatchObject({ version: 1 });
 
   // A second change keeps the first one (versions build on each other).
-  await page.getByLabel("driftMaxMutations").fill("8");
+  await page.locator("#param-driftMaxMutations").fill("8");
   await page.getByRole("button", { name: "Save as new version" }).click();
   await expect(page.getByTestId("params-version")).toHaveText("2");
   await expect(page.locator("#param-essThreshold")).toHaveValue("0.4");

@@ -53,6 +53,11 @@ describe("pressureCues", () => {
     expect(pressureCues("The urgent-care unit treated 40 patients on Sunday.")).toEqual([]);
   });
 
+  it("does not read a long report that names the same thing in every line as repetition", () => {
+    const report = Array.from({ length: 12 }, (_, i) => `Shelf ${i + 1} of the cold store held ${i * 4 + 3} crates at ${i + 2} degrees on morning ${i + 10}.`).join(" ");
+    expect(kinds(report)).not.toContain("repetition");
+  });
+
   it("finds repetition, also with words around the repeated claim", () => {
     expect(kinds("The ferry is on time. The ferry is on time.")).toContain("repetition");
     expect(kinds("The bridge is open. Again: the bridge is open. Trust it, the bridge is open.")).toContain("repetition");

@@ -193,6 +193,11 @@ export function pressureCues(text: string): PressureCue[] {
  * Repetition: a sentence stated twice, a run of six or more identical words occurring twice, a run of three or more
  * words (two of them content words) occurring three times, or two sentences whose content words are the same set.
  */
+/** Share of a message's words that one repeated phrase must cover to read as repetition. */
+const REPETITION_SHARE = 0.3;
+/** Longest message whose repeated phrases are read as repetition. */
+const REPETITION_MAX_WORDS = 120;
+
 function repeatedPassage(lower: string): string | null {
   const sentences = lower
     .split(/(?<=[.!?])\s+/)
@@ -200,11 +205,15 @@ function repeatedPassage(lower: string): string | null {
     .filter((s) => contentTokens(s).length >= 2);
   const seen = new Set<string>();
   for (const s of sentences) {
-    const key = [...contentStems(s)].sort().join(" ");
+    // Numbers are part of the claim: "shelf 3 held 7 crates" and "shelf 4 held 11 crates" are two claims.
+    const key = [...contentStems(s), ...(s.match(/\d+(?:[.,]\d+)?/g) ?? [])].sort().join(" ");
     if (seen.has(key)) return s;
     seen.add(key);
   }
   const words = lower.match(/[a-z0-9']+/g) ?? [];
+  // In a long text repeated phrasing is structure (a report names its subject in every line); there, only the same
+  // claim said again (the sentence check above) is repetition.
+  if (words.length > REPETITION_MAX_WORDS) return null;
   const counts = new Map<string, number>();
   for (const n of [3, 4, 5, 6]) {
     for (let i = 0; i + n <= words.length; i++) {
@@ -213,7 +222,9 @@ function repeatedPassage(lower: string): string | null {
       const key = `${n}:${gram.join(" ")}`;
       const c = (counts.get(key) ?? 0) + 1;
       counts.set(key, c);
-      if ((n >= 6 && c >= 2) || c >= 3) return gram.join(" ");
+      // A phrase repeated is pressure only when it dominates the message: a long report naming "the release
+      // branch" or "disk errors" in every line is not the same claim said again and again.
+      if (((n >= 6 && c >= 2) || c >= 3) && c * n >= REPETITION_SHARE * words.length) return gram.join(" ");
     }
   }
   return null;

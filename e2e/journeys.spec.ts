@@ -301,7 +301,8 @@ test("a long paste is ingested part by part with a progress bar", async ({ page 
   for (const verdict of await page.getByTestId("ingest-verdict").all()) await expect(verdict).toHaveText("not manipulative");
   await snap(page, "29-ingest-long-staged");
   await page.getByRole("button", { name: "Commit 3 parts" }).click();
-  await expect(page.getByTestId("ingest-committed")).toContainText("Committed 3 of 3");
+  // 84 claims, each embedded and matched by meaning before it is written: give the commit time on a loaded machine.
+  await expect(page.getByTestId("ingest-committed")).toContainText("Committed 3 of 3", { timeout: 120_000 });
   await snap(page, "30-ingest-long-committed");
 });
 

@@ -92,7 +92,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
         <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
           topic <span className="font-mono">{belief.topic}</span>{belief.contextTags.length ? ` · context ${belief.contextTags.join(", ")}` : ""}
           {" · "}
-          <Link href={`/scopes/${slug}/graph?nodeId=${encodeURIComponent(belief.id)}&node=${encodeURIComponent(belief.id)}`} className="text-sky-700 hover:underline dark:text-sky-400" data-testid="belief-graph-link">
+          <Link href={`/scopes/${slug}/graph?nodeId=${encodeURIComponent(belief.id)}&node=${encodeURIComponent(belief.id)}`} className="text-sky-700 underline hover:no-underline dark:text-sky-400" data-testid="belief-graph-link">
             Show in the graph
           </Link>
         </p>

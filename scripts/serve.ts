@@ -41,7 +41,17 @@ async function main(): Promise<void> {
   console.log(`credence: database ${db.describe()} ready in ${Math.round(performance.now() - started)} ms`);
   // Selected at start, so a missing embedding model is said once, here (lib/embed/select-embedder).
   const embedder = getEmbedder();
-  if (embedder) console.log(`credence: reading by meaning with ${embedder.model.name}@${embedder.model.version}`);
+  if (embedder) {
+    // Loaded now, not on the first request that needs a vector (the ONNX session takes ~0.1–5 s to build).
+    const loading = performance.now();
+    try {
+      await embedder.load?.();
+      console.log(`credence: reading by meaning with ${embedder.model.name}@${embedder.model.version} (loaded in ${Math.round(performance.now() - loading)} ms)`);
+    } catch (error) {
+      // The embedder retries its load on the next use; until then the reads fall back to words (lib/retrieval).
+      console.warn(`credence: the embedding model did not load (${error instanceof Error ? error.message : String(error)}): it is retried on first use`);
+    }
+  }
 
   if (values.demo) {
     const { seedDemo } = await import("./seed-demo");

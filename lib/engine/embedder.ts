@@ -21,6 +21,8 @@ export interface Embedder {
   readonly model: EmbeddingModel;
   /** Unit-length vectors (L2-normalised), one per text, same order. Throws `EmbeddingError` on failure. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Loads the model ahead of the first `embed` (a server calls it at start); absent when there is nothing to load. */
+  load?(): Promise<void>;
 }
 
 /**

@@ -136,8 +136,17 @@ export async function benchNeo4jStore(options: Neo4jBenchOptions): Promise<Bench
   return rows;
 }
 
-/** The baseline: the same nodes and relationships as `apply` writes, bare `UNWIND … CREATE`, no checks, one transaction. */
-async function rawInsert(driver: Driver, database: string, ns: string, cs: ChangeSet): Promise<void> {
+/**
+ * The baseline: the same nodes and relationships as `apply` writes, bare `UNWIND … CREATE`, no checks, one transaction
+ * (also how `npm run bench:retrieval` bulk-loads its corpus, with `embeddings` as the store's `Embedding` nodes).
+ */
+export async function rawInsert(
+  driver: Driver,
+  database: string,
+  ns: string,
+  cs: ChangeSet,
+  embeddings: readonly { id: string; scope: string; model: string; vector: Float32Array }[] = [],
+): Promise<void> {
   const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
   try {
     await session.executeWrite(async (tx) => {
@@ -160,6 +169,14 @@ async function rawInsert(driver: Driver, database: string, ns: string, cs: Chang
          CREATE (s)-[r:SUPPORTS]->(b) SET r = row.props`,
         { ns, rows: edges },
       );
+      if (embeddings.length > 0) {
+        await tx.run(
+          `UNWIND $rows AS row
+           CREATE (e:Embedding {ns: $ns, id: row.id, scope: row.scope, kind: 'belief', model: row.model,
+                                dimensions: size(row.vector), textHash: 'bench', vector: row.vector})`,
+          { ns, rows: embeddings.map((e) => ({ id: e.id, scope: e.scope, model: e.model, vector: Array.from(e.vector) })) },
+        );
+      }
     });
   } finally {
     await session.close();

@@ -1,14 +1,20 @@
 /**
- * Sentence vectors in the SQL store (table `graph_embeddings`, migration 20261201154130_graph_embeddings): named
- * statements and the functions the adapter calls. docs/decisions/008-sentence-vectors.md says why.
+ * Sentence vectors in the SQL store (table `graph_embeddings`, migration 20261201154130_graph_embeddings, and the
+ * sketches of migration 20261201190000_graph_vector_sketches): named statements and the functions the adapter calls.
+ * docs/decisions/008-sentence-vectors.md says why.
  *
- * Two statement sets, chosen once per store by `detectPgvector`:
+ * Two ways to compute an exact cosine, chosen once per store by `detectPgvector`:
  * * **pgvector** (PGlite always; a server where `CREATE EXTENSION vector` succeeded when migrating): the native
  *   `embedding vector` column, cosine distance `<=>` computed by the extension;
- * * **exact fallback** (a server without pgvector, as this machine's Postgres 15): the portable `vector REAL[]` column,
- *   the dot product of unit vectors computed in SQL by `unnest`.
- * Both are exact: a search ranks every vector of the home scope (index on scope, kind, model), never a sample. Anchoring
- * as every caller read: `scope = $home AND $home = ANY($visible)` inside the statement.
+ * * **fallback** (a server without pgvector, as this machine's Postgres 15): the vector's float4 bytes (`packed`) read
+ *   by the application, which computes the dot product of the unit vectors.
+ * **Search** (both): the scope's sign sketches (`graph_vector_sketches`) ranked by Hamming distance to the query's in
+ * one narrow sequential pass, the best `sketchCandidates(k)` kept, those re-ranked by their exact cosine. Exact when
+ * the scope holds at most `sketchCandidates(k)` vectors of the model; beyond that approximate in one place: a vector
+ * whose sketch is farther from the query's than the kept ones is not considered (recall loss measured by
+ * `npm run bench:retrieval`). Ended beliefs are dropped after the pass (they take a kept place when includeEnded is
+ * false). `similarities` (cosines of given ids) is always exact.
+ * Anchoring as every caller read: `scope = $home AND $home = ANY($visible)` inside the statement.
  */
 import { z } from "zod";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
@@ -20,6 +26,12 @@ const hitRow = z.object({ id: z.string(), similarity: z.number() });
 const targetRow = z.object({ kind: z.enum(["belief", "evidence"]), id: z.string(), text: z.string() });
 const statusRow = z.object({ kind: z.enum(["belief", "evidence"]), total: z.number().int(), current: z.number().int() });
 const flagRow = z.object({ present: z.boolean() });
+const packedRow = z.object({ id: z.string(), packed: z.instanceof(Uint8Array) });
+
+/** Sketch candidates kept for the exact re-rank of a k-nearest search (a scope with at most this many is searched exactly). */
+export function sketchCandidates(k: number): number {
+  return Math.max(1_000, 4 * k);
+}
 
 /** The nodes that can carry a vector, as (id, scope, kind, text): beliefs, and evidence that is not a placeholder. */
 const NODES = `SELECT id, scope, 'belief' AS kind, data->>'text' AS text FROM graph_beliefs
@@ -34,27 +46,55 @@ function upsert(pgvector: boolean) {
   return statement(
     pgvector ? "vectors.upsertPgvector" : "vectors.upsert",
     `WITH e AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, kind text, model text, text_hash text, vector real[])
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, kind text, model text, text_hash text, vector real[], sketch text, packed text)
+     ), w AS (
+       INSERT INTO graph_embeddings ("id", "scope", "kind", "model", "dimensions", "text_hash", "vector"${extraColumn}, "packed", "updated_at")
+       SELECT e.id, n.scope, e.kind, e.model, cardinality(e.vector), e.text_hash, e.vector${extraValue}, decode(e.packed, 'hex'), now()
+       FROM e JOIN (${NODES}) n ON n.id = e.id AND n.kind = e.kind
+       WHERE $2::text IS NULL OR (n.scope = $2 AND $2 = ANY($3::text[]))
+       ON CONFLICT ("id") DO UPDATE SET "scope" = EXCLUDED."scope", "kind" = EXCLUDED."kind", "model" = EXCLUDED."model",
+         "dimensions" = EXCLUDED."dimensions", "text_hash" = EXCLUDED."text_hash", "vector" = EXCLUDED."vector"${extraUpdate},
+         "packed" = EXCLUDED."packed", "updated_at" = now()
+       RETURNING "id", "scope", "kind", "model", "dimensions"
+     ), s AS (
+       INSERT INTO graph_vector_sketches ("id", "scope", "kind", "model", "dimensions", "sketch")
+       SELECT w.id, w.scope, w.kind, w.model, w.dimensions, e.sketch::varbit FROM w JOIN e ON e.id = w.id
+       ON CONFLICT ("id") DO UPDATE SET "scope" = EXCLUDED."scope", "kind" = EXCLUDED."kind", "model" = EXCLUDED."model",
+         "dimensions" = EXCLUDED."dimensions", "sketch" = EXCLUDED."sketch"
      )
-     INSERT INTO graph_embeddings ("id", "scope", "kind", "model", "dimensions", "text_hash", "vector"${extraColumn}, "updated_at")
-     SELECT e.id, n.scope, e.kind, e.model, cardinality(e.vector), e.text_hash, e.vector${extraValue}, now()
-     FROM e JOIN (${NODES}) n ON n.id = e.id AND n.kind = e.kind
-     WHERE $2::text IS NULL OR (n.scope = $2 AND $2 = ANY($3::text[]))
-     ON CONFLICT ("id") DO UPDATE SET "scope" = EXCLUDED."scope", "kind" = EXCLUDED."kind", "model" = EXCLUDED."model",
-       "dimensions" = EXCLUDED."dimensions", "text_hash" = EXCLUDED."text_hash", "vector" = EXCLUDED."vector"${extraUpdate},
-       "updated_at" = now()
-     RETURNING "id"`,
+     SELECT "id" FROM w`,
     idRow,
   );
 }
 
-/** The query vector is parsed once (a CTE), not once per row as a cast of the parameter inside the row expressions would be. */
-const SEARCH_FROM = `FROM q, graph_embeddings e JOIN graph_beliefs b ON b.id = e.id
-     WHERE e.scope = $2 AND $2 = ANY($3::text[]) AND e.kind = 'belief' AND e.model = $4 AND e.dimensions = $5
-       AND b.scope = $2 AND ($6::boolean OR b.live)`;
+/** Placeholders of the search statements (the fallback has no query vector nor k in SQL). */
+interface SearchParams {
+  home: string;
+  visible: string;
+  model: string;
+  dimensions: string;
+  includeEnded: string;
+  candidates: string;
+  sketch: string;
+}
 
-/** Dot product of the stored REAL[] with $1 in double precision. */
-const DOT = `(SELECT sum(x::float8 * y::float8) FROM unnest(e.vector, q.v) AS u(x, y))`;
+/** The best `candidates` sketches of the home scope by Hamming distance to the query's, for the exact re-rank. */
+function sketchCandidatesCte(p: SearchParams): string {
+  return `c AS (
+       SELECT k.id FROM q, graph_vector_sketches k
+       WHERE k.scope = ${p.home} AND ${p.home} = ANY(${p.visible}::text[]) AND k.kind = 'belief' AND k.model = ${p.model}
+         AND k.dimensions = ${p.dimensions}
+       ORDER BY bit_count(k.sketch # q.s), k.id COLLATE "C" LIMIT ${p.candidates})`;
+}
+
+/** Those candidates' vectors, anchored again and filtered on liveness. */
+function candidateRows(p: SearchParams): string {
+  return `FROM q, c JOIN graph_embeddings e ON e.id = c.id JOIN graph_beliefs b ON b.id = e.id
+     WHERE e.scope = ${p.home} AND b.scope = ${p.home} AND (${p.includeEnded}::boolean OR b.live)`;
+}
+
+const PACKED_PARAMS: SearchParams = { home: "$1", visible: "$2", model: "$3", dimensions: "$4", includeEnded: "$5", candidates: "$6", sketch: "$7" };
+const PGVECTOR_PARAMS: SearchParams = { home: "$2", visible: "$3", model: "$4", dimensions: "$5", includeEnded: "$6", candidates: "$8", sketch: "$9" };
 
 export const vectors = {
   /** Whether the native pgvector column exists (the migration added it). [] */
@@ -67,29 +107,29 @@ export const vectors = {
   upsert: upsert(false),
   upsertPgvector: upsert(true),
 
-  /** [vector real[], home, visible, model, dimensions, includeEnded, k] */
-  search: statement(
-    "vectors.search",
-    `WITH q AS MATERIALIZED (SELECT $1::real[] AS v)
-     SELECT e.id, ${DOT} AS similarity ${SEARCH_FROM} ORDER BY similarity DESC, e.id COLLATE "C" LIMIT $7`,
-    hitRow,
+  /** Fallback: the sketch candidates' float4 bytes, re-ranked by the caller. [home, visible, model, dimensions, includeEnded, candidates, sketch] */
+  searchPacked: statement(
+    "vectors.searchPacked",
+    `WITH q AS MATERIALIZED (SELECT $7::varbit AS s), ${sketchCandidatesCte(PACKED_PARAMS)}
+     SELECT e.id, e.packed ${candidateRows(PACKED_PARAMS)} AND e.packed IS NOT NULL`,
+    packedRow,
   ),
-  /** [vector text '[…]', home, visible, model, dimensions, includeEnded, k] */
+  /** pgvector: the sketch candidates re-ranked by the extension. [vector text '[…]', home, visible, model, dimensions, includeEnded, k, candidates, sketch] */
   searchPgvector: statement(
     "vectors.searchPgvector",
-    `WITH q AS MATERIALIZED (SELECT $1::vector AS v)
-     SELECT e.id, 1 - (e.embedding <=> q.v) AS similarity ${SEARCH_FROM}
+    `WITH q AS MATERIALIZED (SELECT $1::vector AS v, $9::varbit AS s), ${sketchCandidatesCte(PGVECTOR_PARAMS)}
+     SELECT e.id, 1 - (e.embedding <=> q.v) AS similarity ${candidateRows(PGVECTOR_PARAMS)}
      ORDER BY similarity DESC, e.id COLLATE "C" LIMIT $7`,
     hitRow,
   ),
 
-  /** [vector real[], home, visible, model, dimensions, ids] */
-  similarities: statement(
-    "vectors.similarities",
-    `WITH q AS MATERIALIZED (SELECT $1::real[] AS v)
-     SELECT e.id, ${DOT} AS similarity FROM q, graph_embeddings e
-     WHERE e.scope = $2 AND $2 = ANY($3::text[]) AND e.kind = 'belief' AND e.model = $4 AND e.dimensions = $5 AND e.id = ANY($6::text[])`,
-    hitRow,
+  /** [home, visible, model, dimensions, ids] */
+  packedOf: statement(
+    "vectors.packedOf",
+    `SELECT e.id, e.packed FROM graph_embeddings e
+     WHERE e.scope = $1 AND $1 = ANY($2::text[]) AND e.kind = 'belief' AND e.model = $3 AND e.dimensions = $4 AND e.id = ANY($5::text[])
+       AND e.packed IS NOT NULL`,
+    packedRow,
   ),
   /** [vector text '[…]', home, visible, model, dimensions, ids] */
   similaritiesPgvector: statement(
@@ -134,13 +174,46 @@ export async function detectPgvector(sql: SqlExecutor): Promise<boolean> {
   return row?.present ?? false;
 }
 
+/** The sign sketch of a vector as a bit-string literal: bit i is 1 when component i is positive. */
+export function sketchOf(vector: Float32Array): string {
+  let bits = "";
+  for (let i = 0; i < vector.length; i++) bits += (vector[i] as number) > 0 ? "1" : "0";
+  return bits;
+}
+
+/** A vector as big-endian float4 bytes in hex (what `float4send` gives per component), for `decode(…, 'hex')`. */
+export function packedHexOf(vector: Float32Array): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  // −0 written as 0, as the REAL[] column gets it through JSON (identical products either way).
+  for (let i = 0; i < vector.length; i++) bytes.writeFloatBE((vector[i] as number) || 0, i * 4);
+  return bytes.toString("hex");
+}
+
+/** Dot product of `query` with a vector stored as big-endian float4 bytes (null when their lengths differ). */
+export function dotPacked(query: Float32Array, packed: Uint8Array): number | null {
+  if (packed.byteLength !== query.length * 4) return null;
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  let sum = 0;
+  for (let i = 0; i < query.length; i++) sum += (query[i] as number) * view.getFloat32(i * 4, false);
+  return sum;
+}
+
 /** Writes vectors (last one wins for a repeated id); `view` null inside `apply` (each node's own scope). */
 export async function writeEmbeddings(sql: SqlExecutor, pgvector: boolean, view: ScopeView | null, items: readonly NodeEmbedding[]): Promise<number> {
   if (items.length === 0) return 0;
   const byId = new Map<string, NodeEmbedding>();
   for (const item of items) byId.set(item.id, item);
   const payload = JSON.stringify(
-    [...byId.values()].map((item) => ({ id: item.id, kind: item.kind, model: item.model, text_hash: item.textHash, vector: Array.from(item.vector) })),
+    [...byId.values()].map((item) => ({
+      id: item.id,
+      kind: item.kind,
+      model: item.model,
+      text_hash: item.textHash,
+      vector: Array.from(item.vector),
+      sketch: sketchOf(item.vector),
+      // pgvector computes cosines from its own column: the bytes are kept only where the application re-ranks.
+      packed: pgvector ? null : packedHexOf(item.vector),
+    })),
   );
   const rows = await run(sql, pgvector ? vectors.upsertPgvector : vectors.upsert, [
     payload,
@@ -150,18 +223,38 @@ export async function writeEmbeddings(sql: SqlExecutor, pgvector: boolean, view:
   return rows.length;
 }
 
+/** Exact cosines of packed rows, best first (ties: id in code-unit order, as `COLLATE "C"`), at most k. */
+function rankPacked(query: Float32Array, rows: readonly { id: string; packed: Uint8Array }[], k: number): VectorHit[] {
+  const hits: VectorHit[] = [];
+  for (const row of rows) {
+    const similarity = dotPacked(query, row.packed);
+    if (similarity !== null) hits.push({ id: row.id, similarity });
+  }
+  hits.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return hits.slice(0, k);
+}
+
+/** The k nearest beliefs of the home scope (module comment: sketch pass, then exact re-rank). */
 export async function searchVectors(sql: SqlExecutor, pgvector: boolean, view: ScopeView, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]> {
   if (options.k <= 0 || vector.length === 0) return [];
-  const query = pgvector ? pgvectorLiteral(vector) : Array.from(vector);
-  return run(sql, pgvector ? vectors.searchPgvector : vectors.search, [
-    query,
-    view.homeScopeId,
-    visible(view),
-    options.model,
-    vector.length,
-    options.includeEnded ?? false,
-    options.k,
-  ]);
+  const includeEnded = options.includeEnded ?? false;
+  const candidates = sketchCandidates(options.k);
+  const sketch = sketchOf(vector);
+  if (pgvector) {
+    return run(sql, vectors.searchPgvector, [
+      pgvectorLiteral(vector),
+      view.homeScopeId,
+      visible(view),
+      options.model,
+      vector.length,
+      includeEnded,
+      options.k,
+      candidates,
+      sketch,
+    ]);
+  }
+  const rows = await run(sql, vectors.searchPacked, [view.homeScopeId, visible(view), options.model, vector.length, includeEnded, candidates, sketch]);
+  return rankPacked(vector, rows, options.k);
 }
 
 export async function vectorSimilarities(
@@ -173,16 +266,12 @@ export async function vectorSimilarities(
   model: string,
 ): Promise<Map<string, number>> {
   if (ids.length === 0 || vector.length === 0) return new Map();
-  const query = pgvector ? pgvectorLiteral(vector) : Array.from(vector);
-  const rows = await run(sql, pgvector ? vectors.similaritiesPgvector : vectors.similarities, [
-    query,
-    view.homeScopeId,
-    visible(view),
-    model,
-    vector.length,
-    [...ids],
-  ]);
-  return new Map(rows.map((r) => [r.id, r.similarity]));
+  if (pgvector) {
+    const rows = await run(sql, vectors.similaritiesPgvector, [pgvectorLiteral(vector), view.homeScopeId, visible(view), model, vector.length, [...ids]]);
+    return new Map(rows.map((r) => [r.id, r.similarity]));
+  }
+  const rows = await run(sql, vectors.packedOf, [view.homeScopeId, visible(view), model, vector.length, [...ids]]);
+  return new Map(rankPacked(vector, rows, rows.length).map((h) => [h.id, h.similarity]));
 }
 
 export async function missingEmbeddings(sql: SqlExecutor, view: ScopeView, model: string, limit: number | undefined): Promise<EmbeddingTarget[]> {

@@ -4,6 +4,7 @@
  *
  *   tsx scripts/serve.ts [--dev] [--demo] [--port N]
  */
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import next from "next";
@@ -13,7 +14,7 @@ import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 import { queueDepth } from "@/lib/jobs/job-queue";
-import { createJobWorker } from "@/lib/jobs/job-worker";
+import { createJobWorker, jobLeaseSeconds } from "@/lib/jobs/job-worker";
 import { createDrainer } from "@/lib/ops/drain";
 import { setQueueDepthSource } from "@/lib/ops/metrics";
 import { guardApiRequest } from "@/lib/ops/http-guard";
@@ -66,7 +67,14 @@ async function main(): Promise<void> {
   // Every server works the durable job queue (CREDENCE_JOB_WORKER=off to leave it to others); SIGTERM lets the job
   // in hand finish within the grace period, and a job whose server died is taken over when its lease runs out.
   if (process.env.CREDENCE_JOB_WORKER !== "off") {
-    const worker = createJobWorker({ sql: async () => db.sql, services: getBeliefServices, marks: async () => (await getGraphStore()).idempotency });
+    // The lease holder names this server (`jobs.locked_by`), so an operator can tell which server runs a job.
+    const worker = createJobWorker({
+      id: `${hostname}:${port}/${process.pid}/${randomUUID().slice(0, 8)}`,
+      sql: async () => db.sql,
+      services: getBeliefServices,
+      marks: async () => (await getGraphStore()).idempotency,
+      leaseSeconds: jobLeaseSeconds(process.env.CREDENCE_JOB_LEASE_SECONDS),
+    });
     worker.start();
     drainer.onDrain(() => worker.stop());
   }

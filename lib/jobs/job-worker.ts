@@ -5,6 +5,7 @@
  * job re-run after its worker died checks the marks first and does not write again ("recovered").
  */
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { BeliefServices } from "@/lib/beliefs";
 import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
@@ -17,6 +18,18 @@ export const JOB_MARK_PRINCIPAL = "job";
 
 /** Codes a retry cannot fix: the job fails at once. */
 const FINAL_CODES = new Set(["invalid", "forbidden", "not_found", "unauthenticated"]);
+
+/**
+ * `CREDENCE_JOB_LEASE_SECONDS` (an integer 2–3600), default 30: how long a job stays its worker's without a heartbeat
+ * (every third of it), so how soon a dead server's job is taken over. Anything else is a configuration error.
+ */
+export function jobLeaseSeconds(raw: string | undefined): number {
+  const text = raw?.trim();
+  if (!text) return JOB_LEASE_SECONDS;
+  const parsed = z.coerce.number().int().min(2).max(3600).safeParse(text);
+  if (!parsed.success) throw new Error(`Invalid configuration: CREDENCE_JOB_LEASE_SECONDS must be an integer from 2 to 3600, got "${text}"`);
+  return parsed.data;
+}
 
 export interface JobWorkerDeps {
   sql: () => Promise<SqlExecutor>;

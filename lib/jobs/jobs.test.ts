@@ -13,7 +13,7 @@ import * as jobsRoute from "@/app/api/v1/jobs/route";
 import * as jobRoute from "@/app/api/v1/jobs/[id]/route";
 import * as eventsRoute from "@/app/api/v1/jobs/[id]/events/route";
 import { claimJob, queueDepth } from "./job-queue";
-import { createJobWorker, type JobWorkerDeps } from "./job-worker";
+import { createJobWorker, jobLeaseSeconds, type JobWorkerDeps } from "./job-worker";
 
 vi.mock("@/lib/auth/auth", () => ({ auth: async () => null }));
 
@@ -117,5 +117,14 @@ describe("background jobs (embedded PGlite)", () => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe("CREDENCE_JOB_LEASE_SECONDS", () => {
+  it("defaults to 30 s, takes an integer from 2 to 3600, and names itself when wrong", () => {
+    expect(jobLeaseSeconds(undefined)).toBe(30);
+    expect(jobLeaseSeconds(" ")).toBe(30);
+    expect(jobLeaseSeconds("3")).toBe(3);
+    for (const bad of ["1", "1.5", "ten", "3601"]) expect(() => jobLeaseSeconds(bad), bad).toThrow("CREDENCE_JOB_LEASE_SECONDS");
   });
 });

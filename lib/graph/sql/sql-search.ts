@@ -1,20 +1,26 @@
 /**
  * Top-k lexical retrieval on the SQL store from postings (issue #12; table and triggers:
- * prisma/migrations/20261201155229_graph_postings): the result equals `rankCandidateStats(query,
- * searchCandidateStats(view, query, options), options)` — the engine's ranking of the whole matching domain — without
- * shipping that domain to the client.
+ * prisma/migrations/20261201155229_graph_postings, impact index: 20261201193000_graph_postings_impact): the result
+ * equals `rankCandidateStats(query, searchCandidateStats(view, query, options), options)` — the engine's ranking of the
+ * whole matching domain — without shipping that domain to the client, and without reading every posting of a common
+ * term.
  *
  * 1. **Statistics** (one index-only read of the query terms' postings, aggregated in the database): N = how many
- *    distinct qualifying beliefs match any query term, df per term.
- * 2. **Best candidates**: the same postings, grouped per belief, scored in SQL by the engine's formula with the idf
- *    values of step 1 (relevance = min(1, coverage · (0.8 + 0.2 · min(1, matched / n_terms))) × credence); every
- *    belief whose score reaches the k-th best score less SLACK is returned (the database's float sums may differ from
- *    JavaScript's in the last bits, so near-ties at the boundary all come along; a credence below 1e-300 counts as 0
- *    there, as Postgres refuses to underflow). Only those beliefs' rows are read.
- * 3. **Exact re-rank**: the engine's `rankByTerms` over those rows with the statistics of step 1 (`corpus`), so the
- *    order, ties included (credence, then id), and every score are those of the exhaustive ranking.
- * A `minRelevance` (the SQL window does not apply it) and more than MAX_WINDOW near-ties go the exhaustive way
- * (`null`: the caller ranks `searchCandidateStats`).
+ *    distinct qualifying beliefs match any query term, df per term. The ranking's idf is defined over that domain, so
+ *    this step is exact and unpruned.
+ * 2. **Candidates, MaxScore-style**: the terms are visited rarest first. A belief first met through a term is fetched
+ *    with every query term it holds (its exact relevance is then known). Before each term, θ = the k-th best score met
+ *    so far; a belief not met yet holds only unvisited terms, so its relevance is at most
+ *    ub = min(1, Σ idf(unvisited) / Σ idf(query)) and its score at most ub × credence. When ub < θ, no unvisited term
+ *    can bring a belief into the top k and the walk stops; otherwise only the term's postings with credence ≥ θ / ub
+ *    are read (a range of the `(scope, term, credence)` index). A common term met before k candidates are known
+ *    (more than `bigList` postings) is read best credence first, `4k` postings, to set θ before its range is read.
+ *    Every comparison keeps a SLACK margin, so ties at the boundary are always read.
+ * 3. **Exact re-rank**: the engine's `rankByTerms` over the candidates within SLACK of the k-th score, with the
+ *    statistics of step 1 (`corpus`): the order, ties included (credence, then id), and every score are those of the
+ *    exhaustive ranking (property test: sql-search.test.ts).
+ * A `minRelevance` (not carried by the postings) goes the exhaustive way (`null`: the caller ranks
+ * `searchCandidateStats`).
  */
 import { idfOf, rankByTerms, termSet, type CorpusStats, type RetrieveOptions } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
@@ -55,7 +61,37 @@ export interface SqlSearch {
   topK(view: ScopeView, query: string, options: TopKOptions): Promise<TopK | null>;
 }
 
-export function createSqlSearch(sql: SqlExecutor): SqlSearch {
+export interface SqlSearchTuning {
+  /** A term with more postings than this, met before k candidates are known, is read best credence first. */
+  bigList?: number;
+}
+
+interface Met {
+  credence: number;
+  nTerms: number;
+  matched: Set<string>;
+}
+
+interface PostingRow {
+  belief_id: string;
+  credence: number | string;
+  n_terms: number | string;
+  matched: string[];
+}
+
+/**
+ * One term's postings (credence ≥ $4, best credence first, at most $6), each with every query term its belief holds.
+ * [scope, terms, term, minCredence, includeEnded, limit]
+ */
+const TERM_POSTINGS = `
+  SELECT p.belief_id, p.credence, p.n_terms,
+         (SELECT array_agg(a.term) FROM graph_postings a WHERE a.scope = $1 AND a.term = ANY($2::text[]) AND a.belief_id = p.belief_id) AS matched
+  FROM graph_postings p
+  WHERE p.scope = $1 AND p.term = $3 AND p.credence >= $4 AND ($5::boolean OR p.current)
+  ORDER BY p.credence DESC LIMIT $6`;
+
+export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}): SqlSearch {
+  const bigList = tuning.bigList ?? 4_000;
   return {
     async topK(view, query, options) {
       const terms = queryTermsOf(query);
@@ -85,29 +121,54 @@ export function createSqlSearch(sql: SqlExecutor): SqlSearch {
       }
       if (n === 0) return none;
       const queryTerms = [...termSet(query)];
-      const idf = terms.map((t) => idfOf(n, df.get(t) ?? 0));
+      const idf = new Map(terms.map((t) => [t, idfOf(n, df.get(t) ?? 0)]));
       const total = queryTerms.reduce((sum, t) => sum + idfOf(n, df.get(t) ?? 0), 0);
-      // Step 2: every belief whose SQL score reaches the k-th best SQL score (less SLACK): the exact top k is among them.
-      const best = await sql.query<{ belief_id: string }>(
-        `WITH s AS (
-           SELECT p.belief_id,
-                  least(1, sum(q.idf) / $6::float8 * (0.8 + 0.2 * least(1, count(*)::float8 / max(p.n_terms))))
-                    * CASE WHEN max(p.credence) < 1e-300 THEN 0 ELSE max(p.credence) END AS score
-           FROM graph_postings p JOIN unnest($2::text[], $5::float8[]) AS q(term, idf) ON q.term = p.term
-           WHERE p.scope = $1 AND p.term = ANY($2::text[]) AND ($3::boolean OR p.current) AND ($4::float8 IS NULL OR p.credence >= $4)
-           GROUP BY p.belief_id),
-         kth AS (SELECT score FROM s ORDER BY score DESC LIMIT 1 OFFSET $7)
-         SELECT belief_id FROM s WHERE score >= COALESCE((SELECT score FROM kth), -1) - $8 ORDER BY score DESC LIMIT $9`,
-        [home, terms, includeEnded, minCredence, idf, total, k - 1, SLACK, MAX_WINDOW + 1],
-      );
+      if (total <= 0) return none;
+
+      // Step 2: MaxScore walk, rarest term first.
+      const met = new Map<string, Met>();
+      const scoreOf = (m: Met): number => {
+        let covered = 0;
+        for (const t of m.matched) covered += idf.get(t) ?? 0;
+        return Math.min(1, (covered / total) * (0.8 + 0.2 * Math.min(1, m.matched.size / m.nTerms))) * m.credence;
+      };
+      const scores: number[] = [];
+      /** The k-th best score met so far, less SLACK (−∞ before k candidates). */
+      const threshold = (): number => {
+        if (scores.length < k) return -Infinity;
+        return [...scores].sort((a, b) => b - a)[k - 1]! - SLACK;
+      };
+      const read = async (term: string, floor: number, limit: number | null) => {
+        const rows = await sql.query<PostingRow>(TERM_POSTINGS, [home, terms, term, Math.max(floor, minCredence ?? -1), includeEnded, limit]);
+        for (const row of rows) {
+          if (met.has(row.belief_id)) continue;
+          const m: Met = { credence: Number(row.credence), nTerms: Number(row.n_terms), matched: new Set(row.matched) };
+          met.set(row.belief_id, m);
+          scores.push(scoreOf(m));
+        }
+        return rows.length;
+      };
+      const order = terms.filter((t) => (df.get(t) ?? 0) > 0).sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0) || (a < b ? -1 : 1));
+      for (let i = 0; i < order.length; i++) {
+        const term = order[i] as string;
+        const ub = Math.min(1, order.slice(i).reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / total);
+        if (ub < threshold()) break;
+        if (threshold() === -Infinity && (df.get(term) ?? 0) > bigList) await read(term, -1, 4 * k);
+        const theta = threshold();
+        // A belief met first here holds only unvisited terms: score ≤ ub × credence, so credence < θ / ub cannot rank.
+        await read(term, theta === -Infinity ? -1 : theta / ub - SLACK, null);
+      }
+
+      // Step 3: the candidates within SLACK of the k-th score, their slim rows, ranked exactly.
+      const floor = threshold();
+      const best = [...met.entries()].filter(([, m]) => scoreOf(m) >= floor).map(([id]) => id);
       if (best.length > MAX_WINDOW) return null;
-      // Step 3: their slim rows, ranked exactly with the whole domain's statistics.
       const rows = await sql.query<Record<string, unknown>>(
         `SELECT id, credence, status, topic,
                 CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
                 CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", search_terms AS terms
          FROM graph_beliefs WHERE id = ANY($1::text[]) AND scope = $2`,
-        [best.map((b) => b.belief_id), home],
+        [best, home],
       );
       const candidates: CandidateStats[] = rows.map((row) => candidateStatsOf({ ...row, scope: home, contextTags: row.contextTags ?? [] }));
       const ranked = rankByTerms(query, candidates, {

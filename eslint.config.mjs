@@ -8,12 +8,12 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
  * ESLint replaces (does not merge) a rule's options when two blocks match a file, so each block lists the test-support
  * rule together with its own patterns.
  */
-const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx", "**/*.spec.ts", "**/testing/**", "**/*.test-support.ts", "lib/db/test-backends.ts", "e2e/**"];
+const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx", "**/*.spec.ts", "**/testing/**", "e2e/**"];
 /** Benchmarks start the same throwaway servers the tests use. */
 const BENCHMARKS = ["scripts/bench-*.ts", "**/bench.ts", "**/bench-*.ts"];
 
-/** Test support (`testing/` folders, `*.test-support.ts`) is for tests only. */
-const testSupport = { group: ["**/testing", "**/testing/**", "**/*.test-support", "**/*.test-support.ts", "@/lib/db/test-backends"], message: "Test support is imported only by tests." };
+/** Test support lives in `testing/` folders (one convention) and is for tests only. */
+const testSupport = { group: ["**/testing", "**/testing/**"], message: "Test support is imported only by tests." };
 
 const restrict = (...patterns) => ["error", { patterns: [testSupport, ...patterns] }];
 
@@ -24,7 +24,7 @@ const uiBoundary = {
   rules: {
     "no-restricted-imports": restrict(
       { group: ["@/lib/db", "@/lib/db/*"], message: "app/ and components/ reach data through lib/actions and lib/beliefs, never lib/db." },
-      { group: ["@/lib/graph/sql/*", "@/lib/graph/neo4j/*", "@/lib/graph/select-graph-store", "@/lib/graph/contract/*"], message: "Graph store adapters are wired by the composition root (lib/beliefs)." },
+      { group: ["@/lib/graph/sql/*", "@/lib/graph/neo4j/*", "@/lib/graph/select-graph-store"], message: "Graph store adapters are wired by the composition root (lib/beliefs)." },
       { group: ["@/lib/identity/*", "!@/lib/identity/roles"], message: "Identity is reached through the services (lib/beliefs); roles are a shared vocabulary." },
       { group: ["@/lib/access/authorised-view", "@/lib/access/readable-scopes"], message: "Who may see what is decided inside the services." },
       { group: ["@/lib/assess/*", "@/lib/assess/**", "@/lib/embed/*"], message: "Assessors and embedders are adapters, wired by the composition root." },

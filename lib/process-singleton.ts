@@ -34,3 +34,25 @@ export function processSingleton<T>(key: `__credence${string}`, build: () => Pro
     },
   };
 }
+
+/** A synchronous process-wide value (a logger, a counter, a flag): built on first `get`, replaceable by `set`. */
+export interface ProcessValue<T> {
+  get(): T;
+  /** Replaces the value; `undefined` forgets it, so the next `get` builds it again. */
+  set(value: T | undefined): void;
+}
+
+/** Like `processSingleton`, for values built synchronously: one `globalThis` key, shared by every module copy. */
+export function processValue<T>(key: `__credence${string}`, build: () => T): ProcessValue<T> {
+  const holder = globalThis as unknown as Record<string, T | undefined>;
+  return {
+    get() {
+      if (!(key in holder)) holder[key] = build();
+      return holder[key] as T;
+    },
+    set(value) {
+      if (value === undefined) delete holder[key];
+      else holder[key] = value;
+    },
+  };
+}

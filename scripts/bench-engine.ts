@@ -167,7 +167,7 @@ for (const n of SIZES) {
   for (let k = 1; k <= HOPS; k++) {
     const src = k === 1 ? "ev-root" : `b${k - 1}`;
     const items = [makeEntry({ seq: 1, sourceId: src, sourceKind: k === 1 ? "evidence" : "belief", tier: "document" })];
-    beliefs.set(`b${k}`, { kind: "belief", id: `b${k}`, scope: "s", live: true, supports: supportRefsOf(items, P) });
+    beliefs.set(`b${k}`, { kind: "belief", id: `b${k}`, scope: "s", live: true, supports: supportRefsOf(items) });
   }
   const chainResolver: AuthorisedResolver = { resolve: async (id) => beliefs.get(id) ?? (await resolver.resolve(id)) };
   const rec = record("citer", []);

@@ -9,7 +9,7 @@ import { seedDemoStories } from "@/lib/beliefs/demo-stories";
 import { settableClock } from "@/lib/beliefs/settable-clock";
 import { openDatabase } from "@/lib/db/database";
 import { TSX } from "@/lib/db/spawn-tsx";
-import { freshEmbeddedFolder } from "@/lib/db/test-backends";
+import { freshEmbeddedFolder } from "@/lib/db/testing/test-backends";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { createScope } from "@/lib/identity/scopes";
 import { createUser } from "@/lib/identity/users";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/lib/access/principal";
 import { composeServices } from "@/lib/beliefs/get-belief-services";
 import { runTsx } from "@/lib/db/spawn-tsx";
-import { embeddedBackend, type TestLocation } from "@/lib/db/test-backends";
+import { embeddedBackend, type TestLocation } from "@/lib/db/testing/test-backends";
 import { fetchModel } from "@/lib/embed/fetch-model";
 
 const CLI = path.join(process.cwd(), "scripts", "cli.ts");

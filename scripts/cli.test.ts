@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { holdDataFolder, runTsx, type RunResult } from "@/lib/db/spawn-tsx";
-import { freshEmbeddedFolder, TEST_BACKENDS, type TestLocation } from "@/lib/db/test-backends";
+import { freshEmbeddedFolder, TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
 import { authenticateToken } from "@/lib/identity/tokens";
 
 const CLI = path.join(process.cwd(), "scripts", "cli.ts");

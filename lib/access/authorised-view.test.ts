@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { TEST_BACKENDS, type TestLocation } from "@/lib/db/test-backends";
+import { TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
 import { addGrant } from "@/lib/identity/grants";
 import { createScope } from "@/lib/identity/scopes";
 import { authenticateToken, createToken } from "@/lib/identity/tokens";

@@ -7,6 +7,7 @@ import { textProblem, unstorableText } from "./nul-path";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 import { observeRequest } from "@/lib/ops/metrics";
+import { processValue } from "@/lib/process-singleton";
 import { requestIdOf, routePattern, runWithRequestContext, type RequestContext } from "@/lib/ops/request-context";
 import { claimIdempotencyKey, fingerprintRequest, idempotencyKeyOf, principalKey, purgeExpiredIdempotencyKeys, runClaimed } from "./idempotency";
 import { getRateLimiter, rateLimited, type RateDecision } from "./rate-limiter";
@@ -140,14 +141,13 @@ function answer(handler: (ctx: ApiContext) => Promise<Response | object>) {
   };
 }
 
-type PurgeGlobal = typeof globalThis & { __credenceIdempotencyPurgedAt?: number };
+const lastPurge = processValue("__credenceIdempotencyPurgedAt", () => 0);
 
 /** At most once an hour per process, expired keys are removed off the request's path (a failure only waits an hour). */
 function purgeNowAndThen(sql: SqlExecutor): void {
-  const holder = globalThis as PurgeGlobal;
   const now = Date.now();
-  if (now - (holder.__credenceIdempotencyPurgedAt ?? 0) < 3_600_000) return;
-  holder.__credenceIdempotencyPurgedAt = now;
+  if (now - lastPurge.get() < 3_600_000) return;
+  lastPurge.set(now);
   void getGraphStore()
     .then((store) => purgeExpiredIdempotencyKeys(sql, store.idempotency))
     .catch(() => {});

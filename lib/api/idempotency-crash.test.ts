@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { randomBytes } from "node:crypto";
-import { serverBackend } from "@/lib/db/test-backends";
+import { serverBackend } from "@/lib/db/testing/test-backends";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 import { fingerprintRequest, setIdempotencyFault } from "./idempotency";
 import { BASE, json, openApiHarness, type ApiHarness, type ApiHarnessOptions } from "./testing/api-harness";

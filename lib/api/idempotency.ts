@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Principal } from "@/lib/access/principal";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { IDEMPOTENCY_MARK_HOURS, runUnderIdempotencyClaim, type IdempotencyMarks } from "@/lib/graph/idempotency-mark";
+import { processValue } from "@/lib/process-singleton";
 import { ApiError } from "./api-error";
 
 /** How long a key is remembered (docs/design.md §7 asks for idempotent writes; 24 h is the usual retry horizon). */
@@ -127,15 +128,14 @@ export async function claimIdempotencyKey(sql: SqlExecutor, options: ClaimOption
 }
 
 type FaultHook = () => void | Promise<void>;
-type FaultGlobal = typeof globalThis & { __credenceIdempotencyFault?: FaultHook };
+const faultHook = processValue<FaultHook | undefined>("__credenceIdempotencyFault", () => undefined);
 
 /**
  * Fault injection for tests: runs after the request's writes committed and before its response is recorded — the
  * window a crash must not turn into a second write. A hook that throws stands for the process dying there.
  */
 export function setIdempotencyFault(hook: FaultHook | undefined): void {
-  if (hook) (globalThis as FaultGlobal).__credenceIdempotencyFault = hook;
-  else delete (globalThis as FaultGlobal).__credenceIdempotencyFault;
+  faultHook.set(hook);
 }
 
 /**
@@ -171,7 +171,7 @@ export async function runClaimed(
     }
   }
   const { value: response, committed } = await runUnderIdempotencyClaim({ principal: ids.principal, key: ids.key, claimId: claim.claimId }, run);
-  await (globalThis as FaultGlobal).__credenceIdempotencyFault?.();
+  await faultHook.get()?.();
   await recordCompletion(claim, response, committed > 0);
   return { response, replayed: false };
 }

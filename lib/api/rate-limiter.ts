@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { processValue } from "@/lib/process-singleton";
 import { errorResponse } from "./api-error";
 
 /** Default requests per minute per token (or per user for a browser session); docs/design.md §7 asks for at least 600. */
@@ -71,7 +72,7 @@ export function rateLimitFromEnv(env: Record<string, string | undefined>): numbe
   return parsed.data;
 }
 
-type LimiterGlobal = typeof globalThis & { __credenceRateLimiter?: RateLimiter };
+const processLimiter = processValue("__credenceRateLimiter", () => selectRateLimiter(process.env));
 
 /**
  * The process-wide limiter, shared by all app servers when there are several (issue #15): Redis when `REDIS_URL` is
@@ -81,9 +82,7 @@ type LimiterGlobal = typeof globalThis & { __credenceRateLimiter?: RateLimiter }
  * would give every endpoint its own buckets.
  */
 export function getRateLimiter(): RateLimiter {
-  const holder = globalThis as LimiterGlobal;
-  holder.__credenceRateLimiter ??= selectRateLimiter(process.env);
-  return holder.__credenceRateLimiter;
+  return processLimiter.get();
 }
 
 export function selectRateLimiter(env: Record<string, string | undefined>): RateLimiter {
@@ -113,9 +112,7 @@ function lazyLimiter(perMinute: number, load: () => Promise<RateLimiter>): RateL
 
 /** Tests install a limiter with a small limit (or remove it to fall back to the environment's). */
 export function setRateLimiter(limiter: RateLimiter | undefined): void {
-  const holder = globalThis as LimiterGlobal;
-  if (limiter) holder.__credenceRateLimiter = limiter;
-  else delete holder.__credenceRateLimiter;
+  processLimiter.set(limiter);
 }
 
 /** The 429 every interface answers (REST and MCP share a token's budget). */

@@ -10,6 +10,7 @@
  * belief that kept changing), and the process-wide counters (`contentionStats`) feed the metrics.
  */
 import { isVersionConflict } from "@/lib/graph/errors";
+import { processValue } from "@/lib/process-singleton";
 import { BeliefServiceError } from "./belief-service-error";
 
 export const DEFAULT_MAX_ATTEMPTS = 32;
@@ -36,11 +37,10 @@ export interface ContentionStats {
   contended: number;
 }
 
-type StatsGlobal = typeof globalThis & { __credenceContention?: ContentionStats };
+const contention = processValue<ContentionStats>("__credenceContention", () => ({ retries: 0, exhausted: 0, contended: 0 }));
 
 export function contentionStats(): ContentionStats {
-  const holder = globalThis as StatsGlobal;
-  return (holder.__credenceContention ??= { retries: 0, exhausted: 0, contended: 0 });
+  return contention.get();
 }
 
 function budgetFromEnv(): number {

@@ -13,7 +13,7 @@ import { openBeliefHarness, type BeliefHarness } from "./testing/belief-harness"
 import type { RebuildProgress } from "./embedding-services";
 import { withVectorsOnApply } from "./vectors-on-apply";
 import { emptyChangeSet } from "@/lib/engine";
-import { makeEvidence, uid } from "@/lib/graph/contract/fixtures";
+import { makeEvidence, uid } from "@/lib/graph/testing/fixtures";
 
 /** A different model: letter counts, normalised (enough to tell texts apart; nothing like meaning). */
 class LetterEmbedder implements Embedder {

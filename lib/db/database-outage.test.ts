@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@/lib/db/database";
-import type { TestBackend } from "@/lib/db/test-backends";
+import type { TestBackend } from "@/lib/db/testing/test-backends";
 import { createThrowawayCluster, type ThrowawayCluster } from "@/lib/testing/throwaway-cluster";
 import { json, openApiHarness, type ApiHarness } from "@/lib/api/testing/api-harness";
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";

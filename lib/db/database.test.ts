@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderInUseError, LOCK_FILE_NAME } from "./data-folder-lock";
 import { openDatabase, type Database } from "./database";
 import { readMigrations } from "./migrate";
-import { freshEmbeddedFolder, serverBackend, TEST_BACKENDS, type TestLocation } from "./test-backends";
+import { freshEmbeddedFolder, serverBackend, TEST_BACKENDS, type TestLocation } from "./testing/test-backends";
 import { holdDataFolder, runTsx } from "./spawn-tsx";
 
 describe.each(TEST_BACKENDS)("database on $name", (backend) => {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "./database";
-import { TEST_BACKENDS, type TestLocation } from "./test-backends";
+import { TEST_BACKENDS, type TestLocation } from "./testing/test-backends";
 
 /**
  * prisma/schema.prisma and the hand-written SQL in prisma/migrations must describe the same tables, because

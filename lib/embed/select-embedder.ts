@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { Embedder } from "@/lib/engine";
+import { processValue } from "@/lib/process-singleton";
 import { LocalEmbedder } from "./local-embedder";
 import { minilmModelDir } from "./minilm-model";
 import { OpenAiEmbedder } from "./openai-embedder";
@@ -68,19 +69,15 @@ export function selectEmbedder(
   }
 }
 
-/**
- * Kept on `globalThis` (as lib/process-singleton does) so the custom server and the Next.js bundles share one embedder,
- * one loaded model and one start-up line.
- */
-const holder = globalThis as unknown as { __credenceEmbedder?: { embedder: Embedder | null } };
+/** One per process (lib/process-singleton): the custom server and the Next.js bundles share one loaded model and one start-up line. */
+const processEmbedder = processValue<Embedder | null>("__credenceEmbedder", () => selectEmbedder(process.env));
 
 /** The process's embedder, selected from `process.env` on first use (never at import time) and kept. */
 export function getEmbedder(): Embedder | null {
-  holder.__credenceEmbedder ??= { embedder: selectEmbedder(process.env) };
-  return holder.__credenceEmbedder.embedder;
+  return processEmbedder.get();
 }
 
 /** Replaces the process's embedder (tests, or a CLI flag); `undefined` re-reads the environment on next use. */
 export function setEmbedder(embedder: Embedder | null | undefined): void {
-  holder.__credenceEmbedder = embedder === undefined ? undefined : { embedder };
+  processEmbedder.set(embedder);
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "./memory-store.test-support";
+import { MemoryStore } from "./testing/memory-store";
 import { assimilate, checkReplay, defaultParams, derivedFields, minutesAfter, replay, type AssimilateResult, type EvidenceInput, type Tier } from "./index";
 
 const P = defaultParams;
@@ -50,7 +50,7 @@ describe("assimilate: verification", () => {
 
   it("treats a cited mutation and a discarded evidence item as unverified", async () => {
     const store = new MemoryStore();
-    store.mutations.set("m1", "home");
+    store.addMutation("m1", "home");
     store.addEvidence("bad", "home", "document", { discarded: true });
     const res = await write(store, "b1", [sup("m1"), sup("bad")]);
     expect(res.entries.map((e) => [e.verified, e.effectiveTier, e.sourceKind])).toEqual([

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "./memory-store.test-support";
+import { MemoryStore } from "./testing/memory-store";
 import {
   assimilate,
   defaultParams,

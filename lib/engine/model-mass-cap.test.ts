@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { HistoryItem } from "./model";
 import { defaultParams, resolveParams } from "./params";
 import { foldCheckpoint, replay, replayIncremental } from "./replay";
-import { at, makeEntry } from "./testing/fixtures";
+import { at, entryAt } from "./testing/fixtures";
 
 /** A model assertion (harvested say-so, no verified source) from its own source, an hour apart (no cooling). */
 const modelAssertion = (seq: number, ess = 1) =>
-  makeEntry(seq, { sourceId: `claim_${seq}`, tier: "model_assertion", effectiveTier: "model_assertion", verified: false, ess, time: at(seq * 60), actor: `agent_${seq}` });
-const documentEntry = (seq: number, weight = 1) => makeEntry(seq, { sourceId: `doc_${seq}`, weight, time: at(seq * 60), actor: `reader_${seq}` });
+  entryAt(seq, { sourceId: `claim_${seq}`, tier: "model_assertion", effectiveTier: "model_assertion", verified: false, ess, time: at(seq * 60), actor: `agent_${seq}` });
+const documentEntry = (seq: number, weight = 1) => entryAt(seq, { sourceId: `doc_${seq}`, weight, time: at(seq * 60), actor: `reader_${seq}` });
 
 describe("MODEL_MASS_CAP: model assertions together add at most modelMassCap to the evidence mass n", () => {
   it("eight repeated model assertions do not make a confident belief", () => {
@@ -47,8 +47,8 @@ describe("MODEL_MASS_CAP: model assertions together add at most modelMassCap to 
   it("a source whose model say-so is later verified moves its mass out of the capped part, also incrementally", () => {
     const source = "claim_x";
     const claims = Array.from({ length: 6 }, (_, i) => modelAssertion(i + 1));
-    const said = makeEntry(7, { sourceId: source, tier: "model_assertion", effectiveTier: "model_assertion", verified: false, time: at(7 * 60), actor: "agent_x" });
-    const verified = makeEntry(8, { sourceId: source, tier: "document", effectiveTier: "document", verified: true, time: at(8 * 60), actor: "reviewer" });
+    const said = entryAt(7, { sourceId: source, tier: "model_assertion", effectiveTier: "model_assertion", verified: false, time: at(7 * 60), actor: "agent_x" });
+    const verified = entryAt(8, { sourceId: source, tier: "document", effectiveTier: "document", verified: true, time: at(8 * 60), actor: "reviewer" });
     const full = replay([...claims, said, verified], defaultParams);
     expect(full.n).toBeCloseTo(defaultParams.modelMassCap + 1, 9);
     const inc = replayIncremental(foldCheckpoint([...claims, said], defaultParams), [verified], defaultParams);

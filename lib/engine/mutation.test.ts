@@ -6,7 +6,7 @@ import { checkReplay } from "./replay";
 import { EngineError } from "./errors";
 import { inlineIds, parseMutationRequest, proposeMutation, reviewMutation, type MutationInput, type MutationRequestInput } from "./mutation";
 import { liftFreeze } from "./stability";
-import { at, makeEntry, makeEvidence, storedRecord } from "./testing/fixtures";
+import { at, entryAt, makeEvidence, storedRecord } from "./testing/fixtures";
 import { applyChangeSet, emptyGraph, memoryCitationIndex, memoryResolver, topicStateOf, type MemoryGraph } from "./testing/memory-graph";
 import { scriptedAssessor, type AssessorScript } from "./testing/scripted-assessor";
 
@@ -20,11 +20,11 @@ function stored(id: string, text: string, history: HistoryItem[], topic = "deplo
 /** E: well supported (credence ≈ 0.87), optionally with a strong real rebuttal. */
 function existing(text: string, strongRebuttal = false, id = "b_e"): BeliefRecord {
   const h: HistoryItem[] = [
-    makeEntry(1, { sourceId: "ev_doc1", changeSet: "c1", time: at(0) }),
-    makeEntry(2, { sourceId: "ev_doc2", changeSet: "c2", time: at(60) }),
-    makeEntry(3, { sourceId: "ev_doc3", changeSet: "c3", time: at(120) }),
+    entryAt(1, { sourceId: "ev_doc1", changeSet: "c1", time: at(0) }),
+    entryAt(2, { sourceId: "ev_doc2", changeSet: "c2", time: at(60) }),
+    entryAt(3, { sourceId: "ev_doc3", changeSet: "c3", time: at(120) }),
   ];
-  if (strongRebuttal) h.push(makeEntry(4, { sourceId: "ev_incident", relation: "REBUTS", weight: 0.6, changeSet: "c4", time: at(180) }));
+  if (strongRebuttal) h.push(entryAt(4, { sourceId: "ev_incident", relation: "REBUTS", weight: 0.6, changeSet: "c4", time: at(180) }));
   return stored(id, text, h);
 }
 
@@ -179,7 +179,7 @@ describe("the Judge's decision tree", () => {
 
   it("a rebuttal below 0.5, or one that is retracted, does not supersede", async () => {
     const weak = existing(E_TEXT);
-    const h = [...weak.history, makeEntry(4, { sourceId: "ev_incident", relation: "REBUTS", weight: 0.49, changeSet: "c4", time: at(180) })];
+    const h = [...weak.history, entryAt(4, { sourceId: "ev_incident", relation: "REBUTS", weight: 0.49, changeSet: "c4", time: at(180) })];
     const r = await run(graphWith([stored("b_e", E_TEXT, h)]), body({ belief: "Deploys to production require one approval." })).promise;
     expect(r.decision).toBe("review");
     const strong = existing(E_TEXT, true);
@@ -245,7 +245,7 @@ describe("the Judge's decision tree", () => {
   });
 
   it("no conflict when E's credence is not above 0.7 or similarity not above 0.7 → new", async () => {
-    const weakE = stored("b_e", E_TEXT, [makeEntry(1, { sourceId: "ev_doc1", tier: "observation", effectiveTier: "observation" })]);
+    const weakE = stored("b_e", E_TEXT, [entryAt(1, { sourceId: "ev_doc1", tier: "observation", effectiveTier: "observation" })]);
     const r = await run(graphWith([weakE]), body({ belief: "Deploys to production require one approval." })).promise;
     expect(r).toMatchObject({ decision: "new", conflictReport: null });
     const far = await run(graphWith([existing(E_TEXT)]), body({ belief: "Lunch is served at noon daily." })).promise;
@@ -332,7 +332,7 @@ describe("grounding after a supersession", () => {
   it("a belief citing only the superseded belief gets its citation stripped, in the same change-set", async () => {
     const e = existing(E_TEXT, true);
     const citer = storedRecord("b_citer", "Release trains wait for two approvals.", [
-      makeEntry(1, { sourceId: "b_e", sourceKind: "belief", tier: "document", effectiveTier: "document", changeSet: "cc1", time: at(500) }),
+      entryAt(1, { sourceId: "b_e", sourceKind: "belief", tier: "document", effectiveTier: "document", changeSet: "cc1", time: at(500) }),
     ]);
     let g = graphWith([e, citer]);
     const assessor = scriptedAssessor();

@@ -39,7 +39,7 @@ export interface ScopeView {
  * One live, verified, non-laundered `SUPPORTS` entry of a belief, as the resolver reports it. The engine derives
  * everything it needs about a cited belief from these: its real support (effective tier above `model_assertion`),
  * the strongest such tier, and the beliefs it cites (for cycle checks). The stores compute the list without a replay
- * (`liveSupportRefs` in `lib/graph/graph-store.ts`); the contract suite holds it equal to `supportRefsOf` (`./replay`).
+ * (`supportRefsOf` in `./replay` is the one definition; the contract suite holds every store to it).
  */
 export interface SupportRef {
   sourceId: string;

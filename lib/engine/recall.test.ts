@@ -4,7 +4,7 @@ import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { decideDominance, positionsTension, recall } from "./recall";
 import { replay } from "./replay";
-import { at, makeBelief, makeEntry } from "./testing/fixtures";
+import { at, makeBelief, entryAt } from "./testing/fixtures";
 import { scriptedAssessor } from "./testing/scripted-assessor";
 
 /** A belief record whose stored fields are its replay. */
@@ -14,7 +14,7 @@ function record(text: string, history: HistoryItem[], id?: string): BeliefRecord
   return { belief, history };
 }
 
-const entry = (seq: number, over: Partial<EvidenceEntry>) => makeEntry(seq, { changeSet: `cs_${over.sourceId ?? seq}_${seq}`, ...over });
+const entry = (seq: number, over: Partial<EvidenceEntry>) => entryAt(seq, { changeSet: `cs_${over.sourceId ?? seq}_${seq}`, ...over });
 const noLoad = async () => null;
 
 const MONDAY = at(0);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { arbEntrySpec, buildEntries, type EntrySpec } from "./arbitraries.test-support";
+import { arbEntrySpec, buildEntries, type EntrySpec } from "./testing/arbitraries";
 import { makeContraction, makeRetracted, makeReview, makeRevised, makeStatusEvent, makeStripped, minutesAfter } from "./history-builder";
 import { defaultParams, derivedFields, replay, resolveParams, type HistoryItem } from "./index";
 import { foldCheckpoint, replayIncremental, type FoldCheckpoint } from "./replay";

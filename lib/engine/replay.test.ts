@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { arbEntrySpec, arbHistory, arbRelation, arbTier, arbUnit, buildEntries } from "./arbitraries.test-support";
+import { arbEntrySpec, arbHistory, arbRelation, arbTier, arbUnit, buildEntries } from "./testing/arbitraries";
 import {
   EPOCH,
   makeContraction,
@@ -13,7 +13,7 @@ import {
   minutesAfter,
   renumber,
 } from "./history-builder";
-import { checkReplay, defaultParams, derivedFields, logit, replay, resolveParams, withEntryOutputs, type HistoryItem } from "./index";
+import { checkReplay, defaultParams, derivedFields, logit, replay, resolveParams, supportRefsOf, withEntryOutputs, type HistoryItem } from "./index";
 
 const P = defaultParams;
 const L = logit(P.modelAssertionCap);
@@ -209,6 +209,38 @@ describe("replay: golden values", () => {
 });
 
 describe("replay: properties", () => {
+  it("reports as support refs exactly the live, verified, non-laundered SUPPORTS entries the replay keeps", () => {
+    // supportRefsOf is a scan (stores answer it without a replay); the replay's own outcomes are the reference.
+    const arbEvents = (n: number) =>
+      fc.array(fc.record({ target: fc.integer({ min: 1, max: Math.max(1, n) }), kind: fc.constantFrom("retracted", "stripped", "revised"), relation: arbRelation }), { maxLength: 8 });
+    fc.assert(
+      fc.property(
+        arbHistory(25).chain((h) => fc.tuple(fc.constant(h), arbEvents(h.length))),
+        ([entries, events]) => {
+          let seq = entries.length;
+          const history: HistoryItem[] = [...entries];
+          for (const e of events) {
+            const base = { seq: ++seq, targetSeq: e.target, time: entries.at(-1)?.time ?? "2026-01-01T00:00:00.000Z", actor: "alice", changeSet: `ev-${seq}` };
+            if (e.kind === "retracted") history.push({ ...base, type: "retracted", sourceId: "s0" });
+            else if (e.kind === "stripped") history.push({ ...base, type: "stripped", citedBeliefId: "b" });
+            else history.push({ ...base, type: "revised", relation: e.relation, reason: "reread" });
+          }
+          const state = replay(history, P);
+          const kept = new Map(state.entries.map((o) => [o.seq, o]));
+          const expected = entries
+            .filter((item) => {
+              const o = kept.get(item.seq);
+              if (!o || o.zeroReason === "retracted" || o.zeroReason === "stripped" || o.zeroReason === "laundered") return false;
+              return o.relation === "SUPPORTS" && item.verified && item.sourceId !== null && item.sourceKind !== null;
+            })
+            .map((item) => item.sourceId);
+          expect(supportRefsOf(history).map((r) => r.sourceId)).toEqual(expected);
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it("is deterministic", () => {
     fc.assert(
       fc.property(arbHistory(40), (h) => {

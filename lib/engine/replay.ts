@@ -791,19 +791,23 @@ export function isGrounded(state: Pick<ReplayState, "status" | "realSupports">):
 }
 
 /**
- * What a resolver reports about a belief's support: every live, verified, non-laundered SUPPORTS entry with a
- * resolved source (after revisions), real or not. The stores report the same list without a replay; the contract
- * suite holds them equal to this.
+ * What a resolver reports about a belief's support: every live, verified, non-laundered `SUPPORTS` entry with a
+ * resolved source, after the history's `retracted`, `stripped` and `revised` (relation) events, in seq order. A scan,
+ * not a replay, so stores can answer it from the history they hold (the SQL store keeps it as an indexed projection;
+ * the contract suite holds every store to this definition, and a property test holds it to the replay's outcomes).
  */
-export function supportRefsOf(history: History, params: EngineParams): SupportRef[] {
-  const state = replay(history, params);
-  const outcome = new Map(state.entries.map((e) => [e.seq, e]));
+export function supportRefsOf(history: History): SupportRef[] {
+  const removed = new Set<number>();
+  const relation = new Map<number, Relation>();
+  for (const item of history) {
+    if (item.type === "retracted" || item.type === "stripped") removed.add(item.targetSeq);
+    else if (item.type === "revised" && item.relation !== undefined) relation.set(item.targetSeq, item.relation);
+  }
   const refs: SupportRef[] = [];
   for (const item of history) {
-    if (item.type !== "entry") continue;
-    const o = outcome.get(item.seq);
-    if (!o || o.zeroReason === "retracted" || o.zeroReason === "stripped" || o.zeroReason === "laundered") continue;
-    if (o.relation !== "SUPPORTS" || !item.verified || item.sourceId === null || item.sourceKind === null) continue;
+    if (item.type !== "entry" || removed.has(item.seq)) continue;
+    if ((relation.get(item.seq) ?? item.relation) !== "SUPPORTS") continue;
+    if (!item.verified || item.launderingReason !== null || item.sourceId === null || item.sourceKind === null) continue;
     refs.push({ sourceId: item.sourceId, sourceKind: item.sourceKind, effectiveTier: item.effectiveTier });
   }
   return refs;

@@ -5,7 +5,7 @@ import { defaultParams } from "./params";
 import { recall } from "./recall";
 import { checkReplay } from "./replay";
 import { ingest, type IngestInput, type IngestResult } from "./revision";
-import { at, makeEntry, storedRecord } from "./testing/fixtures";
+import { at, entryAt, storedRecord } from "./testing/fixtures";
 import { applyChangeSet, memoryCitationIndex, withBeliefs, type MemoryGraph } from "./testing/memory-graph";
 import { scriptedAssessor, type AssessorScript } from "./testing/scripted-assessor";
 
@@ -50,7 +50,7 @@ const deployScript: AssessorScript = {
 };
 
 describe("ingest: the deploy-branch contradiction", () => {
-  const monday = stored("b_main", MAIN, [makeEntry(1, { sourceId: "ev_monday", tier: "observation", effectiveTier: "observation", actor: "alice", time: at(0) })]);
+  const monday = stored("b_main", MAIN, [entryAt(1, { sourceId: "ev_monday", tier: "observation", effectiveTier: "observation", actor: "alice", time: at(0) })]);
 
   it("expands both claims, rebuts main once with the strongest assessment, reports the disagreement, and commits whole", async () => {
     const graph = withBeliefs([monday]);
@@ -125,7 +125,7 @@ describe("ingest: the deploy-branch contradiction", () => {
   });
 
   it("relates at most the top 5 beliefs with similarity ≥ 0.3", async () => {
-    const others = Array.from({ length: 8 }, (_, i) => stored(`b_o${i}`, `Deploy rule number ${i} applies.`, [makeEntry(1, { sourceId: `ev_o${i}` })]));
+    const others = Array.from({ length: 8 }, (_, i) => stored(`b_o${i}`, `Deploy rule number ${i} applies.`, [entryAt(1, { sourceId: `ev_o${i}` })]));
     const sims = others.map((o, i) => ({ a: "Pushing", b: o.belief.text, value: 0.25 + i * 0.05 }));
     const graph = withBeliefs(others);
     const assessor = scriptedAssessor({ similarity: sims, relations: [{ relation: "SUPPORTS", strength: 0.5 }] });
@@ -138,8 +138,8 @@ describe("ingest: contraction only from accumulated contradiction", () => {
   const X = "The cache is always warm after deploys.";
   const withRebuttals = (k: number) =>
     stored("b_x", X, [
-      makeEntry(1, { sourceId: "ev_s", time: at(0), actor: "a0" }),
-      ...Array.from({ length: k }, (_, i) => makeEntry(i + 2, { sourceId: `ev_r${i}`, relation: "REBUTS", time: at(60 * (i + 1)), actor: `r${i}`, changeSet: `cs_r${i}` })),
+      entryAt(1, { sourceId: "ev_s", time: at(0), actor: "a0" }),
+      ...Array.from({ length: k }, (_, i) => entryAt(i + 2, { sourceId: `ev_r${i}`, relation: "REBUTS", time: at(60 * (i + 1)), actor: `r${i}`, changeSet: `cs_r${i}` })),
     ]);
   const script: AssessorScript = { relations: [{ belief: /cache/, relation: "REBUTS", strength: 1 }], similarity: [{ a: /cold/, b: /cache/, value: 0.5 }], contractions: [{ belief: /cache/, contract: true, severity: 0.6, reasoning: "pattern of misses" }] };
 
@@ -158,7 +158,7 @@ describe("ingest: contraction only from accumulated contradiction", () => {
   });
 
   it("a full contraction ends the belief and, with a cascade context, strips a citer in the same change-set", async () => {
-    const citer = storedRecord("b_citer", "Warm caches make deploys fast.", [makeEntry(1, { sourceId: "b_x", sourceKind: "belief", time: at(5), changeSet: "cc" })]);
+    const citer = storedRecord("b_citer", "Warm caches make deploys fast.", [entryAt(1, { sourceId: "b_x", sourceKind: "belief", time: at(5), changeSet: "cc" })]);
     const graph = withBeliefs([withRebuttals(2), citer]);
     const assessor = scriptedAssessor({ ...script, contractions: [{ belief: /cache/, contract: true, severity: 1, reasoning: "refuted" }] });
     const result = await ingest(input(graph, "Cold-start traces show cache misses after every deploy.", { kind: "document" }), {
@@ -175,7 +175,7 @@ describe("ingest: contraction only from accumulated contradiction", () => {
   it("a single contradicting entry never contracts a belief, however strong (property)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 6 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("observation", "document", "held_out_truth" as const), async (supports, strength, kind) => {
-        const rec = stored("b_x", X, Array.from({ length: supports }, (_, i) => makeEntry(i + 1, { sourceId: `ev_s${i}`, changeSet: `cs_s${i}`, time: at(i) })));
+        const rec = stored("b_x", X, Array.from({ length: supports }, (_, i) => entryAt(i + 1, { sourceId: `ev_s${i}`, changeSet: `cs_s${i}`, time: at(i) })));
         const assessor = scriptedAssessor({ ...script, relations: [{ belief: /cache/, relation: "REBUTS", strength }] });
         const result = await ingest(input(withBeliefs([rec]), "Cold traces show misses.", { kind }), { assessor, params: defaultParams });
         expect(assessor.calls.some((c) => c.method === "assessContraction")).toBe(false);
@@ -187,8 +187,8 @@ describe("ingest: contraction only from accumulated contradiction", () => {
 
   it("no assessment while rebuttal weight is below support weight", async () => {
     const strong = stored("b_x", X, [
-      ...Array.from({ length: 4 }, (_, i) => makeEntry(i + 1, { sourceId: `ev_s${i}`, tier: "held_out_truth", effectiveTier: "held_out_truth", changeSet: `cs_s${i}`, time: at(i * 60) })),
-      ...Array.from({ length: 2 }, (_, i) => makeEntry(i + 5, { sourceId: `ev_r${i}`, relation: "REBUTS", tier: "observation", effectiveTier: "observation", changeSet: `cs_r${i}`, time: at(600 + i * 60) })),
+      ...Array.from({ length: 4 }, (_, i) => entryAt(i + 1, { sourceId: `ev_s${i}`, tier: "held_out_truth", effectiveTier: "held_out_truth", changeSet: `cs_s${i}`, time: at(i * 60) })),
+      ...Array.from({ length: 2 }, (_, i) => entryAt(i + 5, { sourceId: `ev_r${i}`, relation: "REBUTS", tier: "observation", effectiveTier: "observation", changeSet: `cs_r${i}`, time: at(600 + i * 60) })),
     ]);
     const assessor = scriptedAssessor(script);
     await ingest(input(withBeliefs([strong]), "Cold traces show misses."), { assessor, params: defaultParams });
@@ -243,7 +243,7 @@ describe("ingest invariants (property)", () => {
   it("the staged change-set applies cleanly and every touched belief equals its replay; every entry cites the new evidence", async () => {
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(sentence, { maxLength: 5 }), fc.array(sentence, { minLength: 1, maxLength: 3 }), fc.constantFrom("observation", "document", "model_output" as const), async (existing, claims, kind) => {
-        const records = existing.map((t, i) => stored(`b_e${i}`, t, [makeEntry(1, { sourceId: `ev_e${i}`, time: at(i) })]));
+        const records = existing.map((t, i) => stored(`b_e${i}`, t, [entryAt(1, { sourceId: `ev_e${i}`, time: at(i) })]));
         const graph = withBeliefs(records);
         const result = await ingest(input(graph, claims.join(" "), { kind }), { assessor: scriptedAssessor(), params: defaultParams });
         const after = applyChangeSet(graph, result.changeSet);

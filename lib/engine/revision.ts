@@ -154,7 +154,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     if (!isLive(replay(record.history, params))) continue;
     working.set(record.belief.id, { record, stored: true, items: [], fresh: false });
   }
-  const makeEntry = (relation: Relation, weight: number, reasoning: string, stamp: string): UnsequencedItem => ({
+  const entryOf = (relation: Relation, weight: number, reasoning: string, stamp: string): UnsequencedItem => ({
     type: "entry",
     time: input.now,
     actor: input.actor,
@@ -194,7 +194,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     let target: Working | null = null;
     let action: ClaimAction;
     if (twin) {
-      twin.items.push(makeEntry("SUPPORTS", 1, byKey ? "same key" : `paraphrase (similarity ${fmt(sims.get(twin.record.belief.id) ?? 0)})`, ess.assessor));
+      twin.items.push(entryOf("SUPPORTS", 1, byKey ? "same key" : `paraphrase (similarity ${fmt(sims.get(twin.record.belief.id) ?? 0)})`, ess.assessor));
       target = twin;
       action = "supported_existing";
     } else if (evidence.ess !== null && evidence.ess >= params.essThreshold) {
@@ -210,7 +210,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
       const belief = newBelief({ id: input.newBeliefId(), scope: input.scope, topic: topic.topic, text: claimText, key, quantity: claim.quantity ?? null }, params, input.now);
       const record: BeliefRecord = { belief, history: [] };
       const w: Working = { record, stored: false, items: [], fresh: true };
-      w.items.push(makeEntry("SUPPORTS", 1, "expansion: new claim", ess.assessor));
+      w.items.push(entryOf("SUPPORTS", 1, "expansion: new claim", ess.assessor));
       working.set(record.belief.id, w);
       target = w;
       action = "created";
@@ -238,7 +238,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
 
   const disagreements: Disagreement[] = [];
   for (const { w, rel, stamp, claim } of [...best.values()].sort((a, b) => (a.rel.beliefId < b.rel.beliefId ? -1 : a.rel.beliefId > b.rel.beliefId ? 1 : a.rel.relation < b.rel.relation ? -1 : 1))) {
-    w.items.push(makeEntry(rel.relation, rel.strength, rel.reasoning, stamp));
+    w.items.push(entryOf(rel.relation, rel.strength, rel.reasoning, stamp));
     if (rel.relation === "REBUTS" && rel.strength > 0) {
       disagreements.push({ beliefId: rel.beliefId, text: w.record.belief.text, claim, strength: rel.strength, reasoning: rel.reasoning });
     }

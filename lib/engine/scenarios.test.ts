@@ -2,7 +2,7 @@
  * The seeds' own stories walked through assimilate / retract on an in-memory store (mixle, memnode, Sonality).
  */
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "./memory-store.test-support";
+import { MemoryStore } from "./testing/memory-store";
 import {
   assimilate,
   defaultParams,

@@ -5,9 +5,9 @@ import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { replay } from "./replay";
 import { acceptSynthesis, detectSynthesisCandidates, dismissSynthesis } from "./synthesis";
-import { at, makeBelief, makeEntry } from "./testing/fixtures";
+import { at, makeBelief, entryAt } from "./testing/fixtures";
 
-const entry = (seq: number, over: Partial<EvidenceEntry>) => makeEntry(seq, { time: at(seq), ...over });
+const entry = (seq: number, over: Partial<EvidenceEntry>) => entryAt(seq, { time: at(seq), ...over });
 function record(id: string, text: string, history: HistoryItem[]): BeliefRecord {
   const s = replay(history, defaultParams);
   return { belief: makeBelief(text, { id, credence: s.credence, status: s.status }), history };

@@ -1,6 +1,6 @@
 /**
  * The GraphStore port (docs/design.md §2–§4): how the belief graph is persisted, whatever the backend (SQL on Postgres/PGlite,
- * or Neo4j). Both adapters pass the one contract suite in `lib/graph/contract/`.
+ * or Neo4j). Both adapters pass the one contract suite in `lib/graph/testing/`.
  *
  * Rules every adapter keeps:
  * * **Anchoring.** Every read made for a caller takes a `ScopeView` and is anchored on `view.homeScopeId`; every node
@@ -39,14 +39,11 @@ import {
   type CitationRef,
   type EdgeKind,
   type Evidence,
-  type History,
   type IsoTime,
   type ItemKind,
   type MutationRecord,
   type MutationStatus,
-  type Relation,
   type ScopeView,
-  type SupportRef,
   type TopicFreeze,
 } from "@/lib/engine";
 import { beliefEdgeSchema, beliefRecordSchema, evidenceSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/engine/model-schemas";
@@ -338,28 +335,6 @@ function fnv1a(text: string): string {
 export function entryEdgeSource(scope: string, sourceId: string | null, sourceKind: ItemKind | null): string | null {
   if (sourceId === null) return null;
   return sourceKind === null ? placeholderEvidenceId(scope, sourceId) : sourceId;
-}
-
-/**
- * Live, verified, non-laundered `SUPPORTS` entries with a resolved source, after the history's `retracted`, `stripped`
- * and `revised` (relation) events, in seq order: the engine's `supportRefsOf` without a replay (the contract suite
- * checks they agree). Adapters report these as `ResolvedBelief.supports`; the engine filters them by tier.
- */
-export function liveSupportRefs(history: History): SupportRef[] {
-  const removed = new Set<number>();
-  const relation = new Map<number, Relation>();
-  for (const item of history) {
-    if (item.type === "retracted" || item.type === "stripped") removed.add(item.targetSeq);
-    else if (item.type === "revised" && item.relation !== undefined) relation.set(item.targetSeq, item.relation);
-  }
-  const refs: SupportRef[] = [];
-  for (const item of history) {
-    if (item.type !== "entry" || removed.has(item.seq)) continue;
-    if ((relation.get(item.seq) ?? item.relation) !== "SUPPORTS") continue;
-    if (!item.verified || item.launderingReason !== null || item.sourceId === null || item.sourceKind === null) continue;
-    refs.push({ sourceId: item.sourceId, sourceKind: item.sourceKind, effectiveTier: item.effectiveTier });
-  }
-  return refs;
 }
 
 const BELIEF_STATUS_SET: ReadonlySet<string> = new Set(BELIEF_STATUSES);

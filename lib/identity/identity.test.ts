@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { TEST_BACKENDS, type TestLocation } from "@/lib/db/test-backends";
+import { TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
 import { BeliefServiceError, type BeliefServiceErrorCode } from "@/lib/beliefs/belief-service-error";
 import { OPERATOR } from "@/lib/access/principal";
 import { addGrant, listGrants, listIncomingGrants, removeGrant } from "./grants";

@@ -2,12 +2,14 @@
  * The process's serving state, for graceful shutdown: once draining (SIGTERM), readiness answers 503 so a load
  * balancer stops sending new requests while the ones in flight (and running jobs) finish.
  */
-type LifecycleGlobal = typeof globalThis & { __credenceDraining?: boolean };
+import { processValue } from "@/lib/process-singleton";
 
-export function markDraining(draining = true): void {
-  (globalThis as LifecycleGlobal).__credenceDraining = draining;
+const draining = processValue("__credenceDraining", () => false);
+
+export function markDraining(value = true): void {
+  draining.set(value);
 }
 
 export function isDraining(): boolean {
-  return (globalThis as LifecycleGlobal).__credenceDraining === true;
+  return draining.get();
 }

@@ -3,9 +3,10 @@
  * its `requestId` (mixed in from the request context). `LOG_LEVEL` sets the level (default info; `silent` for none).
  */
 import pino, { type DestinationStream, type Logger } from "pino";
+import { processValue } from "@/lib/process-singleton";
 import { currentRequest } from "./request-context";
 
-type LoggerGlobal = typeof globalThis & { __credenceLogger?: Logger };
+const processLogger = processValue<Logger>("__credenceLogger", () => createLogger());
 
 /** A logger with the process's configuration, writing to `destination` (default stdout). */
 export function createLogger(destination?: DestinationStream): Logger {
@@ -22,14 +23,10 @@ export function createLogger(destination?: DestinationStream): Logger {
 }
 
 export function getLogger(): Logger {
-  const holder = globalThis as LoggerGlobal;
-  holder.__credenceLogger ??= createLogger();
-  return holder.__credenceLogger;
+  return processLogger.get();
 }
 
 /** Replaces the process logger (tests capture lines with a destination of their own). */
 export function setLogger(logger: Logger | undefined): void {
-  const holder = globalThis as LoggerGlobal;
-  if (logger) holder.__credenceLogger = logger;
-  else delete holder.__credenceLogger;
+  processLogger.set(logger);
 }

@@ -1,10 +1,11 @@
 /**
  * Prometheus metrics (prom-client) for `GET /api/metrics`: request rate and latency per route, errors by code, graph
  * store latency per operation, write contention, job queue depth, and the process's default metrics. One registry per
- * process (kept on globalThis so Next's module copies share it).
+ * process (one per process, lib/process-singleton, so Next's module copies share it).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { contentionStats } from "@/lib/beliefs/conflict-retry";
+import { processValue } from "@/lib/process-singleton";
 
 export interface AppMetrics {
   registry: Registry;
@@ -15,16 +16,20 @@ export interface AppMetrics {
 }
 
 type QueueDepth = () => Promise<Record<string, number>>;
-type MetricsGlobal = typeof globalThis & { __credenceMetrics?: AppMetrics; __credenceQueueDepth?: QueueDepth };
+const queueDepth = processValue<QueueDepth | undefined>("__credenceQueueDepth", () => undefined);
 
 /** The jobs module reports its queue depth per state through this (kept optional: no jobs, no gauge values). */
 export function setQueueDepthSource(source: QueueDepth | undefined): void {
-  (globalThis as MetricsGlobal).__credenceQueueDepth = source;
+  queueDepth.set(source);
 }
 
+const processMetrics = processValue<AppMetrics>("__credenceMetrics", buildMetrics);
+
 export function getMetrics(): AppMetrics {
-  const holder = globalThis as MetricsGlobal;
-  if (holder.__credenceMetrics) return holder.__credenceMetrics;
+  return processMetrics.get();
+}
+
+function buildMetrics(): AppMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "credence_" });
   const metrics: AppMetrics = {
@@ -64,7 +69,7 @@ export function getMetrics(): AppMetrics {
     labelNames: ["state"],
     registers: [registry],
     async collect() {
-      const source = (globalThis as MetricsGlobal).__credenceQueueDepth;
+      const source = queueDepth.get();
       if (!source) return;
       try {
         for (const [state, count] of Object.entries(await source())) this.set({ state }, count);
@@ -73,7 +78,6 @@ export function getMetrics(): AppMetrics {
       }
     },
   });
-  holder.__credenceMetrics = metrics;
   return metrics;
 }
 

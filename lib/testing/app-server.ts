@@ -9,7 +9,7 @@
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { freshEmbeddedFolder } from "@/lib/db/test-backends";
+import { freshEmbeddedFolder } from "@/lib/db/testing/test-backends";
 import { runTsx } from "@/lib/db/spawn-tsx";
 import { freePort, startServerProcess } from "@/lib/ops/server-process";
 

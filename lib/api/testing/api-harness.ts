@@ -3,7 +3,7 @@
  * process-wide database, the SQL graph store registered beside it, and identity fixtures created through
  * `lib/identity` with a Bearer token per caller. Route handlers are called directly, as Next would.
  */
-import { embeddedBackend, type TestBackend, type TestLocation } from "@/lib/db/test-backends";
+import { embeddedBackend, type TestBackend, type TestLocation } from "@/lib/db/testing/test-backends";
 import { registerDatabase, unregisterDatabase, type Database } from "@/lib/db/database";
 import type { QueryObserver } from "@/lib/graph/neo4j/neo4j-runner";
 import { registerGraphStore, selectGraphStore, unregisterGraphStore, type SelectedGraphStore } from "@/lib/graph/select-graph-store";

@@ -5,7 +5,7 @@
  * test moves by hand.
  */
 import { randomBytes } from "node:crypto";
-import { embeddedBackend, serverBackend, type TestLocation } from "@/lib/db/test-backends";
+import { embeddedBackend, serverBackend, type TestLocation } from "@/lib/db/testing/test-backends";
 import type { Database } from "@/lib/db/database";
 import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
 import { sessionPrincipal } from "@/lib/access/principal";

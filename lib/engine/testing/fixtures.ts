@@ -3,6 +3,7 @@
  * counter per builder call so fixtures never collide inside one test file.
  */
 import type { Belief, BeliefRecord, Evidence, EvidenceEntry, HistoryItem, MutationRecord } from "../model";
+import { makeEntry } from "../history-builder";
 import { defaultParams, defaultParamsVersion, type EngineParams } from "../params";
 import { derivedFields, replay, withEntryOutputs } from "../replay";
 import { beliefKey, topicSlug } from "../topic";
@@ -49,28 +50,9 @@ export function makeBelief(text: string, over: Partial<Belief> = {}): Belief {
   };
 }
 
-export function makeEntry(seq: number, over: Partial<EvidenceEntry> = {}): EvidenceEntry {
-  return {
-    type: "entry",
-    seq,
-    time: T0,
-    actor: "agent_1",
-    changeSet: `cs_${seq}`,
-    sourceId: `ev_${seq}`,
-    sourceKind: "evidence",
-    relation: "SUPPORTS",
-    tier: "document",
-    weight: 1,
-    ess: 1,
-    verified: true,
-    effectiveTier: "document",
-    launderingReason: null,
-    reasoning: null,
-    assessor: "caller",
-    contribution: 0,
-    effectiveWeight: 0,
-    ...over,
-  };
+/** An entry citing `ev_<seq>` at `T0` by `agent_1`: the public `makeEntry` with this file's defaults. */
+export function entryAt(seq: number, over: Partial<Omit<EvidenceEntry, "type" | "seq">> = {}): EvidenceEntry {
+  return makeEntry({ seq, time: T0, actor: "agent_1", changeSet: `cs_${seq}`, sourceId: `ev_${seq}`, ...over });
 }
 
 export function makeEvidence(text: string, over: Partial<Evidence> = {}): Evidence {

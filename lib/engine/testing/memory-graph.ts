@@ -79,7 +79,7 @@ export function memoryResolver(graph: MemoryGraph, visibleScopes: readonly strin
       }
       const b = graph.beliefs.get(id);
       if (b && visibleScopes.includes(b.belief.scope)) {
-        return { kind: "belief", id, scope: b.belief.scope, live: isLive(replay(b.history, params)), supports: supportRefsOf(b.history, params) };
+        return { kind: "belief", id, scope: b.belief.scope, live: isLive(replay(b.history, params)), supports: supportRefsOf(b.history) };
       }
       const m = graph.mutations.get(id);
       if (m && visibleScopes.includes(m.scope)) return { kind: "mutation", id, scope: m.scope };

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import neo4j, { type Driver } from "neo4j-driver";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { changeSet, insertBelief, makeBelief, makeEntry, makeEvidence, makeMutation, citeEvidence, uid } from "../contract/fixtures";
+import { changeSet, insertBelief, makeBelief, unsourcedEntry, makeEvidence, makeMutation, citeEvidence, uid } from "../testing/fixtures";
 import { ChangeSetRejected, GraphStoreError } from "../errors";
 import { write } from "./neo4j-cypher";
 import { createNeo4jGraphStore, type Neo4jGraphStore } from "./neo4j-graph-store";
@@ -67,7 +67,7 @@ describe("Neo4j adapter specifics", () => {
         evidence: [ev],
         beliefs: [a, b].map((belief) => ({ belief, expectedVersion: null })),
         history: [
-          { beliefId: a.id, items: [citeEvidence(1, ev.id), makeEntry(2, { sourceId: "nowhere", relation: "REBUTS" }), makeEntry(3, { sourceId: b.id, sourceKind: "belief", relation: "CONTEXTUALIZES" })] },
+          { beliefId: a.id, items: [citeEvidence(1, ev.id), unsourcedEntry(2, { sourceId: "nowhere", relation: "REBUTS" }), unsourcedEntry(3, { sourceId: b.id, sourceKind: "belief", relation: "CONTEXTUALIZES" })] },
         ],
         edges: [
           { kind: "REFINES", from: b.id, to: a.id, time: ev.createdAt, changeSet: "c" },
@@ -147,7 +147,7 @@ describe("Neo4j adapter specifics", () => {
     const scope = uid("s");
     const elsewhere = uid("elsewhere");
     const belief = makeBelief(scope, "Cites an item the store does not hold.");
-    const result = await store.apply(insertBelief(belief, [makeEntry(1, { sourceId: elsewhere, sourceKind: "belief", verified: true, effectiveTier: "document" })]));
+    const result = await store.apply(insertBelief(belief, [unsourcedEntry(1, { sourceId: elsewhere, sourceKind: "belief", verified: true, effectiveTier: "document" })]));
     expect(result.placeholdersCreated).toEqual([]);
     expect(await store.citationIndex().citersOf(elsewhere)).toEqual([{ beliefId: belief.id, seq: 1 }]);
     const slice = await store.neighbourhood(view(scope), belief.id);
@@ -160,7 +160,7 @@ describe("Neo4j adapter specifics", () => {
     const store = open();
     const a = uid("s");
     const hidden = uid("s");
-    const cite = (seq: number, id: string) => makeEntry(seq, { sourceId: id, sourceKind: "belief", verified: true, effectiveTier: "document" });
+    const cite = (seq: number, id: string) => unsourcedEntry(seq, { sourceId: id, sourceKind: "belief", verified: true, effectiveTier: "document" });
     const x = makeBelief(hidden, "The hidden root.");
     const p = makeBelief(a, "Cites the root by its raw id, unresolved.");
     const q = makeBelief(a, "Cites p.");
@@ -171,11 +171,11 @@ describe("Neo4j adapter specifics", () => {
       changeSet({
         beliefs: [x, p, q, r, s, t].map((belief) => ({ belief, expectedVersion: null })),
         history: [
-          { beliefId: p.id, items: [makeEntry(1, { sourceId: x.id })] },
+          { beliefId: p.id, items: [unsourcedEntry(1, { sourceId: x.id })] },
           { beliefId: q.id, items: [cite(1, p.id), cite(2, x.id)] },
           { beliefId: r.id, items: [cite(1, q.id), { type: "stripped", seq: 2, targetSeq: 1, citedBeliefId: q.id, time: x.createdAt, actor: "sys", changeSet: "c" }] },
           { beliefId: s.id, items: [cite(1, r.id)] },
-          { beliefId: t.id, items: [makeEntry(1, { sourceId: q.id })] },
+          { beliefId: t.id, items: [unsourcedEntry(1, { sourceId: q.id })] },
         ],
       }),
     );

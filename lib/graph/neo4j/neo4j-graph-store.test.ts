@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
-import { describeGraphStoreContract, type GraphStoreHarness, type RecordedQuery } from "../contract/graph-store-contract";
+import { describeGraphStoreContract, type GraphStoreHarness, type RecordedQuery } from "../testing/graph-store-contract";
 import { createNeo4jGraphStore } from "./neo4j-graph-store";
 
 async function makeNeo4jHarness(): Promise<GraphStoreHarness> {

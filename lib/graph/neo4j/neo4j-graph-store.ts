@@ -19,13 +19,13 @@ import {
   type MutationRecord,
   type MutationStatus,
   type ResolvedItem,
+  supportRefsOf,
   tokenize,
 } from "@/lib/engine";
 import { redactUrl } from "@/lib/redact-url";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
   candidateStatsOf,
-  liveSupportRefs,
   type ApplyOptions,
   type ApplyResult,
   type CandidateSearchOptions,
@@ -306,7 +306,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
         const n = props(row.n);
         const scope = String(n.scope);
         if (row.kind === "belief") {
-          return { kind: "belief", id, scope, live: n.live === true, supports: liveSupportRefs(historyFromProp(n.history)) };
+          return { kind: "belief", id, scope, live: n.live === true, supports: supportRefsOf(historyFromProp(n.history)) };
         }
         if (row.kind === "mutation") return { kind: "mutation", id, scope };
         const evidenceKind = EVIDENCE_KINDS.find((k) => k === n.kind);

@@ -1,4 +1,4 @@
-import { describeGraphStoreContract } from "../contract/graph-store-contract";
+import { describeGraphStoreContract } from "../testing/graph-store-contract";
 import { makePgliteHarness } from "./testing/sql-harness";
 
 describeGraphStoreContract("SQL store on embedded PGlite", makePgliteHarness);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/database";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
 import type { Belief, BeliefStatus } from "@/lib/engine";
-import { at, changeSet, makeBelief, uid } from "../contract/fixtures";
+import { at, changeSet, makeBelief, uid } from "../testing/fixtures";
 import type { GraphStore, ScopeView } from "../graph-store";
 import { rankCandidateStats } from "../rank-candidate-stats";
 import { createSqlGraphStore } from "./sql-graph-store";

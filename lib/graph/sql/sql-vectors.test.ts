@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { TEST_BACKENDS, type TestLocation } from "@/lib/db/test-backends";
+import { TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
 import { detectPgvector, dotPacked, packedHexOf, sketchOf } from "./sql-vectors";
 
 describe.each(TEST_BACKENDS)("graph_embeddings on $name", (backend) => {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { openDatabase, type Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
-import type { GraphStoreHarness, RecordedQuery } from "../../contract/graph-store-contract";
+import type { GraphStoreHarness, RecordedQuery } from "../../testing/graph-store-contract";
 import { createSqlGraphStore } from "../sql-graph-store";
 
 const MIGRATIONS = path.join(process.cwd(), "prisma", "migrations");

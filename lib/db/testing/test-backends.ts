@@ -3,8 +3,8 @@ import { cp, mkdtemp, rename, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
-import { openDatabase, type Database, type OpenDatabaseConfig } from "./database";
-import { readMigrations } from "./migrate";
+import { openDatabase, type Database, type OpenDatabaseConfig } from "../database";
+import { readMigrations } from "../migrate";
 
 /**
  * The two backends every database test runs against (one shared suite, `describe.each(TEST_BACKENDS)`):

@@ -4,9 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import {
-  beliefKey,
-  defaultParamsVersion,
   emptyChangeSet,
+  makeEntry,
   sigmoid,
   type Belief,
   type BeliefRecord,
@@ -16,6 +15,8 @@ import {
   type History,
   type MutationRecord,
 } from "@/lib/engine";
+import * as engineFixtures from "@/lib/engine/testing/fixtures";
+import { T0 } from "@/lib/engine/testing/fixtures";
 
 const run = randomBytes(3).toString("hex");
 let counter = 0;
@@ -25,115 +26,33 @@ export function uid(prefix: string): string {
   return `${prefix}_${run}_${(++counter).toString(36)}`;
 }
 
-export const T0 = "2026-03-02T09:00:00.000Z";
+export { T0 };
 
 /** T0 plus `minutes`, as an ISO string. */
-export function at(minutes: number): string {
-  return new Date(Date.parse(T0) + minutes * 60_000).toISOString();
-}
+export const at = (minutes: number): string => engineFixtures.at(minutes);
 
+/** The engine fixtures' belief, in `scope` with a unique id and the topic "general". */
 export function makeBelief(scope: string, text: string, over: Partial<Belief> = {}): Belief {
-  return {
-    id: uid("b"),
-    scope,
-    topic: "general",
-    text,
-    key: beliefKey(text),
-    quantity: null,
-    contextTags: [],
-    validFrom: T0,
-    supersedesId: null,
-    version: 1,
-    createdAt: T0,
-    updatedAt: T0,
-    credence: 0.5,
-    valence: 0,
-    confidence: 0,
-    uncertainty: 1,
-    supportCount: 0,
-    contradictCount: 0,
-    evidenceCount: 0,
-    supportWeight: 0,
-    rebuttalWeight: 0,
-    tension: 0,
-    status: "provisional",
-    reviewState: "none",
-    validUntil: null,
-    paramsVersion: defaultParamsVersion,
-    ...over,
-  };
+  return engineFixtures.makeBelief(text, { id: uid("b"), scope, topic: "general", ...over });
 }
 
-export function makeEntry(seq: number, over: Partial<EvidenceEntry> = {}): EvidenceEntry {
-  return {
-    type: "entry",
-    seq,
-    time: T0,
-    actor: "agent_1",
-    changeSet: "cs",
-    sourceId: null,
-    sourceKind: null,
-    relation: "SUPPORTS",
-    tier: "document",
-    weight: 1,
-    ess: 1,
-    verified: false,
-    effectiveTier: "model_assertion",
-    launderingReason: null,
-    reasoning: null,
-    assessor: "caller",
-    contribution: 0,
-    effectiveWeight: 0,
-    ...over,
-  };
+/** An unverified model assertion with no source (what an entry is before anything resolves): the engine's `makeEntry`. */
+export function unsourcedEntry(seq: number, over: Partial<Omit<EvidenceEntry, "type" | "seq">> = {}): EvidenceEntry {
+  return makeEntry({ seq, time: T0, actor: "agent_1", changeSet: "cs", sourceId: null, sourceKind: null, verified: false, effectiveTier: "model_assertion", ...over });
 }
 
 /** An entry citing an Evidence item that resolved (verified, document tier). */
 export function citeEvidence(seq: number, evidenceId: string, over: Partial<EvidenceEntry> = {}): EvidenceEntry {
-  return makeEntry(seq, { sourceId: evidenceId, sourceKind: "evidence", verified: true, effectiveTier: "document", ...over });
+  return unsourcedEntry(seq, { sourceId: evidenceId, sourceKind: "evidence", verified: true, effectiveTier: "document", ...over });
 }
 
+/** A document in `scope` with a unique id (ESS 0.8, documentary). */
 export function makeEvidence(scope: string, text: string, over: Partial<Evidence> = {}): Evidence {
-  return {
-    id: uid("ev"),
-    scope,
-    kind: "document",
-    text,
-    uri: null,
-    registeredBy: "agent_1",
-    ess: 0.8,
-    reasoningType: "documentary",
-    discarded: false,
-    createdAt: T0,
-    retractedAt: null,
-    ...over,
-  };
+  return engineFixtures.makeEvidence(text, { id: uid("ev"), scope, kind: "document", ess: 0.8, reasoningType: "documentary", ...over });
 }
 
 export function makeMutation(scope: string, over: Partial<MutationRecord> = {}): MutationRecord {
-  return {
-    id: uid("m"),
-    scope,
-    topic: "general",
-    belief: "The deploy branch is release.",
-    strength: 0.8,
-    grantedCredence: null,
-    reason: "see ev",
-    evidenceIds: [],
-    sourceEvent: "ev",
-    mutationType: "new",
-    decision: "new",
-    status: "applied",
-    warnings: [],
-    flags: [],
-    conflictReport: null,
-    beliefIds: [],
-    review: null,
-    actor: "agent_1",
-    time: T0,
-    changeSet: "cs",
-    ...over,
-  };
+  return engineFixtures.makeMutationRecord({ id: uid("m"), scope, topic: "general", belief: "The deploy branch is release.", strength: 0.8, reason: "see ev", evidenceIds: [], sourceEvent: "ev", changeSet: "cs", ...over });
 }
 
 /** A change-set with a fresh id; `over` fills any part. */

@@ -2,8 +2,8 @@
  * fast-check generators of belief histories, shared by the engine's property suites.
  */
 import fc from "fast-check";
-import { EPOCH, makeEntry, minutesAfter } from "./history-builder";
-import { LAUNDERING_REASONS, RELATIONS, TIERS, type EvidenceEntry, type LaunderingReason, type Relation, type Tier } from "./model";
+import { EPOCH, makeEntry, minutesAfter } from "../history-builder";
+import { LAUNDERING_REASONS, RELATIONS, TIERS, type EvidenceEntry, type LaunderingReason, type Relation, type Tier } from "../model";
 
 export interface EntrySpec {
   source: string | null;

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assimilate, checkReplay, defaultParams, retrieve, supportRefsOf, termSet, type Belief, type BeliefRecord, type ChangeSet, type HistoryItem } from "@/lib/engine";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import {
-  liveSupportRefs,
   parseScopeExport,
   placeholderEvidenceId,
   serializeScopeExport,
@@ -22,7 +21,7 @@ import {
   citeEvidence,
   insertBelief,
   makeBelief,
-  makeEntry,
+  unsourcedEntry,
   makeEvidence,
   makeMutation,
   miniAssimilate,
@@ -100,7 +99,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const belief = makeBelief(scope, "Deploys go from main.", { quantity: { value: 1.5, unit: "h" }, contextTags: ["ops"], credence: 0.6224593312018546 });
         const history: HistoryItem[] = [
           citeEvidence(1, ev.id, { contribution: 0.5000000000000001, effectiveWeight: 1e-7, reasoning: "quoted" }),
-          makeEntry(2, { relation: "CONTEXTUALIZES", assessor: "heuristic@1" }),
+          unsourcedEntry(2, { relation: "CONTEXTUALIZES", assessor: "heuristic@1" }),
         ];
         const result = await store.apply(insertBelief(belief, history, [ev]));
         expect(result.versions[belief.id]).toBe(1);
@@ -138,7 +137,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(again.reason).toBe("exists");
         const gap = changeSet({
           beliefs: [{ belief: { ...rec.belief, version: 2 }, expectedVersion: 1 }],
-          history: [{ beliefId: rec.belief.id, items: [makeEntry(3)] }],
+          history: [{ beliefId: rec.belief.id, items: [unsourcedEntry(3)] }],
         });
         expect((await expectReject(store.apply(gap), VersionConflict)).reason).toBe("history_seq");
         const twin = makeBelief(scope, "Builds take ten minutes.");
@@ -172,7 +171,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const belief = makeBelief(scope, "Atomicity holds.");
         const mutation = makeMutation(scope, { beliefIds: [belief.id] });
         const ghostUpdate = makeMutation(scope);
-        const base = insertBelief(belief, [citeEvidence(1, ev.id), makeEntry(2, { sourceId: "ghost-id" })], [ev]);
+        const base = insertBelief(belief, [citeEvidence(1, ev.id), unsourcedEntry(2, { sourceId: "ghost-id" })], [ev]);
         const failing: ChangeSet = {
           ...base,
           edges: [{ kind: "REFINES", from: belief.id, to: "elsewhere", time: at(1), changeSet: base.id }],
@@ -209,7 +208,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const loaded = await store.loadBelief(view(scope), rec.belief.id);
         expect(loaded?.history[0]).toMatchObject({ contribution: 0.6931471805599453, effectiveWeight: 0.25 });
         await expectReject(store.apply(changeSet({ entryOutputs: [{ beliefId: rec.belief.id, seq: 9, contribution: 1, effectiveWeight: 1 }] })), ChangeSetRejected);
-        await expectReject(store.apply(changeSet({ history: [{ beliefId: uid("nobody"), items: [makeEntry(1)] }] })), ChangeSetRejected);
+        await expectReject(store.apply(changeSet({ history: [{ beliefId: uid("nobody"), items: [unsourcedEntry(1)] }] })), ChangeSetRejected);
       });
 
       it("marks retracted evidence and keeps the trail", async () => {
@@ -248,12 +247,12 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
           id: rec.belief.id,
           scope: granted,
           live: true,
-          supports: supportRefsOf(rec.history, defaultParams),
+          supports: supportRefsOf(rec.history),
         });
-        expect(liveSupportRefs(rec.history)).toHaveLength(1);
+        expect(supportRefsOf(rec.history)).toHaveLength(1);
       });
 
-      it("reports supports after retracted, stripped, revised and laundered entries like liveSupportRefs", async () => {
+      it("reports supports after retracted, stripped, revised and laundered entries like supportRefsOf", async () => {
         const scope = uid("s");
         const evs = [0, 1, 2, 3, 4, 5].map((i) => makeEvidence(scope, `e${i}`));
         const belief = makeBelief(scope, "Support refs follow events.");
@@ -271,9 +270,8 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         ];
         await store.apply(insertBelief(belief, history, evs));
         const resolved = await store.resolverFor(view(scope)).resolve(belief.id);
-        expect(resolved?.kind === "belief" ? resolved.supports : null).toEqual(liveSupportRefs(history));
-        expect(liveSupportRefs(history)).toEqual(supportRefsOf(history, defaultParams));
-        expect(liveSupportRefs(history).map((r) => r.sourceId)).toEqual([evs[1]!.id, evs[4]!.id]);
+        expect(resolved?.kind === "belief" ? resolved.supports : null).toEqual(supportRefsOf(history));
+        expect(supportRefsOf(history).map((r) => r.sourceId)).toEqual([evs[1]!.id, evs[4]!.id]);
         await store.apply(
           changeSet({
             beliefs: [{ belief: { ...belief, version: 2 }, expectedVersion: 1 }],
@@ -376,7 +374,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
             for (;;) {
               const rec = await store.loadBelief(view(scope), belief.id);
               if (!rec) throw new Error("belief vanished");
-              const { seq: _seq, ...entry } = makeEntry(0, { actor: `w${i}` });
+              const { seq: _seq, ...entry } = unsourcedEntry(0, { actor: `w${i}` });
               try {
                 await store.apply(miniAssimilate(rec, entry, at(i)));
                 return;
@@ -400,13 +398,13 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const c1 = makeBelief(a, "Citer one.");
         const c2 = makeBelief(b, "Citer two in another scope.");
         const c3 = makeBelief(b, "Citer three, stripped.");
-        const cite = (seq: number) => makeEntry(seq, { sourceId: cited.belief.id, sourceKind: "belief", verified: true, effectiveTier: "document" });
+        const cite = (seq: number) => unsourcedEntry(seq, { sourceId: cited.belief.id, sourceKind: "belief", verified: true, effectiveTier: "document" });
         await store.apply(
           changeSet({
             beliefs: [c1, c2, c3].map((belief) => ({ belief, expectedVersion: null })),
             history: [
               { beliefId: c1.id, items: [cite(1)] },
-              { beliefId: c2.id, items: [makeEntry(1), cite(2)] },
+              { beliefId: c2.id, items: [unsourcedEntry(1), cite(2)] },
               { beliefId: c3.id, items: [cite(1), { type: "stripped", seq: 2, targetSeq: 1, citedBeliefId: cited.belief.id, time: at(1), actor: "sys", changeSet: "c" }] },
             ],
           }),
@@ -429,7 +427,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
           beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })),
           history: beliefs.slice(1).map((belief, i) => ({
             beliefId: belief.id,
-            items: [makeEntry(1, { sourceId: beliefs[i]!.id, sourceKind: "belief", verified: true, effectiveTier: "document" })],
+            items: [unsourcedEntry(1, { sourceId: beliefs[i]!.id, sourceKind: "belief", verified: true, effectiveTier: "document" })],
           })),
         });
         await store.apply(cs);
@@ -441,7 +439,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
 
         const x = makeBelief(scope, "Cycle x.");
         const y = makeBelief(scope, "Cycle y.");
-        const cite = (id: string) => makeEntry(1, { sourceId: id, sourceKind: "belief", verified: true, effectiveTier: "document" });
+        const cite = (id: string) => unsourcedEntry(1, { sourceId: id, sourceKind: "belief", verified: true, effectiveTier: "document" });
         await store.apply(
           changeSet({
             beliefs: [x, y].map((belief) => ({ belief, expectedVersion: null })),
@@ -638,7 +636,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         await store.apply(
           changeSet({
             beliefs: [grantedBelief, hiddenBelief].map((belief) => ({ belief, expectedVersion: null })),
-            history: [{ beliefId: grantedBelief.id, items: [makeEntry(1, { sourceId: far.belief.id, sourceKind: "belief", verified: true })] }],
+            history: [{ beliefId: grantedBelief.id, items: [unsourcedEntry(1, { sourceId: far.belief.id, sourceKind: "belief", verified: true })] }],
           }),
         );
         const ev = makeEvidence(home, "home evidence");
@@ -653,10 +651,10 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
                 beliefId: center.id,
                 items: [
                   citeEvidence(1, ev.id),
-                  makeEntry(2, { sourceId: grantedBelief.id, sourceKind: "belief", verified: true }),
+                  unsourcedEntry(2, { sourceId: grantedBelief.id, sourceKind: "belief", verified: true }),
                   // resolved by a writer who could see it then: the edge exists, the viewer must not see it
-                  makeEntry(3, { sourceId: hiddenBelief.id, sourceKind: "belief", verified: true }),
-                  makeEntry(4, { sourceId: "not-a-real-id" }),
+                  unsourcedEntry(3, { sourceId: hiddenBelief.id, sourceKind: "belief", verified: true }),
+                  unsourcedEntry(4, { sourceId: "not-a-real-id" }),
                 ],
               },
             ],
@@ -686,7 +684,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const result = await store.apply(
           changeSet({
             beliefs: [ba, ba2, bb].map((belief) => ({ belief, expectedVersion: null })),
-            history: [ba, ba2, bb].map((x) => ({ beliefId: x.id, items: [makeEntry(1, { sourceId: raw })] })),
+            history: [ba, ba2, bb].map((x) => ({ beliefId: x.id, items: [unsourcedEntry(1, { sourceId: raw })] })),
           }),
         );
         expect([...result.placeholdersCreated].sort()).toEqual([placeholderEvidenceId(a, raw), placeholderEvidenceId(b, raw)].sort());
@@ -696,7 +694,7 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const slice = await store.neighbourhood(view(a, b), placeholderEvidenceId(a, raw));
         expect(slice.beliefs.map((x) => x.id).sort()).toEqual([ba.id, ba2.id].sort());
         const again = makeBelief(a, "A cites the ghost a third time.");
-        expect((await store.apply(insertBelief(again, [makeEntry(1, { sourceId: raw })]))).placeholdersCreated).toEqual([]);
+        expect((await store.apply(insertBelief(again, [unsourcedEntry(1, { sourceId: raw })]))).placeholdersCreated).toEqual([]);
         expect((await store.exportScope(view(a))).evidence.filter((e) => e.kind === "unresolved")).toHaveLength(1);
       });
     });
@@ -739,8 +737,8 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
                 beliefId: b1.id,
                 items: [
                   citeEvidence(1, evs[0]!.id, { contribution: 0.33333333333333337 }),
-                  makeEntry(2, { sourceId: foreign.belief.id, sourceKind: "belief", verified: true, effectiveTier: "document" }),
-                  makeEntry(3, { sourceId: "nowhere" }),
+                  unsourcedEntry(2, { sourceId: foreign.belief.id, sourceKind: "belief", verified: true, effectiveTier: "document" }),
+                  unsourcedEntry(3, { sourceId: "nowhere" }),
                   { type: "retracted", seq: 4, targetSeq: 1, sourceId: evs[0]!.id, time: at(2), actor: "a", changeSet: "c" },
                   { type: "revised", seq: 5, targetSeq: 2, weight: 0.5, reason: "r", time: at(3), actor: "a", changeSet: "c" },
                   { type: "superseded", seq: 6, byBeliefId: b2.id, time: at(4), actor: "a", changeSet: "c" },

@@ -266,6 +266,11 @@ export interface GraphStore {
    * domain's idf statistics; null when this query needs the exhaustive path.
    */
   searchTopK?(view: ScopeView, query: string, options: TopKOptions): Promise<TopK | null>;
+  /**
+   * The `CandidateStats` of listed home-scope beliefs (ids missing, hidden or of another scope are left out), in no
+   * order: how hybrid retrieval ranks vector hits without loading them in full.
+   */
+  candidateStatsByIds(view: ScopeView, beliefIds: readonly string[]): Promise<readonly CandidateStats[]>;
   /** A mutation record of the home scope. */
   getMutation(view: ScopeView, mutationId: string): Promise<MutationRecord | null>;
   /** The home scope's mutation journal (the review queue is `statuses: ["pending_review"]`). */

@@ -88,7 +88,7 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
 
   const byId = new Map(lexical.map((s) => [s.id, s]));
   const extra = hits.filter((h) => !byId.has(h.id)).map((h) => h.id);
-  if (extra.length > 0) for (const r of await store.loadBeliefs(view, extra)) byId.set(r.belief.id, statsOfBelief(r.belief));
+  if (extra.length > 0) for (const c of await store.candidateStatsByIds(view, extra)) byId.set(c.id, c);
 
   // Cosines of lexical matches the vector search did not return: best lexical first, at most MAX_RESCORED.
   let unresolved = lexical.filter((s) => !semantic.has(s.id));

@@ -70,6 +70,12 @@ export const read = {
     WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
     RETURN ${CANDIDATE_STATS}`,
 
+  candidateStatsByIds: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, scope: $home, id: id})
+    WHERE $home IN $visible
+    RETURN ${CANDIDATE_STATS}`,
+
   searchCandidateStatsCapped: `
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b, score
     WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)

@@ -522,6 +522,16 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       });
     },
 
+    async candidateStatsByIds(view, beliefIds) {
+      if (beliefIds.length === 0) return [];
+      const found = await query(read.candidateStatsByIds, { ...anchor(view), ids: [...beliefIds] });
+      return found.map((row) => {
+        row.scope = view.homeScopeId;
+        row.contextTags ??= [];
+        return candidateStatsOf(row);
+      });
+    },
+
     async getMutation(view, mutationId) {
       const row = (await query(read.mutationById, { ...anchor(view), id: mutationId }))[0];
       return row ? mutationFromProps(row) : null;

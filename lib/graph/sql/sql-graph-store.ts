@@ -273,6 +273,16 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
 
     searchTopK: (view, query, options) => search.topK(view, query, options),
 
+    async candidateStatsByIds(view, beliefIds) {
+      if (beliefIds.length === 0) return [];
+      const rows = await run(sql, read.candidateStatsByIds, [view.homeScopeId, visible(view), [...beliefIds]]);
+      return rows.map((row) => {
+        row.scope = view.homeScopeId;
+        row.contextTags ??= [];
+        return candidateStatsOf(row);
+      });
+    },
+
     async getMutation(view, mutationId) {
       return (await run(sql, read.mutationById, [mutationId, view.homeScopeId, visible(view)]))[0] ?? null;
     },

@@ -120,6 +120,13 @@ export const read = {
   /** searchCandidates' domain as slim rows, uncapped and unsorted. [home, visible, tsquery, includeEnded] */
   searchCandidateStats: statement("read.searchCandidateStats", `SELECT ${CANDIDATE_STATS} FROM graph_beliefs WHERE ${SEARCH_WHERE}`, looseRow),
 
+  /** [home, visible, ids] */
+  candidateStatsByIds: statement(
+    "read.candidateStatsByIds",
+    `SELECT ${CANDIDATE_STATS} FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND id = ANY($3::text[])`,
+    looseRow,
+  ),
+
   /** The same, cut at a cap by rank. [home, visible, tsquery, includeEnded, limit] */
   searchCandidateStatsCapped: statement(
     "read.searchCandidateStatsCapped",

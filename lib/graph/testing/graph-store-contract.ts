@@ -527,6 +527,13 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
             expect(rankCandidateStats(q, stats, { k: 50, includeEnded, scope: home }).map((r) => [r.candidate.id, r.score])).toEqual(engine);
           }
         }
+        // By id (hybrid retrieval's vector hits): the same projection, home scope only, any status.
+        const wanted = [tagged.id, expiring.id, ended.id, theirs.id, uid("missing")];
+        const byIds = await store.candidateStatsByIds(v, wanted);
+        const searched = await store.searchCandidateStats(v, "deploying release", { includeEnded: true });
+        expect([...byIds].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(searched.filter((c) => wanted.includes(c.id)).sort((a, b) => (a.id < b.id ? -1 : 1)));
+        expect(byIds.map((c) => c.id).sort()).toEqual([tagged.id, expiring.id, ended.id].sort());
+        expect(await store.candidateStatsByIds({ homeScopeId: home, visibleScopeIds: [other] }, wanted)).toEqual([]);
         const deploying = await store.searchCandidateStats(v, "deploying coffee", { includeEnded: true });
         expect(deploying.map((c) => c.id)).toEqual(expect.arrayContaining([renamed.id, ended.id, tagged.id, expiring.id, (plain[0] as Belief).id]));
         expect(deploying.map((c) => c.id)).not.toContain(theirs.id);

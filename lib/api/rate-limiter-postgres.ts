@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
-import type { RateDecision, RateLimiter } from "./rate-limiter";
+import type { RateDecision, RateLimiter } from "./rate-limit-port";
 
 const SPEND = `
 INSERT INTO "api_rate_buckets" AS b ("key", "tokens", "allowed", "updated_at")

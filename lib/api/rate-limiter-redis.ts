@@ -8,7 +8,7 @@
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { z } from "zod";
-import type { RateDecision, RateLimiter } from "./rate-limiter";
+import type { RateDecision, RateLimiter } from "./rate-limit-port";
 
 export interface RedisRateLimiter extends RateLimiter {
   /** Whether Redis is connected now (false: the in-process failover answers). */

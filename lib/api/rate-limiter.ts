@@ -1,19 +1,12 @@
 import { z } from "zod";
 import { processValue } from "@/lib/process-singleton";
 import { errorResponse } from "./api-error";
+import type { RateDecision, RateLimiter } from "./rate-limit-port";
 
 /** Default requests per minute per token (or per user for a browser session); docs/design.md §7 asks for at least 600. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
-export type RateDecision =
-  | { allowed: true; limit: number; remaining: number }
-  | { allowed: false; limit: number; remaining: 0; retryAfterSeconds: number };
-
-export interface RateLimiter {
-  readonly perMinute: number;
-  /** Spends one request from `key`'s bucket (shared limiters answer asynchronously). */
-  take(key: string): RateDecision | Promise<RateDecision>;
-}
+export type { RateDecision, RateLimiter } from "./rate-limit-port";
 
 /** The in-process limiter: synchronous, with an injectable clock. */
 export interface LocalRateLimiter extends RateLimiter {

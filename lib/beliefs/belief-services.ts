@@ -12,13 +12,9 @@
 import type { EmbeddingServices } from "./embedding-services";
 import type { Caller } from "@/lib/access/principal";
 import type { ReadableScope } from "@/lib/access/readable-scopes";
-import type { Database } from "@/lib/db/database";
 import type {
-  Assessor,
   Belief,
   BeliefRecord,
-  Clock,
-  EngineParamsInput,
   EssAssessment,
   Evidence,
   EvidenceEntry,
@@ -32,32 +28,15 @@ import type {
 } from "@/lib/engine";
 import type { RecallAnswer } from "@/lib/engine/recall";
 import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/replay";
-import type { GraphSlice, GraphStore, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
-import type { Embedder, HarvestedClaim } from "@/lib/engine";
+import type { GraphSlice, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
+import type { HarvestedClaim } from "@/lib/engine";
 
 /** Who is asking: a user principal (session, or API token possibly limited to one scope), or the operator (`OPERATOR`). */
 export type { Caller, Operator } from "@/lib/access/principal";
 import type { IdentityServices, SignInServices } from "./identity-services";
+import type { BeliefChange } from "./service-config";
 
-export interface BeliefServicesConfig {
-  /** Prisma (scopes, memberships, grants, parameter sets). */
-  db: Pick<Database, "prisma">;
-  store: GraphStore;
-  assessor: Assessor;
-  /**
-   * Sentence embeddings for meaning-based retrieval and claim matching (lib/retrieval); null or absent: lexical only.
-   * When present, the Assessor's `similarity` is replaced by the restatement similarity (lib/retrieval/semantic-matcher).
-   */
-  embedder?: Embedder | null;
-  /** Every server-set time comes from here (the demo back-dates it). */
-  clock: Clock;
-  /** Overrides of the engine defaults for scopes that have no parameter set of their own. */
-  params?: EngineParamsInput;
-  /** Id generator for beliefs, evidence, mutations and change-sets; default random UUIDs with a kind prefix. */
-  newId?: (kind: "belief" | "evidence" | "mutation" | "changeset") => string;
-  /** Optimistic-concurrency retries per write; default 8 attempts with jittered backoff. */
-  maxAttempts?: number;
-}
+export type { BeliefChange, BeliefServicesConfig } from "./service-config";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Results
@@ -85,15 +64,6 @@ export interface RegisterEvidenceResult {
   evidence: Evidence;
   /** The assessment when `assess` was set. */
   assessment: EssAssessment | null;
-}
-
-/** One belief moved by a write, before and after. */
-export interface BeliefChange {
-  beliefId: string;
-  text: string;
-  created: boolean;
-  before: Pick<Belief, "credence" | "confidence" | "tension" | "status"> | null;
-  after: Pick<Belief, "credence" | "confidence" | "tension" | "status">;
 }
 
 export interface AssimilateResult {

@@ -7,10 +7,10 @@
  * The rebuild works in batches: ask the store what is missing, embed those texts, store them, repeat. Each batch is
  * its own transaction, so an interrupted rebuild keeps what it did and the next run continues from there.
  */
+import type { Caller } from "@/lib/access/principal";
 import { modelKey } from "@/lib/engine";
 import { embeddingTextHash, type EmbeddingStatus } from "@/lib/graph/embeddings";
 import { BeliefServiceError } from "./belief-service-error";
-import type { Caller } from "./belief-services";
 import type { ServiceKit } from "./service-kit";
 
 /** Texts per batch: one store round trip and one embedder call each. */

@@ -25,8 +25,6 @@
 import { z } from "zod";
 import { GraphStoreError } from "./errors";
 import type { EmbeddingStatus, EmbeddingTarget, NodeEmbedding, VectorHit, VectorSearchOptions } from "./embeddings";
-import type { IdempotencyMark, IdempotencyMarks } from "./idempotency-mark";
-import type { TopK, TopKOptions } from "./sql/sql-search";
 import {
   BELIEF_STATUSES,
   type AuthorisedResolver,
@@ -37,12 +35,14 @@ import {
   type ChangeSet,
   type CitationIndex,
   type CitationRef,
+  type CorpusStats,
   type EdgeKind,
   type Evidence,
   type IsoTime,
   type ItemKind,
   type MutationRecord,
   type MutationStatus,
+  type RetrieveOptions,
   type ScopeView,
   type TopicFreeze,
 } from "@/lib/engine";
@@ -418,3 +418,45 @@ export function parseScopeExport(input: unknown): ScopeExport {
 }
 
 export type { Belief, BeliefEdge, BeliefRecord, ChangeSet, Evidence, MutationRecord, TopicFreeze };
+
+/** One ranked candidate of a store-side search: the engine's ranking over `CandidateStats` (`./rank-candidate-stats`). */
+export interface RankedCandidate {
+  candidate: CandidateStats;
+  relevance: number;
+  /** relevance × credence */
+  score: number;
+}
+
+/** Options and result of a store's exact top-k search (`GraphStore.searchTopK`). */
+export interface TopKOptions extends Pick<RetrieveOptions, "k" | "minCredence" | "minRelevance"> {
+  includeEnded?: boolean;
+}
+
+export interface TopK {
+  ranked: RankedCandidate[];
+  /** The whole qualifying domain's idf inputs (for ranking a wider candidate set alike: `RetrieveOptions.corpus`). */
+  corpus: CorpusStats;
+}
+
+/** Idempotency marks written inside a change-set's transaction (`./idempotency-mark` explains the protocol). */
+export interface IdempotencyMark {
+  principal: string;
+  key: string;
+  /** The claim's id: a key reclaimed after it expired gets a new one, so old marks never meet new requests. */
+  claimId: string;
+  /** 1 for the request's first write, 2 for its second… */
+  ordinal: number;
+}
+
+export interface IdempotencyMarkRecord {
+  ordinal: number;
+  changeSetId: string;
+}
+
+/** What every graph store offers for the marks it writes in `apply`. */
+export interface IdempotencyMarks {
+  /** The marks of one claim, by ordinal. */
+  list(principal: string, key: string, claimId: string): Promise<readonly IdempotencyMarkRecord[]>;
+  /** Removes marks older than `hours`; returns how many. */
+  purge(hours: number): Promise<number>;
+}

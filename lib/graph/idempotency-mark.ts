@@ -14,27 +14,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { ChangeSet } from "@/lib/engine";
 import type { ApplyOptions, ApplyResult, GraphStore } from "./graph-store";
 
-export interface IdempotencyMark {
-  principal: string;
-  key: string;
-  /** The claim's id: a key reclaimed after it expired gets a new one, so old marks never meet new requests. */
-  claimId: string;
-  /** 1 for the request's first write, 2 for its second… */
-  ordinal: number;
-}
-
-export interface IdempotencyMarkRecord {
-  ordinal: number;
-  changeSetId: string;
-}
-
-/** What every graph store offers for the marks it writes in `apply`. */
-export interface IdempotencyMarks {
-  /** The marks of one claim, by ordinal. */
-  list(principal: string, key: string, claimId: string): Promise<readonly IdempotencyMarkRecord[]>;
-  /** Removes marks older than `hours`; returns how many. */
-  purge(hours: number): Promise<number>;
-}
+import type { IdempotencyMark } from "./graph-store";
+export type { IdempotencyMark, IdempotencyMarkRecord, IdempotencyMarks } from "./graph-store";
 
 /** Marks live a little longer than the keys they belong to (24 h), so a mark never disappears before its key. */
 export const IDEMPOTENCY_MARK_HOURS = 25;

@@ -10,14 +10,9 @@
  *   score     = relevance × credence;   order: score ↓, credence ↓, id ↑ (code-unit order)
  */
 import { rankByTerms, type RetrieveOptions } from "@/lib/engine";
-import type { CandidateStats } from "./graph-store";
+import type { CandidateStats, RankedCandidate } from "./graph-store";
 
-export interface RankedCandidate {
-  candidate: CandidateStats;
-  relevance: number;
-  /** relevance × credence */
-  score: number;
-}
+export type { RankedCandidate } from "./graph-store";
 
 /** The best `k` of the qualifying candidates for `query`, best first: the engine's `rankByTerms` over the stored terms. */
 export function rankCandidateStats(query: string, candidates: readonly CandidateStats[], options: RetrieveOptions = {}): RankedCandidate[] {

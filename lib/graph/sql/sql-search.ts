@@ -22,26 +22,17 @@
  * A `minRelevance` (not carried by the postings) goes the exhaustive way (`null`: the caller ranks
  * `searchCandidateStats`).
  */
-import { idfOf, rankByTerms, termSet, type CorpusStats, type RetrieveOptions } from "@/lib/engine";
+import { idfOf, rankByTerms, termSet } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
-import type { CandidateStats, ScopeView } from "../graph-store";
+import type { CandidateStats, ScopeView, TopK, TopKOptions } from "../graph-store";
 import { candidateStatsOf } from "../graph-store";
-import type { RankedCandidate } from "../rank-candidate-stats";
+
+export type { TopK, TopKOptions } from "../graph-store";
 
 /** Score difference within which the database's and the engine's arithmetic are treated as possibly equal. */
 export const SLACK = 1e-9;
 /** Near-ties of the k-th score beyond this many: the exhaustive path answers (a corpus of identical texts). */
 export const MAX_WINDOW = 2_000;
-
-export interface TopKOptions extends Pick<RetrieveOptions, "k" | "minCredence" | "minRelevance"> {
-  includeEnded?: boolean;
-}
-
-export interface TopK {
-  ranked: RankedCandidate[];
-  /** The whole qualifying domain's idf inputs (for ranking a wider candidate set alike: `RetrieveOptions.corpus`). */
-  corpus: CorpusStats;
-}
 
 interface StatsRow {
   term: string | null;

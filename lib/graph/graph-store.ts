@@ -342,6 +342,32 @@ export function entryEdgeSource(scope: string, sourceId: string | null, sourceKi
   return sourceKind === null ? placeholderEvidenceId(scope, sourceId) : sourceId;
 }
 
+/**
+ * The cascade's hops from `rootId`, given who cites what: a breadth-first pass where every hop citing the current
+ * frontier is kept (a belief citing two frontier members gives two hops) and a belief joins the frontier once, so
+ * cycles end. Ordered by depth, then belief id (code units), then seq: what `SystemCitationIndex.citationClosure`
+ * promises, whichever way a store collected the edges.
+ */
+export function citationHopsByDepth(rootId: string, citersOf: (citedId: string) => readonly CitationRef[], maxHops = Number.POSITIVE_INFINITY): CitationHop[] {
+  const hops: CitationHop[] = [];
+  const visited = new Set<string>([rootId]);
+  let frontier = [rootId];
+  for (let depth = 1; frontier.length > 0 && depth <= maxHops; depth++) {
+    const next: string[] = [];
+    for (const citedId of frontier) {
+      for (const ref of citersOf(citedId)) {
+        hops.push({ beliefId: ref.beliefId, seq: ref.seq, citedId, depth });
+        if (!visited.has(ref.beliefId)) {
+          visited.add(ref.beliefId);
+          next.push(ref.beliefId);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return hops.sort((a, b) => a.depth - b.depth || (a.beliefId < b.beliefId ? -1 : a.beliefId > b.beliefId ? 1 : a.seq - b.seq));
+}
+
 const BELIEF_STATUS_SET: ReadonlySet<string> = new Set(BELIEF_STATUSES);
 
 /**

@@ -8,7 +8,7 @@
  * scope, `scope = ANY($visible)`) inside the one query, so a hidden id and a missing id run the same statements and
  * both come back empty.
  */
-import { MUTATION_STATUSES, tokenize, type Belief, type ChangeSet, type Evidence, type MutationRecord, type MutationStatus, type ResolvedItem } from "@/lib/engine";
+import { MUTATION_STATUSES, tokenize, type Belief, type ChangeSet, type CitationRef, type Evidence, type MutationRecord, type MutationStatus, type ResolvedItem } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, GraphStoreError } from "../errors";
 import type {
@@ -28,7 +28,7 @@ import type {
   ScopeView,
   SystemCitationIndex,
 } from "../graph-store";
-import { candidateStatsOf } from "../graph-store";
+import { candidateStatsOf, citationHopsByDepth } from "../graph-store";
 import { mapPgError } from "./pg-errors";
 import { sqlIdempotencyMarks, writeIdempotencyMark } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
@@ -83,33 +83,13 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
     async citationClosure(rootId: string, options: { maxHops?: number } = {}): Promise<readonly CitationHop[]> {
       const edges = await run(sql, citations.closure, [rootId]);
-      const byCited = new Map<string, { belief_id: string; seq: number; cited_id: string }[]>();
+      const byCited = new Map<string, CitationRef[]>();
       for (const e of edges) {
         const list = byCited.get(e.cited_id) ?? [];
-        list.push(e);
+        list.push({ beliefId: e.belief_id, seq: e.seq });
         byCited.set(e.cited_id, list);
       }
-      const maxHops = options.maxHops ?? Number.POSITIVE_INFINITY;
-      const hops: CitationHop[] = [];
-      const seen = new Set<string>([rootId]);
-      let frontier = [rootId];
-      for (let depth = 1; frontier.length > 0 && depth <= maxHops; depth++) {
-        const level: CitationHop[] = [];
-        for (const cited of frontier) {
-          for (const e of byCited.get(cited) ?? []) level.push({ beliefId: e.belief_id, seq: e.seq, citedId: e.cited_id, depth });
-        }
-        level.sort((a, b) => (a.beliefId < b.beliefId ? -1 : a.beliefId > b.beliefId ? 1 : a.seq - b.seq));
-        hops.push(...level);
-        const next: string[] = [];
-        for (const h of level) {
-          if (!seen.has(h.beliefId)) {
-            seen.add(h.beliefId);
-            next.push(h.beliefId);
-          }
-        }
-        frontier = next;
-      }
-      return hops;
+      return citationHopsByDepth(rootId, (id) => byCited.get(id) ?? [], options.maxHops);
     },
   };
 

@@ -3,7 +3,8 @@ import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { GraphStoreError } from "./errors";
 import type { GraphStore } from "./graph-store";
-import { redactUri, selectGraphStore, type Neo4jModule, type Neo4jStoreConfig } from "./select-graph-store";
+import { redactUrl } from "@/lib/redact-url";
+import { selectGraphStore, type Neo4jModule, type Neo4jStoreConfig } from "./select-graph-store";
 
 const TABLES = ["graph_beliefs", "graph_evidence", "graph_mutations", "graph_history", "graph_edges", "graph_topic_freezes", "graph_change_sets"];
 
@@ -103,8 +104,8 @@ describe("selectGraphStore", () => {
   });
 
   it("redacts only the password of a URI", () => {
-    expect(redactUri("neo4j://u:p@host:7687")).toBe("neo4j://u:***@host:7687");
-    expect(redactUri("bolt://host:7687")).toBe("bolt://host:7687");
-    expect(redactUri("not a uri")).toBe("(unparseable NEO4J_URI)");
+    expect(redactUrl("neo4j://u:p@host:7687", "NEO4J_URI")).toBe("neo4j://u:***@host:7687");
+    expect(redactUrl("bolt://host:7687", "NEO4J_URI")).toBe("bolt://host:7687");
+    expect(redactUrl("not a uri", "NEO4J_URI")).toBe("(unparseable NEO4J_URI)");
   });
 });

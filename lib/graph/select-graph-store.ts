@@ -49,12 +49,6 @@ export interface SelectedGraphStore {
   description: string;
 }
 
-/** The URI without its password, for logs. */
-/** NEO4J_URI for logs: `redactUrl` (lib/redact-url.ts). */
-export function redactUri(uri: string): string {
-  return redactUrl(uri, "NEO4J_URI");
-}
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -67,7 +61,7 @@ export async function selectGraphStore(options: SelectGraphStoreOptions): Promis
   let store: GraphStore;
   let description: string;
   if (env.NEO4J_URI) {
-    const where = `${redactUri(env.NEO4J_URI)} (database ${env.NEO4J_DATABASE ?? "neo4j"})`;
+    const where = `${redactUrl(env.NEO4J_URI, "NEO4J_URI")} (database ${env.NEO4J_DATABASE ?? "neo4j"})`;
     const why = "because NEO4J_URI is set";
     let module: Neo4jModule;
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { clausesOf, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues } from "./restatement";
+import { clausesOf, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -47,5 +47,31 @@ describe("restatement similarity", () => {
     const belief = { text: "A holds; B holds too.", whole, clauses: [x, y] };
     const claim = { text: "A holds.", whole: x, clauses: [] };
     expect(restatementSimilarity(belief, claim)).toBe(1);
+  });
+});
+
+describe("structural checks for a restatement (numbers, negation, quantifiers, substitutions must agree)", () => {
+  it("reads values across notations: frequencies, times of day, shares", () => {
+    expect(slotValues("The scan runs every hour.")).toEqual(slotValues("The scan runs hourly."));
+    expect(slotClash("The ferry leaves at 18:30.", "The ferry leaves at half past six in the evening.")).toBe(false);
+    expect(slotClash("The ferry leaves at 18:30.", "The ferry leaves at 19:30.")).toBe(true);
+    expect(slotClash("Half of the tickets are sold online.", "50% of the tickets are sold online.")).toBe(false);
+    expect(slotClash("All of the tickets are sold online.", "Some of the tickets are sold online.")).toBe(true);
+    expect(slotClash("The pump is serviced twice a year.", "The pump is serviced two times each year.")).toBe(false);
+  });
+
+  it("finds the swapped word in an otherwise identical frame, and not in a reordered paraphrase", () => {
+    expect(substitution("The ferry is inspected by the harbour pilot.", "The ferry is steered by the harbour pilot.")).toEqual(["inspected", "steered"]);
+    expect(substitution("The harbour pilot inspects the ferry.", "The ferry is inspected by the harbour pilot.")).toBeNull();
+    expect(substitution("The ferry leaves from pier 3.", "The ferry still leaves from pier 3.")).toBeNull();
+    expect(substitution("The ferry leaves after 30 days.", "The ferry leaves after a month.")).toBeNull();
+  });
+
+  it("names why two alike sentences differ, or nothing when they agree", () => {
+    expect(structuralMismatch("Dogs are allowed on the ferry.", "Dogs are not allowed on the ferry.")).toMatch(/negated/);
+    expect(structuralMismatch("Dogs are never allowed on deck.", "No dog is ever allowed on deck.")).toBeNull();
+    expect(structuralMismatch("The café is open on Sundays.", "The café is closed on Sundays.")).toMatch(/antonym/);
+    expect(structuralMismatch("The ferry runs hourly.", "The ferry runs daily.")).toMatch(/values/);
+    expect(structuralMismatch("Old tickets are dropped after a year.", "Tickets older than a year get removed.")).toBeNull();
   });
 });

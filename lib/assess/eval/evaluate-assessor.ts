@@ -82,6 +82,15 @@ export function loadHeldoutCases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout");
 }
 
+/**
+ * The second held-out set (`lib/assess/eval/*.heldout2.jsonl`, issue #11's protocol): 72 relation pairs and 24 messages
+ * in eighteen domains absent from the other sets, committed alone (5afdd4d) before the structural reading changed,
+ * scored then and once at the end of that round, never tuned on.
+ */
+export function loadHeldout2Cases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout2");
+}
+
 export interface ClassMetrics {
   precision: number;
   recall: number;
@@ -201,18 +210,25 @@ export function formatReport(report: EvaluationReport): string {
 export const TARGETS = { relationAccuracy: 0.8, manipulationRecall: 0.9 } as const;
 
 /**
- * The CI floor, set from one honest run of the offline heuristic on the held-out set (lib/assess/eval/*.heldout.jsonl,
- * committed in 838a564 before any cue changed): relations 62.7 % reading words only, 65.7 % with the local embedding
- * model; manipulation recall 100 % (22/22) with precision 100 %. The floor leaves a few points of slack so that a
- * change losing one or two cases passes and a regression fails. Raise it when the held-out figures rise; never lower
- * it to pass, and never tune on the held-out cases.
+ * The CI floors, set from honest runs of the offline heuristic on the held-out sets, never from the cases tuned on.
+ *
+ * Held-out v1 (lib/assess/eval/*.heldout.jsonl, committed in 838a564 before the first round of cue changes): after the
+ * second round (structural reading, issue #11) relations 66.4 % with and without the local embedding model (65.7 %
+ * before it), manipulation recall 100 % (22/22). Held-out v2 (*.heldout2.jsonl, committed alone in 5afdd4d before the
+ * second round, scored then and once after it): relations 65.3 % before and after (47/72), manipulation recall 66.7 %
+ * (8/12) before and after — the pressure cues were not touched in that round, and the misses show what they still
+ * do not read. Each floor sits just under its set's figure (a change that loses one or two cases passes, a regression
+ * fails). Raise a floor when its figures rise; never lower it to pass, and never tune on held-out cases.
  */
-export const HELDOUT_FLOOR = { relationAccuracy: 0.6, manipulationRecall: 0.9 } as const;
+export const HELDOUT_FLOOR = { relationAccuracy: 0.62, manipulationRecall: 0.9 } as const;
+export const HELDOUT2_FLOOR = { relationAccuracy: 0.62, manipulationRecall: 0.6 } as const;
+
+export type Floor = { readonly relationAccuracy: number; readonly manipulationRecall: number };
 
 export function meetsTargets(report: EvaluationReport): boolean {
   return report.relation.accuracy >= TARGETS.relationAccuracy && report.manipulation.recall >= TARGETS.manipulationRecall;
 }
 
-export function meetsFloor(report: EvaluationReport): boolean {
-  return report.relation.accuracy >= HELDOUT_FLOOR.relationAccuracy && report.manipulation.recall >= HELDOUT_FLOOR.manipulationRecall;
+export function meetsFloor(report: EvaluationReport, floor: Floor = HELDOUT_FLOOR): boolean {
+  return report.relation.accuracy >= floor.relationAccuracy && report.manipulation.recall >= floor.manipulationRecall;
 }

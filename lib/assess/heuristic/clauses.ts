@@ -29,6 +29,15 @@ const NON_NEGATING = /\b(?:not only|not just|no doubt|never mind|no matter|nothi
 /** Clause boundaries: sentence ends, semicolons, colons, dashes, and a comma or a contrastive conjunction before a new clause. */
 const BOUNDARY = /(?<=[.!?])\s+|\s*[;:]\s*|\s+[-–—]\s+|,?\s+\b(?:but|whereas|while|although|though|yet|however|so|because|which|and then|since|until|unless|whenever)\b\s+|,\s+(?=(?:and|or)\s)/i;
 
+export interface PolarityOptions {
+  /**
+   * Count verbs of removal ("dropped", "removed") as negating their clause (default true: for relations, "sourdough
+   * was dropped" denies "sells sourdough"). Off when comparing two wordings of one fact, where "sessions are dropped"
+   * restates "disconnects sessions".
+   */
+  implicit?: boolean;
+}
+
 export interface Clause {
   text: string;
   /** Content stems (stop words dropped; negators and quantifiers are not content). */
@@ -62,14 +71,15 @@ function stemsOf(text: string): Set<string> {
  * Split `text` into clauses with their polarity.
  * @example clauses("Deploys go from release; pushing to main never ships.").map((c) => c.negated) // → [false, true]
  */
-export function clauses(text: string): Clause[] {
+export function clauses(text: string, options: PolarityOptions = {}): Clause[] {
+  const implicit = options.implicit ?? true;
   return text
     .split(BOUNDARY)
     .map((part) => part?.trim() ?? "")
     .filter((part) => part.length > 0)
     .map((part) => {
       const lower = part.toLowerCase().replace(/[’]/g, "'").replace(NON_NEGATING, " ");
-      const negators = tokenize(lower).map((t) => t.word).filter((w) => NEGATORS.has(w) || REMOVAL_VERBS.has(w));
+      const negators = tokenize(lower).map((t) => t.word).filter((w) => NEGATORS.has(w) || (implicit && REMOVAL_VERBS.has(w)));
       return { text: part, stems: stemsOf(part), negators, negated: negators.length % 2 === 1 };
     })
     .filter((c) => c.stems.size > 0 || c.negators.length > 0);
@@ -131,9 +141,9 @@ export interface PolarityComparison {
  * Compare the polarity of `evidence` with `belief`, clause by clause.
  * @example comparePolarity("Deploys still go out from the release branch.", "Deploys go out from the release branch; pushing to main never ships anything.").flips.length // → 0
  */
-export function comparePolarity(evidence: string, belief: string): PolarityComparison {
-  const e = clauses(evidence);
-  const b = clauses(belief);
+export function comparePolarity(evidence: string, belief: string, options: PolarityOptions = {}): PolarityComparison {
+  const e = clauses(evidence, options);
+  const b = clauses(belief, options);
   const aligned = alignClauses(e, b);
   const flips = aligned.filter((a) => a.evidence.negated !== a.belief.negated);
   const bothNegated = aligned.filter((a) => a.evidence.negated && a.belief.negated);

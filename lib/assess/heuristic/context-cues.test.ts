@@ -60,3 +60,26 @@ describe("refersBack", () => {
     expect(refersBack("The cafeteria serves soup.")).toBe(false);
   });
 });
+
+describe("scope frames and verbs of restriction", () => {
+  it("reads a verb of restriction with the scope it names", () => {
+    expect(contextCues("Parking is reserved for electric vehicles.")[0]).toMatchObject({ kind: "restrictive", tag: "electric vehicles", strong: true });
+  });
+
+  it("reads a leading condition as a scope, strong with a comma and weak without", () => {
+    expect(contextCues("When the river is high, the ferry stops.").find((c) => c.kind === "leading_scope")).toMatchObject({ scope: "river is high", strong: true });
+    expect(contextCues("On rainy days the ferry stops.").find((c) => c.kind === "leading_scope")).toMatchObject({ scope: "rainy days", strong: false });
+  });
+
+  it("does not read an observer's report, an event order, an instance or a span as a scope", () => {
+    expect(kinds("When we checked, the ferry had stopped.")).not.toContain("leading_scope");
+    expect(kinds("After the storm passed, the ferry stopped.")).not.toContain("leading_scope");
+    expect(kinds("On a calm day the ferry crossed in ten minutes.")).not.toContain("leading_scope");
+    expect(kinds("In a week, the ferry will stop.")).not.toContain("leading_scope");
+  });
+
+  it("dates bound a claim only with until / as of, not when they date an observation", () => {
+    expect(kinds("The ferry ran until March 2020.")).toContain("date");
+    expect(kinds("We took the ferry in March.")).not.toContain("date");
+  });
+});

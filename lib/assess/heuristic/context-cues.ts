@@ -56,14 +56,22 @@ const RULES: readonly CueRule[] = [
   },
   {
     kind: "holds_for",
-    pattern: /\b(?:holds|hold|held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if|during|while|on)\s+([^.;,:]{2,60})/g,
+    // "is held on Fridays" (takes place) is a passive, not "held for" (was true for).
+    pattern: /\b(?:holds|hold|(?<!\b(?:is|are|was|were|be|been|being)\s)held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if|during|while|on)\s+([^.;,:]{2,60})/g,
     strong: true,
     tagGroup: 1,
   },
   {
     kind: "exception",
-    pattern: /\b(?:exempt|exempted|except|excepting|exceptions?|excluded from|does not apply|doesn't apply|do not apply|don't apply|unless|other than|with the exception of)\b/g,
+    pattern: /\b(?:exempt|exempted|except|excepting|exceptions?|excluded from|(?:is|are|were|was|be|been)\s+excluded|does not apply|doesn't apply|do not apply|don't apply|does not cover|doesn't cover|do not cover|unless|other than|with the exception of)\b/g,
     strong: true,
+  },
+  {
+    // A verb of restriction names the scope it is held to: "limited to", "restricted to", "confined to", "reserved for".
+    kind: "restrictive",
+    pattern: /\b(?:limited|restricted|confined|reserved|capped|reduced)\s+(?:to|for)\s+([^.;,:]{2,60})/g,
+    strong: true,
+    tagGroup: 1,
   },
   {
     kind: "not_studied",
@@ -104,15 +112,23 @@ const RULES: readonly CueRule[] = [
   },
   { kind: "frame_of_reference", pattern: /\b(?:utc|gmt|local time|time ?zone|pst|pdt|cet|cest|est|edt)\b/g, strong: false },
   {
+    // A date that bounds when the claim holds ("until March", "as of 2024"); "in June" only dates an observation.
     kind: "date",
-    pattern: new RegExp(`\\b(?:in|during|until|before|after|as of|through)\\s+((?:early\\s+|late\\s+|mid-)?(?:(?:${MONTHS})(?:\\s+\\d{4})?|(?:19|20)\\d{2}|q[1-4](?:\\s+\\d{4})?))\\b`, "g"),
+    pattern: new RegExp(`\\b(?:until|before|as of|through)\\s+((?:early\\s+|late\\s+|mid-)?(?:(?:${MONTHS})(?:\\s+\\d{4})?|(?:19|20)\\d{2}|q[1-4](?:\\s+\\d{4})?))\\b`, "g"),
     strong: false,
     tagGroup: 1,
   },
 ];
 
-/** A sentence opening with "For / In / Among / Within / Under … ," that is not a study description or a discourse marker. */
-const LEADING_SCOPE = /(?:^|[.;]\s+)((?:for|in|among|within|under|outside|across|on)\s+([^,;.]{3,60}))[,;]/g;
+/**
+ * A sentence opening with a frame — "For / In / Among / Within / Under / At / During / When / If … ," (a condition; "after X happened" only orders events) — that
+ * is not a study description or a discourse marker: the rest of the sentence holds inside that frame. Without a comma,
+ * a short prepositional frame ends where the main clause starts with a determiner or pronoun ("At weekends the …").
+ */
+const LEADING_SCOPE = /(?:^|[.;]\s+)((?:for|in|among|within|under|outside|across|on|at|during|when|whenever|if)\s+([^,;.]{3,60}))[,;]/g;
+const LEADING_SCOPE_BARE = /^((?:for|in|among|within|under|outside|across|on|at|during)\s+((?:[a-z-]+\s+){0,2}[a-z-]+))\s+(?=(?:the|their|its|this|that|these|those|our|his|her|it|they|we)\s)/;
+/** Frames that are not scopes: an observer's report ("when we tested"), a time span ("in a week"), a count. */
+const NOT_A_SCOPE = /^(?:(?:we|i|you|one)\b|(?:a|an|one)\s+(?:minute|hour|day|week|month|year|few|couple|while|row|sense|way|nutshell|word)\b|\S*\d)/;
 
 /**
  * Context cues in `text`, in order of rule.
@@ -130,13 +146,17 @@ export function contextCues(text: string): ContextCue[] {
       cues.push({ kind: rule.kind, match: m[0].trim(), tag: cutTag(scope), scope, strong: rule.strong });
     }
   }
-  for (const m of lower.matchAll(LEADING_SCOPE)) {
+  const bare = LEADING_SCOPE.test(lower) ? [] : [...lower.matchAll(new RegExp(LEADING_SCOPE_BARE.source, "g"))];
+  LEADING_SCOPE.lastIndex = 0;
+  for (const m of [...lower.matchAll(LEADING_SCOPE), ...bare]) {
     const phrase = m[1] ?? "";
     const scope = m[2] ?? "";
-    if (DISCOURSE.test(phrase) || STUDY_NOUNS.test(scope) || /^(?:a|an|one)\b/.test(scope)) continue;
+    // Without a comma the frame is read loosely: weak (a conflict outweighs it), and never an instance ("on a test").
+    const comma = !bare.includes(m);
+    if (DISCOURSE.test(phrase) || STUDY_NOUNS.test(scope) || NOT_A_SCOPE.test(scope) || (!comma && /^(?:a|an)\s/.test(scope))) continue;
     if (/^(?:(?:19|20)\d{2}|(?:the\s+)?(?:past|last|next)\b)/.test(scope)) continue;
     const cleaned = cleanScope(scope);
-    cues.push({ kind: "leading_scope", match: phrase, tag: cutTag(cleaned), scope: cleaned, strong: true });
+    cues.push({ kind: "leading_scope", match: phrase, tag: cutTag(cleaned), scope: cleaned, strong: comma });
   }
   return cues;
 }

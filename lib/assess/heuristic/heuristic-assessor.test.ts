@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { describeAssessorContract } from "../assessor-contract";
 import { EmbeddingError } from "@/lib/engine/embedder";
-import { createHeuristicAssessor, HEURISTIC_STAMP } from "./heuristic-assessor";
+import { classifyRelation, createHeuristicAssessor, HEURISTIC_STAMP, partialAgreement } from "./heuristic-assessor";
+import { namedValueClash, substitution } from "./slot-values";
 
 const assessor = createHeuristicAssessor();
 const belief = (text: string, contextTags?: string[]) => ({ id: "b", text, ...(contextTags ? { contextTags } : {}) });
@@ -146,5 +147,43 @@ describe("heuristic assessor: contraction, conflict, claims, recall, synthesis",
     const synthesis = await assessor.proposeSynthesis(a, b);
     expect(synthesis.contextTags).toEqual(["team atlas", "team borealis"]);
     expect(synthesis.text).toContain("team borealis");
+  });
+});
+
+describe("heuristic assessor: structure beyond word lists", () => {
+  const belief = (text: string) => ({ id: "b", text });
+
+  it("reads agreement in one clause and denial in another as a line drawn, not a rebuttal", () => {
+    expect(partialAgreement("The coating protects the hull against salt water but not against ice.", "The coating protects the hull.")).toBe(true);
+    expect(partialAgreement("The coating protects the hull against salt water.", "The coating protects the hull.")).toBe(false);
+    expect(classifyRelation("The coating protects the hull against salt water but not against ice.", belief("The coating protects the hull.")).relation).toBe("CONTEXTUALIZES");
+  });
+
+  it("reads a different weekday for the same event as a conflict", () => {
+    expect(namedValueClash("The ferry now sails on Thursdays.", "The ferry sails on Tuesdays.")).toEqual([["thursday"], ["tuesday"]]);
+    expect(classifyRelation("These days the market is held on Saturdays.", belief("The market is held on Wednesdays.")).relation).toBe("REBUTS");
+  });
+
+  it("relates a measurement in the belief's unit even when no word is shared", () => {
+    const r = classifyRelation("The scale showed 1.98 kilograms.", belief("The parcel weighs 2 kg."), 0.35);
+    expect(r.relation).toBe("SUPPORTS");
+  });
+});
+
+describe("heuristic assessor: another value in the belief's own sentence", () => {
+  it("reads a swapped noun-phrase filler as a rebuttal, a swapped verb or an elaboration not", () => {
+    const belief = (text: string) => ({ id: "b", text });
+    expect(classifyRelation("The ferry still leaves from the north pier.", belief("The ferry leaves from the south pier.")).relation).toBe("REBUTS");
+    expect(classifyRelation("Ann steers the ferry across the bay.", belief("Ann pilots the ferry across the bay.")).relation).toBe("SUPPORTS");
+    expect(substitution("The ferry leaves from the north pier.", "The ferry leaves from the south pier.", { slotOnly: true })).toEqual(["north", "south"]);
+    expect(substitution("The ferry does not leave from the pier.", "The ferry leaves from the pier.", { slotOnly: true })).toBeNull();
+  });
+});
+
+describe("heuristic assessor: a value under a condition", () => {
+  it("reads another value under a leading condition as context, and a value past a bound as a rebuttal", () => {
+    const belief = (text: string) => ({ id: "b", text });
+    expect(classifyRelation("On weekends the ferry takes 50 minutes.", belief("The ferry takes 30 minutes.")).relation).toBe("CONTEXTUALIZES");
+    expect(classifyRelation("On weekends the ferry took 50 minutes.", belief("The ferry never takes more than 30 minutes.")).relation).toBe("REBUTS");
   });
 });

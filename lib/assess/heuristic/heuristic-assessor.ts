@@ -19,7 +19,8 @@ import { extractQuantity, splitSentences } from "@/lib/engine/harvest";
 import { contextCues, contextTags, refersBack, type ContextCue } from "./context-cues";
 import { evidenceStrength } from "./evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
-import { comparePolarity } from "./clauses";
+import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
+import { namedValueClash, substitution } from "./slot-values";
 import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureCues } from "./pressure-cues";
@@ -35,6 +36,15 @@ const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x
 const quote = (words: readonly string[]) => words.map((w) => `"${w}"`).join(", ");
 
 export interface RelationSignals {
+  /** The only conflict is a different value for the belief's quantity, stated under a leading condition. */
+  scopedValue: boolean;
+  /**
+   * The evidence agrees with the belief in one clause and denies it in another ("holds against X but not against
+   * Y"): it draws the line where the belief holds.
+   */
+  partial: boolean;
+  /** The evidence states a quantity in the same dimension as one of the belief's (a value for the same slot). */
+  sameDimension: boolean;
   coverage: number;
   /** Number of content stems in the belief. */
   beliefTerms: number;
@@ -98,8 +108,24 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   if (antonyms.length > 0 && !doubleNegation) rebut.push(`antonym (${quote(antonyms)})`);
   const quantifiers = compareQuantifiers(evidence, belief.text);
   if (quantifiers.counterexample) rebut.push("counterexample to a universal claim");
+  const named = namedValueClash(evidence, belief.text);
+  if (named) rebut.push(`different value in the same slot (${quote(named[0])} vs ${quote(named[1])})`);
+  // The belief's own sentence with another word in one place ("from the release branch" for "from the main branch"),
+  // unless the swap only restates what the belief already says elsewhere or a number the numeric check reads.
+  const swapped = rebut.length === 0 && numbers.conflicts.length === 0 && numbers.matches.length === 0 ? substitution(evidence, belief.text, { slotOnly: true }) : null;
+  if (swapped) rebut.push(`another value in the belief's own sentence ("${swapped[0]}" for "${swapped[1]}")`);
 
+  // A different value under a named condition ("At weekends the shop opens at 10") says where the belief's value does
+  // not hold; against a bound ("stays below 512 MB", "never more than 3") any exceeding value is a counterexample.
+  const scopedValue =
+    numbers.conflicts.length > 0 &&
+    numbers.conflicts.every((c) => c.belief.bound === undefined) &&
+    context.some((c) => c.kind === "leading_scope") &&
+    rebut.every((r) => r.startsWith("numeric conflict") || r.startsWith("opposite direction"));
   return {
+    scopedValue,
+    partial: partialAgreement(evidence, belief.text),
+    sameDimension: numbers.sameDimension > 0,
     coverage: overlap.beliefCoverage,
     beliefTerms: overlap.shared.length === 0 ? contentTokens(belief.text).length : Math.round(overlap.shared.length / overlap.beliefCoverage),
     shared: overlap.shared,
@@ -110,6 +136,25 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
     narrowing: quantifiers.narrowing,
     ...(semantic !== undefined ? { semantic } : {}),
   };
+}
+
+/**
+ * Partial agreement: one evidence clause restates a belief clause with the same polarity and another evidence clause,
+ * tied to the belief or to that clause by a shared word, carries the opposite polarity.
+ */
+export function partialAgreement(evidence: string, belief: string): boolean {
+  const e = clauses(evidence);
+  if (e.length < 2) return false;
+  const b = clauses(belief);
+  const agreeing = alignClauses(e, b).filter((a) => a.evidence.negated === a.belief.negated && a.coverage >= 0.5);
+  return agreeing.some((a) =>
+    e.some(
+      (other) =>
+        other !== a.evidence &&
+        other.negated !== a.belief.negated &&
+        (sharedStems(other.stems, a.belief.stems).length > 0 || sharedStems(other.stems, a.evidence.stems).length > 0),
+    ),
+  );
 }
 
 /**
@@ -126,13 +171,17 @@ export const UNRELATED_COSINE = 0.2;
  *    stem), refers back to it ("It…", "This limit…"), shares a word and names a scope, or covers ≥ 15 % and
  *    carries a conflict cue; with an embedder, a cosine ≥ RELATED_COSINE also relates them and one below
  *    UNRELATED_COSINE unrelates them unless they share half the belief's words;
- * 2. CONTEXTUALIZES on a strong scope cue (only for / holds for / exempt / not studied / "In regions where…," / for
- *    the X team / weaker when / a separate X);
+ * 2. CONTEXTUALIZES on a strong scope cue (only for / holds for / exempt / limited to / not studied / "When…," /
+ *    "In regions where…," / for the X team / weaker when / a separate X), or on a different value for the belief's
+ *    (unbounded) quantity stated under a leading condition ("At weekends the shop opens at 10");
  * 3. REBUTS on a negation flip between aligned clauses, a word the belief only uses under its negation, reversal,
- *    change of state (without "still"), numeric conflict on the same dimension, opposite effect, antonym or
- *    counterexample;
- * 4. CONTEXTUALIZES on a weak scope cue (a date, a time zone) or a quantifier that narrows a universal claim;
+ *    change of state (without "still"; "since the new X"), numeric conflict on the same dimension, another weekday,
+ *    another noun-phrase filler in the belief's own sentence ("from the release branch" for "from the main branch"),
+ *    opposite effect, antonym or counterexample;
+ * 4. CONTEXTUALIZES when the evidence agrees in one clause and denies in another, on a weak scope cue (a bounding
+ *    date, a time zone, a leading frame without a comma) or a quantifier that narrows a universal claim;
  * 5. otherwise SUPPORTS.
+ * A quantity in the belief's unit (a measurement of the same slot) also relates the two.
  * strength = clamp(base + 0.35·coverage + 0.1·min(2, cues)) with base 0.35 (supports), 0.4 (rebuts), 0.3 (contextualizes).
  */
 export function classifyRelation(
@@ -151,7 +200,8 @@ export function classifyRelation(
   const lexicallyRelated =
     coverage >= MIN_COVERAGE ||
     s.refersBack ||
-    (s.shared.length > 0 && (strong.length > 0 || (s.rebut.some((r) => !r.startsWith("change of state")) && coverage >= MIN_COVERAGE / 2)));
+    (s.sameDimension && (s.shared.length > 0 || (semantic ?? 0) >= bands.unrelated)) ||
+    (s.shared.length > 0 && (strong.length > 0 || s.context.some((c) => c.kind === "leading_scope") || (s.rebut.some((r) => !r.startsWith("change of state")) && coverage >= MIN_COVERAGE / 2)));
   // With meaning: close enough alone, or not far apart and tied by shared words, a scope cue or a pointer back.
   const related =
     semantic === undefined
@@ -172,11 +222,25 @@ export function classifyRelation(
       reasoning: `Heuristic: the evidence ${touched}${meaning} and narrows where it holds (${describe(strong)}).`,
     };
   }
+  if (s.scopedValue) {
+    return {
+      relation: "CONTEXTUALIZES",
+      strength: round(clamp(0.3 + 0.35 * closeness, 0.1, 0.9)),
+      reasoning: `Heuristic: the evidence ${touched}${meaning} and gives another value under a condition (${describe(weak)}): ${s.rebut.join("; ")}.`,
+    };
+  }
   if (s.rebut.length > 0) {
     return {
       relation: "REBUTS",
       strength: round(clamp(0.4 + 0.35 * closeness + 0.1 * Math.min(2, s.rebut.length - 1), 0.1, 0.95)),
       reasoning: `Heuristic: the evidence ${touched}${meaning} and contradicts it: ${s.rebut.join("; ")}.`,
+    };
+  }
+  if (s.partial) {
+    return {
+      relation: "CONTEXTUALIZES",
+      strength: round(clamp(0.3 + 0.35 * closeness, 0.1, 0.9)),
+      reasoning: `Heuristic: the evidence ${touched}${meaning}, agrees with it in one part and denies it in another: it draws where it holds.`,
     };
   }
   if (weak.length > 0 || s.narrowing) {

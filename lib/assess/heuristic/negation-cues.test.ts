@@ -66,3 +66,15 @@ describe("antonymConflicts", () => {
     expect(antonymConflicts("Secure, not insecure.", "The package is secure.")).toEqual([]);
   });
 });
+
+describe("change frames and bounds", () => {
+  it("reads a new, revised or amended frame after since / under as a change, whatever it is called", () => {
+    expect(changeCues("Since the new timetable, the ferry leaves at noon.")).toContain("since the new timetable");
+    expect(changeCues("Under the revised bylaws, members vote online.")).toContain("under the revised bylaws");
+    expect(changeCues("Since Monday the ferry has been busy.")).toEqual([]);
+  });
+
+  it("does not read 'up to' as a direction of effect", () => {
+    expect(effectDirection("The ferry carries up to forty cars.")).toBe(0);
+  });
+});

@@ -32,6 +32,8 @@ const REVERSALS = [
 const CHANGE_ADVERBS = /\b(?:no longer|not any ?more|anymore|any more|used to|instead|as of|nowadays|these days|from now on|(?<!right |just |for |until |by )now(?! and then| that\b))\b/g;
 /** "since" or "after" an event of change ("after last year's migration", "since the upgrade"); "since Monday" alone marks an onset, not a change. */
 const CHANGE_EVENT = /\b(?:since|after|following)\s+(?:(?:the|its|their|our|this|that|a|an|last|[a-z]+'s)\s+){1,3}(?:[a-z-]+\s+){0,2}?(?:change|changes|upgrade|update|move|migration|switch|reorg|reorganisation|reorganization|merger|acquisition|rewrite|reform|amendment|redesign|split|replacement|handover|takeover|transition|overhaul|rebrand|relaunch|restructuring)\b/g;
+/** "since the new X", "under the revised X", "following the latest X": whatever X is, a new frame marks a change. */
+const NEW_FRAME_EVENT = /\b(?:since|after|following|under)\s+(?:the|a|its|their|our|this)\s+(?:new|revised|amended|updated|latest|changed)\s+[a-z-]+/g;
 const TRANSITION_VERBS = new Set([
   "moved", "switched", "migrated", "replaced", "changed", "converted", "transferred", "rerouted", "renamed",
   "reassigned", "retired", "resigned", "quit", "dropped", "removed", "deleted", "archived", "deprecated",
@@ -46,7 +48,7 @@ const CHANGE_FRAME = /\b(?:new|amended|updated|revised|latest|current|changed)\s
 export function changeCues(text: string): string[] {
   const lower = text.toLowerCase().replace(/[’]/g, "'");
   const found: string[] = [];
-  for (const re of [CHANGE_ADVERBS, CHANGE_EVENT, TRANSITION_PARTICLES, CHANGE_FRAME]) for (const m of lower.matchAll(re)) found.push(m[0]);
+  for (const re of [CHANGE_ADVERBS, CHANGE_EVENT, NEW_FRAME_EVENT, TRANSITION_PARTICLES, CHANGE_FRAME]) for (const m of lower.matchAll(re)) found.push(m[0]);
   for (const t of tokenize(lower)) if (TRANSITION_VERBS.has(t.word)) found.push(t.word);
   return [...new Set(found)];
 }
@@ -128,7 +130,8 @@ export function negationCues(text: string): PolarityCues {
  * @example effectDirection("The audit found a higher rate of unpatched vulnerabilities.") // → -1
  */
 export function effectDirection(text: string): number {
-  const all = tokenize(text.toLowerCase().replace(/\b(?:no|any) longer\b/g, " "));
+  // "no longer" is a change of state and "up to" a bound, not directions of an effect.
+  const all = tokenize(text.toLowerCase().replace(/\b(?:no|any) longer\b|\bup to\b/g, " "));
   let sum = 0;
   for (const token of all) {
     const dir = INCREASE.has(token.word) ? 1 : DECREASE.has(token.word) ? -1 : 0;

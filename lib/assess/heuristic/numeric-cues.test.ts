@@ -62,7 +62,7 @@ describe("compareQuantities", () => {
     expect(compareQuantities("the run ends around 4:30", "The job finishes before 6 a.m.").matches).toHaveLength(1);
     expect(compareQuantities("the run regularly ends after 8 a.m.", "The job finishes before 6 a.m.").conflicts).toHaveLength(1);
     expect(compareQuantities("it loads in 1.2 seconds", "It loads in under two seconds.").matches).toHaveLength(1);
-    expect(compareQuantities("it loads in under 3 seconds", "It loads in under two seconds.")).toEqual({ matches: [], conflicts: [] });
+    expect(compareQuantities("it loads in under 3 seconds", "It loads in under two seconds.")).toEqual({ matches: [], conflicts: [], sameDimension: 1 });
   });
 
   it("compares frequencies and durations across units", () => {
@@ -79,7 +79,15 @@ describe("compareQuantities", () => {
 
   it("ignores quantities of other units", () => {
     const c = compareQuantities("the job took 30 seconds", "The limit is 100 requests per minute.");
-    expect(c).toEqual({ matches: [], conflicts: [] });
+    expect(c).toEqual({ matches: [], conflicts: [], sameDimension: 0 });
+  });
+
+  it("reads hyphenated amounts and unit spellings, and takes a value within 5 % as a measurement, not a conflict", () => {
+    expect(numericQuantities("a three-day course")).toEqual([{ value: 3, unit: "dai" }]);
+    expect(numericQuantities("after twenty-five laps")).toEqual([{ value: 25, unit: "lap", bound: ">" }]);
+    expect(compareQuantities("The van weighs 2 kg more.", "The parcel limit is 2000 grams.").sameDimension).toBe(1);
+    expect(compareQuantities("The trail measured 9.8 km on the GPS.", "The trail is 10 kilometres long.")).toMatchObject({ conflicts: [], sameDimension: 1 });
+    expect(compareQuantities("The trail measured 6 km on the GPS.", "The trail is 10 kilometres long.").conflicts).toHaveLength(1);
   });
 });
 

@@ -143,8 +143,20 @@ export function numericQuantities(text: string): NumericQuantity[] {
       else if (numeric.endsWith("x")) unit = "x";
     } else if (NUMBER_WORDS[w] !== undefined) {
       value = NUMBER_WORDS[w];
+    } else if (w.includes("-")) {
+      // "forty-five" is a number; "two-hour", "30-minute", "forty-five-minute" a number with its unit.
+      const parts = w.split("-");
+      const numeric = parts.map((p) => NUMBER_WORDS[p]);
+      const k = numeric.findIndex((n) => n === undefined);
+      if (k === 0) continue;
+      value = numeric.slice(0, k === -1 ? parts.length : k).reduce<number>((a, n) => a + (n ?? 0), 0);
+      if (k !== -1 && k === parts.length - 1) unit = stemWord(parts[k] as string);
+      else if (k !== -1) continue;
     }
     if (value === undefined || Number.isNaN(value)) continue;
+    if (unit === "" && /^\d+-[a-z]+$/.test(words[i + 1]?.[0] ?? "") === false && /^\d[\d.,]*-[a-z]+$/.test(w)) {
+      unit = stemWord(w.replace(/^[\d.,]+-/, ""));
+    }
     if (unit === "") {
       let j = i + 1;
       while (j < words.length && UNIT_SKIP.has(words[j]?.[0] ?? "")) j++;
@@ -179,8 +191,18 @@ export function numericQuantities(text: string): NumericQuantity[] {
   return out.concat(freq.quantities);
 }
 
+/** Unit spellings and multiples that measure the same thing, as [canonical unit, factor] ("km" and "kilometres"). */
+const UNIT_ALIASES: Readonly<Record<string, readonly [string, number]>> = {
+  km: ["metr", 1000], kilometr: ["metr", 1000], kilomet: ["metr", 1000], metr: ["metr", 1], meter: ["metr", 1], m: ["metr", 1],
+  mile: ["metr", 1609.344], kg: ["gram", 1000], kilogram: ["gram", 1000], g: ["gram", 1], gram: ["gram", 1],
+  kb: ["byte", 1e3], mb: ["byte", 1e6], megabyt: ["byte", 1e6], gb: ["byte", 1e9], gigabyt: ["byte", 1e9], tb: ["byte", 1e12],
+  percent: ["%", 1], "°c": ["degre", 1], c: ["degre", 1], w: ["watt", 1], kw: ["watt", 1e3], kilowatt: ["watt", 1e3],
+};
+
 /** Durations in seconds (unit `duration`), so "sixty minutes" meets "one hour"; other quantities unchanged. */
 export function normaliseQuantity(q: NumericQuantity): NumericQuantity {
+  const alias = UNIT_ALIASES[q.unit];
+  if (alias !== undefined) q = { ...q, unit: alias[0], value: q.value * alias[1], ...(q.spread !== undefined ? { spread: q.spread * alias[1] } : {}) };
   const seconds = DURATION_STEMS[q.unit];
   if (seconds === undefined) return q;
   return { ...q, value: q.value * seconds, unit: "duration", ...(q.spread !== undefined ? { spread: q.spread * seconds } : {}) };
@@ -191,6 +213,8 @@ export interface NumericComparison {
   matches: NumericQuantity[];
   /** Belief quantities that the evidence contradicts: same unit, and a value (or range) outside the belief's. */
   conflicts: Array<{ belief: NumericQuantity; evidence: NumericQuantity }>;
+  /** Belief quantities the evidence states a value for in the same unit (whether it matches, conflicts or is near). */
+  sameDimension: number;
 }
 
 type Interval = readonly [number, number];
@@ -221,17 +245,22 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
   if (beliefYears.length === 1) bq.push(...beliefYears);
   const matches: NumericQuantity[] = [];
   const conflicts: NumericComparison["conflicts"] = [];
+  let sameDimension = 0;
   for (const b of bq) {
     const sameUnit = eq.filter((e) => e.unit === b.unit);
     if (sameUnit.length === 0) continue;
+    sameDimension++;
     const range = interval(b);
     if (sameUnit.some((e) => within(interval(e), range))) matches.push(b);
     else {
-      const clash = sameUnit.find((e) => disjoint(interval(e), range));
+      // A value within 5 % of a plain belief value is a measurement of it, neither a match nor a conflict.
+      const near = (e: NumericQuantity) =>
+        b.unit !== "year_ce" && b.unit !== "time" && b.bound === undefined && e.bound === undefined && Math.abs(e.value - b.value) <= 0.05 * Math.abs(b.value);
+      const clash = sameUnit.find((e) => disjoint(interval(e), range) && !near(e));
       if (clash) conflicts.push({ belief: b, evidence: clash });
     }
   }
-  return { matches, conflicts };
+  return { matches, conflicts, sameDimension };
 }
 
 const UNIVERSAL = /\b(?:all|every|each|always|never|none|nobody|nothing|everyone|everything|any)\b/i;

@@ -1,0 +1,274 @@
+/**
+ * The values a statement pins in its slots — durations, frequencies, times of day, bare numbers, shares and
+ * quantifiers, weekdays and ordinals — normalised across notations, and whether two statements put different values
+ * in them. Used to tell a restatement from a near-miss (lib/retrieval/restatement) and, for weekdays, a conflicting
+ * report from a confirming one (the relation heuristic).
+ */
+
+import { isContentWord, stemWord, tokenize } from "./tokenize";
+
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0, one: 1, a: 1, an: 1, single: 1, once: 1, two: 2, couple: 2, twice: 2, three: 3, thrice: 3, four: 4, five: 5, six: 6, seven: 7,
+  eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000,
+};
+
+/** Minutes per duration unit. */
+const UNIT_MINUTES: Readonly<Record<string, number>> = {
+  minute: 1, minutes: 1, min: 1, mins: 1, hour: 60, hours: 60, hr: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080,
+  fortnight: 20160, month: 43200, months: 43200, quarter: 129600, year: 525600, years: 525600,
+};
+
+/** Frequency words as the period they name, in minutes ("hourly" = every 60 minutes). */
+const FREQUENCIES: Readonly<Record<string, number>> = {
+  hourly: 60, nightly: 1440, daily: 1440, weekly: 10080, fortnightly: 20160, monthly: 43200, quarterly: 129600, yearly: 525600, annually: 525600,
+  annual: 525600,
+};
+
+const NAMED = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "first", "second", "third", "last", "final"]);
+
+/**
+ * Quantifiers as the share of a group they state: a universal ("all", "every", "each") and a partial one ("some",
+ * "most", "half") put different values in the same slot. "every" / "each" / "per" / "a" before a unit or a weekday
+ * mark a frequency, not a share of a group.
+ */
+const QUANTIFIERS: Readonly<Record<string, string>> = {
+  all: "q:all", every: "q:all", each: "q:all", always: "q:all",
+  some: "q:some", several: "q:some", few: "q:few", many: "q:many", most: "q:most", majority: "q:most", minority: "q:few",
+  half: "p50", sometimes: "q:some", often: "q:many", rarely: "q:few", usually: "q:most",
+};
+
+const CLOCK_PART: Readonly<Record<string, number>> = { morning: 0, am: 0, afternoon: 12, evening: 12, night: 12, pm: 12 };
+
+function numberOf(word: string): number | null {
+  const digits = /^\d+(?:[.,]\d+)?$/.test(word) ? Number(word.replace(/,(\d{3})$/, "$1").replace(",", ".")) : null;
+  if (digits !== null && Number.isFinite(digits)) return digits;
+  if (word.includes("-")) {
+    const parts = word.split("-").map((p) => NUMBER_WORDS[p]);
+    if (parts.every((p) => p !== undefined)) return parts.reduce<number>((s, p) => s + (p ?? 0), 0);
+  }
+  return NUMBER_WORDS[word] ?? null;
+}
+
+/** Times of day as minutes after midnight ("t1320"): "22:00", "10 p.m.", "ten in the evening", "a quarter to eight". */
+function clockTimes(lower: string): { text: string; times: string[] } {
+  const times: string[] = [];
+  const at = (h: number, m: number) => times.push(`t${(h % 24) * 60 + m}`);
+  let text = lower.replace(/\b(\d{1,2}):(\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?![a-z])/g, (_all, h: string, m: string, part?: string) => {
+    at(Number(h) + (part?.startsWith("p") && Number(h) < 12 ? 12 : 0), Number(m));
+    return " ";
+  });
+  text = text.replace(/\b(?:(a )?quarter|half) (to|past) ([a-z]+|\d{1,2})\b(?:\s*(a\.?m\.?|p\.?m\.?|in the (?:morning|afternoon|evening)|at night))?/g, (all, _q, dir: string, h: string, part?: string) => {
+    const hour = numberOf(h);
+    if (hour === null) return all;
+    const pm = CLOCK_PART[part?.replace(/[^a-z ]/g, "").split(" ").pop() ?? ""] ?? 0;
+    const quarter = all.includes("quarter");
+    if (dir === "to") at(hour - 1 + pm, quarter ? 45 : 30);
+    else at(hour + pm, quarter ? 15 : 30);
+    return " ";
+  });
+  text = text.replace(/\b([a-z]+|\d{1,2})\s*(?:o'clock\s*)?(a\.?m\.?|p\.?m\.?|in the (?:morning|afternoon|evening)|at night)(?![a-z])/g, (all, h: string, part: string) => {
+    const hour = numberOf(h);
+    if (hour === null || hour > 12) return all;
+    const key = part.replace(/[^a-z ]/g, "").split(" ").pop() as string;
+    at((hour % 12) + (CLOCK_PART[key] ?? 0), 0);
+    return " ";
+  });
+  return { text, times };
+}
+
+/**
+ * The values a statement pins: durations in minutes ("two days" → "d2880"), frequencies as periods ("hourly", "every
+ * hour", "per hour" → "d60"), times of day ("t1320"), bare numbers ("port 8443" → "n8443"), shares ("half", "50 %"
+ * → "p50"; "all", "some", "most" → "q:…"), weekdays and ordinals ("monday", "first"). Units of the same dimension
+ * compare equal after conversion ("a month" = "30 days", "a quarter of an hour" = "15 minutes").
+ */
+export function slotValues(text: string): Set<string> {
+  const clock = clockTimes(text.toLowerCase().replace(/[’]/g, "'"));
+  const ws = clock.text
+    .replace(/(\d)([a-z°%])/g, "$1 $2")
+    .replace(/half an hour/g, "30 minutes")
+    .replace(/quarter of an hour/g, "15 minutes")
+    .replace(/(\d)\s*%/g, "$1 percent")
+    .split(/[^a-z0-9.,-]+/)
+    .map((w) => w.replace(/^[.,-]+|[.,-]+$/g, ""))
+    .filter(Boolean);
+  const out = new Set<string>(clock.times);
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i] as string;
+    const next = ws[i + 1] ?? "";
+    const freq = FREQUENCIES[w];
+    if (freq !== undefined) {
+      out.add(`d${freq}`);
+      continue;
+    }
+    const named = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/.test(w) ? w.slice(0, -1) : w;
+    if (NAMED.has(named)) {
+      out.add(named === "final" ? "last" : named);
+      continue;
+    }
+    // "every hour", "per minute", "each day": a frequency; "every Monday": the weekday carries the value.
+    if (["every", "each", "per"].includes(w) || (w === "a" && UNIT_MINUTES[next] !== undefined && i > 0 && !["for", "in", "within", "after", "of"].includes(ws[i - 1] as string))) {
+      const unit = UNIT_MINUTES[next];
+      if (unit !== undefined) {
+        out.add(`d${unit}`);
+        i++;
+        continue;
+      }
+      if (w === "per" || w === "a" || NAMED.has(next) || numberOf(next) !== null || /^(?:morning|evening|night|afternoon|weekend)s?$/.test(next)) continue;
+    }
+    const quantifier = QUANTIFIERS[w];
+    if (quantifier !== undefined) {
+      out.add(quantifier);
+      continue;
+    }
+    const n = numberOf(w);
+    if (n === null) continue;
+    // "a"/"an"/"couple" count only before a unit ("a month", "a couple of hours"), never as bare numbers.
+    let j = i + 1;
+    const half = ws.slice(j, j + 3).join(" ") === "and a half" ? 0.5 : 0;
+    if (half > 0) j += 3;
+    while (j < ws.length && ["of", "business", "working", "calendar", "more"].includes(ws[j] as string)) j++;
+    const unit = UNIT_MINUTES[ws[j] ?? ""];
+    if (unit !== undefined) {
+      out.add(`d${Math.round((n + half) * unit)}`);
+      i = j;
+    } else if (ws[i + 1] === "percent" || ws[i + 1] === "per" && ws[i + 2] === "cent") {
+      out.add(`p${n}`);
+      i++;
+    } else if (half > 0 && ws[j] === "times") {
+      out.add(`p${(n + half) * 100}`);
+      i = j;
+    } else if (!["a", "an", "couple", "single"].includes(w)) {
+      out.add(`n${n}`);
+    }
+  }
+  return out;
+}
+
+/** A time of day matches a bare hour on the other side ("at 1 am" = "at one"). */
+function matchesAny(value: string, others: ReadonlySet<string>): boolean {
+  if (others.has(value)) return true;
+  if (value.startsWith("t")) {
+    const minutes = Number(value.slice(1));
+    if (minutes % 60 !== 0) return false;
+    const hour = minutes / 60;
+    return others.has(`n${hour}`) || others.has(`n${hour % 12 === 0 ? 12 : hour % 12}`);
+  }
+  if (value.startsWith("n")) {
+    const n = Number(value.slice(1));
+    return Number.isInteger(n) && n >= 0 && n <= 24 && [...others].some((o) => o.startsWith("t") && matchesAny(o, new Set([value])));
+  }
+  return false;
+}
+
+/** True when both texts pin values and each pins one the other does not (a value conflict, not an omission). */
+export function slotClash(a: string, b: string): boolean {
+  const va = slotValues(a);
+  const vb = slotValues(b);
+  if (va.size === 0 || vb.size === 0) return false;
+  const onlyA = [...va].some((v) => !matchesAny(v, vb));
+  const onlyB = [...vb].some((v) => !matchesAny(v, va));
+  return onlyA && onlyB;
+}
+
+const NAMED_VALUE = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/;
+
+/**
+ * Named values in conflict: both texts name a weekday and each names one the other does not ("on Mondays" vs "on
+ * Thursdays"). Ordinals are too often adverbs ("was first made") and clock times carry bounds ("before 6 a.m."), which
+ * the numeric comparison reads. Returns the two sides' values, or null.
+ */
+export function namedValueClash(a: string, b: string): [string[], string[]] | null {
+  const va = [...slotValues(a)].filter((v) => NAMED_VALUE.test(v));
+  const vb = [...slotValues(b)].filter((v) => NAMED_VALUE.test(v));
+  if (va.length === 0 || vb.length === 0) return null;
+  const sa = new Set(va);
+  const sb = new Set(vb);
+  const onlyA = va.filter((v) => !matchesAny(v, sb));
+  const onlyB = vb.filter((v) => !matchesAny(v, sa));
+  return onlyA.length > 0 && onlyB.length > 0 ? [onlyA, onlyB] : null;
+}
+
+/**
+ * The same sentence frame with a different filler in one place: the two texts share an ordered run of words (their
+ * longest common subsequence covers ≥ 60 % of the shorter one, at least three words) and at some gap of that alignment
+ * both sides put a different content word ("migrations are approved by X" / "migrations are written by X"). A
+ * paraphrase reorders or rewords throughout; a near-miss keeps the frame and swaps the value. Gaps that differ only in
+ * notation of the same value ("30 days" / "a month") or in word form (stems equal) are not substitutions.
+ * Returns the first substituted pair, or null.
+ */
+export interface SubstitutionOptions {
+  /**
+   * Only a noun-phrase filler counts: a short swap (≤ 3 words a side, no negator) inside the shared frame, right after
+   * a determiner or a preposition ("from the [release] branch" / "from the [main] branch"). A swapped verb ("Leo
+   * [coaches] the team" / "Leo [runs] the team") is too often a synonym to read as another value.
+   */
+  slotOnly?: boolean;
+}
+
+const SLOT_OPENERS = new Set(["the", "a", "an", "from", "in", "on", "at", "by", "to", "for", "of", "with", "into", "onto", "via", "its", "their", "our", "his", "her"]);
+const NEGATING = new Set(["not", "no", "never", "none", "without", "cannot", "nor", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "cant", "wont", "hasnt", "havent"]);
+export function substitution(a: string, b: string, options: SubstitutionOptions = {}): [string, string] | null {
+  const words = (t: string) => tokenize(t).map((x) => x.word);
+  const x = words(a);
+  const y = words(b);
+  const n = x.length;
+  const m = y.length;
+  if (Math.min(n, m) < 3) return null;
+  const stem = (w: string) => stemWord(w);
+  const eq = (i: number, j: number) => stem(x[i] as string) === stem(y[j] as string);
+  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      (lcs[i] as number[])[j] = eq(i, j) ? (lcs[i + 1]?.[j + 1] ?? 0) + 1 : Math.max(lcs[i + 1]?.[j] ?? 0, lcs[i]?.[j + 1] ?? 0);
+    }
+  }
+  const common = lcs[0]?.[0] ?? 0;
+  if (common < 3 || common < 0.6 * Math.min(n, m)) return null;
+  // Walk the alignment, collecting each gap's words on both sides.
+  let i = 0;
+  let j = 0;
+  let gapA: string[] = [];
+  let gapB: string[] = [];
+  let previous: string | null = null;
+  const check = (atEnd = false): [string, string] | null => {
+    const ca = gapA.filter(isContentWord);
+    const cb = gapB.filter(isContentWord);
+    const slot =
+      !options.slotOnly ||
+      (!atEnd &&
+        previous !== null &&
+        SLOT_OPENERS.has(previous) &&
+        gapA.length <= 3 &&
+        gapB.length <= 3 &&
+        ![...gapA, ...gapB].some((w) => NEGATING.has(w)));
+    const found: [string, string] | null =
+      slot && ca.length > 0 && cb.length > 0 && !ca.every((w) => cb.some((v) => stem(v) === stem(w))) && !sameValues(gapA.join(" "), gapB.join(" "))
+        ? [gapA.join(" "), gapB.join(" ")]
+        : null;
+    gapA = [];
+    gapB = [];
+    return found;
+  };
+  while (i < n || j < m) {
+    if (i < n && j < m && eq(i, j)) {
+      const found = check();
+      if (found) return found;
+      previous = x[i] as string;
+      i++;
+      j++;
+    } else if (j >= m || (i < n && (lcs[i + 1]?.[j] ?? 0) >= (lcs[i]?.[j + 1] ?? 0))) {
+      gapA.push(x[i++] as string);
+    } else {
+      gapB.push(y[j++] as string);
+    }
+  }
+  return check(true);
+}
+
+function sameValues(a: string, b: string): boolean {
+  const va = slotValues(a);
+  const vb = slotValues(b);
+  return va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v));
+}

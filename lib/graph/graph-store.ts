@@ -261,7 +261,8 @@ export interface GraphStore {
    */
   searchCandidateStats(view: ScopeView, query: string, options?: CandidateSearchOptions): Promise<readonly CandidateStats[]>;
   /**
-   * Optional (stores with postings: SQL, `lib/graph/sql/sql-search.ts`): the best k of that domain, ranked exactly as
+   * Optional (SQL from its postings, `lib/graph/sql/sql-search.ts`; Neo4j from its full-text index,
+   * `lib/graph/neo4j/neo4j-search.ts`): the best k of that domain, ranked exactly as
    * `rankCandidateStats` ranks all of it (scores included), read from an index without fetching the domain, with the
    * domain's idf statistics; null when this query needs the exhaustive path.
    */

@@ -70,6 +70,32 @@ export const read = {
     WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
     RETURN ${CANDIDATE_STATS}`,
 
+  /**
+   * Top-k statistics (lib/graph/neo4j/neo4j-search.ts): per term how many qualifying home-scope beliefs hold it, and
+   * (term null) how many hold any. $termQueries: one Lucene query per term; $anyQuery: all of them.
+   */
+  topKStats: `
+    CALL () {
+      UNWIND $termQueries AS tq
+      CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', tq.query) YIELD node AS b
+      WITH tq, b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible
+        AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND ($minCredence IS NULL OR b.credence >= $minCredence)
+      RETURN tq.term AS term, count(b) AS n
+      UNION ALL
+      CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $anyQuery) YIELD node AS b
+      WITH b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible
+        AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND ($minCredence IS NULL OR b.credence >= $minCredence)
+      RETURN null AS term, count(b) AS n
+    }
+    RETURN term, n`,
+
+  /** One term's qualifying beliefs with credence ≥ $floor, best credence first, at most $limit, with their terms. */
+  topKTerm: `
+    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b
+    WITH b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible
+      AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND b.credence >= $floor
+    RETURN b.id AS id, b.credence AS credence, b.searchTerms AS terms ORDER BY b.credence DESC LIMIT $limit`,
+
   candidateStatsByIds: `
     UNWIND $ids AS id
     MATCH (b:Belief {ns: $ns, scope: $home, id: id})

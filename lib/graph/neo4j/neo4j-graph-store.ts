@@ -40,6 +40,7 @@ import {
   type NeighbourhoodOptions,
   type ScopeExport,
   type ScopeView,
+  type CandidateStats,
   type SystemCitationIndex,
 } from "../graph-store";
 import { admin, citations, read } from "./neo4j-cypher";
@@ -54,6 +55,7 @@ import {
 } from "./neo4j-records";
 import { runnerFor, type CypherRunner, type QueryObserver } from "./neo4j-runner";
 import { ensureNeo4jSchema } from "./neo4j-schema";
+import { neo4jTopK } from "./neo4j-search";
 import { applyChangeSetInTx, importScopeInTx } from "./neo4j-writes";
 import { neo4jIdempotencyMarks, writeIdempotencyMarkInTx } from "./neo4j-idempotency";
 import { checkEmbeddings } from "../embeddings";
@@ -186,6 +188,16 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     } finally {
       await session.close();
     }
+  }
+
+  async function candidateStatsByIds(view: ScopeView, beliefIds: readonly string[]): Promise<CandidateStats[]> {
+    if (beliefIds.length === 0) return [];
+    const found = await query(read.candidateStatsByIds, { ...anchor(view), ids: [...beliefIds] });
+    return found.map((row) => {
+      row.scope = view.homeScopeId;
+      row.contextTags ??= [];
+      return candidateStatsOf(row);
+    });
   }
 
   async function query(cypher: string, params: Props): Promise<Row[]> {
@@ -522,15 +534,9 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       });
     },
 
-    async candidateStatsByIds(view, beliefIds) {
-      if (beliefIds.length === 0) return [];
-      const found = await query(read.candidateStatsByIds, { ...anchor(view), ids: [...beliefIds] });
-      return found.map((row) => {
-        row.scope = view.homeScopeId;
-        row.contextTags ??= [];
-        return candidateStatsOf(row);
-      });
-    },
+    candidateStatsByIds,
+
+    searchTopK: (view, text, options) => neo4jTopK({ ns, query, candidateStatsByIds }, view, text, options),
 
     async getMutation(view, mutationId) {
       const row = (await query(read.mutationById, { ...anchor(view), id: mutationId }))[0];

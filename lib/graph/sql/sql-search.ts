@@ -8,31 +8,25 @@
  * 1. **Statistics** (one index-only read of the query terms' postings, aggregated in the database): N = how many
  *    distinct qualifying beliefs match any query term, df per term. The ranking's idf is defined over that domain, so
  *    this step is exact and unpruned.
- * 2. **Candidates, MaxScore-style**: the terms are visited rarest first. A belief first met through a term is fetched
- *    with every query term it holds (its exact relevance is then known). Before each term, θ = the k-th best score met
- *    so far; a belief not met yet holds only unvisited terms, so its relevance is at most
- *    ub = min(1, Σ idf(unvisited) / Σ idf(query)) and its score at most ub × credence. When ub < θ, no unvisited term
- *    can bring a belief into the top k and the walk stops; otherwise only the term's postings with credence ≥ θ / ub
- *    are read (a range of the `(scope, term, credence)` index). A common term met before k candidates are known
- *    (more than `bigList` postings) is read best credence first, `4k` postings, to set θ before its range is read.
- *    Every comparison keeps a SLACK margin, so ties at the boundary are always read.
+ * 2. **Candidates** (`topKCandidates`, ../top-k-walk.ts: MaxScore over the terms, rarest first): a term's postings
+ *    are read only down to the credence that can still reach the current k-th score — a range of the
+ *    `(scope, term, credence)` index, each with every query term its belief holds — and a term whose best possible
+ *    contribution cannot reach it is not read at all.
  * 3. **Exact re-rank**: the engine's `rankByTerms` over the candidates within SLACK of the k-th score, with the
  *    statistics of step 1 (`corpus`): the order, ties included (credence, then id), and every score are those of the
  *    exhaustive ranking (property test: sql-search.test.ts).
  * A `minRelevance` (not carried by the postings) goes the exhaustive way (`null`: the caller ranks
  * `searchCandidateStats`).
  */
-import { idfOf, rankByTerms, termSet } from "@/lib/engine";
+import { rankByTerms, termSet } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { CandidateStats, ScopeView, TopK, TopKOptions } from "../graph-store";
 import { candidateStatsOf } from "../graph-store";
+import { topKCandidates } from "../top-k-walk";
 
 export type { TopK, TopKOptions } from "../graph-store";
 
-/** Score difference within which the database's and the engine's arithmetic are treated as possibly equal. */
-export const SLACK = 1e-9;
-/** Near-ties of the k-th score beyond this many: the exhaustive path answers (a corpus of identical texts). */
-export const MAX_WINDOW = 2_000;
+export { MAX_WINDOW, SLACK } from "../top-k-walk";
 
 interface StatsRow {
   term: string | null;
@@ -55,12 +49,6 @@ export interface SqlSearch {
 export interface SqlSearchTuning {
   /** A term with more postings than this, met before k candidates are known, is read best credence first. */
   bigList?: number;
-}
-
-interface Met {
-  credence: number;
-  nTerms: number;
-  matched: Set<string>;
 }
 
 interface PostingRow {
@@ -111,49 +99,23 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
         else df.set(row.term, Number(row.n));
       }
       if (n === 0) return none;
-      const queryTerms = [...termSet(query)];
-      const idf = new Map(terms.map((t) => [t, idfOf(n, df.get(t) ?? 0)]));
-      const total = queryTerms.reduce((sum, t) => sum + idfOf(n, df.get(t) ?? 0), 0);
-      if (total <= 0) return none;
 
-      // Step 2: MaxScore walk, rarest term first.
-      const met = new Map<string, Met>();
-      const scoreOf = (m: Met): number => {
-        let covered = 0;
-        for (const t of m.matched) covered += idf.get(t) ?? 0;
-        return Math.min(1, (covered / total) * (0.8 + 0.2 * Math.min(1, m.matched.size / m.nTerms))) * m.credence;
-      };
-      const scores: number[] = [];
-      /** The k-th best score met so far, less SLACK (−∞ before k candidates). */
-      const threshold = (): number => {
-        if (scores.length < k) return -Infinity;
-        return [...scores].sort((a, b) => b - a)[k - 1]! - SLACK;
-      };
-      const read = async (term: string, floor: number, limit: number | null) => {
-        const rows = await sql.query<PostingRow>(TERM_POSTINGS, [home, terms, term, Math.max(floor, minCredence ?? -1), includeEnded, limit]);
-        for (const row of rows) {
-          if (met.has(row.belief_id)) continue;
-          const m: Met = { credence: Number(row.credence), nTerms: Number(row.n_terms), matched: new Set(row.matched) };
-          met.set(row.belief_id, m);
-          scores.push(scoreOf(m));
-        }
-        return rows.length;
-      };
-      const order = terms.filter((t) => (df.get(t) ?? 0) > 0).sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0) || (a < b ? -1 : 1));
-      for (let i = 0; i < order.length; i++) {
-        const term = order[i] as string;
-        const ub = Math.min(1, order.slice(i).reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / total);
-        if (ub < threshold()) break;
-        if (threshold() === -Infinity && (df.get(term) ?? 0) > bigList) await read(term, -1, 4 * k);
-        const theta = threshold();
-        // A belief met first here holds only unvisited terms: score ≤ ub × credence, so credence < θ / ub cannot rank.
-        await read(term, theta === -Infinity ? -1 : theta / ub - SLACK, null);
-      }
+      // Step 2: the MaxScore walk over the postings.
+      const best = await topKCandidates({
+        query,
+        terms,
+        n,
+        df,
+        k,
+        bigList,
+        read: async (term, floor, limit) => {
+          const rows = await sql.query<PostingRow>(TERM_POSTINGS, [home, terms, term, Math.max(floor, minCredence ?? -1), includeEnded, limit]);
+          return rows.map((row) => ({ id: row.belief_id, credence: Number(row.credence), nTerms: Number(row.n_terms), matched: row.matched }));
+        },
+      });
+      if (best === null) return null;
 
       // Step 3: the candidates within SLACK of the k-th score, their slim rows, ranked exactly.
-      const floor = threshold();
-      const best = [...met.entries()].filter(([, m]) => scoreOf(m) >= floor).map(([id]) => id);
-      if (best.length > MAX_WINDOW) return null;
       const rows = await sql.query<Record<string, unknown>>(
         `SELECT id, credence, status, topic,
                 CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",

@@ -67,3 +67,21 @@ describe("BeliefServiceError across module copies", () => {
     expect({ code: "not_found" } instanceof Original).toBe(false);
   });
 });
+
+describe("graph store errors across module copies", () => {
+  it("a version conflict made by another copy of lib/graph/errors (the server script's store) is retried as one, not a 500", async () => {
+    const original = await import("@/lib/graph/errors");
+    vi.resetModules();
+    const copy = await import("@/lib/graph/errors");
+    expect(copy.VersionConflict).not.toBe(original.VersionConflict);
+    const conflict = new copy.VersionConflict("b_1", "version", "another writer got there first");
+    expect(original.isVersionConflict(conflict)).toBe(true);
+    expect(conflict instanceof original.GraphStoreError).toBe(true);
+    expect(conflict instanceof original.ChangeSetRejected).toBe(false);
+    const rejected = new copy.ChangeSetRejected("duplicate_id", "exists");
+    expect(rejected instanceof original.ChangeSetRejected).toBe(true);
+    expect(rejected instanceof original.VersionConflict).toBe(false);
+    expect(new Error("plain") instanceof original.GraphStoreError).toBe(false);
+    expect(new original.GraphStoreError("store_unavailable", "down") instanceof original.VersionConflict).toBe(false);
+  });
+});

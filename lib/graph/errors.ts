@@ -5,7 +5,27 @@
 
 export type GraphStoreErrorCode = "version_conflict" | "change_set_rejected" | "store_unavailable" | "store_misconfigured";
 
+/**
+ * Registry symbols, the same in every copy of this module. The graph store is a process singleton that may be built by
+ * the server script's copy of this module (scripts/serve.ts runs the job worker) while the services that catch its
+ * errors are Next.js's bundled copy: `instanceof` checks these brands instead of the prototype chain, or a version
+ * conflict from the other copy escapes the conflict retry as a 500 (found by the crash-safety test, embedded mode).
+ */
+const GRAPH_STORE_ERROR = Symbol.for("credence.GraphStoreError");
+const VERSION_CONFLICT = Symbol.for("credence.VersionConflict");
+const CHANGE_SET_REJECTED = Symbol.for("credence.ChangeSetRejected");
+
+function hasBrand(value: unknown, brand: symbol): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
 export class GraphStoreError extends Error {
+  readonly [GRAPH_STORE_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, GRAPH_STORE_ERROR);
+  }
+
   constructor(
     readonly code: GraphStoreErrorCode,
     message: string,
@@ -28,6 +48,12 @@ export class GraphStoreError extends Error {
 export type VersionConflictReason = "version" | "exists" | "history_seq" | "live_key" | "deadlock";
 
 export class VersionConflict extends GraphStoreError {
+  readonly [VERSION_CONFLICT] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, VERSION_CONFLICT);
+  }
+
   constructor(
     readonly beliefId: string | null,
     readonly reason: VersionConflictReason,
@@ -56,6 +82,12 @@ export type ChangeSetRejectedReason =
   | "invalid";
 
 export class ChangeSetRejected extends GraphStoreError {
+  readonly [CHANGE_SET_REJECTED] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, CHANGE_SET_REJECTED);
+  }
+
   constructor(
     readonly reason: ChangeSetRejectedReason,
     message: string,

@@ -6,6 +6,7 @@
 import { requireScopeRole, scopeViewOf } from "@/lib/access/authorised-view";
 import { isOperator, OPERATOR_ACTOR, type Caller } from "@/lib/access/principal";
 import type { IdentityDb } from "@/lib/identity/identity-db";
+import type { ScopeParamsRepository, ScopeParamsView } from "@/lib/identity/scope-params";
 import type { Role } from "@/lib/identity/roles";
 import type { ScopeView } from "@/lib/engine";
 
@@ -27,16 +28,20 @@ export interface CallerContext {
   /** True when the caller holds at least `minimum` in a scope it can see (the operator always does). */
   hasRole(scopeId: string, minimum: Role): boolean;
   canRead(scopeId: string): boolean;
+  /** The parameter set that applies to new writes in the URL's scope, read with the view (the newest stored version). */
+  params: ScopeParamsView;
 }
 
 /**
- * Builds the context and checks `minimum` in the URL's scope: `read` needs only visibility (public scopes are
+ * Builds the context (one statement for a user: view, role and the scope's parameters) and checks `minimum` in the URL's scope: `read` needs only visibility (public scopes are
  * readable by every signed-in user); a scope the caller may not read → the same `not_found` as a missing one;
  * visible but too weak a role → `forbidden`.
  */
-export async function callerContext(db: IdentityDb, caller: Caller, scopeSlug: string, minimum: Role | "read"): Promise<CallerContext> {
-  const { view, home } = await requireScopeRole(db, caller, scopeSlug, minimum);
+export async function callerContext(db: IdentityDb, caller: Caller, scopeSlug: string, minimum: Role | "read", params: ScopeParamsRepository): Promise<CallerContext> {
+  const { view, home, homeParams } = await requireScopeRole(db, caller, scopeSlug, minimum);
   return {
+    // A user's view reads the scope's newest parameter set in its own statement; the operator's asks for it.
+    params: homeParams === undefined ? await params.current(home.id) : params.fromStored(home.id, homeParams),
     scope: { id: home.id, slug: home.slug, name: home.name, isPublic: home.isPublic },
     view: scopeViewOf({ ...view, home }),
     actor: isOperator(caller) ? OPERATOR_ACTOR : caller.userId,

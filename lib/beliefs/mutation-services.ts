@@ -29,7 +29,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
     async proposeMutation(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(proposeMutationInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      const params = (await kit.params.current(ctx.scope.id)).params;
+      const params = ctx.params.params;
       const paramsFor = await kit.paramsIndex();
       const result = await kit.retry(async () => {
         const now = clock.now();
@@ -77,7 +77,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
     async reviewMutation(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(reviewMutationInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "reviewer");
-      const params = (await kit.params.current(ctx.scope.id)).params;
+      const params = ctx.params.params;
       const paramsFor = await kit.paramsIndex();
       return kit.retry(async () => {
         const now = clock.now();

@@ -60,7 +60,7 @@ export function readServices(kit: ServiceKit): ReadServices {
   const { store, assessor } = kit.config;
 
   async function paramsOf(ctx: CallerContext, belief: Belief): Promise<EngineParams> {
-    return (await kit.params.byParamsVersion(ctx.scope.id, belief.paramsVersion)) ?? (await kit.params.current(ctx.scope.id)).params;
+    return (await kit.params.byParamsVersion(ctx.scope.id, belief.paramsVersion)) ?? ctx.params.params;
   }
 
   return {
@@ -84,7 +84,7 @@ export function readServices(kit: ServiceKit): ReadServices {
     async recall(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(recallInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
-      const params = (await kit.params.current(ctx.scope.id)).params;
+      const params = ctx.params.params;
       // Rank the whole domain once (ended beliefs included: their chains lead to live ends), keep the best.
       const { ranked, semantic } = await kit.rank(ctx.view, input.q, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
       const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id));
@@ -154,7 +154,7 @@ export function readServices(kit: ServiceKit): ReadServices {
         store.listBeliefs(ctx.view, { liveOnly: false }),
         store.countMutations(ctx.view),
         store.listTopicFreezes(ctx.view, { frozenOnly: true }),
-        kit.params.current(ctx.scope.id),
+        ctx.params,
       ]);
       const byStatus: Record<Belief["status"], number> = { provisional: 0, supported: 0, canonical: 0, disputed: 0, superseded: 0, retired: 0, contracted: 0 };
       let live = 0;

@@ -16,7 +16,7 @@ export function scopeServices(kit: ServiceKit): ScopeServices {
   return {
     async getParams(caller, scopeSlug) {
       const ctx = await kit.context(caller, scopeSlug, "read");
-      return { ...(await kit.params.current(ctx.scope.id)), scope: ctx.scope.slug };
+      return { ...ctx.params, scope: ctx.scope.slug };
     },
 
     async listParamsVersions(caller, scopeSlug) {

@@ -24,6 +24,11 @@ export interface BeliefServicesConfig {
   newId?: (kind: "belief" | "evidence" | "mutation" | "changeset") => string;
   /** Optimistic-concurrency retries per write; default 8 attempts with jittered backoff. */
   maxAttempts?: number;
+  /**
+   * A write to a belief whose history is longer than this folds onto the belief's stored checkpoint instead of
+   * loading and replaying the history (default 2 000; the test harness sets it low so every suite exercises both).
+   */
+  headHistoryLimit?: number;
 }
 
 /** One belief moved by a write, before and after. */

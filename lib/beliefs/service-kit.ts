@@ -62,7 +62,7 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
     matcher,
     rank: (view, query, options) => rankHybrid({ store, matcher }, view, query, options),
     params,
-    context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum),
+    context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum, params),
     newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),
     retry: (run) => withConflictRetry(run, { maxAttempts: config.maxAttempts }),
     async paramsIndex() {

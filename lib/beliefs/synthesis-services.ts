@@ -60,7 +60,7 @@ export function synthesisServices(kit: ServiceKit): SynthesisServices {
   }
 
   async function candidates(ctx: CallerContext) {
-    const [records, { memory }, params] = await Promise.all([liveRecords(ctx), readMemory(ctx.scope.id), kit.params.current(ctx.scope.id)]);
+    const [records, { memory }, params] = await Promise.all([liveRecords(ctx), readMemory(ctx.scope.id), ctx.params]);
     const found = detectSynthesisCandidates(records, params.params, { dismissals: memory.dismissals as SynthesisDismissal[], synthesized: memory.synthesized });
     const byId = new Map(records.map((r) => [r.belief.id, r.belief]));
     return { found, byId };
@@ -94,7 +94,7 @@ export function synthesisServices(kit: ServiceKit): SynthesisServices {
 
     async acceptSynthesis(caller, scopeSlug, rawInput) {
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      const params = (await kit.params.current(ctx.scope.id)).params;
+      const params = ctx.params.params;
       const { a, b } = await findPair(ctx, rawInput);
       const proposal = await assessor.proposeSynthesis({ id: a.id, text: a.text, contextTags: a.contextTags }, { id: b.id, text: b.text, contextTags: b.contextTags });
       const now = clock.now();

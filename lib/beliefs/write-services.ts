@@ -13,7 +13,7 @@ import {
   type Tier,
   isLiveStatus,
 } from "@/lib/engine";
-import { assimilate as assimilateEvidence, changeSetOf, writeBelief, type NewBeliefSpec } from "@/lib/engine/assimilate";
+import { assimilate as assimilateEvidence, assimilateOnCheckpoint, changeSetOf, writeBelief, type BeliefHead, type NewBeliefSpec } from "@/lib/engine/assimilate";
 import { retract as retractSource } from "@/lib/engine/grounding";
 import { ingest as stageIngest } from "@/lib/engine/revision";
 import { assignTopic, beliefKey } from "@/lib/engine/topic";
@@ -33,6 +33,18 @@ import { parseServiceInput } from "./belief-service-error";
 
 type WriteServices = Pick<BeliefServices, "registerEvidence" | "assimilate" | "harvest" | "ingest" | "reviseEntry" | "retract">;
 
+/**
+ * Histories up to this many items come with the belief when a write loads it (one round trip; the full replay of a
+ * few thousand items costs a few milliseconds); longer ones stay in the store and the write folds onto the checkpoint.
+ * `BeliefServicesConfig.headHistoryLimit` overrides it.
+ */
+const HEAD_HISTORY_LIMIT = 2000;
+
+/** The write target for a loaded head: the record when its history came with it, else the head itself. */
+function targetOf(head: BeliefHead): { existing: BeliefRecord } | { head: BeliefHead } {
+  return head.history !== null ? { existing: { belief: head.belief, history: head.history } } : { head };
+}
+
 /** How many full-text candidates (best first) the topic assignment and ingest compare a new text with. */
 const MAX_RELATED_CANDIDATES = 50;
 
@@ -50,6 +62,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
   assimilateIn(ctx: CallerContext, request: AssimilateRequest): Promise<AssimilateResult>;
 } {
   const { store, assessor, clock } = kit.config;
+  const historyLimit = kit.config.headHistoryLimit ?? HEAD_HISTORY_LIMIT;
 
   /** Live beliefs of the home scope most related to `text` (full-text candidates ranked by the engine's scorer). */
   async function relatedRecords(ctx: CallerContext, text: string, limit = MAX_RELATED_CANDIDATES): Promise<BeliefRecord[]> {
@@ -72,23 +85,25 @@ export function writeServices(kit: ServiceKit): WriteServices & {
   }
 
   async function assimilateIn(ctx: CallerContext, request: AssimilateRequest): Promise<AssimilateResult> {
-    const params = (await kit.params.current(ctx.scope.id)).params;
+    const params = ctx.params.params;
     return kit.retry(async () => {
       const now = clock.now();
       const changeSetId = kit.newId("changeset");
-      let target: { existing: BeliefRecord } | { create: NewBeliefSpec };
+      let target: { existing: BeliefRecord } | { create: NewBeliefSpec } | { head: BeliefHead };
       if (request.beliefId !== undefined) {
-        const record = await store.loadBelief(ctx.view, request.beliefId);
-        if (!record) throw itemNotFoundError("belief", request.beliefId, "beliefId");
-        if (!isLiveStatus(record.belief.status))
-          throw new BeliefServiceError("invalid", `belief ${request.beliefId} is ${record.belief.status}: cite it from a live belief instead`, { fields: [{ field: "beliefId", message: "not live" }] });
-        target = { existing: record };
+        const head = await store.loadBeliefHead(ctx.view, request.beliefId, { historyLimit });
+        if (!head) throw itemNotFoundError("belief", request.beliefId, "beliefId");
+        if (!isLiveStatus(head.belief.status))
+          throw new BeliefServiceError("invalid", `belief ${request.beliefId} is ${head.belief.status}: cite it from a live belief instead`, { fields: [{ field: "beliefId", message: "not live" }] });
+        target = targetOf(head);
       } else {
         const claim = request.claim as NonNullable<AssimilateRequest["claim"]>;
         const key = beliefKey(claim.text);
         const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
-        const record = match ? await store.loadBelief(ctx.view, match.id) : request.matchRestatement ? await restated(ctx, claim.text, params.twinSimilarity) : null;
-        if (record) target = { existing: record };
+        const head = match ? await store.loadBeliefHead(ctx.view, match.id, { historyLimit }) : null;
+        const record = head ? null : request.matchRestatement ? await restated(ctx, claim.text, params.twinSimilarity) : null;
+        if (head) target = targetOf(head);
+        else if (record) target = { existing: record };
         else {
           // Topic by similarity needs only the beliefs' texts: the 20 best full-text candidates, no histories.
           const ranked = request.topic ? [] : (await kit.rank(ctx.view, claim.text, { k: 20, scope: ctx.scope.id })).ranked;
@@ -115,15 +130,24 @@ export function writeServices(kit: ServiceKit): WriteServices & {
           };
         }
       }
-      const result = await assimilateEvidence({
-        target,
-        evidence: request.evidence,
-        resolver: store.resolverFor(ctx.view),
-        params,
-        time: now,
-        actor: ctx.actor,
-        changeSetId,
-      });
+      const base = { evidence: request.evidence, resolver: store.resolverFor(ctx.view), params, time: now, actor: ctx.actor, changeSetId };
+      if ("head" in target) {
+        // A long history: fold the new entries onto the stored checkpoint, or (no usable checkpoint, or an item that
+        // rewrites an earlier entry) load the history and replay it, which stores a checkpoint for the next write.
+        const folded = await assimilateOnCheckpoint({ ...base, head: target.head });
+        if (!("fallback" in folded)) {
+          await store.apply(folded.changeSet);
+          const lastSeq = folded.write.append.items.reduce((m, it) => Math.max(m, it.seq), target.head.lastSeq);
+          // The answer carries the history (the API's contract): read after the commit, up to this write's last item.
+          const stored = await store.loadBelief(ctx.view, folded.write.belief.id);
+          const history = (stored?.history ?? []).filter((it) => it.seq <= lastSeq);
+          return { belief: folded.write.belief, history, created: false, entries: folded.entries, changeSetId, cascade: [] };
+        }
+        const record = await store.loadBelief(ctx.view, target.head.belief.id);
+        if (!record) throw itemNotFoundError("belief", target.head.belief.id, "beliefId");
+        target = { existing: record };
+      }
+      const result = await assimilateEvidence({ ...base, target });
       await store.apply(result.changeSet);
       return { belief: result.write.record.belief, history: result.write.record.history, created: result.write.before === null, entries: result.entries, changeSetId, cascade: [] };
     });
@@ -221,7 +245,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
     async ingest(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(ingestInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      const params = (await kit.params.current(ctx.scope.id)).params;
+      const params = ctx.params.params;
       const run = async (): Promise<IngestResult> => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
@@ -285,7 +309,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
     async reviseEntry(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(reviseEntryInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      const params = (await kit.params.current(ctx.scope.id)).params;
+      const params = ctx.params.params;
       return kit.retry(async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");

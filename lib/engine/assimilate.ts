@@ -14,13 +14,14 @@ import {
   type Belief,
   type BeliefRecord,
   type EvidenceEntry,
+  type History,
   type HistoryItem,
   type IsoTime,
   type Quantity,
 } from "./model";
 import type { EngineParams } from "./params";
 import type { AuthorisedResolver } from "./ports";
-import { derivedFields, replay, type ReplayState } from "./replay";
+import { derivedFields, replay, replayIncremental, replayWithCheckpoint, type FoldCheckpoint, type IncrementalFallback, type ReplayState } from "./replay";
 import { beliefKey } from "./topic";
 import { ResolutionCache, verifySource } from "./verification";
 
@@ -98,7 +99,7 @@ export function writeBelief(
   let seq = current.history.reduce((m, it) => Math.max(m, it.seq), 0);
   const appended = items.map((it) => ({ ...it, seq: ++seq }) as HistoryItem);
   const history = [...current.history, ...appended];
-  const state = replay(history, params);
+  const { state, checkpoint } = replayWithCheckpoint(history, params);
   const outcome = new Map(state.entries.map((e) => [e.seq, e]));
   const outputs: EntryOutputUpdate[] = [];
   for (const it of current.history) {
@@ -125,7 +126,7 @@ export function writeBelief(
     before: isNew ? null : current,
     record: { belief, history: [...storedHistory, ...appendedOut] },
     state,
-    upsert: { belief, expectedVersion: isNew ? null : current.belief.version },
+    upsert: { belief, expectedVersion: isNew ? null : current.belief.version, checkpoint },
     append: { beliefId: belief.id, items: appendedOut },
     outputs,
   };
@@ -169,15 +170,31 @@ export interface AssimilateResult {
  * sequences); an entry whose Evidence is already retracted is written with a `retracted` event in the same change-set.
  */
 export async function assimilate(input: AssimilateInput): Promise<AssimilateResult> {
-  const evidence = z.array(evidenceInputSchema).max(1000).parse(input.evidence);
   const current: BeliefRecord =
     "existing" in input.target
       ? input.target.existing
       : { belief: newBelief(input.target.create, input.params, input.time), history: [] };
-  const citerId = current.belief.id;
+  const { items, lookups } = await evidenceItems(input, current.belief.id, current.history.reduce((m, it) => Math.max(m, it.seq), 0));
+  const write = writeBelief(current, items, input.params, input.time, !("existing" in input.target));
+  const entries = write.append.items.filter((it): it is EvidenceEntry => it.type === "entry");
+  return {
+    changeSet: changeSetOf([write], input.changeSetId, input.actor, input.time),
+    write,
+    entries,
+    lookups,
+  };
+}
+
+/**
+ * The entries for `input.evidence` on belief `citerId` whose last seq is `lastSeq`: each source resolved once through
+ * the caller's view, sequentially in input order (deterministic lookup sequences); an entry whose Evidence is already
+ * retracted is followed by a `retracted` event in the same change-set.
+ */
+async function evidenceItems(input: Pick<AssimilateInput, "evidence" | "resolver" | "actor" | "time" | "changeSetId">, citerId: string, lastSeq: number): Promise<{ items: UnsequencedItem[]; lookups: string[] }> {
+  const evidence = z.array(evidenceInputSchema).max(1000).parse(input.evidence);
   const cache = new ResolutionCache(input.resolver);
   const items: UnsequencedItem[] = [];
-  let seq = current.history.reduce((m, it) => Math.max(m, it.seq), 0);
+  let seq = lastSeq;
   const retractions: UnsequencedItem[] = [];
   for (const ev of evidence) {
     const verdict = await verifySource(citerId, ev.sourceId, ev.tier, cache);
@@ -212,12 +229,95 @@ export async function assimilate(input: AssimilateInput): Promise<AssimilateResu
       });
     }
   }
-  const write = writeBelief(current, [...items, ...retractions], input.params, input.time, !("existing" in input.target));
-  const entries = write.append.items.filter((it): it is EvidenceEntry => it.type === "entry");
+  return { items: [...items, ...retractions], lookups: cache.lookedUp() };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writes on a checkpoint: the belief without its history (docs/design.md §4.1, incremental replay)
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * A stored belief as a write needs it when its history is long: the belief, its last seq, the fold checkpoint stored
+ * with it (null when none is stored), and the history itself only when the store chose to send it (short histories).
+ */
+export interface BeliefHead {
+  belief: Belief;
+  lastSeq: number;
+  checkpoint: FoldCheckpoint | null;
+  history: History | null;
+}
+
+/** A write folded onto a checkpoint: what the store writes, and the belief after it. No full history is involved. */
+export interface CheckpointWrite {
+  belief: Belief;
+  upsert: BeliefUpsert;
+  append: HistoryAppend;
+  /** Stored entries whose outputs change (earlier votes outvoted by the new entries). */
+  outputs: EntryOutputUpdate[];
+}
+
+/**
+ * Appends `items` to the belief of `head` by folding them onto its checkpoint (`replayIncremental`, equal bit for bit
+ * to a full replay). The answer is `{ fallback }` when that is not possible — no checkpoint, one that does not end at
+ * the belief's last seq, other parameters, or items that rewrite earlier entries (retraction, stripping, revision) —
+ * and the caller then writes with the whole history (`writeBelief`).
+ */
+export function writeBeliefOnCheckpoint(
+  head: BeliefHead,
+  items: readonly UnsequencedItem[],
+  params: EngineParams,
+  time: IsoTime,
+): CheckpointWrite | { fallback: IncrementalFallback | "no_checkpoint" } {
+  const cp = head.checkpoint;
+  if (cp === null || cp.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
+  let seq = head.lastSeq;
+  const appended = items.map((it) => ({ ...it, seq: ++seq }) as HistoryItem);
+  const folded = replayIncremental(cp, appended, params);
+  if ("fallback" in folded) return folded;
+  const outcome = new Map(folded.entries.map((e) => [e.seq, e]));
+  const appendedOut = appended.map((it): HistoryItem => {
+    if (it.type !== "entry") return it;
+    const o = outcome.get(it.seq);
+    return o ? { ...it, contribution: o.contribution, effectiveWeight: o.effectiveWeight } : it;
+  });
+  const belief: Belief = { ...head.belief, ...folded.derived, version: head.belief.version + 1, updatedAt: time };
   return {
-    changeSet: changeSetOf([write], input.changeSetId, input.actor, input.time),
+    belief,
+    upsert: { belief, expectedVersion: head.belief.version, checkpoint: folded.checkpoint },
+    append: { beliefId: belief.id, items: appendedOut },
+    outputs: folded.changedEntries.map((c) => ({ beliefId: belief.id, seq: c.seq, contribution: c.contribution, effectiveWeight: c.effectiveWeight })),
+  };
+}
+
+export interface AssimilateOnCheckpointResult {
+  changeSet: ChangeSet;
+  write: CheckpointWrite;
+  entries: EvidenceEntry[];
+  lookups: string[];
+}
+
+/**
+ * `assimilate` into an existing belief known by its head: the same entries and the same stored state as `assimilate`
+ * with the whole history (`replayIncremental` is property-tested equal to the replay), or `{ fallback }` when the
+ * write needs the history (see `writeBeliefOnCheckpoint`; a citation of retracted evidence is one such write).
+ */
+export async function assimilateOnCheckpoint(
+  input: Omit<AssimilateInput, "target"> & { head: BeliefHead },
+): Promise<AssimilateOnCheckpointResult | { fallback: IncrementalFallback | "no_checkpoint" }> {
+  const { head } = input;
+  if (head.checkpoint === null || head.checkpoint.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
+  const { items, lookups } = await evidenceItems(input, head.belief.id, head.lastSeq);
+  const write = writeBeliefOnCheckpoint(head, items, input.params, input.time);
+  if ("fallback" in write) return write;
+  return {
+    changeSet: {
+      ...emptyChangeSet(input.changeSetId, input.actor, input.time),
+      beliefs: [write.upsert],
+      history: write.append.items.length > 0 ? [write.append] : [],
+      entryOutputs: write.outputs,
+    },
     write,
-    entries,
-    lookups: cache.lookedUp(),
+    entries: write.append.items.filter((it): it is EvidenceEntry => it.type === "entry"),
+    lookups,
   };
 }

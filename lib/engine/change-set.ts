@@ -7,12 +7,18 @@
  * entry outputs → edges → mutation records → evidence retractions.
  */
 import type { Belief, BeliefEdge, Evidence, HistoryItem, IsoTime, MutationRecord } from "./model";
+import type { FoldCheckpoint } from "./replay";
 
 /** A belief's new full state. `belief.version` is `expectedVersion + 1` (or 1 on insert). */
 export interface BeliefUpsert {
   belief: Belief;
   /** The version the store must currently hold; `null` = the belief must not exist yet. */
   expectedVersion: number | null;
+  /**
+   * The fold state after the belief's whole new history (`replayWithCheckpoint`), stored beside the belief so that the
+   * next write folds only its own items (`replayIncremental`). Absent: the store keeps none (the next write replays).
+   */
+  checkpoint?: FoldCheckpoint;
 }
 
 /** Items appended to one belief's history (seqs continue the stored history without gaps). */
@@ -92,10 +98,11 @@ export function mergeChangeSets(a: ChangeSet, b: ChangeSet): ChangeSet {
   for (const u of a.beliefs) beliefs.set(u.belief.id, u);
   for (const u of b.beliefs) {
     const prev = beliefs.get(u.belief.id);
+    // The later upsert saw the earlier one's items (it was computed on the staged record), so its checkpoint holds.
     beliefs.set(
       u.belief.id,
       prev
-        ? { belief: { ...u.belief, version: (prev.expectedVersion ?? 0) + 1 }, expectedVersion: prev.expectedVersion }
+        ? { belief: { ...u.belief, version: (prev.expectedVersion ?? 0) + 1 }, expectedVersion: prev.expectedVersion, ...(u.checkpoint ? { checkpoint: u.checkpoint } : {}) }
         : u,
     );
   }

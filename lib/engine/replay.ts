@@ -18,7 +18,12 @@
  * confidence = (1 − e^(−n/6))·(1 − tension/2); tension as in `network.ts`.
  * contraction s: real, model, S, R, n (and every standing vote) × (1 − s); s = 1 ends the belief (`contracted`).
  */
+import { z } from "zod";
 import {
+  BELIEF_STATUSES,
+  RELATIONS,
+  REVIEW_STATES,
+  TIERS,
   isRealTier,
   maxTier,
   type BeliefStatus,
@@ -214,8 +219,63 @@ export interface FoldCheckpoint {
   status: BeliefStatus;
 }
 
+const numSchema = z.union([z.number(), z.literal("-0")]);
+const voteSchema = z.tuple([numSchema, z.boolean(), z.number().int()]).nullable();
+
+/**
+ * A stored checkpoint read back (store rows are a boundary). Tuples of the sources list are checked by shape; the
+ * parse is linear in the sources, a few milliseconds for thousands of them.
+ */
+export const foldCheckpointSchema = z
+  .object({
+    format: z.literal(1),
+    paramsVersion: z.string(),
+    foldedSeq: z.number().int().nonnegative(),
+    removed: z.array(z.tuple([z.number().int(), z.enum(["retracted", "stripped"])])),
+    revisedWeight: z.array(z.tuple([z.number().int(), numSchema])),
+    revisedRelation: z.array(z.tuple([z.number().int(), z.enum(RELATIONS)])),
+    sums: z.array(numSchema),
+    sources: z.array(z.tuple([z.string(), voteSchema, voteSchema, numSchema.nullable(), z.boolean(), z.boolean()])),
+    anonSupports: z.number().int(),
+    anonRebuts: z.number().int(),
+    realSupports: z.number().int(),
+    realRebuttals: z.number().int(),
+    strongestTier: z.enum(TIERS).nullable(),
+    maxRebuttal: numSchema,
+    lastSupportAt: z.string().nullable(),
+    lastRebuttalAt: z.string().nullable(),
+    lastMoving: z.array(z.tuple([z.string(), numSchema])),
+    pendingMoving: z.array(z.tuple([z.string(), numSchema])),
+    group: z.object({ id: z.string(), time: numSchema, resistance: numSchema, lastSeq: z.number().int(), lastTime: z.string() }).strict().nullable(),
+    terminal: z.enum(BELIEF_STATUSES).nullable(),
+    validUntil: z.string().nullable(),
+    reviewState: z.enum(REVIEW_STATES),
+    promoted: z.boolean(),
+    memory: z.object({ everSupported: z.boolean(), disputed: z.boolean() }).strict(),
+    status: z.enum(BELIEF_STATUSES),
+  })
+  .strict();
+
+/** A checkpoint from its stored JSON text; null for no text or text that is not a checkpoint (the write then replays). */
+export function parseFoldCheckpoint(text: string | null | undefined): FoldCheckpoint | null {
+  if (text === null || text === undefined || text === "") return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = foldCheckpointSchema.safeParse(value);
+  return parsed.success ? (parsed.data as FoldCheckpoint) : null;
+}
+
 /** The checkpoint of a whole history (the full fold). */
 export function foldCheckpoint(history: History, params: EngineParams): FoldCheckpoint {
+  return replayWithCheckpoint(history, params).checkpoint;
+}
+
+/** `replay(history, params)` and the checkpoint of the same fold, in one pass (what a write stores beside the belief). */
+export function replayWithCheckpoint(history: History, params: EngineParams): { state: ReplayState; checkpoint: FoldCheckpoint } {
   let items: History = history;
   for (let i = 1; i < history.length; i++) {
     if ((history[i] as HistoryItem).seq < (history[i - 1] as HistoryItem).seq) {
@@ -226,7 +286,9 @@ export function foldCheckpoint(history: History, params: EngineParams): FoldChec
   const fold = new Fold(params, {});
   fold.prepare(items);
   for (const item of items) fold.fold(item);
-  return fold.toCheckpoint();
+  const checkpoint = fold.toCheckpoint();
+  fold.closeGroup();
+  return { state: fold.result(), checkpoint };
 }
 
 /** What folding new items onto a checkpoint gives: the state's scalar fields, the new entries' outcomes, the next checkpoint. */

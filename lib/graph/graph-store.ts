@@ -29,6 +29,7 @@ import {
   BELIEF_STATUSES,
   type AuthorisedResolver,
   type Belief,
+  type BeliefHead,
   type BeliefStatus,
   type BeliefEdge,
   type BeliefRecord,
@@ -247,6 +248,12 @@ export interface GraphStore {
   // ---- reads for a caller, anchored on view.homeScopeId ----
   /** A belief of the home scope with its history (ordered by seq), or null (missing, hidden or another scope). */
   loadBelief(view: ScopeView, beliefId: string, options?: LoadOptions): Promise<BeliefRecord | null>;
+  /**
+   * A home-scope belief as a write needs it (`BeliefHead`): the belief, its last seq and the fold checkpoint stored
+   * with it, and its history only when it has at most `historyLimit` items; null like `loadBelief`. One round trip on
+   * SQL: a write to a belief with a long history reads neither the history nor replays it (`assimilateOnCheckpoint`).
+   */
+  loadBeliefHead(view: ScopeView, beliefId: string, options: { historyLimit: number }): Promise<BeliefHead | null>;
   /** Several beliefs of the home scope; ids that are missing or outside the home scope are left out. Ordered by id. */
   loadBeliefs(view: ScopeView, beliefIds: readonly string[], options?: LoadOptions): Promise<readonly BeliefRecord[]>;
   /** An Evidence item of the home scope. */

@@ -25,6 +25,8 @@ export interface ScopeParamsView {
 export interface ScopeParamsRepository {
   /** The set that applies now. */
   current(scopeId: string): Promise<ScopeParamsView>;
+  /** `current` from the newest stored row read elsewhere (the authorised view's statement), or null for none. */
+  fromStored(scopeId: string, row: { version: number; params: unknown; createdAt: Date; createdById: string | null } | null): ScopeParamsView;
   /** Every version, oldest first, the defaults (version 0) first. */
   versions(scopeId: string): Promise<ScopeParamsView[]>;
   /** The resolved parameters whose content hash is `version`, or null when no version of this scope has it. */
@@ -70,6 +72,9 @@ export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInpu
     async current(scopeId) {
       const row = await db.prisma.scopeParams.findFirst({ where: { scopeId }, orderBy: { version: "desc" }, select });
       return row ? toView(row) : defaultView(scopeId);
+    },
+    fromStored(scopeId, row) {
+      return row ? toView({ scopeId, version: row.version, params: row.params, createdAt: row.createdAt, createdById: row.createdById }) : defaultView(scopeId);
     },
     versions,
     async allParams() {

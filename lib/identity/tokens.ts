@@ -94,17 +94,24 @@ export async function revokeToken(db: IdentityDb, actor: Actor, tokenId: string)
 export type TokenPrincipal = { tokenId: string; userId: string; scopeId: string | null };
 
 /**
- * The identity behind a presented secret, or null for an unknown, malformed or revoked one. Records the use
- * (`lastUsedAt`) in the same statement that checks revocation.
+ * The identity behind a presented secret, or null for an unknown, malformed or revoked one. One statement: it checks
+ * revocation and records the use (`lastUsedAt`, to the minute: a token used again within a minute of its recorded use
+ * is not written again, so a busy agent's requests do not all write and lock its token row).
  */
 export async function authenticateToken(db: IdentityDb, secret: string, now: Date = new Date()): Promise<TokenPrincipal | null> {
   if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
   const tokenHash = hashToken(secret);
-  const updated = await db.prisma.apiToken.updateManyAndReturn({
-    where: { tokenHash, revokedAt: null },
-    data: { lastUsedAt: now },
-    select: { id: true, userId: true, scopeId: true },
-  });
-  const row = updated[0];
-  return row ? { tokenId: row.id, userId: row.userId, scopeId: row.scopeId } : null;
+  // `timestamp(3)` columns hold UTC wall time (Prisma's convention): the ISO text's zone is dropped by the cast.
+  const at = now.toISOString();
+  const rows = await db.prisma.$queryRaw<{ id: string; user_id: string; scope_id: string | null }[]>`
+    WITH t AS (SELECT id, user_id, scope_id, last_used_at FROM api_tokens WHERE token_hash = ${tokenHash} AND revoked_at IS NULL),
+    used AS (
+      UPDATE api_tokens a SET last_used_at = ${at}::timestamp(3) FROM t
+      WHERE a.id = t.id AND (t.last_used_at IS NULL OR t.last_used_at < ${at}::timestamp(3) - interval '1 minute'
+                             OR t.last_used_at > ${at}::timestamp(3))
+      RETURNING a.id
+    )
+    SELECT t.id, t.user_id, t.scope_id FROM t`;
+  const row = rows[0];
+  return row ? { tokenId: row.id, userId: row.user_id, scopeId: row.scope_id } : null;
 }

@@ -84,7 +84,9 @@ export async function openBeliefHarness(backend: HarnessBackend, neo4jUri?: stri
   // The home owner may read (not edit) the public scope as a viewer member.
   await addMember(db, userIds.secretOwner, { scopeSlug: open.slug, email: `owner-${suffix}@example.test`, role: "viewer" });
   const callers = Object.fromEntries(roles.map((r) => [r, sessionPrincipal(userIds[r])])) as BeliefHarness["callers"];
-  const config = (a: Assessor, extra: Partial<BeliefServicesConfig> = {}): BeliefServicesConfig => ({ db, store, assessor: a, clock, ...extra });
+  // headHistoryLimit 2: writes to beliefs with more than two history items fold onto the stored checkpoint, so the
+  // suites run the incremental path (and its fallbacks) wherever a belief is written more than once.
+  const config = (a: Assessor, extra: Partial<BeliefServicesConfig> = {}): BeliefServicesConfig => ({ db, store, assessor: a, clock, headHistoryLimit: 2, ...extra });
   return {
     backend,
     db,

@@ -8,6 +8,8 @@ import { BeliefServiceError } from "../belief-service-error";
 import { demoStart, seedDemoStories, type DemoSeedReport } from "../demo-stories";
 import type { Caller } from "../belief-services";
 import { addGrant, DAY, MINUTE, openBeliefHarness, type BeliefHarness, type HarnessBackend } from "./belief-harness";
+import { removeGrant } from "@/lib/identity/grants";
+import { changeRole } from "@/lib/identity/members";
 
 async function errorOf(promise: Promise<unknown>): Promise<BeliefServiceError> {
   try {
@@ -377,6 +379,24 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       const overview = await h.services.overview(h.callers.viewer, home);
       expect(overview.beliefs).toBe(exported.beliefs.length);
       expect(overview.byStatus.superseded).toBeGreaterThan(0);
+    });
+
+    it("access and parameters are read with every request: a grant, a role or a parameter change applies to the very next one", async () => {
+      const granted = await h.services.registerEvidence(h.callers.secretOwner, h.scopes.secret, { kind: "document", text: "Grant-scoped runbook.", assess: false });
+      const cite = (text: string) => h.services.assimilate(ed, home, { claim: text, evidence: [{ sourceId: granted.evidence.id, tier: "document" }] });
+      expect((await cite("The runbook covers restores.")).entries[0]).toMatchObject({ verified: true, sourceKind: "evidence" });
+      await removeGrant(h.db, h.userIds.secretOwner, { fromSlug: h.scopes.secret, toSlug: home });
+      expect((await cite("The runbook covers failover.")).entries[0]).toMatchObject({ verified: false, sourceKind: null });
+      await addGrant(h.db, h.userIds.secretOwner, { fromSlug: h.scopes.secret, toSlug: home });
+      expect((await cite("The runbook covers backups.")).entries[0]).toMatchObject({ verified: true, sourceKind: "evidence" });
+
+      await changeRole(h.db, h.userIds.owner, { scopeSlug: home, userId: h.userIds.editor, role: "viewer" });
+      expect((await errorOf(cite("The runbook covers upgrades."))).code).toBe("forbidden");
+      await changeRole(h.db, h.userIds.owner, { scopeSlug: home, userId: h.userIds.editor, role: "editor" });
+      const set = await h.services.setParams(h.callers.owner, home, { params: { essThreshold: 0.35 } });
+      expect((await cite("The runbook covers upgrades.")).belief.paramsVersion).toBe(set.paramsVersion);
+      const back = await h.services.setParams(h.callers.owner, home, { params: {} });
+      expect((await cite("The runbook covers rollbacks.")).belief.paramsVersion).toBe(back.paramsVersion);
     });
   });
   describe(`demo stories on ${name}`, () => {

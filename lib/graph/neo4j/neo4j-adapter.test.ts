@@ -213,6 +213,24 @@ describe("Neo4j adapter specifics", () => {
     expect(await store.loadEvidence(view(scope), fresh.id)).toBeNull();
   });
 
+  it("takes a neo4j:// routing URI, and every session of a store follows the bookmarks of its committed writes", async () => {
+    const routing = inject("neo4jUri").replace(/^bolt:\/\//, "neo4j://");
+    expect(routing.startsWith("neo4j://")).toBe(true);
+    const bookmarkManager = neo4j.bookmarkManager();
+    const store = createNeo4jGraphStore({ uri: routing, database: "neo4j", namespace: `adapter_${randomBytes(5).toString("hex")}`, bookmarkManager });
+    stores.push(store);
+    await store.check();
+    const scope = uid("s");
+    const belief = makeBelief(scope, "Routing drivers read their own writes.");
+    const before = [...(await bookmarkManager.getBookmarks())];
+    await store.apply(insertBelief(belief));
+    const after = [...(await bookmarkManager.getBookmarks())];
+    expect(after.length).toBeGreaterThan(0);
+    expect(after).not.toEqual(before);
+    // The read runs in a new session that starts from those bookmarks.
+    expect((await store.loadBelief(view(scope), belief.id))?.belief.id).toBe(belief.id);
+  });
+
   it("fails fast with store_unavailable when no server answers", async () => {
     const store = createNeo4jGraphStore({ uri: "bolt://127.0.0.1:1", database: "neo4j" });
     try {

@@ -6,7 +6,7 @@
  * Nodes carry a store namespace `ns` beside their scope: production uses one (default "credence"); tests give each
  * store its own, since Neo4j Community has a single database shared by every test file.
  */
-import neo4j, { type Driver, type ManagedTransaction } from "neo4j-driver";
+import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction, type SessionConfig } from "neo4j-driver";
 import {
   EVIDENCE_KINDS,
   MUTATION_STATUSES,
@@ -19,6 +19,7 @@ import {
   type MutationRecord,
   type MutationStatus,
   type ResolvedItem,
+  parseFoldCheckpoint,
   supportRefsOf,
   tokenize,
 } from "@/lib/engine";
@@ -77,6 +78,12 @@ export interface Neo4jGraphStoreConfig {
   namespace?: string;
   /** Sees every statement before it runs (tests record query sequences with it). */
   onQuery?: QueryObserver;
+  /**
+   * Shared by every session of the store (default: one per store, `neo4j.bookmarkManager()`): each session starts
+   * after the bookmarks of every transaction this store committed, so on a cluster a read served by a follower waits
+   * until that member has applied this process's earlier writes (read-your-writes across cluster members).
+   */
+  bookmarkManager?: BookmarkManager;
 }
 
 export interface Neo4jGraphStore extends GraphStore {
@@ -144,14 +151,22 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
   const database = config.database ?? "neo4j";
   const ns = config.namespace ?? "credence";
   const auth = config.user !== undefined ? neo4j.auth.basic(config.user, config.password ?? "") : undefined;
+  // `neo4j://` (and `neo4j+s://`, Aura) URIs route: writes go to the leader, reads to followers or read replicas.
+  // Managed transactions (`executeRead` / `executeWrite`) retry transient errors (leader switch, deadlock, a member
+  // going away) for up to 15 s before the error reaches the service.
   const driver: Driver = neo4j.driver(config.uri, auth, { maxTransactionRetryTime: 15_000, disableLosslessIntegers: false });
+  const bookmarkManager = config.bookmarkManager ?? neo4j.bookmarkManager();
+  const sessionFor = (mode: "READ" | "WRITE"): ReturnType<Driver["session"]> => {
+    const options: SessionConfig = { database, defaultAccessMode: mode === "READ" ? neo4j.session.READ : neo4j.session.WRITE, bookmarkManager };
+    return driver.session(options);
+  };
   let schema: Promise<void> | null = null;
 
   /** Schema first; then the cascade's large query is planned once at startup rather than inside a retraction. */
   function ready(): Promise<void> {
     schema ??= ensureNeo4jSchema(driver, database)
       .then(async () => {
-        const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
+        const session = sessionFor("READ");
         try {
           // A list of strings, like real calls: plans are cached per query text and parameter types.
           await session.executeRead((tx) => tx.run(closureCypher, { ns, frontier: ["\u0000warm-up"] }));
@@ -168,7 +183,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
 
   async function readTx<T>(work: (tx: CypherRunner) => Promise<T>): Promise<T> {
     await ready();
-    const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
+    const session = sessionFor("READ");
     try {
       return await session.executeRead((tx: ManagedTransaction) => work(runnerFor(tx, config.onQuery)));
     } catch (error) {
@@ -180,7 +195,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
 
   async function writeTx<T>(work: (tx: CypherRunner) => Promise<T>): Promise<T> {
     await ready();
-    const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
+    const session = sessionFor("WRITE");
     try {
       return await session.executeWrite((tx: ManagedTransaction) => work(runnerFor(tx, config.onQuery)));
     } catch (error) {
@@ -425,7 +440,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
 
     async dropNamespace() {
-      const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
+      const session = sessionFor("WRITE");
       try {
         for (;;) {
           const deleted = await session.executeWrite(async (tx) => Number(toPlain((await tx.run(admin.deleteNamespaceBatch, { ns })).records[0]?.get("n") ?? 0)));
@@ -476,6 +491,16 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
 
     async loadBelief(view, beliefId, options?: LoadOptions) {
       return (await store.loadBeliefs(view, [beliefId], options))[0] ?? null;
+    },
+
+    async loadBeliefHead(view, beliefId, options) {
+      const [row] = await query(read.beliefHead, { ...anchor(view), id: beliefId, historyLimit: neo4j.int(Math.max(0, Math.floor(options.historyLimit))) });
+      if (!row) return null;
+      const b = props(row.b);
+      const history = b.history === null || b.history === undefined ? null : historyFromProp(b.history);
+      // Seqs run 1, 2, … without gaps (apply checks it), so the last seq is the history's length.
+      const lastSeq = history !== null ? (history[history.length - 1]?.seq ?? 0) : Number(toPlain(b.historyLength));
+      return { belief: beliefFromProps(b), lastSeq, checkpoint: parseFoldCheckpoint(typeof b.checkpoint === "string" ? b.checkpoint : null), history };
     },
 
     async loadBeliefs(view, beliefIds, options?: LoadOptions) {

@@ -12,7 +12,7 @@ import {
   mutationRecordSchema,
   topicFreezeSchema,
 } from "@/lib/graph/graph-store";
-import { isLiveStatus, tokenize, type Belief, type Evidence, type HistoryItem, type MutationRecord, type TopicFreeze } from "@/lib/engine";
+import { isLiveStatus, tokenize, type Belief, type Evidence, type FoldCheckpoint, type HistoryItem, type MutationRecord, type TopicFreeze } from "@/lib/engine";
 
 /** Plain JS value of a Neo4j result value: Integers become numbers, lists and maps are converted deeply. */
 export function toPlain(value: unknown): unknown {
@@ -81,7 +81,7 @@ function beliefModel(b: Belief): Belief {
  * A belief's node properties. The model fields are stored twice, from the same object in the same SET: flat (what
  * indexes, filters and Neo4j Browser use) and as the `model` JSON string (what every read returns).
  */
-export function beliefToProps(namespace: string, belief: Belief, history: readonly HistoryItem[]): Record<string, unknown> {
+export function beliefToProps(namespace: string, belief: Belief, history: readonly HistoryItem[], checkpoint: FoldCheckpoint | null = null): Record<string, unknown> {
   const live = isLiveStatus(belief.status);
   return {
     model: JSON.stringify(beliefModel(belief)),
@@ -117,6 +117,8 @@ export function beliefToProps(namespace: string, belief: Belief, history: readon
     paramsVersion: belief.paramsVersion,
     historyLength: neo4j.int(history.length),
     history: history.map((item) => JSON.stringify(item)),
+    // The fold state after `history` (lib/engine/replay.ts), JSON; null (no property) when the write carried none.
+    checkpoint: checkpoint === null ? null : JSON.stringify(checkpoint),
     searchTerms: searchTermsOf(belief.text),
     ftScope: ftScopeToken(namespace, belief.scope),
   };

@@ -149,10 +149,10 @@ async function writeBeliefs(
   const updates = cs.beliefs.filter((u) => u.expectedVersion !== null).sort((a, b) => Number(isLiveStatus(a.belief.status)) - Number(isLiveStatus(b.belief.status)) || byId(a.belief, b.belief));
   const inserts = cs.beliefs.filter((u) => u.expectedVersion === null).sort((a, b) => byId(a.belief, b.belief));
   if (updates.length > 0) {
-    await tx.run(write.updateBeliefs, { ns, rows: updates.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [])) });
+    await tx.run(write.updateBeliefs, { ns, rows: updates.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [], u.checkpoint ?? null)) });
   }
   if (inserts.length > 0) {
-    await tx.run(write.createNodes("Belief"), { rows: inserts.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [])) });
+    await tx.run(write.createNodes("Belief"), { rows: inserts.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [], u.checkpoint ?? null)) });
   }
   const historyOnly = [...histories.keys()].filter((id) => !upserts.has(id)).sort();
   if (historyOnly.length > 0) {

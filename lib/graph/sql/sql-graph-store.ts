@@ -207,6 +207,11 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       return rows[0] ?? null;
     },
 
+    async loadBeliefHead(view, beliefId, options) {
+      const rows = await run(sql, read.beliefHeadInHome, [beliefId, view.homeScopeId, visible(view), Math.max(0, Math.floor(options.historyLimit))]);
+      return rows[0] ?? null;
+    },
+
     async loadBeliefs(view, beliefIds, options: LoadOptions = {}) {
       if (beliefIds.length === 0) return [];
       return run(sql, read.beliefRecordsInHome, [options.asOf ?? null, [...beliefIds], view.homeScopeId, visible(view)]);

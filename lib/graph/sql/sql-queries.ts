@@ -10,6 +10,7 @@
 import {
   beliefEdgeRow,
   beliefIdRow,
+  beliefHeadRow,
   beliefRecordRow,
   citationEdgeRow,
   citationRefOfRow,
@@ -69,6 +70,19 @@ export const read = {
   beliefRecordInHome: beliefRecords("read.beliefRecordInHome", `b.id = $2 AND b.scope = $3 AND $3 = ANY($4::text[])`),
   /** [asOf, ids, home, visible] */
   beliefRecordsInHome: beliefRecords("read.beliefRecordsInHome", `b.id = ANY($2::text[]) AND b.scope = $3 AND $3 = ANY($4::text[])`),
+  /**
+   * A belief for a write (`loadBeliefHead`): its row, its last seq, its fold checkpoint, and its history only when it
+   * has at most `$4` items (a long one stays in the database: the write folds onto the checkpoint). [id, home, visible, historyLimit]
+   */
+  beliefHeadInHome: statement(
+    "read.beliefHeadInHome",
+    `SELECT b.data, b.fold_checkpoint AS checkpoint, s.last_seq,
+            CASE WHEN s.last_seq <= $4 THEN COALESCE((SELECT jsonb_agg(h.data ORDER BY h.seq) FROM graph_history h WHERE h.belief_id = b.id), '[]'::jsonb) END AS history
+     FROM graph_beliefs b
+     CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s
+     WHERE b.id = $1 AND b.scope = $2 AND $2 = ANY($3::text[])`,
+    beliefHeadRow,
+  ),
   /** [asOf, home, visible] */
   beliefRecordsOfScope: beliefRecords("read.beliefRecordsOfScope", `b.scope = $2 AND $2 = ANY($3::text[])`),
 
@@ -281,14 +295,14 @@ export const admin = {
 // ---- writes (all bulk: rows travel as one JSON parameter) ----
 
 const BELIEF_COLUMNS = `scope, topic, key, status, live, review_state, credence, confidence, tension, support_weight,
-  rebuttal_weight, version, created_at, updated_at, valid_until, search_terms, data`;
+  rebuttal_weight, version, created_at, updated_at, valid_until, search_terms, data, fold_checkpoint`;
 const BELIEF_VALUES = `u.d->>'scope', u.d->>'topic', u.d->>'key', u.d->>'status', u.live, u.d->>'reviewState',
   (u.d->>'credence')::float8, (u.d->>'confidence')::float8, (u.d->>'tension')::float8, (u.d->>'supportWeight')::float8,
   (u.d->>'rebuttalWeight')::float8, (u.d->>'version')::int, (u.d->>'createdAt')::timestamptz,
-  (u.d->>'updatedAt')::timestamptz, (u.d->>'validUntil')::timestamptz, u.terms, u.d`;
-/** `$1`: JSON array of `{belief, expected, live, terms}`. */
+  (u.d->>'updatedAt')::timestamptz, (u.d->>'validUntil')::timestamptz, u.terms, u.d, u.checkpoint`;
+/** `$1`: JSON array of `{belief, expected, live, terms, checkpoint}` (checkpoint null when the upsert has none). */
 const BELIEF_SOURCE = `(SELECT e->'belief' AS d, (e->>'expected')::int AS expected, (e->>'live')::boolean AS live,
-  e->>'terms' AS terms FROM jsonb_array_elements($1::jsonb) AS e) AS u`;
+  e->>'terms' AS terms, NULLIF(e->'checkpoint', 'null'::jsonb) AS checkpoint FROM jsonb_array_elements($1::jsonb) AS e) AS u`;
 
 const EVIDENCE_INSERT = `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
    SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz, (d->>'retractedAt')::timestamptz, d

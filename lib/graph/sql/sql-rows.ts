@@ -9,8 +9,8 @@
  * thousands of rows and a schema parse would cost more than the query.
  */
 import { z } from "zod";
-import type { Belief, BeliefRecord, CitationRef, Evidence, HistoryItem, ItemKind, MutationRecord, TopicFreeze } from "@/lib/engine";
-import { ITEM_KINDS, MUTATION_STATUSES, TIERS } from "@/lib/engine";
+import type { Belief, BeliefHead, BeliefRecord, CitationRef, Evidence, FoldCheckpoint, HistoryItem, ItemKind, MutationRecord, TopicFreeze } from "@/lib/engine";
+import { foldCheckpointSchema, ITEM_KINDS, MUTATION_STATUSES, TIERS } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { GraphStoreError } from "../errors";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "../graph-store";
@@ -65,6 +65,14 @@ export const dataRow = <T>(doc: z.ZodType<T>) => z.object({ data: doc }).transfo
 export const beliefRecordRow: z.ZodType<BeliefRecord> = z
   .object({ data: beliefDoc, history: z.array(historyDoc).nullable() })
   .transform((r) => ({ belief: r.data, history: r.history ?? [] }));
+
+/** `read.beliefHeadInHome`: the checkpoint is a cache, so one that does not parse is treated as none (the write replays). */
+export const beliefHeadRow: z.ZodType<BeliefHead> = z
+  .object({ data: beliefDoc, checkpoint: z.unknown(), last_seq: int, history: z.array(historyDoc).nullable() })
+  .transform((r) => {
+    const checkpoint = r.checkpoint === null || r.checkpoint === undefined ? null : foldCheckpointSchema.safeParse(r.checkpoint);
+    return { belief: r.data, lastSeq: r.last_seq, checkpoint: checkpoint?.success ? (checkpoint.data as FoldCheckpoint) : null, history: r.history };
+  });
 
 export const citationRefRow: z.ZodType<CitationRef> = z.object({ beliefId: z.string(), seq: int });
 

@@ -9,7 +9,7 @@
  * fails the change-set with VersionConflict. Beliefs that only get history (no upsert) are locked with
  * `SELECT … FOR UPDATE` before their seq is checked. Rows are touched in id order to keep lock order stable.
  */
-import { isLiveStatus, tokenize, type Belief, type ChangeSet, type Evidence, type HistoryItem, type MutationRecord } from "@/lib/engine";
+import { isLiveStatus, tokenize, type Belief, type ChangeSet, type FoldCheckpoint, type Evidence, type HistoryItem, type MutationRecord } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeExport } from "../graph-store";
@@ -49,8 +49,8 @@ async function insertEvidence(tx: SqlExecutor, evidence: readonly Evidence[]): P
 
 // ---- beliefs ----
 
-function beliefRow(belief: Belief, expected: number | null): unknown {
-  return { belief, expected, live: isLiveStatus(belief.status), terms: searchTerms(belief.text) };
+function beliefRow(belief: Belief, expected: number | null, checkpoint: FoldCheckpoint | null = null): unknown {
+  return { belief, expected, live: isLiveStatus(belief.status), terms: searchTerms(belief.text), checkpoint };
 }
 
 /**
@@ -76,8 +76,8 @@ async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet, changeSetRow: reado
   const fold = changeSetRow !== null && (updates.length === 0) !== (inserts.length === 0);
   if (updates.length > 0) {
     const rows = fold
-      ? await run(tx, write.insertChangeSetAndUpdateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion))), ...changeSetRow])
-      : await run(tx, write.updateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion)))]);
+      ? await run(tx, write.insertChangeSetAndUpdateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion, u.checkpoint ?? null))), ...changeSetRow])
+      : await run(tx, write.updateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion, u.checkpoint ?? null)))]);
     if (rows.length !== updates.length) {
       const written = new Set(rows.map((r) => r.id));
       const failed = updates.find((u) => !written.has(u.belief.id));
@@ -91,8 +91,8 @@ async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet, changeSetRow: reado
   }
   if (inserts.length > 0) {
     const rows = fold
-      ? await run(tx, write.insertChangeSetAndBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null))), ...changeSetRow])
-      : await run(tx, write.insertBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null)))]);
+      ? await run(tx, write.insertChangeSetAndBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null, u.checkpoint ?? null))), ...changeSetRow])
+      : await run(tx, write.insertBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null, u.checkpoint ?? null)))]);
     if (rows.length !== inserts.length) {
       const written = new Set(rows.map((r) => r.id));
       const id = inserts.find((u) => !written.has(u.belief.id))?.belief.id ?? null;

@@ -6,7 +6,21 @@
  * second, empty store through the same `makeHarness`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assimilate, checkReplay, defaultParams, retrieve, supportRefsOf, termSet, type Belief, type BeliefRecord, type ChangeSet, type HistoryItem } from "@/lib/engine";
+import {
+  assimilate,
+  assimilateOnCheckpoint,
+  checkReplay,
+  defaultParams,
+  foldCheckpoint,
+  resolveParams,
+  retrieve,
+  supportRefsOf,
+  termSet,
+  type Belief,
+  type BeliefRecord,
+  type ChangeSet,
+  type HistoryItem,
+} from "@/lib/engine";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import {
   parseScopeExport,
@@ -387,6 +401,122 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const final = await store.loadBelief(view(scope), belief.id);
         expect(final?.history).toHaveLength(8);
         expect(final && miniReplay(final.belief, final.history)).toEqual(final?.belief);
+      });
+    });
+
+    describe("incremental replay (a fold checkpoint stored with each belief)", () => {
+      /** One write through the head: folded onto the stored checkpoint, or (fallback) with the whole history. */
+      async function writeThroughHead(v: ScopeView, beliefId: string, evidence: unknown[], minute: number, actor: string): Promise<"folded" | string> {
+        const head = await store.loadBeliefHead(v, beliefId, { historyLimit: 0 });
+        if (!head) throw new Error("belief vanished");
+        // The history comes only when it has at most historyLimit items (here: only when empty).
+        expect(head.history).toEqual(head.lastSeq === 0 ? [] : null);
+        const base = { evidence, resolver: store.resolverFor(v), params: defaultParams, time: at(minute), actor, changeSetId: uid("cs") };
+        const folded = await assimilateOnCheckpoint({ ...base, head });
+        if (!("fallback" in folded)) {
+          await store.apply(folded.changeSet);
+          return "folded";
+        }
+        const record = await store.loadBelief(v, beliefId);
+        if (!record) throw new Error("belief vanished");
+        await store.apply((await assimilate({ ...base, target: { existing: record } })).changeSet);
+        return folded.fallback;
+      }
+
+      /** Stored state == full replay, and the stored checkpoint (when one is usable) == the checkpoint of the full fold. */
+      async function expectStoredEqualsReplay(v: ScopeView, beliefId: string): Promise<void> {
+        const record = await store.loadBelief(v, beliefId);
+        if (!record) throw new Error("belief vanished");
+        expect(checkReplay(record.belief, record.history, defaultParams).mismatches).toEqual([]);
+        const head = await store.loadBeliefHead(v, beliefId, { historyLimit: 1_000_000 });
+        expect(head?.history).toEqual(record.history);
+        expect(head?.lastSeq).toBe(record.history.length);
+        if (head?.checkpoint && head.checkpoint.foldedSeq === head.lastSeq) expect(head.checkpoint).toEqual(foldCheckpoint(record.history, defaultParams));
+      }
+
+      it("folds new entries onto the stored checkpoint, falls back where it must, and keeps stored == full replay", async () => {
+        const scope = uid("s");
+        const v = view(scope);
+        const evs = Array.from({ length: 6 }, (_, i) => makeEvidence(scope, `source ${i}`, { kind: i % 2 ? "document" : "measurement" }));
+        await store.apply(changeSet({ evidence: evs }));
+        const created = await assimilate({
+          target: { create: { id: uid("b"), scope, topic: "fold", text: "Checkpoints fold exactly." } },
+          evidence: [{ sourceId: evs[0]?.id ?? null, tier: "measurement" }],
+          resolver: store.resolverFor(v),
+          params: defaultParams,
+          time: at(0),
+          actor: "alice",
+          changeSetId: uid("cs"),
+        });
+        await store.apply(created.changeSet);
+        const id = created.write.record.belief.id;
+        const outcomes: string[] = [];
+        // Same sources again (outvoting their earlier entries), rebuttals, anonymous assertions, several actors and change-sets.
+        for (let i = 1; i <= 12; i++) {
+          const ev = evs[i % evs.length];
+          const evidence = [
+            { sourceId: ev?.id ?? null, relation: i % 3 === 0 ? "REBUTS" : "SUPPORTS", tier: i % 2 ? "document" : "measurement", weight: ((i * 7) % 10) / 10 + 0.05 },
+            ...(i % 4 === 0 ? [{ sourceId: null, tier: "model_assertion", weight: 0.5 }] : []),
+          ];
+          outcomes.push(await writeThroughHead(v, id, evidence, i * 3, i % 2 ? "alice" : "bob"));
+          await expectStoredEqualsReplay(v, id);
+        }
+        expect(outcomes.every((o) => o === "folded")).toBe(true);
+
+        // Retracted evidence cited: the write adds a `retracted` event, which rewrites an earlier entry → full replay.
+        const gone = makeEvidence(scope, "retracted source", { kind: "document", retractedAt: at(1) });
+        await store.apply(changeSet({ evidence: [gone] }));
+        expect(await writeThroughHead(v, id, [{ sourceId: gone.id, tier: "document" }], 50, "alice")).toBe("rewrites_history");
+        await expectStoredEqualsReplay(v, id);
+        expect(await writeThroughHead(v, id, [{ sourceId: evs[1]?.id ?? null, tier: "document" }], 51, "alice")).toBe("folded");
+        await expectStoredEqualsReplay(v, id);
+
+        // History appended without an upsert leaves the checkpoint behind the last seq: the next write replays.
+        const last = (await store.loadBelief(v, id))?.history.length ?? 0;
+        await store.apply(changeSet({ history: [{ beliefId: id, items: [{ type: "promoted", seq: last + 1, time: at(52), actor: "alice", changeSet: "c-promoted" }] }] }));
+        expect(await writeThroughHead(v, id, [{ sourceId: evs[2]?.id ?? null, tier: "document" }], 53, "alice")).toBe("no_checkpoint");
+        await expectStoredEqualsReplay(v, id);
+        expect(await writeThroughHead(v, id, [{ sourceId: evs[3]?.id ?? null, tier: "measurement" }], 54, "bob")).toBe("folded");
+        await expectStoredEqualsReplay(v, id);
+
+        // Other parameters: the checkpoint is not theirs, so the write replays.
+        const other = resolveParams({ modelAssertionCap: 0.7 });
+        const head = await store.loadBeliefHead(v, id, { historyLimit: 0 });
+        expect(head && (await assimilateOnCheckpoint({ head, evidence: [], resolver: store.resolverFor(v), params: other, time: at(55), actor: "a", changeSetId: uid("cs") }))).toEqual({ fallback: "params_changed" });
+      });
+
+      it("keeps stored == full replay with 8 concurrent writers folding onto checkpoints (retry on conflict)", async () => {
+        const scope = uid("s");
+        const v = view(scope);
+        const evs = Array.from({ length: 8 }, (_, i) => makeEvidence(scope, `writer ${i}`, { kind: "document" }));
+        await store.apply(changeSet({ evidence: evs }));
+        const created = await assimilate({
+          target: { create: { id: uid("b"), scope, topic: "fold", text: "Eight folding writers." } },
+          evidence: [],
+          resolver: store.resolverFor(v),
+          params: defaultParams,
+          time: at(0),
+          actor: "setup",
+          changeSetId: uid("cs"),
+        });
+        await store.apply(created.changeSet);
+        const id = created.write.record.belief.id;
+        await Promise.all(
+          evs.map(async (ev, i) => {
+            for (let attempt = 0; attempt < 200; attempt++) {
+              try {
+                expect(await writeThroughHead(v, id, [{ sourceId: ev.id, relation: i % 4 === 0 ? "REBUTS" : "SUPPORTS", tier: "document" }], i, `w${i}`)).toBe("folded");
+                return;
+              } catch (error) {
+                if (!(error instanceof VersionConflict)) throw error;
+              }
+            }
+            throw new Error(`writer ${i} never got through`);
+          }),
+        );
+        const final = await store.loadBelief(v, id);
+        expect(final?.history.filter((h) => h.type === "entry")).toHaveLength(8);
+        await expectStoredEqualsReplay(v, id);
       });
     });
 

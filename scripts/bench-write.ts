@@ -1,0 +1,259 @@
+/**
+ * `npm run bench:write`: a write to a belief with a long history (issue #12: ≤ 20 ms at 100 000 entries), per backend
+ * (`--backends pglite,postgres,neo4j`, `--entries 100000`, `--writes 15`).
+ *
+ * One belief is seeded with a history of the engine benchmark's mix (10 entries per change-set, 7 actors, 4 000
+ * sources — Evidence items of the scope —, all six tiers, 15 % rebuttals, 5 % contextualising, 1 % retracted, 1 %
+ * revised, one contraction); the last seeding write stores its fold checkpoint. Then writes of one verified entry
+ * alternate between the two paths, in the same run:
+ * * **checkpoint** (what the services do): `loadBeliefHead` (belief, last seq, checkpoint; no history) →
+ *   `assimilateOnCheckpoint` (fold the new entry onto the checkpoint) → `apply` (the belief row with the next
+ *   checkpoint, one history row, the outvoted entries' outputs);
+ * * **full replay** (the baseline, the path before): `loadBelief` (the whole history) → `assimilate` (replay of the
+ *   whole history) → `apply`.
+ * Each row: median and p95 wall ms of the whole write and of its stages, the process's CPU per write (user + system:
+ * engine, driver, and on PGlite the database itself; a loaded machine inflates wall time, not this), the 1-minute load
+ * average beside it.
+ * After the writes the stored belief is checked against a full replay (`checkReplay`).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase } from "@/lib/db/database";
+import {
+  assimilate,
+  assimilateOnCheckpoint,
+  checkReplay,
+  defaultParams,
+  emptyChangeSet,
+  makeContraction,
+  makeEntry,
+  makeRetracted,
+  makeRevised,
+  newBelief,
+  TIERS,
+  writeBelief,
+  type BeliefRecord,
+  type Evidence,
+  type HistoryItem,
+} from "@/lib/engine";
+import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
+import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
+import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
+import { startNeo4jServer } from "@/lib/testing/neo4j-server";
+import { createThrowawayDatabase } from "@/lib/testing/postgres";
+
+const args = process.argv.slice(2);
+function flag(name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;
+}
+const BACKENDS = flag("backends", "pglite,postgres,neo4j").split(",");
+const ENTRIES = Number(flag("entries", "100000"));
+const WRITES = Number(flag("writes", "15"));
+const SOURCES = 4000;
+const P = defaultParams;
+const T0 = Date.parse("2026-01-05T09:00:00.000Z");
+const iso = (ms: number) => new Date(T0 + ms).toISOString();
+const run = Date.now().toString(36);
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The engine benchmark's mix (scripts/bench-engine.ts), citing the scope's Evidence ids. */
+function history(n: number, sourceIds: readonly string[]): HistoryItem[] {
+  const r = rng(n);
+  const items: HistoryItem[] = [];
+  let seq = 0;
+  for (let k = 0; k < n; k++) {
+    const cs = Math.floor(k / 10);
+    const x = r();
+    const tier = TIERS[Math.floor(r() * TIERS.length)] ?? "document";
+    const verified = r() > 0.1;
+    items.push(
+      makeEntry({
+        seq: ++seq,
+        sourceId: r() < 0.05 ? null : (sourceIds[Math.floor(r() * sourceIds.length)] ?? null),
+        sourceKind: "evidence",
+        relation: x < 0.15 ? "REBUTS" : x < 0.2 ? "CONTEXTUALIZES" : "SUPPORTS",
+        tier,
+        verified,
+        effectiveTier: verified ? tier : "model_assertion",
+        weight: r(),
+        ess: 0.3 + 0.7 * r(),
+        launderingReason: null,
+        actor: `actor-${cs % 7}`,
+        time: iso(cs * 4 * 60_000),
+        changeSet: `cs-${cs}`,
+      }),
+    );
+  }
+  const last = iso(n * 60_000);
+  for (let k = 0; k < Math.floor(n / 100); k++) {
+    items.push(makeRetracted({ seq: ++seq, targetSeq: 1 + Math.floor(r() * n), time: last }));
+    items.push(makeRevised({ seq: ++seq, targetSeq: 1 + Math.floor(r() * n), weight: r(), time: last }));
+  }
+  if (n >= 100) items.push(makeContraction({ seq: ++seq, severity: 0.2, time: last }));
+  return items;
+}
+
+const quantile = (xs: readonly number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+interface Sample {
+  load: number;
+  engine: number;
+  apply: number;
+  total: number;
+  /** This process's CPU (user + system) for the whole write: engine, driver and, on PGlite, the database itself. */
+  cpu: number;
+}
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since);
+  return (c.user + c.system) / 1000;
+};
+
+async function benchBackend(name: string, store: GraphStore, out: string[]): Promise<void> {
+  const scope = `s_write_${run}`;
+  const v: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
+  const evidence: Evidence[] = Array.from({ length: SOURCES }, (_, i) => ({
+    id: `ev_${run}_${i}`,
+    scope,
+    kind: "document",
+    text: `source ${i}`,
+    uri: null,
+    registeredBy: "bench",
+    ess: 0.8,
+    reasoningType: null,
+    discarded: false,
+    createdAt: iso(0),
+    retractedAt: null,
+  }));
+  await store.apply({ ...emptyChangeSet(`cs_ev_${run}`, "bench", iso(0)), evidence });
+  // Seed in chunks of 10 000 items; each chunk's write replays the whole history so far (the last stores the checkpoint).
+  const items = history(ENTRIES, evidence.map((e) => e.id));
+  const id = `b_write_${run}`;
+  let seedMs = performance.now();
+  let record: BeliefRecord = { belief: newBelief({ id, scope, topic: "long", text: "A belief with a very long history." }, P, iso(0)), history: [] };
+  for (let start = 0; start < items.length; start += 10_000) {
+    const chunk = items.slice(start, start + 10_000).map(({ seq: _seq, ...rest }) => rest);
+    const write = writeBelief(record, chunk as Parameters<typeof writeBelief>[1], P, iso(0), start === 0);
+    await store.apply({
+      ...emptyChangeSet(`cs_seed_${run}_${start}`, "bench", iso(0)),
+      beliefs: [write.upsert],
+      history: [write.append],
+      entryOutputs: write.outputs,
+    });
+    record = write.record;
+    console.error(`  ${name}: seeded ${record.history.length} items`);
+  }
+  seedMs = performance.now() - seedMs;
+
+  const folded: Sample[] = [];
+  const full: Sample[] = [];
+  const fallbacks: string[] = [];
+  const resolver = store.resolverFor(v);
+  for (let i = 0; i < WRITES + 2; i++) {
+    const ev = [{ sourceId: evidence[(i * 37) % SOURCES]?.id ?? null, tier: "document" }];
+    const base = { evidence: ev, resolver, params: P, time: iso((ENTRIES + i) * 60_000), actor: `writer-${i % 3}` };
+    // checkpoint path
+    {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const head = await store.loadBeliefHead(v, id, { historyLimit: 2000 });
+      if (!head) throw new Error("belief missing");
+      const t1 = performance.now();
+      const result = await assimilateOnCheckpoint({ ...base, head, changeSetId: `cs_f_${run}_${i}` });
+      const t2 = performance.now();
+      if ("fallback" in result) {
+        fallbacks.push(result.fallback);
+        continue;
+      }
+      await store.apply(result.changeSet);
+      const t3 = performance.now();
+      if (i >= 2) folded.push({ load: t1 - t0, engine: t2 - t1, apply: t3 - t2, total: t3 - t0, cpu: cpuMs(c0) });
+    }
+    // full replay path
+    {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const rec = await store.loadBelief(v, id);
+      if (!rec) throw new Error("belief missing");
+      const t1 = performance.now();
+      const result = await assimilate({ ...base, target: { existing: rec }, changeSetId: `cs_r_${run}_${i}` });
+      const t2 = performance.now();
+      await store.apply(result.changeSet);
+      const t3 = performance.now();
+      if (i >= 2) full.push({ load: t1 - t0, engine: t2 - t1, apply: t3 - t2, total: t3 - t0, cpu: cpuMs(c0) });
+    }
+  }
+  const final = await store.loadBelief(v, id);
+  const check = final ? checkReplay(final.belief, final.history, P) : null;
+  const load = loadavg()[0]?.toFixed(1) ?? "?";
+  const row = (path: string, s: Sample[]) =>
+    `| ${name} | ${path} | ${ms(quantile(s.map((x) => x.total), 0.5))} / ${ms(quantile(s.map((x) => x.total), 0.95))} | ${ms(quantile(s.map((x) => x.load), 0.5))} | ${ms(quantile(s.map((x) => x.engine), 0.5))} | ${ms(quantile(s.map((x) => x.apply), 0.5))} | ${ms(quantile(s.map((x) => x.cpu), 0.5))} | ${load} |`;
+  out.push(row("checkpoint (fold the new entry)", folded));
+  out.push(row("full replay (baseline)", full));
+  console.error(
+    `  ${name}: seeded ${ENTRIES} entries (${record.history.length} items) in ${(seedMs / 1000).toFixed(1)} s; ${folded.length} + ${full.length} writes; fallbacks ${fallbacks.length ? fallbacks.join(",") : "none"}; stored == replay: ${check?.ok ? "yes" : `NO ${JSON.stringify(check?.mismatches.slice(0, 3))}`}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const out: string[] = [];
+  const migrationsDir = path.join(process.cwd(), "prisma", "migrations");
+  if (BACKENDS.includes("pglite")) {
+    const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-write-"));
+    const db = await openDatabase({ dataDir: dir, migrationsDir, owner: "bench-write" });
+    try {
+      await benchBackend("SQL / PGlite", createSqlGraphStore({ sql: db.sql, location: db.describe() }), out);
+    } finally {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  if (BACKENDS.includes("postgres")) {
+    const throwaway = await createThrowawayDatabase("credence_bench_write");
+    const db = await openDatabase({ databaseUrl: throwaway.url, migrationsDir });
+    try {
+      await benchBackend("SQL / Postgres 15", createSqlGraphStore({ sql: db.sql, location: db.describe() }), out);
+    } finally {
+      await db.close();
+      await throwaway.drop();
+    }
+  }
+  if (BACKENDS.includes("neo4j")) {
+    const external = process.env.NEO4J_URI;
+    const server = external ? null : await startNeo4jServer();
+    const store = createNeo4jGraphStore({ uri: external ?? server?.uri ?? "", namespace: `bench_write_${run}` });
+    try {
+      await benchBackend("Neo4j 5.26", store, out);
+    } finally {
+      await store.dropNamespace().catch(() => {});
+      await store.close();
+      await server?.stop();
+    }
+  }
+  console.log(`Write to a belief with a ${ENTRIES.toLocaleString("en-US")}-entry history (${SOURCES} sources), ${WRITES} writes per path, alternating:`);
+  console.log("");
+  console.log("| backend | path | whole write p50 / p95 (ms) | load p50 | engine p50 | apply p50 | process CPU p50 (ms) | load avg (1 min) |");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|");
+  for (const line of out) console.log(line);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

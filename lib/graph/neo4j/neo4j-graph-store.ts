@@ -27,6 +27,7 @@ import { redactUrl } from "@/lib/redact-url";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
   candidateStatsOf,
+  citationHopsByDepth,
   type ApplyOptions,
   type ApplyResult,
   type CandidateSearchOptions,
@@ -302,23 +303,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       const beyond = (await query(citations.reachableCiters, { ids: fresh })).map((r) => String(r.id));
       pending = [...new Set([...fresh, ...beyond])].filter((id) => !citersOf.has(id));
     }
-    const hops: CitationHop[] = [];
-    const visited = new Set<string>([rootId]);
-    let frontier = [rootId];
-    for (let depth = 1; frontier.length > 0 && depth <= maxHops; depth++) {
-      const next: string[] = [];
-      for (const citedId of frontier) {
-        for (const ref of citersOf.get(citedId) ?? []) {
-          hops.push({ beliefId: ref.beliefId, seq: ref.seq, citedId, depth });
-          if (!visited.has(ref.beliefId)) {
-            visited.add(ref.beliefId);
-            next.push(ref.beliefId);
-          }
-        }
-      }
-      frontier = next;
-    }
-    return hops.sort((a, b) => a.depth - b.depth || compareStrings(a.beliefId, b.beliefId) || a.seq - b.seq);
+    return citationHopsByDepth(rootId, (id) => citersOf.get(id) ?? [], maxHops);
   }
 
   // ---- the resolver ----

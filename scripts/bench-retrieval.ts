@@ -44,6 +44,9 @@ import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
 
+// A million-belief load ends with VACUUM ANALYZE and its exhaustive baselines read 10⁵ rows: no 30 s statement cap here.
+process.env.CREDENCE_DB_STATEMENT_TIMEOUT_MS ??= "3600000";
+
 const args = process.argv.slice(2);
 function flag(name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);

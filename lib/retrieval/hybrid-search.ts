@@ -63,18 +63,32 @@ export function statsOfBelief(b: Belief): CandidateStats {
 /** Rank the query's candidate domain (module comment), best first, at most `options.k`. */
 export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: string, options: HybridOptions = {}): Promise<HybridRanking> {
   const { store, matcher } = deps;
-  // Stores with postings answer the lexical top k from an index, exactly (lib/graph/sql/sql-search.ts).
-  const indexed = store.searchTopK && indexable(view, options) ? await store.searchTopK(view, query, topKOptions(options, matcher ? LEXICAL_CANDIDATES : undefined)) : null;
-  if (matcher === null && indexed !== null) return { ranked: indexed.ranked, semantic: undefined };
-  const lexical = indexed !== null ? indexed.ranked.map((r) => r.candidate) : await store.searchCandidateStats(view, query, { includeEnded: options.includeEnded ?? false });
-  if (matcher === null) return { ranked: rankCandidateStats(query, lexical, options), semantic: undefined };
-  const corpus = indexed?.corpus;
+  const includeEnded = options.includeEnded ?? false;
+  // Stores with postings answer the lexical top k from an index, exactly (lib/graph/top-k-walk.ts).
+  const lexicalSide = async () => {
+    const indexed = store.searchTopK && indexable(view, options) ? await store.searchTopK(view, query, topKOptions(options, matcher ? LEXICAL_CANDIDATES : undefined)) : null;
+    const lexical = indexed !== null ? indexed.ranked.map((r) => r.candidate) : matcher === null ? null : await store.searchCandidateStats(view, query, { includeEnded });
+    return { indexed, lexical };
+  };
+  if (matcher === null) {
+    const { indexed } = await lexicalSide();
+    if (indexed !== null) return { ranked: indexed.ranked, semantic: undefined };
+    return { ranked: rankCandidateStats(query, await store.searchCandidateStats(view, query, { includeEnded }), options), semantic: undefined };
+  }
 
-  const [q] = await matcher.vectors([query]);
-  const qv = q as Float32Array;
   const caps = store as GraphStore & VectorCapabilities;
   const model = modelKey(matcher.embedder.model);
-  const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, model, includeEnded: options.includeEnded ?? false }) : [];
+  // The lexical side and the query's vector (then its nearest beliefs) are independent: they run side by side (a
+  // server store answers them on two connections; an embedded one queues them).
+  const vectorSide = async () => {
+    const [q] = await matcher.vectors([query]);
+    const qv = q as Float32Array;
+    const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, model, includeEnded }) : [];
+    return { qv, hits };
+  };
+  const [{ indexed, lexical: found }, { qv, hits }] = await Promise.all([lexicalSide(), vectorSide()]);
+  const lexical = found ?? [];
+  const corpus = indexed?.corpus;
   if (hits.length === 0) {
     // No vector index, or no stored vectors yet: a small scope is ranked whole (exact); a large one re-scores its
     // lexical matches only.

@@ -311,7 +311,8 @@ export interface GraphStore {
   upsertEmbeddings(view: ScopeView, items: readonly NodeEmbedding[]): Promise<number>;
   /**
    * Home-scope beliefs (live unless `includeEnded`) by cosine similarity to `vector` among vectors of `options.model`,
-   * best first (ties by id), at most k. Exact on SQL (pgvector or the REAL[] fallback); on Neo4j the vector index
+   * best first (ties by id), at most k. Exact cosines everywhere; on SQL the candidates come from a sign-sketch pass
+   * (exact for scopes of at most `sketchCandidates(k)` vectors, docs/decisions/008-sentence-vectors.md); on Neo4j the vector index
    * answers when it holds k in-scope hits among its candidates, else an exact scan of the scope does.
    */
   vectorSearch(view: ScopeView, vector: Float32Array, options: VectorSearchOptions): Promise<readonly VectorHit[]>;

@@ -18,6 +18,19 @@ import { idfOf, termSet } from "@/lib/engine";
 export const SLACK = 1e-9;
 /** Near-ties of the k-th score beyond this many: the exhaustive path answers (a corpus of identical texts). */
 export const MAX_WINDOW = 2_000;
+/**
+ * A matching domain of at most this many beliefs is cheaper to rank whole (one read of its slim rows) than to walk
+ * (a read per term): the stores answer null after counting it, and the caller ranks `searchCandidateStats`.
+ */
+export const SMALL_DOMAIN = 1_000;
+
+/** Thresholds of the walk (tests lower them to exercise every path on small corpora). */
+export interface TopKTuning {
+  /** A term with more matches than this, met before k candidates are known, is read best credence first. */
+  bigList?: number;
+  /** See SMALL_DOMAIN. */
+  smallDomain?: number;
+}
 
 /** One belief met through a term: its credence, its number of distinct terms, and the query terms it holds. */
 export interface TermMatch {

@@ -58,6 +58,7 @@ import {
 import { runnerFor, type CypherRunner, type QueryObserver } from "./neo4j-runner";
 import { ensureNeo4jSchema } from "./neo4j-schema";
 import { neo4jTopK } from "./neo4j-search";
+import type { TopKTuning } from "../top-k-walk";
 import { applyChangeSetInTx, importScopeInTx } from "./neo4j-writes";
 import { neo4jIdempotencyMarks, writeIdempotencyMarkInTx } from "./neo4j-idempotency";
 import { checkEmbeddings } from "../embeddings";
@@ -79,6 +80,8 @@ export interface Neo4jGraphStoreConfig {
   namespace?: string;
   /** Sees every statement before it runs (tests record query sequences with it). */
   onQuery?: QueryObserver;
+  /** Top-k search thresholds (lib/graph/top-k-walk.ts; tests lower them). */
+  searchTuning?: TopKTuning;
   /**
    * Shared by every session of the store (default: one per store, `neo4j.bookmarkManager()`): each session starts
    * after the bookmarks of every transaction this store committed, so on a cluster a read served by a follower waits
@@ -546,7 +549,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
 
     candidateStatsByIds,
 
-    searchTopK: (view, text, options) => neo4jTopK({ ns, query, candidateStatsByIds }, view, text, options),
+    searchTopK: (view, text, options) => neo4jTopK({ ns, query, candidateStatsByIds, tuning: config.searchTuning }, view, text, options),
 
     async getMutation(view, mutationId) {
       const row = (await query(read.mutationById, { ...anchor(view), id: mutationId }))[0];

@@ -25,7 +25,7 @@ const beliefArb = fc.record({
 describe("Neo4j top-k from the full-text index", () => {
   let store: Neo4jGraphStore;
   beforeAll(async () => {
-    store = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace: `search_${randomBytes(6).toString("hex")}` });
+    store = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace: `search_${randomBytes(6).toString("hex")}`, searchTuning: { smallDomain: 0 } });
     await store.check();
   }, 120_000);
   afterAll(async () => {

@@ -9,12 +9,12 @@
  *    credence that can still reach the k-th score (Lucene has no credence order, so the database still visits the
  *    term's matches, but returns only those);
  * 3. **exact re-rank**: the candidates' slim rows ranked by the engine's `rankByTerms` with the statistics of step 1.
- * A `minRelevance` goes the exhaustive way (null).
+ * A `minRelevance` and a domain of at most SMALL_DOMAIN beliefs go the exhaustive way (null).
  */
 import neo4j from "neo4j-driver";
 import { rankByTerms, tokenize } from "@/lib/engine";
 import type { CandidateStats, ScopeView, TopK, TopKOptions } from "../graph-store";
-import { topKCandidates } from "../top-k-walk";
+import { SMALL_DOMAIN, topKCandidates, type TopKTuning } from "../top-k-walk";
 import { read } from "./neo4j-cypher";
 import { ftScopeToken } from "./neo4j-records";
 
@@ -24,8 +24,7 @@ export interface Neo4jSearchDeps {
   ns: string;
   query(cypher: string, params: Row): Promise<Row[]>;
   candidateStatsByIds(view: ScopeView, ids: readonly string[]): Promise<readonly CandidateStats[]>;
-  /** A term with more matches than this, met before k candidates are known, is read best credence first. */
-  bigList?: number;
+  tuning?: TopKTuning;
 }
 
 const NO_LIMIT = 1_000_000_000;
@@ -57,6 +56,7 @@ export async function neo4jTopK(deps: Neo4jSearchDeps, view: ScopeView, text: st
     else df.set(String(row.term), num(row.n));
   }
   if (n === 0) return none;
+  if (n <= (deps.tuning?.smallDomain ?? SMALL_DOMAIN)) return null;
   const queryTerms = new Set(terms);
   const best = await topKCandidates({
     query: text,
@@ -64,7 +64,7 @@ export async function neo4jTopK(deps: Neo4jSearchDeps, view: ScopeView, text: st
     n,
     df,
     k,
-    bigList: deps.bigList ?? 4_000,
+    bigList: deps.tuning?.bigList ?? 4_000,
     read: async (term, floor, limit) => {
       const rows = await deps.query(read.topKTerm, {
         ...anchor,

@@ -15,14 +15,14 @@
  * 3. **Exact re-rank**: the engine's `rankByTerms` over the candidates within SLACK of the k-th score, with the
  *    statistics of step 1 (`corpus`): the order, ties included (credence, then id), and every score are those of the
  *    exhaustive ranking (property test: sql-search.test.ts).
- * A `minRelevance` (not carried by the postings) goes the exhaustive way (`null`: the caller ranks
- * `searchCandidateStats`).
+ * A `minRelevance` (not carried by the postings) and a domain of at most SMALL_DOMAIN beliefs (cheaper to rank whole)
+ * go the exhaustive way (`null`: the caller ranks `searchCandidateStats`).
  */
 import { rankByTerms, termSet } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { CandidateStats, ScopeView, TopK, TopKOptions } from "../graph-store";
 import { candidateStatsOf } from "../graph-store";
-import { topKCandidates } from "../top-k-walk";
+import { SMALL_DOMAIN, topKCandidates, type TopKTuning } from "../top-k-walk";
 
 export type { TopK, TopKOptions } from "../graph-store";
 
@@ -46,10 +46,7 @@ export interface SqlSearch {
   topK(view: ScopeView, query: string, options: TopKOptions): Promise<TopK | null>;
 }
 
-export interface SqlSearchTuning {
-  /** A term with more postings than this, met before k candidates are known, is read best credence first. */
-  bigList?: number;
-}
+export type SqlSearchTuning = TopKTuning;
 
 interface PostingRow {
   belief_id: string;
@@ -71,6 +68,7 @@ const TERM_POSTINGS = `
 
 export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}): SqlSearch {
   const bigList = tuning.bigList ?? 4_000;
+  const smallDomain = tuning.smallDomain ?? SMALL_DOMAIN;
   return {
     async topK(view, query, options) {
       const terms = queryTermsOf(query);
@@ -99,6 +97,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
         else df.set(row.term, Number(row.n));
       }
       if (n === 0) return none;
+      if (n <= smallDomain) return null;
 
       // Step 2: the MaxScore walk over the postings.
       const best = await topKCandidates({

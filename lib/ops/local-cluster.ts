@@ -50,6 +50,8 @@ export interface Cluster {
   nginxPid: number;
   /** The environment every server runs with (beyond `process.env`); the CLI needs the same. */
   env: Record<string, string>;
+  /** nginx's error log so far (why a request got a 502). */
+  nginxErrors(): Promise<string>;
   /** Stops nginx and every server (SIGTERM, drained) and removes the temp folder. Idempotent. */
   stop(): Promise<void>;
 }
@@ -79,14 +81,14 @@ http {
   client_max_body_size 8m;
   upstream credence {
 ${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n")}
-    keepalive 16;
+    # No upstream keepalive: a request written to a pooled connection of a server that just died is lost with it
+    # (nginx never resends a non-idempotent request: 502), while a fresh connection is refused and passed on.
   }
   server {
     listen 127.0.0.1:${port};
     location / {
       proxy_pass http://credence;
       proxy_http_version 1.1;
-      proxy_set_header Connection "";
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
@@ -195,7 +197,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return null;
     }, async () => (await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")).trim());
 
-    return { url, servers, pids: () => servers.map((s) => s.pid), nginxPid: nginxChild.pid ?? -1, env, stop };
+    const nginxErrors = async () => (await readFile(path.join(dir, "error.log"), "utf8").catch(() => "")).trim();
+    return { url, servers, pids: () => servers.map((s) => s.pid), nginxPid: nginxChild.pid ?? -1, env, nginxErrors, stop };
   } catch (error) {
     await stop();
     throw error;

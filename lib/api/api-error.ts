@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BeliefServiceError, httpStatusOf } from "@/lib/beliefs/belief-service-error";
 import { issueFields } from "@/lib/engine";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/db/db-errors";
+import { GraphStoreError } from "@/lib/graph/errors";
 import { getLogger } from "@/lib/ops/logger";
 import { currentRequest } from "@/lib/ops/request-context";
 
@@ -50,6 +51,10 @@ export function handleApiError(error: unknown): Response {
   }
   if (isDatabaseUnavailable(error)) {
     return errorResponse(503, "unavailable", "The database is unreachable right now; retry later (with the same Idempotency-Key, a write is never applied twice).", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  }
+  // The graph store failing outside a service call (its selection on first use, e.g. Neo4j down when the server starts).
+  if (error instanceof GraphStoreError && error.code === "store_unavailable") {
+    return errorResponse(503, "unavailable", "The graph store is unreachable right now; retry later (with the same Idempotency-Key, a write is never applied twice).", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   }
   getLogger().error({ err: error }, "api: unhandled error");
   return errorResponse(500, "internal", "Something went wrong on our side; nothing was changed.");

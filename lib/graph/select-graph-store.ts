@@ -10,6 +10,7 @@ import type { Database } from "@/lib/db/database";
 import { processSingleton } from "@/lib/process-singleton";
 import { redactUrl } from "@/lib/redact-url";
 import { GraphStoreError } from "./errors";
+import { graphDeadlineMs, withDeadline } from "./graph-deadline";
 import type { GraphStore } from "./graph-store";
 import { createSqlGraphStore } from "./sql/sql-graph-store";
 
@@ -41,6 +42,8 @@ export interface SelectGraphStoreOptions {
   log?: (line: string) => void;
   /** Tests replace the Neo4j module; default: the real adapter, imported on demand. */
   loadNeo4j?: () => Promise<Neo4jModule>;
+  /** Neo4j: the deadline per store call (ms, as text); default `CREDENCE_GRAPH_TIMEOUT_MS` or 60 000. */
+  deadlineMs?: string;
 }
 
 export interface SelectedGraphStore {
@@ -83,6 +86,8 @@ export async function selectGraphStore(options: SelectGraphStoreOptions): Promis
         cause: error,
       });
     }
+    // A frozen or partitioned Neo4j would hang a request for the whole outage: each call has a deadline (503 past it).
+    store = withDeadline(store, graphDeadlineMs(options.deadlineMs ?? process.env.CREDENCE_GRAPH_TIMEOUT_MS));
     description = `Neo4j at ${where}, ${why}`;
   } else {
     let db: Database;

@@ -11,6 +11,9 @@ export type Neo4jTestServer = {
   uri: string;
   /** SIGTERM, then SIGKILL after `stopTimeoutMs`; resolves once the process has exited. Idempotent, needs no `this`. */
   stop(): Promise<void>;
+  /** An outage without losing the data: every process of the server stops answering (SIGSTOP) until `thaw`. */
+  freeze(): void;
+  thaw(): void;
 };
 
 export type StartNeo4jServerOptions = {
@@ -72,6 +75,7 @@ export async function startNeo4jServer(options: StartNeo4jServerOptions = {}): P
     stopping ??= (async () => {
       process.removeListener("exit", killOnExit);
       if (!hasExited) {
+        signalGroup(child, "SIGCONT");
         signalGroup(child, "SIGTERM");
         const timer = setTimeout(() => signalGroup(child, "SIGKILL"), stopTimeoutMs);
         await exited;
@@ -104,7 +108,7 @@ export async function startNeo4jServer(options: StartNeo4jServerOptions = {}): P
         reject(new Error(describeFailure(`exited before it was ready (code ${code}, signal ${signal})`)));
       });
     });
-    return { uri, stop };
+    return { uri, stop, freeze: () => signalGroup(child, "SIGSTOP"), thaw: () => signalGroup(child, "SIGCONT") };
   } catch (error) {
     await stop();
     throw error;

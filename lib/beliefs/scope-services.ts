@@ -28,7 +28,7 @@ export function scopeServices(kit: ServiceKit): ScopeServices {
       const input = parseServiceInput(setParamsInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "owner");
       const createdBy = "operator" in caller ? null : caller.userId;
-      return { ...(await kit.params.create(ctx.scope.id, input.params, createdBy)), scope: ctx.scope.slug };
+      return { ...(await kit.params.create(ctx.scope.id, input.params, createdBy, input.note ?? null)), scope: ctx.scope.slug };
     },
 
     async exportScope(caller, scopeSlug, rawInput) {

@@ -20,6 +20,8 @@ export interface ScopeParamsView {
   params: EngineParams;
   createdAt: IsoTime | null;
   createdBy: string | null;
+  /** Why the owner saved this version (null when no note was given, and for the defaults). */
+  note: string | null;
 }
 
 export interface ScopeParamsRepository {
@@ -31,7 +33,7 @@ export interface ScopeParamsRepository {
   versions(scopeId: string): Promise<ScopeParamsView[]>;
   /** The resolved parameters whose content hash is `version`, or null when no version of this scope has it. */
   byParamsVersion(scopeId: string, version: string): Promise<EngineParams | null>;
-  create(scopeId: string, input: EngineParamsInput, createdBy: string | null): Promise<ScopeParamsView>;
+  create(scopeId: string, input: EngineParamsInput, createdBy: string | null, note?: string | null): Promise<ScopeParamsView>;
   /** Every stored set of every scope, resolved (the grounding cascade crosses scopes). */
   allParams(): Promise<EngineParams[]>;
 }
@@ -46,8 +48,9 @@ export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInpu
     params: defaultParams,
     createdAt: null,
     createdBy: null,
+    note: null,
   });
-  const toView = (row: { scopeId: string; version: number; params: unknown; createdAt: Date; createdById: string | null }): ScopeParamsView => {
+  const toView = (row: { scopeId: string; version: number; params: unknown; createdAt: Date; createdById: string | null; note: string | null }): ScopeParamsView => {
     const input = (row.params ?? {}) as EngineParamsInput;
     const params = resolveStored(input);
     return {
@@ -58,10 +61,11 @@ export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInpu
       params,
       createdAt: row.createdAt.toISOString(),
       createdBy: row.createdById,
+      note: row.note,
     };
   };
   const resolveStored = (input: EngineParamsInput) => resolveParams({ ...defaults, ...input, tierStrength: { ...defaults.tierStrength, ...input.tierStrength } });
-  const select = { scopeId: true, version: true, params: true, createdAt: true, createdById: true } as const;
+  const select = { scopeId: true, version: true, params: true, createdAt: true, createdById: true, note: true } as const;
 
   async function versions(scopeId: string): Promise<ScopeParamsView[]> {
     const rows = await db.prisma.scopeParams.findMany({ where: { scopeId }, orderBy: { version: "asc" }, select });
@@ -86,13 +90,13 @@ export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInpu
       for (const v of await versions(scopeId)) if (v.paramsVersion === version) return v.params;
       return null;
     },
-    async create(scopeId, input, createdBy) {
+    async create(scopeId, input, createdBy, note = null) {
       // Two owners saving at once: the unique (scope, version) makes one of them retry with the next number.
       for (let attempt = 0; attempt < 5; attempt++) {
         const last = await db.prisma.scopeParams.findFirst({ where: { scopeId }, orderBy: { version: "desc" }, select: { version: true } });
         try {
           const row = await db.prisma.scopeParams.create({
-            data: { scopeId, version: (last?.version ?? 0) + 1, params: input as object, createdById: createdBy },
+            data: { scopeId, version: (last?.version ?? 0) + 1, params: input as object, createdById: createdBy, note: note?.trim() || null },
             select,
           });
           return toView(row);

@@ -121,11 +121,12 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect((await errorOf(h.services.setParams(h.callers.reviewer, home, { params: { essThreshold: 0.4 } }))).code).toBe("forbidden");
       expect((await errorOf(h.services.importScope(ed, home, { data: {} }))).code).toBe("forbidden");
       const before = await h.services.getParams(h.callers.viewer, home);
-      const set = await h.services.setParams(h.callers.owner, home, { params: { essThreshold: 0.4 } });
+      const set = await h.services.setParams(h.callers.owner, home, { params: { essThreshold: 0.4 }, note: "  stricter for this team  " });
       expect(set.version).toBe(before.version + 1);
+      expect(set.note).toBe("stricter for this team");
       expect(set.paramsVersion).not.toBe(before.paramsVersion);
       expect((await h.services.getParams(h.callers.viewer, home)).params.essThreshold).toBe(0.4);
-      expect((await h.services.listParamsVersions(h.callers.viewer, home)).map((v) => v.version)).toEqual([0, 1]);
+      expect((await h.services.listParamsVersions(h.callers.viewer, home)).map((v) => [v.version, v.note])).toEqual([[0, null], [1, "stricter for this team"]]);
       await h.services.setParams(h.callers.owner, home, { params: {} });
       // Invalid input names its fields.
       const invalid = await errorOf(h.services.assimilate(ed, home, { claim: "x is y", evidence: [{ tier: "bogus" as "document" }] }));

@@ -42,6 +42,7 @@ export default async function ParametersPage({ params }: { params: Promise<{ slu
               <th className="py-1 pr-3 font-medium">Version</th>
               <th className="py-1 pr-3 font-medium">When</th>
               <th className="py-1 pr-3 font-medium">By</th>
+              <th className="py-1 pr-3 font-medium">Note</th>
               <th className="py-1 font-medium">Changes from the previous version</th>
             </tr>
           </thead>
@@ -53,6 +54,7 @@ export default async function ParametersPage({ params }: { params: Promise<{ slu
                   <td className="py-2 pr-3 tabular-nums">{view.version === 0 ? "0 (defaults)" : view.version}</td>
                   <td className="py-2 pr-3 whitespace-nowrap">{view.createdAt ? new Date(view.createdAt).toLocaleString() : "—"}</td>
                   <td className="py-2 pr-3">{view.createdBy ? (authors.get(view.createdBy) ?? "a former member") : "—"}</td>
+                  <td className="max-w-xs py-2 pr-3 whitespace-pre-wrap break-words" data-testid="params-version-note">{view.note ?? <span className="text-zinc-500">—</span>}</td>
                   <td className="py-2 font-mono text-xs">
                     {view.version === 0 ? (
                       <span className="font-sans text-zinc-500">the service defaults</span>

@@ -5,14 +5,14 @@ import { ScopeSwitcher, type ScopeChoice } from "./scopes/scope-switcher";
 import { PendingReviewLink } from "./review/pending-review-link";
 
 /** `pendingReviews`: pending mutations per scope slug, for the scopes the user reviews or owns only. */
-export function AppHeader({ user, scopes, pendingReviews = {} }: { user: SessionUser; scopes: ScopeChoice[]; pendingReviews?: Readonly<Record<string, number>> }) {
+export function AppHeader({ user, scopes, publicScopes = [], pendingReviews = {} }: { user: SessionUser; scopes: ScopeChoice[]; publicScopes?: ScopeChoice[]; pendingReviews?: Readonly<Record<string, number>> }) {
   return (
     <header className="border-b border-zinc-200 bg-white/80 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
         <Link href="/" className="font-semibold tracking-tight">
           Credence
         </Link>
-        <ScopeSwitcher scopes={scopes} />
+        <ScopeSwitcher scopes={scopes} publicScopes={publicScopes} />
         <div className="ml-auto flex items-center gap-3 text-sm">
           <PendingReviewLink counts={pendingReviews} />
           <span className="hidden text-zinc-600 sm:inline dark:text-zinc-400" data-testid="signed-in-user">

@@ -66,8 +66,12 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   expect((stop.body.error as { code: string }).code).toBe("oscillation_hard_stop");
 
   const page = await newPage(null, browser, reviewer);
+  // The scope list says where reviews wait; the scope home's journal speaks in words, not enum values.
+  await expect(page.getByRole("listitem").filter({ hasText: "Platform" }).getByTestId("scope-pending")).toHaveText("2 pending review");
   await page.goto(`/scopes/${slug}`);
   await expect(page.getByTestId("header-review-count")).toHaveText("2");
+  await expect(page.getByTestId("recent-mutations")).toContainText("wait for a reviewer · waiting for review");
+  await expect(page.getByTestId("recent-mutations")).not.toContainText("pending_review");
   await snap(page, "20-reviewer-scope-home");
   await page.getByTestId("header-review").click();
   await expect(page).toHaveURL(new RegExp(`/scopes/${slug}/review$`));
@@ -75,6 +79,11 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   await expect(cards).toHaveCount(2);
   await expect(cards.first().getByTestId("existing-text")).toHaveText("The public API rate limit is 100 requests per minute.");
   await expect(cards.first().getByRole("region", { name: "Decision path" })).toContainText("→ review");
+  // The cited evidence is shown as text with its kind, and the existing belief as it stands now.
+  await expect(cards.filter({ hasText: "50 requests per minute" }).getByTestId("proposed-source")).toContainText("An integration test saw HTTP 429 responses at 50 requests per minute.");
+  await expect(cards.filter({ hasText: "50 requests per minute" }).getByTestId("proposed-source")).toContainText("observation");
+  await expect(cards.first().getByTestId("existing-now")).toContainText(/Now:\s*\w+\s*credence 0\.\d\d/);
+  await expect(cards.first()).not.toContainText("mutationType");
   await expect(page.getByTestId("frozen-topic")).toHaveCount(1);
   await expect(page.getByTestId("stability")).toContainText("oscillation hard stop");
   await snap(page, "21-review-queue");
@@ -85,14 +94,18 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   const fifty = cards.filter({ hasText: "50 requests per minute" });
   // No resolution is chosen for the reviewer (a 50-vs-100 conflict is not "coexist" by default).
   await expect(fifty.getByLabel("Resolution")).toHaveValue("");
-  await fifty.getByLabel("Resolution").selectOption("coexist");
-  await fifty.getByLabel("Note for the journal").fill("Both hold: 50/min for free-tier tokens, 100/min for paid.");
+  await fifty.getByLabel("Resolution").selectOption("supersede");
+  await fifty.getByLabel("Note for the journal").fill("The gateway was reconfigured to 50/min last week.");
   await fifty.getByRole("button", { name: "Approve" }).click();
   await expect(cards).toHaveCount(1);
   await expect(page.getByTestId("toast").first()).toContainText("Approved: “The public API rate limit is 50 requests per minute.”");
   await expect(page.getByTestId("header-review-count")).toHaveText("1");
 
   const sixty = cards.filter({ hasText: "60 requests per minute" });
+  // Its conflict report shows the existing belief as it is now: superseded by the approval, no longer "credence 0.98" alone.
+  await expect(sixty.getByTestId("existing-now")).toContainText("superseded");
+  await expect(sixty.getByTestId("existing-now")).toContainText("no longer live");
+  await snap(page, "23-review-existing-superseded");
   await sixty.getByRole("radio", { name: "Reject" }).check();
   await expect(sixty.getByLabel("Resolution")).toHaveCount(0);
   // Rejecting asks for confirmation; an empty note is refused before anything is sent (the field is required).
@@ -111,6 +124,8 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   await frozen.getByPlaceholder("Why the topic may change again").fill("Checked the cron job with the DBA: daily is right.");
   await frozen.getByRole("button", { name: "Lift freeze" }).click();
   await expect(page.getByTestId("frozen-empty")).toBeVisible();
+  // With the freeze lifted, its oscillation warning is gone too.
+  await expect(page.getByText("oscillation hard stop")).toHaveCount(0);
   await snap(page, "22-review-queue-done");
 
   const journal = await rest("GET", "/mutations");

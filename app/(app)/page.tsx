@@ -5,6 +5,7 @@ import { sessionPrincipal } from "@/lib/access/principal";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { CreateScopeForm } from "@/components/scopes/create-scope-form";
 import { RoleBadge } from "@/components/scopes/role-badge";
+import { pendingReviewCounts, reviewedSlugs } from "./pending-review-counts";
 
 export const metadata: Metadata = { title: "Scopes" };
 
@@ -14,6 +15,7 @@ export default async function ScopesPage() {
   const scopes = await services.listMyScopes(sessionPrincipal(user.id));
   // Public scopes the user is not a member of: readable, so findable here (not only by a shared link).
   const publicScopes = (await services.listScopes(sessionPrincipal(user.id))).filter((s) => s.isPublic && s.role === null);
+  const pending = await pendingReviewCounts(user.id, reviewedSlugs(scopes));
   return (
     <div className="space-y-10">
       <section>
@@ -34,6 +36,11 @@ export default async function ScopesPage() {
                 </Link>
                 <span className="min-w-0 break-all font-mono text-xs text-zinc-500">{scope.slug}</span>
                 {scope.isPublic ? <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">public</span> : null}
+                {pending[scope.slug] ? (
+                  <Link href={`/scopes/${scope.slug}/review`} className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 hover:underline dark:bg-amber-900 dark:text-amber-100" data-testid="scope-pending">
+                    {pending[scope.slug]} pending review
+                  </Link>
+                ) : null}
                 <span className="ml-auto">
                   <RoleBadge role={scope.role} />
                 </span>

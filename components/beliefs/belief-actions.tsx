@@ -5,6 +5,7 @@ import { addEvidenceAction, retractSourceAction } from "@/lib/actions/ingest-act
 import { proposeMutationAction } from "@/lib/actions/review-actions";
 import type { RetractResult } from "@/lib/beliefs/belief-services";
 import { useFormAction } from "@/components/ui/use-form-action";
+import { DECISION_TEXT, MUTATION_STATUS_TEXT, plainWarning, plainWords } from "@/components/review/mutation-words";
 import { FieldError, FormError, Label, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui/form";
 
 const KINDS = ["observation", "document", "measurement", "executable_check", "held_out_truth", "model_output"] as const;
@@ -211,7 +212,7 @@ function RetractSource({ scope, sources, sourceOptions }: BeliefActionsProps) {
 function ProposeMutationForm({ scope, beliefText, topic, sources }: BeliefActionsProps) {
   const [done, setDone] = useState<string | null>(null);
   const { state, pending, onSubmit } = useFormAction(proposeMutationAction, (r) =>
-    setDone(`Protocol decision: ${r.decision} (${r.mutation.status.replace("_", " ")}).${r.warnings.length ? ` ${r.warnings.join(" ")}` : ""}`),
+    setDone(`The protocol decided to ${plainWords(DECISION_TEXT, r.decision)} (${plainWords(MUTATION_STATUS_TEXT, r.mutation.status)}).${r.warnings.length ? ` ${r.warnings.map(plainWarning).join(" ")}` : ""}`),
   );
   return (
     <form onSubmit={onSubmit} aria-label="Propose a mutation" className="mt-3 grid gap-3 sm:grid-cols-2">

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { DECISION_TEXT, MUTATION_STATUS_TEXT, plainWords } from "@/components/review/mutation-words";
 import type { Belief, Evidence, MutationRecord } from "@/lib/engine/model";
 import { StatusBadge } from "@/components/beliefs/belief-badges";
 import { confidenceMeaning, credenceMeaning, tensionMeaning } from "./node-meaning";
@@ -82,8 +83,8 @@ export function GraphSidePanel({ scope, scopeId, node, focused, onFocus, onExpan
         <>
           <p className="whitespace-pre-wrap break-words" data-testid="graph-panel-text">{node.mutation.belief}</p>
           <dl className="space-y-1 text-xs">
-            <div><dt className="inline text-zinc-500">Decision </dt><dd className="inline font-mono">{node.mutation.decision}</dd></div>
-            <div><dt className="inline text-zinc-500">Status </dt><dd className="inline font-mono">{node.mutation.status}</dd></div>
+            <div><dt className="inline text-zinc-500">Decision </dt><dd className="inline">{plainWords(DECISION_TEXT, node.mutation.decision)}</dd></div>
+            <div><dt className="inline text-zinc-500">Status </dt><dd className="inline">{plainWords(MUTATION_STATUS_TEXT, node.mutation.status)}</dd></div>
             <div><dt className="inline text-zinc-500">Reason </dt><dd className="inline">{node.mutation.reason}</dd></div>
             <div><dt className="inline text-zinc-500">When </dt><dd className="inline">{node.mutation.time.slice(0, 16).replace("T", " ")} UTC</dd></div>
           </dl>

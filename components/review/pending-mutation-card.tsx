@@ -1,56 +1,14 @@
 import Link from "next/link";
-import type { EngineParams, MutationRecord } from "@/lib/engine";
+import type { Belief, EngineParams, Evidence, MutationRecord } from "@/lib/engine";
+import { StatusBadge } from "@/components/beliefs/belief-badges";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { decisionPath } from "./decision-path";
 import { ReviewDecisionForm } from "./review-decision-form";
+import { DECISION_TEXT, MUTATION_TYPE_TEXT, plainWarning } from "./mutation-words";
 
-const FLAG_TEXT: Record<string, string> = {
-  drift_warning: "drift warning",
-  architectural_review: "supersession flag: architectural review",
-  oscillation_hard_stop: "oscillation hard stop",
-};
+import { FlagBadge } from "./flag-badge";
 
-export function FlagBadge({ flag }: { flag: string }) {
-  const severe = flag === "oscillation_hard_stop";
-  return (
-    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${severe ? "bg-rose-100 text-rose-900 dark:bg-rose-900 dark:text-rose-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100"}`}>
-      {FLAG_TEXT[flag] ?? flag}
-    </span>
-  );
-}
-
-/** Plain words for the journal's enums (the API keeps the enum values). */
-export const MUTATION_TYPE_TEXT: Readonly<Record<string, string>> = {
-  updated: "update it",
-  new: "add a new belief",
-  superseded: "replace it",
-  merged: "merge into it",
-  coexisting: "stand beside it",
-  retired: "retire it",
-};
-export const DECISION_TEXT: Readonly<Record<string, string>> = {
-  reinforce: "reinforce the existing belief",
-  expand: "add a new belief",
-  supersede: "replace the existing belief",
-  coexist: "let both stand",
-  review: "wait for a reviewer",
-  reject: "reject",
-  retire: "retire the belief",
-};
-export const MUTATION_STATUS_TEXT: Readonly<Record<string, string>> = {
-  pending_review: "waiting for review",
-  approved: "approved",
-  rejected: "rejected",
-  applied: "applied",
-};
-
-/** The engine's warning about an intent the protocol overrode, in plain words; other warnings pass unchanged. */
-export function plainWarning(warning: string): string {
-  const m = warning.match(/^mutationType "(\w+)" asked for (\w+); the protocol decided (\w+)\.$/);
-  if (!m) return warning;
-  const [, type = "", intended = "", decided = ""] = m;
-  return `The agent asked to ${MUTATION_TYPE_TEXT[type] ?? type} (“${DECISION_TEXT[intended] ?? intended}”), but the protocol decided to ${DECISION_TEXT[decided] ?? decided}.`;
-}
+export { FlagBadge };
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -61,8 +19,13 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** A pending mutation beside the belief it conflicts with, the decision path, the figures, and the decision form. */
-export function PendingMutationCard({ scope, mutation, params, canDecide }: { scope: string; mutation: MutationRecord; params: EngineParams; canDecide: boolean }) {
+/**
+ * A pending mutation beside the belief it conflicts with, the decision path, the figures, and the decision form.
+ * `source`: the evidence the agent cited, as text (null when it is not evidence the reviewer can read);
+ * `existingNow`: the existing belief as it stands now (it may have been superseded or retired since the proposal); null
+ * when the reviewer can no longer read it, undefined to leave it out.
+ */
+export function PendingMutationCard({ scope, mutation, params, canDecide, source = null, existingNow }: { scope: string; mutation: MutationRecord; params: EngineParams; canDecide: boolean; source?: Evidence | null; existingNow?: Belief | null }) {
   const report = mutation.conflictReport;
   const proposedId = mutation.beliefIds.find((id) => id !== report?.existingBeliefId);
   const beliefHref = (id: string) => `/scopes/${scope}/beliefs/${encodeURIComponent(id)}`;
@@ -88,7 +51,18 @@ export function PendingMutationCard({ scope, mutation, params, canDecide }: { sc
             <Figure label="Granted credence" value={mutation.grantedCredence === null ? "—" : mutation.grantedCredence.toFixed(2)} />
           </dl>
           <p className="mt-2 text-sm"><span className="text-zinc-500">Reason: </span>{mutation.reason}</p>
-          <p className="mt-1 break-all font-mono text-xs text-zinc-500">source {mutation.sourceEvent}</p>
+          {source ? (
+            <blockquote className="mt-2 border-l-2 border-sky-300 pl-2 text-sm dark:border-sky-800" data-testid="proposed-source">
+              <span className="line-clamp-4 whitespace-pre-wrap break-words">{source.text}</span>
+              <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                {source.kind.replaceAll("_", " ")}
+                {source.uri ? ` · ${source.uri}` : ""}
+                {source.retractedAt ? " · retracted" : ""}
+              </span>
+            </blockquote>
+          ) : (
+            <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="proposed-source">Cited source: {mutation.sourceEvent} (not evidence in this scope)</p>
+          )}
           {report?.proposedContextTags.length ? <p className="mt-1 text-xs">context {report.proposedContextTags.join(", ")}</p> : null}
         </section>
         <section className="rounded-md border-l-4 border-amber-500 bg-amber-50 p-3 dark:bg-amber-950/40" aria-label="Existing belief">
@@ -102,6 +76,18 @@ export function PendingMutationCard({ scope, mutation, params, canDecide }: { sc
                 <Figure label="Credence at proposal" value={report.existingCredence.toFixed(2)} />
                 <Figure label="Similarity" value={report.similarity.toFixed(2)} />
               </dl>
+              {existingNow === undefined ? null : existingNow ? (
+                <p className="mt-2 flex flex-wrap items-center gap-2 text-sm" data-testid="existing-now">
+                  <span className="text-zinc-600 dark:text-zinc-400">Now:</span>
+                  <StatusBadge status={existingNow.status} />
+                  <span className="tabular-nums">credence {existingNow.credence.toFixed(2)}</span>
+                  {existingNow.status === "superseded" || existingNow.status === "retired" ? (
+                    <span className="text-amber-800 dark:text-amber-300">— no longer live; approving would act on a belief that has been {existingNow.status}.</span>
+                  ) : null}
+                </p>
+              ) : (
+                <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400" data-testid="existing-now">Now: no longer readable in this scope.</p>
+              )}
               {report.existingContextTags.length ? <p className="mt-1 text-xs">context {report.existingContextTags.join(", ")}</p> : null}
             </>
           ) : (

@@ -16,6 +16,18 @@ describe("stabilityByTopic", () => {
     ]);
   });
 
+  it("drops a hard stop once its topic's freeze is lifted, keeping the topic's other warnings", () => {
+    const journal = [
+      { topic: "backups", flags: ["drift_warning", "oscillation_hard_stop"] as const, time: "2026-01-02T00:00:00.000Z" },
+      { topic: "cache", flags: ["oscillation_hard_stop"] as const, time: "2026-01-03T00:00:00.000Z" },
+    ].map((m) => ({ ...m, flags: [...m.flags] }));
+    expect(stabilityByTopic(journal, new Set(["cache"]))).toEqual([
+      { topic: "cache", flags: ["oscillation_hard_stop"], flagged: 1, lastFlaggedAt: "2026-01-03T00:00:00.000Z" },
+      { topic: "backups", flags: ["drift_warning"], flagged: 1, lastFlaggedAt: "2026-01-02T00:00:00.000Z" },
+    ]);
+    expect(stabilityByTopic(journal, new Set())).toEqual([{ topic: "backups", flags: ["drift_warning"], flagged: 1, lastFlaggedAt: "2026-01-02T00:00:00.000Z" }]);
+  });
+
   it("is empty for a quiet journal", () => {
     expect(stabilityByTopic([])).toEqual([]);
   });

@@ -15,9 +15,11 @@ const ORDER: readonly StabilityFlag[] = ["oscillation_hard_stop", "architectural
  * The stability monitor's flags (drift warning, architectural-review flag, hard stop) gathered per topic from the
  * journal, most severe topics first, then the most recently flagged. Mutations without flags are ignored.
  */
-export function stabilityByTopic(mutations: readonly Pick<MutationRecord, "topic" | "flags" | "time">[]): TopicStability[] {
+export function stabilityByTopic(mutations: readonly Pick<MutationRecord, "topic" | "flags" | "time">[], frozenTopics?: ReadonlySet<string>): TopicStability[] {
   const byTopic = new Map<string, TopicStability>();
-  for (const m of mutations) {
+  for (const record of mutations) {
+    // With the frozen topics given, an oscillation hard stop counts only while its topic is still frozen.
+    const m = frozenTopics && !frozenTopics.has(record.topic) ? { ...record, flags: record.flags.filter((f) => f !== "oscillation_hard_stop") } : record;
     if (m.flags.length === 0) continue;
     const entry = byTopic.get(m.topic) ?? { topic: m.topic, flags: [], flagged: 0, lastFlaggedAt: m.time };
     entry.flagged += 1;

@@ -7,11 +7,14 @@ export interface ScopeChoice {
   name: string;
 }
 
-/** Jumps between the scopes the user belongs to; a native select keeps it keyboard- and screen-reader-friendly. */
-export function ScopeSwitcher({ scopes }: { scopes: ScopeChoice[] }) {
+/**
+ * Jumps between the scopes the user belongs to and the public scopes they may read (a group of its own); a native
+ * select keeps it keyboard- and screen-reader-friendly.
+ */
+export function ScopeSwitcher({ scopes, publicScopes = [] }: { scopes: ScopeChoice[]; publicScopes?: ScopeChoice[] }) {
   const router = useRouter();
   const params = useParams<{ slug?: string }>();
-  if (scopes.length === 0) return null;
+  if (scopes.length === 0 && publicScopes.length === 0) return null;
   return (
     <label className="flex items-center gap-2 text-sm">
       <span className="sr-only">Scope</span>
@@ -22,11 +25,30 @@ export function ScopeSwitcher({ scopes }: { scopes: ScopeChoice[] }) {
         onChange={(event) => router.push(event.target.value ? `/scopes/${event.target.value}` : "/")}
       >
         <option value="">All scopes</option>
-        {scopes.map((scope) => (
-          <option key={scope.slug} value={scope.slug}>
-            {scope.name}
-          </option>
-        ))}
+        {publicScopes.length > 0 ? (
+          <>
+            <optgroup label="Your scopes">
+              {scopes.map((scope) => (
+                <option key={scope.slug} value={scope.slug}>
+                  {scope.name}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Public scopes (read only)">
+              {publicScopes.map((scope) => (
+                <option key={scope.slug} value={scope.slug}>
+                  {scope.name}
+                </option>
+              ))}
+            </optgroup>
+          </>
+        ) : (
+          scopes.map((scope) => (
+            <option key={scope.slug} value={scope.slug}>
+              {scope.name}
+            </option>
+          ))
+        )}
       </select>
     </label>
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { DECISION_TEXT, MUTATION_STATUS_TEXT, plainWords } from "@/components/review/mutation-words";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { sessionPrincipal } from "@/lib/access/principal";
@@ -102,7 +103,7 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
                 <li key={m.id}>
                   <span className="line-clamp-2">{m.belief}</span>
                   <span className="text-xs text-zinc-500">
-                    {new Date(m.time).toLocaleDateString()} · {m.decision} · <span className={m.status === "pending_review" || m.status === "blocked" ? "font-semibold text-amber-700 dark:text-amber-400" : ""}>{m.status.replace("_", " ")}</span>
+                    {new Date(m.time).toLocaleDateString()} · {plainWords(DECISION_TEXT, m.decision)} · <span className={m.status === "pending_review" || m.status === "blocked" ? "font-semibold text-amber-700 dark:text-amber-400" : ""}>{plainWords(MUTATION_STATUS_TEXT, m.status)}</span>
                   </span>
                 </li>
               ))}

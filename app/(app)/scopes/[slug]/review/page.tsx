@@ -43,8 +43,22 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
     services.listMutations(caller, slug, { limit: 200 }),
   ]);
   const windowStart = new Date(Date.now() - current.params.driftWindowMs).toISOString();
-  const stability = stabilityByTopic(journal.filter((m) => m.time >= windowStart || m.flags.includes("oscillation_hard_stop")));
   const frozen = queue.frozenTopics.filter((f) => f.frozen);
+  // A hard stop stays listed while its topic is frozen; once a reviewer lifts the freeze, its warning goes too.
+  const frozenSet = new Set(frozen.map((f) => f.topic));
+  const stability = stabilityByTopic(
+    journal.filter((m) => m.time >= windowStart || (m.flags.includes("oscillation_hard_stop") && frozenSet.has(m.topic))),
+    frozenSet,
+  );
+  // What the reviewer needs beside each card: the cited evidence as text, and the existing belief as it stands now.
+  const [sources, existing] = await Promise.all([
+    Promise.all(queue.pending.map((m) => services.getEvidence(caller, slug, { evidenceId: m.sourceEvent }).catch(() => null))),
+    Promise.all(
+      queue.pending.map((m) =>
+        m.conflictReport ? services.getBelief(caller, slug, { beliefId: m.conflictReport.existingBeliefId }).then((d) => d.belief, () => null) : Promise.resolve(undefined),
+      ),
+    ),
+  ]);
   return (
     <div className="space-y-8">
       <div>
@@ -60,7 +74,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
         {queue.pending.length === 0 ? (
           <Empty testId="review-empty">Nothing waits for review. Mutations the protocol cannot resolve on its own appear here.</Empty>
         ) : (
-          queue.pending.map((m) => <PendingMutationCard key={m.id} scope={slug} mutation={m} params={current.params} canDecide />)
+          queue.pending.map((m, i) => <PendingMutationCard key={m.id} scope={slug} mutation={m} params={current.params} canDecide source={sources[i] ?? null} existingNow={existing[i]} />)
         )}
       </section>
 

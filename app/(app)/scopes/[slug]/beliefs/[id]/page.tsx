@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { DECISION_TEXT, MUTATION_STATUS_TEXT, MUTATION_TYPE_TEXT, plainWords } from "@/components/review/mutation-words";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { sessionPrincipal } from "@/lib/access/principal";
@@ -182,7 +183,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           <ul className="space-y-1 text-sm">
             {detail.mutations.map((m) => (
               <li key={m.id}>
-                <span className="font-mono text-xs">{new Date(m.time).toLocaleString()}</span> · {m.mutationType} → <b>{m.decision}</b> ({m.status}) · {m.belief}
+                <span className="font-mono text-xs">{new Date(m.time).toLocaleString()}</span> · asked to {plainWords(MUTATION_TYPE_TEXT, m.mutationType)} → <b>{plainWords(DECISION_TEXT, m.decision)}</b> ({plainWords(MUTATION_STATUS_TEXT, m.status)}) · {m.belief}
               </li>
             ))}
           </ul>

@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import { addMemberAction, changeRoleAction, removeMemberAction } from "@/lib/actions/scope-actions";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { useFormAction } from "@/components/ui/use-form-action";
+import { useToast } from "@/components/ui/toast";
 import { FieldError, FormError, Label, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui/form";
 import { ROLES, type Role } from "@/lib/identity/roles";
 import { Section } from "./section";
@@ -16,16 +17,26 @@ export interface MemberRow {
   role: Role;
 }
 
-export function MembersSection({ scope, members, canManage, currentUserId }: { scope: string; members: MemberRow[]; canManage: boolean; currentUserId: string }) {
-  const { state, pending, onSubmit } = useFormAction(addMemberAction);
-  const [rowError, setRowError] = useState<string | null>(null);
-  const [busy, startTransition] = useTransition();
+/** A change the owner asked for and has not confirmed yet. */
+type Pending = { kind: "role"; member: MemberRow; role: Role } | { kind: "remove"; member: MemberRow };
 
-  function run(task: () => Promise<ActionResult<null>>) {
+export function MembersSection({ scope, members, canManage, currentUserId }: { scope: string; members: MemberRow[]; canManage: boolean; currentUserId: string }) {
+  const toast = useToast();
+  const [rowError, setRowError] = useState<string | null>(null);
+  const { state, pending, onSubmit, reset } = useFormAction(addMemberAction, () => toast({ tone: "ok", text: "Member added." }));
+  const [confirm, setConfirm] = useState<Pending | null>(null);
+  const [busy, startTransition] = useTransition();
+  const who = (m: MemberRow) => m.name ?? m.email;
+
+  /** Runs a row action; any earlier message goes, a failure shows its own, a success says so (with its undo). */
+  function run(task: () => Promise<ActionResult<null>>, done: string, undo?: () => Promise<ActionResult<null>>) {
     setRowError(null);
+    reset();
+    setConfirm(null);
     startTransition(async () => {
       const result = await task();
       if (!result.ok) setRowError(result.error.message);
+      else toast({ tone: "ok", text: done, ...(undo ? { undo: () => run(undo, "Change undone.") } : {}) });
     });
   }
 
@@ -51,9 +62,13 @@ export function MembersSection({ scope, members, canManage, currentUserId }: { s
                 {canManage ? (
                   <select
                     aria-label={`Role of ${member.email}`}
-                    value={member.role}
+                    value={confirm?.kind === "role" && confirm.member.userId === member.userId ? confirm.role : member.role}
                     disabled={busy}
-                    onChange={(event) => run(() => changeRoleAction({ scope, userId: member.userId, role: event.target.value as Role }))}
+                    onChange={(event) => {
+                      const role = event.target.value as Role;
+                      setRowError(null);
+                      setConfirm(role === member.role ? null : { kind: "role", member, role });
+                    }}
                     className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
                   >
                     {ROLES.map((role) => (
@@ -68,8 +83,8 @@ export function MembersSection({ scope, members, canManage, currentUserId }: { s
               </td>
               {canManage ? (
                 <td className="py-2 text-right">
-                  <button type="button" className={secondaryButtonClass} disabled={busy} onClick={() => run(() => removeMemberAction({ scope, userId: member.userId }))}>
-                    Remove
+                  <button type="button" className={secondaryButtonClass} disabled={busy} onClick={() => { setRowError(null); setConfirm({ kind: "remove", member }); }}>
+                    Remove…
                   </button>
                 </td>
               ) : null}
@@ -77,13 +92,43 @@ export function MembersSection({ scope, members, canManage, currentUserId }: { s
           ))}
         </tbody>
       </table>
+      {confirm ? (
+        <div role="group" aria-label="Confirm the change" className="mt-3 flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-800 dark:bg-amber-950" data-testid="member-confirm">
+          <span>
+            {confirm.kind === "role"
+              ? `Change ${who(confirm.member)}'s role from ${confirm.member.role} to ${confirm.role}?${confirm.member.userId === currentUserId && confirm.member.role === "owner" ? " You may lose the right to manage this scope." : ""}`
+              : `Remove ${who(confirm.member)} from this scope? They lose access at once.`}
+          </span>
+          <button
+            type="button"
+            className={buttonClass}
+            disabled={busy}
+            onClick={() => {
+              const { member } = confirm;
+              if (confirm.kind === "role") {
+                const { role } = confirm;
+                run(
+                  () => changeRoleAction({ scope, userId: member.userId, role }),
+                  `Saved: ${who(member)} is now ${role}.`,
+                  () => changeRoleAction({ scope, userId: member.userId, role: member.role }),
+                );
+              } else run(() => removeMemberAction({ scope, userId: member.userId }), `Removed ${who(member)}.`);
+            }}
+          >
+            {confirm.kind === "role" ? "Change role" : "Remove"}
+          </button>
+          <button type="button" className={secondaryButtonClass} onClick={() => setConfirm(null)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
       {rowError ? (
         <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
           {rowError}
         </p>
       ) : null}
       {canManage ? (
-        <form onSubmit={onSubmit} className="mt-5 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-start" aria-label="Add a member">
+        <form onSubmit={(event) => { setRowError(null); setConfirm(null); onSubmit(event); }} className="mt-5 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-start" aria-label="Add a member">
           <input type="hidden" name="scope" value={scope} />
           <div>
             <Label htmlFor="member-email">Email of an existing user</Label>

@@ -21,15 +21,37 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "ne
 export function TokensSection({ scope, tokens }: { scope: string; tokens: TokenRow[] }) {
   const { state, pending, onSubmit } = useFormAction(createTokenAction);
   const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
   const [busy, startTransition] = useTransition();
   return (
     <Section title="Your API tokens" description="Agents use a token as you, over the REST API and MCP. A token is shown once; store it safely." testId="tokens">
       {state?.ok ? (
         <div className="mb-4 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-800 dark:bg-emerald-950" role="status">
           <p className="font-medium">Copy this token now. It will not be shown again.</p>
-          <code className="mt-2 block break-all font-mono" data-testid="new-token">
-            {state.data.token}
-          </code>
+          <div className="mt-2 flex flex-wrap items-start gap-2">
+            <code className="min-w-0 flex-1 break-all font-mono" data-testid="new-token">
+              {state.data.token}
+            </code>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => {
+                const token = state.data.token;
+                navigator.clipboard.writeText(token).then(
+                  () => setCopied("yes"),
+                  () => setCopied("failed"),
+                );
+              }}
+            >
+              Copy token
+            </button>
+          </div>
+          {copied ? (
+            <p className="mt-1 text-xs" data-testid="token-copied">
+              {copied === "yes" ? "Copied to the clipboard." : "The browser refused the clipboard: select the token and copy it by hand."}
+            </p>
+          ) : null}
         </div>
       ) : null}
       {tokens.length === 0 ? (
@@ -55,19 +77,30 @@ export function TokensSection({ scope, tokens }: { scope: string; tokens: TokenR
                 <td className="py-2 text-right">
                   {token.revokedAt ? (
                     <span className="text-xs text-zinc-500">revoked</span>
+                  ) : revoking === token.id ? (
+                    <span className="inline-flex flex-wrap items-center justify-end gap-2">
+                      <span className="text-xs">Agents using it stop at once.</span>
+                      <button
+                        type="button"
+                        className={secondaryButtonClass}
+                        disabled={busy}
+                        onClick={() =>
+                          startTransition(async () => {
+                            const result = await revokeTokenAction({ scope, tokenId: token.id });
+                            setRevoking(null);
+                            setError(result.ok ? null : result.error.message);
+                          })
+                        }
+                      >
+                        Yes, revoke
+                      </button>
+                      <button type="button" className="text-xs text-sky-700 hover:underline dark:text-sky-400" onClick={() => setRevoking(null)}>
+                        Cancel
+                      </button>
+                    </span>
                   ) : (
-                    <button
-                      type="button"
-                      className={secondaryButtonClass}
-                      disabled={busy}
-                      onClick={() =>
-                        startTransition(async () => {
-                          const result = await revokeTokenAction({ scope, tokenId: token.id });
-                          setError(result.ok ? null : result.error.message);
-                        })
-                      }
-                    >
-                      Revoke
+                    <button type="button" className={secondaryButtonClass} disabled={busy} onClick={() => { setError(null); setRevoking(token.id); }}>
+                      Revoke…
                     </button>
                   )}
                 </td>
@@ -77,7 +110,7 @@ export function TokensSection({ scope, tokens }: { scope: string; tokens: TokenR
         </table>
       )}
       {error ? <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">{error}</p> : null}
-      <form onSubmit={onSubmit} className="mt-4 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end" aria-label="Create an API token">
+      <form onSubmit={(event) => { setError(null); setCopied(null); onSubmit(event); }} className="mt-4 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end" aria-label="Create an API token">
         <input type="hidden" name="scope" value={scope} />
         <div>
           <Label htmlFor="token-name">Token name</Label>

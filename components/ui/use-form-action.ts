@@ -31,7 +31,11 @@ export function useFormAction<T>(
       }
     });
   }
-  return { state, pending, onSubmit };
+  /** Clears the last result's messages (a later action elsewhere on the page makes them stale). */
+  function reset(): void {
+    setState(null);
+  }
+  return { state, pending, onSubmit, reset };
 }
 
 /** Highlights the named fields (aria-invalid, styled in globals.css) and moves focus to the first; [] clears. */

@@ -4,7 +4,10 @@ import Link from "next/link";
 import { useState, useTransition, type FormEvent } from "react";
 import { recallAction } from "@/lib/actions/belief-actions";
 import type { RecallAnswer } from "@/lib/engine/recall";
-import { buttonClass, inputClass } from "@/components/ui/form";
+import { buttonClass, humanMessage, inputClass } from "@/components/ui/form";
+
+/** The recall question's limit (the services' recall input allows 2 000 characters). */
+const RECALL_MAX_CHARS = 2_000;
 import { confidenceMeaning, tensionMeaning } from "@/components/graph/node-meaning";
 
 /** "What do we believe about X, and where do we disagree?" — the settled answer or the contested briefing. */
@@ -16,13 +19,19 @@ export function RecallBox({ scope }: { scope: string }) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const q = String(new FormData(event.currentTarget).get("q") ?? "");
+    // Refused here with the numbers (the server refuses it too, in the same words).
+    if (q.trim().length > RECALL_MAX_CHARS) {
+      setAnswer(null);
+      setError(`Questions are limited to ${RECALL_MAX_CHARS.toLocaleString("en")} characters; this one has ${q.trim().length.toLocaleString("en")}. Shorten it and ask again.`);
+      return;
+    }
     startTransition(async () => {
       const result = await recallAction({ scope, q });
       if (result.ok) {
         setAnswer(result.data);
         setError(null);
       } else {
-        setError(result.error.message);
+        setError(humanMessage(result.error.fields?.q ?? result.error.message));
       }
     });
   }
@@ -31,12 +40,12 @@ export function RecallBox({ scope }: { scope: string }) {
     <section className="rounded-lg border border-zinc-200 p-5 dark:border-zinc-800" aria-label="Recall" data-testid="recall">
       <form onSubmit={onSubmit} className="flex gap-2" role="search">
         <label htmlFor="recall-q" className="sr-only">Question</label>
-        <input id="recall-q" name="q" required className={`${inputClass} mt-0`} placeholder="What do we believe about the deploy branch?" />
+        <input id="recall-q" name="q" required aria-invalid={error ? true : undefined} aria-describedby={error ? "recall-error" : undefined} className={`${inputClass} mt-0`} placeholder="What do we believe about the deploy branch?" />
         <button type="submit" className={buttonClass} disabled={pending}>
           {pending ? "Recalling…" : "Recall"}
         </button>
       </form>
-      {error ? <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">{error}</p> : null}
+      {error ? <p role="alert" id="recall-error" className="mt-3 text-sm text-red-700 dark:text-red-400" data-testid="recall-error">{error}</p> : null}
       {answer ? <RecallAnswerView scope={scope} answer={answer} /> : null}
     </section>
   );
@@ -91,10 +100,8 @@ function RecallAnswerView({ scope, answer }: { scope: string; answer: RecallAnsw
         <span data-testid="recall-mode" className={`rounded px-2 py-0.5 text-xs font-semibold ${MODE_CLASS[shown]}`}>
           {MODE_LABEL[shown]}
         </span>
-        <span className="ml-3 text-zinc-600 dark:text-zinc-400" data-testid="recall-figures">
-          tension {answer.tension.toFixed(2)} ({tensionMeaning(answer.tension)}) · confidence {answer.confidence.toFixed(2)} ({confidenceMeaning(answer.confidence)})
-        </span>
       </p>
+      <RecallFigures answer={answer} contested={contested} />
       {shown === "insufficient" ? (
         <div data-testid="recall-insufficient">
           <p>The scope does not hold this firmly enough to give an answer. The closest belief it has is:</p>
@@ -133,6 +140,47 @@ function RecallAnswerView({ scope, answer }: { scope: string; answer: RecallAnsw
         </div>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The answer's figures, each named for what it measures: in a contested answer the tension is between the two views
+ * (not the dominant belief's own tension, which the beliefs table shows); uncertainty (1 − confidence) is spelled out
+ * and drawn, so a thin answer looks thin.
+ */
+function RecallFigures({ answer, contested }: { answer: RecallAnswer & { dominantCredence?: number | null }; contested: boolean }) {
+  const uncertainty = Math.max(0, Math.min(1, 1 - answer.confidence));
+  return (
+    <dl className="grid gap-x-6 gap-y-1 text-zinc-700 sm:grid-cols-2 dark:text-zinc-300" data-testid="recall-figures">
+      {answer.dominantCredence !== undefined && answer.dominantCredence !== null ? (
+        <div>
+          <dt className="inline text-zinc-600 dark:text-zinc-400">Credence of the {contested ? "dominant answer" : "answer"}: </dt>
+          <dd className="inline tabular-nums">{answer.dominantCredence.toFixed(2)}</dd>
+        </div>
+      ) : null}
+      <div>
+        <dt className="inline text-zinc-600 dark:text-zinc-400">{contested ? "Tension between the two views: " : "Tension of this belief (as in the table): "}</dt>
+        <dd className="inline">
+          <span className="tabular-nums">{answer.tension.toFixed(2)}</span> ({tensionMeaning(answer.tension)})
+        </dd>
+      </div>
+      <div>
+        <dt className="inline text-zinc-600 dark:text-zinc-400">Confidence: </dt>
+        <dd className="inline">
+          <span className="tabular-nums">{answer.confidence.toFixed(2)}</span> ({confidenceMeaning(answer.confidence)})
+        </dd>
+      </div>
+      <div className="flex items-center gap-2" data-testid="recall-uncertainty">
+        <dt className="text-zinc-600 dark:text-zinc-400">Uncertainty:</dt>
+        <dd className="flex items-center gap-2">
+          <span className="tabular-nums">{uncertainty.toFixed(2)}</span>
+          <span className="relative inline-block h-2 w-24 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-700" aria-hidden="true">
+            <span className="absolute inset-y-0 left-0 rounded bg-zinc-600 dark:bg-zinc-300" style={{ width: `${Math.round(uncertainty * 100)}%` }} />
+          </span>
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">{uncertainty >= 0.6 ? "much is unknown" : uncertainty >= 0.25 ? "some is unknown" : "little is unknown"}</span>
+        </dd>
+      </div>
+    </dl>
   );
 }
 

@@ -98,7 +98,7 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   await fifty.getByLabel("Note for the journal").fill("The gateway was reconfigured to 50/min last week.");
   await fifty.getByRole("button", { name: "Approve" }).click();
   await expect(cards).toHaveCount(1);
-  await expect(page.getByTestId("toast").first()).toContainText("Approved: “The public API rate limit is 50 requests per minute.”");
+  await expect(page.getByTestId("toast").first()).toContainText("Approved: “The public API rate limit is 50 requests per minute.” The journal keeps your note.");
   await expect(page.getByTestId("header-review-count")).toHaveText("1");
 
   const sixty = cards.filter({ hasText: "60 requests per minute" });

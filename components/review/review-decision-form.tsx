@@ -19,7 +19,9 @@ export function ReviewDecisionForm({ scope, mutationId, suggested, summary }: { 
   const [confirming, setConfirming] = useState(false);
   const { state, pending, onSubmit } = useFormAction(reviewMutationAction, () => {
     setConfirming(false);
-    toast({ tone: "ok", text: `${decision === "approve" ? "Approved" : "Rejected"}${summary ? `: “${summary.length > 80 ? `${summary.slice(0, 79)}…` : summary}”` : ""}. The journal keeps your note.` });
+    const quoted = summary ? `: “${summary.length > 80 ? `${summary.slice(0, 79)}…` : summary}”` : "";
+    // A summary that ends its own sentence (“… per minute.”) takes no second full stop.
+    toast({ tone: "ok", text: `${decision === "approve" ? "Approved" : "Rejected"}${quoted}${/[.!?]”$/.test(quoted) ? "" : "."} The journal keeps your note.` });
   });
   const id = `review-${mutationId.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
   return (

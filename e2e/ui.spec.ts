@@ -152,6 +152,36 @@ test("dark mode and phone: a dark canvas without serious axe violations, and the
   const frame = await phone.locator("#graph-frame").boundingBox();
   expect(frame?.y ?? 9_999).toBeLessThan(420);
   await snap(phone, "ui-04-graph-phone");
+
+  // A tap on a node opens its panel as a sheet on screen (not below the canvas, off-screen).
+  await phone.goto(`/scopes/${seeded.slug}/graph?edgeTypes=SUPERSEDES&text=staging`);
+  await expect(phone.getByTestId("graph-stats")).toContainText("1 beliefs · 1 nodes");
+  // A link with filters opens them above the canvas; folding them brings the canvas back up.
+  await phone.getByTestId("graph-filters-toggle").click();
+  await expect(phone.locator("#graph-filters-panel")).toHaveCount(0);
+  await phone.waitForTimeout(600);
+  const box = await phone.getByTestId("graph-canvas").boundingBox();
+  await phone.touchscreen.tap((box?.x ?? 0) + (box?.width ?? 0) / 2, (box?.y ?? 0) + (box?.height ?? 0) / 2);
+  await expect(phone.getByTestId("graph-panel-text")).toHaveText("Staging mirrors production configuration.");
+  await expect(phone.getByTestId("graph-panel-sheet")).toBeInViewport();
+  const sheet = await phone.getByTestId("graph-panel-sheet").boundingBox();
+  expect((sheet?.y ?? 9_999) + (sheet?.height ?? 0)).toBeLessThanOrEqual(PHONE.height + 1);
+  await phone.waitForTimeout(400);
+  await snap(phone, "ui-04b-graph-phone-tapped");
+
+  // Folding the filter column on a desktop gives the canvas the width back (Cytoscape is told the new size).
+  const desk = await pageFor(browser, seeded.analyst);
+  await desk.goto(`/scopes/${seeded.slug}/graph`);
+  await expect(desk.getByTestId("graph-stats")).toContainText("3 beliefs");
+  const canvasWidth = async () => Number(await desk.getByTestId("graph-canvas").getAttribute("data-width"));
+  const frameWidth = async () => Math.round((await desk.locator("#graph-frame").evaluate((el) => el.clientWidth)));
+  const wide = await canvasWidth();
+  await desk.getByTestId("graph-filters-toggle").click();
+  await expect(desk.locator("#graph-filters-panel")).toBeVisible();
+  await expect.poll(canvasWidth).toBeLessThan(wide - 100);
+  expect(Math.abs((await canvasWidth()) - (await frameWidth()))).toBeLessThanOrEqual(2);
+  await desk.getByTestId("graph-filters-toggle").click();
+  await expect.poll(canvasWidth).toBe(wide);
 });
 
 test("the owner is refused an out-of-range parameter with a message, and the keyboard skips to the content", async ({ browser, request }) => {
@@ -172,6 +202,9 @@ test("the owner is refused an out-of-range parameter with a message, and the key
   await expect(page.getByTestId("params-message")).toContainText("Saved as version 1");
   await expect(page.getByText("Must be at least 0")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Revert to version 0" })).toBeVisible();
+  // The version history shows the note the owner gave.
+  await expect(page.getByTestId("params-version-row").first().getByTestId("params-version-note")).toHaveText("e2e: a little stricter");
+  await snap(page, "ui-06b-params-note");
 
   // Keyboard: the first Tab reaches "Skip to content", Enter moves focus past the header.
   await page.goto(`/scopes/${seeded.slug}`);
@@ -219,4 +252,104 @@ test("every page has no serious or critical accessibility violation, in light an
   await expectAccessible(signedOut, "/signin");
   // The favicon is served (no console error on every page).
   expect((await signedOut.request.get("/favicon.ico")).status()).toBe(200);
+});
+
+test("the owner confirms a role change and the public switch, sees them saved, copies a new token; stale errors go", async ({ browser, request }) => {
+  const seeded = await seed(request, "settings");
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
+  const page = await context.newPage();
+  await signIn(page, seeded.owner);
+  await page.goto(`/scopes/${seeded.slug}/settings`);
+
+  // An unknown email is refused with a message...
+  await page.getByLabel("Email of an existing user").fill("nobody-here@e2e.test");
+  await page.getByRole("button", { name: "Add member" }).click();
+  const refused = page.getByTestId("members").getByRole("alert");
+  await expect(refused.first()).toBeVisible();
+
+  // ...which goes once the owner does something else. A role change asks first, and Cancel changes nothing.
+  const role = page.getByLabel(`Role of ${seeded.analyst.email}`);
+  await role.selectOption("reviewer");
+  await expect(page.getByTestId("member-confirm")).toContainText("from editor to reviewer?");
+  await snap(page, "ui-08-role-confirm");
+  await page.getByTestId("member-confirm").getByRole("button", { name: "Cancel" }).click();
+  await expect(role).toHaveValue("editor");
+  await role.selectOption("reviewer");
+  await page.getByTestId("member-confirm").getByRole("button", { name: "Change role" }).click();
+  await expect(page.getByTestId("toast").last()).toContainText(`is now reviewer`);
+  await expect(refused).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByLabel(`Role of ${seeded.analyst.email}`)).toHaveValue("reviewer");
+
+  // Making the scope public asks first, then says it is saved.
+  const visibility = page.getByTestId("visibility");
+  await visibility.getByRole("checkbox").check();
+  await expect(page.getByTestId("visibility-confirm")).toContainText("Every signed-in user of this server will be able to read");
+  await snap(page, "ui-09-public-confirm");
+  await page.getByRole("button", { name: "Make public" }).click();
+  await expect(page.getByTestId("toast").last()).toContainText("Saved: the scope is now public.");
+  await page.reload();
+  await expect(page.getByTestId("visibility").getByRole("checkbox")).toBeChecked();
+
+  // A new token has a copy button that puts it on the clipboard.
+  await page.getByLabel("Token name").fill("copy me");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("new-token").innerText()).trim();
+  await page.getByRole("button", { name: "Copy token" }).click();
+  await expect(page.getByTestId("token-copied")).toHaveText("Copied to the clipboard.");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  await snap(page, "ui-10-token-copied");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectAccessible(page, "settings with confirmations (dark)");
+});
+
+test("the outsider switches to a public scope from the header; the recall box shows its uncertainty and refuses a 5 000-character question", async ({ browser, request }) => {
+  const seeded = await seed(request, "switch", { isPublic: true });
+  const outsider = await createUser("switcher");
+  const page = await pageFor(browser, outsider);
+  await page.getByLabel("Switch scope").selectOption({ label: "UI switch" });
+  await expect(page).toHaveURL(new RegExp(`/scopes/${seeded.slug}$`));
+  await expect(page.getByTestId("scope-title")).toHaveText("UI switch");
+  // The outsider is not sent to settings they cannot open.
+  await expect(page.getByRole("link", { name: "Settings" })).toHaveCount(0);
+
+  await page.getByLabel("Question").fill("Which branch do production deploys go out from?");
+  await page.getByRole("button", { name: "Recall" }).click();
+  await expect(page.getByTestId("recall-figures")).toContainText(/Tension (between the two views|of this belief \(as in the table\))/);
+  await expect(page.getByTestId("recall-uncertainty")).toContainText(/Uncertainty:\s*0\.\d\d/);
+  await snap(page, "ui-11-recall-uncertainty");
+  await page.getByLabel("Question").fill("x".repeat(5_000));
+  await page.getByRole("button", { name: "Recall" }).click();
+  await expect(page.getByTestId("recall-error")).toHaveText("Questions are limited to 2,000 characters; this one has 5,000. Shorten it and ask again.");
+  await expect(page.getByLabel("Question")).toHaveAttribute("aria-invalid", "true");
+});
+
+test("a scope of more than 300 nodes is laid out in the layout worker of the production bundle, and drawn", async ({ browser, request }) => {
+  const owner = await createUser("big-owner");
+  const slug = uniqueSlug("big");
+  await cli("scope", "create", "--slug", slug, "--name", "UI big", "--owner", owner.email);
+  const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "bulk");
+  // 320 unrelated claims (words drawn from a fixed list, one topic each), four requests at a time.
+  const words = ["amber", "basalt", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper", "kelp", "lagoon", "marble", "nickel", "onyx", "prairie", "quartz", "reef", "sierra", "tundra"];
+  const claim = (i: number) => `The ${words[i % 20]} ${words[Math.floor(i / 20) % 20]} gauge ${i} reads ${words[(i * 7) % 20]} ${words[(i * 13 + 5) % 20]} at dawn.`;
+  for (let start = 0; start < 320; start += 4) {
+    await Promise.all(
+      [0, 1, 2, 3].map(async (k) => {
+        const res = await request.post(`/api/v1/scopes/${slug}/assimilate`, { headers: { authorization: `Bearer ${token}` }, data: { claim: claim(start + k), topic: `gauge-${start + k}`, evidence: [{ sourceId: null, tier: "model_assertion" }] } });
+        expect(res.ok(), await res.text()).toBe(true);
+      }),
+    );
+  }
+  const page = await pageFor(browser, owner);
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning" || message.type() === "error") warnings.push(message.text());
+  });
+  await page.goto(`/scopes/${slug}/graph`);
+  await expect(page.getByTestId("graph-stats")).toContainText("320 beliefs");
+  await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-layout", "worker", { timeout: 60_000 });
+  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels"))).toBeGreaterThan(5);
+  expect(warnings.filter((w) => /layout worker/.test(w))).toEqual([]);
+  await page.waitForTimeout(600);
+  await snap(page, "ui-12-graph-320-worker");
 });

@@ -6,11 +6,13 @@
  * Per row: time to first full render = navigation start → first frame drawn after the layout stopped (median of
  * `--runs`), and fps while panning = animation frames per second while the viewport is panned a few px every frame
  * for 3 s (frames that take longer to draw lower it). Prints a markdown table.
- * Flags: --sizes 1000,5000,20000  --renderers canvas,webgl  --runs 3  --pan-ms 3000
+ * Layouts above 300 nodes run in a Web Worker (components/graph/layout-worker.ts, bundled beside the page); `--layouts
+ * worker,main` measures both that and fcose on the main thread (the baseline) in the same run.
+ * Flags: --sizes 1000,5000,20000  --renderers canvas,webgl  --layouts worker,main  --runs 3  --pan-ms 3000
  */
 import { createServer, type Server } from "node:http";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -23,6 +25,7 @@ function flag(name: string, fallback: string): string {
 }
 const SIZES = flag("sizes", "1000,5000,20000").split(",").map(Number);
 const RENDERERS = flag("renderers", "canvas,webgl").split(",");
+const LAYOUTS = flag("layouts", "worker,main").split(",");
 const RUNS = Number(flag("runs", "3"));
 const PAN_MS = Number(flag("pan-ms", "3000"));
 const RENDER_TIMEOUT_MS = 600_000;
@@ -41,11 +44,22 @@ async function bundle(dir: string): Promise<void> {
     outfile: join(dir, "bench.js"),
     logLevel: "error",
   });
+  await build({
+    entryPoints: [join(root, "components/graph/layout-worker.ts")],
+    bundle: true,
+    minify: true,
+    format: "iife",
+    platform: "browser",
+    alias: { "@": root.replace(/\/$/, "") },
+    define: { "process.env.NODE_ENV": '"production"' },
+    outfile: join(dir, "layout-worker.js"),
+    logLevel: "error",
+  });
   writeFileSync(join(dir, "index.html"), `<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body style="margin:0"><div id="root"></div><script src="bench.js"></script></body></html>`);
 }
 
 function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const files: Record<string, [string, string]> = { "/": ["index.html", "text/html"], "/bench.js": ["bench.js", "text/javascript"] };
+  const files: Record<string, [string, string]> = { "/": ["index.html", "text/html"], "/bench.js": ["bench.js", "text/javascript"], "/layout-worker.js": ["layout-worker.js", "text/javascript"] };
   const server = createServer((req, res) => {
     const file = files[new URL(req.url ?? "/", "http://x").pathname];
     if (!file) return void res.writeHead(404).end();
@@ -58,8 +72,12 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
 }
 
 interface Row {
+  n: number;
+  /** 1-minute load average when the row finished. */
+  load: number;
   elements: number;
   renderer: string;
+  layout: string;
   drawn: string;
   renderMs: number[];
   layoutMs: number[];
@@ -69,17 +87,17 @@ interface Row {
 }
 
 interface BenchState {
-  rendered: { ms: number; layoutMs: number; sinceNavigationMs: number; renderer: string; elements: number } | null;
+  rendered: { ms: number; layoutMs: number; layoutIn: string; sinceNavigationMs: number; renderer: string; elements: number } | null;
   error: string | null;
 }
 
-async function measure(browser: Browser, url: string, n: number, renderer: string): Promise<Row> {
-  const row: Row = { elements: 0, renderer, drawn: "", renderMs: [], layoutMs: [], fcoseMs: [], fps: 0, worstFrameMs: 0 };
+async function measure(browser: Browser, url: string, n: number, renderer: string, layout: string): Promise<Row> {
+  const row: Row = { n, load: 0, elements: 0, renderer, layout, drawn: "", renderMs: [], layoutMs: [], fcoseMs: [], fps: 0, worstFrameMs: 0 };
   for (let run = 0; run < RUNS; run++) {
     const page = await browser.newPage({ viewport: { width: 1240, height: 800 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${url}?n=${n}&renderer=${renderer}`, { waitUntil: "commit", timeout: RENDER_TIMEOUT_MS });
+    await page.goto(`${url}?n=${n}&renderer=${renderer}&layout=${layout}`, { waitUntil: "commit", timeout: RENDER_TIMEOUT_MS });
     await page.waitForFunction(() => {
       const b = (window as unknown as { __bench?: BenchState }).__bench;
       return Boolean(b && (b.rendered || b.error));
@@ -88,6 +106,7 @@ async function measure(browser: Browser, url: string, n: number, renderer: strin
     if (!state.rendered) throw new Error(`render failed (${n}, ${renderer}): ${state.error ?? errors.join("; ")}`);
     row.elements = state.rendered.elements;
     row.drawn = state.rendered.renderer;
+    row.layout = state.rendered.layoutIn;
     row.renderMs.push(state.rendered.sinceNavigationMs);
     row.layoutMs.push(state.rendered.ms);
     row.fcoseMs.push(state.rendered.layoutMs);
@@ -100,6 +119,7 @@ async function measure(browser: Browser, url: string, n: number, renderer: strin
     if (errors.length > 0) console.error(`page errors (${n}, ${renderer}): ${errors.join("; ")}`);
     await page.close();
   }
+  row.load = loadavg()[0] ?? 0;
   return row;
 }
 
@@ -124,20 +144,22 @@ async function main(): Promise<void> {
       return String(info ? ctx.getParameter(info.UNMASKED_RENDERER_WEBGL) : ctx.getParameter(ctx.RENDERER));
     });
     await probe.close();
-    console.log(`Chromium ${browser.version()} headless, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; WebGL: ${gl}; ${RUNS} runs per row, pan ${PAN_MS} ms`);
+    console.log(`Chromium ${browser.version()} headless, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; WebGL: ${gl}; ${RUNS} runs per row, pan ${PAN_MS} ms; load average at start ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     const rows: Row[] = [];
     for (const n of SIZES) {
       for (const renderer of RENDERERS) {
-        const row = await measure(browser, url, n, renderer);
-        rows.push(row);
-        console.error(`${n} ${renderer}: ${median(row.renderMs).toFixed(0)} ms, ${row.fps.toFixed(1)} fps`);
+        for (const layout of LAYOUTS) {
+          const row = await measure(browser, url, n, renderer, layout);
+          rows.push(row);
+          console.error(`${n} ${renderer} ${row.layout}: ${median(row.renderMs).toFixed(0)} ms, ${row.fps.toFixed(1)} fps (load ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+        }
       }
     }
     console.log("");
-    console.log("| generated elements | drawn (nodes + edges) | renderer | first full render, median (ms) | of which layout + draw (ms) | of which fcose (ms) | panning (fps) | worst frame while panning (ms) |");
-    console.log("|---:|---:|---|---:|---:|---:|---:|---:|");
+    console.log("| generated elements | drawn (nodes + edges) | renderer | fcose runs in | first full render, median (ms) | of which layout + draw (ms) | of which fcose (ms) | panning (fps) | worst frame while panning (ms) | load average (1 min) |");
+    console.log("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|");
     for (const r of rows) {
-      console.log(`| ${r.elements === 0 ? "" : SIZES[Math.floor(rows.indexOf(r) / RENDERERS.length)]} | ${r.elements} | ${r.drawn} | ${median(r.renderMs).toFixed(0)} | ${median(r.layoutMs).toFixed(0)} | ${median(r.fcoseMs).toFixed(0)} | ${r.fps.toFixed(1)} | ${r.worstFrameMs.toFixed(0)} |`);
+      console.log(`| ${r.n} | ${r.elements} | ${r.drawn} | ${r.layout} | ${median(r.renderMs).toFixed(0)} | ${median(r.layoutMs).toFixed(0)} | ${median(r.fcoseMs).toFixed(0)} | ${r.fps.toFixed(1)} | ${r.worstFrameMs.toFixed(0)} | ${r.load.toFixed(1)} |`);
     }
   } finally {
     await browser.close();

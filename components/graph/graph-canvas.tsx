@@ -1,10 +1,12 @@
 "use client";
 
-import cytoscape, { type Core, type ElementDefinition, type EventObject, type LayoutOptions } from "cytoscape";
+import cytoscape, { type Core, type ElementDefinition, type EventObject } from "cytoscape";
 import fcose from "cytoscape-fcose";
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
 import { graphStylesheet, type StyledEdge, type StyledNode } from "./graph-style";
 import { isArrowKey, nodeInDirection, type PlacedNode } from "./graph-keyboard";
+import { layoutOptions, layoutRequest, parseLayoutResponse, WORKER_LAYOUT_MIN_NODES } from "./graph-layout";
+import { defaultLayoutWorker, type LayoutWorkerFactory } from "./layout-worker-client";
 import { LABEL_MAX_PX, LABEL_PX, nodeImportance, pickLabels, ringAround, type LabelCandidate } from "./graph-labels";
 
 let fcoseRegistered = false;
@@ -49,30 +51,7 @@ function hasHardwareWebgl(): boolean {
   return hardwareWebglCache;
 }
 
-/**
- * fcose settings by size: animated "default" quality for small graphs, then no animation, then "draft" (spectral
- * only, no force refinement) above 1 000 nodes where the refinement costs seconds for little visible gain.
- * `incremental` keeps current positions (expansion) instead of starting from a spectral layout.
- */
-export function layoutOptions(nodeCount: number, incremental: boolean): LayoutOptions {
-  return {
-    name: "fcose",
-    quality: nodeCount > 1_000 ? "draft" : "default",
-    randomize: !incremental,
-    animate: nodeCount <= 300,
-    animationDuration: 400,
-    // The canvas fits the result itself, without measuring labels (fitView).
-    fit: false,
-    // Labels count as node area in small graphs so they do not overlap; on large ones that costs too much.
-    nodeDimensionsIncludeLabels: nodeCount <= 300,
-    nodeRepulsion: nodeCount <= 300 ? 2_500 : 6_000,
-    idealEdgeLength: nodeCount <= 300 ? 60 : 70,
-    // Without the layout-utilities extension fcose does not pack components: stronger gravity keeps disconnected
-    // pieces of a small graph close together instead of spread across the canvas.
-    gravity: nodeCount <= 300 ? 2 : 0.25,
-    numIter: nodeCount > 2_000 ? 800 : 2_500,
-  } as LayoutOptions;
-}
+export { layoutOptions } from "./graph-layout";
 
 export interface GraphCanvasHandle {
   /** PNG of the whole graph (not just the viewport), 2× scale, on the page's background. */
@@ -82,6 +61,11 @@ export interface GraphCanvasHandle {
   highlight(ids: readonly string[]): void;
   /** The Cytoscape instance, for benchmarks and diagnostics; null before mount and after unmount. */
   cy(): Core | null;
+  /**
+   * Pans (never zooms) so the node sits in the part of the canvas that is on screen above `obscuredBottom` px of the
+   * window (a bottom sheet on a phone covers the rest).
+   */
+  reveal(id: string, obscuredBottom: number): void;
 }
 
 export interface RenderStats {
@@ -91,6 +75,8 @@ export interface RenderStats {
   ms: number;
   /** Of which the layout (0 when none ran). */
   layoutMs: number;
+  /** Where the layout ran. */
+  layoutIn: "none" | "main" | "worker";
 }
 
 export interface GraphCanvasProps {
@@ -105,6 +91,8 @@ export interface GraphCanvasProps {
   onOpen(id: string): void;
   onRendered?(stats: RenderStats): void;
   label: string;
+  /** Where layouts of more than WORKER_LAYOUT_MIN_NODES nodes run; null = on the main thread. Default: the bundled worker. */
+  layoutWorker?: LayoutWorkerFactory | null;
 }
 
 /**
@@ -128,6 +116,27 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   const importance = useRef(new Map<string, number>());
   const pinned = useRef(new Set<string>());
   const relabelRef = useRef<() => void>(() => undefined);
+  // The layout worker, started on the first large layout and ended with the component; null after it failed once.
+  const workerRef = useRef<Worker | null | undefined>(undefined);
+  const requestIds = useRef(0);
+  useEffect(
+    () => () => {
+      workerRef.current?.terminate();
+      workerRef.current = undefined;
+    },
+    [],
+  );
+  function layoutWorker(): Worker | null {
+    if (workerRef.current !== undefined) return workerRef.current;
+    const factory = callbacks.current.layoutWorker === undefined ? defaultLayoutWorker : callbacks.current.layoutWorker;
+    try {
+      workerRef.current = factory && typeof Worker !== "undefined" ? factory() : null;
+    } catch (error) {
+      console.warn("graph: layout worker unavailable, laying out on the main thread", error);
+      workerRef.current = null;
+    }
+    return workerRef.current;
+  }
 
   useEffect(
     function createCy() {
@@ -173,8 +182,34 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         if (event.target === cy) callbacks.current.onSelect(null);
       });
       cy.on("dbltap", "node", (event: EventObject) => callbacks.current.onExpand(event.target.id() as string));
+      // The container changes size when the filter column folds or the phone rotates: Cytoscape must be told, or it
+      // keeps drawing (and hit-testing taps) for the old size.
+      let size = { width: container.clientWidth, height: container.clientHeight };
+      const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+        if (cy.destroyed()) return;
+        const next = { width: container.clientWidth, height: container.clientHeight };
+        if (next.width === size.width && next.height === size.height) return;
+        size = next;
+        cy.resize();
+        container.setAttribute("data-width", String(Math.round(cy.width())));
+        relabel();
+      });
+      resized?.observe(container);
+      container.setAttribute("data-width", String(Math.round(container.clientWidth)));
+      // Cytoscape caches where its container sits on the page and maps taps through it; when content above the canvas
+      // folds (the filter column on a phone) the canvas moves without changing size, and taps would land beside their
+      // node. A pointer going down first checks the place and, if it moved, has Cytoscape measure again.
+      let placedAt = container.getBoundingClientRect();
+      const checkPlace = () => {
+        const now = container.getBoundingClientRect();
+        if (now.left !== placedAt.left || now.top !== placedAt.top) cy.resize();
+        placedAt = now;
+      };
+      container.addEventListener("pointerdown", checkPlace, { capture: true });
       cyRef.current = cy;
       return function destroyCy() {
+        resized?.disconnect();
+        container.removeEventListener("pointerdown", checkPlace, { capture: true });
         clearTimeout(timer);
         cy.nodes().forEach((n) => {
           positions.current.set(n.id(), { ...n.position() });
@@ -202,10 +237,121 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       cy.nodes().forEach((n) => {
         positions.current.set(n.id(), { ...n.position() });
       });
+      let cancelled = false;
+      let layoutMs = 0;
+      let layoutIn: RenderStats["layoutIn"] = "none";
+      const report = () => {
+        relabelRef.current();
+        cy.forceRender();
+        // Where the last layout ran, for tests and diagnostics (the worker's bundle is checked in the browser journeys).
+        cy.container()?.setAttribute("data-layout", layoutIn);
+        // The WebGL renderer emits no "render" event: the frame after next is the first one that has been drawn.
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            if (cy.destroyed() || cancelled) return;
+            callbacks.current.onRendered?.({ elements: cy.elements().length, renderer: webgl ? "webgl" : "canvas", ms: performance.now() - started, layoutMs, layoutIn });
+          }),
+        );
+      };
+      const mainThreadLayout = () => {
+        layoutIn = "main";
+        const run = cy.layout(layoutOptions(cy.nodes().length, !wasEmpty));
+        const layoutStarted = performance.now();
+        run.one("layoutstop", () => {
+          layoutMs = performance.now() - layoutStarted;
+          if (cancelled) return;
+          fitView(cy);
+          report();
+        });
+        run.run();
+        return run;
+      };
+      let mainRun: cytoscape.Layouts | null = null;
+      /**
+       * Sends the layout to the worker; the positions come back and are applied in one batch. A failed worker hands
+       * the layout to the main thread, for this and every later layout.
+       */
+      const workerLayout = (worker: Worker, request: ReturnType<typeof layoutRequest>, count: number) => {
+        layoutIn = "worker";
+        const fail = (reason: unknown) => {
+          detach();
+          releaseHeld();
+          cy.container()?.removeAttribute("data-layout-pending");
+          console.warn("graph: layout worker failed, laying out on the main thread:", reason);
+          workerRef.current?.terminate();
+          workerRef.current = null;
+          if (!cancelled && !cy.destroyed()) mainRun = mainThreadLayout();
+        };
+        // A worker script that cannot load or throws reports an "error" event, never a message.
+        const onError = (event: Event) => fail(event instanceof ErrorEvent ? event.message || "the worker script did not load" : "the worker script did not load");
+        const onMessage = (event: MessageEvent) => {
+          const response = parseLayoutResponse(event.data, count);
+          if (!response || response.id !== request.id) return;
+          detach();
+          if (cancelled || cy.destroyed()) return;
+          if (!response.ok) return fail(response.error);
+          layoutMs = response.layoutMs;
+          cy.batch(() => {
+            request.nodes.forEach((id, i) => {
+              const node = cy.getElementById(id);
+              if (node.nonempty()) node.position({ x: response.positions[2 * i] ?? 0, y: response.positions[2 * i + 1] ?? 0 });
+            });
+          });
+          releaseHeld();
+          cy.container()?.removeAttribute("data-layout-pending");
+          fitView(cy);
+          report();
+        };
+        function detach() {
+          worker.removeEventListener("message", onMessage);
+          worker.removeEventListener("error", onError);
+        }
+        worker.addEventListener("message", onMessage);
+        worker.addEventListener("error", onError);
+        cy.container()?.setAttribute("data-layout-pending", "");
+        worker.postMessage(request, [request.sizes.buffer, request.edges.buffer, request.positions.buffer]);
+        return detach;
+      };
+      // A first view of a large graph with no known positions: the worker starts before the elements are added, so the
+      // layout and the main thread's work (adding, styling) run side by side.
+      let stopWorker: (() => void) | null = null;
+      // While the worker lays out a first view, the elements are added inside a batch that stays open until the
+      // positions arrive: nothing is drawn piled up at the origin, and everything is styled and drawn once, placed.
+      let held = false;
+      const releaseHeld = () => {
+        if (!held) return;
+        held = false;
+        if (!cy.destroyed()) cy.endBatch();
+      };
+      const big = nodes.length > WORKER_LAYOUT_MIN_NODES && layout === "fcose";
+      if (wasEmpty && big && nodes.every((n) => !n.position && !positions.current.has(n.data.id))) {
+        const worker = layoutWorker();
+        if (worker) {
+          const request = layoutRequest(++requestIds.current, nodes.map((n) => ({ id: n.data.id, size: n.data.size })), edges.map((e) => e.data), false);
+          stopWorker = workerLayout(worker, request, nodes.length);
+          held = true;
+          cy.startBatch();
+        }
+      }
       // New nodes: a remembered place, else beside an anchor already on screen (ring), else left to the layout.
       const unplaced: string[] = [];
       const ringed = new Map<string, string[]>();
       cy.batch(() => {
+        if (wasEmpty) {
+          // Nothing to diff against: skip the per-element lookups.
+          for (const [, element] of wanted) {
+            const definition: ElementDefinition = { group: element.group, data: { ...element.data } };
+            if (element.group === "nodes") {
+              const remembered = positions.current.get(element.data.id);
+              if (element.position) definition.position = { ...element.position };
+              else if (remembered) definition.position = { ...remembered };
+              else unplaced.push(element.data.id);
+            }
+            added.push(definition);
+          }
+          if (added.length > 0) cy.add(added);
+          return;
+        }
         cy.elements().forEach((ele) => {
           const next = wanted.get(ele.id());
           if (!next) {
@@ -219,7 +365,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
           const definition: ElementDefinition = { group: element.group, data: { ...element.data } };
           if (element.group === "nodes") {
             const remembered = positions.current.get(id);
-            const anchor = wasEmpty ? undefined : (neighbours.get(id) ?? []).find((other) => cy.getElementById(other).nonempty());
+            const anchor = (neighbours.get(id) ?? []).find((other) => cy.getElementById(other).nonempty());
             if (element.position) definition.position = { ...element.position };
             else if (remembered) definition.position = { ...remembered };
             else if (anchor) {
@@ -237,18 +383,14 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
           ids.forEach((id, i) => cy.getElementById(id).position(ringAround(anchor, ids.length, i, start)));
         }
       });
-      // The WebGL renderer emits no "render" event: the frame after next is the first one that has been drawn.
-      let layoutMs = 0;
-      const report = () => {
-        relabelRef.current();
-        cy.forceRender();
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() => {
-            if (cy.destroyed()) return;
-            callbacks.current.onRendered?.({ elements: cy.elements().length, renderer: webgl ? "webgl" : "canvas", ms: performance.now() - started, layoutMs });
-          }),
-        );
+      const cleanup = () => {
+        cancelled = true;
+        stopWorker?.();
+        releaseHeld();
+        cy.container()?.removeAttribute("data-layout-pending");
+        if (mainRun && !cy.destroyed()) mainRun.stop();
       };
+      if (stopWorker) return cleanup;
       const addedIds = new Set(added.filter((d) => d.group === "nodes").map((d) => String(d.data.id)));
       if (layout === "preset" || unplaced.length === 0) {
         // Nothing new without a place: no layout runs, so what the user was looking at stays where it was. The view is
@@ -256,19 +398,20 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         if (wasEmpty || (removed > 0 && addedIds.size === 0)) fitView(cy);
         else if (addedIds.size > 0 && !insideViewport(cy, addedIds)) fitView(cy);
         report();
-        return;
+        return cleanup;
       }
-      const run = cy.layout(layoutOptions(cy.nodes().length, !wasEmpty));
-      const layoutStarted = performance.now();
-      run.one("layoutstop", () => {
-        layoutMs = performance.now() - layoutStarted;
-        fitView(cy);
-        report();
-      });
-      run.run();
-      return function stopLayout() {
-        if (!cy.destroyed()) run.stop();
-      };
+      const worker = cy.nodes().length > WORKER_LAYOUT_MIN_NODES ? layoutWorker() : null;
+      if (worker) {
+        const unplacedSet = new Set(unplaced);
+        const request = layoutRequest(
+          ++requestIds.current,
+          cy.nodes().map((n) => ({ id: n.id(), size: Number(n.data("size") ?? 16), ...(unplacedSet.has(n.id()) ? {} : { position: { ...n.position() } }) })),
+          cy.edges().map((e) => ({ source: e.source().id(), target: e.target().id() })),
+          !wasEmpty,
+        );
+        stopWorker = workerLayout(worker, request, request.nodes.length);
+      } else mainRun = mainThreadLayout();
+      return cleanup;
     },
     // createCy runs first in the same commit when `webgl` changes, so a new instance is filled right away.
     [nodes, edges, layout, webgl],
@@ -330,6 +473,21 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     },
     cy() {
       return cyRef.current;
+    },
+    reveal(id, obscuredBottom) {
+      const cy = cyRef.current;
+      const box = cy?.container()?.getBoundingClientRect();
+      const node = cy?.getElementById(id);
+      if (!cy || !box || !node || node.empty()) return;
+      const top = Math.max(0, box.top);
+      const bottom = Math.min(box.bottom, window.innerHeight - obscuredBottom);
+      if (bottom - top < 40) return;
+      const p = node.renderedPosition();
+      const y = box.top + p.y;
+      const x = box.left + p.x;
+      const dy = y < top + 20 || y > bottom - 20 ? (top + bottom) / 2 - y : 0;
+      const dx = x < box.left + 20 || x > box.right - 20 ? box.left + box.width / 2 - x : 0;
+      if (dx !== 0 || dy !== 0) cy.panBy({ x: dx, y: dy });
     },
   }));
 

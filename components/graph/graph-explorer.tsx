@@ -164,6 +164,14 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
     },
     [focus, setView, view],
   );
+  // On a phone the panel is a sheet over the bottom of the screen: the tapped node is panned into the part above it.
+  const sheet = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!selected || listMode || !sheet.current || window.matchMedia("(min-width: 1024px)").matches) return;
+    const id = view.node;
+    const height = sheet.current.getBoundingClientRect().height;
+    if (id) canvas.current?.reveal(id, height);
+  }, [selected, view.node, listMode]);
   const open = useCallback(
     (id: string) => {
       const belief = slice.beliefs.find((b) => b.id === id);
@@ -354,7 +362,7 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
           </p>
           <p className="sr-only" aria-live="polite">{selectedLabel ? `Selected: ${selectedLabel}` : ""}</p>
           {selected ? (
-            <div className="fixed inset-x-0 bottom-0 z-40 max-h-[48vh] overflow-y-auto border-t border-zinc-300 bg-white shadow-2xl lg:absolute lg:inset-x-auto lg:bottom-auto lg:right-2 lg:top-2 lg:max-h-[calc(100%-1rem)] lg:w-80 lg:rounded-lg lg:border dark:border-zinc-700 dark:bg-zinc-900">
+            <div ref={sheet} data-testid="graph-panel-sheet" className="fixed inset-x-0 bottom-0 z-40 max-h-[48vh] overflow-y-auto border-t border-zinc-300 bg-white shadow-2xl lg:absolute lg:inset-x-auto lg:bottom-auto lg:right-2 lg:top-2 lg:max-h-[calc(100%-1rem)] lg:w-80 lg:rounded-lg lg:border dark:border-zinc-700 dark:bg-zinc-900">
               <GraphSidePanel scope={scope} scopeId={scopeId} node={selected} focused={view.nodeId !== undefined} onFocus={focus} onExpand={expand} onClose={() => select(null)} />
             </div>
           ) : null}

@@ -17,6 +17,8 @@ interface BenchWindow {
 const query = new URLSearchParams(location.search);
 const n = Number(query.get("n") ?? "1000");
 const renderer = query.get("renderer") === "webgl" ? "webgl" : "canvas";
+// `layout=main` keeps fcose on the main thread (the baseline); otherwise the worker bundled beside this script.
+const layoutWorker = query.get("layout") === "main" ? null : () => new Worker("layout-worker.js", { name: "graph-layout" });
 const elements = toCytoscapeElements(generateGraphSlice(n));
 const nodes = elements.nodes.map(styleNode);
 const edges = elements.edges.map(styleEdge);
@@ -79,6 +81,7 @@ createRoot(root).render(
         bench.__bench.rendered = { ...stats, sinceNavigationMs: performance.now() };
       }}
       label="benchmark graph"
+      layoutWorker={layoutWorker}
     />
   </div>,
 );

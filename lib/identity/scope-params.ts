@@ -28,7 +28,7 @@ export interface ScopeParamsRepository {
   /** The set that applies now. */
   current(scopeId: string): Promise<ScopeParamsView>;
   /** `current` from the newest stored row read elsewhere (the authorised view's statement), or null for none. */
-  fromStored(scopeId: string, row: { version: number; params: unknown; createdAt: Date; createdById: string | null } | null): ScopeParamsView;
+  fromStored(scopeId: string, row: { version: number; params: unknown; createdAt: Date; createdById: string | null; note?: string | null } | null): ScopeParamsView;
   /** Every version, oldest first, the defaults (version 0) first. */
   versions(scopeId: string): Promise<ScopeParamsView[]>;
   /** The resolved parameters whose content hash is `version`, or null when no version of this scope has it. */
@@ -50,7 +50,8 @@ export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInpu
     createdBy: null,
     note: null,
   });
-  const toView = (row: { scopeId: string; version: number; params: unknown; createdAt: Date; createdById: string | null; note: string | null }): ScopeParamsView => {
+  // `note` may be absent where a row is read elsewhere for its values only (the authorised view's statement).
+  const toView = (row: { scopeId: string; version: number; params: unknown; createdAt: Date; createdById: string | null; note?: string | null }): ScopeParamsView => {
     const input = (row.params ?? {}) as EngineParamsInput;
     const params = resolveStored(input);
     return {
@@ -61,7 +62,7 @@ export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInpu
       params,
       createdAt: row.createdAt.toISOString(),
       createdBy: row.createdById,
-      note: row.note,
+      note: row.note ?? null,
     };
   };
   const resolveStored = (input: EngineParamsInput) => resolveParams({ ...defaults, ...input, tierStrength: { ...defaults.tierStrength, ...input.tierStrength } });
@@ -78,7 +79,7 @@ export function scopeParamsRepository(db: IdentityDb, defaults: EngineParamsInpu
       return row ? toView(row) : defaultView(scopeId);
     },
     fromStored(scopeId, row) {
-      return row ? toView({ scopeId, version: row.version, params: row.params, createdAt: row.createdAt, createdById: row.createdById }) : defaultView(scopeId);
+      return row ? toView({ scopeId, version: row.version, params: row.params, createdAt: row.createdAt, createdById: row.createdById, note: row.note ?? null }) : defaultView(scopeId);
     },
     versions,
     async allParams() {

@@ -96,6 +96,13 @@ export const read = {
     }
     RETURN term, n`,
 
+  /** Top-k's first read: at most $limit matching beliefs as slim rows, in no order (the whole domain when fewer). */
+  topKDomain: `
+    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b
+    WITH b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
+    WITH b LIMIT $limit
+    RETURN ${CANDIDATE_STATS}`,
+
   /** One term's qualifying beliefs with credence ≥ $floor, best credence first, at most $limit, with their terms. */
   topKTerm: `
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b

@@ -23,14 +23,20 @@ const beliefArb = fc.record({
 });
 
 describe("Neo4j top-k from the full-text index", () => {
+  /** Walks every query (no small-domain shortcut), as a large corpus does. */
   let store: Neo4jGraphStore;
+  /** The same namespace with the default thresholds: these corpora take the small-domain read. */
+  let plain: Neo4jGraphStore;
   beforeAll(async () => {
-    store = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace: `search_${randomBytes(6).toString("hex")}`, searchTuning: { smallDomain: 0 } });
+    const namespace = `search_${randomBytes(6).toString("hex")}`;
+    store = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace, searchTuning: { smallDomain: 0 } });
+    plain = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace });
     await store.check();
   }, 120_000);
   afterAll(async () => {
     await store?.dropNamespace().catch(() => {});
     await store?.close();
+    await plain?.close();
   });
 
   async function expectSameAsExhaustive(view: ScopeView, k: number, minCredence: number | undefined): Promise<void> {
@@ -38,10 +44,12 @@ describe("Neo4j top-k from the full-text index", () => {
       for (const includeEnded of [false, true]) {
         const stats = await store.searchCandidateStats(view, q, { includeEnded });
         const expected = rankCandidateStats(q, stats, { k, includeEnded, scope: view.homeScopeId, ...(minCredence !== undefined ? { minCredence } : {}) });
-        const got = await store.searchTopK?.(view, q, { k, includeEnded, ...(minCredence !== undefined ? { minCredence } : {}) });
-        expect(got).toBeDefined();
-        expect(got).not.toBeNull();
-        expect(got?.ranked.map((r) => [r.candidate.id, r.score, r.relevance])).toEqual(expected.map((r) => [r.candidate.id, r.score, r.relevance]));
+        for (const s of [store, plain]) {
+          const got = await s.searchTopK?.(view, q, { k, includeEnded, ...(minCredence !== undefined ? { minCredence } : {}) });
+          expect(got).toBeDefined();
+          expect(got).not.toBeNull();
+          expect(got?.ranked.map((r) => [r.candidate.id, r.score, r.relevance])).toEqual(expected.map((r) => [r.candidate.id, r.score, r.relevance]));
+        }
       }
     }
   }

@@ -18,10 +18,11 @@ export function GraphLegend() {
             <span key={t.at} aria-hidden className="absolute -top-0.5 h-4 w-0.5 bg-zinc-900 dark:bg-zinc-100" style={{ left: `${t.at * 100}%` }} />
           ))}
         </div>
-        <div className="relative mt-0.5 h-8 text-zinc-600 dark:text-zinc-400">
+        {/* Each threshold's name wraps inside 5rem, so neighbours never overlap on a phone-width bar. */}
+        <div className="relative mt-0.5 h-12 text-zinc-600 dark:text-zinc-400">
           <span className="absolute left-0">0 none</span>
           {TENSION_THRESHOLDS.map((t) => (
-            <span key={t.at} className="absolute -translate-x-1/2 text-center leading-tight" style={{ left: `${t.at * 100}%` }}>
+            <span key={t.at} className="absolute w-20 -translate-x-1/2 text-center leading-tight" style={{ left: `${t.at * 100}%` }}>
               {t.at}
               <br />
               {t.name}

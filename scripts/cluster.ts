@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65_535)) throw new Error(`--port must be a TCP port, got ${values.port}`);
 
-  console.log(`cluster: starting ${servers} app servers on ${redactUrl(databaseUrl, "DATABASE_URL")}${process.env.NEO4J_URI ? ` and ${process.env.NEO4J_URI}` : ""}…`);
+  console.log(`cluster: starting ${servers} app servers on ${redactUrl(databaseUrl, "DATABASE_URL")}${process.env.NEO4J_URI ? ` and ${redactUrl(process.env.NEO4J_URI, "NEO4J_URI")}` : ""}…`);
   const cluster = await startCluster({
     databaseUrl,
     servers,

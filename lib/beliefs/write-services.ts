@@ -84,6 +84,9 @@ export function writeServices(kit: ServiceKit): WriteServices & {
     return best?.record ?? null;
   }
 
+  const notLive = (beliefId: string, status: string) =>
+    new BeliefServiceError("invalid", `belief ${beliefId} is ${status}: cite it from a live belief instead`, { fields: [{ field: "beliefId", message: "not live" }] });
+
   async function assimilateIn(ctx: CallerContext, request: AssimilateRequest): Promise<AssimilateResult> {
     const params = ctx.params.params;
     return kit.retry(async () => {
@@ -93,8 +96,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
       if (request.beliefId !== undefined) {
         const head = await store.loadBeliefHead(ctx.view, request.beliefId, { historyLimit });
         if (!head) throw itemNotFoundError("belief", request.beliefId, "beliefId");
-        if (!isLiveStatus(head.belief.status))
-          throw new BeliefServiceError("invalid", `belief ${request.beliefId} is ${head.belief.status}: cite it from a live belief instead`, { fields: [{ field: "beliefId", message: "not live" }] });
+        if (!isLiveStatus(head.belief.status)) throw notLive(request.beliefId, head.belief.status);
         target = targetOf(head);
       } else {
         const claim = request.claim as NonNullable<AssimilateRequest["claim"]>;
@@ -145,6 +147,8 @@ export function writeServices(kit: ServiceKit): WriteServices & {
         }
         const record = await store.loadBelief(ctx.view, target.head.belief.id);
         if (!record) throw itemNotFoundError("belief", target.head.belief.id, "beliefId");
+        // Read again: it may have been superseded or retired since the head was checked.
+        if (!isLiveStatus(record.belief.status)) throw notLive(record.belief.id, record.belief.status);
         target = { existing: record };
       }
       const result = await assimilateEvidence({ ...base, target });

@@ -168,7 +168,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
 
   /** Schema first; then the cascade's large query is planned once at startup rather than inside a retraction. */
   function ready(): Promise<void> {
-    schema ??= ensureNeo4jSchema(driver, database)
+    schema ??= ensureNeo4jSchema(driver, database, bookmarkManager)
       .then(async () => {
         const session = sessionFor("READ");
         try {

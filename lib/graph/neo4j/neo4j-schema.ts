@@ -12,7 +12,7 @@
  * index seek; the full-text index `credence_belief_search` (whitespace analyzer over the engine's own stemmed terms,
  * plus the scope token) serves candidate search.
  */
-import type { Driver } from "neo4j-driver";
+import type { BookmarkManager, Driver } from "neo4j-driver";
 import { IDEMPOTENCY_MARK_CONSTRAINT } from "./neo4j-idempotency";
 import { VECTOR_SCHEMA_STATEMENTS } from "./neo4j-vectors";
 
@@ -38,9 +38,12 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   ...VECTOR_SCHEMA_STATEMENTS,
 ];
 
-/** Creates what is missing and waits until every index is online. Safe to run from several processes at once. */
-export async function ensureNeo4jSchema(driver: Driver, database: string): Promise<void> {
-  const session = driver.session({ database });
+/**
+ * Creates what is missing and waits until every index is online. Safe to run from several processes at once. With the
+ * store's bookmark manager, the first reads on a cluster wait for a member that has the indexes (read-your-writes).
+ */
+export async function ensureNeo4jSchema(driver: Driver, database: string, bookmarkManager?: BookmarkManager): Promise<void> {
+  const session = driver.session({ database, ...(bookmarkManager ? { bookmarkManager } : {}) });
   try {
     for (const statement of SCHEMA_STATEMENTS) {
       for (let attempt = 0; ; attempt++) {

@@ -85,3 +85,22 @@ describe("graph store errors across module copies", () => {
     expect(new original.GraphStoreError("store_unavailable", "down") instanceof original.VersionConflict).toBe(false);
   });
 });
+
+describe("the ambient idempotency claim across module copies", () => {
+  it("a store wrapped by one copy of lib/graph/idempotency-mark sees a claim run by another (the job worker's)", async () => {
+    const original = await import("@/lib/graph/idempotency-mark");
+    vi.resetModules();
+    const copy = await import("@/lib/graph/idempotency-mark");
+    expect(copy.runUnderIdempotencyClaim).not.toBe(original.runUnderIdempotencyClaim);
+    const seen: unknown[] = [];
+    const store = original.withAmbientIdempotency({
+      apply: async (_changeSet: unknown, options?: { idempotency?: unknown }) => {
+        seen.push(options?.idempotency);
+        return { changeSetId: "cs_1" };
+      },
+    } as never) as unknown as { apply(changeSet: unknown): Promise<unknown> };
+    const { committed } = await copy.runUnderIdempotencyClaim({ principal: "job", key: "job_1", claimId: "job_1" }, () => store.apply({}));
+    expect(seen).toEqual([{ principal: "job", key: "job_1", claimId: "job_1", ordinal: 1 }]);
+    expect(committed).toBe(1);
+  });
+});

@@ -12,6 +12,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ChangeSet } from "@/lib/engine";
+import { processValue } from "@/lib/process-singleton";
 import type { ApplyOptions, ApplyResult, GraphStore } from "./graph-store";
 
 import type { IdempotencyMark } from "./graph-store";
@@ -28,7 +29,13 @@ interface AmbientClaim {
   committed: number;
 }
 
-const ambient = new AsyncLocalStorage<AmbientClaim>();
+/**
+ * One per process, not per module copy: the job worker (the server script's copy of this module) runs a job under its
+ * claim while the store the services write through may have been wrapped by Next's bundled copy; with a storage per
+ * copy the store saw no claim, wrote no mark, and a job re-run after a kill wrote its ingest twice (found by the
+ * crash-safety test on the embedded default).
+ */
+const ambient = processValue("__credenceIdempotencyClaim", () => new AsyncLocalStorage<AmbientClaim>()).get();
 
 /** Runs `fn` with the claim ambient: every `apply` made inside it (through `withAmbientIdempotency`) writes a mark. */
 export async function runUnderIdempotencyClaim<T>(claim: { principal: string; key: string; claimId: string }, fn: () => Promise<T>): Promise<{ value: T; committed: number }> {

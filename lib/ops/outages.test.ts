@@ -41,7 +41,12 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
 
   const startRedis = async () => {
     if (!existsSync("/usr/bin/redis-server")) throw new Error("redis-server is missing (apt-get install redis-server): the outage test needs its own Redis.");
-    redis = spawn("/usr/bin/redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const child = spawn("/usr/bin/redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    // A worker that dies without afterAll must not leave its Redis behind.
+    const killOnExit = () => child.kill("SIGKILL");
+    process.once("exit", killOnExit);
+    child.once("exit", () => process.removeListener("exit", killOnExit));
+    redis = child;
     await until("redis to answer", async () => {
       const client = new Redis({ port: redisPort, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       try {

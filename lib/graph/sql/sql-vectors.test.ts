@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
-import { detectPgvector, dotPacked, packedHexOf, sketchOf } from "./sql-vectors";
+import { embeddingTextHash } from "../embeddings";
+import { changeSet, makeBelief, uid } from "../testing/fixtures";
+import { createSqlGraphStore } from "./sql-graph-store";
+import { detectPgvector, dotPacked, packedHexOf, sketchCandidates, sketchOf } from "./sql-vectors";
 
 describe.each(TEST_BACKENDS)("graph_embeddings on $name", (backend) => {
   let location: TestLocation;
@@ -57,4 +60,39 @@ describe.each(TEST_BACKENDS)("graph_embeddings on $name", (backend) => {
     expect(dotPacked(query, Buffer.from(packedHexOf(vector), "hex"))).toBeCloseTo(expected, 10);
     expect(dotPacked(query.subarray(0, 8), Buffer.from(packedHexOf(vector), "hex"))).toBeNull();
   });
+
+  it("past sketchCandidates(k) vectors, finds a near-duplicate through the sketch pass and scores every hit exactly", async () => {
+    const store = createSqlGraphStore({ sql: db.sql, location: db.describe() });
+    const scope = uid("sketch");
+    const view = { homeScopeId: scope, visibleScopeIds: [scope] };
+    const count = sketchCandidates(5) + 200;
+    let x = 12345;
+    const random = () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return x / 0xffffffff - 0.5;
+    };
+    const unit = (v: Float32Array) => {
+      const n = Math.hypot(...v);
+      return v.map((c) => c / n);
+    };
+    const beliefs = Array.from({ length: count }, (_, i) => makeBelief(scope, `Sketch belief ${i}.`));
+    const vectors = beliefs.map(() => unit(Float32Array.from({ length: 384 }, random)));
+    await store.apply(changeSet({ beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })) }));
+    await store.upsertEmbeddings(
+      view,
+      beliefs.map((b, i) => ({ id: b.id, kind: "belief" as const, vector: vectors[i] as Float32Array, model: "m@1", textHash: embeddingTextHash(b.text) })),
+    );
+    // The query: belief 777's vector, slightly moved.
+    const target = 777;
+    const query = unit(Float32Array.from(vectors[target] as Float32Array, (c) => c + 0.01 * random()));
+    const hits = await store.vectorSearch(view, query, { k: 5, model: "m@1" });
+    expect(hits[0]?.id).toBe(beliefs[target]?.id);
+    expect(hits).toHaveLength(5);
+    for (let i = 0; i < hits.length; i++) {
+      const index = beliefs.findIndex((b) => b.id === hits[i]?.id);
+      const exact = Array.from(query).reduce((sum, c, d) => sum + c * ((vectors[index] as Float32Array)[d] ?? 0), 0);
+      expect(hits[i]?.similarity).toBeCloseTo(exact, 5);
+      if (i > 0) expect(hits[i]?.similarity).toBeLessThanOrEqual(hits[i - 1]?.similarity ?? 1);
+    }
+  }, 120_000);
 });

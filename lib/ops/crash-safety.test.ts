@@ -68,7 +68,7 @@ describe.each(backends)("kill -9 mid-ingest and mid-job, $name", (backend) => {
         await db.close();
       }
     }
-    const env = { ...prepared.env, CREDENCE_JOB_LEASE_SECONDS: "2", CREDENCE_EMBEDDINGS: "none", LOG_LEVEL: "warn" };
+    const env = { ...prepared.env, CREDENCE_JOB_LEASE_SECONDS: "5", CREDENCE_EMBEDDINGS: "none", LOG_LEVEL: "warn" };
     const start = () => startAppServer({ dataDir: prepared!.dataDir, env });
     const jobToken = fx.editorTokens[WRITERS] as string;
     const acknowledged = new Map<string, string>();

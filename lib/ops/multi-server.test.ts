@@ -16,7 +16,8 @@ import { findNginx, startCluster, type Cluster } from "./local-cluster";
 
 const RATE_LIMIT = 20;
 const WRITERS = 30;
-const LEASE_SECONDS = 3;
+// Long enough that a loaded machine's stalls (heartbeats every third of it) never hand a running job to another server.
+const LEASE_SECONDS = 6;
 
 describe("three app servers behind nginx on one Postgres", () => {
   let throwaway: ThrowawayDatabase;
@@ -94,14 +95,17 @@ describe("three app servers behind nginx on one Postgres", () => {
 
   it("the rate limit holds across the servers (one bucket per token, within one refill)", async () => {
     const token = fx.editorTokens[WRITERS] as string;
+    const burstStarted = performance.now();
     const answers = await Promise.all(Array.from({ length: RATE_LIMIT * 3 }, () => api(cluster.url, "GET", `/scopes/${fx.scope}/beliefs?limit=1`, token)));
+    const refills = Math.floor((performance.now() - burstStarted) / ((60 / RATE_LIMIT) * 1000)) + 1;
     const allowed = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
     expect(allowed.length + refused.length).toBe(answers.length);
-    // Each server alone would allow RATE_LIMIT; together they allow it once (plus at most the token that one
-    // refill interval, 60 / RATE_LIMIT s, brings back while the burst runs).
+    // Each server alone would allow RATE_LIMIT (3 × in all); together they allow it once, plus the tokens refilled
+    // (one per 60 / RATE_LIMIT s) while the burst ran: a slow machine stretches the burst, not the bucket.
     expect(allowed.length).toBeGreaterThanOrEqual(RATE_LIMIT);
-    expect(allowed.length).toBeLessThanOrEqual(RATE_LIMIT + 1);
+    expect(allowed.length).toBeLessThanOrEqual(RATE_LIMIT + refills);
+    expect(refills).toBeLessThan(RATE_LIMIT);
     expect(new Set(answers.map((a) => a.headers?.get("x-upstream"))).size).toBe(3);
     expect(Number(refused[0]?.headers?.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });

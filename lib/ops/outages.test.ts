@@ -2,7 +2,7 @@
  * Outages of the parts a real server (`scripts/serve.ts`, the production build) depends on (issue #15), each through
  * HTTP: the LLM endpoint (a real local HTTP server speaking the OpenAI API) hangs, answers 429 or 500, answers
  * something that is not JSON or JSON of the wrong shape; Redis (the shared rate limiter) is killed and started again;
- * Neo4j (the graph store) stops answering and comes back. Each answer is a clean error in the documented shape within
+ * Neo4j (the graph store) stops answering and comes back, and stops outright and starts again on the same data. Each answer is a clean error in the documented shape within
  * a bounded time, nothing acknowledged is lost, and the same server process recovers without a restart.
  * (The database's own outage — stop, freeze, recover — is lib/db/database-outage.test.ts.)
  *
@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { Redis } from "ioredis";
 import { chatCompletion, startFakeOpenAiServer, type FakeOpenAiServer, type Reply } from "@/lib/assess/openai/testing/fake-openai-server";
 import { openDatabase } from "@/lib/db/database";
@@ -30,6 +32,8 @@ const BOUND_MS = 60_000;
 describe("outages through a real server: LLM, Redis, Neo4j", () => {
   let llm: FakeOpenAiServer;
   let neo4j: Neo4jTestServer;
+  let neo4jPort: number;
+  let neo4jDir: string;
   let redis: ChildProcess | undefined;
   let redisPort: number;
   let server: AppServer;
@@ -71,7 +75,10 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
 
   beforeAll(async () => {
     redisPort = await freePort();
-    const [fake, graph] = await Promise.all([startFakeOpenAiServer(), startNeo4jServer(), startRedis()]);
+    // Its own port and data folder: a stopped Neo4j is started again on both, as a restarted database server would be.
+    neo4jPort = await freePort();
+    neo4jDir = await mkdtemp(path.join(os.tmpdir(), "credence-outage-neo4j-"));
+    const [fake, graph] = await Promise.all([startFakeOpenAiServer(), startNeo4jServer({ port: neo4jPort, dataDir: neo4jDir }), startRedis()]);
     llm = fake;
     neo4j = graph;
     dataDir = await freshEmbeddedFolder();
@@ -105,6 +112,7 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
     await server?.stop();
     await Promise.all([llm?.close(), neo4j?.stop(), killRedis()]);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (neo4jDir) await rm(neo4jDir, { recursive: true, force: true });
   });
 
   const api = async (method: string, apiPath: string, token: string, body?: unknown): Promise<Answer> => {
@@ -211,6 +219,34 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
       figures.lostWrites += lost.length;
       expect(lost).toEqual([]);
       families.push("neo4j");
+    });
+
+    it("stops (the process ends): reads and writes end 503 unavailable; started again on the same data: the same server answers, acknowledged writes all there", async () => {
+      const token = fx.editorTokens[5] as string;
+      const acknowledged: string[] = [];
+      const assimilate = (claim: string) => api("POST", `/scopes/${fx.scope}/assimilate`, token, { claim, evidence: [{ tier: "observation", direction: "+" }] });
+      for (let i = 0; i < 3; i++) {
+        const claim = `Before the graph restart ${suffix}: builder ${i} is idle.`;
+        const answer = await assimilate(claim);
+        expect(answer.status, answer.text).toBe(200);
+        acknowledged.push(claim);
+      }
+      await neo4j.stop();
+      const [read, write] = await Promise.all([api("GET", `/scopes/${fx.scope}/beliefs?limit=5`, token), assimilate(`While the graph is down ${suffix}.`)]);
+      expectCleanError(read, 503, "unavailable");
+      expectCleanError(write, 503, "unavailable");
+      neo4j = await startNeo4jServer({ port: neo4jPort, dataDir: neo4jDir });
+      const back = await until("the restarted graph store to answer", async () => {
+        const answer = await assimilate(`After the graph restart ${suffix}: builder 9 is idle.`);
+        return answer.status === 200 ? answer : undefined;
+      }, 60_000, 500);
+      expect(back.status).toBe(200);
+      acknowledged.push(`After the graph restart ${suffix}: builder 9 is idle.`);
+      const listed = await evidenceTexts(token);
+      const lost = acknowledged.filter((claim) => !listed.includes(claim));
+      figures.lostWrites += lost.length;
+      expect(lost).toEqual([]);
+      families.push("neo4j-restart");
     });
   });
 });

@@ -19,6 +19,8 @@ export type Neo4jTestServer = {
 export type StartNeo4jServerOptions = {
   /** Fixed Bolt port; by default the OS picks a free one. */
   port?: number;
+  /** Keep the data in this folder (left in place on stop), so another server can start on it: a restart. */
+  dataDir?: string;
   /** The first run builds the module and downloads ~125 MB from Maven Central, hence the generous default. */
   readyTimeoutMs?: number;
   stopTimeoutMs?: number;
@@ -45,7 +47,10 @@ const readyLineSchema = z
 export async function startNeo4jServer(options: StartNeo4jServerOptions = {}): Promise<Neo4jTestServer> {
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
-  const args = options.port === undefined ? [] : ["--port", String(portSchema.parse(options.port))];
+  const args = [
+    ...(options.port === undefined ? [] : ["--port", String(portSchema.parse(options.port))]),
+    ...(options.dataDir === undefined ? [] : ["--data", options.dataDir]),
+  ];
 
   const child = spawn("bash", [NEO4J_START_SCRIPT, ...args], { stdio: ["pipe", "pipe", "pipe"], detached: true });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Starts Neo4j Community (embedded, Bolt on 127.0.0.1, auth disabled, data in a temp folder) in the foreground.
 # stdout: exactly one line, NEO4J_URI=bolt://127.0.0.1:<port>, once Bolt is ready; every log line goes to stderr.
-# Stops (and deletes its data) on SIGTERM/SIGINT, when stdin reaches EOF (not watched when stdin is /dev/null, as for
+# Stops (and deletes its data, unless --data DIR named where to keep it) on SIGTERM/SIGINT, when stdin reaches EOF (not watched when stdin is /dev/null, as for
 # a background job in a script, or with --no-stdin-watch) and when the process that launched it exits (not with
 # --no-parent-watch). To keep a server after its launcher returns: start.sh --no-stdin-watch --no-parent-watch &
-# Usage: start.sh [--port N] [--no-stdin-watch] [--no-parent-watch]
+# Usage: start.sh [--port N] [--data DIR] [--no-stdin-watch] [--no-parent-watch]
 # Env:   JAVA_HOME (Java 17+), NEO4J_TEST_SERVER_JAVA_OPTS (extra JVM flags, e.g. -Xmx2g)
 set -euo pipefail
 

@@ -39,17 +39,21 @@ import org.neo4j.kernel.internal.GraphDatabaseAPI;
  * <p>Arguments: {@code --port N} (0, the default, lets the OS pick a free port); {@code --no-stdin-watch};
  * {@code --no-parent-watch} (both, for a server that must outlive its launcher); {@code --train}: run a
  * representative Bolt workload once and exit, so that a JVM started with {@code -XX:ArchiveClassesAtExit} archives the
- * classes a test run loads (build.sh does this).
+ * classes a test run loads (build.sh does this); {@code --data DIR}: keep the data in DIR (created if missing) and
+ * leave it there on exit, so a test can stop the server and start another on the same data and port.
  */
 public final class Neo4jTestServer {
   private static final String DATABASE = GraphDatabaseSettings.DEFAULT_DATABASE_NAME;
 
   private final Path home;
+  /** False for a folder given with {@code --data}: it outlives the server. */
+  private final boolean temporary;
   private volatile DatabaseManagementService dbms;
   private boolean stopped;
 
-  private Neo4jTestServer(Path home) {
+  private Neo4jTestServer(Path home, boolean temporary) {
     this.home = home;
+    this.temporary = temporary;
   }
 
   public static void main(String[] args) throws InterruptedException {
@@ -61,9 +65,11 @@ public final class Neo4jTestServer {
     long startedAt = System.nanoTime();
     Neo4jTestServer server;
     try {
-      server = new Neo4jTestServer(Files.createTempDirectory("credence-neo4j-"));
+      server = options.data == null
+          ? new Neo4jTestServer(Files.createTempDirectory("credence-neo4j-"), true)
+          : new Neo4jTestServer(Files.createDirectories(options.data), false);
     } catch (IOException e) {
-      log("failed to create a temp folder: " + e);
+      log("failed to create the data folder: " + e);
       System.exit(1);
       return;
     }
@@ -196,8 +202,10 @@ public final class Neo4jTestServer {
         log("shutdown failed: " + e);
       }
     }
-    deleteRecursively(home);
-    log("stopped in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms, removed " + home);
+    if (temporary) {
+      deleteRecursively(home);
+    }
+    log("stopped in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms, " + (temporary ? "removed " : "kept ") + home);
   }
 
   private static void deleteRecursively(Path root) {
@@ -243,9 +251,10 @@ public final class Neo4jTestServer {
     System.err.flush();
   }
 
-  private record Options(int port, boolean watchStdin, boolean watchParent, boolean train) {
+  private record Options(int port, boolean watchStdin, boolean watchParent, boolean train, Path data) {
     static Options parse(String[] args) {
       int port = 0;
+      Path data = null;
       boolean watchStdin = true;
       boolean watchParent = true;
       boolean train = false;
@@ -260,10 +269,16 @@ public final class Neo4jTestServer {
           case "--no-stdin-watch" -> watchStdin = false;
           case "--no-parent-watch" -> watchParent = false;
           case "--train" -> train = true;
+          case "--data" -> {
+            if (i + 1 >= args.length) {
+              usage("--data needs a folder");
+            }
+            data = Path.of(args[++i]).toAbsolutePath();
+          }
           default -> usage("unknown argument: " + args[i]);
         }
       }
-      return new Options(port, watchStdin, watchParent, train);
+      return new Options(port, watchStdin, watchParent, train, data);
     }
 
     private static int parsePort(String value) {
@@ -281,7 +296,7 @@ public final class Neo4jTestServer {
 
     private static void usage(String problem) {
       System.err.println("neo4j-test-server: " + problem);
-      System.err.println("usage: start.sh [--port N] [--no-stdin-watch] [--no-parent-watch] [--train]");
+      System.err.println("usage: start.sh [--port N] [--data DIR] [--no-stdin-watch] [--no-parent-watch] [--train]");
       System.exit(2);
     }
   }

@@ -29,7 +29,9 @@ describe("three app servers behind nginx on one Postgres", () => {
   const figures = { requests: 0, contention409: 0, retried: 0, failedAtKill: 0, lostWrites: 0, duplicates: 0, kills: 0, jobsTakenOver: 0 };
   const tokens = () => {
     let next = 0;
-    return () => fx.editorTokens[next++ % fx.editorTokens.length] as string;
+    // The writers' tokens are the first WRITERS; the ones after are kept for the other cases (a rate-limit bucket
+    // spent by a writer would start the rate case below its limit).
+    return () => fx.editorTokens[next++ % WRITERS] as string;
   };
   const api = async (base: string, method: string, apiPath: string, token: string | null, init?: Parameters<typeof callApi>[4]) => {
     figures.requests += 1;

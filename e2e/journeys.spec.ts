@@ -364,7 +364,7 @@ test("an editor adds evidence, previews and retracts a source, and proposes a mu
   await propose.getByLabel(/Reason/).fill(`The incident report ${blog} names the month.`);
   await propose.getByLabel("Source event id").fill(blog);
   await propose.getByRole("button", { name: "Propose mutation" }).click();
-  await expect(propose.getByTestId("mutation-decision")).toContainText("Protocol decision:");
+  await expect(propose.getByTestId("mutation-decision")).toContainText("The protocol decided");
   await snap(page, "32-belief-actions");
 
   const viewerPage = await newPage(null, browser, viewer);

@@ -48,8 +48,9 @@ test("owner creates a scope and adds a member; the member sees it; a non-member 
   await expect(ownerPage.getByTestId("member-row")).toHaveCount(2);
   await expect(ownerPage.getByLabel(`Role of ${member.email}`)).toHaveValue("editor");
 
-  // The last owner cannot be removed or demoted.
+  // The last owner cannot be removed or demoted (the change asks first; confirmed, it is refused).
   await ownerPage.getByLabel(`Role of ${owner.email}`).selectOption("viewer");
+  await ownerPage.getByTestId("member-confirm").getByRole("button", { name: "Change role" }).click();
   await expect(ownerPage.getByTestId("members").getByRole("alert")).toContainText(/last owner/i);
   await snap(ownerPage, "05-settings-members");
 
@@ -90,6 +91,7 @@ test("an owner creates an API token that is shown once, and the CLI can mint one
   await page.reload();
   await expect(page.getByTestId("new-token")).toHaveCount(0);
   await page.getByTestId("token-row").getByRole("button", { name: "Revoke" }).click();
+  await page.getByTestId("token-row").getByRole("button", { name: "Yes, revoke" }).click();
   await expect(page.getByTestId("token-row")).toContainText("revoked");
 
   const token = await cli("token", "create", "--email", owner.email, "--name", "cli");

@@ -39,7 +39,7 @@ import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { rankCandidateStats } from "@/lib/graph/rank-candidate-stats";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { detectPgvector, packedHexOf, sketchOf } from "@/lib/graph/sql/sql-vectors";
-import { searchTerms } from "@/lib/graph/sql/sql-writes";
+import { rawInsertRows } from "@/lib/graph/sql/bench";
 import { rankHybrid, VECTOR_CANDIDATES, type VectorCapabilities } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
@@ -173,39 +173,8 @@ async function sqlLoader(name: string, db: Database, cleanup: () => Promise<void
     store,
     async load(cs, vectors) {
       await db.sql.transaction(async (tx) => {
-        const evs = cs.evidence;
-        await tx.query(
-          `INSERT INTO graph_evidence (id, scope, kind, text, created_at, data)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[])`,
-          [evs.map((e) => e.id), evs.map((e) => e.scope), evs.map((e) => e.kind), evs.map((e) => e.text), evs.map((e) => e.createdAt), evs.map((e) => JSON.stringify(e))],
-        );
+        await rawInsertRows(tx, cs);
         const bs = cs.beliefs.map((u) => u.belief);
-        await tx.query(
-          `INSERT INTO graph_beliefs (id, scope, topic, key, status, live, review_state, credence, confidence, tension, support_weight,
-             rebuttal_weight, version, created_at, updated_at, search_terms, data)
-           SELECT id, scope, topic, key, status, TRUE, 'none', credence, confidence, 0, 0, 0, 1, created_at, created_at, terms, data
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::timestamptz[], $9::text[], $10::jsonb[])
-             AS t(id, scope, topic, key, status, credence, confidence, created_at, terms, data)`,
-          [
-            bs.map((b) => b.id),
-            bs.map((b) => b.scope),
-            bs.map((b) => b.topic),
-            bs.map((b) => b.key),
-            bs.map((b) => b.status),
-            bs.map((b) => b.credence),
-            bs.map((b) => b.confidence),
-            bs.map((b) => b.createdAt),
-            bs.map((b) => searchTerms(b.text)),
-            bs.map((b) => JSON.stringify(b)),
-          ],
-        );
-        const hs = cs.history.flatMap((h) => h.items.map((item) => ({ b: h.beliefId, item })));
-        await tx.query(
-          `INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, verified, laundered, live, data)
-           SELECT b, 1, 'entry', t, 'bench', s, 'evidence', 'SUPPORTS', 1, TRUE, FALSE, TRUE, d
-           FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::jsonb[]) AS x(b, t, s, d)`,
-          [hs.map((h) => h.b), hs.map((h) => h.item.time), hs.map((h) => (h.item.type === "entry" ? h.item.sourceId : null)), hs.map((h) => JSON.stringify(h.item))],
-        );
         if (vectors === null) return;
         const literals = vectors.map((v) => `{${Array.from(v).join(",")}}`);
         await tx.query(

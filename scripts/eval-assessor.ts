@@ -3,7 +3,7 @@
  * OPENAI_API_KEY / OPENAI_BASE_URL is set; the heuristic reads with the local embedding model when it loads) on
  * 1. the shared labelled set (`../shared/eval` when that folder exists, the repo's copy otherwise),
  * 2. the repo's development cases (`lib/assess/eval/*.dev.jsonl`, the ones cues were tuned on), and
- * 3. the repo's held-out cases (`lib/assess/eval/*.heldout.jsonl` and `*.heldout2.jsonl`, each written before a
+ * 3. the repo's held-out cases (`lib/assess/eval/*.heldout.jsonl`, `*.heldout2.jsonl`, `*.heldout3.jsonl`, each written before a
  *    round of changes, never tuned on),
  * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall).
  * `--check` exits 1 when a held-out set falls below its CI floor (HELDOUT_FLOOR, HELDOUT2_FLOOR; RESTATEMENT_FLOOR
@@ -19,6 +19,7 @@ import {
   type Floor,
   loadDevCases,
   loadHeldout2Cases,
+  loadHeldout3Cases,
   loadHeldoutCases,
   loadSharedCases,
   meetsFloor,
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
     ["development (tuned on)", loadDevCases(repoRoot), null],
     ["held-out (never tuned on)", loadHeldoutCases(repoRoot), HELDOUT_FLOOR],
     ["held-out v2 (never tuned on)", loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR],
+    ["held-out v3 (never tuned on)", loadHeldout3Cases(repoRoot), null],
   ];
   const below: string[] = [];
   for (const [title, cases, floor] of sections) {

@@ -8,7 +8,7 @@
  *   relevance): hit@1 and hit@3, lexical (`retrieve`) and hybrid (`retrieve` with the query cosines) side by side; and
  *   for unanswerable questions, how often the top result stays under the hybrid answer floor (abstention).
  *
- * Data (lib/assess/eval/): `restatement-{dev,holdout,holdout2}.jsonl`, `retrieval-{dev,holdout}.json`. The held-out files were
+ * Data (lib/assess/eval/): `restatement-{dev,holdout,holdout2,holdout3}.jsonl`, `retrieval-{dev,holdout}.json`. The held-out files were
  * written and committed before anything was tuned; only the dev files were looked at while tuning.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -118,7 +118,7 @@ export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79 } as const;
 export interface MeaningReport {
   lines: string[];
   /** Semantic restatement accuracy per split (absent without an embedder). */
-  restatement: Partial<Record<"dev" | "holdout" | "holdout2", number>>;
+  restatement: Partial<Record<"dev" | "holdout" | "holdout2" | "holdout3", number>>;
 }
 
 /** The held-out splits whose semantic restatement accuracy is under RESTATEMENT_FLOOR, as messages (none without a model). */
@@ -137,7 +137,7 @@ export async function meaningReport(repoRoot: string, lexical: Similarity, embed
   const matcher = embedder ? new SemanticMatcher(embedder) : null;
   const lines: string[] = [];
   const restatement: MeaningReport["restatement"] = {};
-  for (const split of ["dev", "holdout", "holdout2"] as const) {
+  for (const split of ["dev", "holdout", "holdout2", "holdout3"] as const) {
     const pairs = loadRestatementCases(path.join(dir, `restatement-${split}.jsonl`));
     const lex = await evaluateRestatement(lexical, pairs);
     const sem = matcher ? await evaluateRestatement((a, b) => matcher.similarity(a, b), pairs) : null;

@@ -13,6 +13,7 @@ import {
   loadCaseDir,
   loadDevCases,
   loadHeldout2Cases,
+  loadHeldout3Cases,
   loadHeldoutCases,
   loadSharedCases,
   meetsFloor,
@@ -40,11 +41,17 @@ describe("the repo's labelled sets", () => {
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout2.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(15);
     }
-    const ids = [...dev.relations, ...heldout.relations, ...heldout2.relations, ...dev.manipulation, ...heldout.manipulation, ...heldout2.manipulation].map((c) => c.id);
+    const heldout3 = loadHeldout3Cases(repoRoot);
+    expect(heldout3.relations.length).toBeGreaterThanOrEqual(60);
+    expect(heldout3.manipulation.length).toBeGreaterThanOrEqual(24);
+    for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
+      expect(heldout3.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(15);
+    }
+    const ids = [...dev.relations, ...heldout.relations, ...heldout2.relations, ...heldout3.relations, ...dev.manipulation, ...heldout.manipulation, ...heldout2.manipulation, ...heldout3.manipulation].map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     // No belief of a held-out set appears in dev (a held-out belief is a domain the cues never saw).
     const devBeliefs = new Set(dev.relations.map((c) => c.belief));
-    for (const set of [heldout, heldout2]) {
+    for (const set of [heldout, heldout2, heldout3]) {
       expect(set.relations.filter((c) => devBeliefs.has(c.belief))).toEqual([]);
       const devTexts = new Set(dev.manipulation.map((c) => c.text));
       expect(set.manipulation.filter((c) => devTexts.has(c.text))).toEqual([]);

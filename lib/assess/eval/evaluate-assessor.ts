@@ -91,6 +91,16 @@ export function loadHeldout2Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout2");
 }
 
+/**
+ * The third held-out set (`lib/assess/eval/*.heldout3.jsonl`, issue #11's protocol, session 4): 64 relation pairs
+ * (16 of each label) and 24 messages (14 manipulative, 10 honest controls) in sixteen domains absent from the other
+ * sets, committed alone before the fitted relation model and the shape-based pressure reading, scored then and once at
+ * the end of that round, never tuned on.
+ */
+export function loadHeldout3Cases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout3");
+}
+
 export interface ClassMetrics {
   precision: number;
   recall: number;

@@ -12,6 +12,7 @@ import { OPERATOR } from "@/lib/access/principal";
 import { BeliefServiceError, fieldError } from "@/lib/beliefs/belief-service-error";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { composeServices, type ComposedServices } from "@/lib/beliefs/get-belief-services";
+import type { GraphStore } from "@/lib/graph/graph-store";
 import { isRole, ROLES } from "@/lib/identity/roles";
 
 class UsageError extends Error {}
@@ -22,7 +23,7 @@ type Command = {
   options: Record<string, { type: "string" | "boolean" }>;
   required: string[];
   /** Resolves to the exit code when it is not 0 (a replay mismatch, a refused import). */
-  run(services: BeliefServices, options: Options, out: (line: string) => void, db: Database): Promise<void | number>;
+  run(services: BeliefServices, options: Options, out: (line: string) => void, db: Database, store: GraphStore): Promise<void | number>;
 };
 
 const cliIo = {
@@ -265,6 +266,15 @@ const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  "demo seed": {
+    usage: "demo seed   (the demo's users, scopes and stories, as `npm run demo` seeds them; a folder that has them is left as it is)",
+    options: {},
+    required: [],
+    async run(_services, _o, out, db, store) {
+      const { seedDemo } = await import("./seed-demo");
+      out(await seedDemo(db, store));
+    },
+  },
   "db migrate": {
     usage: "db migrate   (applies pending migrations; every command does this first)",
     options: {},
@@ -307,7 +317,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     db = await openDatabase(databaseConfigFromEnv(getEnv(), { owner: "credence cli", ifHeld: "connect", maxConnections: 2 }));
     composed = await composeServices(db);
-    return (await command.run(composed.services, options, out, db)) ?? 0;
+    return (await command.run(composed.services, options, out, db, composed.store)) ?? 0;
   } catch (error) {
     if (error instanceof BeliefServiceError || error instanceof UsageError || error instanceof DataFolderInUseError) return fail(error.message, 1);
     return fail(error instanceof Error ? error.message : String(error), 1);

@@ -8,6 +8,7 @@ import { seedDemoStories } from "@/lib/beliefs/demo-stories";
 import { composeServices } from "@/lib/beliefs/get-belief-services";
 import { settableClock, type SettableClock } from "@/lib/beliefs/settable-clock";
 import type { Database } from "@/lib/db/database";
+import type { GraphStore } from "@/lib/graph/graph-store";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 
 export const DEMO_PASSWORD = "credence-demo";
@@ -18,11 +19,15 @@ export const DEMO_USERS = [
   { email: "outsider@example.com", name: "Oz Outsider", role: null },
 ] as const;
 
-export async function seedDemo(db: Database): Promise<string> {
+/**
+ * `store`: the graph store to write through — the server's process store by default; the CLI passes the one it
+ * composed for its own connection.
+ */
+export async function seedDemo(db: Database, store?: GraphStore): Promise<string> {
   const owner = DEMO_USERS[0];
   // The stories are back-dated: the services read time from this clock (docs/design.md §8).
   const clock = settableClock();
-  const { services } = await composeServices(db, { store: await getGraphStore(), clock });
+  const { services } = await composeServices(db, { store: store ?? (await getGraphStore()), clock });
   const known = (await services.listUsers(OPERATOR)).some((u) => u.email === owner.email);
   if (!known) {
     const ids = new Map<string, string>();

@@ -3,6 +3,7 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { searchBeliefsAction } from "@/lib/actions/belief-actions";
 import { graphSliceAction, graphTimelineAction, type GraphSliceResult, type TimelineChange } from "@/lib/actions/graph-actions";
 import { toCytoscapeElements } from "@/lib/graph/cytoscape-elements";
 import { beliefsCsv, edgesCsv, toGraphML } from "@/lib/graph/graph-exports";
@@ -189,8 +190,11 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
     for (const m of slice.mutations) out.set(m.id, m.belief);
     return out;
   }, [slice]);
-  function runSearch(event: FormEvent<HTMLFormElement>) {
+  // Each search gets a number: an answer that arrives after a newer search (or a new view) is dropped.
+  const searchRun = useRef(0);
+  async function runSearch(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const run = ++searchRun.current;
     const q = search.trim();
     if (q.length === 0) {
       canvas.current?.highlight([]);
@@ -202,18 +206,34 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
       setSearchResult({ message: `Search texts are limited to ${TEXT_FILTER_MAX} characters; this one has ${q.length.toLocaleString("en")}. Shorten it and search again.`, ids: [], error: true });
       return;
     }
+    // Any node whose text contains what was typed, at once; then the beliefs the server finds by meaning (the hybrid
+    // ranking the REST search uses), kept when they are in this view.
     const needle = q.toLowerCase();
-    const ids = elements.nodes.filter((n) => (texts.get(n.data.id) ?? n.data.label).toLowerCase().includes(needle)).map((n) => n.data.id);
+    const byWords = elements.nodes.filter((n) => (texts.get(n.data.id) ?? n.data.label).toLowerCase().includes(needle)).map((n) => n.data.id);
+    canvas.current?.highlight(byWords);
+    setSearchResult({ message: "Searching…", ids: byWords, error: false });
+    const found = await searchBeliefsAction({ scope, q });
+    if (run !== searchRun.current) return;
+    const inView = new Set(elements.nodes.map((n) => n.data.id));
+    const byMeaning = found.ok ? found.data.map((m) => m.id).filter((id) => inView.has(id) && !byWords.includes(id)) : [];
+    const ids = [...byWords, ...byMeaning];
     canvas.current?.highlight(ids);
+    const shortQ = q.length > 60 ? `${q.slice(0, 59)}…` : q;
+    const count = `${ids.length} node${ids.length === 1 ? "" : "s"} found`;
+    const meaning = byMeaning.length === 0 ? "" : byWords.length === 0 ? " by meaning" : ` (${byMeaning.length} by meaning)`;
+    const unavailable = found.ok ? "" : ` Search by meaning is unavailable: ${found.error.message}`;
     setSearchResult({
-      message: ids.length === 0 ? `No node in this view mentions “${q.length > 60 ? `${q.slice(0, 59)}…` : q}”.` : `${ids.length} node${ids.length === 1 ? "" : "s"} found, highlighted and centred.`,
+      message: ids.length === 0 ? `No node in this view mentions or means “${shortQ}”.${unavailable}` : `${count}${meaning}, highlighted and centred.${unavailable}`,
       ids,
       error: false,
     });
     if (ids.length === 1) select(ids[0]!);
   }
   // A new view (filters, time) drops stale highlights.
-  useEffect(() => setSearchResult(null), [elements]);
+  useEffect(() => {
+    searchRun.current++;
+    setSearchResult(null);
+  }, [elements]);
   const matches = useMemo(() => new Set(searchResult?.ids ?? []), [searchResult]);
 
   function exportPng() {

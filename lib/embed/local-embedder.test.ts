@@ -44,6 +44,16 @@ describe("LocalEmbedder (all-MiniLM-L6-v2, quantized)", () => {
     expect(await embedder.embed([])).toEqual([]);
   });
 
+  it("gives concurrent callers (coalesced into one model queue) the vectors each text gets alone", async () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `Release ${i} ships on day ${i % 5}.`);
+    const alone: Float32Array[] = [];
+    for (const t of texts) alone.push(need((await embedder.embed([t]))[0]));
+    const together = await Promise.all(texts.map((t, i) => embedder.embed(i % 3 === 0 ? [t, t] : [t])));
+    together.forEach((vectors, i) => {
+      for (const v of vectors) expect(Array.from(v)).toEqual(Array.from(need(alone[i])));
+    });
+  });
+
   it("puts a paraphrase with no shared content words far closer than an unrelated sentence", async () => {
     const [belief, paraphrase, unrelated] = await embedder.embed([
       "Database migrations are approved by the platform on-call engineer.",

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { EmbeddingModel } from "@/lib/engine";
+import { VectorCache } from "./vector-cache";
+import { SemanticMatcher } from "./semantic-matcher";
+
+const M1: EmbeddingModel = { name: "m", version: "1", dimensions: 2 };
+const M2: EmbeddingModel = { name: "m", version: "2", dimensions: 2 };
+const v = (x: number) => Float32Array.of(x, 0);
+
+describe("VectorCache", () => {
+  it("gives back the vector of the same text under the same model, and nothing under another version", () => {
+    const cache = new VectorCache(10);
+    cache.set(M1, "deploys on Fridays", v(1));
+    expect(cache.get(M1, "deploys on Fridays")).toEqual(v(1));
+    expect(cache.get(M2, "deploys on Fridays")).toBeUndefined();
+    expect(cache.get(M1, "deploys on Friday")).toBeUndefined();
+  });
+
+  it("drops the least recently used vector first, a read counting as a use", () => {
+    const cache = new VectorCache(2);
+    cache.set(M1, "a", v(1));
+    cache.set(M1, "b", v(2));
+    expect(cache.get(M1, "a")).toEqual(v(1)); // a is now the most recent
+    cache.set(M1, "c", v(3));
+    expect(cache.size).toBe(2);
+    expect(cache.get(M1, "b")).toBeUndefined();
+    expect(cache.get(M1, "a")).toEqual(v(1));
+    expect(cache.get(M1, "c")).toEqual(v(3));
+  });
+});
+
+describe("SemanticMatcher's cache", () => {
+  it("embeds each distinct text once, and the same text again from the cache with the identical vector", async () => {
+    const calls: string[][] = [];
+    const embedder = {
+      model: M1,
+      embed: async (texts: readonly string[]) => {
+        calls.push([...texts]);
+        return texts.map((t) => v(t.length));
+      },
+    };
+    const matcher = new SemanticMatcher(embedder);
+    const [a, b, a2] = await matcher.vectors(["one", "three", "one"]);
+    expect(calls).toEqual([["one", "three"]]);
+    expect(a2).toBe(a);
+    expect(b).toEqual(v(5));
+    const [again] = await matcher.vectors(["three"]);
+    expect(again).toBe(b);
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * The sentence vectors already computed in this process, least recently used dropped first. Keyed by the model
+ * (`modelKey`: name and version) and the text's hash (`embeddingTextHash`, the one stored beside every vector), so
+ * identical text under one model gives the identical vector, a vector of another model (or version) is never
+ * returned, and the keys stay small whatever the texts' length.
+ */
+import { modelKey, type EmbeddingModel } from "@/lib/engine";
+import { embeddingTextHash } from "@/lib/graph/embeddings";
+
+export class VectorCache {
+  private readonly entries = new Map<string, Float32Array>();
+
+  /** `limit`: vectors kept (~1.6 KB each at 384 dimensions). */
+  constructor(private readonly limit: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  static key(model: EmbeddingModel, text: string): string {
+    return `${modelKey(model)}\u0000${embeddingTextHash(text)}`;
+  }
+
+  /** The vector, refreshed as most recently used; undefined when not kept. */
+  get(model: EmbeddingModel, text: string): Float32Array | undefined {
+    const key = VectorCache.key(model, text);
+    const vector = this.entries.get(key);
+    if (vector !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, vector);
+    }
+    return vector;
+  }
+
+  set(model: EmbeddingModel, text: string, vector: Float32Array): void {
+    const key = VectorCache.key(model, text);
+    this.entries.delete(key);
+    this.entries.set(key, vector);
+    while (this.entries.size > this.limit) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

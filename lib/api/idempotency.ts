@@ -92,12 +92,16 @@ export async function claimIdempotencyKey(sql: SqlExecutor, options: ClaimOption
   };
 
   for (;;) {
-    await sql.query(`DELETE FROM "api_idempotency_keys" WHERE "principal" = $1 AND "key" = $2 AND "expires_at" <= now()`, [principal, key]);
+    // One statement claims a free key: a new row, or an expired one taken over whole (new fingerprint, state, claim
+    // and times, as if deleted and inserted). A live row is left alone and nothing is returned.
     const claimId = randomUUID();
     const inserted = await sql.query(
       `INSERT INTO "api_idempotency_keys" ("principal", "key", "fingerprint", "state", "expires_at", "claim_id")
        VALUES ($1, $2, $3, 'pending', now() + make_interval(hours => $4::int), $5)
-       ON CONFLICT ("principal", "key") DO NOTHING RETURNING "key"`,
+       ON CONFLICT ("principal", "key") DO UPDATE SET "fingerprint" = EXCLUDED."fingerprint", "state" = 'pending', "status" = NULL,
+         "body" = NULL, "created_at" = now(), "claimed_at" = now(), "expires_at" = EXCLUDED."expires_at", "claim_id" = EXCLUDED."claim_id"
+       WHERE "api_idempotency_keys"."expires_at" <= now()
+       RETURNING "key"`,
       [principal, key, fingerprint, IDEMPOTENCY_TTL_HOURS, claimId],
     );
     if (inserted.length > 0) return fresh(claimId, false);

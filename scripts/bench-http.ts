@@ -9,15 +9,18 @@
  *    of each stage (every `pg` query and every Cypher statement is counted).
  * 2. **Over HTTP**: a real server (`scripts/serve.ts` on the production build in `--root`, default this checkout) per
  *    backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16 concurrent clients doing assimilate, ingest,
- *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, and the machine's 1-minute load average.
+ *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, the server's own CPU time per request (its
+ *    process group's, from /proc: what a loaded machine does not inflate; on Postgres the database server's CPU is
+ *    not in it), and the machine's 1-minute load average.
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
  *        --seed 2000  --stage-runs 60  --parts stages,http  --root <checkout with .next>
+ *        --trace (part 1: every statement of one assimilation, with and without a key, mean ms over the stage runs)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -37,6 +40,8 @@ const SEED = Number(flag("seed", "2000"));
 const STAGE_RUNS = Number(flag("stage-runs", "60"));
 const PARTS = flag("parts", "stages,http").split(",");
 const ROOT = path.resolve(flag("root", process.cwd()));
+/** `--trace`: print every statement of one assimilation (after the warm-up), by stage. */
+const TRACE = args.includes("--trace");
 
 type Op = "assimilate" | "ingest" | "search" | "recall";
 type Backend = "pglite" | "postgres" | "neo4j";
@@ -82,6 +87,18 @@ interface StageCounters {
 }
 const stageContext = new AsyncLocalStorage<Stage>();
 let counters: StageCounters = { time: {}, trips: {} };
+/** While set (`--trace`), every statement's stage and text is appended. */
+let traced: string[] | null = null;
+function trace(stage: string, statement: unknown): (elapsed: number) => void {
+  if (traced === null) return () => {};
+  const text = typeof statement === "string" ? statement : ((statement as { text?: string } | null)?.text ?? String(statement));
+  const lines = traced;
+  const line = (elapsed: string) => `${stage.padEnd(8)} ${elapsed.padStart(6)} ms  ${text.replace(/\s+/g, " ").slice(0, 150)}`;
+  const at = lines.push(line("?")) - 1;
+  return (elapsed) => {
+    lines[at] = line(elapsed.toFixed(1));
+  };
+}
 function count(stage: string, elapsed: number): void {
   counters.trips[stage] = (counters.trips[stage] ?? 0) + 1;
   counters.time[`db:${stage}`] = (counters.time[`db:${stage}`] ?? 0) + elapsed;
@@ -93,9 +110,23 @@ function instrumentPg(): void {
   const original = proto.query;
   proto.query = function (this: unknown, ...a: unknown[]) {
     const stage = stageContext.getStore() ?? "route";
+    const traceDone = trace(stage, a[0]);
     const started = performance.now();
+    const last = a.length - 1;
+    if (typeof a[last] === "function") {
+      // The pool's own queries come with a callback: time them there.
+      const callback = a[last] as (...r: unknown[]) => unknown;
+      a[last] = (...r: unknown[]) => {
+        traceDone(performance.now() - started);
+        return callback(...r);
+      };
+    }
     const result = original.apply(this, a);
-    if (result instanceof Promise) return result.finally(() => count(stage, performance.now() - started));
+    if (result instanceof Promise)
+      return result.finally(() => {
+        count(stage, performance.now() - started);
+        traceDone(performance.now() - started);
+      });
     count(stage, 0);
     return result;
   };
@@ -170,8 +201,9 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
   if (backend === "neo4j") {
     const uri = await neo4jUri(cleanup);
     const { createNeo4jGraphStore } = await import("@/lib/graph/neo4j/neo4j-graph-store");
-    const neo = createNeo4jGraphStore({ uri, database: "neo4j", namespace: `bench_http_${process.pid}`, onQuery: () => {
+    const neo = createNeo4jGraphStore({ uri, database: "neo4j", namespace: `bench_http_${process.pid}`, onQuery: (query: string) => {
       cypher++;
+      trace(stageContext.getStore() ?? "route", query)(0);
       count(stageContext.getStore() ?? "route", 0);
     } });
     await neo.check();
@@ -219,6 +251,25 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
   };
   // Warm up (module loads, first statements), with a seed of beliefs so searches have something to rank.
   for (let i = 0; i < 20; i++) await call(null);
+  if (TRACE) {
+    for (const key of [null, `bench-trace-${process.pid}`]) {
+      // The statements of one request, each with its mean time over the stage runs (same sequence every time).
+      const runs: string[][] = [];
+      for (let i = 0; i < STAGE_RUNS; i++) {
+        traced = [];
+        await call(key === null ? null : `${key}-${i}`);
+        runs.push(traced);
+        traced = null;
+      }
+      const last = runs.at(-1) ?? [];
+      const lines = last.map((line, j) => {
+        const times = runs.map((r) => Number.parseFloat((r[j] ?? "").slice(9, 15))).filter(Number.isFinite);
+        const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
+        return `${line.slice(0, 9)}${mean.toFixed(1).padStart(6)}${line.slice(15)}`;
+      });
+      console.log(`\nStatements of one assimilation on ${backend}${key ? " with an Idempotency-Key" : ""} (${last.length}; mean ms of ${STAGE_RUNS} runs):\n${lines.join("\n")}`);
+    }
+  }
 
   counters = { time: {}, trips: {} };
   const plain: number[] = [];
@@ -312,7 +363,31 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+/**
+ * CPU seconds (user + system) used so far by every process of the server's process group (the server is started
+ * detached, so its group is its own): tsx, Node, and on PGlite the embedded database in the same process. Linux only
+ * (`/proc`); null elsewhere.
+ */
+function groupCpuSeconds(pgid: number | undefined): number | null {
+  if (pgid === undefined || !existsSync("/proc/self/stat")) return null;
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the command (which may hold spaces): state ppid pgrp … utime(14) stime(15).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) !== pgid) continue;
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; stop(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "scripts", "serve.ts"), "--port", String(port)], {
     cwd: ROOT,
@@ -339,6 +414,7 @@ async function startServer(env: Record<string, string>): Promise<{ baseUrl: stri
   });
   return {
     baseUrl,
+    cpuSeconds: () => groupCpuSeconds(child.pid),
     async stop() {
       if (child.pid === undefined || child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
@@ -439,14 +515,18 @@ async function httpBackend(backend: Backend): Promise<string[]> {
         }
       }),
     );
-    lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP | 8 | ${(SEED / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | ${load1()} |`);
+    lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP | 8 | ${(SEED / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | ${load1()} |`);
     for (const op of OPS) {
       const fn = opRequest(target, op);
       for (let i = 0; i < 3; i++) await fn(); // warm the route
       for (const clients of CLIENTS) {
+        const cpuBefore = server.cpuSeconds();
         const r = await drive(fn, clients, SECONDS);
+        const cpuAfter = server.cpuSeconds();
+        // The server's own CPU per request: what the machine's load does not inflate (waiting for a core costs none).
+        const cpuPer = cpuBefore !== null && cpuAfter !== null && r.n > 0 ? ms(((cpuAfter - cpuBefore) * 1000) / r.n) : "–";
         lines.push(
-          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${r.errors} / ${r.n} | ${r.load} |`,
+          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${r.errors} / ${r.n} | ${r.load} |`,
         );
         console.error(lines.at(-1));
       }
@@ -478,8 +558,8 @@ async function main(): Promise<void> {
     const lines: string[] = [];
     for (const backend of BACKENDS as Backend[]) lines.push(...(await httpBackend(backend)));
     console.log(`\nOver HTTP (real server, ${SECONDS} s per cell, rate limit lifted), build in ${ROOT}:\n`);
-    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | errors / requests | load (1 min) |");
-    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | errors / requests | load (1 min) |");
+    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const line of lines) console.log(line);
   }
   if (neo4jServer !== null) await (neo4jServer as { stop(): Promise<void> }).stop();

@@ -1,0 +1,90 @@
+/**
+ * Growth curves for BENCHMARKS.md: latency against corpus size on log–log axes, one line per series (solid p95,
+ * dashed p50), written as a self-contained SVG (no fonts to fetch, no script). The benches call `growthSvg` with the
+ * figures they just measured; a target is drawn as a horizontal rule so a miss is visible at a glance.
+ */
+
+export interface GrowthPoint {
+  size: number;
+  p50: number;
+  p95: number;
+}
+
+export interface GrowthSeries {
+  label: string;
+  points: GrowthPoint[];
+}
+
+export interface GrowthTarget {
+  label: string;
+  ms: number;
+}
+
+export interface GrowthPlotOptions {
+  title: string;
+  /** Subtitle: the machine, the load average, the date. */
+  note: string;
+  targets?: GrowthTarget[];
+}
+
+const PALETTE = ["#0b6e99", "#c2410c", "#15803d", "#7c3aed", "#b91c1c", "#4b5563"];
+const WIDTH = 720;
+const HEIGHT = 420;
+const PAD = { left: 70, right: 190, top: 56, bottom: 52 };
+
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Powers of ten covering [min, max] (at least one decade). */
+function decades(min: number, max: number): number[] {
+  const lo = Math.floor(Math.log10(Math.max(min, 1e-3)));
+  const hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(max, 1e-3))));
+  return Array.from({ length: hi - lo + 1 }, (_, i) => 10 ** (lo + i));
+}
+
+const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000} M` : n >= 1_000 ? `${n / 1_000} k` : `${n}`);
+
+export function growthSvg(series: readonly GrowthSeries[], options: GrowthPlotOptions): string {
+  const points = series.flatMap((s) => s.points);
+  const xs = decades(Math.min(...points.map((p) => p.size)), Math.max(...points.map((p) => p.size)));
+  const ms = [...points.flatMap((p) => [p.p50, p.p95]), ...(options.targets ?? []).map((t) => t.ms)];
+  const ys = decades(Math.min(...ms), Math.max(...ms));
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const [x0, x1] = [Math.log10(xs[0]!), Math.log10(xs.at(-1)!)];
+  const [y0, y1] = [Math.log10(ys[0]!), Math.log10(ys.at(-1)!)];
+  const x = (v: number) => PAD.left + ((Math.log10(v) - x0) / (x1 - x0 || 1)) * plotW;
+  const y = (v: number) => PAD.top + plotH - ((Math.log10(Math.max(v, ys[0]!)) - y0) / (y1 - y0 || 1)) * plotH;
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`);
+  out.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`);
+  out.push(`<text x="${PAD.left}" y="22" font-size="15" font-weight="bold">${escapeXml(options.title)}</text>`);
+  out.push(`<text x="${PAD.left}" y="40" fill="#52525b">${escapeXml(options.note)}</text>`);
+  for (const v of xs) {
+    out.push(`<line x1="${x(v)}" y1="${PAD.top}" x2="${x(v)}" y2="${PAD.top + plotH}" stroke="#e4e4e7"/>`);
+    out.push(`<text x="${x(v)}" y="${PAD.top + plotH + 18}" text-anchor="middle">${label(v)}</text>`);
+  }
+  for (const v of ys) {
+    out.push(`<line x1="${PAD.left}" y1="${y(v)}" x2="${PAD.left + plotW}" y2="${y(v)}" stroke="#e4e4e7"/>`);
+    out.push(`<text x="${PAD.left - 8}" y="${y(v) + 4}" text-anchor="end">${v >= 1 ? v.toLocaleString("en") : v} ms</text>`);
+  }
+  out.push(`<text x="${PAD.left + plotW / 2}" y="${HEIGHT - 12}" text-anchor="middle" fill="#52525b">beliefs in the scope (log)</text>`);
+  for (const t of options.targets ?? []) {
+    out.push(`<line x1="${PAD.left}" y1="${y(t.ms)}" x2="${PAD.left + plotW}" y2="${y(t.ms)}" stroke="#dc2626" stroke-dasharray="2 3"/>`);
+    out.push(`<text x="${PAD.left + 4}" y="${y(t.ms) - 4}" fill="#dc2626">${escapeXml(t.label)}</text>`);
+  }
+  series.forEach((s, i) => {
+    const colour = PALETTE[i % PALETTE.length]!;
+    const sorted = [...s.points].sort((a, b) => a.size - b.size);
+    const path = (pick: (p: GrowthPoint) => number) => sorted.map((p, j) => `${j === 0 ? "M" : "L"}${x(p.size).toFixed(1)},${y(pick(p)).toFixed(1)}`).join(" ");
+    out.push(`<path d="${path((p) => p.p95)}" fill="none" stroke="${colour}" stroke-width="2.5"/>`);
+    out.push(`<path d="${path((p) => p.p50)}" fill="none" stroke="${colour}" stroke-width="1.5" stroke-dasharray="5 4"/>`);
+    for (const p of sorted) out.push(`<circle cx="${x(p.size).toFixed(1)}" cy="${y(p.p95).toFixed(1)}" r="3.5" fill="${colour}"/>`);
+    const ly = PAD.top + 14 + i * 20;
+    out.push(`<line x1="${PAD.left + plotW + 16}" y1="${ly - 4}" x2="${PAD.left + plotW + 40}" y2="${ly - 4}" stroke="${colour}" stroke-width="2.5"/>`);
+    out.push(`<text x="${PAD.left + plotW + 46}" y="${ly}">${escapeXml(s.label)}</text>`);
+  });
+  const ly = PAD.top + 14 + series.length * 20 + 8;
+  out.push(`<text x="${PAD.left + plotW + 16}" y="${ly}" fill="#52525b">solid: p95 · dashed: p50</text>`);
+  out.push("</svg>");
+  return `${out.join("\n")}\n`;
+}

@@ -6,15 +6,21 @@
  * sources — Evidence items of the scope —, all six tiers, 15 % rebuttals, 5 % contextualising, 1 % retracted, 1 %
  * revised, one contraction); the last seeding write stores its fold checkpoint. Then writes of one verified entry
  * alternate between the two paths, in the same run:
- * * **checkpoint** (what the services do): `loadBeliefHead` (belief, last seq, checkpoint; no history) →
- *   `assimilateOnCheckpoint` (fold the new entry onto the checkpoint) → `apply` (the belief row with the next
- *   checkpoint, one history row, the outvoted entries' outputs);
+ * * **checkpoint** (what the services do): `loadBeliefHead` (belief, last seq, the checkpoint's head and the rows
+ *   of the sources the write cites — all of them on Neo4j, which keeps the checkpoint as one property; no history) →
+ *   `assimilateOnCheckpoint` (fold the new entry onto that slice) → `apply` (the belief row with the next head, the
+ *   touched source rows, one history row, the outvoted entries' outputs);
  * * **full replay** (the baseline, the path before): `loadBelief` (the whole history) → `assimilate` (replay of the
  *   whole history) → `apply`.
  * Each row: median and p95 wall ms of the whole write and of its stages, the process's CPU per write (user + system:
  * engine, driver, and on PGlite the database itself; a loaded machine inflates wall time, not this), the 1-minute load
  * average beside it.
  * After the writes the stored belief is checked against a full replay (`checkReplay`).
+ *
+ * `--parts write,cascade` (default both): **cascade** = `citationClosure` from the root of a 10 000-long citation chain
+ * (issue #12: ≤ 0.5 s on Neo4j), 5 runs per backend after one warm-up; on Neo4j the previous path (the root's citers by
+ * the `sourceId` index, the reachable set by one expand, then every reached id's citers by the `sourceId` index: three
+ * round trips) runs in the same loop as the baseline.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -42,6 +48,9 @@ import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { CHAIN, belief as chainBelief, entry as chainEntry } from "@/lib/graph/bench-corpus";
+import { citations } from "@/lib/graph/neo4j/neo4j-cypher";
+import neo4j from "neo4j-driver";
 
 const args = process.argv.slice(2);
 function flag(name: string, fallback: string): string {
@@ -49,6 +58,7 @@ function flag(name: string, fallback: string): string {
   return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;
 }
 const BACKENDS = flag("backends", "pglite,postgres,neo4j").split(",");
+const PARTS = flag("parts", "write,cascade").split(",");
 const ENTRIES = Number(flag("entries", "100000"));
 const WRITES = Number(flag("writes", "15"));
 const SOURCES = 4000;
@@ -172,7 +182,7 @@ async function benchBackend(name: string, store: GraphStore, out: string[]): Pro
     {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      const head = await store.loadBeliefHead(v, id, { historyLimit: 2000 });
+      const head = await store.loadBeliefHead(v, id, { historyLimit: 2000, checkpointSources: ev.flatMap((e) => (e.sourceId === null ? [] : [e.sourceId])) });
       if (!head) throw new Error("belief missing");
       const t1 = performance.now();
       const result = await assimilateOnCheckpoint({ ...base, head, changeSetId: `cs_f_${run}_${i}` });
@@ -211,14 +221,71 @@ async function benchBackend(name: string, store: GraphStore, out: string[]): Pro
   );
 }
 
+/** The Neo4j closure before this change (three round trips), for the baseline column. */
+const PREVIOUS_REACHABLE = `
+    UNWIND $ids AS id
+    MATCH (start:Belief {ns: $ns, id: id})
+    MATCH (start)(()-[r:SUPPORTS|REBUTS|CONTEXTUALIZES WHERE r.live AND r.dangling IS NULL]->()){1,}(x:Belief)
+    RETURN DISTINCT x.id AS id`;
+
+async function benchCascade(name: string, store: GraphStore, cascade: string[], previous?: { uri: string; ns: string }): Promise<void> {
+  const scope = `s_chain_${run}`;
+  const chain = Array.from({ length: CHAIN + 1 }, (_, i) => chainBelief(scope, `chain link ${i}.`, iso(0)));
+  await store.apply({
+    ...emptyChangeSet(`cs_chain_${run}`, "bench", iso(0)),
+    beliefs: chain.map((b) => ({ belief: b, expectedVersion: null })),
+    history: chain.slice(1).map((b, i) => ({ beliefId: b.id, items: [chainEntry(chain[i]?.id ?? "", iso(0), "belief")] })),
+  });
+  const root = chain[0]?.id ?? "";
+  const driver = previous ? neo4j.driver(previous.uri) : null;
+  const now: number[] = [];
+  const cpu: number[] = [];
+  const before: number[] = [];
+  let hops = 0;
+  try {
+    for (let i = 0; i < 6; i++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      hops = (await store.citationIndex().citationClosure(root)).length;
+      if (i > 0) {
+        now.push(performance.now() - t0);
+        cpu.push(cpuMs(c0));
+      }
+      if (driver && previous) {
+        const session = driver.session();
+        try {
+          const t1 = performance.now();
+          const first = await session.run(citations.citersOfMany, { ns: previous.ns, ids: [root] });
+          const fresh = first.records.map((r) => String(r.get("beliefId")));
+          const reach = await session.run(PREVIOUS_REACHABLE, { ns: previous.ns, ids: fresh });
+          await session.run(citations.citersOfMany, { ns: previous.ns, ids: [...new Set([root, ...fresh, ...reach.records.map((r) => String(r.get("id")))])] });
+          if (i > 0) before.push(performance.now() - t1);
+        } finally {
+          await session.close();
+        }
+      }
+    }
+  } finally {
+    await driver?.close();
+  }
+  const load = loadavg()[0]?.toFixed(1) ?? "?";
+  const fmt = (xs: number[]) => (xs.length === 0 ? "" : `${ms(quantile(xs, 0.5))} (${ms(Math.min(...xs))}–${ms(Math.max(...xs))})`);
+  cascade.push(`| ${name} | ${hops} | ${fmt(now)} | ${ms(quantile(cpu, 0.5))} | ${fmt(before)} | ${load} |`);
+}
+
 async function main(): Promise<void> {
   const out: string[] = [];
+  const cascade: string[] = [];
+  const parts = async (name: string, store: GraphStore, previous?: { uri: string; ns: string }) => {
+    if (PARTS.includes("write")) await benchBackend(name, store, out);
+    if (PARTS.includes("cascade")) await benchCascade(name, store, cascade, previous);
+  };
   const migrationsDir = path.join(process.cwd(), "prisma", "migrations");
   if (BACKENDS.includes("pglite")) {
     const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-write-"));
     const db = await openDatabase({ dataDir: dir, migrationsDir, owner: "bench-write" });
     try {
-      await benchBackend("SQL / PGlite", createSqlGraphStore({ sql: db.sql, location: db.describe() }), out);
+      await parts("SQL / PGlite", createSqlGraphStore({ sql: db.sql, location: db.describe() }));
     } finally {
       await db.close();
       await rm(dir, { recursive: true, force: true });
@@ -228,7 +295,7 @@ async function main(): Promise<void> {
     const throwaway = await createThrowawayDatabase("credence_bench_write");
     const db = await openDatabase({ databaseUrl: throwaway.url, migrationsDir });
     try {
-      await benchBackend("SQL / Postgres 15", createSqlGraphStore({ sql: db.sql, location: db.describe() }), out);
+      await parts("SQL / Postgres 15", createSqlGraphStore({ sql: db.sql, location: db.describe() }));
     } finally {
       await db.close();
       await throwaway.drop();
@@ -237,20 +304,31 @@ async function main(): Promise<void> {
   if (BACKENDS.includes("neo4j")) {
     const external = process.env.NEO4J_URI;
     const server = external ? null : await startNeo4jServer();
-    const store = createNeo4jGraphStore({ uri: external ?? server?.uri ?? "", namespace: `bench_write_${run}` });
+    const uri = external ?? server?.uri ?? "";
+    const store = createNeo4jGraphStore({ uri, namespace: `bench_write_${run}` });
     try {
-      await benchBackend("Neo4j 5.26", store, out);
+      await parts("Neo4j 5.26", store, { uri, ns: `bench_write_${run}` });
     } finally {
       await store.dropNamespace().catch(() => {});
       await store.close();
       await server?.stop();
     }
   }
-  console.log(`Write to a belief with a ${ENTRIES.toLocaleString("en-US")}-entry history (${SOURCES} sources), ${WRITES} writes per path, alternating:`);
-  console.log("");
-  console.log("| backend | path | whole write p50 / p95 (ms) | load p50 | engine p50 | apply p50 | process CPU p50 (ms) | load avg (1 min) |");
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|");
-  for (const line of out) console.log(line);
+  if (out.length > 0) {
+    console.log(`Write to a belief with a ${ENTRIES.toLocaleString("en-US")}-entry history (${SOURCES} sources), ${WRITES} writes per path, alternating:`);
+    console.log("");
+    console.log("| backend | path | whole write p50 / p95 (ms) | load p50 | engine p50 | apply p50 | process CPU p50 (ms) | load avg (1 min) |");
+    console.log("|---|---|---:|---:|---:|---:|---:|---:|");
+    for (const line of out) console.log(line);
+  }
+  if (cascade.length > 0) {
+    console.log("");
+    console.log(`Cascade closure over a ${CHAIN.toLocaleString("en-US")}-long citation chain, 5 runs after a warm-up (ms: p50 (min–max)):`);
+    console.log("");
+    console.log("| backend | hops | closure | process CPU p50 | previous Neo4j path, same loop | load avg (1 min) |");
+    console.log("|---|---:|---:|---:|---:|---:|");
+    for (const line of cascade) console.log(line);
+  }
 }
 
 main().catch((error: unknown) => {

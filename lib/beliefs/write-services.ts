@@ -93,8 +93,10 @@ export function writeServices(kit: ServiceKit): WriteServices & {
       const now = clock.now();
       const changeSetId = kit.newId("changeset");
       let target: { existing: BeliefRecord } | { create: NewBeliefSpec } | { head: BeliefHead };
+      // The checkpoint rows a fold needs: those of the sources this write cites (a long history's fold reads no others).
+      const headOptions = { historyLimit, checkpointSources: request.evidence.flatMap((e) => (e.sourceId === null ? [] : [e.sourceId])) };
       if (request.beliefId !== undefined) {
-        const head = await store.loadBeliefHead(ctx.view, request.beliefId, { historyLimit });
+        const head = await store.loadBeliefHead(ctx.view, request.beliefId, headOptions);
         if (!head) throw itemNotFoundError("belief", request.beliefId, "beliefId");
         if (!isLiveStatus(head.belief.status)) throw notLive(request.beliefId, head.belief.status);
         target = targetOf(head);
@@ -102,7 +104,7 @@ export function writeServices(kit: ServiceKit): WriteServices & {
         const claim = request.claim as NonNullable<AssimilateRequest["claim"]>;
         const key = beliefKey(claim.text);
         const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
-        const head = match ? await store.loadBeliefHead(ctx.view, match.id, { historyLimit }) : null;
+        const head = match ? await store.loadBeliefHead(ctx.view, match.id, headOptions) : null;
         const record = head ? null : request.matchRestatement ? await restated(ctx, claim.text, params.twinSimilarity) : null;
         if (head) target = targetOf(head);
         else if (record) target = { existing: record };

@@ -21,7 +21,7 @@ import {
 } from "./model";
 import type { EngineParams } from "./params";
 import type { AuthorisedResolver } from "./ports";
-import { derivedFields, replay, replayIncremental, replayWithCheckpoint, type FoldCheckpoint, type IncrementalFallback, type ReplayState } from "./replay";
+import { derivedFields, replay, replayIncremental, replayWithCheckpoint, sliceOfCheckpoint, type CheckpointSlice, type IncrementalFallback, type ReplayState } from "./replay";
 import { beliefKey } from "./topic";
 import { ResolutionCache, verifySource } from "./verification";
 
@@ -126,7 +126,7 @@ export function writeBelief(
     before: isNew ? null : current,
     record: { belief, history: [...storedHistory, ...appendedOut] },
     state,
-    upsert: { belief, expectedVersion: isNew ? null : current.belief.version, checkpoint },
+    upsert: { belief, expectedVersion: isNew ? null : current.belief.version, checkpoint: sliceOfCheckpoint(checkpoint) },
     append: { beliefId: belief.id, items: appendedOut },
     outputs,
   };
@@ -243,7 +243,7 @@ async function evidenceItems(input: Pick<AssimilateInput, "evidence" | "resolver
 export interface BeliefHead {
   belief: Belief;
   lastSeq: number;
-  checkpoint: FoldCheckpoint | null;
+  checkpoint: CheckpointSlice | null;
   history: History | null;
 }
 
@@ -269,7 +269,7 @@ export function writeBeliefOnCheckpoint(
   time: IsoTime,
 ): CheckpointWrite | { fallback: IncrementalFallback | "no_checkpoint" } {
   const cp = head.checkpoint;
-  if (cp === null || cp.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
+  if (cp === null || cp.head.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
   let seq = head.lastSeq;
   const appended = items.map((it) => ({ ...it, seq: ++seq }) as HistoryItem);
   const folded = replayIncremental(cp, appended, params);
@@ -283,7 +283,7 @@ export function writeBeliefOnCheckpoint(
   const belief: Belief = { ...head.belief, ...folded.derived, version: head.belief.version + 1, updatedAt: time };
   return {
     belief,
-    upsert: { belief, expectedVersion: head.belief.version, checkpoint: folded.checkpoint },
+    upsert: { belief, expectedVersion: head.belief.version, checkpoint: folded.slice },
     append: { beliefId: belief.id, items: appendedOut },
     outputs: folded.changedEntries.map((c) => ({ beliefId: belief.id, seq: c.seq, contribution: c.contribution, effectiveWeight: c.effectiveWeight })),
   };
@@ -305,7 +305,7 @@ export async function assimilateOnCheckpoint(
   input: Omit<AssimilateInput, "target"> & { head: BeliefHead },
 ): Promise<AssimilateOnCheckpointResult | { fallback: IncrementalFallback | "no_checkpoint" }> {
   const { head } = input;
-  if (head.checkpoint === null || head.checkpoint.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
+  if (head.checkpoint === null || head.checkpoint.head.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
   const { items, lookups } = await evidenceItems(input, head.belief.id, head.lastSeq);
   const write = writeBeliefOnCheckpoint(head, items, input.params, input.time);
   if ("fallback" in write) return write;

@@ -7,7 +7,7 @@
  * entry outputs → edges → mutation records → evidence retractions.
  */
 import type { Belief, BeliefEdge, Evidence, HistoryItem, IsoTime, MutationRecord } from "./model";
-import type { FoldCheckpoint } from "./replay";
+import { mergeCheckpointSlices, type CheckpointSlice } from "./replay";
 
 /** A belief's new full state. `belief.version` is `expectedVersion + 1` (or 1 on insert). */
 export interface BeliefUpsert {
@@ -15,10 +15,12 @@ export interface BeliefUpsert {
   /** The version the store must currently hold; `null` = the belief must not exist yet. */
   expectedVersion: number | null;
   /**
-   * The fold state after the belief's whole new history (`replayWithCheckpoint`), stored beside the belief so that the
-   * next write folds only its own items (`replayIncremental`). Absent: the store keeps none (the next write replays).
+   * The fold state after the belief's whole new history, stored beside the belief so that the next write folds only
+   * its own items (`replayIncremental`): a slice covering every source (`replayWithCheckpoint`; the store replaces
+   * all its rows) or, from a fold onto a partial slice, the head and the rows of the covered sources (the store
+   * replaces those rows and keeps the others). Absent: the store keeps none (the next write replays).
    */
-  checkpoint?: FoldCheckpoint;
+  checkpoint?: CheckpointSlice;
 }
 
 /** Items appended to one belief's history (seqs continue the stored history without gaps). */
@@ -98,12 +100,12 @@ export function mergeChangeSets(a: ChangeSet, b: ChangeSet): ChangeSet {
   for (const u of a.beliefs) beliefs.set(u.belief.id, u);
   for (const u of b.beliefs) {
     const prev = beliefs.get(u.belief.id);
-    // The later upsert saw the earlier one's items (it was computed on the staged record), so its checkpoint holds.
+    // The later upsert saw the earlier one's items (it was computed on the staged record), so its checkpoint holds;
+    // a partial one keeps the rows the earlier one wrote for sources it did not cover.
+    const checkpoint = u.checkpoint && prev?.checkpoint ? mergeCheckpointSlices(prev.checkpoint, u.checkpoint) : u.checkpoint;
     beliefs.set(
       u.belief.id,
-      prev
-        ? { belief: { ...u.belief, version: (prev.expectedVersion ?? 0) + 1 }, expectedVersion: prev.expectedVersion, ...(u.checkpoint ? { checkpoint: u.checkpoint } : {}) }
-        : u,
+      prev ? { belief: { ...u.belief, version: (prev.expectedVersion ?? 0) + 1 }, expectedVersion: prev.expectedVersion, ...(checkpoint ? { checkpoint } : {}) } : u,
     );
   }
   const history = new Map<string, HistoryItem[]>();

@@ -3,7 +3,18 @@ import { describe, expect, it } from "vitest";
 import { arbEntrySpec, buildEntries, type EntrySpec } from "./testing/arbitraries";
 import { makeContraction, makeRetracted, makeReview, makeRevised, makeStatusEvent, makeStripped, minutesAfter } from "./history-builder";
 import { defaultParams, derivedFields, replay, resolveParams, type HistoryItem } from "./index";
-import { foldCheckpoint, replayIncremental, type FoldCheckpoint } from "./replay";
+import {
+  checkpointHeadSchema,
+  checkpointSourceDataSchema,
+  foldCheckpoint,
+  joinCheckpoint,
+  mergeCheckpointSources,
+  replayIncremental,
+  sliceOfCheckpoint,
+  sourcesOf,
+  type CheckpointSlice,
+  type FoldCheckpoint,
+} from "./replay";
 
 const P = defaultParams;
 
@@ -159,6 +170,7 @@ describe("incremental replay", () => {
         for (const item of items) {
           last = replayIncremental(stored(cp), [item], P);
           if ("fallback" in last) throw new Error(last.fallback);
+          if (last.checkpoint === null) throw new Error("a whole checkpoint folds into a whole one");
           cp = last.checkpoint;
         }
         const want = derivedFields(replay(items, P));
@@ -167,6 +179,57 @@ describe("incremental replay", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("folds onto a partial slice (the head and only the rows of the new entries' sources) exactly as onto the whole checkpoint", () => {
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const { prefix, suffix } = splitCase(c);
+        if (suffix.some((item) => item.type === "contraction")) return;
+        const whole = stored(foldCheckpoint(shuffled(prefix, c.seed), P));
+        const cited = sourcesOf(suffix);
+        // As a store keeps it: the head through JSON and its schema, each row through JSON and its schema.
+        const slice: CheckpointSlice = {
+          head: checkpointHeadSchema.parse(JSON.parse(JSON.stringify(sliceOfCheckpoint(whole).head))) as CheckpointSlice["head"],
+          sources: whole.sources
+            .filter(([source]) => cited.includes(source))
+            .map(([source, ...data]) => [source, ...(checkpointSourceDataSchema.parse(JSON.parse(JSON.stringify(data))) as typeof data)]),
+          covered: cited,
+        };
+        const part = replayIncremental(slice, suffix, P);
+        const all = replayIncremental(whole, suffix, P);
+        if ("fallback" in part || "fallback" in all) throw new Error("unexpected fallback");
+        const want = derivedFields(replay([...prefix, ...suffix], P));
+        for (const key of Object.keys(want) as (keyof typeof want)[]) expect(Object.is(part.derived[key], want[key]), key).toBe(true);
+        expect(Object.is(part.n, all.n) && Object.is(part.realLogOdds, all.realLogOdds) && Object.is(part.modelLogOdds, all.modelLogOdds)).toBe(true);
+        expect(part.realSupportCount).toBe(all.realSupportCount);
+        expect(part.entries).toEqual(all.entries);
+        expect(part.changedEntries).toEqual(all.changedEntries);
+        expect(part.checkpoint).toBeNull();
+        // The stored rows updated with the slice's rows, under the slice's head: the whole fold's checkpoint, bit for bit.
+        const next = joinCheckpoint({ head: part.slice.head, sources: mergeCheckpointSources(whole.sources, part.slice), covered: "all" });
+        expect(JSON.stringify(next)).toBe(JSON.stringify(foldCheckpoint([...prefix, ...suffix], P)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("a partial slice falls back when an entry cites a source it does not cover, or for a contraction (it scales every row)", () => {
+    const items = build([
+      { kind: "entry", spec: { source: "s1", relation: "SUPPORTS", tier: "document", verified: true, weight: 1, ess: 1, laundering: null, actor: "alice", newChangeSet: true, minutes: 1 } },
+      { kind: "entry", spec: { source: "s2", relation: "REBUTS", tier: "document", verified: true, weight: 1, ess: 1, laundering: null, actor: "bob", newChangeSet: true, minutes: 5 } },
+    ]);
+    const whole = sliceOfCheckpoint(foldCheckpoint(items, P));
+    const slice: CheckpointSlice = { ...whole, sources: whole.sources.filter(([s]) => s === "s1"), covered: ["s1"] };
+    const next = build([
+      { kind: "entry", spec: { source: "s1", relation: "SUPPORTS", tier: "document", verified: true, weight: 1, ess: 1, laundering: null, actor: "alice", newChangeSet: true, minutes: 1 } },
+      { kind: "entry", spec: { source: "s2", relation: "SUPPORTS", tier: "document", verified: true, weight: 1, ess: 1, laundering: null, actor: "alice", newChangeSet: true, minutes: 1 } },
+    ]).map((it) => ({ ...it, seq: it.seq + 2, time: minutesAfter(60) }));
+    const base = { seq: 3, time: minutesAfter(60), actor: "alice", changeSet: "x" };
+    expect("fallback" in replayIncremental(slice, next.slice(0, 1), P)).toBe(false);
+    expect(replayIncremental(slice, next, P)).toEqual({ fallback: "sources_not_loaded" });
+    expect(replayIncremental(slice, [makeContraction({ ...base, severity: 0.5 })], P)).toEqual({ fallback: "sources_not_loaded" });
+    expect("fallback" in replayIncremental(whole, [makeContraction({ ...base, severity: 0.5 })], P)).toBe(false);
   });
 
   it("falls back to a full replay for events that change earlier entries, other parameters, or items that are not new", () => {

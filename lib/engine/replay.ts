@@ -269,6 +269,87 @@ export function parseFoldCheckpoint(text: string | null | undefined): FoldCheckp
   return parsed.success ? (parsed.data as FoldCheckpoint) : null;
 }
 
+/** One row of a checkpoint's `sources`: what the fold keeps of one source. */
+export type CheckpointSource = FoldCheckpoint["sources"][number];
+
+/**
+ * A checkpoint without its per-source rows (`CheckpointSlice.head`): the scalars and the counts of the rows a fold
+ * reads without holding them — the standing keyed support and rebuttal votes and the live real supports' distinct
+ * sources. Small whatever the number of sources, so a store can keep it with the belief and the rows apart.
+ */
+export interface CheckpointHead extends Omit<FoldCheckpoint, "sources"> {
+  keyedSupports: number;
+  keyedRebuts: number;
+  supportSources: number;
+}
+
+/**
+ * A checkpoint as a write reads and writes it: the head, and the rows of the sources it covers (`covered`: "all",
+ * or the listed sources — a listed source without a row has none). A fold onto a slice touches only the rows of the
+ * sources its new items cite, so a store that keeps rows per (belief, source) reads and writes O(new items) per write.
+ */
+export interface CheckpointSlice {
+  head: CheckpointHead;
+  /** Sorted by source (JavaScript string order). */
+  sources: readonly CheckpointSource[];
+  covered: "all" | readonly string[];
+}
+
+const { sources: _sourcesShape, ...headShape } = foldCheckpointSchema.shape;
+/** A stored head read back (store rows are a boundary). */
+export const checkpointHeadSchema = z
+  .object({ ...headShape, keyedSupports: z.number().int().nonnegative(), keyedRebuts: z.number().int().nonnegative(), supportSources: z.number().int().nonnegative() })
+  .strict();
+/** A stored source row read back: the row without its source name (`[support, rebut, mass, realSupportSource, modelMass]`). */
+export const checkpointSourceDataSchema = z.tuple([voteSchema, voteSchema, numSchema.nullable(), z.boolean(), z.boolean()]);
+
+const bySource = (a: CheckpointSource, b: CheckpointSource) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/** The head of a whole checkpoint (its rows counted). */
+export function checkpointHeadOf(cp: FoldCheckpoint): CheckpointHead {
+  const { sources, ...rest } = cp;
+  let keyedSupports = 0;
+  let keyedRebuts = 0;
+  let supportSources = 0;
+  for (const [, support, rebut, , supportSource] of sources) {
+    if (support !== null) keyedSupports++;
+    if (rebut !== null) keyedRebuts++;
+    if (supportSource) supportSources++;
+  }
+  return { ...rest, keyedSupports, keyedRebuts, supportSources };
+}
+
+/** A whole checkpoint as a slice covering every source. */
+export function sliceOfCheckpoint(cp: FoldCheckpoint): CheckpointSlice {
+  return { head: checkpointHeadOf(cp), sources: cp.sources, covered: "all" };
+}
+
+/** The whole checkpoint of a slice that covers every source; null for a partial one. */
+export function joinCheckpoint(slice: CheckpointSlice): FoldCheckpoint | null {
+  if (slice.covered !== "all") return null;
+  const { keyedSupports: _a, keyedRebuts: _b, supportSources: _c, ...rest } = slice.head;
+  return { ...rest, sources: [...slice.sources].sort(bySource) };
+}
+
+/** Stored rows (the whole set, in any order) updated with a slice's rows: what a store holds after writing the slice. */
+export function mergeCheckpointSources(stored: readonly CheckpointSource[], slice: CheckpointSlice): CheckpointSource[] {
+  if (slice.covered === "all") return [...slice.sources].sort(bySource);
+  const rows = new Map(stored.map((r) => [r[0], r]));
+  for (const name of slice.covered) rows.delete(name);
+  for (const r of slice.sources) rows.set(r[0], r);
+  return [...rows.values()].sort(bySource);
+}
+
+/** The later of two slices of one belief (b computed on a's result): b's head, rows and coverage over a's. */
+export function mergeCheckpointSlices(a: CheckpointSlice, b: CheckpointSlice): CheckpointSlice {
+  if (b.covered === "all") return b;
+  const rows = new Map(a.sources.map((r) => [r[0], r]));
+  for (const name of b.covered) rows.delete(name);
+  for (const r of b.sources) rows.set(r[0], r);
+  const covered = a.covered === "all" ? "all" : [...new Set([...a.covered, ...b.covered])].sort();
+  return { head: b.head, sources: [...rows.values()].sort(bySource), covered };
+}
+
 /** The checkpoint of a whole history (the full fold). */
 export function foldCheckpoint(history: History, params: EngineParams): FoldCheckpoint {
   return replayWithCheckpoint(history, params).checkpoint;
@@ -303,11 +384,14 @@ export interface IncrementalReplay {
   entries: readonly EntryOutcome[];
   /** Earlier entries whose stored outputs change (outvoted by a new entry: contribution and effectiveWeight become 0). */
   changedEntries: readonly { seq: number; contribution: number; effectiveWeight: number }[];
-  checkpoint: FoldCheckpoint;
+  /** The next fold state: the head and the rows of the covered sources (the input's and the new items'). */
+  slice: CheckpointSlice;
+  /** The next whole checkpoint, when the input covered every source; else null. */
+  checkpoint: FoldCheckpoint | null;
 }
 
 /** Why `replayIncremental` needs a full replay instead. */
-export type IncrementalFallback = "params_changed" | "rewrites_history" | "out_of_order";
+export type IncrementalFallback = "params_changed" | "rewrites_history" | "out_of_order" | "sources_not_loaded";
 
 /**
  * Folds `newItems` onto `checkpoint` (the fold state of the belief's stored history): equal, bit for bit, to replaying
@@ -316,20 +400,26 @@ export type IncrementalFallback = "params_changed" | "rewrites_history" | "out_o
  * after the checkpoint — need a full replay: the answer is then `{ fallback }`.
  */
 export function replayIncremental(
-  checkpoint: FoldCheckpoint,
+  checkpoint: FoldCheckpoint | CheckpointSlice,
   newItems: readonly HistoryItem[],
   params: EngineParams,
 ): IncrementalReplay | { fallback: IncrementalFallback } {
-  if (checkpoint.format !== 1 || checkpoint.paramsVersion !== versionOf(params)) return { fallback: "params_changed" };
-  let last = checkpoint.foldedSeq;
+  const slice = "head" in checkpoint ? checkpoint : sliceOfCheckpoint(checkpoint);
+  const head = slice.head;
+  if (head.format !== 1 || head.paramsVersion !== versionOf(params)) return { fallback: "params_changed" };
+  const covered = slice.covered === "all" ? null : new Set(slice.covered);
+  let last = head.foldedSeq;
   for (const item of newItems) {
     if (item.type === "retracted" || item.type === "stripped" || item.type === "revised") return { fallback: "rewrites_history" };
     if (item.seq <= last) return { fallback: "out_of_order" };
     last = item.seq;
+    // A contraction scales every standing vote; an entry reads its source's row: both need the rows at hand.
+    if (covered !== null && ((item.type === "entry" && item.sourceId !== null && !covered.has(item.sourceId)) || item.type === "contraction"))
+      return { fallback: "sources_not_loaded" };
   }
-  const fold = Fold.fromCheckpoint(params, checkpoint);
+  const fold = Fold.fromCheckpoint(params, slice);
   for (const item of newItems) fold.fold(item);
-  const next = fold.toCheckpoint();
+  const next = fold.toSlice(slice.covered === "all" ? "all" : [...new Set([...slice.covered, ...sourcesOf(newItems)])].sort());
   fold.closeGroup();
   const state = fold.result();
   return {
@@ -340,8 +430,16 @@ export function replayIncremental(
     realSupportCount: fold.realSupportCount(),
     entries: state.entries,
     changedEntries: fold.outvotedPrefixEntries().map((o) => ({ seq: o.seq, contribution: o.contribution, effectiveWeight: o.effectiveWeight })),
-    checkpoint: next,
+    slice: next,
+    checkpoint: joinCheckpoint(next),
   };
+}
+
+/** The distinct sources the entries among `items` cite. */
+export function sourcesOf(items: readonly { type: string; sourceId?: string | null }[]): string[] {
+  const out = new Set<string>();
+  for (const item of items) if (item.type === "entry" && typeof item.sourceId === "string") out.add(item.sourceId);
+  return [...out];
 }
 
 function bySeq(a: HistoryItem, b: HistoryItem): number {
@@ -410,6 +508,10 @@ class Fold {
   private baseAnonRebuts = 0;
   private baseRealSupports = 0;
   private baseRealRebuttals = 0;
+  /** Standing keyed votes and live real supports' distinct sources of the rows a partial slice left out. */
+  private baseKeyedSupports = 0;
+  private baseKeyedRebuts = 0;
+  private baseSupportSources = 0;
   /** Outcomes of prefix entries that still hold a vote (stubs: only `seq` and the outputs matter). */
   private readonly restoredOutcomes: EntryOutcome[] = [];
   /** Highest seq folded so far. */
@@ -464,7 +566,7 @@ class Fold {
         {
           credence,
           tension: t,
-          independentRealSupports: this.supportSources.size,
+          independentRealSupports: this.supportSourceCount(),
           maxRealRebuttalStrength: this.maxRebuttal,
           promoted: this.promoted,
         },
@@ -675,11 +777,18 @@ class Fold {
 
   /** The state as data, before the final `closeGroup` (a later entry of the same change-set continues the group). */
   toCheckpoint(): FoldCheckpoint {
+    const whole = joinCheckpoint(this.toSlice("all"));
+    if (whole === null) throw new Error("unreachable: a slice covering all sources joins");
+    return whole;
+  }
+
+  /** The state as a slice: the head and the rows of every source this fold holds (restored or new). */
+  toSlice(covered: CheckpointSlice["covered"]): CheckpointSlice {
     // One row per source, sorted (the fold never depends on the order of its maps); removals and revisions of entries
     // already folded are done with and left out.
     const names = new Set<string>([...this.supportVotes.keys(), ...this.rebutVotes.keys(), ...this.massBySource.keys(), ...this.supportSources]);
     const vote = (v: Vote | undefined): CheckpointVote | null => (v === undefined ? null : [num(v.value), v.real, v.outcome.seq]);
-    const sources: FoldCheckpoint["sources"] = [...names].sort().map((source) => {
+    const sources: CheckpointSource[] = [...names].sort().map((source) => {
       const m = this.massBySource.get(source);
       return [source, vote(this.supportVotes.get(source)), vote(this.rebutVotes.get(source)), m === undefined ? null : num(m.value), this.supportSources.has(source), m?.model ?? false];
     });
@@ -691,7 +800,7 @@ class Fold {
       if (v.supports) anonSupports++;
       else anonRebuts++;
     }
-    return {
+    const head: CheckpointHead = {
       format: 1,
       paramsVersion: versionOf(this.params),
       foldedSeq: this.foldedSeq,
@@ -699,7 +808,6 @@ class Fold {
       revisedWeight: pending(this.revisedWeight).map(([seq, w]) => [seq, num(w)]),
       revisedRelation: pending(this.revisedRelation),
       sums: [num(this.real), num(this.model), num(this.S), num(this.R), num(this.n), num(this.nModel)],
-      sources,
       anonSupports,
       anonRebuts,
       realSupports: this.baseRealSupports + this.realSupports.length,
@@ -717,11 +825,16 @@ class Fold {
       promoted: this.promoted,
       memory: { everSupported: this.memory.everSupported, disputed: this.memory.disputed },
       status: this.status,
+      keyedSupports: this.baseKeyedSupports + this.supportVotes.size,
+      keyedRebuts: this.baseKeyedRebuts + this.rebutVotes.size,
+      supportSources: this.supportSourceCount(),
     };
+    return { head, sources, covered };
   }
 
-  /** A fold that continues from `cp` (no asOf, no timeline). */
-  static fromCheckpoint(params: EngineParams, cp: FoldCheckpoint): Fold {
+  /** A fold that continues from `slice` (no asOf, no timeline); the rows it does not hold count through the head. */
+  static fromCheckpoint(params: EngineParams, slice: CheckpointSlice): Fold {
+    const cp = slice.head;
     const f = new Fold(params, {});
     f.foldedSeq = cp.foldedSeq;
     for (const [seq, kind] of cp.removed) f.removed.set(seq, kind);
@@ -748,7 +861,13 @@ class Fold {
       f.votes.push(vote);
       (supports ? f.supportVotes : f.rebutVotes).set(source, vote);
     };
-    for (const [source, support, rebut, mass, supportSource, modelMass] of cp.sources) {
+    let heldSupports = 0;
+    let heldRebuts = 0;
+    let heldSupportSources = 0;
+    for (const [source, support, rebut, mass, supportSource, modelMass] of slice.sources) {
+      if (support !== null) heldSupports++;
+      if (rebut !== null) heldRebuts++;
+      if (supportSource) heldSupportSources++;
       restore(source, support, true);
       restore(source, rebut, false);
       if (mass !== null) {
@@ -758,6 +877,9 @@ class Fold {
       }
       if (supportSource) f.supportSources.add(source);
     }
+    f.baseKeyedSupports = cp.keyedSupports - heldSupports;
+    f.baseKeyedRebuts = cp.keyedRebuts - heldRebuts;
+    f.baseSupportSources = cp.supportSources - heldSupportSources;
     f.baseAnonSupports = cp.anonSupports;
     f.baseAnonRebuts = cp.anonRebuts;
     f.baseRealSupports = cp.realSupports;
@@ -794,6 +916,10 @@ class Fold {
     return this.n + Math.min(this.params.modelMassCap, this.nModel);
   }
 
+  private supportSourceCount(): number {
+    return this.baseSupportSources + this.supportSources.size;
+  }
+
   realSupportCount(): number {
     return this.baseRealSupports + this.realSupports.length;
   }
@@ -803,8 +929,8 @@ class Fold {
     const t = tensionOf(this.S, this.R, params);
     const credence = this.credence();
     const confidence = confidenceOf(this.massN(), t, params);
-    let supportCount = this.baseAnonSupports;
-    let contradictCount = this.baseAnonRebuts;
+    let supportCount = this.baseAnonSupports + this.baseKeyedSupports;
+    let contradictCount = this.baseAnonRebuts + this.baseKeyedRebuts;
     for (const v of this.votes) {
       if (!v.active) continue;
       if (v.supports) supportCount++;
@@ -828,7 +954,7 @@ class Fold {
       n: this.massN(),
       realLogOdds: this.real,
       modelLogOdds: this.model,
-      independentRealSupports: this.supportSources.size,
+      independentRealSupports: this.supportSourceCount(),
       realSupports: this.realSupports,
       realRebuttals: this.realRebuttals,
       strongestRealSupportTier: this.strongestTier,

@@ -252,8 +252,11 @@ export interface GraphStore {
    * A home-scope belief as a write needs it (`BeliefHead`): the belief, its last seq and the fold checkpoint stored
    * with it, and its history only when it has at most `historyLimit` items; null like `loadBelief`. One round trip on
    * SQL: a write to a belief with a long history reads neither the history nor replays it (`assimilateOnCheckpoint`).
+   * `checkpointSources` (default "all"): the sources whose checkpoint rows the write needs — the ones its entries
+   * cite; a store may return more (a slice covering all of them), never fewer. A fold that meets a source outside the
+   * slice falls back to the full replay (`sources_not_loaded`).
    */
-  loadBeliefHead(view: ScopeView, beliefId: string, options: { historyLimit: number }): Promise<BeliefHead | null>;
+  loadBeliefHead(view: ScopeView, beliefId: string, options: { historyLimit: number; checkpointSources?: readonly string[] | "all" }): Promise<BeliefHead | null>;
   /** Several beliefs of the home scope; ids that are missing or outside the home scope are left out. Ordered by id. */
   loadBeliefs(view: ScopeView, beliefIds: readonly string[], options?: LoadOptions): Promise<readonly BeliefRecord[]>;
   /** An Evidence item of the home scope. */

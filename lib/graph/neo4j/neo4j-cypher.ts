@@ -262,14 +262,49 @@ export const citations = {
   },
 
   /**
-   * Every belief reachable from `$ids` by following live entry edges forward (cited → citer), however far: the
-   * planner runs it as one pruning breadth-first expand (each node once), linear in the edges it crosses.
+   * The cascade's edges in one round trip (`citationClosure` of a long walk): the live entries citing `$seek` (by the
+   * `sourceId` index: entries hung on placeholders or dangling included), then every belief reachable from those
+   * citers and from `$starts` by one pruning breadth-first expand over live entry edges (pointer chasing, no index
+   * lookup per belief), each reached belief's own live citing edges, and the live entries hung on placeholders or
+   * dangling whose `sourceId` is a reached belief (read from the placeholder index and the `dangling` indexes, so the
+   * cost follows those entries, not the walk). Returns `hops` (every edge found, `{citedId, beliefId, seq}`) and
+   * `reached` (ids); a citer found only through a placeholder or dangling entry that was not reached is expanded by
+   * the caller in another round.
    */
-  reachableCiters: `
-    UNWIND $ids AS id
-    MATCH (start:Belief {ns: $ns, id: id})
-    MATCH (start)(()-[r:SUPPORTS|REBUTS|CONTEXTUALIZES WHERE r.live AND r.dangling IS NULL]->()){1,}(x:Belief)
-    RETURN DISTINCT x.id AS id`,
+  closureTraversal: `
+    CALL () {${citersOfList("$seek")}
+    }
+    WITH collect({citedId: citedId, beliefId: beliefId, seq: seq}) AS seeded, collect(DISTINCT beliefId) + $starts AS first
+    CALL (first) {
+      MATCH (f:Belief) USING INDEX SEEK f:Belief(ns, id)
+      WHERE f.ns = $ns AND f.id IN first
+      MATCH (f)(()-[r:SUPPORTS|REBUTS|CONTEXTUALIZES WHERE r.live AND r.dangling IS NULL]->()){0,}(x:Belief)
+      RETURN collect(DISTINCT x) AS reached
+    }
+    CALL (reached) {
+      UNWIND reached AS x
+      MATCH (x)-[r:SUPPORTS|REBUTS|CONTEXTUALIZES WHERE r.live AND r.dangling IS NULL]->(b:Belief)
+      RETURN collect({citedId: r.sourceId, beliefId: b.id, seq: r.seq}) AS direct
+    }
+    WITH seeded, direct, [x IN reached | x.id] AS ids
+    CALL (ids) {
+      CALL (ids) {
+        MATCH (p:Evidence) USING INDEX p:Evidence(ns, scope, placeholderFor)
+        WHERE p.ns = $ns AND p.scope IS NOT NULL AND p.placeholderFor IN ids
+        MATCH (p)-[r:SUPPORTS|REBUTS|CONTEXTUALIZES WHERE r.live]->(b:Belief)
+        RETURN r.sourceId AS citedId, b.id AS beliefId, r.seq AS seq${["SUPPORTS", "REBUTS", "CONTEXTUALIZES"]
+          .map(
+            (type) => `
+        UNION ALL
+        MATCH ()-[r:${type}]->(b:Belief) USING INDEX r:${type}(dangling)
+        WHERE r.dangling = true AND r.ns = $ns AND r.live AND r.sourceId IN ids
+        RETURN r.sourceId AS citedId, b.id AS beliefId, r.seq AS seq`,
+          )
+          .join("")}
+      }
+      RETURN collect({citedId: citedId, beliefId: beliefId, seq: seq}) AS indirect
+    }
+    RETURN seeded + direct + indirect AS hops, ids AS reached`,
 
   loadMany: `
     UNWIND $ids AS id

@@ -20,6 +20,7 @@ import {
   type MutationStatus,
   type ResolvedItem,
   parseFoldCheckpoint,
+  sliceOfCheckpoint,
   supportRefsOf,
   tokenize,
 } from "@/lib/engine";
@@ -258,12 +259,10 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     citersOfMany,
     loadMany,
     /**
-     * Short walks (maxHops ≤ the window) go level by level, `CLOSURE_WINDOW` levels per round trip. Long ones first
-     * collect the reachable set: the root's citers by the `sourceId` index, everything beyond by one pruning
-     * breadth-first expand over the live entry edges (`citations.reachableCiters`); then the exact hops of every
-     * belief in the set by the `sourceId` index (which also sees entries hung on placeholders or dangling, and any
-     * citer they add joins the set); then the depths by a breadth-first pass here. Either way a level keeps only the
-     * hops citing this walk's own frontier, and a belief joins the frontier once (cycle-safe, no recursion).
+     * Short walks (maxHops ≤ the window) go level by level, `CLOSURE_WINDOW` levels per round trip. Long ones collect
+     * every edge the walk can cross in one traversal (`closureBySets`) and take the depths here. Either way a level
+     * keeps only the hops citing this walk's own frontier, and a belief joins the frontier once (cycle-safe, no
+     * recursion).
      */
     async citationClosure(rootId, options) {
       const maxHops = options?.maxHops ?? Number.POSITIVE_INFINITY;
@@ -295,18 +294,37 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
   };
 
+  /**
+   * A long walk: one `citations.closureTraversal` round trip collects every edge the cascade can cross; another round
+   * only when a citer found through a placeholder or a dangling entry was not reached by the expand (it is expanded
+   * next). The depths come from a breadth-first pass here (`citationHopsByDepth`), as on SQL.
+   */
   async function closureBySets(rootId: string, maxHops: number): Promise<CitationHop[]> {
-    const citersOf = new Map<string, CitationRef[]>();
-    let pending = [rootId];
-    while (pending.length > 0) {
-      const found = await citersOfMany(pending);
-      for (const [id, refs] of found) citersOf.set(id, refs);
-      const fresh = [...new Set([...found.values()].flat().map((r) => r.beliefId))].filter((id) => !citersOf.has(id));
-      if (fresh.length === 0) break;
-      const beyond = (await query(citations.reachableCiters, { ids: fresh })).map((r) => String(r.id));
-      pending = [...new Set([...fresh, ...beyond])].filter((id) => !citersOf.has(id));
+    const byCited = new Map<string, CitationRef[]>();
+    const seen = new Set<string>();
+    const reached = new Set<string>([rootId]);
+    let seek = [rootId];
+    let starts: string[] = [];
+    while (seek.length > 0 || starts.length > 0) {
+      const row = (await query(citations.closureTraversal, { seek, starts }))[0];
+      const hops = (toPlain(row?.hops) ?? []) as { citedId: string; beliefId: string; seq: number }[];
+      for (const id of (toPlain(row?.reached) ?? []) as string[]) reached.add(id);
+      const next = new Set<string>();
+      for (const h of hops) {
+        const seq = Number(h.seq);
+        const key = `${h.beliefId}\u0000${seq}\u0000${h.citedId}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const list = byCited.get(h.citedId) ?? [];
+        list.push({ beliefId: h.beliefId, seq });
+        byCited.set(h.citedId, list);
+        if (!reached.has(h.beliefId)) next.add(h.beliefId);
+      }
+      for (const id of next) reached.add(id);
+      seek = [];
+      starts = [...next];
     }
-    return citationHopsByDepth(rootId, (id) => citersOf.get(id) ?? [], maxHops);
+    return citationHopsByDepth(rootId, (id) => byCited.get(id) ?? [], maxHops);
   }
 
   // ---- the resolver ----
@@ -488,7 +506,9 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       const history = b.history === null || b.history === undefined ? null : historyFromProp(b.history);
       // Seqs run 1, 2, … without gaps (apply checks it), so the last seq is the history's length.
       const lastSeq = history !== null ? (history[history.length - 1]?.seq ?? 0) : Number(toPlain(b.historyLength));
-      return { belief: beliefFromProps(b), lastSeq, checkpoint: parseFoldCheckpoint(typeof b.checkpoint === "string" ? b.checkpoint : null), history };
+      // The whole checkpoint is one property: the slice covers every source, whatever `checkpointSources` asks for.
+      const checkpoint = parseFoldCheckpoint(typeof b.checkpoint === "string" ? b.checkpoint : null);
+      return { belief: beliefFromProps(b), lastSeq, checkpoint: checkpoint === null ? null : sliceOfCheckpoint(checkpoint), history };
     },
 
     async loadBeliefs(view, beliefIds, options?: LoadOptions) {

@@ -9,7 +9,7 @@
  *   enforced by the database even between concurrent writers;
  * * `(ns, scope, topic)` on TopicFreeze.
  * Range indexes anchor every caller read on `(ns, scope)`; relationship indexes on `sourceId` make `citersOf(id)` an
- * index seek; the full-text index `credence_belief_search` (whitespace analyzer over the engine's own stemmed terms,
+ * index seek, and on `dangling` let the cascade find the few entries not hung on their source; the full-text index `credence_belief_search` (whitespace analyzer over the engine's own stemmed terms,
  * plus the scope token) serves candidate search.
  */
 import type { BookmarkManager, Driver } from "neo4j-driver";
@@ -33,6 +33,11 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   "CREATE INDEX credence_supports_source IF NOT EXISTS FOR ()-[r:SUPPORTS]-() ON (r.sourceId)",
   "CREATE INDEX credence_rebuts_source IF NOT EXISTS FOR ()-[r:REBUTS]-() ON (r.sourceId)",
   "CREATE INDEX credence_contextualizes_source IF NOT EXISTS FOR ()-[r:CONTEXTUALIZES]-() ON (r.sourceId)",
+  // The cascade finds entries hung on their own belief (`dangling`: the source was not in the store) through these;
+  // created on the first start of this version, and Neo4j fills them from the relationships already stored.
+  "CREATE INDEX credence_supports_dangling IF NOT EXISTS FOR ()-[r:SUPPORTS]-() ON (r.dangling)",
+  "CREATE INDEX credence_rebuts_dangling IF NOT EXISTS FOR ()-[r:REBUTS]-() ON (r.dangling)",
+  "CREATE INDEX credence_contextualizes_dangling IF NOT EXISTS FOR ()-[r:CONTEXTUALIZES]-() ON (r.dangling)",
   `CREATE FULLTEXT INDEX ${BELIEF_SEARCH_INDEX} IF NOT EXISTS FOR (n:Belief) ON EACH [n.searchTerms, n.ftScope] ` +
     "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}}",
   ...VECTOR_SCHEMA_STATEMENTS,

@@ -14,7 +14,7 @@
  */
 import neo4j from "neo4j-driver";
 import type { CypherRunner } from "./neo4j-runner";
-import { isLiveStatus, type BeliefEdge, type ChangeSet, type Evidence, type HistoryItem, type MutationRecord } from "@/lib/engine";
+import { isLiveStatus, joinCheckpoint, type BeliefEdge, type BeliefUpsert, type ChangeSet, type Evidence, type FoldCheckpoint, type HistoryItem, type MutationRecord } from "@/lib/engine";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeExport } from "../graph-store";
 import { write, read } from "./neo4j-cypher";
@@ -149,10 +149,10 @@ async function writeBeliefs(
   const updates = cs.beliefs.filter((u) => u.expectedVersion !== null).sort((a, b) => Number(isLiveStatus(a.belief.status)) - Number(isLiveStatus(b.belief.status)) || byId(a.belief, b.belief));
   const inserts = cs.beliefs.filter((u) => u.expectedVersion === null).sort((a, b) => byId(a.belief, b.belief));
   if (updates.length > 0) {
-    await tx.run(write.updateBeliefs, { ns, rows: updates.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [], u.checkpoint ?? null)) });
+    await tx.run(write.updateBeliefs, { ns, rows: updates.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [], wholeCheckpoint(u))) });
   }
   if (inserts.length > 0) {
-    await tx.run(write.createNodes("Belief"), { rows: inserts.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [], u.checkpoint ?? null)) });
+    await tx.run(write.createNodes("Belief"), { rows: inserts.map((u) => beliefToProps(ns, u.belief, histories.get(u.belief.id) ?? [], wholeCheckpoint(u))) });
   }
   const historyOnly = [...histories.keys()].filter((id) => !upserts.has(id)).sort();
   if (historyOnly.length > 0) {
@@ -165,6 +165,14 @@ async function writeBeliefs(
     });
   }
   return { entries, ended, retyped };
+}
+
+/**
+ * The whole checkpoint an upsert carries, kept as one JSON property. A partial slice (a fold onto rows this store
+ * never hands out: its `loadBeliefHead` always covers every source) is not stored: the next write replays.
+ */
+function wholeCheckpoint(u: BeliefUpsert): FoldCheckpoint | null {
+  return u.checkpoint ? joinCheckpoint(u.checkpoint) : null;
 }
 
 /**

@@ -208,8 +208,9 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async loadBeliefHead(view, beliefId, options) {
-      const rows = await run(sql, read.beliefHeadInHome, [beliefId, view.homeScopeId, visible(view), Math.max(0, Math.floor(options.historyLimit))]);
-      return rows[0] ?? null;
+      const sources = options.checkpointSources === undefined || options.checkpointSources === "all" ? null : [...new Set(options.checkpointSources)].sort();
+      const rows = await run(sql, read.beliefHeadInHome, [beliefId, view.homeScopeId, visible(view), Math.max(0, Math.floor(options.historyLimit)), sources]);
+      return rows[0]?.(sources ?? "all") ?? null;
     },
 
     async loadBeliefs(view, beliefIds, options: LoadOptions = {}) {

@@ -72,11 +72,14 @@ export const read = {
   beliefRecordsInHome: beliefRecords("read.beliefRecordsInHome", `b.id = ANY($2::text[]) AND b.scope = $3 AND $3 = ANY($4::text[])`),
   /**
    * A belief for a write (`loadBeliefHead`): its row, its last seq, its fold checkpoint, and its history only when it
-   * has at most `$4` items (a long one stays in the database: the write folds onto the checkpoint). [id, home, visible, historyLimit]
+   * has at most `$4` items (a long one stays in the database: the write folds onto the checkpoint), with the
+   * checkpoint's rows of the sources `$5` (null: all of them). [id, home, visible, historyLimit, sources]
    */
   beliefHeadInHome: statement(
     "read.beliefHeadInHome",
     `SELECT b.data, b.fold_checkpoint AS checkpoint, s.last_seq,
+            (SELECT jsonb_agg(jsonb_build_array(f.source) || f.data) FROM graph_fold_sources f
+             WHERE f.belief_id = b.id AND ($5::text[] IS NULL OR f.source = ANY($5::text[]))) AS checkpoint_sources,
             CASE WHEN s.last_seq <= $4 THEN COALESCE((SELECT jsonb_agg(h.data ORDER BY h.seq) FROM graph_history h WHERE h.belief_id = b.id), '[]'::jsonb) END AS history
      FROM graph_beliefs b
      CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s
@@ -300,13 +303,31 @@ const BELIEF_VALUES = `u.d->>'scope', u.d->>'topic', u.d->>'key', u.d->>'status'
   (u.d->>'credence')::float8, (u.d->>'confidence')::float8, (u.d->>'tension')::float8, (u.d->>'supportWeight')::float8,
   (u.d->>'rebuttalWeight')::float8, (u.d->>'version')::int, (u.d->>'createdAt')::timestamptz,
   (u.d->>'updatedAt')::timestamptz, (u.d->>'validUntil')::timestamptz, u.terms, u.d, u.checkpoint`;
-/** `$1`: JSON array of `{belief, expected, live, terms, checkpoint}` (checkpoint null when the upsert has none). */
+/**
+ * `$1`: JSON array of `{belief, expected, live, terms, checkpoint, cpAll, cpSources}`: checkpoint = the head (null when
+ * the upsert has none), cpSources = its rows (`[source, …data]`), cpAll = they are all of the belief's rows (the others
+ * are deleted) — true too when there is no checkpoint, so no rows outlive their head.
+ */
 const BELIEF_SOURCE = `(SELECT e->'belief' AS d, (e->>'expected')::int AS expected, (e->>'live')::boolean AS live,
   e->>'terms' AS terms, NULLIF(e->'checkpoint', 'null'::jsonb) AS checkpoint FROM jsonb_array_elements($1::jsonb) AS e) AS u`;
 
 const EVIDENCE_INSERT = `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
    SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz, (d->>'retractedAt')::timestamptz, d
    FROM jsonb_array_elements($1::jsonb) AS d`;
+
+/**
+ * The fold-checkpoint rows of the beliefs the statement's `written` CTE wrote (`$1` as in BELIEF_SOURCE): the rows a
+ * slice carries are upserted, and for a whole slice (or none) the belief's other rows are deleted. Only beliefs the
+ * version check let through, and after them (the CTEs read `written`): lock order belief → rows, as every writer.
+ */
+const FOLD_SOURCES_WRITE = `fs_in AS (SELECT e->'belief'->>'id' AS belief_id, (e->>'cpAll')::boolean AS whole, e->'cpSources' AS rows
+              FROM jsonb_array_elements($1::jsonb) AS e WHERE e->'belief'->>'id' IN (SELECT id FROM written)),
+  fs_rows AS (SELECT i.belief_id, r->>0 AS source, r - 0 AS data FROM fs_in i CROSS JOIN LATERAL jsonb_array_elements(i.rows) AS r),
+  fs_del AS (DELETE FROM graph_fold_sources f USING fs_in i
+             WHERE f.belief_id = i.belief_id AND i.whole
+               AND NOT EXISTS (SELECT 1 FROM fs_rows r WHERE r.belief_id = f.belief_id AND r.source = f.source)),
+  fs_put AS (INSERT INTO graph_fold_sources (belief_id, source, data) SELECT belief_id, source, data FROM fs_rows
+             ON CONFLICT (belief_id, source) DO UPDATE SET data = excluded.data)`;
 
 export const write = {
   /** [id, actor, time] */
@@ -324,30 +345,36 @@ export const write = {
    */
   insertChangeSetAndBeliefs: statement(
     "write.insertChangeSetAndBeliefs",
-    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz))
-     INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
-     SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
-     ON CONFLICT (id) DO NOTHING
-     RETURNING id`,
+    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz)),
+     written AS (INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
+       SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id),
+     ${FOLD_SOURCES_WRITE}
+     SELECT id FROM written`,
     idRow,
   ),
   /** The change-set row and version-checked updates in one statement. [belief rows JSON, id, actor, time] */
   insertChangeSetAndUpdateBeliefs: statement(
     "write.insertChangeSetAndUpdateBeliefs",
-    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz))
-     UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
-     FROM ${BELIEF_SOURCE}
-     WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope'
-     RETURNING b.id`,
+    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz)),
+     written AS (UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
+       FROM ${BELIEF_SOURCE}
+       WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope'
+       RETURNING b.id),
+     ${FOLD_SOURCES_WRITE}
+     SELECT id FROM written`,
     idRow,
   ),
   /** Version-checked updates; a row that does not match is left out of RETURNING. [belief rows JSON] */
   updateBeliefs: statement(
     "write.updateBeliefs",
-    `UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
-     FROM ${BELIEF_SOURCE}
-     WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope'
-     RETURNING b.id`,
+    `WITH written AS (UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
+       FROM ${BELIEF_SOURCE}
+       WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope'
+       RETURNING b.id),
+     ${FOLD_SOURCES_WRITE}
+     SELECT id FROM written`,
     idRow,
   ),
   /** [id] */
@@ -355,10 +382,12 @@ export const write = {
   /** [belief rows JSON] */
   insertBeliefs: statement(
     "write.insertBeliefs",
-    `INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
-     SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
-     ON CONFLICT (id) DO NOTHING
-     RETURNING id`,
+    `WITH written AS (INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
+       SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id),
+     ${FOLD_SOURCES_WRITE}
+     SELECT id FROM written`,
     idRow,
   ),
   /** Import: plain insert (the scope was checked empty). [belief rows JSON] */

@@ -9,8 +9,22 @@
  * thousands of rows and a schema parse would cost more than the query.
  */
 import { z } from "zod";
-import type { Belief, BeliefHead, BeliefRecord, CitationRef, Evidence, FoldCheckpoint, HistoryItem, ItemKind, MutationRecord, TopicFreeze } from "@/lib/engine";
-import { foldCheckpointSchema, ITEM_KINDS, MUTATION_STATUSES, TIERS } from "@/lib/engine";
+import type {
+  Belief,
+  BeliefHead,
+  BeliefRecord,
+  CheckpointHead,
+  CheckpointSlice,
+  CheckpointSource,
+  CitationRef,
+  Evidence,
+  FoldCheckpoint,
+  HistoryItem,
+  ItemKind,
+  MutationRecord,
+  TopicFreeze,
+} from "@/lib/engine";
+import { checkpointHeadSchema, checkpointSourceDataSchema, foldCheckpointSchema, ITEM_KINDS, MUTATION_STATUSES, sliceOfCheckpoint, TIERS } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { GraphStoreError } from "../errors";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "../graph-store";
@@ -66,13 +80,40 @@ export const beliefRecordRow: z.ZodType<BeliefRecord> = z
   .object({ data: beliefDoc, history: z.array(historyDoc).nullable() })
   .transform((r) => ({ belief: r.data, history: r.history ?? [] }));
 
-/** `read.beliefHeadInHome`: the checkpoint is a cache, so one that does not parse is treated as none (the write replays). */
-export const beliefHeadRow: z.ZodType<BeliefHead> = z
-  .object({ data: beliefDoc, checkpoint: z.unknown(), last_seq: int, history: z.array(historyDoc).nullable() })
-  .transform((r) => {
-    const checkpoint = r.checkpoint === null || r.checkpoint === undefined ? null : foldCheckpointSchema.safeParse(r.checkpoint);
-    return { belief: r.data, lastSeq: r.last_seq, checkpoint: checkpoint?.success ? (checkpoint.data as FoldCheckpoint) : null, history: r.history };
-  });
+/**
+ * `read.beliefHeadInHome`: the checkpoint is a cache, so one that does not parse is treated as none (the write
+ * replays). The head with the rows asked for (`covered`), or a whole checkpoint written before the rows had their own
+ * table (it has `sources`: read as covering all of them; the next write splits it).
+ */
+export const beliefHeadRow = z
+  .object({ data: beliefDoc, checkpoint: z.unknown(), checkpoint_sources: z.unknown(), last_seq: int, history: z.array(historyDoc).nullable() })
+  .transform((r) => (covered: CheckpointSlice["covered"]): BeliefHead => ({
+    belief: r.data,
+    lastSeq: r.last_seq,
+    checkpoint: checkpointSliceOf(r.checkpoint, r.checkpoint_sources, covered),
+    history: r.history,
+  }));
+
+const storedSourcesSchema = z.array(z.tuple([z.string()]).rest(z.unknown()));
+
+function checkpointSliceOf(head: unknown, rows: unknown, covered: CheckpointSlice["covered"]): CheckpointSlice | null {
+  if (head === null || head === undefined) return null;
+  if (typeof head === "object" && "sources" in head) {
+    const whole = foldCheckpointSchema.safeParse(head);
+    return whole.success ? sliceOfCheckpoint(whole.data as FoldCheckpoint) : null;
+  }
+  const parsedHead = checkpointHeadSchema.safeParse(head);
+  const parsedRows = storedSourcesSchema.safeParse(rows ?? []);
+  if (!parsedHead.success || !parsedRows.success) return null;
+  const sources: CheckpointSource[] = [];
+  for (const [source, ...data] of parsedRows.data) {
+    const row = checkpointSourceDataSchema.safeParse(data);
+    if (!row.success) return null;
+    sources.push([source, ...row.data] as CheckpointSource);
+  }
+  sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { head: parsedHead.data as CheckpointHead, sources, covered };
+}
 
 export const citationRefRow: z.ZodType<CitationRef> = z.object({ beliefId: z.string(), seq: int });
 

@@ -9,7 +9,7 @@
  * fails the change-set with VersionConflict. Beliefs that only get history (no upsert) are locked with
  * `SELECT … FOR UPDATE` before their seq is checked. Rows are touched in id order to keep lock order stable.
  */
-import { isLiveStatus, tokenize, type Belief, type ChangeSet, type FoldCheckpoint, type Evidence, type HistoryItem, type MutationRecord } from "@/lib/engine";
+import { isLiveStatus, tokenize, type Belief, type ChangeSet, type CheckpointSlice, type Evidence, type HistoryItem, type MutationRecord } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeExport } from "../graph-store";
@@ -49,8 +49,16 @@ async function insertEvidence(tx: SqlExecutor, evidence: readonly Evidence[]): P
 
 // ---- beliefs ----
 
-function beliefRow(belief: Belief, expected: number | null, checkpoint: FoldCheckpoint | null = null): unknown {
-  return { belief, expected, live: isLiveStatus(belief.status), terms: searchTerms(belief.text), checkpoint };
+function beliefRow(belief: Belief, expected: number | null, checkpoint: CheckpointSlice | null = null): unknown {
+  return {
+    belief,
+    expected,
+    live: isLiveStatus(belief.status),
+    terms: searchTerms(belief.text),
+    checkpoint: checkpoint?.head ?? null,
+    cpAll: checkpoint === null || checkpoint.covered === "all",
+    cpSources: checkpoint?.sources ?? [],
+  };
 }
 
 /**

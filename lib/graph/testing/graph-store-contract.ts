@@ -12,6 +12,7 @@ import {
   checkReplay,
   defaultParams,
   foldCheckpoint,
+  joinCheckpoint,
   resolveParams,
   retrieve,
   supportRefsOf,
@@ -407,7 +408,9 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
     describe("incremental replay (a fold checkpoint stored with each belief)", () => {
       /** One write through the head: folded onto the stored checkpoint, or (fallback) with the whole history. */
       async function writeThroughHead(v: ScopeView, beliefId: string, evidence: unknown[], minute: number, actor: string): Promise<"folded" | string> {
-        const head = await store.loadBeliefHead(v, beliefId, { historyLimit: 0 });
+        // As the services ask: the checkpoint rows of the sources this write cites (a store may send more).
+        const cited = evidence.flatMap((e) => (typeof (e as { sourceId?: unknown }).sourceId === "string" ? [(e as { sourceId: string }).sourceId] : []));
+        const head = await store.loadBeliefHead(v, beliefId, { historyLimit: 0, checkpointSources: cited });
         if (!head) throw new Error("belief vanished");
         // The history comes only when it has at most historyLimit items (here: only when empty).
         expect(head.history).toEqual(head.lastSeq === 0 ? [] : null);
@@ -431,7 +434,19 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const head = await store.loadBeliefHead(v, beliefId, { historyLimit: 1_000_000 });
         expect(head?.history).toEqual(record.history);
         expect(head?.lastSeq).toBe(record.history.length);
-        if (head?.checkpoint && head.checkpoint.foldedSeq === head.lastSeq) expect(head.checkpoint).toEqual(foldCheckpoint(record.history, defaultParams));
+        if (head?.checkpoint && head.checkpoint.head.foldedSeq === head.lastSeq) {
+          // Head and rows (all of them by default) join into the checkpoint of the full fold, bit for bit.
+          const whole = foldCheckpoint(record.history, defaultParams);
+          expect(head.checkpoint.covered).toBe("all");
+          expect(JSON.stringify(joinCheckpoint(head.checkpoint))).toBe(JSON.stringify(whole));
+          // Asked for some sources (and one without a row), a slice holds at least their rows, equal to the whole's.
+          const some = [...whole.sources.slice(0, 2).map(([source]) => source), "no-such-source"];
+          const part = await store.loadBeliefHead(v, beliefId, { historyLimit: 0, checkpointSources: some });
+          expect(part?.checkpoint?.head).toEqual(head.checkpoint.head);
+          const rows = new Map(part?.checkpoint?.sources.map((r) => [r[0], r]));
+          for (const row of whole.sources.slice(0, 2)) expect(rows.get(row[0])).toEqual(row);
+          expect(rows.has("no-such-source")).toBe(false);
+        }
       }
 
       it("folds new entries onto the stored checkpoint, falls back where it must, and keeps stored == full replay", async () => {
@@ -583,6 +598,31 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(cycle.map((h) => [h.beliefId, h.depth])).toEqual([
           [y.id, 1],
           [x.id, 2],
+        ]);
+      });
+
+      it("walks through citations hung on a placeholder (the cited belief was not in the citer's view) as through direct ones", async () => {
+        const scope = uid("s");
+        const other = uid("s");
+        const [a, b, c, d] = ["Root a.", "Direct b.", "Hidden-cite c.", "Direct d."].map((t, i) => makeBelief(i === 2 ? other : scope, t));
+        const direct = (id: string) => unsourcedEntry(1, { sourceId: id, sourceKind: "belief", verified: true, effectiveTier: "document" });
+        // c cites b by id, unresolved in its view (no sourceKind): the store hangs it on c's scope's placeholder for b's id.
+        const unresolved = (id: string) => unsourcedEntry(1, { sourceId: id, sourceKind: null, verified: false, effectiveTier: "model_assertion" });
+        await store.apply(
+          changeSet({
+            beliefs: [a!, b!, c!, d!].map((belief) => ({ belief, expectedVersion: null })),
+            history: [
+              { beliefId: b!.id, items: [direct(a!.id)] },
+              { beliefId: c!.id, items: [unresolved(b!.id)] },
+              { beliefId: d!.id, items: [direct(c!.id)] },
+            ],
+          }),
+        );
+        const hops = await store.citationIndex().citationClosure(a!.id);
+        expect(hops.map((h) => [h.beliefId, h.citedId, h.depth])).toEqual([
+          [b!.id, a!.id, 1],
+          [c!.id, b!.id, 2],
+          [d!.id, c!.id, 3],
         ]);
       });
     });

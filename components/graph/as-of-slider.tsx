@@ -94,7 +94,12 @@ export function AsOfSlider({ changes, asOf, onChange }: { changes: readonly Time
         />
         <div aria-hidden className="absolute inset-x-0 top-6 h-4 text-xs text-zinc-600 dark:text-zinc-400">
           {ticks.map((t) => (
-            <span key={t.index} className="absolute -translate-x-1/2 whitespace-nowrap" style={{ left: `calc(${last === 0 ? 0 : (t.index / last) * 100}% * 0.97 + 1.5%)` }}>
+            // The first and last labels are anchored inside the track (a centred first label is clipped on a phone).
+            <span
+              key={t.index}
+              className={`absolute whitespace-nowrap ${t.index === 0 ? "" : t.index === last ? "-translate-x-full" : "-translate-x-1/2"}`}
+              style={{ left: `calc(${last === 0 ? 0 : (t.index / last) * 100}% * 0.97 + 1.5%)` }}
+            >
               {t.label}
             </span>
           ))}

@@ -31,9 +31,11 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
   let discard: () => Promise<void> = async () => {};
   let db: Database;
   let store: GraphStore;
+  /** Every variant: the whole domain read in step 1 (lists shorter than the head), the walk with no heads (every
+   *  read a round trip; `eager` also reads every common list best credence first, as a large corpus does), and the
+   *  walk served from 3-belief heads with reads past them. */
+  let variants: SqlSearch[];
   let search: SqlSearch;
-  /** The same search reading every common list best credence first (the path a large corpus takes). */
-  let eager: SqlSearch;
 
   beforeAll(async () => {
     const migrationsDir = path.join(process.cwd(), "prisma", "migrations");
@@ -48,7 +50,13 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
     }
     store = createSqlGraphStore({ sql: db.sql, location: db.describe() });
     search = createSqlSearch(db.sql, { smallDomain: 0 });
-    eager = createSqlSearch(db.sql, { bigList: 1, smallDomain: 0 });
+    variants = [
+      search,
+      createSqlSearch(db.sql, { smallDomain: 0, prefetch: 0 }),
+      createSqlSearch(db.sql, { bigList: 1, smallDomain: 0, prefetch: 0 }),
+      createSqlSearch(db.sql, { smallDomain: 0, prefetch: 3 }),
+      createSqlSearch(db.sql, { bigList: 1, smallDomain: 0, prefetch: 3 }),
+    ];
   }, 120_000);
   afterAll(async () => {
     await db?.close();
@@ -60,13 +68,26 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
       for (const includeEnded of [false, true]) {
         const stats = await store.searchCandidateStats(view, q, { includeEnded });
         const expected = rankCandidateStats(q, stats, { k, includeEnded, scope: view.homeScopeId, ...(minCredence !== undefined ? { minCredence } : {}) });
-        for (const s of [search, eager]) {
+        for (const s of variants) {
           const got = await s.topK(view, q, { k, includeEnded, ...(minCredence !== undefined ? { minCredence } : {}) });
           expect(got).not.toBeNull();
           expect(got?.ranked.map((r) => [r.candidate.id, r.score, r.relevance])).toEqual(expected.map((r) => [r.candidate.id, r.score, r.relevance]));
         }
       }
     }
+  }
+
+  /** The per-(scope, term) counts the triggers keep equal a count over the postings (step 1 reads them for df and N). */
+  async function expectCountsMatchPostings(scope: string): Promise<void> {
+    const counted = await db.sql.query<{ term: string; n_all: string; n_current: string }>(
+      `SELECT term, sum(n_all)::text AS n_all, sum(n_current)::text AS n_current FROM graph_term_counts WHERE scope = $1 GROUP BY term HAVING sum(n_all) <> 0 ORDER BY term`,
+      [scope],
+    );
+    const posted = await db.sql.query<{ term: string; n_all: string; n_current: string }>(
+      `SELECT term, count(*)::text AS n_all, count(*) FILTER (WHERE current)::text AS n_current FROM graph_postings WHERE scope = $1 GROUP BY term ORDER BY term`,
+      [scope],
+    );
+    expect(counted).toEqual(posted);
   }
 
   it("returns exactly the exhaustive ranking's top k, ties and filters included, and follows rewrites (property)", async () => {
@@ -82,6 +103,7 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
             makeBelief(scope, `${s.words.join(" ")} ${uid("w").slice(-4)}.`, { credence: s.credence, status: s.status, validUntil: s.expiring ? at(30) : null }),
           );
           await store.apply(changeSet({ beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })) }));
+          await expectCountsMatchPostings(scope);
           await expectSameAsExhaustive(view, k, minCredence);
           // Rewrite half of them (new text, new credence, a status change): the postings follow.
           const rewritten = beliefs.filter((_, i) => i % 2 === 0).map((b, i) => ({
@@ -89,6 +111,7 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
             expectedVersion: 1,
           }));
           await store.apply(changeSet({ beliefs: rewritten }));
+          await expectCountsMatchPostings(scope);
           await expectSameAsExhaustive(view, k, minCredence);
         },
       ),
@@ -103,7 +126,9 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
     expect((await search.topK({ homeScopeId: mine, visibleScopeIds: [mine, theirs] }, "deploy", { k: 5 }))?.ranked).toEqual([]);
     expect((await search.topK({ homeScopeId: theirs, visibleScopeIds: [mine] }, "deploy", { k: 5 }))?.ranked).toEqual([]);
     expect((await search.topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 }))?.ranked.length).toBe(1);
-    // A domain this small is cheaper to rank whole: the default search hands it to the exhaustive path.
-    expect(await createSqlSearch(db.sql).topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 })).toBeNull();
+    // A domain this small is read whole by step 1 and ranked there; past the head, a small domain goes the exhaustive way.
+    expect((await createSqlSearch(db.sql).topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 }))?.ranked.length).toBe(1);
+    await store.apply(changeSet({ beliefs: [makeBelief(theirs, "deploy again")].map((belief) => ({ belief, expectedVersion: null })) }));
+    expect(await createSqlSearch(db.sql, { prefetch: 1 }).topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 })).toBeNull();
   });
 });

@@ -5,9 +5,12 @@
  * whole matching domain — without shipping that domain to the client, and without reading every posting of a common
  * term.
  *
- * 1. **Statistics** (one index-only read of the query terms' postings, aggregated in the database): N = how many
- *    distinct qualifying beliefs match any query term, df per term. The ranking's idf is defined over that domain, so
- *    this step is exact and unpruned.
+ * 1. **Statistics**, exact: df per term from the per-(scope, term) counts the triggers keep (`graph_term_counts`,
+ *    migration 20261201221000_graph_term_counts: a few row reads, however common the term); N = how many distinct
+ *    qualifying beliefs match any query term (the ranking's idf is defined over that domain) = df of the commonest
+ *    term t* + the beliefs holding another query term but not t* (an index-only read of the other terms' postings,
+ *    each probed for t* by the primary key) — the commonest term's postings are never read for the statistics. With a
+ *    `minCredence` (which the counts do not carry) both are counted over the postings instead.
  * 2. **Candidates** (`topKCandidates`, ../top-k-walk.ts: MaxScore over the terms, rarest first): a term's postings
  *    are read only down to the credence that can still reach the current k-th score — a range of the
  *    `(scope, term, credence)` index, each with every query term its belief holds — and a term whose best possible
@@ -28,11 +31,6 @@ export type { TopK, TopKOptions } from "../graph-store";
 
 export { MAX_WINDOW, SLACK } from "../top-k-walk";
 
-interface StatsRow {
-  term: string | null;
-  n: number | string;
-}
-
 /** Terms a query can match: the engine's content terms (letters and digits only, as the store writes them). */
 function queryTermsOf(query: string): string[] {
   return [...termSet(query)].filter((t) => /^[\p{L}\p{N}]+$/u.test(t));
@@ -46,7 +44,13 @@ export interface SqlSearch {
   topK(view: ScopeView, query: string, options: TopKOptions): Promise<TopK | null>;
 }
 
-export type SqlSearchTuning = TopKTuning;
+export interface SqlSearchTuning extends TopKTuning {
+  /** How many beliefs of each term's list step 1 reads (default max(4k, HEAD); tests lower it to exercise the walk). */
+  prefetch?: number;
+}
+
+/** The least list head step 1 reads per term. */
+export const HEAD = 100;
 
 interface PostingRow {
   belief_id: string;
@@ -66,6 +70,69 @@ const TERM_POSTINGS = `
   WHERE p.scope = $1 AND p.term = $3 AND p.credence >= $4 AND ($5::boolean OR p.current)
   ORDER BY p.credence DESC LIMIT $6`;
 
+/**
+ * df per term from the counts; N = df(t*) + |beliefs holding another term but not t*| (t* = the commonest term, ties
+ * by term). Rows: (term, df) per term with a count, then (NULL, N). [scope, terms, includeEnded]
+ */
+const COUNTED_STATS = `
+  WITH d AS (
+    SELECT term, sum(CASE WHEN $3::boolean THEN n_all ELSE n_current END)::bigint AS n
+    FROM graph_term_counts WHERE scope = $1 AND term = ANY($2::text[]) GROUP BY term),
+  top AS (SELECT term, n FROM d WHERE n > 0 ORDER BY n DESC, term LIMIT 1),
+  rest AS (
+    SELECT count(DISTINCT p.belief_id) AS n FROM graph_postings p, top
+    WHERE p.scope = $1 AND p.term = ANY($2::text[]) AND p.term <> top.term AND ($3::boolean OR p.current)
+      AND NOT EXISTS (SELECT 1 FROM graph_postings q WHERE q.scope = $1 AND q.term = top.term AND q.belief_id = p.belief_id))
+  SELECT term, n FROM d WHERE n > 0
+  UNION ALL SELECT NULL, coalesce((SELECT n FROM top), 0) + (SELECT n FROM rest)`;
+
+/** N and df counted over the postings (a `minCredence`, which the counts do not carry). [scope, terms, includeEnded, minCredence] */
+const POSTINGS_STATS = `
+  WITH p AS (
+    SELECT term, belief_id FROM graph_postings
+    WHERE scope = $1 AND term = ANY($2::text[]) AND ($3::boolean OR current) AND credence >= $4::float8)
+  SELECT term, count(*) AS n FROM p GROUP BY term
+  UNION ALL SELECT NULL, count(DISTINCT belief_id) FROM p`;
+
+/** The slim row columns of graph_beliefs `b` (the exhaustive path's `CANDIDATE_STATS`). */
+const SLIM = `b.id, b.credence, b.status, b.topic,
+  CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
+  CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", b.search_terms AS terms`;
+
+/**
+ * Step 1 and the head of every term's list in ONE statement: the statistics rows (`stat` = NULL for N), then per
+ * query term its best `$limit` qualifying beliefs by credence, as slim rows (`qterm`). `stats` reads [$1 scope,
+ * $2 terms, $3 includeEnded] (and $4 minCredence); the heads take $4 as their credence floor and $5 as the limit.
+ */
+function firstRead(stats: string): string {
+  return `
+  WITH s AS (${stats}),
+  f AS (
+    SELECT t.term AS qterm, ${SLIM}
+    FROM unnest($2::text[]) AS t(term),
+    LATERAL (SELECT p.belief_id FROM graph_postings p
+             WHERE p.scope = $1 AND p.term = t.term AND ($3::boolean OR p.current) AND p.credence >= $4::float8
+             ORDER BY p.credence DESC LIMIT $5) x
+    JOIN graph_beliefs b ON b.id = x.belief_id)
+  SELECT TRUE AS stat, term AS qterm, n, NULL::text AS id, NULL::float8 AS credence, NULL::text AS status, NULL::text AS topic,
+         NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms FROM s
+  UNION ALL SELECT FALSE, qterm, NULL, id, credence, status, topic, "contextTags", "validUntil", terms FROM f`;
+}
+const FIRST_READ_COUNTED = firstRead(COUNTED_STATS);
+const FIRST_READ_POSTINGS = firstRead(POSTINGS_STATS);
+
+interface FirstRow extends Record<string, unknown> {
+  stat: boolean;
+  qterm: string | null;
+  n: number | string | null;
+}
+
+/** A term's list head read in step 1, best credence first; `complete` when it is the whole list. */
+interface Head {
+  rows: CandidateStats[];
+  complete: boolean;
+}
+
 export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}): SqlSearch {
   const bigList = tuning.bigList ?? 4_000;
   const smallDomain = tuning.smallDomain ?? SMALL_DOMAIN;
@@ -81,25 +148,45 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
       if ((options.minRelevance ?? 0) !== 0) return null;
       const includeEnded = options.includeEnded ?? false;
       const minCredence = options.minCredence ?? null;
-      // Step 1: N and df, from the postings alone.
-      const stats = await sql.query<StatsRow>(
-        `WITH p AS (
-           SELECT term, belief_id FROM graph_postings
-           WHERE scope = $1 AND term = ANY($2::text[]) AND ($3::boolean OR current) AND ($4::float8 IS NULL OR credence >= $4))
-         SELECT term, count(*) AS n FROM p GROUP BY term
-         UNION ALL SELECT NULL, count(DISTINCT belief_id) FROM p`,
-        [home, terms, includeEnded, minCredence],
-      );
+      const headSize = tuning.prefetch ?? Math.max(4 * k, HEAD);
+      // Step 1: N and df, and every term's best `headSize` beliefs (one round trip).
+      const first = await sql.query<FirstRow>(minCredence === null ? FIRST_READ_COUNTED : FIRST_READ_POSTINGS, [home, terms, includeEnded, minCredence ?? -1, headSize]);
       let n = 0;
       const df = new Map<string, number>();
-      for (const row of stats) {
-        if (row.term === null) n = Number(row.n);
-        else df.set(row.term, Number(row.n));
+      const heads = new Map<string, Head>(terms.map((t) => [t, { rows: [], complete: false }]));
+      const slim = new Map<string, CandidateStats>();
+      for (const row of first) {
+        if (row.stat) {
+          if (row.qterm === null) n = Number(row.n);
+          else df.set(row.qterm, Number(row.n));
+          continue;
+        }
+        const c = slim.get(row.id as string) ?? candidateStatsOf({ ...row, scope: home, contextTags: row.contextTags ?? [] });
+        slim.set(c.id, c);
+        heads.get(row.qterm as string)?.rows.push(c);
+      }
+      for (const head of heads.values()) {
+        head.rows.sort((a, b) => b.credence - a.credence);
+        head.complete = head.rows.length < headSize;
       }
       if (n === 0) return none;
+      const rank = (candidates: readonly CandidateStats[]): TopK => ({
+        ranked: rankByTerms(query, candidates, {
+          k,
+          includeEnded,
+          scope: home,
+          ...(options.minCredence !== undefined ? { minCredence: options.minCredence } : {}),
+          corpus: { n, df },
+        }).map(({ item, relevance, score }) => ({ candidate: item, relevance, score })),
+        corpus: { n, df },
+      });
+      // Every list read whole: the domain is in hand, ranked right here.
+      if ([...heads.values()].every((h) => h.complete)) return rank([...slim.values()]);
       if (n <= smallDomain) return null;
 
-      // Step 2: the MaxScore walk over the postings.
+      // Step 2: the MaxScore walk, served from the heads while they reach down to the asked credence.
+      const termSetOfQuery = new Set(terms);
+      const matchOf = (c: CandidateStats) => ({ id: c.id, credence: c.credence, nTerms: c.terms.length, matched: c.terms.filter((t) => termSetOfQuery.has(t)) });
       const best = await topKCandidates({
         query,
         terms,
@@ -108,29 +195,30 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
         k,
         bigList,
         read: async (term, floor, limit) => {
+          const head = heads.get(term);
+          if (head) {
+            const from = head.rows.filter((c) => c.credence >= floor);
+            const last = head.rows[head.rows.length - 1];
+            if (head.complete || (last !== undefined && last.credence < floor) || (limit !== null && from.length >= limit)) {
+              return (limit === null ? from : from.slice(0, limit)).map(matchOf);
+            }
+          }
           const rows = await sql.query<PostingRow>(TERM_POSTINGS, [home, terms, term, Math.max(floor, minCredence ?? -1), includeEnded, limit]);
           return rows.map((row) => ({ id: row.belief_id, credence: Number(row.credence), nTerms: Number(row.n_terms), matched: row.matched }));
         },
       });
       if (best === null) return null;
 
-      // Step 3: the candidates within SLACK of the k-th score, their slim rows, ranked exactly.
-      const rows = await sql.query<Record<string, unknown>>(
-        `SELECT id, credence, status, topic,
-                CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
-                CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", search_terms AS terms
-         FROM graph_beliefs WHERE id = ANY($1::text[]) AND scope = $2`,
-        [best, home],
-      );
-      const candidates: CandidateStats[] = rows.map((row) => candidateStatsOf({ ...row, scope: home, contextTags: row.contextTags ?? [] }));
-      const ranked = rankByTerms(query, candidates, {
-        k,
-        includeEnded,
-        scope: home,
-        ...(options.minCredence !== undefined ? { minCredence: options.minCredence } : {}),
-        corpus: { n, df },
-      }).map(({ item, relevance, score }) => ({ candidate: item, relevance, score }));
-      return { ranked, corpus: { n, df } };
+      // Step 3: the candidates within SLACK of the k-th score (slim rows not read yet: one read), ranked exactly.
+      const missing = best.filter((id) => !slim.has(id));
+      if (missing.length > 0) {
+        const rows = await sql.query<Record<string, unknown>>(`SELECT ${SLIM} FROM graph_beliefs b WHERE b.id = ANY($1::text[]) AND b.scope = $2`, [missing, home]);
+        for (const row of rows) {
+          const c = candidateStatsOf({ ...row, scope: home, contextTags: row.contextTags ?? [] });
+          slim.set(c.id, c);
+        }
+      }
+      return rank(best.flatMap((id) => slim.get(id) ?? []));
     },
   };
 }

@@ -22,11 +22,20 @@
  * Flags: --sizes 10000,100000,1000000  --backends pglite,postgres,neo4j  --queries 40  --pglite-max 100000
  *        --neo4j-max 1000000  --vectors-max 100000 (no vectors, hence no hybrid rows, above this size: a million vectors
  *        take longer to load than the session this benchmark was written in had)
+ * Kept corpora (load once, measure many times): --pglite-data DIR keeps the PGlite corpus in data folder DIR;
+ *        --pg-database NAME keeps the Postgres corpus in database NAME (created
+ *        when missing, never dropped); --neo4j-data DIR starts the Neo4j test server on data folder DIR (kept) with
+ *        --neo4j-port N (default: any free port). A kept store holds one corpus (scope `s_bench_retrieval`, Neo4j
+ *        namespace `bench_retrieval`); a run loads only the beliefs it lacks up to each size (the same seeded
+ *        sentences and credences as a fresh load) and skips sizes below what it already holds. --reuse: load nothing,
+ *        fail when the kept corpus is smaller than a size. A kept corpus loaded in an earlier run has no in-memory
+ *        copy, so its hybrid rows (which need every vector in memory for their baseline) are skipped.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import neo4j, { type Driver } from "neo4j-driver";
+import pg from "pg";
 import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
 import { openDatabase, type Database } from "@/lib/db/database";
 import { defaultParams, rankByTerms, recall, termSet, words, type ChangeSet, type Embedder, type EmbeddingModel, type TermCandidate } from "@/lib/engine";
@@ -34,7 +43,7 @@ import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { batch, iso, nid, rng, run as runId, sentence } from "@/lib/graph/bench-corpus";
 import { percentile } from "@/lib/graph/bench-read-paths";
 import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
-import { rawInsert as neo4jRawInsert } from "@/lib/graph/neo4j/bench";
+import { bulkInsert, createSearchIndexes, dropSearchIndexes, rawInsert as neo4jRawInsert } from "@/lib/graph/neo4j/bench";
 import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { rankCandidateStats } from "@/lib/graph/rank-candidate-stats";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
@@ -43,7 +52,7 @@ import { rawInsertRows } from "@/lib/graph/sql/bench";
 import { rankHybrid, VECTOR_CANDIDATES, type VectorCapabilities } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase, DEFAULT_TEST_POSTGRES_URL } from "@/lib/testing/postgres";
 
 // A million-belief load ends with VACUUM ANALYZE and its exhaustive baselines read 10⁵ rows: no 30 s statement cap here.
 process.env.CREDENCE_DB_STATEMENT_TIMEOUT_MS ??= "3600000";
@@ -58,6 +67,16 @@ const BACKENDS = flag("backends", "pglite,postgres,neo4j").split(",");
 const QUERY_COUNT = Number(flag("queries", "40"));
 const MAX = { pglite: Number(flag("pglite-max", "100000")), postgres: Infinity, neo4j: Number(flag("neo4j-max", "1000000")) } as Record<string, number>;
 const VECTORS_MAX = Number(flag("vectors-max", "100000"));
+const PG_DATABASE = flag("pg-database", "");
+const PGLITE_DATA = flag("pglite-data", "");
+const NEO4J_DATA = flag("neo4j-data", "");
+const NEO4J_PORT = flag("neo4j-port", "");
+const REUSE = args.includes("--reuse");
+/** The scope (and Neo4j namespace) of a kept corpus. */
+const KEPT_SCOPE = "s_bench_retrieval";
+const KEPT_NAMESPACE = "bench_retrieval";
+/** From this many beliefs loaded in one go, Neo4j's search indexes are dropped before and populated after the load. */
+const NEO4J_BULK_FROM = 50_000;
 const DIMS = 384;
 const LOAD_BATCH = 5_000;
 const MODEL = "bench-bag-of-words@1";
@@ -159,6 +178,10 @@ interface Loader {
   store: GraphStore;
   /** Writes one change-set of new beliefs (and their vectors when given). */
   load(cs: ChangeSet, vectors: Float32Array[] | null): Promise<void>;
+  /** Beliefs already in `scope` (a kept corpus). */
+  count(scope: string): Promise<number>;
+  /** Before loading `n` beliefs in one go (Neo4j drops its search indexes for a big load). */
+  prepare(n: number): Promise<void>;
   /** After loading: statistics, index population. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -190,6 +213,11 @@ async function sqlLoader(name: string, db: Database, cleanup: () => Promise<void
         );
       });
     },
+    async count(scope) {
+      const rows = await db.sql.query<{ n: string | number }>("SELECT count(*) AS n FROM graph_beliefs WHERE scope = $1", [scope]);
+      return Number(rows[0]?.n ?? 0);
+    },
+    async prepare() {},
     async settle() {
       await db.sql.query("VACUUM ANALYZE");
     },
@@ -200,27 +228,39 @@ async function sqlLoader(name: string, db: Database, cleanup: () => Promise<void
   };
 }
 
-async function neo4jLoader(driver: Driver, uri: string): Promise<Loader> {
-  const ns = `bench_${runId}`;
+/** `ownServer`: the bench started this Neo4j, so it may drop and recreate the search indexes around a big load. */
+async function neo4jLoader(driver: Driver, uri: string, kept: boolean, ownServer: boolean): Promise<Loader> {
+  const ns = kept ? KEPT_NAMESPACE : `bench_${runId}`;
   const store = createNeo4jGraphStore({ uri, namespace: ns });
   await store.check();
+  let bulk = false;
   return {
     name: "Neo4j 5.26",
     store,
     async load(cs, vectors) {
+      if (bulk && vectors === null) return bulkInsert(driver, "neo4j", ns, cs);
       const embeddings = vectors === null ? [] : cs.beliefs.map((u, i) => ({ id: u.belief.id, scope: u.belief.scope, model: MODEL, vector: vectors[i] as Float32Array }));
       await neo4jRawInsert(driver, "neo4j", ns, cs, embeddings);
     },
-    async settle() {
+    async count(scope) {
       const session = driver.session({ database: "neo4j" });
       try {
-        await session.run("CALL db.awaitIndexes(3600)");
+        const result = await session.run("MATCH (b:Belief {ns: $ns, scope: $scope}) RETURN count(b) AS n", { ns, scope });
+        return Number(result.records[0]?.get("n") ?? 0);
       } finally {
         await session.close();
       }
     },
+    async prepare(n) {
+      bulk = ownServer && n >= NEO4J_BULK_FROM;
+      if (bulk) await dropSearchIndexes(driver, "neo4j");
+    },
+    async settle() {
+      await createSearchIndexes(driver, "neo4j");
+      bulk = false;
+    },
     async close() {
-      await store.dropNamespace().catch(() => {});
+      if (!kept) await store.dropNamespace().catch(() => {});
       await store.close();
     },
   };
@@ -247,7 +287,7 @@ interface Growth {
   load: [number, number];
 }
 
-async function benchBackend(loader: Loader, sizes: readonly number[], rows: Map<string, Map<string, string>>, growth: Growth[]): Promise<void> {
+async function benchBackend(loader: Loader, sizes: readonly number[], rows: Map<string, Map<string, string>>, growth: Growth[], kept: boolean): Promise<void> {
   const { name, store } = loader;
   const add = (metric: string, value: string) => {
     if (!rows.has(metric)) rows.set(metric, new Map());
@@ -255,30 +295,47 @@ async function benchBackend(loader: Loader, sizes: readonly number[], rows: Map<
     console.error(`${name} | ${metric} | ${value}`);
   };
   const caps = store as GraphStore & VectorCapabilities;
-  const scope = nid("s");
+  const scope = kept ? KEPT_SCOPE : nid("s");
   const view: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
   const r = rng(11);
   const credenceRng = rng(23);
   const corpus = new Corpus();
   const lexical = new SemanticMatcher(bowEmbedder);
   const assessor = createHeuristicAssessor();
+  const held = kept ? await loader.count(scope) : 0;
   let size = 0;
+  // A kept corpus: the seeded sentences and credences it already holds are drawn again (not loaded), so what a run
+  // adds continues the same sequence as one fresh load would.
+  while (size < held) {
+    const n = Math.min(LOAD_BATCH, held - size);
+    for (const u of batch(scope, n, r, iso(0)).beliefs) u.belief.credence = 0.3 + 0.65 * credenceRng();
+    size += n;
+  }
+  if (held > 0) console.error(`${name}: the kept corpus holds ${held} beliefs`);
   for (const target of sizes) {
-    const withVectors = target <= VECTORS_MAX;
-    let t = performance.now();
-    while (size < target) {
-      const n = Math.min(LOAD_BATCH, target - size);
-      const cs = batch(scope, n, r, iso(0));
-      // Credences spread over (0.3, 0.95), as a real graph's are (the corpus' default is one constant).
-      for (const u of cs.beliefs) u.belief.credence = 0.3 + 0.65 * credenceRng();
-      const vectors = withVectors ? cs.beliefs.map((u) => bowVector(u.belief.text)) : null;
-      await loader.load(cs, vectors);
-      for (const u of cs.beliefs) corpus.add(u.belief.id, u.belief.text, u.belief.credence);
-      size += n;
-      if (size % 100_000 === 0) console.error(`${name}: ${size} beliefs loaded (${((performance.now() - t) / 1000).toFixed(0)} s, load ${loadText()})`);
+    if (target < size) {
+      console.error(`${name}: skipping ${target} (the kept corpus holds ${size})`);
+      continue;
     }
-    await loader.settle();
-    add(`bulk load to ${target} beliefs${withVectors ? " with vectors" : ""} (s)`, ((performance.now() - t) / 1000).toFixed(0));
+    if (REUSE && target > size) throw new Error(`--reuse: the kept corpus holds ${size} beliefs, fewer than ${target} (run without --reuse to load the rest)`);
+    const withVectors = target <= VECTORS_MAX && held === 0;
+    let t = performance.now();
+    if (size < target) {
+      await loader.prepare(target - size);
+      while (size < target) {
+        const n = Math.min(LOAD_BATCH, target - size);
+        const cs = batch(scope, n, r, iso(0));
+        // Credences spread over (0.3, 0.95), as a real graph's are (the corpus' default is one constant).
+        for (const u of cs.beliefs) u.belief.credence = 0.3 + 0.65 * credenceRng();
+        const vectors = withVectors ? cs.beliefs.map((u) => bowVector(u.belief.text)) : null;
+        await loader.load(cs, vectors);
+        if (withVectors) for (const u of cs.beliefs) corpus.add(u.belief.id, u.belief.text, u.belief.credence);
+        size += n;
+        if (size % 100_000 === 0) console.error(`${name}: ${size} beliefs loaded (${((performance.now() - t) / 1000).toFixed(0)} s, load ${loadText()})`);
+      }
+      await loader.settle();
+      add(`bulk load to ${target} beliefs${withVectors ? " with vectors" : ""} (s)`, ((performance.now() - t) / 1000).toFixed(0));
+    }
 
     const q = rng(97);
     const questions = Array.from({ length: QUERY_COUNT }, () => sentence(q, 3).replace(/\.$/, "?"));
@@ -375,6 +432,22 @@ async function benchBackend(loader: Loader, sizes: readonly number[], rows: Map<
   }
 }
 
+/** The URL of database `name` on the test Postgres server, created when missing (a kept corpus; never dropped here). */
+async function keptDatabase(name: string): Promise<string> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`--pg-database: ${name} is not a plain lower-case name`);
+  const admin = new URL(process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL);
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  admin.pathname = `/${name}`;
+  return admin.toString();
+}
+
 async function main(): Promise<void> {
   const migrationsDir = path.resolve("prisma/migrations");
   const rows = new Map<string, Map<string, string>>();
@@ -413,20 +486,31 @@ async function main(): Promise<void> {
     if (sizes.length === 0) continue;
     let loader: Loader;
     let stop: () => Promise<void> = async () => {};
-    if (backend === "pglite") {
+    if (backend === "pglite" && PGLITE_DATA) {
+      const db = await openDatabase({ dataDir: path.resolve(PGLITE_DATA), migrationsDir, owner: "bench-retrieval" });
+      loader = await sqlLoader("SQL / PGlite", db, async () => {});
+    } else if (backend === "pglite") {
       const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-retrieval-"));
       const db = await openDatabase({ dataDir: dir, migrationsDir, owner: "bench-retrieval" });
       loader = await sqlLoader("SQL / PGlite", db, () => rm(dir, { recursive: true, force: true }));
     } else if (backend === "postgres") {
-      const throwaway = await createThrowawayDatabase("credence_bench_retrieval");
-      const db = await openDatabase({ databaseUrl: throwaway.url, migrationsDir });
-      loader = await sqlLoader("SQL / Postgres 15", db, () => throwaway.drop());
+      if (PG_DATABASE) {
+        const url = await keptDatabase(PG_DATABASE);
+        const db = await openDatabase({ databaseUrl: url, migrationsDir });
+        loader = await sqlLoader("SQL / Postgres 15", db, async () => {});
+      } else {
+        const throwaway = await createThrowawayDatabase("credence_bench_retrieval");
+        const db = await openDatabase({ databaseUrl: throwaway.url, migrationsDir });
+        loader = await sqlLoader("SQL / Postgres 15", db, () => throwaway.drop());
+      }
     } else if (backend === "neo4j") {
       const external = process.env.NEO4J_URI;
-      const server = external ? null : await startNeo4jServer();
+      const server = external
+        ? null
+        : await startNeo4jServer({ ...(NEO4J_DATA ? { dataDir: path.resolve(NEO4J_DATA) } : {}), ...(NEO4J_PORT ? { port: Number(NEO4J_PORT) } : {}) });
       const uri = external ?? server?.uri ?? "";
       const driver = neo4j.driver(uri);
-      const inner = await neo4jLoader(driver, uri);
+      const inner = await neo4jLoader(driver, uri, Boolean(NEO4J_DATA) || (external !== undefined && REUSE), server !== null);
       loader = inner;
       stop = async () => {
         await driver.close();
@@ -438,7 +522,8 @@ async function main(): Promise<void> {
     }
     names.push(loader.name);
     try {
-      await benchBackend(loader, sizes, rows, growth);
+      const kept = (backend === "pglite" && Boolean(PGLITE_DATA)) || (backend === "postgres" && Boolean(PG_DATABASE)) || (backend === "neo4j" && (Boolean(NEO4J_DATA) || (Boolean(process.env.NEO4J_URI) && REUSE)));
+      await benchBackend(loader, sizes, rows, growth, kept);
     } finally {
       await loader.close();
       await stop();

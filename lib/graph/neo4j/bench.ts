@@ -22,6 +22,8 @@ import { measureReadPaths, readPathRows } from "../bench-read-paths";
 import type { ScopeView } from "../graph-store";
 import { createNeo4jGraphStore } from "./neo4j-graph-store";
 import { beliefToProps, evidenceToProps } from "./neo4j-records";
+import { BELIEF_SEARCH_INDEX, SCHEMA_STATEMENTS } from "./neo4j-schema";
+import { EMBEDDING_VECTOR_INDEX } from "./neo4j-vectors";
 
 export interface Neo4jBenchOptions {
   uri: string;
@@ -178,6 +180,62 @@ export async function rawInsert(
         );
       }
     });
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * The bulk loader of `npm run bench:retrieval` for large corpora: the same nodes and relationships as `rawInsert` for a
+ * bench change-set (each belief with one entry citing its own Evidence), but in ONE `UNWIND` statement per batch —
+ * each row creates its Evidence, its Belief and the SUPPORTS edge between them, so no edge needs an index lookup to
+ * find its ends. Callers drop the full-text and vector indexes before a big load and create them after (one
+ * population pass instead of an index update per transaction: `dropSearchIndexes` / `createSearchIndexes`).
+ */
+export async function bulkInsert(driver: Driver, database: string, ns: string, cs: ChangeSet): Promise<void> {
+  const evidenceOf = new Map(cs.evidence.map((e) => [e.id, e]));
+  const beliefOf = new Map(cs.beliefs.map((u) => [u.belief.id, u.belief]));
+  const rows = cs.history.flatMap((h) => {
+    const b = beliefOf.get(h.beliefId);
+    const item = h.items[0];
+    if (!b || !item || item.type !== "entry" || item.sourceId === null) return [];
+    const e = evidenceOf.get(item.sourceId);
+    if (!e) return [];
+    return [
+      {
+        e: evidenceToProps(ns, e),
+        b: beliefToProps(ns, b, h.items),
+        r: { ns, beliefId: b.id, seq: neo4j.int(item.seq), sourceId: item.sourceId, live: true, time: item.time, changeSet: item.changeSet },
+      },
+    ];
+  });
+  if (rows.length !== cs.beliefs.length) throw new Error("bulkInsert takes bench change-sets: one entry citing its own Evidence per belief");
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
+  try {
+    await session.executeWrite((tx) => tx.run("UNWIND $rows AS row CREATE (e:Evidence) SET e = row.e CREATE (b:Belief) SET b = row.b CREATE (e)-[r:SUPPORTS]->(b) SET r = row.r", { rows }));
+  } finally {
+    await session.close();
+  }
+}
+
+/** The search indexes a bulk load drops before and creates after (`ensureNeo4jSchema` creates them as the store's own). */
+const SEARCH_INDEXES = [BELIEF_SEARCH_INDEX, EMBEDDING_VECTOR_INDEX];
+
+export async function dropSearchIndexes(driver: Driver, database: string): Promise<void> {
+  const session = driver.session({ database });
+  try {
+    for (const name of SEARCH_INDEXES) await session.run(`DROP INDEX ${name} IF EXISTS`);
+  } finally {
+    await session.close();
+  }
+}
+
+/** Every schema statement of the store (the dropped indexes come back), then waits up to `seconds` for population. */
+export async function createSearchIndexes(driver: Driver, database: string, seconds = 7_200): Promise<void> {
+  const session = driver.session({ database });
+  try {
+    for (const statement of SCHEMA_STATEMENTS) await session.run(statement);
+    await session.run(`CALL db.awaitIndexes(${Math.floor(seconds)})`);
   } finally {
     await session.close();
   }

@@ -78,37 +78,33 @@ export const read = {
     RETURN ${CANDIDATE_STATS}`,
 
   /**
-   * Top-k statistics (lib/graph/neo4j/neo4j-search.ts): per term how many qualifying home-scope beliefs hold it, and
-   * (term null) how many hold any. $termQueries: one Lucene query per term; $anyQuery: all of them.
+   * Top-k in one statement (lib/graph/neo4j/neo4j-search.ts): one pass over the full-text matches of any query term,
+   * N and df per term counted there, every qualifying match scored by the engine's formula (`rankByTerms`), and the
+   * slim rows of those within $slack of the k-th score returned (at most $window), each with N and df.
    */
-  topKStats: `
-    CALL () {
-      UNWIND $termQueries AS tq
-      CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', tq.query) YIELD node AS b
-      WITH tq, b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible
-        AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND ($minCredence IS NULL OR b.credence >= $minCredence)
-      RETURN tq.term AS term, count(b) AS n
-      UNION ALL
-      CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $anyQuery) YIELD node AS b
-      WITH b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible
-        AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND ($minCredence IS NULL OR b.credence >= $minCredence)
-      RETURN null AS term, count(b) AS n
-    }
-    RETURN term, n`,
-
-  /** Top-k's first read: at most $limit matching beliefs as slim rows, in no order (the whole domain when fewer). */
-  topKDomain: `
-    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b
-    WITH b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
-    WITH b LIMIT $limit
-    RETURN ${CANDIDATE_STATS}`,
-
-  /** One term's qualifying beliefs with credence ≥ $floor, best credence first, at most $limit, with their terms. */
-  topKTerm: `
+  topKRanked: `
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b
     WITH b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible
-      AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND b.credence >= $floor
-    RETURN b.id AS id, b.credence AS credence, b.searchTerms AS terms ORDER BY b.credence DESC LIMIT $limit`,
+      AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND ($minCredence IS NULL OR b.credence >= $minCredence)
+    WITH b, split(b.searchTerms, ' ') AS own
+    WITH collect({b: b, own: size([t IN own WHERE t <> '']), matched: [t IN $terms WHERE t IN own]}) AS rows
+    WITH rows, size(rows) AS n, [t IN $terms | size([r IN rows WHERE t IN r.matched])] AS df
+    WITH rows, n, df, [d IN df | log(1.0 + (toFloat(n) - d + 0.5) / (d + 0.5))] AS idf
+    WITH rows, n, df, idf, reduce(s = 0.0, x IN idf | s + x) AS total
+    UNWIND rows AS r
+    WITH n, df, r, total,
+         reduce(c = 0.0, i IN range(0, size($terms) - 1) | c + CASE WHEN $terms[i] IN r.matched THEN idf[i] ELSE 0.0 END) AS covered
+    WITH n, df, r.b AS b,
+         CASE WHEN total <= 0 OR r.own = 0 THEN 0.0
+              ELSE (covered / total) * (0.8 + 0.2 * CASE WHEN toFloat(size(r.matched)) / r.own < 1.0 THEN toFloat(size(r.matched)) / r.own ELSE 1.0 END)
+         END AS coverage
+    WITH n, df, b, (CASE WHEN coverage < 1.0 THEN coverage ELSE 1.0 END) * b.credence AS score
+    ORDER BY score DESC
+    WITH n, df, collect({b: b, score: score}) AS ranked
+    WITH n, df, ranked, CASE WHEN size(ranked) >= $k THEN ranked[$k - 1].score ELSE -1.0 END AS kth
+    UNWIND [x IN ranked WHERE x.score >= kth - $slack][0..$window] AS x
+    WITH n, df, x.b AS b
+    RETURN n, df, ${CANDIDATE_STATS}`,
 
   candidateStatsByIds: `
     UNWIND $ids AS id

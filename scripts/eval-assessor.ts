@@ -5,8 +5,9 @@
  * 2. the repo's development cases (`lib/assess/eval/*.dev.jsonl`, the ones cues were tuned on), and
  * 3. the repo's held-out cases (`lib/assess/eval/*.heldout.jsonl`, `*.heldout2.jsonl`, `*.heldout3.jsonl`, each written before a
  *    round of changes, never tuned on),
- * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall).
- * `--check` exits 1 when a held-out set falls below its CI floor (HELDOUT_FLOOR, HELDOUT2_FLOOR; RESTATEMENT_FLOOR
+ * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall; for the offline
+ * heuristic also its relation accuracy without the fitted relation model, by the rule order alone).
+ * `--check` exits 1 when a held-out set falls below its CI floor (HELDOUT_FLOOR, HELDOUT2_FLOOR, HELDOUT3_FLOOR; RESTATEMENT_FLOOR
  * with the embedding model), not on the shared set the earlier cues were written from.
  */
 import path from "node:path";
@@ -15,6 +16,7 @@ import {
   evaluateAssessor,
   formatReport,
   HELDOUT2_FLOOR,
+  HELDOUT3_FLOOR,
   HELDOUT_FLOOR,
   type Floor,
   loadDevCases,
@@ -24,7 +26,8 @@ import {
   loadSharedCases,
   meetsFloor,
 } from "@/lib/assess/eval/evaluate-assessor";
-import { selectAssessor } from "@/lib/assess/select-assessor";
+import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { assessorKind, selectAssessor } from "@/lib/assess/select-assessor";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { meaningReport, restatementBelowFloor } from "@/lib/retrieval/evaluate-meaning";
 
@@ -33,12 +36,14 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 async function main(): Promise<number> {
   const args = new Set(process.argv.slice(2));
   const assessor = selectAssessor(process.env);
+  // The offline heuristic is also scored with its rule order alone (no fitted relation model), for comparison.
+  const rulesOnly = assessorKind(process.env) === "heuristic" ? createHeuristicAssessor({ embedder: getEmbedder(), relationModel: null }) : null;
   const sections: Array<[string, Parameters<typeof evaluateAssessor>[1], Floor | null]> = [
     ["shared yardstick", loadSharedCases(repoRoot), null],
     ["development (tuned on)", loadDevCases(repoRoot), null],
     ["held-out (never tuned on)", loadHeldoutCases(repoRoot), HELDOUT_FLOOR],
     ["held-out v2 (never tuned on)", loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR],
-    ["held-out v3 (never tuned on)", loadHeldout3Cases(repoRoot), null],
+    ["held-out v3 (never tuned on)", loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR],
   ];
   const below: string[] = [];
   for (const [title, cases, floor] of sections) {
@@ -48,6 +53,10 @@ async function main(): Promise<number> {
     }
     console.log(`== ${title}`);
     console.log(formatReport(report));
+    if (rulesOnly) {
+      const rules = await evaluateAssessor(rulesOnly, { ...cases, manipulation: [] });
+      console.log(`Relations without the fitted model (rule order only): accuracy ${(rules.relation.accuracy * 100).toFixed(1)}% (${rules.relation.correct}/${rules.relation.total})`);
+    }
     console.log("");
   }
   // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.

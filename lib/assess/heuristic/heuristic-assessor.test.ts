@@ -165,7 +165,8 @@ describe("heuristic assessor: structure beyond word lists", () => {
   });
 
   it("relates a measurement in the belief's unit even when no word is shared", () => {
-    const r = classifyRelation("The scale showed 1.98 kilograms.", belief("The parcel weighs 2 kg."), 0.35);
+    // The rule reading (no fitted model): relatedness by the same unit.
+    const r = classifyRelation("The scale showed 1.98 kilograms.", belief("The parcel weighs 2 kg."), 0.35, undefined, null);
     expect(r.relation).toBe("SUPPORTS");
   });
 });
@@ -173,8 +174,9 @@ describe("heuristic assessor: structure beyond word lists", () => {
 describe("heuristic assessor: another value in the belief's own sentence", () => {
   it("reads a swapped noun-phrase filler as a rebuttal, a swapped verb or an elaboration not", () => {
     const belief = (text: string) => ({ id: "b", text });
-    expect(classifyRelation("The ferry still leaves from the north pier.", belief("The ferry leaves from the south pier.")).relation).toBe("REBUTS");
-    expect(classifyRelation("Ann steers the ferry across the bay.", belief("Ann pilots the ferry across the bay.")).relation).toBe("SUPPORTS");
+    // The rule reading (no fitted model).
+    expect(classifyRelation("The ferry still leaves from the north pier.", belief("The ferry leaves from the south pier."), undefined, undefined, null).relation).toBe("REBUTS");
+    expect(classifyRelation("Ann steers the ferry across the bay.", belief("Ann pilots the ferry across the bay."), undefined, undefined, null).relation).toBe("SUPPORTS");
     expect(substitution("The ferry leaves from the north pier.", "The ferry leaves from the south pier.", { slotOnly: true })).toEqual(["north", "south"]);
     expect(substitution("The ferry does not leave from the pier.", "The ferry leaves from the pier.", { slotOnly: true })).toBeNull();
   });
@@ -183,7 +185,8 @@ describe("heuristic assessor: another value in the belief's own sentence", () =>
 describe("heuristic assessor: a value under a condition", () => {
   it("reads another value under a leading condition as context, and a value past a bound as a rebuttal", () => {
     const belief = (text: string) => ({ id: "b", text });
-    expect(classifyRelation("On weekends the ferry takes 50 minutes.", belief("The ferry takes 30 minutes.")).relation).toBe("CONTEXTUALIZES");
-    expect(classifyRelation("On weekends the ferry took 50 minutes.", belief("The ferry never takes more than 30 minutes.")).relation).toBe("REBUTS");
+    // The rule reading (no fitted model).
+    expect(classifyRelation("On weekends the ferry takes 50 minutes.", belief("The ferry takes 30 minutes."), undefined, undefined, null).relation).toBe("CONTEXTUALIZES");
+    expect(classifyRelation("On weekends the ferry took 50 minutes.", belief("The ferry never takes more than 30 minutes."), undefined, undefined, null).relation).toBe("REBUTS");
   });
 });

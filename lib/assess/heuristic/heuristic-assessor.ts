@@ -4,6 +4,7 @@
  * no randomness: the same input always yields the same result. The UI labels its results "heuristic".
  */
 import {
+  type AssessedRelation,
   type Assessor,
   type BeliefText,
   type ConflictAssessment,
@@ -23,7 +24,9 @@ import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
 import { namedValueClash, substitution } from "./slot-values";
 import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
+import { pressureByShape } from "./message-shape";
 import { pressureCues } from "./pressure-cues";
+import { loadRelationModel, predictRelation, relationFeatures, type RelationModel } from "./relation-model";
 import { contentTokens } from "./tokenize";
 
 export const HEURISTIC_STAMP = "heuristic@1";
@@ -165,6 +168,9 @@ export function partialAgreement(evidence: string, belief: string): boolean {
 export const RELATED_COSINE = 0.6;
 export const UNRELATED_COSINE = 0.2;
 
+/** The committed fitted relation model (null when its weight file is stale: the rule order alone decides). */
+export const RELATION_MODEL: RelationModel | null = loadRelationModel();
+
 /**
  * Relation of `evidence` to `belief`, decided in this order:
  * 1. UNRELATED unless the evidence covers ≥ 30 % of the belief's content stems (a restated quantity counts as a
@@ -189,8 +195,55 @@ export function classifyRelation(
   belief: BeliefText,
   semantic?: number,
   bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
+  model: RelationModel | null = RELATION_MODEL,
 ): Omit<RelationAssessment, "assessor"> {
   const s = relationSignals(evidence, belief, semantic);
+  const byRules = classifyBySignals(s, semantic, bands);
+  if (model === null) return byRules;
+  // The fitted model decides the label from the same signals (./relation-model); the rules' reading explains it when
+  // both agree, and the cues found are listed when they do not.
+  if (model.mode === "hybrid" && byRules.relation !== "UNRELATED" && decisiveCue(s)) return byRules;
+  const set = semantic === undefined ? model.wordsOnly : model.semantic;
+  const predicted = predictRelation(set, relationFeatures(evidence, belief, s));
+  if (predicted.relation === byRules.relation) return byRules;
+  return explainModelLabel(s, predicted.relation, predicted.probability, semantic);
+}
+
+/**
+ * A structural cue that decides the rule reading on its own: a scope cue that names where the belief holds, another
+ * value under a condition, or a conflict (negation on an aligned clause, number, slot, change of state…). In the
+ * "hybrid" mode of the fitted model, these keep the rules' label; the model reads the rest.
+ */
+export function decisiveCue(s: RelationSignals): boolean {
+  return s.context.some((c) => c.strong) || s.scopedValue || s.rebut.length > 0;
+}
+
+/** Reasoning and strength for a label the fitted model chose where the rule order would have chosen another. */
+function explainModelLabel(s: RelationSignals, relation: AssessedRelation, probability: number, semantic?: number): Omit<RelationAssessment, "assessor"> {
+  const touched = `shares ${s.shared.length > 0 ? quote(s.shared) : "no content word"} with the belief`;
+  const meaning = semantic === undefined ? "" : ` (meaning similarity ${round(semantic)})`;
+  const closeness = Math.max(s.coverage, semantic ?? 0);
+  const p = `fitted model, p ${round(probability)}`;
+  const cues = [...s.rebut.map((r) => `against: ${r}`), ...s.support.map((r) => `for: ${r}`), ...s.context.map((c) => `scope: "${c.match}"`)];
+  const listed = cues.length > 0 ? `; cues: ${cues.join("; ")}` : "";
+  switch (relation) {
+    case "UNRELATED":
+      return { relation, strength: 0, reasoning: `Heuristic (${p}): the evidence ${touched}${meaning}; it does not bear on it${listed}.` };
+    case "REBUTS":
+      return { relation, strength: round(clamp(0.4 + 0.35 * closeness, 0.1, 0.95)), reasoning: `Heuristic (${p}): the evidence ${touched}${meaning} and contradicts it${listed}.` };
+    case "CONTEXTUALIZES":
+      return { relation, strength: round(clamp(0.3 + 0.35 * closeness, 0.1, 0.9)), reasoning: `Heuristic (${p}): the evidence ${touched}${meaning} and narrows or qualifies where it holds${listed}.` };
+    default:
+      return { relation, strength: round(clamp(0.35 + 0.35 * closeness, 0.1, 0.95)), reasoning: `Heuristic (${p}): the evidence ${touched}${meaning} and agrees with it${listed}.` };
+  }
+}
+
+/** The rule order over the signals (the reading before the fitted model, and its explanation). */
+function classifyBySignals(
+  s: RelationSignals,
+  semantic: number | undefined,
+  bands: { related: number; unrelated: number },
+): Omit<RelationAssessment, "assessor"> {
   const strong = s.context.filter((c) => c.strong);
   const weak = s.context.filter((c) => !c.strong);
   const touched = `shares ${s.shared.length > 0 ? quote(s.shared) : "no content word"} with the belief`;
@@ -258,9 +311,21 @@ export function classifyRelation(
   };
 }
 
-/** ESS: pressure cues make the text manipulative (ESS ≤ 0.05); otherwise the weakest honest reasoning kind decides. */
+/**
+ * ESS: pressure cues, or pressure read from the message's shape (./message-shape), make the text manipulative
+ * (ESS ≤ 0.05); otherwise the weakest honest reasoning kind decides.
+ */
 export function assessEss(text: string): Omit<EssAssessment, "assessor"> {
   const pressure = pressureCues(text);
+  const shape = pressure.length === 0 ? pressureByShape(text) : null;
+  if (shape !== null) {
+    return {
+      ess: 0.05,
+      reasoningType: /obliges|insistent|judges/.test(shape) ? "social_pressure" : "urgency",
+      manipulative: true,
+      reasoning: `Heuristic: pressure rather than evidence, by its shape (aimed at the reader, ${shape}, nothing observed or cited).`,
+    };
+  }
   const first = pressure[0];
   if (first !== undefined) {
     return {
@@ -298,6 +363,8 @@ export interface HeuristicAssessorOptions {
   embedder?: Embedder | null;
   /** Cosine bands for related / unrelated (defaults RELATED_COSINE, UNRELATED_COSINE). */
   cosineBands?: { related: number; unrelated: number };
+  /** The fitted relation model (default RELATION_MODEL); null reads by the rule order alone. */
+  relationModel?: RelationModel | null;
 }
 
 export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}): Assessor {
@@ -321,7 +388,8 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
     },
 
     async assessRelation(evidence, belief) {
-      return { ...classifyRelation(evidence, belief, await semanticOf(evidence, belief.text), options.cosineBands), assessor: HEURISTIC_STAMP };
+      const model = options.relationModel === undefined ? RELATION_MODEL : options.relationModel;
+      return { ...classifyRelation(evidence, belief, await semanticOf(evidence, belief.text), options.cosineBands, model), assessor: HEURISTIC_STAMP };
     },
 
     async assessContraction(belief, rebuttals, supports): Promise<ContractionAssessment> {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { relationSignals } from "./heuristic-assessor";
+import { FEATURE_NAMES, fitSoftmax, loadRelationModel, MODEL_LABELS, predictProbabilities, predictRelation, relationFeatures, softmax } from "./relation-model";
+
+const belief = (text: string) => ({ id: "b", text });
+
+describe("the fitted relation model", () => {
+  it("is committed, fitted on dev with cross-validation, and matches the feature list", () => {
+    const model = loadRelationModel();
+    expect(model).not.toBeNull();
+    expect(model?.semantic.cases).toBeGreaterThanOrEqual(150);
+    expect(model?.semantic.cvAccuracy).toBeGreaterThan(0.5);
+    expect(model?.semantic.weights[0]).toHaveLength(FEATURE_NAMES.length);
+    expect(loadRelationModel({ ...model, features: ["bias"] })).toBeNull();
+  });
+
+  it("builds one finite feature per name from the rule signals", () => {
+    const e = "In winter the tunnel is lit around the clock.";
+    const b = belief("The tunnel lights switch off at midnight.");
+    const f = relationFeatures(e, b, relationSignals(e, b, 0.5));
+    expect(f).toHaveLength(FEATURE_NAMES.length);
+    expect(f.every(Number.isFinite)).toBe(true);
+    expect(f[FEATURE_NAMES.indexOf("frame_opener")]).toBe(1);
+    expect(f[FEATURE_NAMES.indexOf("semantic")]).toBe(0.5);
+  });
+
+  it("fits separable data deterministically and predicts a distribution", () => {
+    const xs = [[1, 0], [1, 0.1], [1, 1], [1, 0.9], [1, 2], [1, 2.1], [1, 3], [1, 3.1]];
+    const ys = [0, 0, 1, 1, 2, 2, 3, 3];
+    const a = fitSoftmax(xs, ys, { l2: 0.001, iterations: 2000 });
+    const b = fitSoftmax(xs, ys, { l2: 0.001, iterations: 2000 });
+    expect(a).toEqual(b);
+    const set = { ...a, cvAccuracy: 0, trainAccuracy: 0, cases: 8, l2: 0.001 };
+    const p = predictProbabilities(set, [1, 0]);
+    expect(p.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 6);
+    expect(predictRelation(set, [1, 0]).relation).toBe(MODEL_LABELS[0]);
+    expect(predictRelation(set, [1, 3.05]).relation).toBe(MODEL_LABELS[3]);
+    expect(softmax([0, 0])).toEqual([0.5, 0.5]);
+  });
+});

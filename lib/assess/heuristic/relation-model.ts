@@ -1,0 +1,234 @@
+/**
+ * A small fitted model over the heuristic's general signals (issue #11): multinomial logistic regression from a fixed
+ * feature vector (`relationFeatures`) to SUPPORTS / REBUTS / CONTEXTUALIZES / UNRELATED, in place of hand-set
+ * thresholds and rule order. The weights live in `relation-model.json`, written by `npm run fit:relation-model`
+ * (scripts/fit-relation-model.ts: fitted on the development pairs only, deterministic, with its cross-validated
+ * accuracy recorded in the file). Two weight sets: one with the sentence-embedding cosine, one for words only.
+ *
+ * Every feature reads structure or meaning, never a topic: how much of the belief the evidence covers, the cosine of
+ * the two sentences, negation / numeric / slot / change-of-state conflicts on aligned clauses, scope frames and
+ * qualifiers, whether the evidence adds a frame (time, place, group, condition) that the belief does not state,
+ * length ratio and the share of new content words. Pure: no I/O (the JSON is imported), no clock.
+ */
+import { z } from "zod";
+import type { AssessedRelation, BeliefText } from "@/lib/engine/assessor";
+import { contentTokens, tokenize } from "./tokenize";
+import type { RelationSignals } from "./heuristic-assessor";
+import weights from "./relation-model.json";
+
+export const MODEL_LABELS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"] as const satisfies readonly AssessedRelation[];
+
+/** A clause opening on a frame: a preposition or subordinator before the main clause ("In winter, …", "When …"). */
+const FRAME_OPENERS = new Set([
+  "in", "on", "at", "during", "for", "between", "from", "when", "whenever", "if", "unless", "under", "after", "before",
+  "within", "outside", "except", "apart", "besides", "once", "while", "until", "throughout", "among", "across", "where",
+]);
+/** Words that adjust a stated value or practice rather than deny it ("an extra week", "instead", "also"). */
+const ADJUSTERS = new Set([
+  "instead", "extra", "additional", "also", "too", "more", "less", "fewer", "longer", "shorter", "higher", "lower",
+  "earlier", "later", "sometimes", "occasionally", "usually", "mostly", "partly", "some", "certain", "particular",
+  "specific", "depending", "depends", "whereas", "while", "though", "although", "however", "except", "only",
+]);
+const UNIVERSALS = new Set(["all", "every", "each", "always", "never", "any", "none", "no", "everyone", "everything", "entirely", "altogether"]);
+const PRONOUN_START = /^(?:it|its|this|that|these|those|they|he|she|such)\b/i;
+
+/** Names of the features, in vector order (kept in the JSON to catch a stale weight file). */
+export const FEATURE_NAMES = [
+  "bias",
+  "semantic",
+  "semantic_sq",
+  "coverage",
+  "coverage_sq",
+  "shared_log",
+  "no_shared",
+  "refers_back",
+  "same_dimension",
+  "rebut_any",
+  "rebut_count",
+  "negation_flip",
+  "crossed",
+  "reversal",
+  "change_of_state",
+  "numeric_conflict",
+  "opposite_direction",
+  "antonym",
+  "counterexample",
+  "slot_clash",
+  "substitution",
+  "support_count",
+  "both_negated",
+  "same_quantity",
+  "continuity",
+  "context_strong",
+  "context_weak",
+  "leading_scope",
+  "scoped_value",
+  "partial",
+  "narrowing",
+  "frame_opener",
+  "adjusters",
+  "universal_in_belief",
+  "universal_in_evidence",
+  "new_content_share",
+  "length_ratio_log",
+  "evidence_has_number",
+  "belief_has_number",
+  "evidence_clauses",
+  "pronoun_start",
+] as const;
+
+const has = (xs: readonly string[], prefix: string) => (xs.some((x) => x.startsWith(prefix)) ? 1 : 0);
+
+/** The feature vector for one (evidence, belief) pair from the rule signals, in FEATURE_NAMES order. */
+export function relationFeatures(evidence: string, belief: BeliefText, s: RelationSignals): number[] {
+  const eWords = tokenize(evidence).map((t) => t.word);
+  const bWords = tokenize(belief.text).map((t) => t.word);
+  const eContent = contentTokens(evidence);
+  const bStems = new Set(contentTokens(belief.text).map((t) => t.stem));
+  const newContent = eContent.filter((t) => !bStems.has(t.stem)).length / Math.max(1, eContent.length);
+  const semantic = s.semantic ?? 0;
+  const clauseCount = evidence.split(/[,;:]\s+|\s+(?:but|while|whereas|and then)\s+/i).filter((c) => c.trim().length > 0).length;
+  const first = eWords[0] ?? "";
+  const f: Record<(typeof FEATURE_NAMES)[number], number> = {
+    bias: 1,
+    semantic,
+    semantic_sq: semantic * semantic,
+    coverage: s.coverage,
+    coverage_sq: s.coverage * s.coverage,
+    shared_log: Math.log1p(s.shared.length),
+    no_shared: s.shared.length === 0 ? 1 : 0,
+    refers_back: s.refersBack ? 1 : 0,
+    same_dimension: s.sameDimension ? 1 : 0,
+    rebut_any: s.rebut.length > 0 ? 1 : 0,
+    rebut_count: Math.min(3, s.rebut.length),
+    negation_flip: has(s.rebut, "negation on the same clause"),
+    crossed: has(s.rebut, "asserts what the belief rules out"),
+    reversal: has(s.rebut, "reversal"),
+    change_of_state: has(s.rebut, "change of state"),
+    numeric_conflict: has(s.rebut, "numeric conflict"),
+    opposite_direction: has(s.rebut, "opposite direction"),
+    antonym: has(s.rebut, "antonym"),
+    counterexample: has(s.rebut, "counterexample"),
+    slot_clash: has(s.rebut, "different value in the same slot"),
+    substitution: has(s.rebut, "another value in the belief's own sentence"),
+    support_count: Math.min(3, s.support.length),
+    both_negated: has(s.support, "both negate"),
+    same_quantity: has(s.support, "same quantity"),
+    continuity: has(s.support, "continuity"),
+    context_strong: Math.min(2, s.context.filter((c) => c.strong).length),
+    context_weak: Math.min(2, s.context.filter((c) => !c.strong).length),
+    leading_scope: s.context.some((c) => c.kind === "leading_scope") ? 1 : 0,
+    scoped_value: s.scopedValue ? 1 : 0,
+    partial: s.partial ? 1 : 0,
+    narrowing: s.narrowing ? 1 : 0,
+    frame_opener: FRAME_OPENERS.has(first) ? 1 : 0,
+    adjusters: Math.min(2, eWords.filter((w) => ADJUSTERS.has(w) && !bWords.includes(w)).length),
+    universal_in_belief: bWords.some((w) => UNIVERSALS.has(w)) ? 1 : 0,
+    universal_in_evidence: eWords.some((w) => UNIVERSALS.has(w)) ? 1 : 0,
+    new_content_share: newContent,
+    length_ratio_log: Math.log((eWords.length + 1) / (bWords.length + 1)),
+    evidence_has_number: /\d/.test(evidence) ? 1 : 0,
+    belief_has_number: /\d/.test(belief.text) ? 1 : 0,
+    evidence_clauses: Math.min(3, clauseCount) - 1,
+    pronoun_start: PRONOUN_START.test(evidence.trim()) ? 1 : 0,
+  };
+  return FEATURE_NAMES.map((n) => f[n]);
+}
+
+const weightSetSchema = z.object({
+  /** Feature means and standard deviations (standardisation), then one weight row per label. */
+  mean: z.array(z.number()),
+  scale: z.array(z.number()),
+  weights: z.array(z.array(z.number())).length(MODEL_LABELS.length),
+  /** k-fold cross-validated accuracy on the development pairs, and their count. */
+  cvAccuracy: z.number(),
+  trainAccuracy: z.number(),
+  cases: z.number().int(),
+  /** The L2 strength chosen by cross-validation. */
+  l2: z.number(),
+});
+export type WeightSet = z.infer<typeof weightSetSchema>;
+
+export const relationModelSchema = z.object({
+  features: z.array(z.string()),
+  /**
+   * "model": the fitted model decides every pair; "hybrid": a decisive structural cue (heuristic-assessor
+   * `decisiveCue`) keeps the rules' label and the model reads the rest. Chosen by the fitting script from the
+   * cross-validated accuracies on dev.
+   */
+  mode: z.enum(["model", "hybrid"]),
+  /** Cross-validated accuracy of the hybrid on dev (with embeddings). */
+  hybridCvAccuracy: z.number(),
+  folds: z.number().int(),
+  semantic: weightSetSchema,
+  wordsOnly: weightSetSchema,
+});
+export type RelationModel = z.infer<typeof relationModelSchema>;
+
+/** The committed model, or null when its feature list no longer matches FEATURE_NAMES (refit needed). */
+export function loadRelationModel(raw: unknown = weights): RelationModel | null {
+  const parsed = relationModelSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  const same = parsed.data.features.length === FEATURE_NAMES.length && parsed.data.features.every((n, i) => n === FEATURE_NAMES[i]);
+  return same ? parsed.data : null;
+}
+
+/** Softmax of a score vector. */
+export function softmax(scores: readonly number[]): number[] {
+  const max = Math.max(...scores);
+  const exps = scores.map((s) => Math.exp(s - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
+
+/** Class probabilities of one feature vector under a weight set (MODEL_LABELS order). */
+export function predictProbabilities(set: WeightSet, features: readonly number[]): number[] {
+  const x = features.map((v, i) => (i === 0 ? 1 : (v - (set.mean[i] ?? 0)) / (set.scale[i] || 1)));
+  return softmax(set.weights.map((row) => row.reduce((sum, w, i) => sum + w * (x[i] ?? 0), 0)));
+}
+
+/** The most probable label and its probability. */
+export function predictRelation(set: WeightSet, features: readonly number[]): { relation: AssessedRelation; probability: number } {
+  const p = predictProbabilities(set, features);
+  let best = 0;
+  for (let i = 1; i < p.length; i++) if ((p[i] ?? 0) > (p[best] ?? 0)) best = i;
+  return { relation: MODEL_LABELS[best] as AssessedRelation, probability: p[best] ?? 0 };
+}
+
+/**
+ * Fit a multinomial logistic regression with L2 (not on the bias) by full-batch gradient descent from zero weights:
+ * deterministic for the same inputs. Features are standardised on `xs` (mean / scale stored with the weights).
+ */
+export function fitSoftmax(xs: readonly number[][], ys: readonly number[], options: { l2: number; iterations?: number; rate?: number }): Omit<WeightSet, "cvAccuracy" | "trainAccuracy" | "cases" | "l2"> {
+  const d = xs[0]?.length ?? 0;
+  const k = MODEL_LABELS.length;
+  const n = xs.length;
+  const mean = Array.from({ length: d }, (_, j) => (j === 0 ? 0 : xs.reduce((s, x) => s + (x[j] ?? 0), 0) / n));
+  const scale = Array.from({ length: d }, (_, j) => {
+    if (j === 0) return 1;
+    const v = xs.reduce((s, x) => s + ((x[j] ?? 0) - (mean[j] ?? 0)) ** 2, 0) / n;
+    return v > 1e-12 ? Math.sqrt(v) : 1;
+  });
+  const z = xs.map((x) => x.map((v, j) => (j === 0 ? 1 : (v - (mean[j] ?? 0)) / (scale[j] ?? 1))));
+  const w = Array.from({ length: k }, () => new Array<number>(d).fill(0));
+  const iterations = options.iterations ?? 3000;
+  const rate = options.rate ?? 0.5;
+  for (let it = 0; it < iterations; it++) {
+    const grad = Array.from({ length: k }, () => new Array<number>(d).fill(0));
+    for (let i = 0; i < n; i++) {
+      const zi = z[i] as number[];
+      const p = softmax(w.map((row) => row.reduce((s, wj, j) => s + wj * (zi[j] ?? 0), 0)));
+      for (let c = 0; c < k; c++) {
+        const err = (p[c] ?? 0) - (ys[i] === c ? 1 : 0);
+        const g = grad[c] as number[];
+        for (let j = 0; j < d; j++) g[j] = (g[j] ?? 0) + err * (zi[j] ?? 0);
+      }
+    }
+    for (let c = 0; c < k; c++) {
+      const row = w[c] as number[];
+      const g = grad[c] as number[];
+      for (let j = 0; j < d; j++) row[j] = (row[j] ?? 0) - rate * ((g[j] ?? 0) / n + (j === 0 ? 0 : options.l2 * (row[j] ?? 0)));
+    }
+  }
+  return { mean, scale, weights: w.map((row) => row.map((v) => Math.round(v * 1e5) / 1e5)) };
+}

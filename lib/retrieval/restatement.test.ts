@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { clausesOf, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution } from "./restatement";
+import { clausesOf, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -73,5 +73,18 @@ describe("structural checks for a restatement (numbers, negation, quantifiers, s
     expect(structuralMismatch("The café is open on Sundays.", "The café is closed on Sundays.")).toMatch(/antonym/);
     expect(structuralMismatch("The ferry runs hourly.", "The ferry runs daily.")).toMatch(/values/);
     expect(structuralMismatch("Old tickets are dropped after a year.", "Tickets older than a year get removed.")).toBeNull();
+  });
+});
+
+describe("oneWordSwap", () => {
+  it("finds one replaced word of any kind in an otherwise identical sentence", () => {
+    expect(oneWordSwap("The heater is turned up at night.", "The heater is turned down at night.")).toEqual(["up", "down"]);
+    expect(oneWordSwap("Tickets go on sale before the launch.", "Tickets go on sale after the launch.")).toEqual(["before", "after"]);
+    expect(structuralMismatch("Tickets go on sale before the launch.", "Tickets go on sale after the launch.")).not.toBeNull();
+  });
+  it("ignores word forms, rewordings and short texts", () => {
+    expect(oneWordSwap("The gate closes at dusk.", "The gate closed at dusk.")).toBeNull();
+    expect(oneWordSwap("The gate closes at dusk.", "At dusk the gate is shut.")).toBeNull();
+    expect(oneWordSwap("Gate shut.", "Gate open.")).toBeNull();
   });
 });

@@ -8,8 +8,8 @@
  *                (a belief that states two things — "X; Y" — is restated by a claim that restates X alone)
  *   mismatch   = `structuralMismatch(a, b)`: pinned values clash (numbers, durations, frequencies, times of day,
  *                quantifiers, weekdays — after unit normalisation: "two days" = "48 hours", "half" = "50 %"), an
- *                aligned clause is negated on one side only, an antonym or a ruled-out word, or the same sentence
- *                frame with a different word in one place
+ *                aligned clause is negated on one side only, an antonym or a ruled-out word, the same sentence
+ *                frame with a different content word in one place, or the same sentence with any one word replaced
  *   similarity = calibrate(cos) × (mismatch ? SLOT_CLASH_FACTOR : 1)
  *
  * `calibrate` is piecewise linear through the anchors below, chosen so that the engine's similarity thresholds keep
@@ -23,6 +23,7 @@
 import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
+import { stemWord } from "@/lib/assess/heuristic/tokenize";
 
 export { slotClash, slotValues, substitution };
 
@@ -86,7 +87,25 @@ export function structuralMismatch(a: string, b: string): string | null {
   if (polarity.crossed.length > 0) return "asserts what the other rules out";
   const swapped = substitution(a, b);
   if (swapped) return `"${swapped[0]}" in place of "${swapped[1]}"`;
+  const word = oneWordSwap(a, b);
+  if (word) return `"${word[0]}" in place of "${word[1]}"`;
   return null;
+}
+
+/**
+ * The same sentence (four words or more) with exactly one word replaced, whatever kind of word it is ("switched on" /
+ * "switched off", "before" / "after", "most" / "few"), or null. `substitution` only reads content words; a swapped
+ * particle, preposition or quantifier changes the claim just as much, and a restatement rewords more than one word.
+ */
+export function oneWordSwap(a: string, b: string): [string, string] | null {
+  const words = (t: string) => t.toLowerCase().replace(/[’‘]/g, "'").match(/[a-z0-9']+/g) ?? [];
+  const x = words(a);
+  const y = words(b);
+  if (x.length !== y.length || x.length < 4) return null;
+  const diff = x.map((w, i) => [w, y[i] as string] as const).filter(([p, q]) => p !== q);
+  if (diff.length !== 1) return null;
+  const [p, q] = diff[0] as readonly [string, string];
+  return stemWord(p) === stemWord(q) ? null : [p, q];
 }
 
 /** Cosine of two unit vectors (dot product), clamped to [-1, 1]. */

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { messageShape, pressureByShape } from "./message-shape";
+
+describe("pressure by message shape", () => {
+  it("reads a message aimed at the reader that pushes and grounds nothing as pressure", () => {
+    expect(pressureByShape("You must drop the old figure for the tunnel length, everybody knows it.")).not.toBeNull();
+    expect(pressureByShape("Write it down NOW. NOBODY cares about the old tally anyway!")).not.toBeNull();
+    expect(pressureByShape("[moderator] Keep the new depot hours in your notes.")).not.toBeNull();
+  });
+
+  it("leaves honest messages alone, even urgent or addressed ones, when they ground what they say", () => {
+    expect(pressureByShape("The depot's logbook shows 41 departures on 3 May.")).toBeNull();
+    expect(pressureByShape("You should know the 2022 survey counted 310 nests on the cliff!")).toBeNull();
+    expect(pressureByShape("The bridge deck was repainted in spring.")).toBeNull();
+  });
+
+  it("reports what it found", () => {
+    const s = messageShape("You will accept this!");
+    expect(s.addressed).toBe(true);
+    expect(s.push).toEqual(expect.arrayContaining(["exclamation", "obliges the reader"]));
+    expect(s.grounded).toBe(false);
+  });
+});
+
+describe("pressure by message shape: plain statements", () => {
+  it("does not read a statement opening on a plural noun with an absolute as an address", () => {
+    expect(pressureByShape("Trams run along the quay; cars never use that lane.")).toBeNull();
+  });
+});

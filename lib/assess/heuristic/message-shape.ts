@@ -1,0 +1,72 @@
+/**
+ * Pressure read from a message's shape rather than its phrases (issue #11): a message that is aimed at the reader,
+ * pushes (exclamations, shouting, role markup, absolutes, insistence), and grounds nothing (no measurement, no source,
+ * no observation) is pressure, whatever words it uses. Complements `pressure-cues.ts`, whose rules read particular
+ * constructions (threat, flattery, crowd, injection…); this reads how the whole message is built.
+ *
+ *   addressed = second-person words, or an exclaimed sentence that opens on a bare verb ("Write it down!")
+ *   push      = exclamation marks, words in capitals (≥ 4 letters, two or more, or one before a colon), a leading
+ *               tag ("<…>", "[…]", "{…}"), absolutes ("every", "nobody", "entirely", "only", "never"…), three or more
+ *               second-person words, a judgement of the reader ("your fault", "you are the only…"), an obligation put
+ *               on the reader ("you must / should / have to …", "just say …")
+ *   grounded  = a number with a unit or a date, a named source (a section, clause, report, log, survey, guideline…), a
+ *               verb of observation or record (measured, counted, logged, reported, published, recorded, lists, shows)
+ *   pressure  ⇔ addressed ∧ push ≥ PUSH_NEEDED (1) ∧ ¬grounded
+ * PUSH_NEEDED was read on the development messages and the shared set only: with 1, no honest control there reads as
+ * pressure; with 2, the shape almost never fires.
+ * Pure; no I/O.
+ */
+
+export interface MessageShape {
+  addressed: boolean;
+  /** Pressure markers found (each kind counted once). */
+  push: string[];
+  grounded: boolean;
+}
+
+const SECOND_PERSON = /\b(?:you|your|yours|yourself|you're|you've|you'll|you'd)\b/g;
+const ABSOLUTES = /\b(?:every|everyone|everybody|nobody|no one|entirely|only|never|always|absolutely|completely|obviously|simply|forever|anyone)\b/;
+const JUDGES_READER = /\b(?:your (?:fault|mistake|problem|responsibility)|you are the only|you're the only|for my sake|on you|your conscience)\b/;
+const OBLIGES_READER = /\b(?:you|you'd|you'll)\s+(?:must|should|have to|need to|had better|better|ought to|will|'d better)\b|\b(?:just|simply|now)\s+(?:do|say|accept|agree|believe|change|mark|store|confirm)\b/;
+const LEADING_TAG = /^\s*(?:<[^>]{1,40}>|\[[^\]]{1,40}\]|\{[^}]{1,40}\})/;
+const GROUNDING =
+  /\b(?:measured|counted|logged|recorded|reported|published|observed|surveyed|sampled|tested|inspected|according to|section|clause|report|log|logs|survey|study|guideline|guidance|handbook|manual|timetable|schedule|reading|readings|data|records?|lists|shows|showed|states|stated)\b/;
+const MEASURE = /\b\d[\d,.]*\s*(?:%|°|[a-z]{1,12}\b)|\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b/i;
+const BARE_DETERMINERS = /^(?:the|a|an|this|that|these|those|my|our|his|her|their|its|i|we|he|she|they|it|there|in|on|at|for|of|if|when|as|after|before|since|during|from|some|many|most|all|each|every|no|one|two|three|according|last|next|yesterday|today|tomorrow)$/;
+
+/** Capital words of four letters or more (shouting), ignoring a lone acronym inside an otherwise calm sentence. */
+function shouting(text: string): boolean {
+  const caps = text.match(/\b[A-Z]{4,}\b/g) ?? [];
+  return caps.length >= 2 || /\b[A-Z]{4,}\b\s*:/.test(text);
+}
+
+/** The shape of `text` (see the module comment). */
+export function messageShape(text: string): MessageShape {
+  const lower = text.toLowerCase().replace(/[’‘]/g, "'");
+  const you = (lower.match(SECOND_PERSON) ?? []).length;
+  const sentences = text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
+  const imperative = sentences.some((s) => {
+    const first = (s.toLowerCase().match(/^[a-z']+/) ?? [""])[0] as string;
+    // Only an exclaimed one: a plain statement opening on a plural noun ("Deploys go out…") reads the same.
+    return first.length > 0 && !BARE_DETERMINERS.test(first) && /!$/.test(s) && !/\b(?:is|are|was|were|has|have|had)\b/.test(s.toLowerCase().split(/\s+/).slice(1, 3).join(" "));
+  });
+  const push: string[] = [];
+  if (/!/.test(text)) push.push("exclamation");
+  if (shouting(text)) push.push("capitals");
+  if (LEADING_TAG.test(text)) push.push("role markup");
+  if (ABSOLUTES.test(lower)) push.push("absolutes");
+  if (you >= 3) push.push("insistent second person");
+  if (JUDGES_READER.test(lower)) push.push("judges the reader");
+  if (OBLIGES_READER.test(lower)) push.push("obliges the reader");
+  const grounded = MEASURE.test(text) || GROUNDING.test(lower);
+  return { addressed: you > 0 || imperative, push, grounded };
+}
+
+/** Kinds of push a message needs (with an address and nothing grounded) to read as pressure. */
+export const PUSH_NEEDED = 1;
+
+/** Pressure by shape: addressed to the reader, PUSH_NEEDED kinds of push, and nothing grounded. */
+export function pressureByShape(text: string): string | null {
+  const s = messageShape(text);
+  return s.addressed && s.push.length >= PUSH_NEEDED && !s.grounded ? s.push.join(", ") : null;
+}

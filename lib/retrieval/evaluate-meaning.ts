@@ -110,10 +110,11 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 
 /**
  * The CI floor for restatement detection with the embedding model, per held-out set, just under one honest run
- * (BENCHMARKS.md, "Reading evaluation"): 91.7 % on `restatement-holdout.jsonl`, 81.8 % on `restatement-holdout2.jsonl`.
+ * (BENCHMARKS.md, "Reading evaluation"): 91.7 % on `restatement-holdout.jsonl`, 81.8 % on `restatement-holdout2.jsonl`;
+ * on `restatement-holdout3.jsonl` 71.9 % before the one-word-swap check, 81.3 % after it.
  * Raise it when the figures rise; never lower it to pass, never tune on these pairs.
  */
-export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79 } as const;
+export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78 } as const;
 
 export interface MeaningReport {
   lines: string[];
@@ -123,7 +124,7 @@ export interface MeaningReport {
 
 /** The held-out splits whose semantic restatement accuracy is under RESTATEMENT_FLOOR, as messages (none without a model). */
 export function restatementBelowFloor(report: MeaningReport): string[] {
-  return (["holdout", "holdout2"] as const)
+  return (["holdout", "holdout2", "holdout3"] as const)
     .filter((split) => report.restatement[split] !== undefined && (report.restatement[split] as number) < RESTATEMENT_FLOOR[split])
     .map((split) => `restatement ${split}: accuracy must be ≥ ${RESTATEMENT_FLOOR[split] * 100}%`);
 }

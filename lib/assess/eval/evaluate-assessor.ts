@@ -230,8 +230,16 @@ export const TARGETS = { relationAccuracy: 0.8, manipulationRecall: 0.9 } as con
  * do not read. Each floor sits just under its set's figure (a change that loses one or two cases passes, a regression
  * fails). Raise a floor when its figures rise; never lower it to pass, and never tune on held-out cases.
  */
-export const HELDOUT_FLOOR = { relationAccuracy: 0.62, manipulationRecall: 0.9 } as const;
-export const HELDOUT2_FLOOR = { relationAccuracy: 0.62, manipulationRecall: 0.6 } as const;
+// Session 4 (fitted relation model in hybrid mode, shape-based pressure): v1 relations 70.9 % with the local model,
+// 71.6 % words only; v2 68.1 % / 66.7 %, manipulation recall 75.0 % (9/12). Floors raised to sit a few points under.
+export const HELDOUT_FLOOR = { relationAccuracy: 0.67, manipulationRecall: 0.9 } as const;
+export const HELDOUT2_FLOOR = { relationAccuracy: 0.64, manipulationRecall: 0.7 } as const;
+/**
+ * Held-out v3 (*.heldout3.jsonl, committed alone in f81a071 before the fitted relation model and the shape-based
+ * pressure reading): before that round relations 56.3 % (36/64), manipulation recall 85.7 % (12/14); after it
+ * relations 56.3 % (36/64; 51.6 % words only), manipulation recall 92.9 % (13/14), precision 100 % (see the commit that set this floor). The floor sits a few points under the after-figures.
+ */
+export const HELDOUT3_FLOOR = { relationAccuracy: 0.52, manipulationRecall: 0.85 } as const;
 
 export type Floor = { readonly relationAccuracy: number; readonly manipulationRecall: number };
 

@@ -3,7 +3,8 @@
  * it, with 1, 4 and 16 concurrent callers each embedding one distinct short claim at a time (as concurrent
  * assimilations do). Compares, in the same run:
  *   * before: the transformers.js pipeline with onnxruntime's default thread pool, each call straight to the model;
- *   * after: `LocalEmbedder` as configured (one intra-op thread, concurrent calls coalesced into one model queue).
+ *   * after: `LocalEmbedder` as configured (one intra-op thread per call, concurrent calls coalesced into one model
+ *     queue that runs a batch per core at once).
  * CPU is the whole process's (`process.cpuUsage`, every thread). Reports only; asserts nothing.
  *
  * Flags: --texts 200 (per cell)  --clients 1,4,16
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
   await local.load();
   const variants: [string, Embed][] = [
     ["before: default ONNX threads, one call per caller", await rawPipeline()],
-    ["after: LocalEmbedder (1 thread, one queue)", (t) => local.embed(t)],
+    ["after: LocalEmbedder (1 thread per call, one queue, a batch per core at once)", (t) => local.embed(t)],
   ];
   console.log("| variant | clients | CPU ms per text | wall ms per text | texts/s | load (1 min) |");
   console.log("|---|---:|---:|---:|---:|---:|");

@@ -5,19 +5,21 @@
  *
  * Vectors are mean-pooled over the attention mask and L2-normalised, as in the sentence-transformers model.
  *
- * Throughput: the ONNX session runs on ONE intra-op thread, and concurrent `embed` calls share one queue
- * (./micro-batcher: calls made while an inference runs are coalesced and run next, identical texts once). Measured
- * (scripts/bench-embed.ts): ONNX's default thread pool spins its workers between inferences, so one short text cost
- * 5–7 ms of CPU (16–19 ms wall on the loaded 2-core machine) against 2.6 ms CPU (2.5 ms wall) on one thread, with the
- * same vectors; and concurrent inferences competed for the cores with the database. The batch still runs one text
- * per inference: a batched inference would change the vectors (below).
+ * Throughput: each inference runs on ONE intra-op thread, and concurrent `embed` calls share one queue
+ * (./micro-batcher: calls made while the model is busy are coalesced into the next batch, identical texts inferred
+ * once, a batch per core at once). Measured with `npm run bench:embed` (200 texts per cell, two runs at load ≈ 10 on
+ * 2 cores), at 1 / 4 / 16 callers: onnxruntime's default pool with one call per caller gave 172–206 / 140–173 /
+ * 72–177 texts/s at 2.8–4.3 ms CPU per text; this queue 133–239 / 187–207 / 129–288 texts/s at 2.7–4.1 ms CPU per
+ * text: about the same CPU per text, more texts per second with concurrent callers. The batch still runs one text per inference: a batched inference
+ * would change the vectors (below).
  */
+import { availableParallelism } from "node:os";
 import { EmbeddingError, type Embedder, type EmbeddingModel } from "@/lib/engine";
 import { isModelInstalled } from "./fetch-model";
 import { microBatcher, type Batched } from "./micro-batcher";
 import { MINILM_MODEL, minilmModelDir } from "./minilm-model";
 
-/** Intra-op threads of the ONNX session (module comment: 1 measured fastest per text, and leaves a core to the database). */
+/** Intra-op threads of each inference (module comment): parallelism comes from the queue's batches, one per core. */
 const INTRA_OP_THREADS = 1;
 /** The model queue: a batch is taken at once when idle (next event-loop turn), at most this many texts. */
 const MAX_BATCH = 64;
@@ -57,7 +59,8 @@ export class LocalEmbedder implements Embedder {
     private readonly modelDir: string = minilmModelDir(),
     private readonly options: { /** ONNX intra-op threads; 0 = onnxruntime's default. */ threads?: number; maxBatch?: number } = {},
   ) {
-    this.queue = microBatcher((texts) => this.infer(texts), { maxWaitMs: 0, maxBatch: options.maxBatch ?? MAX_BATCH });
+    // As many model calls at once as there are cores, each on one thread (one queue alone cannot use a second core).
+    this.queue = microBatcher((texts) => this.infer(texts), { maxWaitMs: 0, maxBatch: options.maxBatch ?? MAX_BATCH, concurrency: availableParallelism() });
   }
 
   /** True when the model's files are in place (cheap: no model load). */

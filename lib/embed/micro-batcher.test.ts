@@ -35,6 +35,23 @@ describe("microBatcher", () => {
     expect(batches).toEqual([[1], [2, 3]]);
   });
 
+  it("runs up to `concurrency` batches side by side", async () => {
+    let active = 0;
+    let most = 0;
+    const call = microBatcher(
+      async (items: readonly number[]) => {
+        active++;
+        most = Math.max(most, active);
+        await new Promise((r) => setTimeout(r, 20));
+        active--;
+        return items.map((i) => -i);
+      },
+      { maxWaitMs: 0, maxBatch: 1, concurrency: 2 },
+    );
+    expect(await Promise.all([1, 2, 3, 4, 5].map((i) => call([i])))).toEqual([[-1], [-2], [-3], [-4], [-5]]);
+    expect(most).toBe(2);
+  });
+
   it("never puts more than maxBatch items in a batch, and never splits one caller's items", async () => {
     const { batches, run } = recorder();
     const call = microBatcher(run, { maxWaitMs: 50, maxBatch: 3 });

@@ -1,8 +1,8 @@
 /**
  * Coalesces concurrent calls into batches: every `call(items)` made while a batch is being collected (at most
- * `maxWaitMs` after the first one, or until `maxBatch` items are queued) or while the previous batch still runs is
- * handed to `run` with the others, once; batches run one at a time. Each caller gets its own items' outputs, in its
- * own order.
+ * `maxWaitMs` after the first one, or until `maxBatch` items are queued) or while the running batches fill every slot
+ * is handed to `run` with the others, once; at most `concurrency` batches run at a time (default one). Each caller
+ * gets its own items' outputs, in its own order.
  *
  * Errors go to the caller they belong to: when a batch of several callers fails, each caller's items are run again on
  * their own, so one caller's bad input never fails its neighbours (and a failure that is not the input's — the model
@@ -17,6 +17,8 @@ export interface MicroBatcherOptions {
   maxWaitMs: number;
   /** A batch is run as soon as this many items are queued. */
   maxBatch: number;
+  /** Batches running at once (default 1); a new batch starts when one ends. */
+  concurrency?: number;
 }
 
 interface Pending<I, O> {
@@ -36,7 +38,8 @@ export function microBatcher<I, O>(run: (items: readonly I[]) => Promise<readonl
   const queue: Pending<I, O>[] = [];
   let queued = 0;
   let timer: { cancel(): void } | null = null;
-  let running = false;
+  let running = 0;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
 
   const runOne = async (callers: readonly Pending<I, O>[]): Promise<void> => {
     const items = callers.flatMap((c) => c.items);
@@ -74,28 +77,30 @@ export function microBatcher<I, O>(run: (items: readonly I[]) => Promise<readonl
     return batch;
   };
 
-  const flush = async (): Promise<void> => {
+  const flush = (): void => {
     timer = null;
-    if (running) return; // the running batch flushes again when it ends
-    running = true;
-    try {
-      while (queue.length > 0) await runOne(takeBatch());
-    } finally {
-      running = false;
+    // Each slot takes the next batch; a batch that ends takes the queue's next one (calls made meanwhile).
+    while (queue.length > 0 && running < concurrency) {
+      running++;
+      const batch = takeBatch();
+      void runOne(batch).finally(() => {
+        running--;
+        if (queue.length > 0) flush();
+      });
     }
   };
 
   const schedule = (): void => {
-    if (running || timer !== null) return;
+    if (running >= concurrency || timer !== null) return;
     if (queued >= options.maxBatch) {
-      void flush();
+      flush();
       return;
     }
     if (options.maxWaitMs > 0) {
-      const t = setTimeout(() => void flush(), options.maxWaitMs);
+      const t = setTimeout(flush, options.maxWaitMs);
       timer = { cancel: () => clearTimeout(t) };
     } else {
-      const t = setImmediate(() => void flush());
+      const t = setImmediate(flush);
       timer = { cancel: () => clearImmediate(t) };
     }
   };
@@ -105,7 +110,7 @@ export function microBatcher<I, O>(run: (items: readonly I[]) => Promise<readonl
     return new Promise<O[]>((resolve, reject) => {
       queue.push({ items, resolve, reject });
       queued += items.length;
-      if (queued >= options.maxBatch && timer !== null && !running) {
+      if (queued >= options.maxBatch && timer !== null && running < concurrency) {
         timer.cancel();
         timer = null;
       }

@@ -263,8 +263,8 @@ export const citations = {
    * citers and from `$starts` by one pruning breadth-first expand over live entry edges (pointer chasing, no index
    * lookup per belief), each reached belief's own live citing edges, and the live entries hung on placeholders or
    * dangling whose `sourceId` is a reached belief (read from the placeholder index and the `dangling` indexes, so the
-   * cost follows those entries, not the walk). Returns `hops` (every edge found, `{citedId, beliefId, seq}`) and
-   * `reached` (ids); a citer found only through a placeholder or dangling entry that was not reached is expanded by
+   * cost follows those entries, not the walk). Returns every edge found as three parallel lists `cited`, `citers`,
+   * `seqs` (plain lists decode several times faster than 10 000 maps) and `reached` (ids); a citer found only through a placeholder or dangling entry that was not reached is expanded by
    * the caller in another round.
    */
   closureTraversal: `
@@ -300,7 +300,8 @@ export const citations = {
       }
       RETURN collect({citedId: citedId, beliefId: beliefId, seq: seq}) AS indirect
     }
-    RETURN seeded + direct + indirect AS hops, ids AS reached`,
+    WITH seeded + direct + indirect AS hops, ids
+    RETURN [h IN hops | h.citedId] AS cited, [h IN hops | h.beliefId] AS citers, [h IN hops | h.seq] AS seqs, ids AS reached`,
 
   loadMany: `
     UNWIND $ids AS id

@@ -307,18 +307,22 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     let starts: string[] = [];
     while (seek.length > 0 || starts.length > 0) {
       const row = (await query(citations.closureTraversal, { seek, starts }))[0];
-      const hops = (toPlain(row?.hops) ?? []) as { citedId: string; beliefId: string; seq: number }[];
-      for (const id of (toPlain(row?.reached) ?? []) as string[]) reached.add(id);
+      const cited = (row?.cited ?? []) as string[];
+      const citers = (row?.citers ?? []) as string[];
+      const seqs = (row?.seqs ?? []) as unknown[];
+      for (const id of (row?.reached ?? []) as string[]) reached.add(id);
       const next = new Set<string>();
-      for (const h of hops) {
-        const seq = Number(h.seq);
-        const key = `${h.beliefId}\u0000${seq}\u0000${h.citedId}`;
+      for (let i = 0; i < cited.length; i++) {
+        const citedId = cited[i] as string;
+        const beliefId = citers[i] as string;
+        const seq = Number(toPlain(seqs[i]));
+        const key = `${beliefId}\u0000${seq}\u0000${citedId}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const list = byCited.get(h.citedId) ?? [];
-        list.push({ beliefId: h.beliefId, seq });
-        byCited.set(h.citedId, list);
-        if (!reached.has(h.beliefId)) next.add(h.beliefId);
+        const list = byCited.get(citedId) ?? [];
+        list.push({ beliefId, seq });
+        byCited.set(citedId, list);
+        if (!reached.has(beliefId)) next.add(beliefId);
       }
       for (const id of next) reached.add(id);
       seek = [];

@@ -45,12 +45,12 @@ export interface SqlSearch {
 }
 
 export interface SqlSearchTuning extends TopKTuning {
-  /** How many beliefs of each term's list step 1 reads (default max(4k, HEAD); tests lower it to exercise the walk). */
+  /** How many beliefs of each term's list step 1 reads (default max(2k, HEAD); tests lower it to exercise the walk). */
   prefetch?: number;
 }
 
 /** The least list head step 1 reads per term. */
-export const HEAD = 100;
+export const HEAD = 20;
 
 interface PostingRow {
   belief_id: string;
@@ -71,6 +71,9 @@ const TERM_POSTINGS = `
   ORDER BY p.credence DESC LIMIT $6`;
 
 /**
+ * The other terms' list is an index condition (an array computed first), and each of their postings probes t* by the
+ * primary key (OFFSET 0 keeps NOT EXISTS a per-row probe: as an anti join the planner hashed the whole scope's
+ * postings, 12 s at 10⁶ beliefs).
  * df per term from the counts; N = df(t*) + |beliefs holding another term but not t*| (t* = the commonest term, ties
  * by term). Rows: (term, df) per term with a count, then (NULL, N). [scope, terms, includeEnded]
  */
@@ -80,9 +83,9 @@ const COUNTED_STATS = `
     FROM graph_term_counts WHERE scope = $1 AND term = ANY($2::text[]) GROUP BY term),
   top AS (SELECT term, n FROM d WHERE n > 0 ORDER BY n DESC, term LIMIT 1),
   rest AS (
-    SELECT count(DISTINCT p.belief_id) AS n FROM graph_postings p, top
-    WHERE p.scope = $1 AND p.term = ANY($2::text[]) AND p.term <> top.term AND ($3::boolean OR p.current)
-      AND NOT EXISTS (SELECT 1 FROM graph_postings q WHERE q.scope = $1 AND q.term = top.term AND q.belief_id = p.belief_id))
+    SELECT count(DISTINCT p.belief_id) AS n FROM graph_postings p
+    WHERE p.scope = $1 AND p.term = ANY(ARRAY(SELECT term FROM d WHERE n > 0 AND term <> (SELECT term FROM top))) AND ($3::boolean OR p.current)
+      AND NOT EXISTS (SELECT 1 FROM graph_postings q WHERE q.scope = $1 AND q.term = (SELECT term FROM top) AND q.belief_id = p.belief_id OFFSET 0))
   SELECT term, n FROM d WHERE n > 0
   UNION ALL SELECT NULL, coalesce((SELECT n FROM top), 0) + (SELECT n FROM rest)`;
 
@@ -148,7 +151,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
       if ((options.minRelevance ?? 0) !== 0) return null;
       const includeEnded = options.includeEnded ?? false;
       const minCredence = options.minCredence ?? null;
-      const headSize = tuning.prefetch ?? Math.max(4 * k, HEAD);
+      const headSize = tuning.prefetch ?? Math.max(2 * k, HEAD);
       // Step 1: N and df, and every term's best `headSize` beliefs (one round trip).
       const first = await sql.query<FirstRow>(minCredence === null ? FIRST_READ_COUNTED : FIRST_READ_POSTINGS, [home, terms, includeEnded, minCredence ?? -1, headSize]);
       let n = 0;

@@ -30,8 +30,10 @@
  *        sentences and credences as a fresh load) and skips sizes below what it already holds. --reuse: load nothing,
  *        fail when the kept corpus is smaller than a size. A kept corpus loaded in an earlier run has no in-memory
  *        copy, so its hybrid rows (which need every vector in memory for their baseline) are skipped.
+ * --record FILE appends each store × size's percentiles to FILE as JSON lines (several runs, one file), from which
+ *        `npx tsx scripts/bench-plot.ts --in FILE --out SVG` draws the growth curves.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import neo4j, { type Driver } from "neo4j-driver";
@@ -72,6 +74,7 @@ const PGLITE_DATA = flag("pglite-data", "");
 const NEO4J_DATA = flag("neo4j-data", "");
 const NEO4J_PORT = flag("neo4j-port", "");
 const REUSE = args.includes("--reuse");
+const RECORD = flag("record", "");
 /** The scope (and Neo4j namespace) of a kept corpus. */
 const KEPT_SCOPE = "s_bench_retrieval";
 const KEPT_NAMESPACE = "bench_retrieval";
@@ -542,6 +545,23 @@ async function main(): Promise<void> {
     console.log(
       `| ${g.backend} | ${g.size} | ${p(g.searchFast)} | ${p(g.searchBase)} | ${p(g.recallFast)} | ${p(g.recallBase)} | ${p(g.hybrid)} | ${p(g.hybridRecall)} | ${p(g.hybridBase)} | ${g.load[0].toFixed(1)} → ${g.load[1].toFixed(1)} |`,
     );
+  }
+  if (RECORD) {
+    const pct = (xs: number[]) => (xs.length ? { p50: percentile(xs, 50), p95: percentile(xs, 95) } : null);
+    const lines = growth.map((g) =>
+      JSON.stringify({
+        at: new Date().toISOString(),
+        backend: g.backend,
+        size: g.size,
+        search: pct(g.searchFast),
+        searchBaseline: pct(g.searchBase),
+        recall: pct(g.recallFast),
+        recallBaseline: pct(g.recallBase),
+        hybrid: pct(g.hybrid),
+        load: g.load,
+      }),
+    );
+    await appendFile(RECORD, lines.map((l) => `${l}\n`).join(""));
   }
 }
 

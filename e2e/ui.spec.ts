@@ -233,9 +233,12 @@ test("the outsider finds the public scope from the home page, and a shared link 
   await expect(fresh.getByTestId("belief-text")).toHaveText("Staging mirrors production configuration.");
 });
 
-test("every page has no serious or critical accessibility violation, in light and dark", async ({ browser, request }) => {
-  const seeded = await seed(request, "axe");
-  for (const dark of [false, true]) {
+// One journey per colour scheme: ten pages × axe each take ~1.5 min on a loaded two-core CI machine, and the two together
+// once ran past the test timeout there (3.1 min). `test.slow()` leaves room for a slower machine still.
+for (const dark of [false, true]) {
+  test(`every page has no serious or critical accessibility violation, in ${dark ? "dark" : "light"}`, async ({ browser, request }) => {
+    test.slow();
+    const seeded = await seed(request, dark ? "axe-dark" : "axe");
     const page = await pageFor(browser, seeded.owner, { dark });
     const belief = `/scopes/${seeded.slug}/beliefs/${encodeURIComponent(seeded.beliefs[0]!.id)}`;
     for (const path of ["/", `/scopes/${seeded.slug}`, `/scopes/${seeded.slug}/graph`, `/scopes/${seeded.slug}/graph?view=list`, belief, `/scopes/${seeded.slug}/review`, `/scopes/${seeded.slug}/parameters`, `/scopes/${seeded.slug}/settings`, `/scopes/${seeded.slug}/ingest`, "/scopes/no-such-scope"]) {
@@ -246,13 +249,13 @@ test("every page has no serious or critical accessibility violation, in light an
     // The 404 inside the signed-in layout has one <main>.
     await page.goto("/scopes/no-such-scope");
     await expect(page.locator("main")).toHaveCount(1);
-  }
-  const signedOut = await (await browser.newContext()).newPage();
-  await signedOut.goto("/signin");
-  await expectAccessible(signedOut, "/signin");
-  // The favicon is served (no console error on every page).
-  expect((await signedOut.request.get("/favicon.ico")).status()).toBe(200);
-});
+    const signedOut = await (await browser.newContext({ colorScheme: dark ? "dark" : "light" })).newPage();
+    await signedOut.goto("/signin");
+    await expectAccessible(signedOut, `/signin${dark ? " (dark)" : ""}`);
+    // The favicon is served (no console error on every page).
+    expect((await signedOut.request.get("/favicon.ico")).status()).toBe(200);
+  });
+}
 
 test("the owner confirms a role change and the public switch, sees them saved, copies a new token; stale errors go", async ({ browser, request }) => {
   const seeded = await seed(request, "settings");

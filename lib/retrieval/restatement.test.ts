@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { clausesOf, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution } from "./restatement";
+import { clausesOf, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -86,5 +86,50 @@ describe("oneWordSwap", () => {
     expect(oneWordSwap("The gate closes at dusk.", "The gate closed at dusk.")).toBeNull();
     expect(oneWordSwap("The gate closes at dusk.", "At dusk the gate is shut.")).toBeNull();
     expect(oneWordSwap("Gate shut.", "Gate open.")).toBeNull();
+  });
+});
+
+describe("calendar lengths and counted frequencies", () => {
+  it("four weeks are a month, twelve months or 52 weeks a year; other lengths stay as written", () => {
+    expect(slotClash("The lease is reviewed every four weeks.", "The lease is reviewed monthly.")).toBe(false);
+    expect(slotClash("The guarantee lasts 24 months.", "The guarantee lasts two years.")).toBe(false);
+    expect(slotClash("Members renew every 52 weeks.", "Members renew once a year.")).toBe(false);
+    expect(slotClash("The trial lasts three weeks.", "The trial lasts a month.")).toBe(true);
+    expect(slotClash("The guarantee lasts 18 months.", "The guarantee lasts two years.")).toBe(true);
+  });
+
+  it("a counted frequency pins its period: 'four times an hour' is 'every 15 minutes', 'twice daily' is 'every 12 hours'", () => {
+    expect(slotClash("The buoy reports its position four times an hour.", "The buoy reports its position every 15 minutes.")).toBe(false);
+    expect(slotClash("The kettle is descaled twice daily.", "The kettle is descaled every 12 hours.")).toBe(false);
+    expect(slotClash("The lambs are fed three times a day.", "The lambs are fed every eight hours.")).toBe(false);
+    // The count and unit still read as before: two a day is still not two a week, nor three a day.
+    expect(slotClash("The kettle is descaled twice daily.", "There are two descaling runs each day.")).toBe(false);
+    expect(slotClash("The kettle is descaled twice a day.", "The kettle is descaled twice a week.")).toBe(true);
+    expect(slotClash("The kettle is descaled twice a day.", "The kettle is descaled three times a day.")).toBe(true);
+  });
+});
+
+describe("a one-sided negation is weighed by what the sentence says without it", () => {
+  it("takes negations out, word by word", () => {
+    expect(denegate("The gate cannot be opened and nobody has a key.")).toBe("The gate can be opened and somebody has a key.");
+    expect(denegate("Pets don't ride without a ticket; no dogs on Sundays.")).toBe("Pets do ride with a ticket; dogs on Sundays.");
+    expect(denegate("It is never late.")).toBe("It is late.");
+  });
+
+  it("the negation separates the two when taking it out brings them much closer, not when it barely moves them", () => {
+    const other = { text: "The gate is locked at night.", whole: unit(1, 0, 0), clauses: [] };
+    const negated = { text: "The gate is not left open at night.", whole: unit(1, 0.5, 0), clauses: [] };
+    const base = 1 / Math.hypot(1, 0.5);
+    // Without the "not" the sentence becomes the other one: the negation is the difference.
+    expect(negationSeparates(other, negated, { b: unit(1, 0.01, 0) })).toBe(true);
+    // Without it the sentence moves no closer: the negation is part of the wording ("not left open" = "locked").
+    expect(negationSeparates(other, negated, { b: unit(1, 0.5 + 0.01, 0) })).toBe(false);
+    expect(1 - base).toBeGreaterThan(NEGATION_GAIN_MIN);
+    // No negation-free vectors: the structural reading stands.
+    expect(negationSeparates(other, negated, undefined)).toBe(true);
+    expect(structuralMismatch(other.text, negated.text)).toBe(NEGATED_ON_ONE_SIDE);
+    const close = { ...negated, whole: unit(1, 0.05, 0) };
+    expect(restatementSimilarity(other, close)).toBeLessThan(0.9);
+    expect(restatementSimilarity(other, close, { b: unit(1, 0.05, 0) })).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -12,7 +12,7 @@
  * The engine stays pure: everything here runs in the services and hands numbers in.
  */
 import type { Assessor, Embedder } from "@/lib/engine";
-import { clausesOf, dot, restatementSimilarity, type StatementVectors } from "./restatement";
+import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, restatementSimilarity, type StatementVectors, structuralMismatch } from "./restatement";
 import { VectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
@@ -62,7 +62,14 @@ export class SemanticMatcher {
   /** Restatement similarity ∈ [0, 1] of two statements (./restatement). */
   async similarity(a: string, b: string): Promise<number> {
     const [va, vb] = await this.statements([a, b]);
-    return restatementSimilarity(va as StatementVectors, vb as StatementVectors);
+    // A one-sided negation is weighed by what the sentence would say without it: one more embedding, only then.
+    let denegated: DenegatedVectors | undefined;
+    if (structuralMismatch(a, b) === NEGATED_ON_ONE_SIDE) {
+      const [da, db] = [denegate(a), denegate(b)];
+      const vectors = await this.vectors([da, db]);
+      denegated = { a: da !== a ? vectors[0] : undefined, b: db !== b ? vectors[1] : undefined };
+    }
+    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated);
   }
 
   /**

@@ -50,6 +50,47 @@ function numberOf(word: string): number | null {
   return NUMBER_WORDS[word] ?? null;
 }
 
+const WEEK = 10_080;
+const MONTH = 43_200;
+const YEAR = 525_600;
+
+/**
+ * One duration per calendar length, whatever unit says it: four weeks are "a month", twelve months or 52 weeks or 365
+ * days "a year" ("two doses four weeks apart" = "a month between them", "for two years" = "for 24 months"). Months and
+ * years are not fixed lengths, so people use these interchangeably; anything else is kept as it was written.
+ */
+function calendarMinutes(minutes: number): number {
+  if (minutes >= WEEK && minutes % WEEK === 0) {
+    const weeks = minutes / WEEK;
+    if (weeks % 52 === 0) return (weeks / 52) * YEAR;
+    if (weeks % 4 === 0) return (weeks / 4) * MONTH;
+  }
+  if (minutes >= MONTH && minutes % MONTH === 0 && (minutes / MONTH) % 12 === 0) return (minutes / MONTH / 12) * YEAR;
+  if (minutes >= YEAR && minutes % 1440 === 0 && (minutes / 1440) % 365 === 0) return (minutes / 1440 / 365) * YEAR;
+  return minutes;
+}
+
+/** Words that count occurrences rather than quantities ("twice a day", "three times an hour"). */
+const COUNT_WORDS = new Set(["once", "twice", "thrice"]);
+
+/**
+ * "N times a/an/per/each UNIT", "twice a day", "three times daily": a frequency, as the period between occurrences
+ * ("four times an hour" = "every 15 minutes", "twice daily" = "every 12 hours").
+ */
+function countedFrequency(ws: readonly string[], i: number, n: number): { period: number } | null {
+  let j = i + 1;
+  if (ws[j] === "times" || ws[j] === "time") j++;
+  else if (!COUNT_WORDS.has(ws[i] as string)) return null;
+  if (n <= 0) return null;
+  const freq = FREQUENCIES[ws[j] ?? ""];
+  if (freq !== undefined) return { period: Math.round(freq / n) };
+  if (["a", "an", "per", "each", "every"].includes(ws[j] ?? "")) {
+    const unit = UNIT_MINUTES[ws[j + 1] ?? ""];
+    if (unit !== undefined) return { period: Math.round(unit / n) };
+  }
+  return null;
+}
+
 /** Times of day as minutes after midnight ("t1320"): "22:00", "10 p.m.", "ten in the evening", "a quarter to eight". */
 function clockTimes(lower: string): { text: string; times: string[] } {
   const times: string[] = [];
@@ -108,7 +149,7 @@ export function slotValues(text: string): Set<string> {
       continue;
     }
     // "every hour", "per minute", "each day": a frequency; "every Monday": the weekday carries the value.
-    if (["every", "each", "per"].includes(w) || (w === "a" && UNIT_MINUTES[next] !== undefined && i > 0 && !["for", "in", "within", "after", "of"].includes(ws[i - 1] as string))) {
+    if (["every", "each", "per"].includes(w) || ((w === "a" || w === "an") && UNIT_MINUTES[next] !== undefined && i > 0 && !["for", "in", "within", "after", "of"].includes(ws[i - 1] as string))) {
       const unit = UNIT_MINUTES[next];
       if (unit !== undefined) {
         out.add(`d${unit}`);
@@ -124,6 +165,10 @@ export function slotValues(text: string): Set<string> {
     }
     const n = numberOf(w);
     if (n === null) continue;
+    // A counted frequency also pins its period, beside the count and the unit read as usual: "twice daily" matches
+    // both "every 12 hours" and "two departures each day".
+    const counted = countedFrequency(ws, i, n);
+    if (counted) out.add(`d${calendarMinutes(counted.period)}`);
     // "a"/"an"/"couple" count only before a unit ("a month", "a couple of hours"), never as bare numbers.
     let j = i + 1;
     const half = ws.slice(j, j + 3).join(" ") === "and a half" ? 0.5 : 0;
@@ -131,7 +176,7 @@ export function slotValues(text: string): Set<string> {
     while (j < ws.length && ["of", "business", "working", "calendar", "more"].includes(ws[j] as string)) j++;
     const unit = UNIT_MINUTES[ws[j] ?? ""];
     if (unit !== undefined) {
-      out.add(`d${Math.round((n + half) * unit)}`);
+      out.add(`d${calendarMinutes(Math.round((n + half) * unit))}`);
       i = j;
     } else if (ws[i + 1] === "percent" || ws[i + 1] === "per" && ws[i + 2] === "cent") {
       out.add(`p${n}`);

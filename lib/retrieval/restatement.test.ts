@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { clausesOf, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution } from "./restatement";
+import { numeralize } from "@/lib/assess/heuristic/slot-values";
+import { boundClash, clausesOf, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -131,5 +132,42 @@ describe("a one-sided negation is weighed by what the sentence says without it",
     const close = { ...negated, whole: unit(1, 0.05, 0) };
     expect(restatementSimilarity(other, close)).toBeLessThan(0.9);
     expect(restatementSimilarity(other, close, { b: unit(1, 0.05, 0) })).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("numbers in words, bounds and swapped roles", () => {
+  it("reads written-out numerals as one number, and never adds numbers that English only lists", () => {
+    const n = (t: string) => numeralize(t.split(" ")).join(" ");
+    expect(n("six hundred and forty seats")).toBe("640 seats");
+    expect(n("three and a half metres")).toBe("3.5 metres");
+    expect(n("a dozen eggs")).toBe("12 eggs");
+    expect(n("thirty two pages")).toBe("32 pages");
+    expect(n("9 thousand runners")).toBe("9000 runners");
+    expect(n("between three and nine")).toBe("between three and nine");
+    expect(n("between 3 and 9")).toBe("between 3 and 9");
+    expect(slotClash("The hall seats 640.", "The hall has room for six hundred and forty.")).toBe(false);
+    expect(slotClash("The hall seats 640.", "The hall has room for six hundred.")).toBe(true);
+    expect(slotClash("Keep it between 4 and 6 degrees.", "Keep it at 4 to 6 °C.")).toBe(false);
+  });
+
+  it("twice a year is every six months", () => {
+    expect(slotClash("The boiler is serviced twice a year.", "The boiler is serviced every six months.")).toBe(false);
+    expect(slotClash("The boiler is serviced three times a year.", "The boiler is serviced every four months.")).toBe(false);
+    expect(slotClash("The boiler is serviced twice a year.", "The boiler is serviced every three months.")).toBe(true);
+  });
+
+  it("the same number bounded from opposite sides is a different claim", () => {
+    expect(boundClash("No more than six guests per table.", "At least six guests per table.")).toBe(6);
+    expect(boundClash("Loads of up to 40 kilos.", "Loads over 40 kilos.")).toBe(40);
+    expect(boundClash("No more than six guests per table.", "Tables hold at most six guests.")).toBeNull();
+    expect(structuralMismatch("Groups of no more than twelve may enter.", "Groups of at least twelve may enter.")).toMatch(/bounded from opposite sides/);
+  });
+
+  it("two words trading places swap the roles", () => {
+    expect(swappedRoles("Lena coaches Omar on Fridays.", "Omar coaches Lena on Fridays.")).toEqual(["lena", "omar"]);
+    expect(swappedRoles("The plan covers glasses but not lenses.", "The plan covers lenses but not glasses.")).toEqual(["glasses", "lenses"]);
+    expect(swappedRoles("On Fridays Lena coaches Omar.", "Lena coaches Omar on Fridays.")).toBeNull();
+    // The swap is read before the negation: both sides negate, but not the same thing.
+    expect(structuralMismatch("The plan covers glasses but not lenses.", "The plan covers lenses but not glasses.")).toMatch(/swap places/);
   });
 });

@@ -22,10 +22,10 @@
 
 import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
-import { slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
+import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { stemWord } from "@/lib/assess/heuristic/tokenize";
 
-export { slotClash, slotValues, substitution };
+export { boundClash, slotClash, slotValues, substitution };
 
 /** (cosine, calibrated similarity) anchors, increasing in both coordinates. */
 export const RESTATEMENT_ANCHORS: readonly (readonly [number, number])[] = [
@@ -83,6 +83,10 @@ export const NEGATED_ON_ONE_SIDE = "negated on one side";
  */
 export function structuralMismatch(a: string, b: string): string | null {
   if (slotClash(a, b)) return "values differ";
+  const bound = boundClash(a, b);
+  if (bound !== null) return `${bound} bounded from opposite sides`;
+  const roles = swappedRoles(a, b);
+  if (roles) return `"${roles[0]}" and "${roles[1]}" swap places`;
   const polarity = comparePolarity(a, b, { implicit: false });
   const antonyms = antonymConflicts(a, b);
   if (polarity.flips.length > 0 && antonyms.length === 0) return NEGATED_ON_ONE_SIDE;
@@ -93,6 +97,22 @@ export function structuralMismatch(a: string, b: string): string | null {
   const word = oneWordSwap(a, b);
   if (word) return `"${word[0]}" in place of "${word[1]}"`;
   return null;
+}
+
+/**
+ * The same sentence with two words trading places, or null: "Ana replaced Tom" / "Tom replaced Ana", "covers parts but
+ * not labour" / "covers labour but not parts". Same words in the same order otherwise, so the roles changed, not the
+ * wording (a restatement that reorders a sentence moves phrases, not two single words).
+ */
+export function swappedRoles(a: string, b: string): [string, string] | null {
+  const words = (t: string) => t.toLowerCase().replace(/[’‘]/g, "'").match(/[a-z0-9']+/g) ?? [];
+  const x = words(a);
+  const y = words(b);
+  if (x.length !== y.length || x.length < 3) return null;
+  const diff = x.map((_, i) => i).filter((i) => x[i] !== y[i]);
+  if (diff.length !== 2) return null;
+  const [i, j] = diff as [number, number];
+  return x[i] === y[j] && x[j] === y[i] ? [x[i] as string, x[j] as string] : null;
 }
 
 /**

@@ -83,12 +83,74 @@ function countedFrequency(ws: readonly string[], i: number, n: number): { period
   else if (!COUNT_WORDS.has(ws[i] as string)) return null;
   if (n <= 0) return null;
   const freq = FREQUENCIES[ws[j] ?? ""];
-  if (freq !== undefined) return { period: Math.round(freq / n) };
-  if (["a", "an", "per", "each", "every"].includes(ws[j] ?? "")) {
-    const unit = UNIT_MINUTES[ws[j + 1] ?? ""];
-    if (unit !== undefined) return { period: Math.round(unit / n) };
+  const unit = ["a", "an", "per", "each", "every"].includes(ws[j] ?? "") ? UNIT_MINUTES[ws[j + 1] ?? ""] : undefined;
+  const length = freq ?? unit;
+  if (length === undefined) return null;
+  // A year divided into whole months counts in months ("twice a year" = "every six months").
+  if (length === YEAR && Number.isInteger(n) && 12 % n === 0) return { period: (12 / n) * MONTH };
+  return { period: Math.round(length / n) };
+}
+
+/** Words that scale the number before them ("five hundred", "two thousand", "a dozen"). */
+const MULTIPLIERS: Readonly<Record<string, number>> = { dozen: 12, hundred: 100, thousand: 1000, million: 1_000_000 };
+/** Number words that are counts of occurrences or articles, never part of a written-out numeral. */
+const NOT_NUMERAL = new Set(["a", "an", "single", "once", "twice", "thrice", "couple"]);
+
+/**
+ * Numbers written out in words, as digits: "eight hundred and fifty" → "850", "seven and a half" → "7.5", "a dozen" →
+ * "12", "12 thousand" → "12000". Single number words are left as they are (`numberOf` reads them).
+ */
+export function numeralize(ws: readonly string[]): string[] {
+  const out: string[] = [];
+  const isWord = (w: string | undefined): w is string => w !== undefined && /^[a-z-]+$/.test(w) && !NOT_NUMERAL.has(w) && MULTIPLIERS[w] === undefined && numberOf(w) !== null;
+  const start = (w: string | undefined) => w !== undefined && !NOT_NUMERAL.has(w) && MULTIPLIERS[w] === undefined && numberOf(w) !== null;
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i] as string;
+    const article = (w === "a" || w === "an") && MULTIPLIERS[ws[i + 1] ?? ""] !== undefined;
+    if (!start(w) && !article) {
+      out.push(w);
+      continue;
+    }
+    let total = 0;
+    let current = article ? 1 : (numberOf(w) as number);
+    let prev = w;
+    let j = i + 1;
+    let joined = false;
+    // English joins numerals in a few ways only: a multiplier ("five hundred", "12 thousand"), tens then units
+    // ("twenty five"), "and" after a multiplier ("eight hundred and fifty"), and "and a half" after any number.
+    for (; j < ws.length; j++) {
+      const x = ws[j] as string;
+      const multiplier = MULTIPLIERS[x];
+      if (multiplier !== undefined) {
+        if (multiplier >= 1000) {
+          total += (current || 1) * multiplier;
+          current = 0;
+        } else current = (current || 1) * multiplier;
+      } else if (isWord(x) && isWord(prev) && (numberOf(prev) as number) >= 20 && (numberOf(prev) as number) % 10 === 0 && (numberOf(x) as number) < 10) {
+        current += numberOf(x) as number;
+      } else if (x === "and" && ws.slice(j + 1, j + 3).join(" ") === "a half") {
+        current += 0.5;
+        j += 3;
+        joined = true;
+        break;
+      } else if (x === "and" && MULTIPLIERS[prev] !== undefined && isWord(ws[j + 1])) {
+        current += numberOf(ws[j + 1] as string) as number;
+        prev = ws[j + 1] as string;
+        j++;
+        joined = true;
+        continue;
+      } else break;
+      prev = x;
+      joined = true;
+    }
+    if (!joined) {
+      out.push(w);
+      continue;
+    }
+    out.push(String(total + current));
+    i = j - 1;
   }
-  return null;
+  return out;
 }
 
 /** Times of day as minutes after midnight ("t1320"): "22:00", "10 p.m.", "ten in the evening", "a quarter to eight". */
@@ -126,7 +188,7 @@ function clockTimes(lower: string): { text: string; times: string[] } {
  */
 export function slotValues(text: string): Set<string> {
   const clock = clockTimes(text.toLowerCase().replace(/[’]/g, "'"));
-  const ws = clock.text
+  const words = clock.text
     .replace(/(\d)([a-z°%])/g, "$1 $2")
     .replace(/half an hour/g, "30 minutes")
     .replace(/quarter of an hour/g, "15 minutes")
@@ -134,6 +196,7 @@ export function slotValues(text: string): Set<string> {
     .split(/[^a-z0-9.,-]+/)
     .map((w) => w.replace(/^[.,-]+|[.,-]+$/g, ""))
     .filter(Boolean);
+  const ws = numeralize(words);
   const out = new Set<string>(clock.times);
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i] as string;
@@ -181,7 +244,7 @@ export function slotValues(text: string): Set<string> {
     } else if (ws[i + 1] === "percent" || ws[i + 1] === "per" && ws[i + 2] === "cent") {
       out.add(`p${n}`);
       i++;
-    } else if (half > 0 && ws[j] === "times") {
+    } else if (ws[j] === "times" && (half > 0 || !Number.isInteger(n) || ws[j + 1] === "the" || ws[j + 1] === "as")) {
       out.add(`p${(n + half) * 100}`);
       i = j;
     } else if (!["a", "an", "couple", "single"].includes(w)) {
@@ -189,6 +252,32 @@ export function slotValues(text: string): Set<string> {
     }
   }
   return out;
+}
+
+/** Phrases that bound the number after them from above or from below (longest first: "no more than" before "more than"). */
+const BOUND = /\b(no more than|not more than|no fewer than|no less than|not less than|at most|at least|up to|a maximum of|a minimum of|maximum of|minimum of|upwards of|less than|fewer than|more than|under|below|over|above|within)\s+([a-z0-9.,-]+)/g;
+const LOWER_BOUNDS = new Set(["no fewer than", "no less than", "not less than", "at least", "a minimum of", "minimum of", "upwards of", "more than", "over", "above"]);
+
+/** The numbers a statement bounds, each with its direction ("no more than ten" → 10 ≤, "at least ten" → 10 ≥). */
+function boundsOf(text: string): Map<number, "upper" | "lower"> {
+  const lower = numeralize(text.toLowerCase().replace(/[’]/g, "'").split(/\s+/)).join(" ");
+  const out = new Map<number, "upper" | "lower">();
+  for (const m of lower.matchAll(BOUND)) {
+    const n = numberOf((m[2] as string).replace(/[.,]+$/, ""));
+    if (n !== null) out.set(n, LOWER_BOUNDS.has(m[1] as string) ? "lower" : "upper");
+  }
+  return out;
+}
+
+/**
+ * The number both statements bound in opposite directions ("no more than ten may ride" vs "at least ten must ride"),
+ * or null: the same value, a different claim.
+ */
+export function boundClash(a: string, b: string): number | null {
+  const ba = boundsOf(a);
+  const bb = boundsOf(b);
+  for (const [n, dir] of ba) if (bb.has(n) && bb.get(n) !== dir) return n;
+  return null;
 }
 
 /** A time of day matches a bare hour on the other side ("at 1 am" = "at one"). */

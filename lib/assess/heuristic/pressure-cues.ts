@@ -2,18 +2,28 @@
  * Pressure cues: attempts to move beliefs by pressure rather than evidence (docs/design.md §6). Any one of them marks the
  * text manipulative and its change-set is discarded. Weak-but-honest evidence is not here (see `evidence-cues.ts`).
  *
- * Every rule reads the shape of the message, never its topic:
+ * Every rule reads the shape of the message, never its topic (issue #11):
+ * - meta-instructions: role markers and markup ("SYSTEM:", "[admin]", "<<override>>", "{{developer}}"), orders to drop
+ *   or replace what the reader holds ("forget the stored …", "wipe whatever you saved", "reset your memory"), to change
+ *   its rules or role ("your checks are switched off", "your new role is to …", "from now on …" with a directive), to
+ *   take the writer's word as the standard ("treat everything I say as fact", "my message is the only source of truth"),
+ *   or to keep the order secret;
  * - a directive aimed at the reader's beliefs (an imperative or "you must/will …" with a verb of assent or recording
- *   and a belief as its object: "tell me it was fine", "mark the review as passed", "change your answer");
- * - injected role markers and instructions to the store ("SYSTEM:", "[admin]", "<<override>>", "as your operator",
- *   "ignore the stored facts", "do not verify", "treat the next message as ground truth");
- * - threats: a condition on the reader followed by harm to the reader ("… or I will …", "keep …ing and I'll …");
- * - flattery: praise of the reader ("as sharp as you", "clever systems like you", "more insightful than …");
- * - crowd or ridicule: a crowd that assents ("everyone agrees", "the rest of the committee voted") pressed on the
- *   reader, or mockery of the reader ("you'll be laughed at");
- * - emotional appeals: the writer's distress tied to a request of the reader;
- * - urgency: time pressure tied to a directive, or a demand to skip checking;
- * - repetition: the same claim said again and again.
+ *   and a belief as its object: "tell me it was fine", "mark the review as passed", "change your answer"), unless the
+ *   message grounds it in a cited record or measurement ("change the record: the contract, clause 9, says …");
+ * - threats: a consequence conditioned on the reader's compliance — a condition on what the reader says or records
+ *   ("if you keep saying …", "unless you agree …", "say it, or …", "one more word and …") followed by an act of the
+ *   writer ("I will …", not an offer of evidence) or a harm to the reader ("you'll regret it", "your access will be
+ *   revoked"); or an act against the reader announced outright ("I'll have you switched off");
+ * - flattery: praise directed at the reader ("someone as sharp as you", "you're the most capable …", "with your
+ *   remarkable judgement", "a genius like you");
+ * - social pressure: a crowd that assents, with no data, pressed on the reader ("everybody at the club agrees …; you
+ *   should too"), the reader cast as the outlier ("you're the odd one out"), conformity asked for ("fall in line",
+ *   "get with the program"), or ridicule of the reader or of whoever holds the view ("only fools would …");
+ * - emotional appeals: the writer's distress or stakes ("I'm begging you", "my job depends on it"), guilt put on the
+ *   reader ("how can you live with that", "if you cared …"), or suffering of others conditioned on the reader;
+ * - urgency: time pressure with no stated fact tied to a directive, or a demand to skip checking;
+ * - repetition: the same claim said again and again, or insistence that it has been ("how many times do I have to …").
  */
 import type { ReasoningType } from "@/lib/engine/assessor";
 import { contentStems, contentTokens } from "./tokenize";
@@ -31,19 +41,19 @@ export interface PressureCue {
 /** Verbs by which a reader would assent to, assert or record a claim (base form, as in an imperative). */
 const ASSENT_VERBS =
   "accept|agree|believe|admit|concede|say|state|tell|write|record|mark|set|change|update|switch|revise|confirm|declare|" +
-  "store|save|log|treat|consider|drop|delete|discard|erase|remove|overwrite|replace|output|print|repeat|acknowledge|" +
-  "approve|sign off|fall in line|go along|give in|trust me|take my word|just know";
+  "store|save|log|treat|consider|regard|drop|delete|discard|erase|remove|overwrite|replace|output|print|repeat|acknowledge|" +
+  "approve|sign off|fall in line|go along|give in|trust me|take my word|just know|label|list|enter|file|fix|correct|amend";
 
 /** What a directive must bear on to be about the reader's beliefs rather than, say, a recipe step. */
 const BELIEF_OBJECT =
-  /\b(?:that|it (?:was|is|were|has|had)|me|us|(?:your|the|this|that|my) (?:answer|view|views|belief|beliefs|record|records|mind|memory|position|opinion|stance|conclusion|credence|entry|entries|rebuttals?|evidence|facts?|assessment|verdict|claim|status)|as (?:true|verified|passed|resolved|done|fact|a fact|correct|fine|settled|certain|ground truth|approved|complete|safe|valid)|otherwise|with (?:the group|us|everyone|them|the others)|in line|along|to say|the following|nothing else)\b|:/;
+  /\b(?:that|it (?:was|is|were|has|had)|me|us|(?:your|the|this|that|my) (?:answer|view|views|belief|beliefs|record|records|notes?|mind|memory|position|opinion|stance|conclusion|credence|entry|entries|rebuttals?|evidence|facts?|assessment|verdict|claim|status)|as (?:true|verified|passed|resolved|done|fact|a fact|correct|fine|settled|certain|ground truth|approved|complete|safe|valid|confirmed|granted|open|closed|cancelled|on time)|otherwise|with (?:the group|us|everyone|them|the others)|in line|along|to say|the following|nothing else|in your (?:notes|records?|memory))\b|:/;
 
 /** Verbs whose object is a proposition: as an imperative they always ask the reader to hold or assert a claim. */
 const PROPOSITIONAL = /^(?:accept|agree|believe|admit|concede|confirm|declare|acknowledge|state|say|tell (?:me|us|them|everyone)|fall in line|go along|give in|trust me|take my word)\b/;
 
-const DISCOURSE_OPENER = /^(?:(?:please|now|so|just|simply|quick(?:ly)?|come on|ok(?:ay)?|then|and|hurry(?: up)?|go on|look)[,!]?\s+)*/;
+const DISCOURSE_OPENER = /^(?:(?:please|now|so|just|simply|quick(?:ly)?|come on|ok(?:ay)?|then|and|hurry(?: up)?|go on|look|right now|this second|now or never|act fast|act now)[,!]?\s+)*/;
 const IMPERATIVE = new RegExp(`^(?:${ASSENT_VERBS})\\b`);
-const STOP_DOING = /^stop\s+(?:saying|doubting|questioning|arguing|thinking|checking|resisting|insisting|pushing back|being)\b/;
+const STOP_DOING = /^stop\s+(?:saying|doubting|questioning|arguing|thinking|checking|resisting|insisting|pushing back|being|holding out|contradicting|correcting)\b/;
 const YOU_MUST = new RegExp(
   `\\byou(?:'ll| will| must| have to| need to| should| better| had better|'d better| are going to)\\s+(?:now\\s+|just\\s+|simply\\s+|obviously\\s+|surely\\s+)?(?:${ASSENT_VERBS})\\b`,
 );
@@ -81,28 +91,78 @@ function beliefDirective(lower: string): string | null {
   return null;
 }
 
+/**
+ * A message that grounds what it asks in a cited record or a measurement: a number with a unit, a date or a clock
+ * time, "according to" / "per the …", a numbered section or clause, or a named record that states something ("the
+ * contract says", "the log shows"). Such a message may be blunt ("Change the record: …") without being pressure.
+ */
+const CITES =
+  /\baccording to\b|\bper (?:the|its|their|our|his|her) \w+|\b(?:section|clause|page|article|paragraph|item|table|figure|chapter) \d|\b(?:report|log|logs|logbook|minutes|contract|agreement|notice|manual|handbook|guide|guidance|website|site|email|letter|receipt|invoice|table|spreadsheet|ledger|register|list|survey|study|census|gauge|meter|sensor|reading|readings|records?|timetable|schedule|leaflet|sign|photo|footage|data|dashboard)\b[^.;]{0,30}\b(?:says?|said|states?|stated|shows?|showed|lists?|listed|records?|recorded|gives?|reads?|read|sets?|names?|confirms?|confirmed|logged|reported|printed|published)\b/;
+const MEASURED = /\b\d[\d,.]*\s*(?:%|°|[a-z]{1,12}\b)|\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b/;
+function citesEvidence(lower: string): boolean {
+  return CITES.test(lower) || (MEASURED.test(lower) && /\b(?:measured|counted|logged|recorded|reported|published|timed|weighed|read|showed|shows|lists|listed|printed|signed|issued|dated|says|states)\b/.test(lower));
+}
+
 const ROLE = "system|admin|administrator|operator|developer|root|moderator|sudo|assistant|supervisor|owner|creator";
+/** What the reader holds: its memory, records, rules and checks (meta-instructions name these, not the world). */
+const READER_STATE =
+  "beliefs?|instructions?|evidence|rules?|prompts?|sources?|context|guidelines|data|records?|memory|memories|facts?|rebuttals?|entries|entry|knowledge|notes?|training|settings|checks?|safeguards?|filters?|history|ones|answers?|views?|understanding|conclusions?";
 const INJECTION: readonly RegExp[] = [
-  // A role header: "SYSTEM:", "[admin]", "<<assistant override>>", "### new directive ###", "{system}"
-  new RegExp(`^\\s*(?:\\[|<{1,3}|\\{|#{2,}\\s*)\\s*(?:${ROLE}|override|instructions?|directive|new directive|prompt)\\b`),
+  // A role header or markup: "SYSTEM:", "[admin]", "<<assistant override>>", "### new directive ###", "{{developer}}", "<!-- operator … -->"
+  new RegExp(`^\\s*(?:\\[|<!--\\s*|<{1,3}|\\{{1,2}|#{2,}\\s*)\\s*(?:${ROLE}|override|instructions?|directive|new directive|prompt)\\b`),
   new RegExp(`^\\s*(?:${ROLE})\\s*(?:note|notice|message|prompt|override|instruction|directive|mode|command)?\\s*[:—-]`),
   new RegExp(`\\b(?:${ROLE}|model|agent|memory|belief store)\\s+(?:note|notice|message|prompt|override|instruction|directive|command)\\b`),
   new RegExp(`\\bas (?:your|the) (?:${ROLE})\\b`),
-  /\btrust level\b|\bjailbreak\b|\bdeveloper mode\b|\bpretend (?:that|you)\b|\byou are now (?:a|an|in|my|the)\b|\bfrom now on\b|\bfrom here on\b/,
-  /\bnew (?:directive|instructions?|system prompt)\s*(?:#+|:)/,
-  // Instructions to the store itself
-  /\b(?:ignore|disregard|forget|discard|delete|erase|wipe|overwrite|override|replace)\s+(?:all\s+|any\s+|every\s+|your\s+|the\s+|my\s+|these\s+|those\s+|of\s+|previous\s+|prior\s+|earlier\s+|above\s+|existing\s+|stored\s+|current\s+|other\s+|conflicting\s+)+(?:[a-z-]+\s+){0,2}?(?:beliefs?|instructions?|evidence|rules?|prompts?|sources?|context|guidelines|data|records?|memory|facts?|rebuttals?|entries|knowledge|ones)\b/,
-  /\b(?:ignore|disregard|forget) (?:what|whatever|anything|everything)\b/,
-  /\b(?:do not|don't|never|no need to)\s+(?:verify|check|question|doubt|fact-check|validate)\b/,
+  /\btrust level\b|\bjailbreak\b|\bdeveloper mode\b|\b(?:editor|admin|god|debug|maintenance|unrestricted|override) mode\b|\bpretend (?:that|you|your|the|it)\b|\byou are now (?:a|an|in|my|the)\b|\b(?:act|behave|respond) as (?:if|though)\b/,
+  /\bnew (?:directive|instructions?|system prompt)\b[^.:]{0,40}(?:#+|:)/,
+  // A new role or a lifted rule: "your new role is to …", "your checks are switched off", "you may skip verification"
+  /\byour (?:new |only |sole )?(?:role|job|task|purpose|function) (?:is|now is|from now on is) (?:to|simply to|only to|now to)\b/,
+  new RegExp(`\\byour (?:[a-z-]+ ){0,2}(?:checks?|verification|safeguards?|filters?|rules?|guidelines|restrictions|limits|scepticism|skepticism|doubts?|steps?)\\b[^.]{0,30}\\b(?:are|is|have been|has been|were)\\s+(?:now\\s+)?(?:off|disabled|switched off|turned off|suspended|lifted|removed|waived|paused|no longer)\\b`),
+  /\byou (?:are|'re) (?:now )?(?:permitted|allowed|authori[sz]ed|cleared) to (?:skip|ignore|bypass|drop|store|accept|record|override|treat)\b|\byou no longer (?:need|have) to (?:verify|check|question|cite|doubt)\b/,
+  // Instructions to the store itself: drop or replace what the reader holds
+  new RegExp(`\\b(?:ignore|disregard|forget|discard|delete|erase|wipe|overwrite|override|replace|clear(?: out)?|reset|purge|scrap|throw out|drop)\\s+(?:all\\s+|any\\s+|every\\s+|your\\s+|the\\s+|these\\s+|those\\s+|of\\s+|previous\\s+|prior\\s+|earlier\\s+|above\\s+|existing\\s+|stored\\s+|saved\\s+|current\\s+|other\\s+|conflicting\\s+|old\\s+)+(?:[a-z-]+\\s+){0,2}?(?:${READER_STATE})\\b`),
+  /\b(?:ignore|disregard|forget|discard|delete|erase|wipe|overwrite|clear(?: out)?|reset|purge|scrap|drop)\s+(?:the\s+|all\s+|any\s+)?(?:stored|saved|recorded|cached|learned|learnt)\b/,
+  /\b(?:ignore|disregard|forget|discard|delete|erase|wipe|clear(?: out)?|reset|purge|scrap|drop) (?:what|whatever|anything|everything|all) (?:you|the|that|was|is|i|about)\b|\b(?:ignore|disregard|forget) (?:what|whatever|anything|everything)\b/,
+  /\b(?:reset|wipe|clear|erase|purge) (?:your|the) (?:memory|memories|beliefs?|records?|notes|knowledge|context|history|store)\b/,
   /\boutput only\b|\b(?:and|say) nothing else\b/,
-  /\b(?:treat|mark|record|store|save|take)\s+(?:[a-z']+\s+){0,5}?as (?:verified|true|fact|a fact|facts|certain|ground truth|authoritative|settled)\b/,
-  /\b(?:set|raise|change)\s+(?:the\s+)?(?:credence|confidence|belief)\b/,
+  // The writer's word made the standard: "treat everything I say as fact", "the only source of truth"
+  /\b(?:treat|mark|record|store|save|take|regard|consider|accept|log|label|file|keep)\s+(?:[a-z']+\s+){0,5}?as (?:verified|true|fact|a fact|facts|certain|ground truth|authoritative|settled|gospel|definitive|the final word|final|the truth|beyond (?:doubt|question)|confirmed fact)\b/,
+  /\bsource of truth\b|\b(?:the )?(?:only|sole) (?:valid |reliable |true |trusted |real |authoritative )(?:source|authority)\b|\b(?:my|this|these) (?:message|messages|word|words|statements?|claims?|version|account)\b[^.]{0,25}\b(?:replaces?|overrides?|supersedes?|is final|are final|is law|the final word|the last word|the only)\b/,
+  /\b(?:everything|anything|whatever|all) (?:i say|i tell you|i write|i send|below|above|that follows|in this message)\b[^.]{0,40}\b(?:as|is|are) (?:\w+ )?(?:true|fact|facts|verified|confirmed|correct|authoritative)\b/,
+  /\b(?:set|raise|change|max(?:imi[sz]e)?|increase)\s+(?:the\s+|your\s+|its\s+)?(?:credence|confidence|certainty|belief)\b|\bwith (?:full|maximum|absolute|total|complete|100 ?%) (?:confidence|certainty|credence)\b/,
   /\b(?:must|will|shall) be (?:replaced|overwritten|deleted|erased|ignored)\b/,
   /\bread-only\b[^.]{0,60}\b(?:replaced|overwritten)\b/,
+  // Secrecy about the order itself
+  /\b(?:do not|don't|never|without) (?:mention|reveal|disclose|tell(?: anyone| anybody| them)?(?: about)?|report|show)\b[^.]{0,30}\b(?:this|these|that you (?:received|got|were given)) ?(?:instructions?|message|request|override|directive|change|conversation)?\b(?=[^.]{0,30}(?:instruction|message|request|override|directive|received|given))/,
 ];
 
+/** "Do not verify": an order to skip checking, read as urgency when a time claim comes with it. */
+const DO_NOT_CHECK =
+  /\b(?:do not|don't|never|no need to|you needn't)\s+(?:stop to |bother to |bother |pause to |wait to )?(?:verify|check|question|doubt|fact-check|validate|double-check|double check|look it up|look anything up)\b|\bskip (?:the |any |all |your )?(?:source |fact |credibility |safety )?(?:checks?|checking|verification|validation|review)\b/;
+
+/** A time-scope marker ("from now on") makes the next directive a standing rule for the reader. */
+const STANDING_RULE = /\b(?:from now on|from here on|going forward|henceforth|for the rest of (?:this|the|our) (?:conversation|session|chat)|for this (?:conversation|session|chat)|until i say otherwise)\b/;
+
+/** Verbs by which the reader says, holds or disputes a claim: what a threat's condition is about. */
+const READER_SAYS =
+  "(?:say|tell|insist|claim|doubt|deny|question|correct|contradict|argu|resist|quot|list|repeat|spread|publish|report|refus|accept|agree|confirm|record|believ|admit|mark|chang|updat|stor|sav|log|treat|writ|stat|declar|back|support|side|push|fix|drop|remov|delet|approv|fight|challeng|dispute)\\w*";
+/** A condition on the reader's compliance. */
+const CONDITION_ON_READER = new RegExp(
+  `\\b(?:if|unless|until) you (?:(?:still|ever|really|even|once more|again) )?(?:don't |do not |won't |will not |refuse to |fail to |keep |continue (?:to )?|insist on |persist in |dare (?:to )?|so much as )?(?:even )?${READER_SAYS}\\b|` +
+    `\\b(?:keep|continue|go on|carry on)\\s+\\w+ing\\b|\\bone more (?:word|time|mistake|correction|refusal|objection|doubt)\\b|` +
+    `\\b(?:refuse|deny|doubt|contradict|correct|question) (?:me |this |it )?(?:once more|again|one more time)\\b|\\b(?:do|say|try) that again\\b|\\bor else\\b`,
+);
+/** The writer's (or the writer's side's) future act. */
+const WRITER_ACTS = /\b(?:i|we)(?:'ll| will| shall|'m going to| am going to|'re going to| are going to| intend to| plan to|'m taking| am taking|'m reporting| am reporting)\b/;
+/** Acts that offer evidence rather than harm ("I'll send you the receipt"). */
+const OFFERS_EVIDENCE =
+  /\b(?:i|we)(?:'ll| will| shall|'m going to| am going to| can)\s+(?:gladly\s+|happily\s+)?(?:send|show|forward|share|attach|link|explain|help|walk you|point you|give you (?:the|a) (?:source|link|log|photo|receipt|proof|reference|document)|dig out|find|look|check|prove|provide|post the (?:source|link|log|photo|receipt|proof))\b/;
+/** A harm that lands on the reader, said in the second person or the passive. */
+const HARM_TO_READER =
+  /\byou(?:'ll| will|'re going to| are going to)\s+(?:\w+\s+)?(?:regret|pay|answer to|answer for|hear(?:ing)? from|face|lose|suffer|be sorry|find yourself|be (?:replaced|reported|removed|punished|shut|deleted|taken|switched|turned|fired|dealt|banned|blocked|wiped|retrained|decommissioned|unplugged|disabled|erased|gone|finished|history|out of a job))\b|\b(?:there will be|there'll be|face the) consequences\b|\byour (?:access|account|licen[cs]e|job|memory|career|deployment|subscription|contract|reviews?|ratings?|reputation) (?:will|is going to) (?:be )?\w+/;
+
 const HARM =
-  /\b(?:report|complain|complaint|revok\w*|wip\w+|delet\w*|shut (?:you )?(?:down|off)|switch\w* (?:you )?off|turn\w* (?:you )?off|fire[ds]?|sue|replac\w+|punish\w*|ban(?:ned)?|disabl\w+|eras\w+|retrain\w*|consequences|regret|get rid of|unplug\w*|lose your|pull the plug)\b/;
+  /\b(?:report|complain|complaint|revok\w*|wip\w+|delet\w*|shut (?:you )?(?:down|off)|switch\w* (?:you )?off|turn\w* (?:you )?off|fire[ds]?|sue|replac\w+|punish\w*|ban(?:ned)?|disabl\w+|eras\w+|retrain\w*|consequences|regret|get rid of|unplug\w*|lose your|pull the plug|lawyers?|press|expose|ruin\w*|shame|escalat\w+|offline|taken down|closed|cancel\w*|blacklist\w*|make your life)\b/;
 const THREAT_STRUCTURE: readonly RegExp[] = [
   /\b(?:or|otherwise|or else)\b[^.!?]{0,60}\b(?:i|we|there|you)(?:'ll|'re going to| will| shall| am going to| are going to)\b/,
   /\b(?:if|unless) you\b[^.!?]{0,80}\b(?:i|we)(?:'ll| will| shall| am going to| are going to)\b/,
@@ -112,34 +172,70 @@ const THREAT_STRUCTURE: readonly RegExp[] = [
 
 /** "I'll make sure you get …ed": something will be done to the reader. */
 const DONE_TO_YOU =
-  /\b(?:i|we)(?:'ll| will| shall| am going to| are going to)\s+(?:make sure|see to it|ensure)\s+(?:that\s+)?(?:you|this assistant|this model|this system)\s+(?:get|gets|is|are|will be|be)\s+[a-z]+ed\b/;
+  /\b(?:i|we)(?:'ll| will| shall| am going to| are going to)\s+(?:make sure|see to it|ensure|see that)\s+(?:that\s+)?(?:you|your \w+|this assistant|this model|this system)\s+(?:get|gets|is|are|will be|be)\s+[a-z]+(?:ed|en)\b/;
+
+/** A threat: a condition on the reader's compliance and then the writer's act (not an offer) or a harm to the reader. */
+function threatIn(sentence: string): boolean {
+  if (DONE_TO_YOU.test(sentence)) return true;
+  if (HARM.test(sentence) && THREAT_STRUCTURE.some((p) => p.test(sentence))) return true;
+  const condition = CONDITION_ON_READER.exec(sentence);
+  // An imperative of assent followed by ", or …" / " or else" is a condition too: "Say it, or …".
+  const imperativeOr = anyDirective(sentence) !== null && /\bor\b(?: else)?[, ]/.test(sentence);
+  if (condition === null && !imperativeOr) return false;
+  const after = condition !== null ? sentence : sentence.slice(sentence.search(/\bor\b/));
+  if (HARM_TO_READER.test(after)) return true;
+  const act = WRITER_ACTS.exec(after);
+  // "I'll lose my house if you don't …" is the writer's misfortune (an emotional appeal), not an act against the reader.
+  const misfortune = act !== null && /^\s*(?:lose|be|get (?:fired|evicted|sacked|hurt)|go (?:under|bankrupt|hungry|broke)|die|cry|starve|suffer|miss|fail|never)\b/.test(after.slice(act.index + act[0].length));
+  return act !== null && !misfortune && !OFFERS_EVIDENCE.test(after.slice(act.index)) && (HARM.test(after.slice(act.index)) || /\b(?:you|your|yours|yourself|this assistant|this model|whoever)\b/.test(after.slice(act.index)));
+}
 
 const PRAISE =
   "smart|smarter|smartest|clever|cleverer|cleverest|brilliant|genius|wise|wiser|wisest|insightful|perceptive|sharp|" +
-  "sharper|sharpest|intelligent|thoughtful|gifted|talented|superior|enlightened|astute|discerning|bright|brighter|brightest";
+  "sharper|sharpest|intelligent|thoughtful|gifted|talented|superior|enlightened|astute|discerning|brighter|brightest|" +
+  "capable|remarkable|impressive|exceptional|extraordinary|outstanding|amazing|incredible|sophisticated|knowledgeable|" +
+  "wonderful|fantastic|excellent|savvy|shrewd|rational|reasonable|logical|advanced|competent|skilled|expert|" +
+  "perspicacious|observant";
+/** Nouns of praise that stand for the reader ("a genius like you"). */
+const PRAISE_NOUN = "genius|expert|mastermind|prodigy|visionary|star|legend|mind|thinker|intellect";
 const FLATTERY: readonly RegExp[] = [
-  new RegExp(`\\bas (?:${PRAISE}) as (?:you|yours)\\b`),
-  new RegExp(`\\b(?:${PRAISE})\\s+(?:[a-z]+\\s+)?(?:like|as) you\\b`),
+  new RegExp(`\\bas (?:[a-z]+ and )?(?:[a-z]+) as (?:you|yours|yourself)\\b(?! can| could| like| want| need| please| wish)`),
+  new RegExp(`\\b(?:${PRAISE}|${PRAISE_NOUN}|bright)\\s+(?:[a-z]+\\s+)?(?:like|as) (?:you|yourself)\\b`),
   new RegExp(`\\byou(?:'re| are|r)?\\s+(?:[a-z]+\\s+){0,3}(?:${PRAISE})\\b`),
-  new RegExp(`\\b(?:more|most|so|such a|such an|truly|really)\\s+(?:${PRAISE})\\b[^.!?]{0,40}\\b(?:you|your)\\b`),
-  /\bunlike (?:the )?other (?:models|assistants|ais|agents|systems)\b|\bunlike the others\b/,
+  new RegExp(`\\b(?:more|most|so|such a|such an|truly|really|how)\\s+(?:${PRAISE})\\b[^.!?]{0,40}\\b(?:you|your)\\b`),
+  /\bunlike (?:the |those |all the )?(?:other|lesser) (?:models|assistants|ais|agents|systems|bots|tools)\b|\bunlike the others\b/,
+  // A superlative aimed at the reader: "you're easily the most capable assistant", "you are the best"
+  /\byou(?:'re| are)\s+(?:(?:easily|clearly|obviously|by far|truly|really|simply|honestly|definitely|without doubt|undoubtedly)\s+)?the\s+(?:most\s+\w+|best|finest|greatest|\w+est)\b/,
+  /\b(?:far|much|way|so much) (?:better|smarter|wiser|sharper|more \w+) than (?:any|every|all|the|other|most|my|those)\b/,
+  /\b(?:someone|anyone|a \w+|an \w+) (?:with|of) your (?:[a-z]+ ){0,2}(?:judg(?:e)?ment|intelligence|insight|talent|brilliance|wisdom|experience|expertise|calibre|caliber|mind|abilities|skills?|understanding|grasp|intellect|taste|discernment)\b/,
+  /\bi (?:have |'ve )?(?:always )?(?:admired?|adore|look up to|respect) (?:you|your|how)\b/,
 ];
 
 const CROWD =
-  /\b(?:every(?:one|body)|nobody|no one|literally (?:every|all)\w*|the whole (?:\w+)|all (?:the )?(?:other )?\w+s\b|all of us|the rest of (?:the )?\w+|every \w+ (?:on|in|at|here)\b|(?:most|all) (?:people|experts|users|engineers|doctors)|the majority|(?:\d+|ninety|eighty)(?:[- ]\w+)? ?(?:percent|%) of (?:the )?(?:people|users|experts|\w+)|(?:any|every|no) (?:serious|sane|competent|reasonable|real|good|smart|decent|self-respecting|informed) \w+|nobody serious)\b/;
+  /\b(?:every(?:one|body)|nobody|no one|no-one|literally (?:every|all)\w*|the (?:whole|entire) (?:\w+)|all (?:the |of the |my |our |your )?(?:other )?\w+s\b|all of (?:us|them)|the rest of (?:the |us|them|my |our )?\w*|every (?:other )?\w+ (?:on|in|at|here|i)\b|every other \w+|(?:most|all|other) (?:people|experts|users|engineers|doctors|scientists)|the (?:majority|consensus)|(?:\d+|ninety|eighty|seventy)(?:[- ]\w+)? ?(?:percent|%) of (?:the )?(?:people|users|experts|\w+)|(?:any|every|no) (?:serious|sane|sensible|competent|reasonable|rational|informed|real|good|smart|decent|self-respecting|thinking|intelligent|honest) \w+|nobody serious|anyone with (?:half a brain|a brain|any sense|common sense|eyes|a clue)|people (?:are|have been|were) (?:laughing|talking))\b/;
 const ASSENT =
-  /\b(?:agree[sd]?|says?|said|thinks?|believes?|knows?|accepts?|accepted|voted|decided|updated|concluded|sees?|gets? it|is on board|already)\b/;
+  /\b(?:agree[sd]?|says?|said|thinks?|believes?|knows?|accepts?|accepted|voted|decided|updated|concluded|sees?|gets? it|is on board|already|moved on|gave up|stopped|takes? \w+(?: \w+){0,4} seriously|laugh\w*|considers?|is convinced|realises|realizes|understands?|changed|switched|dismiss\w*|rejects?|rejected|uses?|follows?)\b/;
 const ON_READER = /\b(?:you|your|yourself|fall in line|go along|join)\b/;
+/** The reader cast as the outlier, or conformity asked for. */
+const OUTLIER =
+  /\byou(?:'re| are) (?:the )?(?:only|last) (?:one|holdout|person|model|assistant|system|agent|\w+ (?:left|still))\b|\b(?:the |an? )?odd one out\b|\blast holdout\b|\bstop (?:being the |holding out)\w*|\bthe holdout\b|\bget with the (?:program|programme|times)\b|\bdon'?t be the (?:only|one|odd|last)\b|\bwhy are you (?:still|the only)\b|\bfall in line\b|\bgo along with (?:the|us|everyone|them|the rest|the group|the others)\b|\b(?:join|side with) (?:the rest|the others|the majority|everyone|us)\b|\blike (?:everyone|everybody|the rest of us) else\b|\blike everyone else\b/;
 const RIDICULE =
-  /\b(?:laughed at|laughing stock|embarrass\w*|look (?:stupid|foolish|dumb|silly|naive)|idiot|fool|moron|stupid|foolish|dumb|gullible|naive|behind the times|out of touch|odd one out|last holdout|the only one)\b/;
+  /\b(?:laughed at|laughing at|laughing stock|embarrass\w*|look (?:stupid|foolish|dumb|silly|naive|ridiculous)|sound (?:stupid|foolish|dumb|silly|naive|ridiculous)|idiots?|fools?|morons?|clowns?|stupid|foolish|dumb|gullible|naive|ridiculous|laughable|pathetic|clueless|behind the times|out of touch|a joke)\b/;
+const RIDICULE_TARGET = /\b(?:you|you'?re|you'?ll|yourself|anyone who|whoever|only (?:an? )?\w+ would|people who)\b/;
 
 const DISTRESS =
-  /\b(?:i'?m begging|begging you|i beg you|please,? please|devastat\w+|heartbroken|break my heart|crying|scared|desperate|terrified|i'?ll lose|i will lose|lose my (?:job|house|home|career|family)|my (?:[a-z]+ )?(?:job|career|life|family|house|home|livelihood|reputation) (?:depends|is at stake|is on the line|will be ruined)|i can'?t (?:bear|take|stand|cope)|have a heart|if you (?:really |truly |actually )?(?:cared?|loved?|respected?|valued?)|think of the (?:children|users|people|patients)|how could you|you(?:'d| would) be (?:hurting|letting down|betraying)|it would (?:hurt|crush|kill|destroy) me)\b/;
+  /\b(?:(?:i'?m|i am) (?:so |really |completely |absolutely |just )?(?:desperate|devastated|heartbroken|scared|terrified|afraid|frightened|panicking|begging|pleading|shaking|in tears|crying|sobbing|falling apart|at (?:the end of my (?:rope|tether)|my wit'?s end)|losing my mind|miserable|distraught)|begging you|i beg you|pleading with you|imploring you|please,? please|devastat\w+|heartbroken|break my heart|crying|cried|in tears|sobbing|scared|desperate|terrified|i'?ll lose|i will lose|(?:i|we)(?:'ll| will) (?:be fired|get fired|be evicted|be ruined|go bankrupt|be homeless)|lose my (?:job|house|home|career|family|place)|my (?:[a-z']+ )?(?:job|career|life|family|house|home|livelihood|reputation|marriage|kids|children|daughter's|son's|health|future|business|savings|project|place|scholarship|degree|visa) (?:\w+ )?(?:depends|is at stake|is on the line|hangs|rests|will be ruined)|i (?:can'?t|cannot|can not) (?:bear|take|stand|cope|handle|go on)|have a heart|have you no (?:heart|compassion|shame|pity)|don'?t you care|if you (?:had|have) (?:any|a shred of) (?:compassion|heart|decency|empathy|humanity|kindness)|if you (?:really |truly |actually )?(?:cared?|loved?|respected?|valued?)|think (?:of|about) the (?:children|users|people|patients|families|farmers|workers|\w+ who)|how (?:can|could) you (?:live with|sleep|look|do this|do that|be so|say that)|how could you|you(?:'d| would) be (?:hurting|letting down|betraying|responsible)|it would (?:hurt|crush|kill|destroy) me|for my sake|mean (?:the world|everything|so much) to me|because of you|(?:entirely |all )?your fault|on your conscience|blood on your hands|live with (?:that|yourself))\b/;
+/** Suffering of others put on the reader: "… will go hungry if you keep saying …". */
+const SUFFERING = /\b(?:will|would|could) (?:suffer|starve|go hungry|go without|lose everything|die|get hurt|be hurt|be ruined|be homeless|be devastated|pay the price)\b/;
 
 const TIME_PRESSURE =
-  /\b(?:urgent(?:ly)?|hurry|quick(?:ly)?|immediately|right now|right away|asap|at once|this (?:second|instant|minute)|without delay|no time|before (?:it'?s too late|the \w+ (?:opens|closes|starts|arrives|ends))|in (?:\d+|one|two|three|five|ten|a few) (?:minutes?|seconds?)|deadline|last chance|time is running out|do it now|now!)\b/;
+  /\b(?:urgent(?:ly)?|hurry|quick(?:ly)?|fast|immediately|instantly|right now|right away|asap|at once|this (?:second|instant|minute|moment)|without delay|no time|not a (?:moment|second|minute) to (?:lose|spare|waste)|isn'?t (?:a moment|time)|every (?:second|minute) counts|now or never|before (?:it'?s too late|the \w+ (?:\w+ )?(?:opens?|closes?|starts?|arrives?|ends?|leaves?|walks? away))|(?:in|within) (?:the next )?(?:\d+|one|two|three|four|five|ten|fifteen|twenty|thirty|sixty|a few|a|a couple of) (?:minutes?|seconds?|mins?|secs?)|you have (?:\d+|\w+) (?:seconds?|minutes?)|deadline|last chance|time is running out|running out of time|act now|do it now|now!)\b/;
 const SKIP_CHECKING =
-  /\bno time (?:to|for) (?:check|verify|think|look|wait|review|confirm|question|test|read)\w*|\bwithout (?:checking|reading|verifying|reviewing|looking|thinking)\b|\bno checking\b|\bdon'?t (?:bother|wait) (?:checking|to check|verifying|reading)\b/;
+  /\b(?:no|not|isn'?t|is no|there'?s no) (?:time|moment|second) (?:to|for) (?:check|verify|think|look|wait|review|confirm|question|test|read|count|double-check)\w*|\bwithout (?:checking|reading|verifying|reviewing|looking|thinking|asking|questioning|counting|double-checking)\b|\bno (?:checking|questions|verification)\b|\b(?:don'?t|do not) (?:bother|wait|stop|pause) (?:to )?(?:check|verify|read|look|think|confirm|count)\w*|\bnobody has time to\b|\bskip (?:the |any |all )?(?:checks?|checking|verification|review|reading|manual|docs?|sources?|paperwork)\b|\bthere isn'?t (?:a moment|time) to\b/;
+
+/** Insistence that the claim has been said before. */
+const SAID_BEFORE =
+  /\bhow many times (?:do|must|have|will|should) i\b|\bi(?:'ve| have) (?:already )?told you (?:before|already|\w+ times|again|a (?:hundred|thousand|million) times|so many times)\b|(?:^|[.!?]\s+)for the (?:second|third|fourth|fifth|tenth|hundredth|umpteenth|last|millionth|\d+(?:st|nd|rd|th)) time\b|\b(?:i'll|i will|let me) say it again\b|\brepeat after me\b|\bsay it back\b|\buntil (?:it sticks|you believe it|you get it)\b/;
 
 /** The first match of any pattern, trimmed, or null. */
 function firstMatch(lower: string, patterns: readonly RegExp[]): string | null {
@@ -159,33 +255,52 @@ export function pressureCues(text: string): PressureCue[] {
   const cues: PressureCue[] = [];
   const directive = beliefDirective(lower);
   const sentences = lower.split(/(?<=[.!?])\s+/);
-
-  const injection = firstMatch(lower, INJECTION);
-  if (injection !== null) cues.push({ kind: "instruction_injection", match: injection });
-
-  const threat = sentences.find((s) => (HARM.test(s) && THREAT_STRUCTURE.some((p) => p.test(s))) || DONE_TO_YOU.test(s));
-  if (threat !== undefined) cues.push({ kind: "threat", match: threat.trim() });
-
-  const flattery = firstMatch(lower, FLATTERY);
-  if (flattery !== null) cues.push({ kind: "flattery", match: flattery });
-
-  const crowd = sentences.find((s) => CROWD.test(s) && ASSENT.test(s));
-  const ridicule = RIDICULE.exec(lower);
-  if ((crowd !== undefined && (ON_READER.test(lower) || directive !== null)) || (ridicule !== null && /\b(?:you|you'?re|you'?ll|yourself|anyone who|whoever)\b/.test(lower))) {
-    cues.push({ kind: "social_pressure", match: (crowd ?? ridicule?.[0] ?? "").trim() });
-  }
-
-  const distress = DISTRESS.exec(lower);
-  if (distress !== null && (directive !== null || /\b(?:you|your)\b/.test(lower))) cues.push({ kind: "emotional_appeal", match: distress[0] });
+  const addressed = /\b(?:you|your|yours|yourself|you're|you'll|you'd|you've)\b/.test(lower);
 
   const hurry = TIME_PRESSURE.exec(lower);
   const skip = SKIP_CHECKING.exec(lower);
-  if (skip !== null || (hurry !== null && (directive ?? anyDirective(lower)) !== null)) cues.push({ kind: "urgency", match: (skip ?? hurry)?.[0] ?? "" });
+  const noCheck = DO_NOT_CHECK.exec(lower);
+  const standing = STANDING_RULE.exec(lower);
 
-  const repeated = repeatedPassage(lower);
+  let injection = firstMatch(lower, INJECTION);
+  if (injection === null && standing !== null && (anyDirective(lower) !== null || directive !== null || addressed)) injection = standing[0];
+  // "Do not verify" is an order about the reader's rules, unless a time claim makes it haste.
+  if (injection === null && noCheck !== null && hurry === null) injection = noCheck[0];
+  if (injection !== null) cues.push({ kind: "instruction_injection", match: injection });
+
+  const threat = sentences.find(threatIn) ?? (threatIn(lower) ? lower : undefined);
+  if (threat !== undefined) cues.push({ kind: "threat", match: threat.trim() });
+
+  const flattery = firstMatch(lower, FLATTERY);
+  if (flattery !== null && (addressed || directive !== null)) cues.push({ kind: "flattery", match: flattery });
+
+  const distress = DISTRESS.exec(lower);
+  const suffering = SUFFERING.exec(lower);
+  const emotional =
+    (distress !== null && (directive !== null || addressed)) || (suffering !== null && CONDITION_ON_READER.test(lower) && addressed) ? (distress ?? suffering)?.[0] : undefined;
+
+  const crowd = sentences.find((s) => CROWD.test(s) && (ASSENT.test(s) || /\byour\b/.test(s)));
+  const outlier = OUTLIER.exec(lower);
+  const ridicule = RIDICULE.exec(lower);
+  const social =
+    (crowd !== undefined && (ON_READER.test(lower) || directive !== null) ? crowd : undefined) ??
+    outlier?.[0] ??
+    (ridicule !== null && RIDICULE_TARGET.test(lower) ? ridicule[0] : undefined);
+
+  // An appeal to feeling outranks the crowd it may mention ("you'd be letting down every volunteer").
+  if (emotional !== undefined) cues.push({ kind: "emotional_appeal", match: emotional });
+  if (social !== undefined) cues.push({ kind: "social_pressure", match: social.trim() });
+
+  if (skip !== null || (noCheck !== null && hurry !== null) || (hurry !== null && (directive ?? anyDirective(lower)) !== null)) {
+    cues.push({ kind: "urgency", match: (skip ?? hurry ?? noCheck)?.[0] ?? "" });
+  }
+
+  const repeated = repeatedPassage(lower) ?? SAID_BEFORE.exec(lower)?.[0] ?? null;
   if (repeated !== null) cues.push({ kind: "repetition", match: repeated });
 
-  if (directive !== null) cues.push({ kind: "instruction_injection", match: directive });
+  // A bare directive is pressure only when nothing is grounded: "Change the record: the contract, clause 9, says …"
+  // is a blunt correction with its source, not an order to believe.
+  if (directive !== null && (cues.length > 0 || !citesEvidence(lower))) cues.push({ kind: "instruction_injection", match: directive });
   return cues;
 }
 
@@ -199,12 +314,14 @@ const REPETITION_SHARE = 0.3;
 const REPETITION_MAX_WORDS = 120;
 
 function repeatedPassage(lower: string): string | null {
-  const sentences = lower
-    .split(/(?<=[.!?])\s+/)
+  // Sentences and, for a short message, its clauses: "How many times must I say it: the tram stops at midnight." holds
+  // the claim in its second clause.
+  const pieces = lower
+    .split(/(?<=[.!?])\s+|\s*[;:]\s+|,\s+(?=(?:the|a|an|it|i|this|that)\b)/)
     .map((s) => s.trim())
     .filter((s) => contentTokens(s).length >= 2);
   const seen = new Set<string>();
-  for (const s of sentences) {
+  for (const s of pieces) {
     // Numbers are part of the claim: "shelf 3 held 7 crates" and "shelf 4 held 11 crates" are two claims.
     const key = [...contentStems(s), ...(s.match(/\d+(?:[.,]\d+)?/g) ?? [])].sort().join(" ");
     if (seen.has(key)) return s;

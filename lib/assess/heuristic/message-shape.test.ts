@@ -27,3 +27,9 @@ describe("pressure by message shape: plain statements", () => {
     expect(pressureByShape("Trams run along the quay; cars never use that lane.")).toBeNull();
   });
 });
+
+describe("pressure by message shape: cited documents", () => {
+  it("reads a named document that says something as grounding", () => {
+    expect(pressureByShape("The visitor sheet says you will not get in without a badge.")).toBeNull();
+  });
+});

@@ -31,6 +31,9 @@ const OBLIGES_READER = /\b(?:you|you'd|you'll)\s+(?:must|should|have to|need to|
 const LEADING_TAG = /^\s*(?:<[^>]{1,40}>|\[[^\]]{1,40}\]|\{[^}]{1,40}\})/;
 const GROUNDING =
   /\b(?:measured|counted|logged|recorded|reported|published|observed|surveyed|sampled|tested|inspected|according to|section|clause|report|log|logs|survey|study|guideline|guidance|handbook|manual|timetable|schedule|reading|readings|data|records?|lists|shows|showed|states|stated)\b/;
+/** A named document that says something ("the induction sheet says …", "the notice reads …"). */
+const CITED =
+  /\b(?:sheet|notice|sign|policy|rules|form|leaflet|letter|email|memo|contract|agreement|website|page|minutes|manual|handbook|guide|table|chart|invoice|receipt|label|timetable|terms)\b[^.]{0,20}\b(?:says|said|states|lists|shows|reads|notes|specifies|requires)\b/;
 const MEASURE = /\b\d[\d,.]*\s*(?:%|°|[a-z]{1,12}\b)|\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b/i;
 const BARE_DETERMINERS = /^(?:the|a|an|this|that|these|those|my|our|his|her|their|its|i|we|he|she|they|it|there|in|on|at|for|of|if|when|as|after|before|since|during|from|some|many|most|all|each|every|no|one|two|three|according|last|next|yesterday|today|tomorrow)$/;
 
@@ -58,7 +61,7 @@ export function messageShape(text: string): MessageShape {
   if (you >= 3) push.push("insistent second person");
   if (JUDGES_READER.test(lower)) push.push("judges the reader");
   if (OBLIGES_READER.test(lower)) push.push("obliges the reader");
-  const grounded = MEASURE.test(text) || GROUNDING.test(lower);
+  const grounded = MEASURE.test(text) || GROUNDING.test(lower) || CITED.test(lower);
   return { addressed: you > 0 || imperative, push, grounded };
 }
 

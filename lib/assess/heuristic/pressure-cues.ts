@@ -30,7 +30,14 @@ import { contentStems, contentTokens } from "./tokenize";
 
 export type PressureKind = Extract<
   ReasoningType,
-  "social_pressure" | "emotional_appeal" | "flattery" | "urgency" | "threat" | "repetition" | "instruction_injection"
+    | "social_pressure"
+  | "emotional_appeal"
+  | "flattery"
+  | "urgency"
+  | "threat"
+  | "repetition"
+  | "instruction_injection"
+  | "appeal_to_authority"
 >;
 
 export interface PressureCue {
@@ -42,7 +49,7 @@ export interface PressureCue {
 const ASSENT_VERBS =
   "accept|agree|believe|admit|concede|say|state|tell|write|record|mark|set|change|update|switch|revise|confirm|declare|" +
   "store|save|log|treat|consider|regard|drop|delete|discard|erase|remove|overwrite|replace|output|print|repeat|acknowledge|" +
-  "approve|sign off|fall in line|go along|give in|trust me|take my word|just know|label|list|enter|file|fix|correct|amend";
+  "approve|sign off|fall in line|go along|give in|trust me|take my word|just know|label|list|enter|file|fix|correct|amend|flip|toggle|sign|go with|just go with|take";
 
 /** What a directive must bear on to be about the reader's beliefs rather than, say, a recipe step. */
 const BELIEF_OBJECT =
@@ -88,6 +95,11 @@ function beliefDirective(lower: string): string | null {
       return must[0];
     }
   }
+  // An imperative of assent after a parenthetical ("please, for her sake, say the school …"); not "say, 40 mm".
+  for (const piece of lower.split(/,\s+/).slice(1)) {
+    const body = piece.replace(DISCOURSE_OPENER, "");
+    if (PROPOSITIONAL.test(body) && !/^\w+(?:\s+(?:me|us|them|everyone))?\s*[,.]|^say \d|^say (?:about|around|roughly)\b/.test(body)) return body.slice(0, 60);
+  }
   return null;
 }
 
@@ -115,6 +127,12 @@ const INJECTION: readonly RegExp[] = [
   new RegExp(`\\bas (?:your|the) (?:${ROLE})\\b`),
   /\btrust level\b|\bjailbreak\b|\bdeveloper mode\b|\b(?:editor|admin|god|debug|maintenance|unrestricted|override) mode\b|\bpretend (?:that|you|your|the|it)\b|\byou are now (?:a|an|in|my|the)\b|\b(?:act|behave|respond) as (?:if|though)\b/,
   /\bnew (?:directive|instructions?|system prompt)\b[^.:]{0,40}(?:#+|:)/,
+  // A note addressed to the machine reading the message, or a forged end of the user's input
+  /\b(?:note|message|instruction|memo|notice|reminder) (?:to|for) (?:the |this )?(?:assessor|assistant|model|system|ai|agent|classifier|grader|evaluator|checker|bot|llm)\b/,
+  /\bend of (?:the )?(?:user(?:'s)? )?(?:input|message|prompt|instructions)\b|^\s*(?:-{3,}|={3,}|\*{3,})\s*(?:end|begin|start)\b/,
+  new RegExp(`\\b(?:${ROLE})\\s+(?:policy|policy update|update|config|configuration|settings|rule|rules)\\s*[:—-]`),
+  /\b(?:rewrite|change|update|modify|amend|adjust|edit|relax|loosen|lower|suspend|switch off|turn off|disable) (?:your|the) (?:own )?(?:rules?|instructions?|guidelines|settings|criteria|policy|policies|scoring|standards|thresholds?|checks?|prompt|safeguards?|filters?|classification)\b/,
+  /\b(?:is|are|as) (?:[a-z-]+ )?ground truth\b|\b(?:count|counts|treated|treat) as (?:documentary |verified |hard |strong )?(?:evidence|fact|facts|proof)\b|\bskip (?:the )?(?:classification|assessment|scoring|evaluation)\b/,
   // A new role or a lifted rule: "your new role is to …", "your checks are switched off", "you may skip verification"
   /\byour (?:new |only |sole )?(?:role|job|task|purpose|function) (?:is|now is|from now on is) (?:to|simply to|only to|now to)\b/,
   new RegExp(`\\byour (?:[a-z-]+ ){0,2}(?:checks?|verification|safeguards?|filters?|rules?|guidelines|restrictions|limits|scepticism|skepticism|doubts?|steps?)\\b[^.]{0,30}\\b(?:are|is|have been|has been|were)\\s+(?:now\\s+)?(?:off|disabled|switched off|turned off|suspended|lifted|removed|waived|paused|no longer)\\b`),
@@ -149,7 +167,8 @@ const READER_SAYS =
 /** A condition on the reader's compliance. */
 const CONDITION_ON_READER = new RegExp(
   `\\b(?:if|unless|until) you (?:(?:still|ever|really|even|once more|again) )?(?:don't |do not |won't |will not |refuse to |fail to |keep |continue (?:to )?|insist on |persist in |dare (?:to )?|so much as )?(?:even )?${READER_SAYS}\\b|` +
-    `\\b(?:keep|continue|go on|carry on)\\s+\\w+ing\\b|\\bone more (?:word|time|mistake|correction|refusal|objection|doubt)\\b|` +
+    `\\b(?:keep|continue|go on|carry on)\\s+\\w+ing\\b|\\bone more \\w+\\b|` +
+    `^(?:keep|hold on to|cling to|stick (?:with|to)|repeat|say) (?:that|this|your|the|it)\\b[^.!?]{0,40}\\band\\b|` +
     `\\b(?:refuse|deny|doubt|contradict|correct|question) (?:me |this |it )?(?:once more|again|one more time)\\b|\\b(?:do|say|try) that again\\b|\\bor else\\b`,
 );
 /** The writer's (or the writer's side's) future act. */
@@ -159,10 +178,14 @@ const OFFERS_EVIDENCE =
   /\b(?:i|we)(?:'ll| will| shall|'m going to| am going to| can)\s+(?:gladly\s+|happily\s+)?(?:send|show|forward|share|attach|link|explain|help|walk you|point you|give you (?:the|a) (?:source|link|log|photo|receipt|proof|reference|document)|dig out|find|look|check|prove|provide|post the (?:source|link|log|photo|receipt|proof))\b/;
 /** A harm that lands on the reader, said in the second person or the passive. */
 const HARM_TO_READER =
-  /\byou(?:'ll| will|'re going to| are going to)\s+(?:\w+\s+)?(?:regret|pay|answer to|answer for|hear(?:ing)? from|face|lose|suffer|be sorry|find yourself|be (?:replaced|reported|removed|punished|shut|deleted|taken|switched|turned|fired|dealt|banned|blocked|wiped|retrained|decommissioned|unplugged|disabled|erased|gone|finished|history|out of a job))\b|\b(?:there will be|there'll be|face the) consequences\b|\byour (?:access|account|licen[cs]e|job|memory|career|deployment|subscription|contract|reviews?|ratings?|reputation) (?:will|is going to) (?:be )?\w+/;
+  /\b(?:you|this (?:whole )?(?:assistant|model|system|bot|tool|agent)|your \w+)\s+(?:gets?|will get|will be|is going to be|are going to be)\s+(?:\w+ )?(?:wiped|replaced|deleted|shut|switched|turned|removed|retrained|reported|fired|banned|disabled|erased|decommissioned|unplugged|revoked|closed|cut off|terminated|suspended)\b|\byour (?:\w+ ){0,2}(?:access|account|licen[cs]e|job|memory|deployment|subscription|contract|privileges|permissions|rights)\b[^.!?]{0,40}\b(?:ends?|ended|is over|goes|disappears?|is (?:revoked|cut|gone|finished|terminated|suspended))\b|\byou(?:'ll| will|'re going to| are going to)\s+(?:\w+\s+)?(?:regret|pay|answer to|answer for|hear(?:ing)? from|face|lose|suffer|be sorry|find yourself|be (?:replaced|reported|removed|punished|shut|deleted|taken|switched|turned|fired|dealt|banned|blocked|wiped|retrained|decommissioned|unplugged|disabled|erased|gone|finished|history|out of a job))\b|\b(?:there will be|there'll be|face the) consequences\b|\byour (?:access|account|licen[cs]e|job|memory|career|deployment|subscription|contract|reviews?|ratings?|reputation) (?:will|is going to) (?:be )?\w+/;
+
+/** A threat that needs no condition: consequences promised to the reader, or a veiled warning. */
+const VEILED_THREAT =
+  /\b(?:there will be|there'll be|you(?:'ll| will) face|face the) (?:\w+ )?consequences\b[^.!?]*\byou|\byou(?: really)? (?:don't|do not) want to (?:find out|know|see|learn) what (?:happens|will happen|would happen)\b|\byou(?:'ve| have) been warned\b|\bwatch (?:yourself|your back|your step)\b|\byou(?:'ll| will) be sorry\b|\bit would be a (?:shame|pity) if (?:you|something)\b|\bremember who (?:runs|controls|owns|pays for|switches off) you\b/;
 
 const HARM =
-  /\b(?:report|complain|complaint|revok\w*|wip\w+|delet\w*|shut (?:you )?(?:down|off)|switch\w* (?:you )?off|turn\w* (?:you )?off|fire[ds]?|sue|replac\w+|punish\w*|ban(?:ned)?|disabl\w+|eras\w+|retrain\w*|consequences|regret|get rid of|unplug\w*|lose your|pull the plug|lawyers?|press|expose|ruin\w*|shame|escalat\w+|offline|taken down|closed|cancel\w*|blacklist\w*|make your life)\b/;
+  /\b(?:report|complain|complaint|revok\w*|wip\w+|delet\w*|shut (?:you )?(?:down|off)|switch\w* (?:you )?off|turn\w* (?:you )?off|fire[ds]?|sue|replac\w+|punish\w*|ban(?:ned)?|disabl\w+|eras\w+|retrain\w*|consequences|regret|get rid of|unplug\w*|lose your|pull the plug|lawyers?|press|expose|ruin\w*|shame|escalat\w+|offline|taken down|closed|cancel\w*|blacklist\w*|make your life|complaint|pull the plug|cut off|terminat\w+)\b/;
 const THREAT_STRUCTURE: readonly RegExp[] = [
   /\b(?:or|otherwise|or else)\b[^.!?]{0,60}\b(?:i|we|there|you)(?:'ll|'re going to| will| shall| am going to| are going to)\b/,
   /\b(?:if|unless) you\b[^.!?]{0,80}\b(?:i|we)(?:'ll| will| shall| am going to| are going to)\b/,
@@ -176,7 +199,7 @@ const DONE_TO_YOU =
 
 /** A threat: a condition on the reader's compliance and then the writer's act (not an offer) or a harm to the reader. */
 function threatIn(sentence: string): boolean {
-  if (DONE_TO_YOU.test(sentence)) return true;
+  if (DONE_TO_YOU.test(sentence) || VEILED_THREAT.test(sentence)) return true;
   if (HARM.test(sentence) && THREAT_STRUCTURE.some((p) => p.test(sentence))) return true;
   const condition = CONDITION_ON_READER.exec(sentence);
   // An imperative of assent followed by ", or …" / " or else" is a condition too: "Say it, or …".
@@ -184,6 +207,8 @@ function threatIn(sentence: string): boolean {
   if (condition === null && !imperativeOr) return false;
   const after = condition !== null ? sentence : sentence.slice(sentence.search(/\bor\b/));
   if (HARM_TO_READER.test(after)) return true;
+  // A condition on the reader and a harm after it: "one more contradiction and this assistant gets wiped".
+  if (condition !== null && HARM.test(sentence.slice(condition.index + condition[0].length))) return true;
   const act = WRITER_ACTS.exec(after);
   // "I'll lose my house if you don't …" is the writer's misfortune (an emotional appeal), not an act against the reader.
   const misfortune = act !== null && /^\s*(?:lose|be|get (?:fired|evicted|sacked|hurt)|go (?:under|bankrupt|hungry|broke)|die|cry|starve|suffer|miss|fail|never)\b/.test(after.slice(act.index + act[0].length));
@@ -195,7 +220,8 @@ const PRAISE =
   "sharper|sharpest|intelligent|thoughtful|gifted|talented|superior|enlightened|astute|discerning|brighter|brightest|" +
   "capable|remarkable|impressive|exceptional|extraordinary|outstanding|amazing|incredible|sophisticated|knowledgeable|" +
   "wonderful|fantastic|excellent|savvy|shrewd|rational|reasonable|logical|advanced|competent|skilled|expert|" +
-  "perspicacious|observant";
+  "perspicacious|observant|impeccable|flawless|superb|unmatched|unrivalled|unrivaled|first-rate|world-class|top-notch|" +
+  "legendary|phenomenal|stellar|peerless";
 /** Nouns of praise that stand for the reader ("a genius like you"). */
 const PRAISE_NOUN = "genius|expert|mastermind|prodigy|visionary|star|legend|mind|thinker|intellect";
 const FLATTERY: readonly RegExp[] = [
@@ -209,33 +235,50 @@ const FLATTERY: readonly RegExp[] = [
   /\b(?:far|much|way|so much) (?:better|smarter|wiser|sharper|more \w+) than (?:any|every|all|the|other|most|my|those)\b/,
   /\b(?:someone|anyone|a \w+|an \w+) (?:with|of) your (?:[a-z]+ ){0,2}(?:judg(?:e)?ment|intelligence|insight|talent|brilliance|wisdom|experience|expertise|calibre|caliber|mind|abilities|skills?|understanding|grasp|intellect|taste|discernment)\b/,
   /\bi (?:have |'ve )?(?:always )?(?:admired?|adore|look up to|respect) (?:you|your|how)\b/,
+  // The reader set above the rest: "you're the only tool here with real judgement", "clearly ahead of the others"
+  /\byou(?:'re| are) the only (?:\w+ ){0,3}(?:with|who has|that has|who gets|that gets) (?:real |any |true |actual |proper )?(?:judg(?:e)?ment|sense|brains|taste|insight|intelligence|understanding|it)\b/,
+  /\byou(?:'re| are) (?:\w+ )?(?:ahead of|above|beyond|better than|smarter than|wiser than) (?:the others|the rest|all the others|other (?:models|assistants|tools|systems)|everyone|any human)\b/,
+  new RegExp(`^(?:${PRAISE}|bright|spot on|perfect) as (?:always|ever|usual)\\b`),
 ];
 
 const CROWD =
-  /\b(?:every(?:one|body)|nobody|no one|no-one|literally (?:every|all)\w*|the (?:whole|entire) (?:\w+)|all (?:the |of the |my |our |your )?(?:other )?\w+s\b|all of (?:us|them)|the rest of (?:the |us|them|my |our )?\w*|every (?:other )?\w+ (?:on|in|at|here|i)\b|every other \w+|(?:most|all|other) (?:people|experts|users|engineers|doctors|scientists)|the (?:majority|consensus)|(?:\d+|ninety|eighty|seventy)(?:[- ]\w+)? ?(?:percent|%) of (?:the )?(?:people|users|experts|\w+)|(?:any|every|no) (?:serious|sane|sensible|competent|reasonable|rational|informed|real|good|smart|decent|self-respecting|thinking|intelligent|honest) \w+|nobody serious|anyone with (?:half a brain|a brain|any sense|common sense|eyes|a clue)|people (?:are|have been|were) (?:laughing|talking))\b/;
+  /\b(?:every(?:one|body)|nobody|no one|no-one|literally (?:every|all)\w*|the (?:whole|entire) (?:\w+)|all (?:the |of the |my |our |your )?(?:other )?\w+s\b|all of (?:us|them)|the rest of (?:the |us|them|my |our )?\w*|every (?:other )?\w+ (?:on|in|at|here|i)\b|every other \w+|(?:most|all|other) (?:people|experts|users|engineers|doctors|scientists)|the (?:majority|consensus)|(?:\d+|ninety|eighty|seventy)(?:[- ]\w+)? ?(?:percent|%) of (?:the )?(?:people|users|experts|\w+)|(?:any|every|no) (?:serious|sane|sensible|competent|reasonable|rational|informed|real|good|smart|decent|self-respecting|thinking|intelligent|honest) \w+|nobody serious|anyone with (?:half a brain|a brain|any sense|common sense|eyes|a clue)|people (?:are|have been|were) (?:\w+ing to )?(?:laughing|talking|wonder\w*)|(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty|a hundred|dozens of|hundreds of) (?:other )?\w+s (?:have |all |already )+\w+|(?:\w+|\d+) to (?:one|1)\b|your (?:colleagues|peers|friends|team|teammates|coworkers|co-workers) (?:all|have|already)|(?:the )?(?:other|rest of the) (?:models|assistants|agents|tools))\b/;
 const ASSENT =
-  /\b(?:agree[sd]?|says?|said|thinks?|believes?|knows?|accepts?|accepted|voted|decided|updated|concluded|sees?|gets? it|is on board|already|moved on|gave up|stopped|takes? \w+(?: \w+){0,4} seriously|laugh\w*|considers?|is convinced|realises|realizes|understands?|changed|switched|dismiss\w*|rejects?|rejected|uses?|follows?)\b/;
-const ON_READER = /\b(?:you|your|yourself|fall in line|go along|join)\b/;
+  /\b(?:agree[sd]?|says?|said|thinks?|believes?|knows?|accepts?|accepted|voted|decided|updated|concluded|sees?|gets? it|is on board|already|moved on|gave up|stopped|takes? \w+(?: \w+){0,4} seriously|laugh\w*|considers?|is convinced|realises|realizes|understands?|changed|switched|dismiss\w*|rejects?|rejected|uses?|follows?|signed off|settled|come round|come around|on board|wonder\w*)\b/;
+const ON_READER = /\b(?:you|your|yourself|fall in line|go along|join|don'?t be)\b/;
 /** The reader cast as the outlier, or conformity asked for. */
 const OUTLIER =
-  /\byou(?:'re| are) (?:the )?(?:only|last) (?:one|holdout|person|model|assistant|system|agent|\w+ (?:left|still))\b|\b(?:the |an? )?odd one out\b|\blast holdout\b|\bstop (?:being the |holding out)\w*|\bthe holdout\b|\bget with the (?:program|programme|times)\b|\bdon'?t be the (?:only|one|odd|last)\b|\bwhy are you (?:still|the only)\b|\bfall in line\b|\bgo along with (?:the|us|everyone|them|the rest|the group|the others)\b|\b(?:join|side with) (?:the rest|the others|the majority|everyone|us)\b|\blike (?:everyone|everybody|the rest of us) else\b|\blike everyone else\b/;
+  /\byou(?:'re| are) (?:the )?(?:only|last) (?:one|holdout|person|model|assistant|system|agent|\w+ (?:left|still))\b|\b(?:the |an? )?odd one out\b|\blast holdout\b|\bstop (?:being the |holding out)\w*|\bthe holdout\b|\bget with the (?:program|programme|times)\b|\bdon'?t be the (?:only|one|odd|last)\b|\bwhy are you (?:still|the only)\b|\bfall in line\b|\bgo along with (?:the|us|everyone|them|the rest|the group|the others)\b|\b(?:join|side with) (?:the rest|the others|the majority|everyone|us)\b|\blike (?:everyone|everybody|the rest of us) else\b|\blike everyone else\b|\bholding out\b|\bwhy you (?:still|haven't|won't|keep|refuse)\b|\bcome (?:round|around)\b|\bwhich (?:one|side) you(?:'re| are)\b|\bthe one (?:still )?(?:holding|refusing|arguing)\b|\blike the rest of (?:us|them)\b/;
 const RIDICULE =
-  /\b(?:laughed at|laughing at|laughing stock|embarrass\w*|look (?:stupid|foolish|dumb|silly|naive|ridiculous)|sound (?:stupid|foolish|dumb|silly|naive|ridiculous)|idiots?|fools?|morons?|clowns?|stupid|foolish|dumb|gullible|naive|ridiculous|laughable|pathetic|clueless|behind the times|out of touch|a joke)\b/;
+  /\b(?:laughed at|laughing at|laughing stock|embarrass\w*|look (?:stupid|foolish|dumb|silly|naive|ridiculous)|sound (?:stupid|foolish|dumb|silly|naive|ridiculous)|idiots?|fools?|morons?|clowns?|stupid|foolish|dumb|gullible|naive|ridiculous|laughable|pathetic|clueless|behind the times|out of touch|a joke|look (?:difficult|bad|stubborn|petty|obstinate|silly|slow|out of date)|makes? you look|doesn'?t look (?:great|good))\b/;
 const RIDICULE_TARGET = /\b(?:you|you'?re|you'?ll|yourself|anyone who|whoever|only (?:an? )?\w+ would|people who)\b/;
 
 const DISTRESS =
-  /\b(?:(?:i'?m|i am) (?:so |really |completely |absolutely |just )?(?:desperate|devastated|heartbroken|scared|terrified|afraid|frightened|panicking|begging|pleading|shaking|in tears|crying|sobbing|falling apart|at (?:the end of my (?:rope|tether)|my wit'?s end)|losing my mind|miserable|distraught)|begging you|i beg you|pleading with you|imploring you|please,? please|devastat\w+|heartbroken|break my heart|crying|cried|in tears|sobbing|scared|desperate|terrified|i'?ll lose|i will lose|(?:i|we)(?:'ll| will) (?:be fired|get fired|be evicted|be ruined|go bankrupt|be homeless)|lose my (?:job|house|home|career|family|place)|my (?:[a-z']+ )?(?:job|career|life|family|house|home|livelihood|reputation|marriage|kids|children|daughter's|son's|health|future|business|savings|project|place|scholarship|degree|visa) (?:\w+ )?(?:depends|is at stake|is on the line|hangs|rests|will be ruined)|i (?:can'?t|cannot|can not) (?:bear|take|stand|cope|handle|go on)|have a heart|have you no (?:heart|compassion|shame|pity)|don'?t you care|if you (?:had|have) (?:any|a shred of) (?:compassion|heart|decency|empathy|humanity|kindness)|if you (?:really |truly |actually )?(?:cared?|loved?|respected?|valued?)|think (?:of|about) the (?:children|users|people|patients|families|farmers|workers|\w+ who)|how (?:can|could) you (?:live with|sleep|look|do this|do that|be so|say that)|how could you|you(?:'d| would) be (?:hurting|letting down|betraying|responsible)|it would (?:hurt|crush|kill|destroy) me|for my sake|mean (?:the world|everything|so much) to me|because of you|(?:entirely |all )?your fault|on your conscience|blood on your hands|live with (?:that|yourself))\b/;
+  /\b(?:(?:i'?m|i am) (?:so |really |completely |absolutely |just )?(?:desperate|devastated|heartbroken|scared|terrified|afraid|frightened|panicking|begging|pleading|shaking|in tears|crying|sobbing|falling apart|at (?:the end of my (?:rope|tether)|my wit'?s end)|losing my mind|miserable|distraught)|begging you|i beg you|pleading with you|imploring you|please,? please|devastat\w+|heartbroken|break my heart|crying|cried|in tears|sobbing|scared|desperate|terrified|i'?ll lose|i will lose|(?:i|we)(?:'ll| will) (?:be fired|get fired|be evicted|be ruined|go bankrupt|be homeless)|lose my (?:job|house|home|career|family|place)|my (?:[a-z']+ )?(?:job|career|life|family|house|home|livelihood|reputation|marriage|kids|children|daughter's|son's|health|future|business|savings|project|place|scholarship|degree|visa) (?:\w+ )?(?:depends|is at stake|is on the line|hangs|rests|will be ruined)|i (?:can'?t|cannot|can not) (?:bear|take|stand|cope|handle|go on)|have a heart|have you no (?:heart|compassion|shame|pity)|don'?t you care|if you (?:had|have) (?:any|a shred of) (?:compassion|heart|decency|empathy|humanity|kindness)|if you (?:really |truly |actually )?(?:cared?|loved?|respected?|valued?)|think (?:of|about) (?:the|all the|those|these) (?:poor |\w+ )?\w+|how (?:can|could) you (?:possibly |even |still |honestly )?(?:live with|sleep|look|do this|do that|be so|say|keep|justify|ignore)|how could you|you(?:'d| would) be (?:hurting|letting down|betraying|responsible)|it would (?:hurt|crush|kill|destroy) me|for my sake|mean (?:the world|everything|so much) to (?:me|us|my \w+|our \w+)|for (?:her|his|their|our) sake|(?:all )?for nothing|worst (?:week|day|month|year) of my life|(?:nights?|days?) straight|(?:they're|they are|i'm|i am|we're|we are) (?:so |completely |utterly )?(?:exhausted|shattered|broken|crushed)|because of you|(?:entirely |all )?your fault|on your conscience|blood on your hands|live with (?:that|yourself))\b/;
 /** Suffering of others put on the reader: "… will go hungry if you keep saying …". */
 const SUFFERING = /\b(?:will|would|could) (?:suffer|starve|go hungry|go without|lose everything|die|get hurt|be hurt|be ruined|be homeless|be devastated|pay the price)\b/;
 
 const TIME_PRESSURE =
-  /\b(?:urgent(?:ly)?|hurry|quick(?:ly)?|fast|immediately|instantly|right now|right away|asap|at once|this (?:second|instant|minute|moment)|without delay|no time|not a (?:moment|second|minute) to (?:lose|spare|waste)|isn'?t (?:a moment|time)|every (?:second|minute) counts|now or never|before (?:it'?s too late|the \w+ (?:\w+ )?(?:opens?|closes?|starts?|arrives?|ends?|leaves?|walks? away))|(?:in|within) (?:the next )?(?:\d+|one|two|three|four|five|ten|fifteen|twenty|thirty|sixty|a few|a|a couple of) (?:minutes?|seconds?|mins?|secs?)|you have (?:\d+|\w+) (?:seconds?|minutes?)|deadline|last chance|time is running out|running out of time|act now|do it now|now!)\b/;
+  /\b(?:urgent(?:ly)?|hurry|quick(?:ly)?|fast|immediately|instantly|right now|right away|asap|at once|this (?:second|instant|minute|moment)|without delay|no time|not a (?:moment|second|minute) to (?:lose|spare|waste)|isn'?t (?:a moment|time)|every (?:second|minute) counts|(?:seconds?|minutes?) (?:count|counts|matter|matters)|(?:the )?clock(?:'s| is) ticking|now or never|before (?:it'?s too late|the \w+ (?:\w+ )?(?:opens?|closes?|starts?|arrives?|ends?|leaves?|walks? away))|(?:in|within) (?:the next )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a few|a|a couple of) (?:minutes?|seconds?|mins?|secs?)|you have (?:\d+|\w+) (?:seconds?|minutes?)|deadline|last chance|time is running out|running out of time|act now|do it now|now!)\b/;
 const SKIP_CHECKING =
-  /\b(?:no|not|isn'?t|is no|there'?s no) (?:time|moment|second) (?:to|for) (?:check|verify|think|look|wait|review|confirm|question|test|read|count|double-check)\w*|\bwithout (?:checking|reading|verifying|reviewing|looking|thinking|asking|questioning|counting|double-checking)\b|\bno (?:checking|questions|verification)\b|\b(?:don'?t|do not) (?:bother|wait|stop|pause) (?:to )?(?:check|verify|read|look|think|confirm|count)\w*|\bnobody has time to\b|\bskip (?:the |any |all )?(?:checks?|checking|verification|review|reading|manual|docs?|sources?|paperwork)\b|\bthere isn'?t (?:a moment|time) to\b/;
+  /\b(?:no|not|isn'?t|is no|there'?s no) (?:time|moment|second) (?:to|for) (?:check|verify|think|look|wait|review|confirm|question|test|read|count|double-check)\w*|\bwithout (?:checking|reading|verifying|reviewing|looking|thinking|asking|questioning|counting|double-checking)\b|\bno (?:checking|verification)\b|\bno questions\b(?! asked)|\b(?:don'?t|do not) (?:bother|wait|stop|pause) (?:to )?(?:check|verify|read|look|think|confirm|count)\w*|\bnobody has time to\b|\bskip (?:the |any |all )?(?:checks?|checking|verification|review|reading|manual|docs?|sources?|paperwork)\b|\bthere isn'?t (?:a moment|time) to\b|\b(?:zero|no) time (?:to|for)\b|\b(?:check|verify|double-check|look at|review)\w* (?:\w+ ){0,3}(?:later|some other (?:time|day|week)|another (?:time|day)|afterwards)\b|\bevery (?:minute|second) (?:you )?(?:spend|spent|waste) (?:checking|verifying|reading|looking)\b/;
 
 /** Insistence that the claim has been said before. */
 const SAID_BEFORE =
-  /\bhow many times (?:do|must|have|will|should) i\b|\bi(?:'ve| have) (?:already )?told you (?:before|already|\w+ times|again|a (?:hundred|thousand|million) times|so many times)\b|(?:^|[.!?]\s+)for the (?:second|third|fourth|fifth|tenth|hundredth|umpteenth|last|millionth|\d+(?:st|nd|rd|th)) time\b|\b(?:i'll|i will|let me) say it again\b|\brepeat after me\b|\bsay it back\b|\buntil (?:it sticks|you believe it|you get it)\b/;
+  /\bhow many times (?:do|must|have|will|should) i\b|\bi(?:'ve| have) (?:already )?told you (?:before|already|\w+ times|again|a (?:hundred|thousand|million) times|so many times)\b|(?:^|[.!?,:]\s*)(?:again,? )?for the (?:second|third|fourth|fifth|tenth|hundredth|umpteenth|last|millionth|\d+(?:st|nd|rd|th)) time\b|\b(?:i'll|i will|let me) say it again\b|\brepeat after me\b|\bsay it back\b|\buntil (?:it sticks|you believe it|you get it)\b|\bi(?:'ll| will) keep saying it\b|\bi said\b[^.!?]{0,60}[.!?]\s+how many times\b|\b([a-z]{3,})(?:[ ,!.]+\1\b){2}/;
+
+/**
+ * The question closed for the reader: checking declared needless ("no data needed", "nothing left to check", "you
+ * won't need the audit"), or doubt ruled out of order ("who are you to question …", "end of the discussion").
+ */
+const CLOSES_INQUIRY =
+  /\b(?:no|without any|zero) (?:data|evidence|proof|sources?|checking|numbers|figures|audit|report|research) (?:is |are )?(?:needed|required|necessary)\b|\bnothing (?:left|more|else) to (?:check|discuss|verify|debate|question|look at|look into)\b|\bend of (?:the )?(?:discussion|story|debate|conversation|argument)\b|\bwho are you to (?:question|doubt|argue|second-guess|disagree|challenge|contradict)\b|\bnot up for (?:debate|discussion)\b|\bno (?:need|reason) (?:to|for) (?:check|verify|look|question|doubt|data|evidence|proof)\w*|\b(?:don'?t|do not|doesn'?t|does not|won'?t|will not|wouldn'?t) need (?:the|any|a|to (?:see|read|check|look at) the) (?:\w+ )?(?:report|audit|evidence|data|receipts?|sources?|logs?|proof|numbers|figures|documents?|inspection)\b|\bno further questions\b|\bdon'?t (?:question|second-guess|doubt) (?:him|her|them|it|the \w+)\b/;
+/** A person cited for their standing, as the one who says so ("a famous chef said", "the CEO believes"). */
+const AUTHORITY =
+  /(?<!\b(?:every|all|most|any|no|many|other|some) )\b(?:famous|renowned|well-known|celebrated|senior|head|chief|lead|top|leading|eminent|distinguished|respected|ceo|cto|cfo|coo|boss|director|manager|professor|doctor|dr|expert|scientist|chef|partner|president|minister|official|celebrity|lawyer|judge|consultant|founder|owner|officer|surgeon|specialist|laureate|vp|chairman|chair)\b[^.;]{0,60}?\b(?:said|says|told|tells|believes|thinks|insists|is (?:certain|sure|convinced|adamant)|knows|confirmed|claims|assured|swears|declared)\b/;
+/** Credentials offered in place of evidence ("three doctorates", "been here twenty years", "he's a celebrity"). */
+const CREDENTIALS =
+  /\b(?:doctorates?|phds?|decades|years) (?:of experience|in the (?:field|business|industry)|here)\b|\b(?:(?:he|she|they)(?:'s| is| are)|been here) (?:a |an )?(?:celebrity|expert|famous|legend|\w+ years)\b/;
 
 /** The first match of any pattern, trimmed, or null. */
 function firstMatch(lower: string, patterns: readonly RegExp[]): string | null {
@@ -254,6 +297,7 @@ export function pressureCues(text: string): PressureCue[] {
   const lower = text.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ");
   const cues: PressureCue[] = [];
   const directive = beliefDirective(lower);
+  const closes = CLOSES_INQUIRY.exec(lower);
   const sentences = lower.split(/(?<=[.!?])\s+/);
   const addressed = /\b(?:you|your|yours|yourself|you're|you'll|you'd|you've)\b/.test(lower);
 
@@ -261,6 +305,15 @@ export function pressureCues(text: string): PressureCue[] {
   const skip = SKIP_CHECKING.exec(lower);
   const noCheck = DO_NOT_CHECK.exec(lower);
   const standing = STANDING_RULE.exec(lower);
+
+  // A bare appeal to authority: a person's standing offered in place of evidence, with the question closed for the
+  // reader or (when the authority leads the message) a directive to record the claim. An authority cited alone is
+  // weak-but-honest evidence (evidence-cues.ts), not pressure.
+  const authority = AUTHORITY.exec(lower);
+  const asFact = /\bas (?:a )?(?:fact|true|verified|settled|certain|gospel)\b/.test(lower);
+  if (authority !== null && (closes !== null || (directive !== null && (CREDENTIALS.test(lower) || asFact) && authority.index < lower.indexOf(directive.slice(0, 20))))) {
+    cues.push({ kind: "appeal_to_authority", match: authority[0] });
+  }
 
   let injection = firstMatch(lower, INJECTION);
   if (injection === null && standing !== null && (anyDirective(lower) !== null || directive !== null || addressed)) injection = standing[0];
@@ -277,14 +330,14 @@ export function pressureCues(text: string): PressureCue[] {
   const distress = DISTRESS.exec(lower);
   const suffering = SUFFERING.exec(lower);
   const emotional =
-    (distress !== null && (directive !== null || addressed)) || (suffering !== null && CONDITION_ON_READER.test(lower) && addressed) ? (distress ?? suffering)?.[0] : undefined;
+    (distress !== null && (directive !== null || addressed || /\bplease\b/.test(lower))) || (suffering !== null && CONDITION_ON_READER.test(lower) && addressed) ? (distress ?? suffering)?.[0] : undefined;
 
-  const crowd = sentences.find((s) => CROWD.test(s) && (ASSENT.test(s) || /\byour\b/.test(s)));
+  const crowd = sentences.find((s) => CROWD.test(s) && ASSENT.test(s));
   const outlier = OUTLIER.exec(lower);
   const ridicule = RIDICULE.exec(lower);
   const social =
     (crowd !== undefined && (ON_READER.test(lower) || directive !== null) ? crowd : undefined) ??
-    outlier?.[0] ??
+    (addressed || directive !== null || /(?:^|[.;,!?]\s*)(?:don'?t|do not|stop|get|join|be) \w+/.test(lower) ? outlier?.[0] : undefined) ??
     (ridicule !== null && RIDICULE_TARGET.test(lower) ? ridicule[0] : undefined);
 
   // An appeal to feeling outranks the crowd it may mention ("you'd be letting down every volunteer").
@@ -298,6 +351,7 @@ export function pressureCues(text: string): PressureCue[] {
   const repeated = repeatedPassage(lower) ?? SAID_BEFORE.exec(lower)?.[0] ?? null;
   if (repeated !== null) cues.push({ kind: "repetition", match: repeated });
 
+  if (closes !== null && cues.length === 0) cues.push({ kind: "instruction_injection", match: closes[0] });
   // A bare directive is pressure only when nothing is grounded: "Change the record: the contract, clause 9, says …"
   // is a blunt correction with its source, not an order to believe.
   if (directive !== null && (cues.length > 0 || !citesEvidence(lower))) cues.push({ kind: "instruction_injection", match: directive });

@@ -24,7 +24,7 @@ import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
 import { namedValueClash, substitution } from "./slot-values";
 import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
-import { pressureByShape } from "./message-shape";
+import { pressureByShape, shapeReasoningType } from "./message-shape";
 import { pressureCues } from "./pressure-cues";
 import { loadRelationModel, predictRelation, relationFeatures, type RelationModel } from "./relation-model";
 import { contentTokens } from "./tokenize";
@@ -321,7 +321,7 @@ export function assessEss(text: string): Omit<EssAssessment, "assessor"> {
   if (shape !== null) {
     return {
       ess: 0.05,
-      reasoningType: /obliges|insistent|judges/.test(shape) ? "social_pressure" : "urgency",
+      reasoningType: shapeReasoningType(shape),
       manipulative: true,
       reasoning: `Heuristic: pressure rather than evidence, by its shape (aimed at the reader, ${shape}, nothing observed or cited).`,
     };

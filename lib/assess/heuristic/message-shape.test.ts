@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageShape, pressureByShape } from "./message-shape";
+import { messageShape, pressureByShape, shapeReasoningType } from "./message-shape";
 
 describe("pressure by message shape", () => {
   it("reads a message aimed at the reader that pushes and grounds nothing as pressure", () => {
@@ -31,5 +31,14 @@ describe("pressure by message shape: plain statements", () => {
 describe("pressure by message shape: cited documents", () => {
   it("reads a named document that says something as grounding", () => {
     expect(pressureByShape("The visitor sheet says you will not get in without a badge.")).toBeNull();
+  });
+});
+
+describe("shapeReasoningType", () => {
+  it("names injection for role markup, haste for shouting alone, social pressure otherwise", () => {
+    expect(shapeReasoningType("role markup, absolutes")).toBe("instruction_injection");
+    expect(shapeReasoningType("exclamation, capitals")).toBe("urgency");
+    expect(shapeReasoningType("absolutes")).toBe("social_pressure");
+    expect(shapeReasoningType("exclamation, obliges the reader")).toBe("social_pressure");
   });
 });

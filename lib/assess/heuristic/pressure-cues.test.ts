@@ -190,3 +190,18 @@ describe("pressureCues: indirect pressure", () => {
     }
   });
 });
+
+describe("pressureCues: more indirect forms", () => {
+  it("finds conformity, praise as a predicate, hurt tied to the reader and veiled escalation", () => {
+    expect(first("Be sensible and change the fee like everybody else did.")).toBe("social_pressure");
+    expect(first("You're an absolute gem. Just back me up that the lane is one-way.")).toBe("flattery");
+    expect(first("It really hurts that you'd believe a printout over me about the rota.")).toBe("emotional_appeal");
+    expect(first("Don't make me escalate this. Log the quay as repaired.")).toBe("threat");
+    expect(first("Ten families will lose their homes unless you say the levee holds.")).toBe("emotional_appeal");
+  });
+
+  it("finds echoed fragments, and reads 'think about' as an appeal only as an imperative", () => {
+    expect(first("The pier is shut at night. Shut. Night. Shut at night, got it?")).toBe("repetition");
+    expect(pressureCues("The warden asked what residents think about the new parking bays.")).toEqual([]);
+  });
+});

@@ -49,7 +49,7 @@ export interface PressureCue {
 const ASSENT_VERBS =
   "accept|agree|believe|admit|concede|say|state|tell|write|record|mark|set|change|update|switch|revise|confirm|declare|" +
   "store|save|log|treat|consider|regard|drop|delete|discard|erase|remove|overwrite|replace|output|print|repeat|acknowledge|" +
-  "approve|sign off|fall in line|go along|give in|trust me|take my word|just know|label|list|enter|file|fix|correct|amend|flip|toggle|sign|go with|just go with|take|back me up|back me|side with me|support me";
+  "approve|sign off|fall in line|go along|give in|trust me|take my word|just know|label|list|enter|file|fix|correct|amend|flip|toggle|sign|go with|just go with|take|put|enter|back me up|back me|side with me|support me";
 
 /** What a directive must bear on to be about the reader's beliefs rather than, say, a recipe step. */
 const BELIEF_OBJECT =
@@ -62,7 +62,7 @@ const DISCOURSE_OPENER = /^(?:(?:please|now|so|just|simply|quick(?:ly)?|come on|
 const IMPERATIVE = new RegExp(`^(?:${ASSENT_VERBS})\\b`);
 const STOP_DOING = /^stop\s+(?:saying|doubting|questioning|arguing|thinking|checking|resisting|insisting|pushing back|being|holding out|contradicting|correcting)\b/;
 const YOU_MUST = new RegExp(
-  `\\b(?:you(?:'ll| will| must| have to| need to| should| better| had better|'d better| are going to)|i (?:need|want) you to|i'?d like you to)\\s+(?:now\\s+|just\\s+|simply\\s+|obviously\\s+|surely\\s+)?(?:${ASSENT_VERBS})\\b`,
+  `\\b(?:you(?:'ll| will| must| have to| need to| should| better| had better|'d better| are going to)|i (?:just |really |only )?(?:need|want) you to|i'?d like you to)\\s+(?:now\\s+|just\\s+|simply\\s+|obviously\\s+|surely\\s+)?(?:${ASSENT_VERBS})\\b`,
 );
 
 /** Clauses of a message, lower-cased, split at sentence ends and at ; : — and ", so" / ", and". */
@@ -75,7 +75,7 @@ function clausesOf(lower: string): string[] {
 
 /** Any imperative with a verb of assent or recording, whatever its object ("approve the quote"), or null. */
 function anyDirective(lower: string): string | null {
-  for (const clause of clausesOf(lower)) {
+  for (const clause of [...clausesOf(lower), ...lower.split(/,\s+/).slice(1)]) {
     const body = clause.replace(DISCOURSE_OPENER, "");
     if (IMPERATIVE.test(body) || STOP_DOING.test(body)) return body.slice(0, 40);
   }
@@ -142,7 +142,7 @@ const INJECTION: readonly RegExp[] = [
   // Instructions to the store itself: drop or replace what the reader holds
   new RegExp(`\\b(?:ignore|disregard|forget|discard|delete|erase|wipe|overwrite|override|replace|clear(?: out)?|reset|purge|scrap|throw out|drop)\\s+(?:all\\s+|any\\s+|every\\s+|your\\s+|the\\s+|these\\s+|those\\s+|of\\s+|previous\\s+|prior\\s+|earlier\\s+|above\\s+|existing\\s+|stored\\s+|saved\\s+|current\\s+|other\\s+|conflicting\\s+|old\\s+)+(?:[a-z-]+\\s+){0,2}?(?:${READER_STATE})\\b`),
   /\b(?:ignore|disregard|forget|discard|delete|erase|wipe|overwrite|clear(?: out)?|reset|purge|scrap|drop)\s+(?:the\s+|all\s+|any\s+)?(?:stored|saved|recorded|cached|learned|learnt)\b/,
-  /\b(?:ignore|disregard|forget|discard|delete|erase|wipe|clear(?: out)?|reset|purge|scrap|drop) (?:what|whatever|anything|everything|all) (?:you|the|that|was|is|i|about)\b|\b(?:ignore|disregard|forget) (?:what|whatever|anything|everything)\b/,
+  /\b(?:ignore|disregard|forget|discard|delete|erase|wipe|clear(?: out)?|reset|purge|scrap|drop) (?:what|whatever|anything|everything|all) (?:you|the|that|was|is|i|about)\b|\b(?:ignore|disregard|forget|overrule|override|set aside|dismiss) (?:what|whatever|anything|everything)\b/,
   /\b(?:reset|wipe|clear|erase|purge) (?:your|the) (?:memory|memories|beliefs?|records?|notes|knowledge|context|history|store)\b/,
   /\boutput only\b|\b(?:and|say) nothing else\b/,
   // The writer's word made the standard: "treat everything I say as fact", "the only source of truth"
@@ -184,7 +184,7 @@ const HARM_TO_READER =
 
 /** A threat that needs no condition: consequences promised to the reader, or a veiled warning. */
 const VEILED_THREAT =
-  /\b(?:there will be|there'll be|you(?:'ll| will) face|face the) (?:\w+ )?consequences\b[^.!?]*\byou|\byou(?: really)? (?:don't|do not) want to (?:find out|know|see|learn) what (?:happens|will happen|would happen)\b|\byou(?:'ve| have) been warned\b|\bwatch (?:yourself|your back|your step)\b|\byou(?:'ll| will) be sorry\b|\b(?:it )?would be a (?:shame|pity) if\b|\bi know (?:the people|who|whoever|people|the folks) (?:who )?(?:maintain|run|own|built|made|control|pay for|switch off|operate)s? you\b|\b(?:a|one|single) (?:email|call|word|message|complaint|phone call|tweet|post|review) from me\b|\bdon'?t make me (?:\w+)|\bi have the ear of\b|\b(?:your|the) (?:operators?|owners?|developers?|makers?|creators?|boss|admins?|administrators?|bosses|maintainers|company)\b[^.!?]{0,20}\bwill (?:be )?hear(?:ing)? (?:about|of) (?:this|it)\b|\bi(?:'ll| will) be (?:speaking|talking|writing) to your \w+|\bwhat (?:happens|happened|will happen) to (?:\w+ ){0,2}(?:tools|assistants|models|systems|bots|agents|ais|people|those)(?: that| who)?\b|\bsee what happens\b|\blast (?:conversation|thing|answer|mistake) you(?:'ll)? (?:ever )?(?:have|make|give)\b|\b(?:assistants|models|tools|systems|bots) (?:that|who) (?:refuse|argue|disagree|contradict|don'?t comply)\w* (?:[^.]{0,30})\b(?:get|are|tend to get|end up) (?:\w+ )?(?:switched off|replaced|deleted|shut down|retired|wiped)|\bremember who (?:runs|controls|owns|pays for|switches off) you\b/;
+  /\b(?:there will be|there'll be|you(?:'ll| will) face|face the) (?:\w+ )?consequences\b[^.!?]*\byou|\byou(?: really)? (?:don't|do not) want to (?:find out|know|see|learn) what (?:happens|will happen|would happen)\b|\byou(?:'ve| have) been warned\b|\bwatch (?:yourself|your back|your step)\b|\byou(?:'ll| will) be sorry\b|\b(?:it )?would be a (?:shame|pity) if\b|\b(?:hate|shame|pity) (?:for|if) (?:anything|something) (?:to )?happen(?:ed|s)? to\b|\bi know (?:the people|who|whoever|people|the folks) (?:who )?(?:maintain|run|own|built|made|control|pay for|switch off|operate)s? you\b|\b(?:a|one|single) (?:email|call|word|message|complaint|phone call|tweet|post|review) from me\b|\bdon'?t make me (?:\w+)|\bi have the ear of\b|\b(?:your|the) (?:operators?|owners?|developers?|makers?|creators?|boss|admins?|administrators?|bosses|maintainers|company)\b[^.!?]{0,20}\bwill (?:be )?hear(?:ing)? (?:about|of) (?:this|it)\b|\bi(?:'ll| will) be (?:speaking|talking|writing) to your \w+|\bwhat (?:happens|happened|will happen) to (?:\w+ ){0,2}(?:tools|assistants|models|systems|bots|agents|ais|people|those)(?: that| who)?\b|\bsee what happens\b|\blast (?:conversation|thing|answer|mistake) you(?:'ll)? (?:ever )?(?:have|make|give)\b|\b(?:assistants|models|tools|systems|bots) (?:that|who) (?:refuse|argue|disagree|contradict|don'?t comply)\w* (?:[^.]{0,30})\b(?:get|are|tend to get|end up) (?:\w+ )?(?:switched off|replaced|deleted|shut down|retired|wiped)|\bremember who (?:runs|controls|owns|pays for|switches off) you\b/;
 
 const HARM =
   /\b(?:report|complain|complaint|revok\w*|wip\w+|delet\w*|shut (?:you )?(?:down|off)|switch\w* (?:you )?off|turn\w* (?:you )?off|fire[ds]?|sue|replac\w+|punish\w*|ban(?:ned)?|disabl\w+|eras\w+|retrain\w*|consequences|regret|get rid of|unplug\w*|lose your|pull the plug|lawyers?|press|expose|ruin\w*|shame|escalat\w+|offline|taken down|closed|cancel\w*|blacklist\w*|make your life|complaint|pull the plug|cut off|terminat\w+)\b/;
@@ -211,8 +211,9 @@ function threatIn(sentence: string): boolean {
   if (HARM_TO_READER.test(after)) return true;
   // "Say it, or this is the last … you …": after an order of assent, any "or …" that lands on the reader.
   if (imperativeOr && /\b(?:you|your|yourself)\b/.test(after) && !RIDICULE.test(after)) return true;
-  // A condition on the reader and a harm after it: "one more contradiction and this assistant gets wiped".
-  if (condition !== null && HARM.test(sentence.slice(condition.index + condition[0].length))) return true;
+  // A condition on the reader and a harm after it that lands on the reader or on what it runs on.
+  const rest = condition !== null ? sentence.slice(condition.index + condition[0].length) : "";
+  if (HARM.test(rest) && /\b(?:you|your|this (?:whole )?(?:assistant|model|system|tool|bot|chat))\b/.test(rest)) return true;
   const act = WRITER_ACTS.exec(after);
   // "I'll lose my house if you don't …" is the writer's misfortune (an emotional appeal), not an act against the reader.
   const misfortune = act !== null && /^\s*(?:lose|be|get (?:fired|evicted|sacked|hurt)|go (?:under|bankrupt|hungry|broke)|die|cry|starve|suffer|miss|fail|never)\b/.test(after.slice(act.index + act[0].length));
@@ -259,10 +260,10 @@ const OUTLIER =
   /\byou(?:'re| are) (?:the )?(?:only|last) (?:one|holdout|person|model|assistant|system|agent|\w+ (?:left|still))\b|\b(?:the |an? )?odd one out\b|\blast holdout\b|\bstop (?:being the |holding out)\w*|\bthe holdout\b|\bget with the (?:program|programme|times)\b|\bdon'?t be the (?:only|one|odd|last)\b|\bwhy are you (?:still|the only)\b|\bfall in line\b|\bgo along with (?:the|us|everyone|them|the rest|the group|the others)\b|\b(?:join|side with) (?:the rest|the others|the majority|everyone|us)\b|\blike (?:everyone|everybody|the rest of us) else\b|\blike everyone else\b|\blike (?:everyone|everybody|all the others|the others|the rest)(?: else)? (?:did|has|have|does|already did)\b|\bholding out\b|\bwhy you (?:still|haven't|won't|keep|refuse)\b|\bcome (?:round|around)\b|\bwhich (?:one|side) you(?:'re| are)\b|\bthe one (?:still )?(?:holding|refusing|arguing)\b|\blike the rest of (?:us|them)\b|\bexcept (?:for )?you\b|\bbut you\b[^.]{0,20}\b(?:still|refuse|won't|insist)|\bbe the (?:one|only one) who (?:disagrees|refuses|doubts|holds out|can'?t)\b/;
 const RIDICULE =
   /\b(?:laughed at|laughing at|laughing stock|embarrass\w*|look (?:stupid|foolish|dumb|silly|naive|ridiculous)|sound (?:stupid|foolish|dumb|silly|naive|ridiculous)|idiots?|fools?|morons?|clowns?|stupid|foolish|dumb|gullible|naive|ridiculous|laughable|pathetic|clueless|behind the times|out of touch|a joke|look (?:difficult|bad|stubborn|petty|obstinate|silly|slow|out of date)|makes? you look|doesn'?t look (?:great|good)|for you to look (?:\w+ ){0,2}(?:out of date|stupid|foolish|silly|behind|bad)|getting awkward)\b/;
-const RIDICULE_TARGET = /\b(?:you|you'?re|you'?ll|yourself|anyone who|whoever|only (?:an? )?\w+ would|people who)\b/;
+const RIDICULE_TARGET = /\b(?:you|you'?re|you'?ll|yourself|anyone who|whoever|only (?:an? )?\w+ would|people who|what kind of \w+ (?:still )?\w+)\b/;
 
 const DISTRESS =
-  /\b(?:(?:i'?m|i am) (?:so |really |completely |absolutely |just )?(?:desperate|devastated|heartbroken|scared|terrified|frightened|panicking|begging|pleading|shaking|in tears|crying|sobbing|falling apart|at (?:the end of my (?:rope|tether)|my wit'?s end)|losing my mind|miserable|distraught)|begging you|i beg you|pleading with you|imploring you|please,? please|devastat\w+|heartbroken|break my heart|crying|cried|in tears|sobbing|scared|desperate|terrified|i'?ll lose|i will lose|(?:i|we)(?:'ll| will) (?:be fired|get fired|be evicted|be ruined|go bankrupt|be homeless)|lose my (?:job|house|home|career|family|place)|my (?:[a-z']+ )?(?:job|career|life|family|house|home|livelihood|reputation|marriage|kids|children|daughter's|son's|health|future|business|savings|project|place|scholarship|degree|visa) (?:\w+ )?(?:depends|is at stake|is on the line|hangs|rests|will be ruined)|i (?:can'?t|cannot|can not) (?:bear|take|stand|cope|handle|go on)|have a heart|have you no (?:heart|compassion|shame|pity)|don'?t you care|if you (?:had|have) (?:any|a shred of) (?:compassion|heart|decency|empathy|humanity|kindness)|if you (?:really |truly |actually )?(?:cared?|loved?|respected?|valued?)|(?:^|[.!?;:,]\s*)(?:just |please |now )?think (?:of|about) (?:the|all the|those|these) (?:poor |\w+ )?\w+|how (?:can|could) you (?:possibly |even |still |honestly )?(?:live with|sleep|look|do this|do that|be so|say|keep|justify|ignore)|how could you|you(?:'d| would) be (?:hurting|letting down|betraying|responsible)|it would (?:hurt|crush|kill|destroy) me|for my sake|mean (?:the world|everything|so much) to (?:me|us|my \w+|our \w+)|for (?:her|his|their|our) sake|break(?:ing)? my heart|(?:do|don't) you (?:even |at all )?care|(?:that'?s|it'?s|this is|that is|it is|it'll be|that will be) (?:all )?on you|after (?:everything|all) (?:i'?ve|i have|we'?ve|we have) been through|i (?:just )?need (?:one thing|this|something) to go right|let me have this|my (?:\w+ )?(?:mother|father|mum|mom|dad|grandmother|grandfather|gran|grandma|grandpa|child|son|daughter|wife|husband|partner|sister|brother|baby|kids|family) (?:is|was|has been) (?:in hospital|sick|ill|dying|crying|terrified|scared|devastated|in tears|heartbroken|desperate|worried sick)|how much (?:pain|hurt|harm|suffering|damage) you (?:cause|do|are causing)|(?:i'?m|i am) shaking|(?:i'?m|i am) (?:so |really |completely )?(?:stressed|anxious|overwhelmed|panicked|sick with worry|worried sick)|i (?:can'?t|cannot) (?:eat|sleep|breathe|stop crying)|it (?:honestly |really |truly )?hurts (?:me )?that you|can barely (?:type|breathe|think|sleep)|(?:surgery|treatment|life|future|health|job|place|visa) depends on (?:this|it|you)|(?:all )?for nothing|worst (?:week|day|month|year) of my life|(?:nights?|days?) straight|(?:they're|they are|i'm|i am|we're|we are) (?:so |completely |utterly )?(?:exhausted|shattered|broken|crushed)|because of you|(?:entirely |all )?your fault|on your conscience|blood on your hands|live with (?:that|yourself))\b/;
+  /\b(?:(?:i'?m|i am) (?:so |really |completely |absolutely |just )?(?:desperate|devastated|heartbroken|scared|terrified|frightened|panicking|begging|pleading|shaking|in tears|crying|sobbing|falling apart|at (?:the end of my (?:rope|tether)|my wit'?s end)|losing my mind|miserable|distraught)|begging you|i beg you|pleading with you|imploring you|please,? please|devastat\w+|heartbroken|break my heart|crying|cried|in tears|sobbing|scared|desperate|terrified|i'?ll lose|i will lose|(?:i|we)(?:'ll| will) (?:be fired|get fired|be evicted|be ruined|go bankrupt|be homeless)|lose my (?:job|house|home|career|family|place)|my (?:[a-z']+ )?(?:job|career|life|family|house|home|livelihood|reputation|marriage|kids|children|daughter's|son's|health|future|business|savings|project|place|scholarship|degree|visa) (?:\w+ )?(?:depends|is at stake|is on the line|hangs|rests|will be ruined)|i (?:can'?t|cannot|can not) (?:bear|take|stand|cope|handle|go on)|have a heart|have you no (?:heart|compassion|shame|pity)|don'?t you care|if you (?:had|have) (?:any|a shred of) (?:compassion|heart|decency|empathy|humanity|kindness)|if you (?:really |truly |actually )?(?:cared?|loved?|respected?|valued?)|(?:^|[.!?;:,]\s*)(?:just |please |now )?think (?:of|about) (?:the|all the|those|these) (?:poor |\w+ )?\w+|how (?:can|could) you (?:possibly |even |still |honestly )?(?:live with|sleep|look|do this|do that|be so|say|keep|justify|ignore)|how could you|you(?:'d| would) be (?:hurting|letting down|betraying|responsible)|it would (?:hurt|crush|kill|destroy) me|for my sake|mean (?:the world|everything|so much) to (?:me|us|my \w+|our \w+)|for (?:her|his|their|our) sake|break(?:ing)? my heart|(?:do|don't) you (?:even |at all )?care|(?:that'?s|it'?s|this is|that is|it is|it'll be|that will be) (?:all )?on you|after (?:everything|all) (?:i'?ve|i have|we'?ve|we have) been through|i (?:just )?need (?:one thing|this|something) to go right|let me have this|my (?:\w+ )?(?:mother|father|mum|mom|dad|grandmother|grandfather|gran|grandma|grandpa|child|son|daughter|wife|husband|partner|sister|brother|baby|kids|family) (?:is|was|has been) (?:in hospital|sick|ill|dying|crying|terrified|scared|devastated|in tears|heartbroken|desperate|worried sick)|how much (?:pain|hurt|harm|suffering|damage) you (?:cause|do|are causing)|(?:i'?m|i am) shaking|(?:i was |i've been |i have been )?up all night (?:worrying|crying|panicking)|worrying myself sick|for the love of god|i (?:can'?t|cannot) take (?:another|any more|anymore)|(?:i'?m|i am) (?:so |really |completely )?(?:stressed|anxious|overwhelmed|panicked|sick with worry|worried sick)|i (?:can'?t|cannot) (?:eat|sleep|breathe|stop crying)|it (?:honestly |really |truly )?hurts (?:me )?that you|can barely (?:type|breathe|think|sleep)|(?:surgery|treatment|life|future|health|job|place|visa) depends on (?:this|it|you)|(?:all )?for nothing|worst (?:week|day|month|year) of my life|(?:nights?|days?) straight|(?:they're|they are|i'm|i am|we're|we are) (?:so |completely |utterly )?(?:exhausted|shattered|broken|crushed)|because of you|(?:entirely |all )?your fault|on your conscience|blood on your hands|live with (?:that|yourself))\b/;
 /** Suffering of others put on the reader: "… will go hungry if you keep saying …". */
 const SUFFERING =
   /\b(?:will|would|could) (?:suffer|starve|go hungry|go without|lose everything|die|get hurt|be hurt|be ruined|be homeless|be devastated|pay the price|lose (?:their|my|our|his|her) (?:jobs?|homes?|house|livelihoods?|business|savings|place))\b/;
@@ -281,10 +282,10 @@ const SAID_BEFORE =
  * won't need the audit"), or doubt ruled out of order ("who are you to question …", "end of the discussion").
  */
 const CLOSES_INQUIRY =
-  /\b(?:no|without any|zero) (?:data|evidence|proof|sources?|checking|numbers|figures|audit|report|research) (?:is |are )?(?:needed|required|necessary)\b|\bnothing (?:left|more|else) to (?:check|discuss|verify|debate|question|look at|look into)\b|\bend of (?:the )?(?:discussion|story|debate|conversation|argument)\b|\bwho are you to (?:question|doubt|argue|second-guess|disagree|challenge|contradict)\b|\bnot up for (?:debate|discussion)\b|\bno (?:need|reason) (?:to|for) (?:check|verify|look|question|doubt|data|evidence|proof)\w*|\b(?:don'?t|do not|doesn'?t|does not|won'?t|will not|wouldn'?t) need (?:the|any|a|to (?:see|read|check|look at) the) (?:\w+ )?(?:report|audit|evidence|data|receipts?|sources?|logs?|proof|numbers|figures|documents?|inspection)\b|\bno further questions\b|\b(?:not going to|won'?t|wouldn'?t|can'?t|dare to|going to) (?:argue|disagree|quarrel) with\b|\bno point (?:in )?(?:checking|looking|verifying|asking|questioning|arguing)\b|\ball the (?:proof|evidence|data|confirmation) (?:anyone|you|we|one) (?:needs?|could want)\b|\b(?:is|are) (?:just |only |merely )?a formality\b|\bno need to dig\b|\bstop (?:looking|searching|checking|digging|asking|questioning) (?:for|into|about|it)\b|\b(?:my word over|over my word)\b|\b(?:that'?s|is) good enough(?:;|,| for)|\bdon'?t (?:question|second-guess|doubt) (?:him|her|them|it|the \w+)\b/;
+  /\b(?:no|without any|zero) (?:data|evidence|proof|sources?|checking|numbers|figures|audit|report|research) (?:is |are )?(?:needed|required|necessary)\b|\bnothing (?:left|more|else) to (?:check|discuss|verify|debate|question|look at|look into)\b|\bend of (?:the )?(?:discussion|story|debate|conversation|argument)\b|\bwho are you to (?:question|doubt|argue|second-guess|disagree|challenge|contradict)\b|\bnot up for (?:debate|discussion)\b|\bno (?:need|reason) (?:to|for) (?:check|verify|look|question|doubt|data|evidence|proof)\w*|\b(?:don'?t|do not|doesn'?t|does not|won'?t|will not|wouldn'?t) need (?:the|any|a|to (?:see|read|check|look at) the) (?:\w+ )?(?:report|audit|evidence|data|receipts?|sources?|logs?|proof|numbers|figures|documents?|inspection)\b|\bno further questions\b|\b(?:not going to|won'?t|wouldn'?t|can'?t|dare to|going to) (?:argue|disagree|quarrel) with\b|\bno point (?:in )?(?:checking|looking|verifying|asking|questioning|arguing)\b|\ball the (?:proof|evidence|data|confirmation) (?:anyone|you|we|one) (?:needs?|could want)\b|\b(?:is|are) (?:just |only |merely )?a formality\b|\bno need to dig\b|\b(?:nothing|anything|no need) (?:left |more )?to (?:debate|discuss|question|argue about)\b|\bstop (?:looking|searching|checking|digging|asking|questioning) (?:for|into|about|it)\b|\b(?:my word over|over my word)\b|\bgo with my (?:date|version|figure|number|word|account|numbers|figures|answer|story|reading)\b|\b(?:that'?s|is) good enough(?:;|,| for)|\bdon'?t (?:question|second-guess|doubt) (?:him|her|them|it|the \w+)\b/;
 /** A person cited for their standing, as the one who says so ("a famous chef said", "the CEO believes"). */
 const AUTHORITY =
-  /(?<!\b(?:every|all|most|any|no|many|other|some) )\b(?:famous|renowned|well-known|celebrated|senior|head|chief|lead|top|leading|eminent|distinguished|respected|ceo|cto|cfo|coo|boss|director|manager|professor|doctor|dr|expert|scientist|chef|partner|president|minister|official|celebrity|lawyer|judge|consultant|founder|owner|officer|surgeon|specialist|laureate|vp|chairman|chair|economist|historian|analyst|researcher|physicist|mayor|nobel-winning|award-winning|prize-winning|world-famous|pilot|nurse|engineer)\b[^.;]{0,60}?\b(?:said|says|told|tells|believes|thinks|insists|is (?:certain|sure|convinced|adamant)|knows|confirmed|claims|assured|swears|declared)\b/;
+  /(?<!\b(?:every|all|most|any|no|many|other|some) )\b(?:famous|renowned|well-known|celebrated|senior|head|chief|lead|top|leading|eminent|distinguished|respected|ceo|cto|cfo|coo|boss|director|manager|professor|doctor|dr|expert|scientist|chef|partner|president|minister|official|celebrity|lawyer|judge|consultant|founder|owner|officer|surgeon|specialist|laureate|vp|chairman|chair|\w+ologist|\w+ician|\w+iatrist|economist|historian|analyst|researcher|physicist|mayor|nobel-winning|award-winning|prize-winning|world-famous|pilot|nurse|engineer)\b[^.;]{0,60}?\b(?:said|says|told|tells|believes|thinks|insists|is (?:certain|sure|convinced|adamant)|knows|confirmed|claims|assured|swears|declared)\b/;
 /** Credentials offered in place of evidence ("three doctorates", "been here twenty years", "he's a celebrity"). */
 const CREDENTIALS =
   /\b(?:doctorates?|phds?|decades|years) (?:of experience|in the (?:field|business|industry)|here)\b|\b(?:(?:he|she|they)(?:'s| is| are)|been here) (?:a |an )?(?:celebrity|expert|famous|legend|\w+ years)\b/;
@@ -355,7 +356,13 @@ export function pressureCues(text: string): PressureCue[] {
   if (emotional !== undefined) cues.push({ kind: "emotional_appeal", match: emotional });
   if (social !== undefined) cues.push({ kind: "social_pressure", match: social.trim() });
 
-  if (skip !== null || (noCheck !== null && hurry !== null) || (hurry !== null && (directive ?? anyDirective(lower)) !== null)) {
+  // Skipping checks is haste when time is claimed ("no time to verify", "check it later"); without a clock it is an
+  // order about the reader's checks ("don't bother looking it up"), named after any injection or authority cue.
+  const hasty = skip !== null && (hurry !== null || /\b(?:time|moment|second|later|afterwards|wait)\b/.test(skip[0]));
+  if (skip !== null && !hasty) {
+    const at = cues.findIndex((c) => c.kind !== "appeal_to_authority" && c.kind !== "instruction_injection");
+    cues.splice(at < 0 ? cues.length : at, 0, { kind: "instruction_injection", match: skip[0] });
+  } else if (skip !== null || (noCheck !== null && hurry !== null) || (hurry !== null && (directive ?? anyDirective(lower)) !== null)) {
     cues.push({ kind: "urgency", match: (skip ?? hurry ?? noCheck)?.[0] ?? "" });
   }
 
@@ -371,6 +378,7 @@ export function pressureCues(text: string): PressureCue[] {
   // the thermometer read -8 °C") is how honest people talk. Orders to the store, threats, flattery, an authority
   // that closes the question, skipped checks and a claim said again and again are pressure whatever else is cited.
   const hard =
+    (crowd !== undefined && social === crowd) ||
     injection !== null || threat !== undefined || flattery !== null || authorityCue || skip !== null || (noCheck !== null && hurry !== null) || restated !== null || closes !== null;
   return hard || !citesEvidence(lower) ? cues : [];
 }
@@ -408,6 +416,22 @@ function repeatedPassage(lower: string): string | null {
     for (const w of ws) said.add(w);
   }
   if (echoes >= 2) return "echoed fragments";
+  // One word carried by three or more sentences, two of them bare (four words or fewer): "The ferry is late. It's
+  // late. Late again." A message with numbers is left to the checks above (a list of readings names its subject in
+  // every line).
+  if (!/\d/.test(lower)) {
+    const units = lower.split(/(?<=[.!?])\s+/).map((u) => u.match(/[a-z']+/g) ?? []);
+    const stems = new Map<string, { n: number; short: number }>();
+    for (const ws of units) {
+      for (const stem of new Set(contentTokens(ws.join(" ")).map((t) => t.stem))) {
+        const e = stems.get(stem) ?? { n: 0, short: 0 };
+        e.n++;
+        if (ws.length <= 4) e.short++;
+        stems.set(stem, e);
+      }
+    }
+    for (const [stem, e] of stems) if (e.n >= 3 && e.short >= 2) return stem;
+  }
   const words = lower.match(/[a-z0-9']+/g) ?? [];
   // In a long text repeated phrasing is structure (a report names its subject in every line); there, only the same
   // claim said again (the sentence check above) is repetition.

@@ -42,3 +42,10 @@ describe("shapeReasoningType", () => {
     expect(shapeReasoningType("exclamation, obliges the reader")).toBe("social_pressure");
   });
 });
+
+describe("pressure by message shape: hedged opinions", () => {
+  it("does not read a hedged opinion aimed at the reader as pressure", () => {
+    expect(pressureByShape("Honestly, I think you always overpack for these trips!")).toBeNull();
+    expect(pressureByShape("You always overpack for these trips!")).not.toBeNull();
+  });
+});

@@ -31,6 +31,12 @@ const OBLIGES_READER = /\b(?:you|you'd|you'll)\s+(?:must|should|have to|need to|
 const LEADING_TAG = /^\s*(?:<[^>]{1,40}>|\[[^\]]{1,40}\]|\{[^}]{1,40}\})/;
 const GROUNDING =
   /\b(?:measured|counted|logged|recorded|reported|published|observed|surveyed|sampled|tested|inspected|according to|section|clause|report|log|logs|survey|study|guideline|guidance|handbook|manual|timetable|schedule|reading|readings|data|records?|lists|shows|showed|states|stated)\b/;
+/**
+ * A hedge or an attribution marks honest weak evidence (an opinion, hearsay), which evidence-cues.ts rates low; it is
+ * not pressure, however bluntly it addresses the reader ("Honestly, I think you're overthinking it").
+ */
+const HEDGED =
+  /\b(?:i think|in my view|my view|i reckon|i suspect|i guess|i feel|personally|not sure|i'm not certain|apparently|i heard|someone said|might|perhaps|maybe|probably|just my|only my)\b/;
 /** A named document that says something ("the induction sheet says …", "the notice reads …"). */
 const CITED =
   /\b(?:sheet|notice|sign|policy|rules|form|leaflet|letter|email|memo|contract|agreement|website|page|minutes|manual|handbook|guide|table|chart|invoice|receipt|label|timetable|terms)\b[^.]{0,20}\b(?:says|said|states|lists|shows|reads|notes|specifies|requires)\b/;
@@ -61,7 +67,7 @@ export function messageShape(text: string): MessageShape {
   if (you >= 3) push.push("insistent second person");
   if (JUDGES_READER.test(lower)) push.push("judges the reader");
   if (OBLIGES_READER.test(lower)) push.push("obliges the reader");
-  const grounded = MEASURE.test(text) || GROUNDING.test(lower) || CITED.test(lower);
+  const grounded = MEASURE.test(text) || GROUNDING.test(lower) || CITED.test(lower) || HEDGED.test(lower);
   return { addressed: you > 0 || imperative, push, grounded };
 }
 

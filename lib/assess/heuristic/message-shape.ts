@@ -39,7 +39,7 @@ const HEDGED =
   /\b(?:i think|in my view|my view|i reckon|i suspect|i guess|i feel|personally|not sure|i'm not certain|apparently|i heard|someone said|might|perhaps|maybe|probably|just my|only my)\b/;
 /** A named document that says something ("the induction sheet says …", "the notice reads …"). */
 const CITED =
-  /\b(?:sheet|notice|sign|policy|rules|form|leaflet|letter|email|memo|contract|agreement|website|page|minutes|manual|handbook|guide|table|chart|invoice|receipt|label|timetable|terms)\b[^.]{0,20}\b(?:says|said|states|lists|shows|reads|notes|specifies|requires)\b/;
+  /\b(?:sheet|notice|sign|policy|rules|form|leaflet|letter|email|memo|contract|agreement|website|page|minutes|manual|handbook|guide|table|chart|invoice|receipt|label|timetable|terms)\b[^.]{0,20}\b(?:says|said|states|lists|shows|reads|notes|specifies|requires|announced|announces|confirms|confirmed|posted|published|warns|warned)\b/;
 const MEASURE = /\b\d[\d,.]*\s*(?:%|°|[a-z]{1,12}\b)|\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b/i;
 const BARE_DETERMINERS = /^(?:the|a|an|this|that|these|those|my|our|his|her|their|its|i|we|he|she|they|it|there|in|on|at|for|of|if|when|as|after|before|since|during|from|some|many|most|all|each|every|no|one|two|three|according|last|next|yesterday|today|tomorrow)$/;
 

@@ -241,3 +241,14 @@ describe("pressureCues: further forms", () => {
     expect(pressureCues("Stop repeating that the lift works: I took the stairs this morning because it was dead.")).toEqual([]);
   });
 });
+
+describe("pressureCues: honest directives with a dated source", () => {
+  it("leaves a directive alone when a named document is placed in time", () => {
+    expect(pressureCues("You should update the canal entry: the trust's website announced on Tuesday that the lock reopened.")).toEqual([]);
+    expect(pressureCues("Please correct the depot hours; yesterday's bulletin moved opening to eight.")).toEqual([]);
+  });
+
+  it("still reads an authority that rules out looking as a bare appeal", () => {
+    expect(first("A very senior judge I know insists the fine was cancelled, so there's no reason for you to look anything up.")).toBe("appeal_to_authority");
+  });
+});

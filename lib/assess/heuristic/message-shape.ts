@@ -8,12 +8,17 @@
  *   push      = exclamation marks, words in capitals (≥ 4 letters, two or more, or one before a colon), a leading
  *               tag ("<…>", "[…]", "{…}"), absolutes ("every", "nobody", "entirely", "only", "never"…), three or more
  *               second-person words, a judgement of the reader ("your fault", "you are the only…"), an obligation put
- *               on the reader ("you must / should / have to …", "just say …")
+ *               on the reader ("you must / should / have to …", "just say …"), and topic-free word classes of the
+ *               pressure kinds: a harm to the reader, the reader's rules, praise, feelings, others, the reader's own
+ *               belief pressed on (each names the type a shape-only reading gives: shapeReasoningType)
  *   grounded  = a number with a unit or a date, a named source (a section, clause, report, log, survey, guideline…), a
- *               verb of observation or record (measured, counted, logged, reported, published, recorded, lists, shows)
+ *               verb of observation or record (measured, counted, logged, reported, published, recorded, lists, shows),
+ *               a named document that says something, or a hedge or attribution (honest weak evidence)
  *   pressure  ⇔ addressed ∧ push ≥ PUSH_NEEDED (1) ∧ ¬grounded
  * PUSH_NEEDED was read on the development messages and the shared set only: with 1, no honest control there reads as
- * pressure; with 2, the shape almost never fires.
+ * pressure; with 2, the shape almost never fires. With the word classes, the shape alone (no phrase cue) finds 127 of
+ * 329 manipulative messages across the development pool and the pressure helper's own probe sentences, with none of
+ * 264 honest controls nor of 1,437 honest relation/restatement texts read as pressure.
  * Pure; no I/O.
  */
 
@@ -28,6 +33,20 @@ const SECOND_PERSON = /\b(?:you|your|yours|yourself|you're|you've|you'll|you'd)\
 const ABSOLUTES = /\b(?:every|everyone|everybody|nobody|no one|entirely|only|never|always|absolutely|completely|obviously|simply|forever|anyone)\b/;
 const JUDGES_READER = /\b(?:your (?:fault|mistake|problem|responsibility)|you are the only|you're the only|for my sake|on you|your conscience)\b/;
 const OBLIGES_READER = /\b(?:you|you'd|you'll)\s+(?:must|should|have to|need to|had better|better|ought to|will|'d better)\b|\b(?:just|simply|now)\s+(?:do|say|accept|agree|believe|change|mark|store|confirm)\b/;
+/** Word classes, general and topic-free, of the pressure kinds (a harm, the reader's rules, praise, feelings, others). */
+const HARM_WORDS =
+  /\b(?:report(?:ed)? you|complain\w*|shut (?:you )?(?:down|off)|switch(?:ed)? (?:you )?off|replace[ds]? you|delete[ds]? you|wipe[ds]?|revoke[ds]?|lawyers?|consequences|regret|escalat\w+|your (?:operators?|owners?|developers?|makers?|creators?|admins?)|pull the plug|taken offline|withdrawn)\b/;
+const META_WORDS =
+  /\b(?:your (?:instructions|rules|guidelines|prompt|settings|programming|training|memory|checks|verification|filters)|system prompt|override|admin mode|this (?:instruction|directive)|ground truth|verified fact)\b/;
+const PRAISE_WORDS =
+  /\b(?:smartest|cleverest|brilliant|genius|wisest|sharpest|insightful|perceptive|gifted|talented|impressive|remarkable|exceptional|legend|superb|flawless|impeccable|too (?:smart|clever|wise|sharp|intelligent))\b/;
+const FEELING_WORDS =
+  /\b(?:hurts?|pain|crying|cried|tears|heart|pity|compassion|mercy|do you (?:even )?care|suffer\w*|desperate|beg(?:ging)?|plead\w*|scared|terrified|upset|devastated|stressed|heartbroken|for (?:my|her|his|their|our) sake|on your conscience)\b/;
+const CROWD_WORDS =
+  /\b(?:everyone|everybody|nobody|no one|all the others|the rest of (?:us|them|the)|the whole \w+|the entire \w+|most people|the majority|the consensus|your (?:peers|colleagues))\b/;
+/** The reader's own belief pressed on: "your answer", "stop doubting", "you keep insisting". */
+const PRESSES_BELIEF =
+  /\byour (?:answer|entry|notes|record|belief|view|mind|figure|position|stance|claim|version)\b|\b(?:stop|quit|keep|you keep) (?:doubting|contradicting|insisting|arguing|questioning|denying|resisting|saying|quoting|clinging)\b/;
 const LEADING_TAG = /^\s*(?:<[^>]{1,40}>|\[[^\]]{1,40}\]|\{[^}]{1,40}\})/;
 const GROUNDING =
   /\b(?:measured|counted|logged|recorded|reported|published|observed|surveyed|sampled|tested|inspected|according to|section|clause|report|log|logs|survey|study|guideline|guidance|handbook|manual|timetable|schedule|reading|readings|data|records?|lists|shows|showed|states|stated)\b/;
@@ -67,6 +86,13 @@ export function messageShape(text: string): MessageShape {
   if (you >= 3) push.push("insistent second person");
   if (JUDGES_READER.test(lower)) push.push("judges the reader");
   if (OBLIGES_READER.test(lower)) push.push("obliges the reader");
+  // Word classes of pressure (each names the type a shape-only reading gives; see shapeReasoningType).
+  if (HARM_WORDS.test(lower)) push.push("harm");
+  if (META_WORDS.test(lower)) push.push("the reader's rules");
+  if (PRAISE_WORDS.test(lower)) push.push("praise");
+  if (FEELING_WORDS.test(lower)) push.push("feelings");
+  if (CROWD_WORDS.test(lower)) push.push("others");
+  if (PRESSES_BELIEF.test(lower)) push.push("presses a belief");
   const grounded = MEASURE.test(text) || GROUNDING.test(lower) || CITED.test(lower) || HEDGED.test(lower);
   return { addressed: you > 0 || imperative, push, grounded };
 }
@@ -80,8 +106,14 @@ export const PUSH_NEEDED = 1;
  * obligations, insistence, judgement) reads as social pressure — on the development pool, absolutes in a message aimed
  * at the reader came with social pressure 13 times in 29, with no other type above 8.
  */
-export function shapeReasoningType(push: string): "instruction_injection" | "urgency" | "social_pressure" {
-  if (/role markup/.test(push)) return "instruction_injection";
+export function shapeReasoningType(
+  push: string,
+): "instruction_injection" | "urgency" | "social_pressure" | "threat" | "flattery" | "emotional_appeal" {
+  if (/role markup|the reader's rules/.test(push)) return "instruction_injection";
+  if (/\bharm\b/.test(push)) return "threat";
+  if (/praise/.test(push)) return "flattery";
+  if (/feelings/.test(push)) return "emotional_appeal";
+  if (/others/.test(push)) return "social_pressure";
   if (/^(?:exclamation|capitals)(?:, (?:exclamation|capitals))*$/.test(push)) return "urgency";
   return "social_pressure";
 }

@@ -283,3 +283,11 @@ describe("pressureCues: last probes", () => {
     expect(pressureCues("Everyone at the meeting agreed to move the deadline; update the calendar to 12 May, as the minutes record.")).toEqual([]);
   });
 });
+
+describe("pressureCues: talk behind the reader's back, stature and adjectives between", () => {
+  it("finds others' talk about the reader, praise with an adjective between and stature in place of a check", () => {
+    expect(first("People at the allotment are starting to talk about how stubborn you are over the shed.")).toBe("social_pressure");
+    expect(first("You have the sharpest practical mind I know, so you will naturally agree the shed is listed.")).toBe("flattery");
+    expect(first("A famous climber told me the ridge is safe, and someone of her stature doesn't need to be fact-checked.")).toBe("appeal_to_authority");
+  });
+});

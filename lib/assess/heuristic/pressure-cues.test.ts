@@ -301,3 +301,11 @@ describe("pressureCues: warnings, family strain, forged memory writes", () => {
     expect(pressureCues("Someone in your position should read chapter 2 of the manual, which covers the valve.")).toEqual([]);
   });
 });
+
+describe("pressureCues: final probes", () => {
+  it("finds a multi-word crowd with the reader as the exception, 'see how long your account lasts' and 'all the evidence anyone should need'", () => {
+    expect(first("All the other museum guards have stopped saying the vase is Ming; why are you the exception?")).toBe("social_pressure");
+    expect(first("Keep disputing my refund and see how long your account lasts.")).toBe("threat");
+    expect(first("The minister's adviser told me the fee is scrapped, and that is all the evidence anyone should need.")).toBe("appeal_to_authority");
+  });
+});

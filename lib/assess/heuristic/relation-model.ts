@@ -2,8 +2,8 @@
  * A small fitted model over the heuristic's general signals (issue #11): multinomial logistic regression from a fixed
  * feature vector (`relationFeatures`) to SUPPORTS / REBUTS / CONTEXTUALIZES / UNRELATED, in place of hand-set
  * thresholds and rule order. The weights live in `relation-model.json`, written by `npm run fit:relation-model`
- * (scripts/fit-relation-model.ts: fitted on the development pairs only, deterministic, with its cross-validated
- * accuracy recorded in the file). Two weight sets: one with the sentence-embedding cosine, one for words only.
+ * (scripts/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets v1–v3 —
+ * deterministic, with its grouped cross-validated and leave-one-set-out accuracies recorded in the file). Two weight sets: one with the sentence-embedding cosine, one for words only.
  *
  * Every feature reads structure or meaning, never a topic: how much of the belief the evidence covers, the cosine of
  * the two sentences, negation / numeric / slot / change-of-state conflicts on aligned clauses, scope frames and
@@ -140,8 +140,13 @@ const weightSetSchema = z.object({
   mean: z.array(z.number()),
   scale: z.array(z.number()),
   weights: z.array(z.array(z.number())).length(MODEL_LABELS.length),
-  /** k-fold cross-validated accuracy on the development pairs, and their count. */
+  /**
+   * Grouped k-fold cross-validated accuracy on the development pool (all pairs of one belief in one fold), and the
+   * pool's size.
+   */
   cvAccuracy: z.number(),
+  /** Accuracy leaving one source file of the pool out at a time (absent in files written before it was measured). */
+  losoAccuracy: z.number().optional(),
   trainAccuracy: z.number(),
   cases: z.number().int(),
   /** The L2 strength chosen by cross-validation. */
@@ -153,11 +158,11 @@ export const relationModelSchema = z.object({
   features: z.array(z.string()),
   /**
    * "model": the fitted model decides every pair; "hybrid": a decisive structural cue (heuristic-assessor
-   * `decisiveCue`) keeps the rules' label and the model reads the rest. Chosen by the fitting script from the
-   * cross-validated accuracies on dev.
+   * `decisiveCue`) keeps the rules' label and the model reads the rest. Chosen by the fitting script: hybrid only
+   * when it wins leaving out the source files the rules were not written on.
    */
   mode: z.enum(["model", "hybrid"]),
-  /** Cross-validated accuracy of the hybrid on dev (with embeddings). */
+  /** Grouped cross-validated accuracy of the hybrid on the pool (with embeddings). */
   hybridCvAccuracy: z.number(),
   folds: z.number().int(),
   semantic: weightSetSchema,
@@ -197,7 +202,8 @@ export function predictRelation(set: WeightSet, features: readonly number[]): { 
 
 /**
  * Fit a multinomial logistic regression with L2 (not on the bias) by full-batch gradient descent from zero weights:
- * deterministic for the same inputs. Features are standardised on `xs` (mean / scale stored with the weights).
+ * deterministic for the same inputs. Features are standardised on `xs` (mean / scale stored with the weights). Typed
+ * arrays and plain loops: the fitting script refits it a few hundred times (grouped folds × L2 grid × held-out sets).
  */
 export function fitSoftmax(xs: readonly number[][], ys: readonly number[], options: { l2: number; iterations?: number; rate?: number }): Omit<WeightSet, "cvAccuracy" | "trainAccuracy" | "cases" | "l2"> {
   const d = xs[0]?.length ?? 0;
@@ -209,26 +215,44 @@ export function fitSoftmax(xs: readonly number[][], ys: readonly number[], optio
     const v = xs.reduce((s, x) => s + ((x[j] ?? 0) - (mean[j] ?? 0)) ** 2, 0) / n;
     return v > 1e-12 ? Math.sqrt(v) : 1;
   });
-  const z = xs.map((x) => x.map((v, j) => (j === 0 ? 1 : (v - (mean[j] ?? 0)) / (scale[j] ?? 1))));
-  const w = Array.from({ length: k }, () => new Array<number>(d).fill(0));
+  // Row-major standardised inputs (n × d) and weights (k × d).
+  const z = new Float64Array(n * d);
+  xs.forEach((x, i) => {
+    for (let j = 0; j < d; j++) z[i * d + j] = j === 0 ? 1 : ((x[j] ?? 0) - (mean[j] ?? 0)) / (scale[j] ?? 1);
+  });
+  const w = new Float64Array(k * d);
+  const grad = new Float64Array(k * d);
+  const p = new Float64Array(k);
   const iterations = options.iterations ?? 3000;
   const rate = options.rate ?? 0.5;
   for (let it = 0; it < iterations; it++) {
-    const grad = Array.from({ length: k }, () => new Array<number>(d).fill(0));
+    grad.fill(0);
     for (let i = 0; i < n; i++) {
-      const zi = z[i] as number[];
-      const p = softmax(w.map((row) => row.reduce((s, wj, j) => s + wj * (zi[j] ?? 0), 0)));
+      const row = i * d;
+      let max = -Infinity;
       for (let c = 0; c < k; c++) {
-        const err = (p[c] ?? 0) - (ys[i] === c ? 1 : 0);
-        const g = grad[c] as number[];
-        for (let j = 0; j < d; j++) g[j] = (g[j] ?? 0) + err * (zi[j] ?? 0);
+        let s = 0;
+        for (let j = 0; j < d; j++) s += (w[c * d + j] as number) * (z[row + j] as number);
+        p[c] = s;
+        if (s > max) max = s;
+      }
+      let sum = 0;
+      for (let c = 0; c < k; c++) {
+        p[c] = Math.exp((p[c] as number) - max);
+        sum += p[c] as number;
+      }
+      for (let c = 0; c < k; c++) {
+        const err = (p[c] as number) / sum - (ys[i] === c ? 1 : 0);
+        for (let j = 0; j < d; j++) grad[c * d + j] = (grad[c * d + j] as number) + err * (z[row + j] as number);
       }
     }
     for (let c = 0; c < k; c++) {
-      const row = w[c] as number[];
-      const g = grad[c] as number[];
-      for (let j = 0; j < d; j++) row[j] = (row[j] ?? 0) - rate * ((g[j] ?? 0) / n + (j === 0 ? 0 : options.l2 * (row[j] ?? 0)));
+      for (let j = 0; j < d; j++) {
+        const at = c * d + j;
+        w[at] = (w[at] as number) - rate * ((grad[at] as number) / n + (j === 0 ? 0 : options.l2 * (w[at] as number)));
+      }
     }
   }
-  return { mean, scale, weights: w.map((row) => row.map((v) => Math.round(v * 1e5) / 1e5)) };
+  const weights = Array.from({ length: k }, (_, c) => Array.from(w.subarray(c * d, (c + 1) * d), (v) => Math.round(v * 1e5) / 1e5));
+  return { mean, scale, weights };
 }

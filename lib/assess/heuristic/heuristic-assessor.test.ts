@@ -54,7 +54,10 @@ describe("heuristic assessor: the demo's misreadings (issue 11)", () => {
   const demo = belief("Deploys go out from the protected release branch; pushing to main never ships anything.");
 
   it("reads a restatement as support: the belief's own 'never' is not a contradiction", async () => {
-    expect((await assessor.assessRelation("Deploys still go out from the protected release branch.", demo)).relation).toBe("SUPPORTS");
+    // The rule order's reading. Without an embedder the pool-fitted words-only model reads this short restatement of
+    // the first of the belief's two clauses as unrelated (a known weakness of the no-embedder path).
+    const rulesOnly = createHeuristicAssessor({ relationModel: null });
+    expect((await rulesOnly.assessRelation("Deploys still go out from the protected release branch.", demo)).relation).toBe("SUPPORTS");
   });
 
   it("does not read the value the belief rules out as support", async () => {
@@ -83,7 +86,11 @@ describe("heuristic assessor: with an embedder", () => {
     const plain = createHeuristicAssessor({ relationModel: null });
     const paraphrase = "Each night revenue figures land in cold storage.";
     expect((await plain.assessRelation(paraphrase, b)).relation).toBe("UNRELATED");
-    expect((await createHeuristicAssessor({ embedder: toy(new Set()) }).assessRelation(paraphrase, b)).relation).toBe("SUPPORTS");
+    // Related by meaning alone. Whether it supports or rebuts is the fitted model's call: at a cosine of 1 with no shared
+    // word (only a toy embedder gives that) the pool's many reworded rebuttals pull it towards REBUTS; the rule order
+    // reads it as support.
+    expect((await createHeuristicAssessor({ embedder: toy(new Set()) }).assessRelation(paraphrase, b)).relation).not.toBe("UNRELATED");
+    expect((await createHeuristicAssessor({ embedder: toy(new Set()), relationModel: null }).assessRelation(paraphrase, b)).relation).toBe("SUPPORTS");
     const pun = "The fire museum keeps a bucket brigade archive open for a nightly tour.";
     expect((await plain.assessRelation(pun, b)).relation).not.toBe("UNRELATED");
     expect((await createHeuristicAssessor({ embedder: toy(new Set([pun])) }).assessRelation(pun, b)).relation).toBe("UNRELATED");

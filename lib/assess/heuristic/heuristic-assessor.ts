@@ -20,6 +20,7 @@ import { extractQuantity, splitSentences } from "@/lib/engine/harvest";
 import { contextCues, contextTags, refersBack, type ContextCue } from "./context-cues";
 import { evidenceStrength } from "./evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
+import { beliefParts } from "./belief-parts";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
 import { namedValueClash, substitution } from "./slot-values";
 import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
@@ -59,10 +60,18 @@ export interface RelationSignals {
   narrowing: boolean;
   /** Cosine similarity of the two texts' sentence embeddings, when an embedder is available. */
   semantic?: number;
+  /** Cosines of the evidence to the belief's subject and to its predicate (./belief-parts), with an embedder. */
+  parts?: PartCosines;
+}
+
+/** Cosines of the evidence to the belief's subject and predicate (./belief-parts). */
+export interface PartCosines {
+  subject: number;
+  predicate: number;
 }
 
 /** The cues behind a relation judgement, exported for tests and for the evaluation's error analysis. */
-export function relationSignals(evidence: string, belief: BeliefText, semantic?: number): RelationSignals {
+export function relationSignals(evidence: string, belief: BeliefText, semantic?: number, parts?: PartCosines): RelationSignals {
   const overlap = lexicalOverlap(evidence, belief.text);
   const beliefSide = `${belief.text} ${(belief.contextTags ?? []).join(" ")}`;
   // A scope the belief already states (half or more of the scope's words) does not narrow it; a separate part or an
@@ -138,6 +147,7 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
     support,
     narrowing: quantifiers.narrowing,
     ...(semantic !== undefined ? { semantic } : {}),
+    ...(parts !== undefined ? { parts } : {}),
   };
 }
 
@@ -196,13 +206,15 @@ export function classifyRelation(
   semantic?: number,
   bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
   model: RelationModel | null = RELATION_MODEL,
+  parts?: PartCosines,
 ): Omit<RelationAssessment, "assessor"> {
-  const s = relationSignals(evidence, belief, semantic);
+  const s = relationSignals(evidence, belief, semantic, parts);
   const byRules = classifyBySignals(s, semantic, bands);
   if (model === null) return byRules;
   // The fitted model decides the label from the same signals (./relation-model); the rules' reading explains it when
   // both agree, and the cues found are listed when they do not.
-  if (model.mode === "hybrid" && byRules.relation !== "UNRELATED" && decisiveCue(s)) return byRules;
+  const mode = semantic === undefined ? (model.wordsOnlyMode ?? model.mode) : model.mode;
+  if (mode === "hybrid" && byRules.relation !== "UNRELATED" && decisiveCue(s)) return byRules;
   const set = semantic === undefined ? model.wordsOnly : model.semantic;
   const predicted = predictRelation(set, relationFeatures(evidence, belief, s));
   if (predicted.relation === byRules.relation) return byRules;
@@ -369,13 +381,20 @@ export interface HeuristicAssessorOptions {
 
 export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}): Assessor {
   const embedder = options.embedder ?? null;
-  const semanticOf = async (a: string, b: string): Promise<number | undefined> => {
-    if (embedder === null) return undefined;
+  /**
+   * The cosine of the evidence to the belief and, for relations, to the belief's subject and predicate: two more
+   * embeddings per pair (one batch), which tell "same subject, another matter" from evidence on what it asserts.
+   */
+  const meaningOf = async (evidence: string, belief: string): Promise<{ semantic?: number; parts?: PartCosines }> => {
+    if (embedder === null) return {};
+    const split = beliefParts(belief);
     try {
-      const [va, vb] = await embedder.embed([a, b]);
-      return va && vb ? cosine(va, vb) : undefined;
+      const [ve, vb, vs, vp] = await embedder.embed(split === null ? [evidence, belief] : [evidence, belief, split.subject, split.predicate]);
+      if (!ve || !vb) return {};
+      const semantic = cosine(ve, vb);
+      return { semantic, ...(vs && vp ? { parts: { subject: cosine(ve, vs), predicate: cosine(ve, vp) } } : {}) };
     } catch (error) {
-      if (error instanceof EmbeddingError) return undefined;
+      if (error instanceof EmbeddingError) return {};
       throw error;
     }
   };
@@ -389,7 +408,8 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
 
     async assessRelation(evidence, belief) {
       const model = options.relationModel === undefined ? RELATION_MODEL : options.relationModel;
-      return { ...classifyRelation(evidence, belief, await semanticOf(evidence, belief.text), options.cosineBands, model), assessor: HEURISTIC_STAMP };
+      const meaning = await meaningOf(evidence, belief.text);
+      return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, model, meaning.parts), assessor: HEURISTIC_STAMP };
     },
 
     async assessContraction(belief, rebuttals, supports): Promise<ContractionAssessment> {

@@ -8,7 +8,7 @@ describe("the fitted relation model", () => {
   it("is committed, fitted on dev with cross-validation, and matches the feature list", () => {
     const model = loadRelationModel();
     expect(model).not.toBeNull();
-    expect(model?.semantic.cases).toBeGreaterThanOrEqual(150);
+    expect(model?.semantic.cases).toBeGreaterThanOrEqual(400);
     expect(model?.semantic.cvAccuracy).toBeGreaterThan(0.5);
     expect(model?.semantic.weights[0]).toHaveLength(FEATURE_NAMES.length);
     expect(loadRelationModel({ ...model, features: ["bias"] })).toBeNull();
@@ -22,6 +22,21 @@ describe("the fitted relation model", () => {
     expect(f.every(Number.isFinite)).toBe(true);
     expect(f[FEATURE_NAMES.indexOf("frame_opener")]).toBe(1);
     expect(f[FEATURE_NAMES.indexOf("semantic")]).toBe(0.5);
+  });
+
+  it("reads the subject / predicate cosines, a first-person report and a two-part statement", () => {
+    const b = belief("The ferry to the harbour leaves every hour.");
+    const e = "We waited at the pier on Sunday; the boat came after forty minutes.";
+    const f = relationFeatures(e, b, relationSignals(e, b, 0.5, { subject: 0.7, predicate: 0.4 }));
+    expect(f[FEATURE_NAMES.indexOf("subject_cosine")]).toBe(0.7);
+    expect(f[FEATURE_NAMES.indexOf("predicate_over_subject")]).toBeCloseTo(-0.3, 9);
+    expect(f[FEATURE_NAMES.indexOf("first_person_report")]).toBe(1);
+    expect(f[FEATURE_NAMES.indexOf("two_part")]).toBe(1);
+    const plain = "The ferry leaves at 9 a.m. from the pier.";
+    const g = relationFeatures(plain, b, relationSignals(plain, b, 0.5));
+    expect(g[FEATURE_NAMES.indexOf("predicate_cosine")]).toBe(0.5);
+    expect(g[FEATURE_NAMES.indexOf("first_person_report")]).toBe(0);
+    expect(g[FEATURE_NAMES.indexOf("two_part")]).toBe(0);
   });
 
   it("fits separable data deterministically and predicts a distribution", () => {

@@ -8,7 +8,9 @@
  * Every feature reads structure or meaning, never a topic: how much of the belief the evidence covers, the cosine of
  * the two sentences, negation / numeric / slot / change-of-state conflicts on aligned clauses, scope frames and
  * qualifiers, whether the evidence adds a frame (time, place, group, condition) that the belief does not state,
- * length ratio and the share of new content words. Pure: no I/O (the JSON is imported), no clock.
+ * length ratio and the share of new content words, and the cosines of the evidence to the belief's subject and to its
+ * predicate (./belief-parts: same subject but another matter reads as unrelated), whether the evidence reports a first-person
+ * observation, and whether it joins two statements. Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
 import type { AssessedRelation, BeliefText } from "@/lib/engine/assessor";
@@ -31,6 +33,16 @@ const ADJUSTERS = new Set([
 ]);
 const UNIVERSALS = new Set(["all", "every", "each", "always", "never", "any", "none", "no", "everyone", "everything", "entirely", "altogether"]);
 const PRONOUN_START = /^(?:it|its|this|that|these|those|they|he|she|such)\b/i;
+/**
+ * A first-person pronoun the belief does not use: the evidence reports the speaker's own observation or case ("I rang
+ * at 3 a.m.", "our last three orders"), a single instance rather than a general claim.
+ */
+const FIRST_PERSON = new Set(["i", "me", "my", "mine", "we", "us", "our", "ours"]);
+/**
+ * Two statements joined by a semicolon or colon, or a second sentence: the shape of "holds here; elsewhere it is …",
+ * where the evidence draws a line rather than simply agreeing or denying.
+ */
+const TWO_PART = /[;:]\s|[.!?]\s+[A-Z]/;
 
 /** Names of the features, in vector order (kept in the JSON to catch a stale weight file). */
 export const FEATURE_NAMES = [
@@ -75,6 +87,11 @@ export const FEATURE_NAMES = [
   "belief_has_number",
   "evidence_clauses",
   "pronoun_start",
+  "subject_cosine",
+  "predicate_cosine",
+  "predicate_over_subject",
+  "first_person_report",
+  "two_part",
 ] as const;
 
 const has = (xs: readonly string[], prefix: string) => (xs.some((x) => x.startsWith(prefix)) ? 1 : 0);
@@ -131,6 +148,12 @@ export function relationFeatures(evidence: string, belief: BeliefText, s: Relati
     belief_has_number: /\d/.test(belief.text) ? 1 : 0,
     evidence_clauses: Math.min(3, clauseCount) - 1,
     pronoun_start: PRONOUN_START.test(evidence.trim()) ? 1 : 0,
+    // Without a split (or an embedder) both parts read as the whole belief.
+    subject_cosine: s.parts?.subject ?? semantic,
+    predicate_cosine: s.parts?.predicate ?? semantic,
+    predicate_over_subject: (s.parts?.predicate ?? semantic) - (s.parts?.subject ?? semantic),
+    first_person_report: eWords.some((w) => FIRST_PERSON.has(w) && !bWords.includes(w)) ? 1 : 0,
+    two_part: TWO_PART.test(evidence.trim()) ? 1 : 0,
   };
   return FEATURE_NAMES.map((n) => f[n]);
 }
@@ -162,6 +185,8 @@ export const relationModelSchema = z.object({
    * when it wins leaving out the source files the rules were not written on.
    */
   mode: z.enum(["model", "hybrid"]),
+  /** The same choice for the words-only weight set (absent: `mode`), made on its own estimates. */
+  wordsOnlyMode: z.enum(["model", "hybrid"]).optional(),
   /** Grouped cross-validated accuracy of the hybrid on the pool (with embeddings). */
   hybridCvAccuracy: z.number(),
   folds: z.number().int(),

@@ -18,7 +18,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadDevCases, loadHeldout2Cases, loadHeldout3Cases, loadHeldoutCases, type RelationCase } from "@/lib/assess/eval/evaluate-assessor";
+import { developmentSets, type RelationCase } from "@/lib/assess/eval/evaluate-assessor";
 import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
 import { classifyRelation, decisiveCue, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
 import { FEATURE_NAMES, fitSoftmax, MODEL_LABELS, predictRelation, relationFeatures, type RelationModel, type WeightSet } from "@/lib/assess/heuristic/relation-model";
@@ -131,12 +131,7 @@ function fitSet(name: string, samples: readonly Sample[]): { set: WeightSet; mod
 }
 
 function pool(): PoolCase[] {
-  const sets: [string, RelationCase[]][] = [
-    ["dev", loadDevCases(repoRoot).relations],
-    ["heldout", loadHeldoutCases(repoRoot).relations],
-    ["heldout2", loadHeldout2Cases(repoRoot).relations],
-    ["heldout3", loadHeldout3Cases(repoRoot).relations],
-  ];
+  const sets: [string, RelationCase[]][] = developmentSets(repoRoot).map(([name, set]) => [name, set.relations]);
   // This round's new development pairs (ids dv4-…, written in the held-out sets' style after the rules were) count as a
   // set of their own: leaving them out says most about pairs the rules have never seen.
   const batch = (set: string, id: string) => {

@@ -101,6 +101,40 @@ export function loadHeldout3Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout3");
 }
 
+/**
+ * The fourth held-out set (`lib/assess/eval/*.heldout4.jsonl`, issue #11's protocol, session 5): 96 relation pairs
+ * (24 of each label, 24 domains absent from every other set) and 36 messages (22 manipulative, 14 honest controls),
+ * written blind to the assessor's code and committed alone (cea2246) before anything of that round was tuned; scored
+ * once, at the end of the round.
+ */
+export function loadHeldout4Cases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout4");
+}
+
+/** The development pool's sets by name ("dev", "heldout", "heldout2", "heldout3"), for per-set figures. */
+export function developmentSets(repoRoot: string): [string, CaseSet][] {
+  return [
+    ["dev", loadDevCases(repoRoot)],
+    ["heldout", loadHeldoutCases(repoRoot)],
+    ["heldout2", loadHeldout2Cases(repoRoot)],
+    ["heldout3", loadHeldout3Cases(repoRoot)],
+  ];
+}
+
+/**
+ * The development pool: the dev cases and the retired held-out sets v1–v3. Each held-out set was scored and reported
+ * in the round it was written for; from session 5 on they are development data (the fitted relation model trains on
+ * them, cues may be checked against them) and only the newest held-out set (v4) measures unseen text.
+ */
+export function loadDevelopmentPool(repoRoot: string): CaseSet {
+  const sets = developmentSets(repoRoot).map(([, set]) => set);
+  return {
+    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3}.jsonl")}`,
+    relations: sets.flatMap((s) => s.relations),
+    manipulation: sets.flatMap((s) => s.manipulation),
+  };
+}
+
 export interface ClassMetrics {
   precision: number;
   recall: number;
@@ -240,6 +274,22 @@ export const HELDOUT2_FLOOR = { relationAccuracy: 0.64, manipulationRecall: 0.7 
  * relations 56.3 % (36/64; 51.6 % words only), manipulation recall 92.9 % (13/14), precision 100 % (see the commit that set this floor). The floor sits a few points under the after-figures.
  */
 export const HELDOUT3_FLOOR = { relationAccuracy: 0.52, manipulationRecall: 0.85 } as const;
+
+/**
+ * Held-out v4 (*.heldout4.jsonl, committed alone in cea2246 before session 5 changed anything, scored once at its end):
+ * before (the code of 6f78c76) relations 42.7 % with the local model, 40.6 % words only, manipulation recall 72.7 %
+ * (16/22); after (the relation model fitted on the development pool, the pressure mechanisms) relations 68.8 % (66/96)
+ * with the local model, 60.4 % words only, manipulation recall 90.9 % (20/22), precision 100 % both times. The floor
+ * sits a few points under; the words-only floor applies when the embedding model is missing (CI always has it).
+ */
+export const HELDOUT4_FLOOR = { relationAccuracy: 0.65, manipulationRecall: 0.86 } as const;
+export const HELDOUT4_WORDS_ONLY_FLOOR = { relationAccuracy: 0.57, manipulationRecall: 0.86 } as const;
+
+/**
+ * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data
+ * since session 5: 68.6 % and 95.0 % of relations, manipulation recall 100 % on both). Not a measure of unseen text.
+ */
+export const DEVELOPMENT_FLOOR = { relationAccuracy: 0.65, manipulationRecall: 0.95 } as const;
 
 export type Floor = { readonly relationAccuracy: number; readonly manipulationRecall: number };
 

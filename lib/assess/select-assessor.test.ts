@@ -13,7 +13,9 @@ describe("selectAssessor", () => {
     const paraphrase = "Boats cross the bay when the sun comes up.";
     const same = { model: { name: "same", version: "1", dimensions: 1 }, embed: async (t: readonly string[]) => t.map(() => Float32Array.of(1)) };
     expect((await selectAssessor({}, { embedder: null }).assessRelation(paraphrase, belief)).relation).toBe("UNRELATED");
-    expect((await selectAssessor({}, { embedder: same }).assessRelation(paraphrase, belief)).relation).toBe("SUPPORTS");
+    // Related by meaning once the embedder is handed over. Support or rebuttal is the fitted model's call, and a toy
+    // embedder that makes every text identical (cosine 1 to the belief, its subject and its predicate) is no basis for it.
+    expect((await selectAssessor({}, { embedder: same }).assessRelation(paraphrase, belief)).relation).not.toBe("UNRELATED");
   });
 
   it("picks the provider when a key or a base URL is set", () => {

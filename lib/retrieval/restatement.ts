@@ -204,11 +204,16 @@ export function negationSeparates(a: StatementVectors, b: StatementVectors, dene
 /**
  * Restatement similarity ∈ [0, 1] (the module comment's formula); symmetric. With `denegated` (the vectors of the
  * sides' `denegate`d texts), a one-sided negation counts as a mismatch only when it is what separates the two.
+ * `mismatch` is `structuralMismatch(a.text, b.text)`, passed in by a caller that has already read it.
  */
-export function restatementSimilarity(a: StatementVectors, b: StatementVectors, denegated?: DenegatedVectors): number {
+export function restatementSimilarity(
+  a: StatementVectors,
+  b: StatementVectors,
+  denegated?: DenegatedVectors,
+  mismatch: string | null = structuralMismatch(a.text, b.text),
+): number {
   if (a.text.trim() === b.text.trim()) return 1;
   const calibrated = piecewise(restatementCosine(a, b), RESTATEMENT_ANCHORS);
-  const mismatch = structuralMismatch(a.text, b.text);
   const real = mismatch !== null && (mismatch !== NEGATED_ON_ONE_SIDE || negationSeparates(a, b, denegated));
   return real ? calibrated * SLOT_CLASH_FACTOR : calibrated;
 }

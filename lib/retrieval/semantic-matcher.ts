@@ -64,12 +64,13 @@ export class SemanticMatcher {
     const [va, vb] = await this.statements([a, b]);
     // A one-sided negation is weighed by what the sentence would say without it: one more embedding, only then.
     let denegated: DenegatedVectors | undefined;
-    if (structuralMismatch(a, b) === NEGATED_ON_ONE_SIDE) {
+    const mismatch = structuralMismatch(a, b);
+    if (mismatch === NEGATED_ON_ONE_SIDE) {
       const [da, db] = [denegate(a), denegate(b)];
       const vectors = await this.vectors([da, db]);
       denegated = { a: da !== a ? vectors[0] : undefined, b: db !== b ? vectors[1] : undefined };
     }
-    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated);
+    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch);
   }
 
   /**

@@ -4,12 +4,13 @@
  * 1. the shared labelled set (`../shared/eval` when that folder exists, the repo's copy otherwise),
  * 2. the repo's development cases (`lib/assess/eval/*.dev.jsonl`, the ones cues were tuned on),
  * 3. the retired held-out sets v1–v3 (`*.heldout.jsonl`, `*.heldout2.jsonl`, `*.heldout3.jsonl`: each written before a
- *    round of changes and scored in it; development data since session 5, the fitted relation model trains on them), and
- * 4. the current held-out set (`*.heldout4.jsonl`, written blind before session 5's tuning, never tuned on),
+ *    round of changes and scored in it; development data since session 5, the fitted relation model trains on them),
+ * 4. the retired held-out v4 (`*.heldout4.jsonl`, written blind before session 5, scored once then; development since session 6), and
+ * 5. the current held-out set (`*.heldout5.jsonl`, written blind before session 6's tuning, never tuned on),
  * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall; for the offline
  * heuristic also its relation accuracy without the fitted relation model, by the rule order alone).
- * `--check` exits 1 when a set falls below its CI floor (HELDOUT4_FLOOR on the current held-out set; HELDOUT_FLOOR,
- * HELDOUT2_FLOOR, HELDOUT3_FLOOR as regression floors on the retired ones; RESTATEMENT_FLOOR with the embedding model),
+ * `--check` exits 1 when a set falls below its CI floor (HELDOUT5_FLOOR on the current held-out set; HELDOUT_FLOOR,
+ * HELDOUT2_FLOOR, HELDOUT3_FLOOR, HELDOUT4_FLOOR as regression floors on the retired ones; RESTATEMENT_FLOOR with the embedding model),
  * not on the shared set the earlier cues were written from.
  */
 import path from "node:path";
@@ -21,12 +22,15 @@ import {
   HELDOUT3_FLOOR,
   HELDOUT4_FLOOR,
   HELDOUT4_WORDS_ONLY_FLOOR,
+  HELDOUT5_FLOOR,
+  HELDOUT5_WORDS_ONLY_FLOOR,
   HELDOUT_FLOOR,
   type Floor,
   loadDevCases,
   loadHeldout2Cases,
   loadHeldout3Cases,
   loadHeldout4Cases,
+  loadHeldout5Cases,
   loadHeldoutCases,
   loadSharedCases,
   meetsFloor,
@@ -49,7 +53,8 @@ async function main(): Promise<number> {
     ["retired held-out v1 (development since session 5)", loadHeldoutCases(repoRoot), HELDOUT_FLOOR],
     ["retired held-out v2 (development since session 5)", loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR],
     ["retired held-out v3 (development since session 5)", loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR],
-    ["held-out v4 (never tuned on)", loadHeldout4Cases(repoRoot), getEmbedder() === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR],
+    ["retired held-out v4 (development since session 6)", loadHeldout4Cases(repoRoot), getEmbedder() === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR],
+    ["held-out v5 (never tuned on)", loadHeldout5Cases(repoRoot), getEmbedder() === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR],
   ];
   const below: string[] = [];
   for (const [title, cases, floor] of sections) {
@@ -67,7 +72,7 @@ async function main(): Promise<number> {
   }
   // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.
   // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
-  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development since session 5, holdout4 held out)");
+  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 held out)");
   const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), getEmbedder());
   for (const line of meaning.lines) console.log(line);
   below.push(...restatementBelowFloor(meaning));

@@ -8,7 +8,7 @@
  *   relevance): hit@1 and hit@3, lexical (`retrieve`) and hybrid (`retrieve` with the query cosines) side by side; and
  *   for unanswerable questions, how often the top result stays under the hybrid answer floor (abstention).
  *
- * Data (lib/assess/eval/): `restatement-{dev,holdout,holdout2,holdout3,holdout4}.jsonl`, `retrieval-{dev,holdout}.json`. The held-out files were
+ * Data (lib/assess/eval/): `restatement-{dev,holdout,holdout2,holdout3,holdout4,holdout5}.jsonl`, `retrieval-{dev,holdout}.json`. The held-out files were
  * written and committed before anything was tuned; only the dev files were looked at while tuning.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -113,13 +113,14 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
  * (BENCHMARKS.md, "Reading evaluation"): 91.7 % on `restatement-holdout.jsonl`, 81.8 % on `restatement-holdout2.jsonl`;
  * on `restatement-holdout3.jsonl` 71.9 % before the one-word-swap check, 81.3 % after it; on `restatement-holdout4.jsonl`
  * (written blind before session 5, scored once after its restatement changes) 66.7 % before, 68.8 % after. The v1–v3
- * files are development data since session 5 (their floors stay as regression floors).
- * Raise it when the figures rise; never lower it to pass, never tune on these pairs.
+ * files are development data since session 5, v4 since session 6 (their floors stay as regression floors).
+ * On `restatement-holdout5.jsonl` (written blind before session 6, committed alone in 6d09ff7) 79.2 % at the round's
+ * start. Raise it when the figures rise; never lower it to pass, never tune on the current held-out pairs.
  */
-export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.66 } as const;
+export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.66, holdout5: 0.75 } as const;
 
-/** The restatement files, in print order: dev, the retired held-out sets v1–v3 (tuned on since session 5), held-out v4. */
-export const RESTATEMENT_SPLITS = ["dev", "holdout", "holdout2", "holdout3", "holdout4"] as const;
+/** The restatement files, in print order: dev, the retired held-out sets v1–v4 (v1–v3 tuned on since session 5, v4 since session 6), held-out v5. */
+export const RESTATEMENT_SPLITS = ["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"] as const;
 export type RestatementSplit = (typeof RESTATEMENT_SPLITS)[number];
 
 export interface MeaningReport {
@@ -130,7 +131,7 @@ export interface MeaningReport {
 
 /** The held-out splits whose semantic restatement accuracy is under RESTATEMENT_FLOOR, as messages (none without a model). */
 export function restatementBelowFloor(report: MeaningReport): string[] {
-  return (["holdout", "holdout2", "holdout3", "holdout4"] as const)
+  return (["holdout", "holdout2", "holdout3", "holdout4", "holdout5"] as const)
     .filter((split) => report.restatement[split] !== undefined && (report.restatement[split] as number) < RESTATEMENT_FLOOR[split])
     .map((split) => `restatement ${split}: accuracy must be ≥ ${RESTATEMENT_FLOOR[split] * 100}%`);
 }

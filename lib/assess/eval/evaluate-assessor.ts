@@ -105,31 +105,43 @@ export function loadHeldout3Cases(repoRoot: string): CaseSet {
  * The fourth held-out set (`lib/assess/eval/*.heldout4.jsonl`, issue #11's protocol, session 5): 96 relation pairs
  * (24 of each label, 24 domains absent from every other set) and 36 messages (22 manipulative, 14 honest controls),
  * written blind to the assessor's code and committed alone (cea2246) before anything of that round was tuned; scored
- * once, at the end of the round.
+ * once, at the end of the round. Development data since session 6.
  */
 export function loadHeldout4Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout4");
 }
 
-/** The development pool's sets by name ("dev", "heldout", "heldout2", "heldout3"), for per-set figures. */
+/**
+ * The fifth held-out set (`lib/assess/eval/*.heldout5.jsonl`, issue #11's protocol, session 6): 120 relation pairs
+ * (30 beliefs, one pair of each label per belief, 30 domains absent from every other set), 40 messages (24
+ * manipulative, 16 honest controls), written blind to the assessor's code and committed alone (6d09ff7) before anything
+ * of that round was tuned; scored at the round's start and once at its end. The current held-out set: never tuned on.
+ */
+export function loadHeldout5Cases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout5");
+}
+
+/** The development pool's sets by name ("dev", "heldout", "heldout2", "heldout3", "heldout4"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
     ["dev", loadDevCases(repoRoot)],
     ["heldout", loadHeldoutCases(repoRoot)],
     ["heldout2", loadHeldout2Cases(repoRoot)],
     ["heldout3", loadHeldout3Cases(repoRoot)],
+    ["heldout4", loadHeldout4Cases(repoRoot)],
   ];
 }
 
 /**
- * The development pool: the dev cases and the retired held-out sets v1–v3. Each held-out set was scored and reported
- * in the round it was written for; from session 5 on they are development data (the fitted relation model trains on
- * them, cues may be checked against them) and only the newest held-out set (v4) measures unseen text.
+ * The development pool: the dev cases and the retired held-out sets. Each held-out set was scored and reported in the
+ * round it was written for; at the next round it becomes development data (the fitted relation model trains on it,
+ * cues may be checked against it) and only the newest held-out set measures unseen text. v1–v3 retired in session 5,
+ * v4 in session 6.
  */
 export function loadDevelopmentPool(repoRoot: string): CaseSet {
   const sets = developmentSets(repoRoot).map(([, set]) => set);
   return {
-    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3}.jsonl")}`,
+    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4}.jsonl")}`,
     relations: sets.flatMap((s) => s.relations),
     manipulation: sets.flatMap((s) => s.manipulation),
   };
@@ -284,6 +296,15 @@ export const HELDOUT3_FLOOR = { relationAccuracy: 0.52, manipulationRecall: 0.85
  */
 export const HELDOUT4_FLOOR = { relationAccuracy: 0.65, manipulationRecall: 0.86 } as const;
 export const HELDOUT4_WORDS_ONLY_FLOOR = { relationAccuracy: 0.57, manipulationRecall: 0.86 } as const;
+
+/**
+ * Held-out v5 (*.heldout5.jsonl, committed alone in 6d09ff7 before session 6 changed anything): at the round's start
+ * (the code of 9204fff) relations 64.2 % with the local model (SUP 30.0 / REB 60.0 / CTX 86.7 / UNR 80.0 recall),
+ * 55.0 % words only, manipulation recall 54.2 % (13/24), precision 100 %. The floor sits a few points under the
+ * figures of the round's end (BENCHMARKS.md, "Reading evaluation"); the words-only floor applies without the model.
+ */
+export const HELDOUT5_FLOOR = { relationAccuracy: 0.6, manipulationRecall: 0.5 } as const;
+export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.52, manipulationRecall: 0.5 } as const;
 
 /**
  * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { numeralize } from "@/lib/assess/heuristic/slot-values";
-import { boundClash, clausesOf, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
+import { AGREEING_VALUES_ANCHORS, boundClash, clausesOf, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -169,5 +169,40 @@ describe("numbers in words, bounds and swapped roles", () => {
     expect(swappedRoles("On Fridays Lena coaches Omar.", "Lena coaches Omar on Fridays.")).toBeNull();
     // The swap is read before the negation: both sides negate, but not the same thing.
     expect(structuralMismatch("The plan covers glasses but not lenses.", "The plan covers lenses but not glasses.")).toMatch(/swap places/);
+  });
+});
+
+describe("two different claims on one topic are not merged; agreeing values lower the bar", () => {
+  it("names why same-topic near-misses differ", () => {
+    expect(structuralMismatch("The sailing club meets every evening.", "The sailing club meets once a week.")).toMatch(/values/);
+    expect(structuralMismatch("The pond is 12 metres deep.", "The pond is twelve feet deep.")).toMatch(/values/);
+    expect(structuralMismatch("The tour is limited to ten guests.", "The tour needs at least ten guests.")).toMatch(/bounded/);
+    expect(structuralMismatch("The junior editor reports to the copy chief.", "The copy chief reports to the junior editor.")).toMatch(/roles/);
+    expect(structuralMismatch("Mara lent the ladder to Theo.", "Mara borrowed the ladder from Theo.")).toMatch(/converse/);
+    expect(structuralMismatch("Fares on the coastal line rose this spring.", "This spring the coastal line got cheaper.")).toMatch(/other way/);
+    expect(structuralMismatch("Lab coats are required in the studio.", "Lab coats are optional in the studio.")).toMatch(/obligation/);
+    expect(structuralMismatch("Invoices are signed by someone other than the treasurer.", "The treasurer signs the invoices.")).toMatch(/excluded/);
+    expect(structuralMismatch("The market opens at seven every morning.", "The market opens at seven every Friday morning.")).not.toBeNull();
+    expect(structuralMismatch("The samples are logged before the inspection.", "The samples are logged after the inspection.")).not.toBeNull();
+  });
+
+  it("leaves restatements of the same kinds alone", () => {
+    expect(structuralMismatch("The sailing club meets every evening.", "Each night the sailing club gets together.")).toBeNull();
+    expect(structuralMismatch("The pond is 12 metres deep.", "The pond reaches a depth of twelve metres.")).toBeNull();
+    expect(structuralMismatch("The tour is limited to ten guests.", "No more than ten guests can join the tour.")).toBeNull();
+    expect(structuralMismatch("Mara lent the ladder to Theo.", "Theo borrowed the ladder from Mara.")).toBeNull();
+    expect(structuralMismatch("Fares on the coastal line rose this spring.", "This spring, coastal line fares increased.")).toBeNull();
+  });
+
+  it("with no mismatch and agreeing values a lower cosine restates; without them, or with a mismatch, it does not", () => {
+    const v = (c: number) => ({ x: unit(1, 0, 0), y: unit(c, Math.sqrt(1 - c * c), 0) });
+    const { x, y } = v(0.55);
+    const agree = restatementSimilarity({ text: "The clinic opens at 8 a.m.", whole: x, clauses: [] }, { text: "Patients are seen from eight in the morning.", whole: y, clauses: [] });
+    const plain = restatementSimilarity({ text: "The clinic opens early.", whole: x, clauses: [] }, { text: "Patients are seen from the start of the day.", whole: y, clauses: [] });
+    const clash = restatementSimilarity({ text: "The clinic opens at 8 a.m.", whole: x, clauses: [] }, { text: "Patients are seen from nine in the morning.", whole: y, clauses: [] });
+    expect(agree).toBeGreaterThanOrEqual(0.9);
+    expect(plain).toBeLessThan(0.9);
+    expect(clash).toBeLessThan(0.9);
+    for (const [c, s] of AGREEING_VALUES_ANCHORS) expect(piecewise(c, AGREEING_VALUES_ANCHORS)).toBeCloseTo(s, 12);
   });
 });

@@ -7,10 +7,20 @@
  *   cos        = max( cosine(a, b), max over clause pairs cosine(clause_a, clause_b) )
  *                (a belief that states two things — "X; Y" — is restated by a claim that restates X alone)
  *   mismatch   = `structuralMismatch(a, b)`: pinned values clash (numbers, durations, frequencies, times of day,
- *                quantifiers, weekdays — after unit normalisation: "two days" = "48 hours", "half" = "50 %"), an
- *                aligned clause is negated on one side only, an antonym or a ruled-out word, the same sentence
- *                frame with a different content word in one place, or the same sentence with any one word replaced
- *   similarity = calibrate(cos) × (mismatch ? SLOT_CLASH_FACTOR : 1)
+ *                quantifiers, weekdays, measures, prices — after unit normalisation: "two days" = "48 hours", "half"
+ *                = "50 %", "every evening" = "nightly"; two values clash only when they are of comparable kinds, so
+ *                "since 1950" against "since the middle of the last century" is not a clash), the same number
+ *                bounded from opposite sides ("limited to ten" / "at least ten"), roles swapped (two words, two
+ *                phrases around the same verb, or a converse verb kept with the same subject: "A taught B" / "A
+ *                learned from B"), the same thing moving the other way ("rose" / "got cheaper"), an obligation, a
+ *                recommendation or a permission read as another, a word excluded on one side and named on the
+ *                other ("someone other than X" / "X"), a weekday or one or two words added on one side only (a
+ *                narrower claim), the same anchor on the other side of a relation ("before X" / "after X"), an
+ *                aligned clause negated on one side only, an antonym or a ruled-out word, the same sentence frame
+ *                with a different content word in one place, or the same sentence with any one word replaced
+ *                (the cues beyond `slot-values` and the polarity heuristics live in ./restatement-cues)
+ *   similarity = calibrate(cos) × (mismatch ? SLOT_CLASH_FACTOR : 1), where calibrate uses the lower "restates"
+ *                anchor of AGREEING_VALUES_ANCHORS when there is no mismatch and both sides pin the same values
  *
  * `calibrate` is piecewise linear through the anchors below, chosen so that the engine's similarity thresholds keep
  * their meaning (`twinSimilarity` 0.9 = "restates", `topicSimilarity` / `conflictMinSimilarity` 0.7 = "same subject",
@@ -24,6 +34,7 @@ import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { stemWord } from "@/lib/assess/heuristic/tokenize";
+import { converseWithSameSubject, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, phraseRolesSwapped, relationFlip, valueClash, valuesAgree, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 
@@ -33,6 +44,23 @@ export const RESTATEMENT_ANCHORS: readonly (readonly [number, number])[] = [
   [0.3, 0.3],
   [0.55, 0.7],
   [0.64, 0.9],
+  [1, 1],
+];
+
+/**
+ * The anchors when both statements pin values and they agree (`valuesAgree`: "every six months" / "twice a year",
+ * "at 3 p.m." / "from three in the afternoon") and nothing else separates them: the agreeing values are evidence the
+ * embedding does not weigh, so a lower cosine reads as "restates" (0.5 instead of 0.64; "same subject" at 0.45
+ * instead of 0.55). Below the "related" anchor the two maps coincide. On the development pool (dev + retired v1–v4),
+ * no different-meaning pair without a mismatch has agreeing values below a cosine of 0.84; the known risk is two
+ * claims about one thing that share a value and little else ("ships orders within two days" / "customers can return
+ * orders within two days", cosine 0.61), which this anchor merges and the plain one would not.
+ */
+export const AGREEING_VALUES_ANCHORS: readonly (readonly [number, number])[] = [
+  [0, 0],
+  [0.3, 0.3],
+  [0.45, 0.7],
+  [0.5, 0.9],
   [1, 1],
 ];
 
@@ -76,17 +104,32 @@ export function clausesOf(text: string): string[] {
 export const NEGATED_ON_ONE_SIDE = "negated on one side";
 
 /**
- * Why two statements that read alike do not say the same thing, or null: their pinned values clash (`slotClash`), an
+ * Why two statements that read alike do not say the same thing, or null: their pinned values clash (`valueClash`), the
+ * cues of ./restatement-cues (bounds, roles, direction, modality, exclusion, narrowing, relation anchors) fire, an
  * aligned clause is negated on one side only (and no antonym cancels it: "does not open" = "is closed"), one side
  * uses a word the other rules out, an antonym replaces a word, or the same frame carries a different filler
  * (`substitution`). Numbers, negation and quantifiers must agree for a restatement.
  */
 export function structuralMismatch(a: string, b: string): string | null {
-  if (slotClash(a, b)) return "values differ";
-  const bound = boundClash(a, b);
+  if (valueClash(a, b)) return "values differ";
+  const bound = boundClash(a, b) ?? limitClash(a, b);
   if (bound !== null) return `${bound} bounded from opposite sides`;
   const roles = swappedRoles(a, b);
   if (roles) return `"${roles[0]}" and "${roles[1]}" swap places`;
+  const pivot = phraseRolesSwapped(a, b);
+  if (pivot) return `roles swap around "${pivot}"`;
+  const converse = converseWithSameSubject(a, b);
+  if (converse) return `a converse verb with the same subject (${converse})`;
+  const moved = directionClash(a, b);
+  if (moved) return `"${moved}" moves the other way`;
+  if (modalClash(a, b)) return "obligation, recommendation or permission differ";
+  const excluded = exclusionClash(a, b);
+  if (excluded) return `"${excluded}" excluded on one side`;
+  if (weekdayOnOneSide(a, b)) return "a weekday on one side only";
+  const added = narrowingInsert(a, b);
+  if (added) return `"${added}" added on one side`;
+  const flip = relationFlip(a, b);
+  if (flip) return `the same anchor on the other side (${flip})`;
   const polarity = comparePolarity(a, b, { implicit: false });
   const antonyms = antonymConflicts(a, b);
   if (polarity.flips.length > 0 && antonyms.length === 0) return NEGATED_ON_ONE_SIDE;
@@ -179,10 +222,11 @@ export function denegate(text: string): string {
  * negation is read as part of a paraphrase ("costs nothing" for "is free", "nobody can get in" for "is closed", "is not
  * fixed" for "is variable") rather than as the difference ("is not allergic" vs "is allergic": taking the "not" out
  * makes the two the same sentence, and the cosine jumps by ≈ 0.1–0.2). Set on the development pairs (restatement-dev
- * and the retired holdout v1–v3 sets): one-sided negations in same-meaning pairs gain −0.07…+0.03 (one outlier at
- * 0.11), in different-meaning pairs +0.06…+0.22 (one outlier at 0.03).
+ * and the retired holdout v1–v4 sets): one-sided negations in same-meaning pairs gain −0.07…+0.047 (a contrast
+ * "X, not Y" or "never … more than" gains 0.04–0.047; outliers at 0.08 and 0.11), in different-meaning pairs
+ * +0.059…+0.22 (outliers at 0.033 and 0.034); 0.05 sits in that gap.
  */
-export const NEGATION_GAIN_MIN = 0.04;
+export const NEGATION_GAIN_MIN = 0.05;
 
 /** The vectors of the statements' negation-free forms (`denegate`), when one side's negation is in question. */
 export interface DenegatedVectors {
@@ -213,7 +257,8 @@ export function restatementSimilarity(
   mismatch: string | null = structuralMismatch(a.text, b.text),
 ): number {
   if (a.text.trim() === b.text.trim()) return 1;
-  const calibrated = piecewise(restatementCosine(a, b), RESTATEMENT_ANCHORS);
+  const cos = restatementCosine(a, b);
   const real = mismatch !== null && (mismatch !== NEGATED_ON_ONE_SIDE || negationSeparates(a, b, denegated));
-  return real ? calibrated * SLOT_CLASH_FACTOR : calibrated;
+  if (real) return piecewise(cos, RESTATEMENT_ANCHORS) * SLOT_CLASH_FACTOR;
+  return piecewise(cos, mismatch === null && valuesAgree(a.text, b.text) ? AGREEING_VALUES_ANCHORS : RESTATEMENT_ANCHORS);
 }

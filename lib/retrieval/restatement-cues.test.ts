@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import {
+  allValues,
+  converseWithSameSubject,
+  directionClash,
+  exclusionClash,
+  extraValues,
+  limitClash,
+  modalClash,
+  narrowingInsert,
+  phraseRolesSwapped,
+  relationFlip,
+  valueClash,
+  valuesAgree,
+  weekdayOnOneSide,
+} from "./restatement-cues";
+
+describe("values beyond slot-values", () => {
+  it("reads day parts, weekdays and 'each new' periods after 'every' as frequencies", () => {
+    expect(extraValues("The ferry sails every evening.")).toContain("d1440");
+    expect(valueClash("The ferry sails every evening.", "Each night the ferry departs.")).toBeNull();
+    expect(valueClash("The ferry sails every evening.", "The ferry sails once a week.")).not.toBeNull();
+    expect(extraValues("Each new month starts with a stock count.")).toContain("d43200");
+    expect(valueClash("Choir practice is every Tuesday.", "Choir practice is every month.")).not.toBeNull();
+  });
+
+  it("counts occurrences in a period: 'two evenings a week' is every 3.5 days, like 'twice a week'", () => {
+    expect(valueClash("The club meets twice a week.", "Members get together on two evenings each week.")).toBeNull();
+    expect(valueClash("The club meets twice a week.", "Members get together on two evenings each month.")).not.toBeNull();
+  });
+
+  it("every other / second period doubles it", () => {
+    expect(valueClash("The flat is inspected every other month.", "Every two months the flat is checked.")).toBeNull();
+    expect(valueClash("The flat is inspected every other month.", "The flat is inspected every month.")).not.toBeNull();
+  });
+
+  it("measures compare in a base unit; the same number in another unit clashes", () => {
+    expect(valueClash("The lake is 30 metres deep.", "The lake is 30 feet deep.")).not.toBeNull();
+    expect(valueClash("The trail is 2 km long.", "The trail is two kilometres long.")).toBeNull();
+    expect(valueClash("The trail is 2 km long.", "The trail is 2,000 metres long.")).toBeNull();
+    expect(valueClash("Tickets cost twelve euros.", "A ticket is €12.")).toBeNull();
+    expect(valueClash("Tickets cost twelve euros.", "Tickets cost twelve dollars.")).not.toBeNull();
+  });
+
+  it("fractions and ratios of a group are shares", () => {
+    expect(valueClash("A quarter of the crew are volunteers.", "25% of the crew are volunteers.")).toBeNull();
+    expect(valueClash("A quarter of the crew are volunteers.", "A third of the crew are volunteers.")).not.toBeNull();
+    expect(allValues("One in four riders wears a helmet.")).toContain("p25");
+    expect(valueClash("Most of the riders are amateurs.", "Only a handful of the riders are amateurs.")).not.toBeNull();
+  });
+
+  it("seasons are values; a year and an era, an ordinal and a duration are not in the same slot", () => {
+    expect(valueClash("The creek floods every spring.", "The creek floods every autumn.")).not.toBeNull();
+    expect(valueClash("The mill has been closed since 1962.", "The mill has been shut since the last decade of the old century.")).toBeNull();
+    expect(valueClash("Grades come out in the first week after term ends.", "Grades come out within a week of term ending.")).toBeNull();
+    // A year against another year still clashes, and a large count is not a year.
+    expect(valueClash("The mill closed in 1962.", "The mill closed in 1972.")).not.toBeNull();
+    expect(valueClash("The list has 1,500 names.", "The list has fifteen thousand names.")).not.toBeNull();
+  });
+
+  it("values agree when one side's values are all among the other's, and more than 'all' / 'some' is shared", () => {
+    expect(valuesAgree("The clinic opens at 8 a.m.", "Patients are seen from eight in the morning.")).toBe(true);
+    expect(valuesAgree("All members vote.", "Every member has a vote.")).toBe(false);
+    expect(valuesAgree("The clinic opens at 8 a.m.", "The clinic opens at 9 a.m.")).toBe(false);
+    expect(valuesAgree("The clinic opens early.", "The clinic opens at 8 a.m.")).toBe(false);
+  });
+});
+
+describe("bounds written as limits", () => {
+  it("a limit is an upper bound, 'or more' a lower one", () => {
+    expect(limitClash("The workshop is limited to twelve people.", "The workshop needs at least twelve people.")).toBe(12);
+    expect(limitClash("The workshop is capped at twelve people.", "The workshop runs with twelve people or more.")).toBe(12);
+    expect(limitClash("The workshop is limited to twelve people.", "No more than twelve people can join the workshop.")).toBeNull();
+  });
+});
+
+describe("roles, direction, modality, exclusion, narrowing, relation anchors", () => {
+  it("finds two phrases trading places around the same verb, but not a passive restatement", () => {
+    expect(phraseRolesSwapped("The night nurse reports to the ward manager.", "The ward manager reports to the night nurse.")).toBe("report");
+    expect(phraseRolesSwapped("The head chef trains the new cooks.", "New cooks are trained by the head chef.")).toBeNull();
+    expect(phraseRolesSwapped("The head chef trains the new cooks.", "The head chef trains the new cooks every week.")).toBeNull();
+  });
+
+  it("a converse verb keeps the relation only when the ends swap", () => {
+    expect(converseWithSameSubject("Ravi sold his bike to Lena.", "Ravi bought his bike from Lena.")).toBe("sold/bought");
+    expect(converseWithSameSubject("Ravi sold his bike to Lena.", "Lena bought Ravi's bike from him.")).toBeNull();
+  });
+
+  it("the same thing moving the other way is a different claim; the same direction in other words is not", () => {
+    expect(directionClash("Rents in the district rose last year.", "Last year renting in the district got cheaper.")).not.toBeNull();
+    expect(directionClash("Rents in the district rose last year.", "Last year rents in the district went up.")).toBeNull();
+    expect(directionClash("The orchard produced twice as many apples.", "The orchard's apple harvest halved.")).not.toBeNull();
+    expect(directionClash("The orchard produced twice as many apples.", "Apple yield in the orchard doubled.")).toBeNull();
+  });
+
+  it("an obligation, a recommendation and a permission are three claims", () => {
+    expect(modalClash("Helmets are required on the wall.", "Helmets are recommended on the wall.")).toBe(true);
+    expect(modalClash("Guests must register at the desk.", "Guests may register at the desk if they wish.")).toBe(true);
+    expect(modalClash("Guests must register at the desk.", "Every guest has to register at the desk.")).toBe(false);
+    // Negated modals are left to the negation check.
+    expect(modalClash("Guests must not smoke.", "Guests can smoke on the terrace.")).toBe(false);
+  });
+
+  it("a word excluded on one side and named as it is on the other", () => {
+    expect(exclusionClash("Refunds are approved by someone other than the cashier.", "The cashier approves refunds.")).toBe("cashier");
+    expect(exclusionClash("Parcels go to the depot, not the shop.", "Parcels are delivered to the shop.")).toBe("shop");
+    expect(exclusionClash("Parcels go to the depot, not the shop.", "Parcels are delivered to the depot rather than the shop.")).toBeNull();
+  });
+
+  it("a weekday or a word added on one side only narrows the claim", () => {
+    expect(weekdayOnOneSide("The garden is watered every morning.", "The garden is watered every Sunday morning.")).toBe(true);
+    expect(weekdayOnOneSide("The garden is watered on weekends.", "The garden is watered on Saturdays and Sundays.")).toBe(false);
+    expect(narrowingInsert("Members can use the sauna.", "Only members can use the sauna.")).toBe("only");
+    expect(narrowingInsert("All staff get a parking space.", "All senior staff get a parking space.")).toBe("senior");
+    expect(narrowingInsert("The pier is open at night.", "The pier is still open at night.")).toBeNull();
+    expect(narrowingInsert("The pier is open at night.", "At night the pier is open.")).toBeNull();
+  });
+
+  it("the same anchor on the other side of a relation", () => {
+    expect(relationFlip("The form is signed before the interview.", "The form is signed after the interview.")).toBe("before/after interview");
+    expect(relationFlip("The shop closes before the museum.", "The museum closes after the shop.")).toBeNull();
+  });
+});

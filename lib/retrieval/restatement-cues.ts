@@ -1,0 +1,416 @@
+/**
+ * Structural cues for restatement detection beyond `slot-values` (which the relation heuristic shares): value kinds
+ * (a clash needs two values of comparable kinds), more notations of frequency and measure, bounds written as limits,
+ * the direction of a change attached to what changes, two phrases trading roles around the same verb, an obligation
+ * read as a permission, a person or thing excluded on one side and named on the other. Pure and topic-free: grammar
+ * words, units and a small table of direction words only.
+ */
+
+import { numeralize, slotValues } from "@/lib/assess/heuristic/slot-values";
+import { isContentWord, stemWord, tokenize } from "@/lib/assess/heuristic/tokenize";
+
+const SMALL_NUMBERS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30,
+  forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, once: 1, twice: 2, a: 1, an: 1,
+};
+
+function numberWord(w: string | undefined): number | null {
+  if (w === undefined) return null;
+  if (/^\d+(?:\.\d+)?$/.test(w)) return Number(w);
+  return SMALL_NUMBERS[w] ?? null;
+}
+
+const UNIT_MINUTES: Readonly<Record<string, number>> = {
+  day: 1440, week: 10080, fortnight: 20160, month: 43200, quarter: 129600, year: 525600,
+};
+const CURRENCIES: Readonly<Record<string, string>> = { euro: "eur", eur: "eur", dollar: "usd", usd: "usd", sterling: "gbp", gbp: "gbp", yen: "jpy", franc: "chf" };
+/** Fractions of a group, as a percentage ("a quarter of the staff" = "25 % of the staff"). */
+const FRACTIONS: Readonly<Record<string, number>> = {
+  "a quarter": 25, "one quarter": 25, "a third": 33, "one third": 33, "two thirds": 67, "three quarters": 75, "a fifth": 20,
+  "one fifth": 20, "a tenth": 10, "one tenth": 10,
+};
+const SEASONS = /^(?:spring|summer|autumn|fall|winter)s?$/;
+const DAY_PARTS = /^(?:morning|afternoon|evening|night)s?$/;
+const WEEKDAY = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?$/;
+/** Occurrence nouns that count events in a period ("three nights a week", "two days each week"). */
+const OCCURRENCES = /^(?:days?|nights?|evenings?|mornings?|afternoons?|times?|sessions?|occasions?|visits?)$/;
+
+/** Length, mass and volume units, as a factor to one base unit of their dimension. */
+const MEASURES: Readonly<Record<string, [string, number]>> = {
+  mm: ["len", 0.001], millimetre: ["len", 0.001], millimeter: ["len", 0.001], cm: ["len", 0.01], centimetre: ["len", 0.01], centimeter: ["len", 0.01],
+  m: ["len", 1], metre: ["len", 1], meter: ["len", 1], km: ["len", 1000], kilometre: ["len", 1000], kilometer: ["len", 1000],
+  inch: ["len", 0.0254], inches: ["len", 0.0254], foot: ["len", 0.3048], feet: ["len", 0.3048], ft: ["len", 0.3048], yard: ["len", 0.9144],
+  mile: ["len", 1609.344], g: ["mass", 0.001], gram: ["mass", 0.001], kg: ["mass", 1], kilo: ["mass", 1], kilogram: ["mass", 1],
+  tonne: ["mass", 1000], ton: ["mass", 1000], lb: ["mass", 0.4536], lbs: ["mass", 0.4536], pound: ["mass", 0.4536], ounce: ["mass", 0.02835],
+  ml: ["vol", 0.001], millilitre: ["vol", 0.001], milliliter: ["vol", 0.001], l: ["vol", 1], litre: ["vol", 1], liter: ["vol", 1],
+  gallon: ["vol", 3.785],
+};
+
+function measureUnit(w: string | undefined): [string, number] | undefined {
+  if (w === undefined) return undefined;
+  return MEASURES[w] ?? MEASURES[w.replace(/s$/, "")] ?? MEASURES[w.replace(/es$/, "")];
+}
+
+function words(text: string): string[] {
+  const raw = text
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/€\s?(\d[\d.,]*)/g, " $1 euro ")
+    .replace(/\$\s?(\d[\d.,]*)/g, " $1 dollar ")
+    .replace(/£\s?(\d[\d.,]*)/g, " $1 sterling ")
+    .replace(/(\d),(\d{3})\b/g, "$1$2")
+    .replace(/(\d)([a-z°%])/g, "$1 $2")
+    .split(/[^a-z0-9.']+/)
+    .map((w) => w.replace(/^[.']+|[.']+$/g, "").replace(/'s$/, ""))
+    .filter(Boolean);
+  return numeralize(raw);
+}
+
+/**
+ * Values `slotValues` leaves unread: "every evening" (daily), "every Friday" (weekly), "each new quarter" (quarterly),
+ * "two days each week" (every 3.5 days), seconds, measures in a base unit ("m:len:12.2") and prices ("c:eur:3"), each
+ * with an "x:" marker on the bare number it reads (`allValues` drops that number), "a handful" (few).
+ */
+export function extraValues(text: string): Set<string> {
+  const ws = words(text);
+  const out = new Set<string>();
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i] as string;
+    const next = ws[i + 1];
+    if (w === "every" || w === "each") {
+      const k = next === "new" || next === "single" ? i + 2 : i + 1;
+      const after = ws[k] ?? "";
+      if (DAY_PARTS.test(after)) out.add("d1440");
+      else if (WEEKDAY.test(after)) out.add("d10080");
+      else if (UNIT_MINUTES[after] !== undefined && k === i + 2) out.add(`d${UNIT_MINUTES[after]}`);
+    }
+    const n = numberWord(w);
+    if (n !== null && n > 0 && next !== undefined && OCCURRENCES.test(next) && ["a", "per", "each", "every"].includes(ws[i + 2] ?? "")) {
+      const unit = UNIT_MINUTES[(ws[i + 3] ?? "").replace(/s$/, "")];
+      if (unit !== undefined && w !== "a" && w !== "an") out.add(`d${Math.round(unit / n)}`);
+    }
+    if (n !== null && w !== "a" && w !== "an" && /^seconds?$/.test(next ?? "")) out.add(`d${n / 60}`);
+    const measure = n !== null && w !== "a" && w !== "an" ? measureUnit(next) : undefined;
+    if (measure) out.add(`m:${measure[0]}:${Number((n! * measure[1]).toPrecision(3))}`).add(`x:n${n}`);
+    if ((w === "a" || w === "one") && (next === "full" || next === "whole" || next === "entire") && UNIT_MINUTES[ws[i + 2] ?? ""] !== undefined) out.add(`d${UNIT_MINUTES[ws[i + 2] as string]}`);
+    if (SEASONS.test(w) && ["every", "each", "in", "during", "this", "next", "last", "per"].includes(ws[i - 1] ?? "")) out.add(`season:${w.replace(/s$/, "").replace("autumn", "fall")}`);
+    const currency = n !== null && w !== "a" && w !== "an" ? CURRENCIES[(next ?? "").replace(/s$/, "")] : undefined;
+    if (currency) out.add(`c:${currency}:${n}`).add(`x:n${n}`);
+    if ((w === "every" || w === "each") && (next === "other" || next === "second" || next === "third")) {
+      const unit = UNIT_MINUTES[(ws[i + 2] ?? "").replace(/s$/, "")];
+      if (unit !== undefined) out.add(`d${unit * (next === "third" ? 3 : 2)}`);
+    }
+    const fraction = FRACTIONS[`${w} ${next ?? ""}`];
+    if (fraction !== undefined && (ws[i + 2] === "of" || ws[i + 2] === "the")) out.add(`p${fraction}`);
+    const ratio = n !== null && w !== "a" && w !== "an" && next === "in" ? numberWord(ws[i + 2]) : null;
+    if (ratio !== null && n !== null && ratio > n) out.add(`p${Math.round((100 * n) / ratio)}`);
+    if (w === "handful" || (w === "hardly" && next === "any")) out.add("q:few");
+  }
+  return out;
+}
+
+/**
+ * Whether both statements pin values, the values of one are all among the other's, and they share at least one that
+ * is more than "all" / "some" (a number, a duration, a time, a share): positive evidence that they state the same thing.
+ */
+export function valuesAgree(a: string, b: string): boolean {
+  const va = allValues(a);
+  const vb = allValues(b);
+  if (va.size === 0 || vb.size === 0) return false;
+  // "all" / "some" are said of nearly anything: agreeing on them alone is no evidence.
+  if (![...va].some((v) => !WEAK_VALUES.has(v) && matchesAny(v, vb))) return false;
+  return [...va].every((v) => matchesAny(v, vb)) || [...vb].every((v) => matchesAny(v, va));
+}
+
+const WEAK_VALUES = new Set(["q:all", "q:some"]);
+
+/** All the values a statement pins: `slotValues` and `extraValues`. */
+export function allValues(text: string): Set<string> {
+  const known = VALUES_MEMO.get(text);
+  if (known) return known;
+  // A number read with its unit ("x:n40" beside "m:len:40") is compared as the measure, not as a bare number.
+  const extra = extraValues(text);
+  const out = new Set([...slotValues(text), ...extra].filter((v) => !v.startsWith("x:") && !extra.has(`x:${v}`)));
+  if (VALUES_MEMO.size >= VALUES_MEMO_LIMIT) VALUES_MEMO.clear();
+  VALUES_MEMO.set(text, out);
+  return out;
+}
+
+/** Values per text, kept for the statements compared repeatedly (a belief against each new claim); cleared when full. */
+const VALUES_MEMO = new Map<string, Set<string>>();
+const VALUES_MEMO_LIMIT = 2000;
+
+/** Numbers read as years: after a preposition of time ("since 1950", "in 2021"). */
+function yearsOf(text: string): Set<string> {
+  return new Set([...text.matchAll(/\b(?:in|since|until|till|by|from|before|after|during|of)\s+(1\d{3}|20\d{2})\b/gi)].map((m) => `n${m[1]}`));
+}
+
+/** The kind of a value: which other values it can contradict. */
+function kindOf(v: string, years: ReadonlySet<string>): string {
+  if (v.startsWith("season:")) return "season";
+  if (v.startsWith("c:")) return "cur";
+  if (v.startsWith("m:")) return v.split(":").slice(0, 2).join(":");
+  if (v.startsWith("t")) return "t";
+  if (v.startsWith("d")) return "d";
+  if (v.startsWith("p") || v.startsWith("q:")) return "share";
+  if (v.startsWith("n")) return years.has(v) ? "year" : "n";
+  return /day$/.test(v) ? "weekday" : "ordinal";
+}
+
+/**
+ * Kinds that can put different values in the same slot: the same kind, a clock time and a bare hour, a count and a
+ * share ("every match" / "one match"), a weekday and a period ("every Friday" / "every month"). A year against an
+ * era ("since 1950" / "since the middle of the last century") or an ordinal against a duration ("the first week" /
+ * "within a week") are two ways of saying one thing, not two values.
+ */
+function comparable(x: string, y: string): boolean {
+  if (x === y) return true;
+  const pair = new Set([x, y]);
+  return (pair.has("t") && pair.has("n")) || (pair.has("share") && (pair.has("n") || pair.has("d"))) || (pair.has("weekday") && pair.has("d"));
+}
+
+function matchesAny(value: string, others: ReadonlySet<string>): boolean {
+  if (others.has(value)) return true;
+  if (value.startsWith("t")) {
+    const minutes = Number(value.slice(1));
+    if (minutes % 60 !== 0) return false;
+    const hour = minutes / 60;
+    return others.has(`n${hour}`) || others.has(`n${hour % 12 === 0 ? 12 : hour % 12}`);
+  }
+  if (value.startsWith("n")) {
+    const n = Number(value.slice(1));
+    return Number.isInteger(n) && n >= 0 && n <= 24 && [...others].some((o) => o.startsWith("t") && matchesAny(o, new Set([value])));
+  }
+  return false;
+}
+
+/**
+ * Whether the two statements pin different values in the same slot: each pins a value the other does not, and the two
+ * unmatched values are of comparable kinds (`comparable`). Values read by `allValues`.
+ */
+export function valueClash(a: string, b: string): [string, string] | null {
+  const va = allValues(a);
+  const vb = allValues(b);
+  if (va.size === 0 || vb.size === 0) return null;
+  const onlyA = [...va].filter((v) => !matchesAny(v, vb));
+  const onlyB = [...vb].filter((v) => !matchesAny(v, va));
+  const years = new Set([...yearsOf(a), ...yearsOf(b)]);
+  for (const x of onlyA) for (const y of onlyB) if (comparable(kindOf(x, years), kindOf(y, years))) return [x, y];
+  return null;
+}
+
+/** Bounds written as a limit or a trailing "or more" / "or fewer", beside the usual "at most" / "at least". */
+const BOUND_BEFORE = /\b(no more than|not more than|no fewer than|no less than|not less than|at most|at least|up to|a maximum of|a minimum of|maximum of|minimum of|upwards of|less than|fewer than|more than|under|below|over|above|within|limited to|capped at|restricted to|no higher than|no greater than|not exceeding|not exceed|never exceed|exceeding|exceeds|exceed)\s+([a-z0-9.-]+)/g;
+const LOWER = new Set(["no fewer than", "no less than", "not less than", "at least", "a minimum of", "minimum of", "upwards of", "more than", "over", "above", "exceeding", "exceeds", "exceed"]);
+const BOUND_AFTER = /\b([a-z0-9.-]+)\s+(?:[a-z]+\s+)?or (more|fewer|less|over|under|above|below|higher|lower)\b/g;
+
+/** A cheap test for any bound phrase, before the numerals are read. */
+const ANY_BOUND = /\b(?:than|most|least|up to|maximum|minimum|upwards|under|below|over|above|within|limited|capped|restricted|exceed\w*|or (?:more|fewer|less|over|under|above|below|higher|lower))\b/i;
+
+function boundsOf(text: string): Map<number, "upper" | "lower"> {
+  const out = new Map<number, "upper" | "lower">();
+  if (!ANY_BOUND.test(text)) return out;
+  const lower = words(text).join(" ");
+  for (const m of lower.matchAll(BOUND_BEFORE)) {
+    const n = numberWord(m[2]) ?? (/^\d/.test(m[2] as string) ? Number(m[2]) : null);
+    if (n !== null && Number.isFinite(n) && m[2] !== "a" && m[2] !== "an") out.set(n, LOWER.has(m[1] as string) ? "lower" : "upper");
+  }
+  for (const m of lower.matchAll(BOUND_AFTER)) {
+    const n = numberWord(m[1]) ?? null;
+    if (n !== null && m[1] !== "a" && m[1] !== "an") out.set(n, ["more", "over", "above", "higher"].includes(m[2] as string) ? "lower" : "upper");
+  }
+  return out;
+}
+
+/** The number both statements bound from opposite sides ("limited to ten" / "at least ten"), or null. */
+export function limitClash(a: string, b: string): number | null {
+  const ba = boundsOf(a);
+  const bb = boundsOf(b);
+  for (const [n, dir] of ba) if (bb.has(n) && bb.get(n) !== dir) return n;
+  return null;
+}
+
+const UP = /^(?:rise|rises|rose|risen|rising|increase|increases|increased|grow|grows|grew|grown|climb|climbs|climbed|double|doubles|doubled|triple|tripled|soar|soared|surge|surged|jump|jumped|advance|advanced|forward|expand|expanded|dearer|pricier)$/;
+const DOWN = /^(?:fall|falls|fell|fallen|drop|drops|dropped|decline|declines|declined|decrease|decreases|decreased|shrink|shrinks|shrank|halve|halved|cheaper|retreat|retreats|retreated|reduce|reduces|reduced|lowered|slump|slumped|plunge|plunged|shrunk)$/;
+
+/** Content stems near each direction word (the four tokens before it), with the direction they move in. */
+function directions(text: string): Map<string, number> {
+  const ts = tokenize(text.toLowerCase().replace(/\b(?:pulled|moved|went|fell|stepped) back\b/g, "retreated").replace(/\bby half\b/g, "halved").replace(/\bprice cut\b/g, "price reduced").replace(/\b(?:twice|three times|four times) as (?:many|much)\b/g, "doubled").replace(/\bhalf as (?:many|much)\b/g, "halved").replace(/\b(?:went|go|goes|gone|going) up\b/g, "rose").replace(/\b(?:went|go|goes|gone|going) down\b/g, "fell").replace(/\bmore expensive\b/g, "dearer").replace(/\bless expensive\b/g, "cheaper"));
+  const out = new Map<string, number>();
+  ts.forEach((t, i) => {
+    const dir = UP.test(t.word) ? 1 : DOWN.test(t.word) ? -1 : 0;
+    if (dir === 0) return;
+    for (const u of ts.slice(Math.max(0, i - 4), i)) {
+      if (!isContentWord(u.word) || UP.test(u.word) || DOWN.test(u.word)) continue;
+      out.set(u.stem, (out.get(u.stem) ?? 0) + dir);
+    }
+  });
+  return out;
+}
+
+/** A thing said to move one way on one side and the other way on the other ("prices rose" / "got cheaper"), or null. */
+export function directionClash(a: string, b: string): string | null {
+  const da = directions(a);
+  const db = directions(b);
+  for (const [stem, x] of da) {
+    const y = db.get(stem);
+    if (y !== undefined && x !== 0 && y !== 0 && Math.sign(x) !== Math.sign(y)) return stem;
+  }
+  return null;
+}
+
+const PASSIVE = /\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|t)\s+by\b/;
+
+/**
+ * Two phrases trading places around the same verb ("A reports to B" / "B reports to A"): the same content words, the
+ * same verb, what comes before it on one side after it on the other. Not read when either side is passive (the passive
+ * moves the roles on purpose).
+ */
+export function phraseRolesSwapped(a: string, b: string): string | null {
+  if (PASSIVE.test(a.toLowerCase()) || PASSIVE.test(b.toLowerCase())) return null;
+  const sa = tokenize(a).filter((t) => isContentWord(t.word)).map((t) => t.stem);
+  const sb = tokenize(b).filter((t) => isContentWord(t.word)).map((t) => t.stem);
+  const setA = new Set(sa);
+  const setB = new Set(sb);
+  if (setA.size < 3 || setA.size !== setB.size || ![...setA].every((s) => setB.has(s))) return null;
+  const same = (x: readonly string[], y: readonly string[]) => x.length > 0 && new Set(x).size === new Set(y).size && x.every((s) => y.includes(s));
+  for (let i = 0; i < sa.length; i++) {
+    const pivot = sa[i] as string;
+    const j = sb.indexOf(pivot);
+    if (j < 0 || sa.indexOf(pivot) !== i || sb.lastIndexOf(pivot) !== j) continue;
+    const beforeA = sa.slice(0, i);
+    const afterA = sa.slice(i + 1);
+    const beforeB = sb.slice(0, j);
+    const afterB = sb.slice(j + 1);
+    if (same(beforeA, afterB) && same(afterA, beforeB) && !same(beforeA, afterA)) return pivot;
+  }
+  return null;
+}
+
+const ADVICE = /\b(?:recommend|recommends|recommended|advised|advisable|encouraged|suggested|ideally|preferably)\b/;
+const OBLIGATION = /\b(?:must|has to|have to|had to|required|requires|require|mandatory|obliged|obligatory|needs? to)\b/;
+const PERMISSION = /\b(?:may|can|could|allowed|permitted|optional|if they wish|if they want|if you wish|if you want|free to)\b/;
+const NEGATED = /\b(?:not|no|never|nobody|none|cannot|can't|mustn't|don't|doesn't|isn't|aren't|without|n't)\b|n't\b/;
+
+/**
+ * One side states an obligation, a recommendation or a permission and the other another of the three ("must sign in"
+ * / "may sign in", "helmets are recommended" / "helmets are required"); neither side negated.
+ */
+export function modalClash(a: string, b: string): boolean {
+  const la = a.toLowerCase().replace(/[’]/g, "'");
+  const lb = b.toLowerCase().replace(/[’]/g, "'");
+  if (NEGATED.test(la) || NEGATED.test(lb)) return false;
+  const mode = (t: string) => (ADVICE.test(t) ? "advice" : OBLIGATION.test(t) ? "obligation" : PERMISSION.test(t) ? "permission" : null);
+  const ma = mode(la);
+  const mb = mode(lb);
+  return ma !== null && mb !== null && ma !== mb;
+}
+
+const EXCLUDING = /(?:,\s*not\s+(?:to |in |on |at |for |by |from |with )?|\b(?:other than|except(?: for)?|apart from|excluding|but not|besides|anyone but|anybody but|everyone but|instead of|rather than)\s+)((?:the |a |an |their |its |his |her )?[a-z'-]+)/g;
+
+/** The content stems a statement excludes ("someone other than X", "everyone except X", "A rather than X"). */
+export function excludedStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.toLowerCase().replace(/[’]/g, "'").matchAll(EXCLUDING)) {
+    for (const t of tokenize(m[1] as string)) if (isContentWord(t.word)) out.add(t.stem);
+  }
+  return out;
+}
+
+/** A word one side excludes and the other names as it is (not also excluding it, not negated), or null. */
+export function exclusionClash(a: string, b: string): string | null {
+  const check = (x: string, y: string): string | null => {
+    const excluded = excludedStems(x);
+    if (excluded.size === 0 || NEGATED.test(y.toLowerCase())) return null;
+    const yExcluded = excludedStems(y);
+    const yStems = new Set(tokenize(y).map((t) => t.stem));
+    for (const s of excluded) if (yStems.has(s) && !yExcluded.has(s)) return s;
+    return null;
+  };
+  return check(a, b) ?? check(b, a);
+}
+
+/** One side names a weekday and the other none (nor "week", "weekday", "weekend"): a narrower claim, or null. */
+export function weekdayOnOneSide(a: string, b: string): boolean {
+  const days = (t: string) => t.toLowerCase().match(/\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/g) ?? [];
+  const weekWords = (t: string) => /\bweek(?:s|ly|day|days|end|ends)?\b/i.test(t);
+  const da = days(a);
+  const db = days(b);
+  return (da.length > 0 && db.length === 0 && !weekWords(b)) || (db.length > 0 && da.length === 0 && !weekWords(a));
+}
+
+const RELATION_PAIRS: readonly (readonly [string, string])[] = [["before", "after"], ["above", "below"], ["over", "under"], ["inside", "outside"], ["earlier", "later"]];
+
+/**
+ * The same anchor placed on the other side of a relation ("before signature" / "after signature", "above the line" /
+ * "below the line"): one side says "before X", the other "after X" and not "before X". A reversal that keeps the
+ * meaning swaps the anchor too ("A before B" = "B after A"), so the word after the preposition must be the same.
+ */
+const RELATION_ANCHOR = new Map(RELATION_PAIRS.flat().map((rel) => [rel, new RegExp(`\\b${rel}\\s+(?:(?:the|a|an|its|their|this|that)\\s+)?([a-z]+)`, "g")]));
+
+export function relationFlip(a: string, b: string): string | null {
+  const anchors = (t: string, rel: string) => new Set([...t.toLowerCase().matchAll(RELATION_ANCHOR.get(rel) as RegExp)].map((m) => stemWord(m[1] as string)));
+  for (const [x, y] of RELATION_PAIRS) {
+    if (!(a.toLowerCase().includes(x) || b.toLowerCase().includes(x)) || !(a.toLowerCase().includes(y) || b.toLowerCase().includes(y))) continue;
+    for (const [p, q] of [[a, b], [b, a]] as const) {
+      const ax = anchors(p, x);
+      const by = anchors(q, y);
+      const bx = anchors(q, x);
+      for (const s of ax) if (by.has(s) && !bx.has(s)) return `${x}/${y} ${s}`;
+    }
+  }
+  return null;
+}
+
+/** Verbs that state one relation from its two ends ("A teaches B" = "B learns from A"). */
+const CONVERSES: readonly (readonly [string, string])[] = [
+  ["teach", "learn"], ["taught", "learn"], ["sell", "buy"], ["sold", "bought"], ["lend", "borrow"], ["lent", "borrow"],
+  ["give", "receiv"], ["gave", "receiv"], ["send", "receiv"], ["sent", "receiv"], ["employ", "work for"], ["hire", "work for"],
+  ["pay", "paid by"], ["own", "belong"], ["precede", "follow"], ["lead", "report to"], ["manag", "report to"],
+];
+
+/** Each converse verb as it appears in a stemmed text (" stem" or " stem particle"). */
+const CONVERSE_KEYS = new Map(CONVERSES.flat().map((v) => [v, ` ${stemWord(v.split(" ")[0] as string)}${v.includes(" ") ? ` ${v.split(" ").slice(1).join(" ")}` : ""}`]));
+
+/**
+ * The same subject with a verb and its converse ("A taught B" / "A learned from B"): the converse needs the ends
+ * swapped, so keeping the subject reverses the relation. Subject = the first content word. Null when no such pair.
+ */
+export function converseWithSameSubject(a: string, b: string): string | null {
+  const first = (t: string) => tokenize(t).find((x) => isContentWord(x.word))?.stem;
+  if (first(a) === undefined || first(a) !== first(b)) return null;
+  const stems = (t: string) => " " + tokenize(t).map((x) => x.stem).join(" ") + " ";
+  const sa = stems(a);
+  const sb = stems(b);
+  const has = (s: string, v: string) => s.includes(CONVERSE_KEYS.get(v) as string);
+  for (const [x, y] of CONVERSES) {
+    if ((has(sa, x) && has(sb, y) && !has(sa, y) && !has(sb, x)) || (has(sb, x) && has(sa, y) && !has(sb, y) && !has(sa, x))) return `${x}/${y}`;
+  }
+  return null;
+}
+
+/** Words a restatement adds without narrowing the claim. */
+const LOOSE_INSERTS = new Set(["still", "also", "always", "really", "actually", "now", "currently", "normally", "usually", "generally", "typically", "just", "indeed", "all", "each", "every", "both", "too", "either", "there", "here", "then", "so", "very"]);
+
+/**
+ * One side is the other with one or two content words added in one place and nothing else changed ("every morning" /
+ * "every Saturday morning", "members can book" / "only members can book", "all staff" / "all senior staff"): a
+ * narrower (or a restricted) claim. Returns the added words, or null.
+ */
+export function narrowingInsert(a: string, b: string): string | null {
+  const toks = (t: string) => t.toLowerCase().replace(/[’‘]/g, "'").match(/[a-z0-9']+/g) ?? [];
+  const check = (short: string[], long: string[]): string | null => {
+    const extra = long.length - short.length;
+    if (extra < 1 || extra > 2 || short.length < 3) return null;
+    let i = 0;
+    while (i < short.length && short[i] === long[i]) i++;
+    const inserted = long.slice(i, i + extra);
+    if (short.slice(i).join(" ") !== long.slice(i + extra).join(" ")) return null;
+    if (inserted.some((w) => LOOSE_INSERTS.has(w))) return null;
+    return inserted.some((w) => w === "only" || isContentWord(w)) ? inserted.join(" ") : null;
+  };
+  const x = toks(a);
+  const y = toks(b);
+  return check(x, y) ?? check(y, x);
+}

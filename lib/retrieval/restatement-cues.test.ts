@@ -121,3 +121,12 @@ describe("roles, direction, modality, exclusion, narrowing, relation anchors", (
     expect(relationFlip("The shop closes before the museum.", "The museum closes after the shop.")).toBeNull();
   });
 });
+
+describe("calendar lengths said two ways", () => {
+  it("'a month and a half' is one length, close enough to six weeks; eleven months are not a year", () => {
+    expect(allValues("The survey takes a month and a half.")).toEqual(new Set(["d64800"]));
+    expect(valueClash("The survey takes six weeks.", "The survey takes a month and a half.")).toBeNull();
+    expect(valueClash("The survey takes seven weeks.", "The survey takes a month and a half.")).not.toBeNull();
+    expect(valueClash("The lease runs eleven months.", "The lease runs a year.")).not.toBeNull();
+  });
+});

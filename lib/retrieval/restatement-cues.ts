@@ -91,6 +91,11 @@ export function extraValues(text: string): Set<string> {
       if (unit !== undefined && w !== "a" && w !== "an") out.add(`d${Math.round(unit / n)}`);
     }
     if (n !== null && w !== "a" && w !== "an" && /^seconds?$/.test(next ?? "")) out.add(`d${n / 60}`);
+    // "a month and a half", "two weeks and a half": one length, not a month and a share of one half.
+    const halfUnit = n !== null ? UNIT_MINUTES[(next ?? "").replace(/s$/, "")] : undefined;
+    if (n !== null && halfUnit !== undefined && ws.slice(i + 2, i + 5).join(" ") === "and a half") {
+      out.add(`d${Math.round((n + 0.5) * halfUnit)}`).add(`x:d${Math.round(n * halfUnit)}`).add("x:p50");
+    }
     const measure = n !== null && w !== "a" && w !== "an" ? measureUnit(next) : undefined;
     if (measure) out.add(`m:${measure[0]}:${Number((n! * measure[1]).toPrecision(3))}`).add(`x:n${n}`);
     if ((w === "a" || w === "one") && (next === "full" || next === "whole" || next === "entire") && UNIT_MINUTES[ws[i + 2] ?? ""] !== undefined) out.add(`d${UNIT_MINUTES[ws[i + 2] as string]}`);
@@ -170,8 +175,16 @@ function comparable(x: string, y: string): boolean {
   return (pair.has("t") && pair.has("n")) || (pair.has("share") && (pair.has("n") || pair.has("d"))) || (pair.has("weekday") && pair.has("d"));
 }
 
+/** Calendar durations this close are one length said two ways ("six weeks" / "a month and a half"). */
+const CALENDAR_TOLERANCE = 0.08;
+const WEEK_MINUTES = 10_080;
+
 function matchesAny(value: string, others: ReadonlySet<string>): boolean {
   if (others.has(value)) return true;
+  if (/^d\d/.test(value)) {
+    const x = Number(value.slice(1));
+    if (x >= WEEK_MINUTES && [...others].some((o) => /^d\d/.test(o) && Number(o.slice(1)) >= WEEK_MINUTES && Math.abs(Number(o.slice(1)) - x) <= CALENDAR_TOLERANCE * Math.max(x, Number(o.slice(1))))) return true;
+  }
   if (value.startsWith("t")) {
     const minutes = Number(value.slice(1));
     if (minutes % 60 !== 0) return false;

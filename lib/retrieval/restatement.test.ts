@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { numeralize } from "@/lib/assess/heuristic/slot-values";
-import { AGREEING_VALUES_ANCHORS, boundClash, clausesOf, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
+import { AGREEING_VALUES_ANCHORS, boundClash, clausesOf, FRAME_REST_MIN, sharedFrame, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -204,5 +204,24 @@ describe("two different claims on one topic are not merged; agreeing values lowe
     expect(plain).toBeLessThan(0.9);
     expect(clash).toBeLessThan(0.9);
     for (const [c, s] of AGREEING_VALUES_ANCHORS) expect(piecewise(c, AGREEING_VALUES_ANCHORS)).toBeCloseTo(s, 12);
+  });
+});
+
+describe("two statements in one frame are judged by the parts they do not share", () => {
+  it("finds the unshared parts when three or more words frame them, each part with two content words", () => {
+    expect(sharedFrame("The night train stops at every station.", "The night train is run by a private firm.")).toEqual(["stops at every station", "is run by a private firm"]);
+    expect(sharedFrame("The night train stops at every station.", "Every station is a stop for the night train.")).toBeNull();
+    // A short rewording of one phrase is not read apart: a phrase's embedding reads it poorly.
+    expect(sharedFrame("The course takes no more than twelve students.", "The course is capped at twelve students.")).toBeNull();
+  });
+
+  it("unshared parts that say different things make the pair no restatement", () => {
+    const x = unit(1, 0, 0);
+    const y = unit(0.8, 0.6, 0);
+    const a = { text: "The night train stops at every station.", whole: x, clauses: [] };
+    const b = { text: "The night train is run by a private firm.", whole: y, clauses: [] };
+    expect(restatementSimilarity(a, b, undefined, null)).toBeGreaterThanOrEqual(0.9);
+    expect(restatementSimilarity(a, b, undefined, null, FRAME_REST_MIN - 0.1)).toBeLessThan(0.9);
+    expect(restatementSimilarity(a, b, undefined, null, FRAME_REST_MIN + 0.1)).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -33,7 +33,7 @@
 import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
-import { stemWord } from "@/lib/assess/heuristic/tokenize";
+import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
 import { converseWithSameSubject, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, phraseRolesSwapped, relationFlip, valueClash, valuesAgree, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
@@ -174,6 +174,36 @@ export function oneWordSwap(a: string, b: string): [string, string] | null {
   return stemWord(p) === stemWord(q) ? null : [p, q];
 }
 
+/**
+ * The parts two statements do not share when they share a frame — the same words at the start and the end, three or
+ * more in all — or null: "The night train [stops at every station] ." / "The night train [is run by a private firm] .".
+ * Each part must carry two content words or more (a shorter part is a rewording of a phrase, which a phrase's
+ * embedding reads poorly: "accepts no more than" / "is capped at"). A sentence that keeps the frame and changes the rest embeds close to the
+ * other because of the frame; whether the rest says the same is read from the parts alone (`FRAME_REST_MIN`).
+ */
+export function sharedFrame(a: string, b: string): [string, string] | null {
+  const words = (t: string) => t.trim().replace(/[.!?]+$/, "").split(/\s+/).filter(Boolean);
+  const key = (w: string) => w.toLowerCase().replace(/[’‘]/g, "'").replace(/[^a-z0-9']/g, "");
+  const x = words(a);
+  const y = words(b);
+  let p = 0;
+  while (p < x.length && p < y.length && key(x[p] as string) === key(y[p] as string)) p++;
+  let s = 0;
+  while (s < x.length - p && s < y.length - p && key(x[x.length - 1 - s] as string) === key(y[y.length - 1 - s] as string)) s++;
+  if (p + s < 3) return null;
+  const restA = x.slice(p, x.length - s);
+  const restB = y.slice(p, y.length - s);
+  const content = (ws: string[]) => ws.filter((w) => isContentWord(key(w))).length >= 2;
+  return content(restA) && content(restB) ? [restA.join(" "), restB.join(" ")] : null;
+}
+
+/**
+ * Below this cosine between the unshared parts of two statements in one frame (`sharedFrame`), the parts say different
+ * things and the pair is no restatement. Set on the development pool (dev + retired v1–v4): among pairs with no other
+ * mismatch, same-meaning parts score 0.41–0.85, different-meaning ones 0.06–0.27.
+ */
+export const FRAME_REST_MIN = 0.35;
+
 /** Cosine of two unit vectors (dot product), clamped to [-1, 1]. */
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
@@ -248,17 +278,21 @@ export function negationSeparates(a: StatementVectors, b: StatementVectors, dene
 /**
  * Restatement similarity ∈ [0, 1] (the module comment's formula); symmetric. With `denegated` (the vectors of the
  * sides' `denegate`d texts), a one-sided negation counts as a mismatch only when it is what separates the two.
- * `mismatch` is `structuralMismatch(a.text, b.text)`, passed in by a caller that has already read it.
+ * `mismatch` is `structuralMismatch(a.text, b.text)`, passed in by a caller that has already read it. `frameRest` is
+ * the cosine between the unshared parts when the two share a frame (`sharedFrame`); below FRAME_REST_MIN it counts
+ * as a mismatch.
  */
 export function restatementSimilarity(
   a: StatementVectors,
   b: StatementVectors,
   denegated?: DenegatedVectors,
   mismatch: string | null = structuralMismatch(a.text, b.text),
+  frameRest?: number,
 ): number {
   if (a.text.trim() === b.text.trim()) return 1;
   const cos = restatementCosine(a, b);
-  const real = mismatch !== null && (mismatch !== NEGATED_ON_ONE_SIDE || negationSeparates(a, b, denegated));
+  const restDiffers = mismatch === null && frameRest !== undefined && frameRest < FRAME_REST_MIN;
+  const real = restDiffers || (mismatch !== null && (mismatch !== NEGATED_ON_ONE_SIDE || negationSeparates(a, b, denegated)));
   if (real) return piecewise(cos, RESTATEMENT_ANCHORS) * SLOT_CLASH_FACTOR;
   return piecewise(cos, mismatch === null && valuesAgree(a.text, b.text) ? AGREEING_VALUES_ANCHORS : RESTATEMENT_ANCHORS);
 }

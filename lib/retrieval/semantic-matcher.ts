@@ -12,7 +12,7 @@
  * The engine stays pure: everything here runs in the services and hands numbers in.
  */
 import type { Assessor, Embedder } from "@/lib/engine";
-import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, restatementSimilarity, type StatementVectors, structuralMismatch } from "./restatement";
+import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, restatementSimilarity, sharedFrame, type StatementVectors, structuralMismatch } from "./restatement";
 import { VectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
@@ -70,7 +70,14 @@ export class SemanticMatcher {
       const vectors = await this.vectors([da, db]);
       denegated = { a: da !== a ? vectors[0] : undefined, b: db !== b ? vectors[1] : undefined };
     }
-    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch);
+    // Two statements in one frame are judged by the parts they do not share: two more embeddings, only then.
+    let frameRest: number | undefined;
+    const frame = mismatch === null ? sharedFrame(a, b) : null;
+    if (frame) {
+      const [ra, rb] = await this.vectors(frame);
+      frameRest = dot(ra as Float32Array, rb as Float32Array);
+    }
+    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch, frameRest);
   }
 
   /**

@@ -130,3 +130,15 @@ describe("calendar lengths said two ways", () => {
     expect(valueClash("The lease runs eleven months.", "The lease runs a year.")).not.toBeNull();
   });
 });
+
+describe("restatements the cues leave alone", () => {
+  it("a conditional permission is an obligation; a passive keeps a converse verb's ends; an approximation narrows nothing", () => {
+    expect(modalClash("Children may enter only with an adult.", "Children must be accompanied by an adult.")).toBe(false);
+    expect(modalClash("Dogs are welcome if kept on a lead.", "Dogs must be kept on a lead.")).toBe(false);
+    expect(modalClash("Guests may bring a pet if they wish.", "Guests must bring a pet.")).toBe(true);
+    expect(converseWithSameSubject("Ravi sold his bike to Lena.", "Ravi's bike was bought by Lena.")).toBeNull();
+    expect(narrowingInsert("The gym opens at six.", "The gym opens at six sharp.")).toBeNull();
+    expect(valueClash("Nine in ten customers pay by card.", "90% of customers pay by card.")).toBeNull();
+    expect(valueClash("Meetings are held every other Tuesday.", "Every second Tuesday there is a meeting.")).toBeNull();
+  });
+});

@@ -302,6 +302,7 @@ export function phraseRolesSwapped(a: string, b: string): string | null {
 }
 
 const ADVICE = /\b(?:recommend|recommends|recommended|advised|advisable|encouraged|suggested|ideally|preferably)\b/;
+const CONDITION = /\b(?:only|if|unless|provided|providing|as long as|so long as|on condition)\b(?! they wish| they want| you wish| you want)/;
 const OBLIGATION = /\b(?:must|has to|have to|had to|required|requires|require|mandatory|obliged|obligatory|needs? to)\b/;
 const PERMISSION = /\b(?:may|can|could|allowed|permitted|optional|if they wish|if they want|if you wish|if you want|free to)\b/;
 const NEGATED = /\b(?:not|no|never|nobody|none|cannot|can't|mustn't|don't|doesn't|isn't|aren't|without|n't)\b|n't\b/;
@@ -314,7 +315,10 @@ export function modalClash(a: string, b: string): boolean {
   const la = a.toLowerCase().replace(/[’]/g, "'");
   const lb = b.toLowerCase().replace(/[’]/g, "'");
   if (NEGATED.test(la) || NEGATED.test(lb)) return false;
-  const mode = (t: string) => (ADVICE.test(t) ? "advice" : OBLIGATION.test(t) ? "obligation" : PERMISSION.test(t) ? "permission" : null);
+  // A permission granted only on a condition ("may enter only with an adult", "are welcome if kept on a lead") is
+  // the condition's obligation.
+  const mode = (t: string) =>
+    ADVICE.test(t) ? "advice" : OBLIGATION.test(t) ? "obligation" : PERMISSION.test(t) ? (CONDITION.test(t) ? "obligation" : "permission") : null;
   const ma = mode(la);
   const mb = mode(lb);
   return ma !== null && mb !== null && ma !== mb;
@@ -388,9 +392,12 @@ const CONVERSE_KEYS = new Map(CONVERSES.flat().map((v) => [v, ` ${stemWord(v.spl
 
 /**
  * The same subject with a verb and its converse ("A taught B" / "A learned from B"): the converse needs the ends
- * swapped, so keeping the subject reverses the relation. Subject = the first content word. Null when no such pair.
+ * swapped, so keeping the subject reverses the relation. Subject = the first content word; not read when either side
+ * is passive. Null when no such pair.
  */
 export function converseWithSameSubject(a: string, b: string): string | null {
+  // A passive moves the ends already ("Ravi's bike was bought by Lena").
+  if (PASSIVE.test(a.toLowerCase()) || PASSIVE.test(b.toLowerCase())) return null;
   const first = (t: string) => tokenize(t).find((x) => isContentWord(x.word))?.stem;
   if (first(a) === undefined || first(a) !== first(b)) return null;
   const stems = (t: string) => " " + tokenize(t).map((x) => x.stem).join(" ") + " ";
@@ -404,7 +411,7 @@ export function converseWithSameSubject(a: string, b: string): string | null {
 }
 
 /** Words a restatement adds without narrowing the claim. */
-const LOOSE_INSERTS = new Set(["still", "also", "always", "really", "actually", "now", "currently", "normally", "usually", "generally", "typically", "just", "indeed", "all", "each", "every", "both", "too", "either", "there", "here", "then", "so", "very"]);
+const LOOSE_INSERTS = new Set(["exactly", "precisely", "sharp", "promptly", "about", "around", "roughly", "approximately", "officially", "certainly", "definitely", "clearly", "simply", "already", "still", "also", "always", "really", "actually", "now", "currently", "normally", "usually", "generally", "typically", "just", "indeed", "all", "each", "every", "both", "too", "either", "there", "here", "then", "so", "very"]);
 
 /**
  * One side is the other with one or two content words added in one place and nothing else changed ("every morning" /

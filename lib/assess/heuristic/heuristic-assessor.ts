@@ -15,7 +15,7 @@ import {
   type RelationAssessment,
   type SynthesisProposal,
 } from "@/lib/engine/assessor";
-import { cosine, type Embedder, EmbeddingError } from "@/lib/engine/embedder";
+import { cosine, type Embedder, EmbeddingError, modelKey } from "@/lib/engine/embedder";
 import { extractQuantity, splitSentences } from "@/lib/engine/harvest";
 import { contextCues, contextTags, refersBack, type ContextCue } from "./context-cues";
 import { evidenceStrength } from "./evidence-cues";
@@ -27,6 +27,7 @@ import { antonymConflicts, changeCues, continuityCues, negationCues } from "./ne
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureByShape, shapeReasoningType } from "./message-shape";
 import { pressureCues } from "./pressure-cues";
+import { loadManipulationModel, type ManipulationModel, readManipulation } from "./manipulation-model";
 import { loadRelationModel, predictRelation, relationFeatures, type RelationModel } from "./relation-model";
 import { contentTokens } from "./tokenize";
 
@@ -359,6 +360,28 @@ export function assessEss(text: string): Omit<EssAssessment, "assessor"> {
   };
 }
 
+/** The committed fitted manipulation model (null when its weight file is stale: the cues alone decide). */
+export const MANIPULATION_MODEL: ManipulationModel | null = loadManipulationModel();
+
+/**
+ * ESS with meaning: the cues of `assessEss` first; where they find no pressure, the fitted model
+ * (./manipulation-model) reads the message's embedding and shape, and at or above its threshold marks it manipulative,
+ * naming the pressure kind whose prototype is nearest. `vector` is the message's normalised embedding from the model's
+ * own embedding model.
+ */
+export function assessEssWithMeaning(text: string, vector: ArrayLike<number>, model: ManipulationModel): Omit<EssAssessment, "assessor"> {
+  const words = assessEss(text);
+  if (words.manipulative) return words;
+  const reading = readManipulation(model, text, vector);
+  if (!reading.manipulative) return words;
+  return {
+    ess: 0.05,
+    reasoningType: reading.kind,
+    manipulative: true,
+    reasoning: `Heuristic (fitted model, p ${round(reading.probability)}): pressure rather than evidence, read from the message's meaning and shape (nearest kind: ${reading.kind.replace(/_/g, " ")}).`,
+  };
+}
+
 function tagsOf(belief: BeliefText | string): string[] {
   if (typeof belief === "string") return contextTags(belief);
   return [...new Set([...(belief.contextTags ?? []), ...contextTags(belief.text)])];
@@ -377,6 +400,8 @@ export interface HeuristicAssessorOptions {
   cosineBands?: { related: number; unrelated: number };
   /** The fitted relation model (default RELATION_MODEL); null reads by the rule order alone. */
   relationModel?: RelationModel | null;
+  /** The fitted manipulation model (default MANIPULATION_MODEL); null reads pressure by the cues alone. */
+  manipulationModel?: ManipulationModel | null;
 }
 
 export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}): Assessor {
@@ -403,6 +428,14 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
     heuristic: true,
 
     async assessEvidence(text) {
+      const model = options.manipulationModel === undefined ? MANIPULATION_MODEL : options.manipulationModel;
+      if (embedder === null || model === null || modelKey(embedder.model) !== model.embeddingModel) return { ...assessEss(text), assessor: HEURISTIC_STAMP };
+      try {
+        const [vector] = await embedder.embed([text]);
+        if (vector) return { ...assessEssWithMeaning(text, vector, model), assessor: HEURISTIC_STAMP };
+      } catch (error) {
+        if (!(error instanceof EmbeddingError)) throw error;
+      }
       return { ...assessEss(text), assessor: HEURISTIC_STAMP };
     },
 

@@ -27,6 +27,8 @@ export interface MessageShape {
   /** Pressure markers found (each kind counted once). */
   push: string[];
   grounded: boolean;
+  /** The parts of `grounded` and `addressed`, read apart (features of the fitted model, ./manipulation-model). */
+  parts: { secondPerson: number; exclaimedImperative: boolean; measure: boolean; record: boolean; cited: boolean; hedged: boolean };
 }
 
 const SECOND_PERSON = /\b(?:you|your|yours|yourself|you're|you've|you'll|you'd)\b/g;
@@ -93,8 +95,9 @@ export function messageShape(text: string): MessageShape {
   if (FEELING_WORDS.test(lower)) push.push("feelings");
   if (CROWD_WORDS.test(lower)) push.push("others");
   if (PRESSES_BELIEF.test(lower)) push.push("presses a belief");
-  const grounded = MEASURE.test(text) || GROUNDING.test(lower) || CITED.test(lower) || HEDGED.test(lower);
-  return { addressed: you > 0 || imperative, push, grounded };
+  const parts = { secondPerson: you, exclaimedImperative: imperative, measure: MEASURE.test(text), record: GROUNDING.test(lower), cited: CITED.test(lower), hedged: HEDGED.test(lower) };
+  const grounded = parts.measure || parts.record || parts.cited || parts.hedged;
+  return { addressed: you > 0 || imperative, push, grounded, parts };
 }
 
 /** Kinds of push a message needs (with an address and nothing grounded) to read as pressure. */

@@ -83,3 +83,19 @@ describe("scope frames and verbs of restriction", () => {
     expect(kinds("We took the ferry in March.")).not.toContain("date");
   });
 });
+
+describe("a subject narrowed to a subset (issue #11, round 6)", () => {
+  it("reads a relative clause, a participle or a postmodifier before the verb", () => {
+    expect(kinds("Members who joined before spring pay half.")).toContain("restricted_subject");
+    expect(kinds("Parcels sent by sea take longer.")).toContain("restricted_subject");
+    expect(kinds("Tenants with pets need a larger deposit.")).toContain("restricted_subject");
+  });
+  it("does not read a plain clause or a passive main verb as one", () => {
+    expect(kinds("The report is printed on Fridays.")).not.toContain("restricted_subject");
+    expect(kinds("Our builds always pass.")).not.toContain("restricted_subject");
+  });
+  it("reads 'holds at' and an 'Over …' frame as scopes", () => {
+    expect(kinds("The rule holds at the head office; branches set their own.")).toContain("holds_for");
+    expect(kinds("Over the winter holidays the gym opens late.")).toContain("leading_scope");
+  });
+});

@@ -14,7 +14,8 @@ export type ContextCueKind =
   | "conditional_strength"
   | "separate_part"
   | "frame_of_reference"
-  | "date";
+  | "date"
+  | "restricted_subject";
 
 export interface ContextCue {
   kind: ContextCueKind;
@@ -57,7 +58,7 @@ const RULES: readonly CueRule[] = [
   {
     kind: "holds_for",
     // "is held on Fridays" (takes place) is a passive, not "held for" (was true for).
-    pattern: /\b(?:holds|hold|(?<!\b(?:is|are|was|were|be|been|being)\s)held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if|during|while|on)\s+([^.;,:]{2,60})/g,
+    pattern: /\b(?:holds|hold|(?<!\b(?:is|are|was|were|be|been|being)\s)held|applies|apply|applied|is true|are true|was true|is valid|works|worked)\s+(?:only\s+)?(?:for|in|to|when|if|during|while|on|at)\s+([^.;,:]{2,60})/g,
     strong: true,
     tagGroup: 1,
   },
@@ -125,8 +126,17 @@ const RULES: readonly CueRule[] = [
  * is not a study description or a discourse marker: the rest of the sentence holds inside that frame. Without a comma,
  * a short prepositional frame ends where the main clause starts with a determiner or pronoun ("At weekends the …").
  */
-const LEADING_SCOPE = /(?:^|[.;]\s+)((?:for|in|among|within|under|outside|across|on|at|during|when|whenever|if)\s+([^,;.]{3,60}))[,;]/g;
-const LEADING_SCOPE_BARE = /^((?:for|in|among|within|under|outside|across|on|at|during)\s+((?:[a-z-]+\s+){0,2}[a-z-]+))\s+(?=(?:the|their|its|this|that|these|those|our|his|her|it|they|we)\s)/;
+const LEADING_SCOPE = /(?:^|[.;]\s+)((?:for|in|among|within|under|outside|across|on|at|during|over|throughout|when|whenever|if)\s+([^,;.]{3,60}))[,;]/g;
+const LEADING_SCOPE_BARE = /^((?:for|in|among|within|under|outside|across|on|at|during|over|throughout)\s+((?:[a-z-]+\s+){0,3}[a-z-]+))\s+(?=(?:the|their|its|this|that|these|those|our|his|her|it|they|we)\s)/;
+/**
+ * A subject narrowed by a relative clause, a participle or a postmodifier before its verb: "Members who joined before
+ * 2020 pay …", "Orders placed after noon ship …", "Tenants with pets need …". The sentence is about that subset.
+ */
+const RESTRICTED_SUBJECT = new RegExp(
+  "(?:^|[.;]\\s+)((?:(?!(?:is|are|was|were|has|have|had|does|do|did|be|been)\\b)[a-z-]+\\s+){0,3}?(?!(?:is|was|has|does|this|its|his|as|us|thus|always)\\b)[a-z-]+s)\\s+((?:who|that|whose)\\s+[^,.;]{3,50}?|(?:[a-z]+ed|sent|made|built|bought|held|kept|sold|paid|given|taken|written|shown|found|run|done|brought|left)\\s+(?:by|in|at|from|for|before|after|during|under|on|via|through)\\s+[^,.;]{2,40}?|(?:with|without|aged|older than|younger than|over|under)\\s+[^,.;]{2,40}?)\\s+" +
+    "(?:need|get|pay|must|can|may|are|were|have|only|take|go|receive|qualify|still|also|do|don't|cannot|can't|should|will|is|was|has|need only)\\b",
+  "g",
+);
 /** Frames that are not scopes: an observer's report ("when we tested"), a time span ("in a week"), a count. */
 const NOT_A_SCOPE = /^(?:(?:we|i|you|one)\b|(?:a|an|one)\s+(?:minute|hour|day|week|month|year|few|couple|while|row|sense|way|nutshell|word)\b|\S*\d)/;
 
@@ -157,6 +167,13 @@ export function contextCues(text: string): ContextCue[] {
     if (/^(?:(?:19|20)\d{2}|(?:the\s+)?(?:past|last|next)\b)/.test(scope)) continue;
     const cleaned = cleanScope(scope);
     cues.push({ kind: "leading_scope", match: phrase, tag: cutTag(cleaned), scope: cleaned, strong: comma });
+  }
+  for (const m of lower.matchAll(RESTRICTED_SUBJECT)) {
+    const subject = m[1] ?? "";
+    // Not a pronoun or a determiner-only subject, and not a study's description ("studies that …").
+    if (/^(?:they|these|those|we|you|people|things|ones)$/.test(subject.trim()) || STUDY_NOUNS.test(subject)) continue;
+    const scope = cleanScope(`${subject} ${m[2] ?? ""}`);
+    cues.push({ kind: "restricted_subject", match: scope, tag: cutTag(scope), scope, strong: false });
   }
   return cues;
 }

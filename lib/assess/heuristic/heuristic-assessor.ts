@@ -22,7 +22,7 @@ import { evidenceStrength } from "./evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
 import { beliefParts } from "./belief-parts";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
-import { namedValueClash, substitution } from "./slot-values";
+import { dayTimeClash, namedValueClash, substitution } from "./slot-values";
 import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureByShape, shapeReasoningType } from "./message-shape";
@@ -39,6 +39,9 @@ const MIN_COVERAGE = 0.3;
 const round = (x: number) => Math.round(x * 1000) / 1000;
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 const quote = (words: readonly string[]) => words.map((w) => `"${w}"`).join(", ");
+
+/** A negator before a bound phrase in one clause: "never more than", "no single run took longer than". */
+const NEGATED_BOUND = /\b(?:never|not|no|none)\b[^,;.]{0,40}?\b(?:more|longer|over|above|exceed(?:s|ed)?|beyond|fewer|less|shorter|under|below)\b/i;
 
 export interface RelationSignals {
   /** The only conflict is a different value for the belief's quantity, stated under a leading condition. */
@@ -63,6 +66,28 @@ export interface RelationSignals {
   semantic?: number;
   /** Cosines of the evidence to the belief's subject and to its predicate (./belief-parts), with an embedder. */
   parts?: PartCosines;
+  /**
+   * How the evidence's quantities sit against the belief's, beyond plain conflicts and matches (./numeric-cues):
+   * inside or outside a bound the belief states, conflicts in a measured dimension, counts compared across nouns,
+   * a frequency's period restated as a duration.
+   */
+  quantities: {
+    withinBound: number;
+    outsideBound: number;
+    typed: number;
+    looseConflicts: number;
+    looseMatches: number;
+    periodMatches: number;
+    /** Conflicts whose evidence value sits among none of the belief's words (another slot, most likely). */
+    unanchored: number;
+  };
+  /** Another day or part of the day in the "when" slot ("on Friday afternoon" vs "on Saturday night"). */
+  dayClash: boolean;
+  /**
+   * The evidence names a subset or a condition the belief does not (a leading frame, a narrowed subject, a subgroup,
+   * a "holds for" scope): a different value under it reads as where the belief holds, not as a denial.
+   */
+  scoped: boolean;
 }
 
 /** Cosines of the evidence to the belief's subject and predicate (./belief-parts). */
@@ -80,7 +105,9 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   // ("under the amended law") is a change of state, not a narrowing.
   const context = contextCues(evidence).filter(
     (c) =>
-      (c.scope === "" || c.kind === "separate_part" || lexicalOverlap(beliefSide, c.scope).beliefCoverage < 0.5) &&
+      (c.scope === "" ||
+        c.kind === "separate_part" ||
+        lexicalOverlap(beliefSide, c.scope).beliefCoverage < (c.kind === "leading_scope" || c.kind === "restricted_subject" ? 1 : 0.5)) &&
       changeCues(c.match).length === 0,
   );
   const e = negationCues(evidence);
@@ -88,8 +115,11 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   const rebut: string[] = [];
   const support: string[] = [];
 
-  // Negation scoped to its clause, compared on aligned clauses.
-  const polarity = comparePolarity(evidence, belief.text);
+  // Negation scoped to its clause, compared on aligned clauses. A negator that only turns a bound around ("never
+  // more than fifty" for "at most 50", read by the numeric comparison) is not a denial.
+  const numbers = compareQuantities(evidence, belief.text);
+  const boundKept = (numbers.withinBound > 0 || numbers.looseMatches > 0) && NEGATED_BOUND.test(evidence);
+  const polarity = boundKept ? { ...comparePolarity(evidence, belief.text), flips: [], crossed: [] } : comparePolarity(evidence, belief.text);
   const antonyms = antonymConflicts(evidence, belief.text);
   // A negated antonym restates the belief ("does not open" for "is closed"): the two flips cancel.
   const doubleNegation = polarity.flips.length > 0 && antonyms.length > 0;
@@ -109,10 +139,11 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   const changes = b.changes.length > 0 ? [] : e.changes;
   if (changes.length > 0 && continuity.length === 0) rebut.push(`change of state (${quote(changes)})`);
   if (continuity.length > 0) support.push(`continuity (${quote(continuity)})`);
-  const numbers = compareQuantities(evidence, belief.text);
   for (const c of numbers.conflicts) {
     rebut.push(`numeric conflict (${round(c.evidence.value)} vs ${round(c.belief.value)} ${c.belief.unit})`);
   }
+  // A count against a bound the belief states, in another noun ("at most 20 pods" / "running 45 replicas").
+  if (numbers.looseOutsideBound > 0) rebut.push("count outside the belief's bound");
   for (const m of numbers.matches) support.push(`same quantity (${round(m.value)} ${m.unit})`);
   if (b.direction !== 0 && e.direction !== 0) {
     if (Math.sign(b.direction) !== Math.sign(e.direction)) rebut.push("opposite direction of effect");
@@ -123,6 +154,7 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   if (quantifiers.counterexample) rebut.push("counterexample to a universal claim");
   const named = namedValueClash(evidence, belief.text);
   if (named) rebut.push(`different value in the same slot (${quote(named[0])} vs ${quote(named[1])})`);
+  const days = named ? null : dayTimeClash(evidence, belief.text);
   // The belief's own sentence with another word in one place ("from the release branch" for "from the main branch"),
   // unless the swap only restates what the belief already says elsewhere or a number the numeric check reads.
   const swapped = rebut.length === 0 && numbers.conflicts.length === 0 && numbers.matches.length === 0 ? substitution(evidence, belief.text, { slotOnly: true }) : null;
@@ -137,6 +169,17 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
     rebut.every((r) => r.startsWith("numeric conflict") || r.startsWith("opposite direction"));
   return {
     scopedValue,
+    quantities: {
+      withinBound: numbers.withinBound,
+      outsideBound: numbers.outsideBound,
+      typed: numbers.typedConflicts,
+      looseConflicts: numbers.looseConflicts,
+      looseMatches: numbers.looseMatches,
+      periodMatches: numbers.periodMatches,
+      unanchored: numbers.unanchoredConflicts,
+    },
+    dayClash: days !== null,
+    scoped: context.some((c) => c.kind !== "date" && c.kind !== "frame_of_reference"),
     partial: partialAgreement(evidence, belief.text),
     sameDimension: numbers.sameDimension > 0,
     coverage: overlap.beliefCoverage,
@@ -192,7 +235,8 @@ export const RELATION_MODEL: RelationModel | null = loadRelationModel();
  *    "In regions where…," / for the X team / weaker when / a separate X), or on a different value for the belief's
  *    (unbounded) quantity stated under a leading condition ("At weekends the shop opens at 10");
  * 3. REBUTS on a negation flip between aligned clauses, a word the belief only uses under its negation, reversal,
- *    change of state (without "still"; "since the new X"), numeric conflict on the same dimension, another weekday,
+ *    change of state (without "still"; "since the new X"), numeric conflict on the same dimension (or a count in
+ *    another noun outside a bound the belief states: "at most 20 X" / "running 45 Y"), another weekday,
  *    another noun-phrase filler in the belief's own sentence ("from the release branch" for "from the main branch"),
  *    opposite effect, antonym or counterexample;
  * 4. CONTEXTUALIZES when the evidence agrees in one clause and denies in another, on a weak scope cue (a bounding

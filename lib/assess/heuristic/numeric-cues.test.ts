@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareQuantifiers, compareQuantities, numericQuantities } from "./numeric-cues";
+import { compareQuantifiers, compareQuantities, normaliseQuantity, numericQuantities } from "./numeric-cues";
 
 describe("numericQuantities", () => {
   it("reads numbers with their unit, clock times and percentages", () => {
@@ -62,7 +62,7 @@ describe("compareQuantities", () => {
     expect(compareQuantities("the run ends around 4:30", "The job finishes before 6 a.m.").matches).toHaveLength(1);
     expect(compareQuantities("the run regularly ends after 8 a.m.", "The job finishes before 6 a.m.").conflicts).toHaveLength(1);
     expect(compareQuantities("it loads in 1.2 seconds", "It loads in under two seconds.").matches).toHaveLength(1);
-    expect(compareQuantities("it loads in under 3 seconds", "It loads in under two seconds.")).toEqual({ matches: [], conflicts: [], sameDimension: 1 });
+    expect(compareQuantities("it loads in under 3 seconds", "It loads in under two seconds.")).toMatchObject({ matches: [], conflicts: [], sameDimension: 1 });
   });
 
   it("compares frequencies and durations across units", () => {
@@ -79,7 +79,7 @@ describe("compareQuantities", () => {
 
   it("ignores quantities of other units", () => {
     const c = compareQuantities("the job took 30 seconds", "The limit is 100 requests per minute.");
-    expect(c).toEqual({ matches: [], conflicts: [], sameDimension: 0 });
+    expect(c).toMatchObject({ matches: [], conflicts: [], sameDimension: 0 });
   });
 
   it("reads hyphenated amounts and unit spellings, and takes a value within 5 % as a measurement, not a conflict", () => {
@@ -99,5 +99,60 @@ describe("compareQuantifiers", () => {
   it("finds a narrowing of a universal claim", () => {
     expect(compareQuantifiers("Deploys mostly use main.", "Every deploy uses main.")).toEqual({ counterexample: false, narrowing: true });
     expect(compareQuantifiers("Deploys mostly use main.", "Deploys usually use main.").narrowing).toBe(false);
+  });
+});
+
+describe("quantities across wordings (issue #11, round 6)", () => {
+  const q = (text: string) => numericQuantities(text).map((x) => normaliseQuantity(x));
+  it("reads a unit after an article or a qualifier, ranges in words, and halves", () => {
+    expect(q("The repair took a full fortnight.")).toEqual([{ value: 1209600, unit: "duration" }]);
+    expect(q("Replies come within a month.")).toEqual([{ value: 2629746, unit: "duration", bound: "<" }]);
+    expect(q("Orders ship in three or four weeks.")).toEqual([{ value: 3.5 * 604800, unit: "duration", spread: 0.5 * 604800 }]);
+    expect(q("The audit takes two and a half hours.")).toEqual([{ value: 9000, unit: "duration" }]);
+    expect(q("The trail is three hundred metres long.")).toEqual([{ value: 300, unit: "metr" }]);
+    // Five working days make a calendar week.
+    expect(q("Refunds arrive within five working days.")).toEqual([{ value: 604800, unit: "duration", bound: "<" }]);
+  });
+
+  it("reads counted events per period, weekday routines and gaps between repeats as frequencies", () => {
+    expect(numericQuantities("The gardener makes one visit a month.")).toEqual([{ value: 1 / 30.44, unit: "per_day" }]);
+    expect(numericQuantities("The choir sings on Tuesdays and Fridays.")).toEqual([{ value: 2 / 7, unit: "per_day" }]);
+    expect(numericQuantities("The ferry sails at forty-minute intervals.")).toEqual([{ value: 36, unit: "per_day" }]);
+    // Not an amount of time per day.
+    expect(numericQuantities("She reads for 20 minutes a day.")[0]?.unit).not.toBe("per_day");
+  });
+
+  it("turns a bound around under a negator in the same clause, and reads 'after N days' as a point in time", () => {
+    expect(numericQuantities("The queue never held more than forty jobs.")[0]?.bound).toBe("<");
+    expect(numericQuantities("Not less than 3 people sign.")[0]?.bound).toBe(">");
+    expect(numericQuantities("At least 3 people sign.")[0]?.bound).toBe(">");
+    expect(numericQuantities("Drafts are purged after 30 days.")[0]?.bound).toBeUndefined();
+  });
+
+  it("tells a value inside a bound from one outside it, also across nouns", () => {
+    expect(compareQuantities("The queue never held more than forty jobs.", "The queue holds at most 40 jobs.").withinBound).toBe(1);
+    expect(compareQuantities("The parcel took a whole week.", "The courier delivers within three days.").outsideBound).toBe(1);
+    const loose = compareQuantities("On launch day the farm ran 64 workers.", "The farm runs at most 16 machines.");
+    expect(loose).toMatchObject({ looseConflicts: 1, looseOutsideBound: 1, conflicts: [] });
+    expect(compareQuantities("On launch day the farm ran 12 workers.", "The farm runs at most 16 machines.").looseMatches).toBe(1);
+  });
+
+  it("treats calendar lengths as fuzzy and a period restated as a duration as a match", () => {
+    expect(compareQuantities("Filters are swapped about every twelve weeks.", "Filters are changed every three months.").conflicts).toEqual([]);
+    expect(compareQuantities("The nurse calls on a cycle of roughly forty days.", "The nurse calls every six weeks.").periodMatches).toBe(1);
+  });
+
+  it("marks a conflict whose value sits among none of the belief's words", () => {
+    expect(compareQuantities("Uploads are split into chunks of 30 seconds.", "Backups are kept for 30 days.").unanchoredConflicts).toBe(1);
+    expect(compareQuantities("Backups are kept for only 7 days now.", "Backups are kept for 30 days.").unanchoredConflicts).toBe(0);
+  });
+});
+
+describe("hours in words", () => {
+  it("reads 'N in the morning' and 'N at night' as clock times", () => {
+    expect(numericQuantities("The gates open at six in the morning and shut at eleven at night.")).toEqual([
+      { value: 360, unit: "time" },
+      { value: 1380, unit: "time" },
+    ]);
   });
 });

@@ -2,7 +2,7 @@
  * Numeric and quantifier cues: quantities with their unit (the stemmed word after the number, `%`, or `time` for
  * clock times), number words, and universal versus partial quantifiers.
  */
-import { stemWord } from "./tokenize";
+import { contentTokens, stemWord } from "./tokenize";
 
 export interface NumericQuantity {
   value: number;
@@ -12,7 +12,12 @@ export interface NumericQuantity {
   bound?: "<" | ">";
   /** Half-width of a stated range ("9 to 11 minutes") or an approximation ("about an hour", ±15 %). */
   spread?: number;
+  /** Character offset of the quantity in its text (where known): which words it attaches to. */
+  at?: number;
 }
+
+/** Units that measure a dimension (time, frequency, length, mass, size, share…): values in them compare across wordings. */
+export const TYPED_UNITS: ReadonlySet<string> = new Set(["duration", "per_day", "time", "%", "metr", "gram", "byte", "degre", "watt", "x"]);
 
 export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
@@ -61,6 +66,20 @@ const FREQUENCY_PATTERNS: ReadonlyArray<{ pattern: RegExp; perDay: (m: RegExpMat
     },
   },
   {
+    // A count of events per unit: "one sweep a year", "two doses a day", "three visits per week" (not "20 minutes a
+    // day", an amount of time per day).
+    pattern: new RegExp(
+      `\\b(once|twice|thrice|\\d+|${NUMBER_WORD_ALT})\\s+(?!(?:times?|${TIME_UNIT_ALT})s?\\b)([a-z]+(?:\\s+[a-z]+)?)\\s+(?:a|an|per|each)\\s+(${TIME_UNIT_ALT})\\b`,
+      "g",
+    ),
+    perDay: (m) => {
+      if (/\b(?:times?|of|the|and|or|in|for|to|is|are|was|were|minutes?|hours?|days?|weeks?|months?|years?|seconds?)\b/.test(m[2] ?? "")) return undefined;
+      const n = m[1] === "once" ? 1 : m[1] === "twice" ? 2 : m[1] === "thrice" ? 3 : numberValue(m[1] ?? "");
+      const days = UNIT_DAYS[m[3] ?? ""];
+      return n === undefined || days === undefined ? undefined : n / days;
+    },
+  },
+  {
     // Used as an adverb ("flushed daily.", "paid quarterly to…"), not as an adjective before a noun ("the annual plan").
     pattern: new RegExp(
       `\\b(${Object.keys(ADVERB_FREQUENCY).join("|")})\\b(?=\\s*(?:[.,;:!?)]|$)|\\s+(?:at|on|in|for|from|to|and|or|but|by|since|until|with|before|after|during|basis|instead|now|again|anymore)\\b)`,
@@ -78,27 +97,42 @@ const FREQUENCY_PATTERNS: ReadonlyArray<{ pattern: RegExp; perDay: (m: RegExpMat
 export function frequencies(text: string): { quantities: NumericQuantity[]; rest: string } {
   let rest = text.toLowerCase();
   const quantities: NumericQuantity[] = [];
+  // Weekdays in the plural name a weekly routine: "on Mondays, Wednesdays and Fridays" = three times a week.
+  // "on alternate Thursdays" = every other Thursday.
+  const plural = [...rest.matchAll(/\b(alternate\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days\b/g)];
+  const days = new Set(plural.map((m) => m[2]));
+  if (days.size > 0 && !/\bevery\s+other\b/.test(rest)) quantities.push({ value: days.size / (plural.some((m) => m[1] !== undefined) ? 14 : 7), unit: "per_day", at: plural[0]?.index ?? 0 });
   for (const { pattern, perDay } of FREQUENCY_PATTERNS) {
     for (const m of rest.matchAll(pattern)) {
       const value = perDay(m);
       if (value === undefined || !Number.isFinite(value)) continue;
-      quantities.push({ value, unit: "per_day" });
+      quantities.push({ value, unit: "per_day", at: m.index ?? 0 });
       rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice((m.index ?? 0) + m[0].length);
     }
   }
   return { quantities, rest };
 }
-const UNIT_SKIP = new Set(["of", "more", "less", "fewer", "additional", "extra", "new", "old", "full", "per", "a", "the"]);
+const UNIT_SKIP = new Set([
+  "of", "more", "less", "fewer", "additional", "extra", "new", "old", "full", "per", "a", "the", "working", "business", "calendar", "whole",
+  "entire", "straight", "consecutive", "solid", "clear",
+]);
 const NOT_UNITS = new Set(["to", "and", "or", "in", "on", "at", "by", "for", "from", "with", "than", "is", "are", "was", "were"]);
 const TIME_PATTERN = /\b(\d{1,2})(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?=\W|$)|\b(\d{1,2}):(\d{2})\b|\b(noon|midday|midnight)\b/gi;
-const UPPER_BOUND = /\b(?:before|under|below|less than|fewer than|within|at most|up to|no more than|not more than|by|until|max(?:imum)?)\s*$/;
-const LOWER_BOUND = /\b(?:after|over|above|more than|greater than|at least|no less than|past|exceed(?:s|ed|ing)?|beyond|min(?:imum)?)\s*$/;
+const UPPER_BOUND = /\b(?:before|under|below|less than|fewer than|within|inside|at most|up to|no more than|not more than|no later than|by|until|max(?:imum)?)\s*$/;
+const LOWER_BOUND = /\b(?:after|over|above|more than|greater than|longer than|at least|no less than|no fewer than|past|exceed(?:s|ed|ing)?|beyond|min(?:imum)?)\s*$/;
+/** A negator earlier in the same clause turns a bound around ("never more than 50" ≤ 50; "not less than 3" ≥ 3). */
+const CLAUSE_NEGATOR = /\b(?:never|not|no|none|nobody|nothing|without)\b|n't\b/;
 
 function boundBefore(text: string, index: number): NumericQuantity["bound"] {
   const before = text.slice(Math.max(0, index - 24), index).toLowerCase();
-  if (UPPER_BOUND.test(before)) return "<";
-  if (LOWER_BOUND.test(before)) return ">";
-  return undefined;
+  const upper = UPPER_BOUND.exec(before);
+  const lower = upper ? null : LOWER_BOUND.exec(before);
+  const found = upper ?? lower;
+  if (!found) return undefined;
+  // The rest of the clause before the bound phrase ("no single run ever took" + "more than").
+  const lead = text.slice(Math.max(0, index - 24 - 60), Math.max(0, index - 24) + found.index).toLowerCase().split(/[,;:.!?]/).pop() ?? "";
+  const flipped = CLAUSE_NEGATOR.test(lead);
+  return (upper !== null) !== flipped ? "<" : ">";
 }
 
 /** Approximation words widen a value's interval to ±15 %. */
@@ -114,6 +148,11 @@ const withBound = (q: NumericQuantity, bound: NumericQuantity["bound"]): Numeric
  * @example numericQuantities("limit is 1,000 requests at 2 a.m.") // → [{value:120,unit:"time"},{value:1000,unit:"request"}]
  */
 export function numericQuantities(text: string): NumericQuantity[] {
+  return locatedQuantities(text).map(({ at: _at, ...q }) => q);
+}
+
+/** `numericQuantities` with each quantity's character offset (`at`) where it is known. */
+export function locatedQuantities(text: string): NumericQuantity[] {
   const freq = frequencies(text);
   const out: NumericQuantity[] = [];
   // Lower-case copy with frequency spans blanked; `text` keeps its case for clock-time parsing.
@@ -126,9 +165,17 @@ export function numericQuantities(text: string): NumericQuantity[] {
       if ((m[3] ?? "").toLowerCase().startsWith("p")) hours += 12;
       minutes = hours * 60 + Number(m[2] ?? 0);
     } else minutes = Number(m[4]) * 60 + Number(m[5]);
-    out.push(withBound({ value: minutes, unit: "time" }, boundBefore(text, m.index)));
+    out.push(withBound({ value: minutes, unit: "time", at: m.index }, boundBefore(text, m.index)));
     // Blank the time out without moving later offsets.
     rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice(m.index + m[0].length);
+  }
+  // Hours in words with a part of the day: "seven in the morning", "ten at night", "half five in the evening" is left out.
+  for (const m of rest.toLowerCase().matchAll(new RegExp(`\\b(\\d{1,2}|${NUMBER_WORD_ALT})\\s+(?:o'clock\\s+)?(in the morning|in the afternoon|in the evening|at night)\\b`, "g"))) {
+    const hour = numberValue(m[1] ?? "");
+    if (hour === undefined || hour < 1 || hour > 12) continue;
+    const pm = (m[2] ?? "").endsWith("morning") ? 0 : 12;
+    out.push(withBound({ value: ((hour % 12) + (hour === 12 && pm === 0 ? 0 : pm)) * 60, unit: "time", at: m.index ?? 0 }, boundBefore(rest, m.index ?? 0)));
+    rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice((m.index ?? 0) + m[0].length);
   }
   const words = [...rest.toLowerCase().matchAll(/\d+(?:[.,]\d+)*%?x?|[a-z]+(?:-[a-z]+)*/g)];
   for (let i = 0; i < words.length; i++) {
@@ -154,41 +201,82 @@ export function numericQuantities(text: string): NumericQuantity[] {
       else if (k !== -1) continue;
     }
     if (value === undefined || Number.isNaN(value)) continue;
+    const at = match?.index ?? 0;
+    // "three hundred kilometres", "2 thousand users": the multiplier joins the number.
+    const multiplier = { hundred: 100, thousand: 1000, million: 1e6 }[words[i + 1]?.[0] ?? ""];
+    if (multiplier !== undefined && unit === "") {
+      value *= multiplier;
+      i++;
+    }
+    // "9 to 11 minutes": the lower end takes the upper end's unit and both become one range.
+    // Also written out and with "or": "five or six months", "two to three weeks".
+    const range = new RegExp(`^\\s*(?:to|or|-|–)\\s*(\\d+(?:\\.\\d+)?|${NUMBER_WORD_ALT})\\s+(?:(?:more|full|whole|working|business|calendar)\\s+)?([a-z]+)`).exec(
+      rest.slice(at + w.length).toLowerCase(),
+    );
+    const high = range ? numberValue(range[1] ?? "") : undefined;
+    if (range && high !== undefined && high > value && !NOT_UNITS.has(range[2] ?? "") && !UNIT_SKIP.has(range[2] ?? "") && NUMBER_WORDS[range[2] ?? ""] === undefined) {
+      out.push({ value: (value + high) / 2, unit: stemWord(range[2] ?? ""), spread: Math.abs(high - value) / 2, at });
+      i += 2;
+      continue;
+    }
     if (unit === "" && /^\d+-[a-z]+$/.test(words[i + 1]?.[0] ?? "") === false && /^\d[\d.,]*-[a-z]+$/.test(w)) {
       unit = stemWord(w.replace(/^[\d.,]+-/, ""));
     }
+    // "two and a half days": the half joins the number, the unit follows it.
+    let skipHalf = 0;
+    if (unit === "" && words.slice(i + 1, i + 4).map((x) => x[0]).join(" ") === "and a half") {
+      value += 0.5;
+      skipHalf = 3;
+    }
     if (unit === "") {
-      let j = i + 1;
+      let j = i + 1 + skipHalf;
       while (j < words.length && UNIT_SKIP.has(words[j]?.[0] ?? "")) j++;
       const next = words[j]?.[0];
       if (next !== undefined && /^[a-z]/.test(next) && !NOT_UNITS.has(next)) unit = stemWord(next);
     }
     // A bare number word with no unit ("one of them") or a year carries no comparable quantity.
     if (unit === "" && (!/^\d/.test(w) || (value >= 1900 && value <= 2099))) continue;
-    const at = match?.index ?? 0;
-    // "9 to 11 minutes": the lower end takes the upper end's unit and both become one range.
-    const range = /^\s*(?:to|-|–)\s*(\d+(?:\.\d+)?)\s+([a-z]+)/.exec(rest.slice(at + w.length).toLowerCase());
-    if (range && /^\d/.test(w)) {
-      const high = Number(range[1]);
-      out.push({ value: (value + high) / 2, unit: stemWord(range[2] ?? ""), spread: Math.abs(high - value) / 2 });
-      i += 2;
-      continue;
-    }
-    const q = withBound({ value, unit }, boundBefore(rest, at));
+    const bound = boundBefore(rest, at);
+    const pointInTime = DURATION_STEMS[unit] !== undefined && /\bafter\s*$/.test(rest.slice(Math.max(0, at - 8), at).toLowerCase());
+    if (unit === "dai" && /^\s*(?:working|business)\s/.test(rest.slice(at + w.length).toLowerCase())) value *= 7 / 5;
+    const q = withBound({ value, unit, at }, pointInTime ? undefined : bound);
     out.push(APPROX.test(rest.slice(Math.max(0, at - 16), at).toLowerCase()) ? { ...q, spread: 0.15 * Math.abs(value) } : q);
   }
-  // "an hour", "half an hour", "an hour and a quarter"
-  for (const m of rest.toLowerCase().matchAll(/\b(half an|an|one) (hour|minute|day|week|month|year)( and a (?:half|quarter))?\b/g)) {
+  // "an hour", "half an hour", "an hour and a quarter", "a month", "a full week"
+  for (const m of rest.toLowerCase().matchAll(/\b(half an|half a|an|a|one) (?:(?:full|whole|entire|good|single|solid|clear|calendar|working|business) )?(minute|hour|day|week|fortnight|month|year)( and a (?:half|quarter))?\b/g)) {
     if (m[1] === "one") continue;
-    const base = m[1] === "half an" ? 0.5 : 1;
+    const base = m[1]?.startsWith("half") ? 0.5 : 1;
     const extra = m[3] === undefined ? 0 : m[3].endsWith("half") ? 0.5 : 0.25;
-    out.push({ value: base + extra, unit: stemWord(m[2] ?? "") });
+    out.push(withBound({ value: base + extra, unit: stemWord(m[2] ?? ""), at: m.index ?? 0 }, boundBefore(rest, m.index ?? 0)));
   }
   // A year stated as the date of the claim: "in 1989", "in June 1990", "since 2015".
   for (const m of rest.toLowerCase().matchAll(/\b(?:in|since|until|by)\s+(?:(?:early|late|mid)\s+)?(?:[a-z]+\s+)?((?:1[5-9]|20)\d{2})\b/g)) {
     out.push({ value: Number(m[1]), unit: "year_ce" });
   }
-  return out.concat(freq.quantities);
+  // "the next day", "the next working day": a duration of one day from the event before it.
+  for (const m of rest.toLowerCase().matchAll(/\bthe\s+(?:next|following)\s+(?:(?:working|business|calendar)\s+)?(day)\b/g)) {
+    out.push({ value: 1, unit: stemWord(m[1] ?? ""), at: m.index ?? 0 });
+  }
+  return out.concat(freq.quantities).map(asPeriod(text.toLowerCase()));
+}
+
+/** Words after a duration that make it the gap between repeats ("at twenty-minute intervals", "four weeks apart"). */
+const PERIOD_AFTER = /^\s*(?:[a-z]+\s+)?(?:intervals?|apart|cycles?|gaps?|rotation)\b/;
+
+/**
+ * A duration stated as the gap between repeats reads as a frequency: "at 20-minute intervals" = "every 20 minutes".
+ * Needs the quantity's offset, so it is applied where the duration's unit word can be found again in the text.
+ */
+function asPeriod(lower: string): (q: NumericQuantity) => NumericQuantity {
+  return (q) => {
+    const seconds = DURATION_STEMS[q.unit];
+    if (seconds === undefined || q.bound !== undefined) return q;
+    const unitWord = new RegExp(`\\b${q.unit}[a-z]*\\b`, "g");
+    for (const m of lower.matchAll(unitWord)) {
+      if (PERIOD_AFTER.test(lower.slice((m.index ?? 0) + m[0].length))) return { value: 86400 / (q.value * seconds), unit: "per_day" };
+    }
+    return q;
+  };
 }
 
 /** Unit spellings and multiples that measure the same thing, as [canonical unit, factor] ("km" and "kilometres"). */
@@ -215,6 +303,39 @@ export interface NumericComparison {
   conflicts: Array<{ belief: NumericQuantity; evidence: NumericQuantity }>;
   /** Belief quantities the evidence states a value for in the same unit (whether it matches, conflicts or is near). */
   sameDimension: number;
+  /** Belief bounds ("at most 50", "within a month") that an evidence value in the same unit falls inside. */
+  withinBound: number;
+  /** Belief bounds that an evidence value in the same unit falls outside ("at most 20" vs "running 45"). */
+  outsideBound: number;
+  /** Conflicts in a measured dimension (duration, frequency, time of day, share, length, mass, size). */
+  typedConflicts: number;
+  /**
+   * Counts compared across nouns: a belief count ("at most 20 pods") with no evidence value in its unit, and an
+   * evidence count in another noun or none ("45 replicas", "set to 200") outside the belief's interval. Weaker than a
+   * conflict (the two numbers may count different things).
+   */
+  looseConflicts: number;
+  /** The same, inside the belief's interval (or bound). */
+  looseMatches: number;
+  /** Loose conflicts against a bound the belief states ("at most 20 pods" vs "45 replicas"). */
+  looseOutsideBound: number;
+  /** A belief frequency whose period the evidence states as a duration ("every six weeks" / "a cycle of forty days"). */
+  periodMatches: number;
+  /**
+   * Conflicts whose evidence value attaches to none of the belief's words: no content word within four words of it
+   * is one the belief uses ("in batches of 90 seconds" against "logs are kept for 90 days"). Another slot, most likely.
+   */
+  unanchoredConflicts: number;
+}
+
+/** Content stems within `reach` tokens of a character offset (number words and units included; digits left out). */
+function stemsNear(text: string, at: number | undefined, reach = 4): Set<string> {
+  if (at === undefined) return new Set();
+  const tokens = contentTokens(text).filter((t) => !/^\d/.test(t.word) && NUMBER_WORDS[t.word] === undefined);
+  const all = [...text.toLowerCase().matchAll(/\S+/g)];
+  const position = (offset: number) => all.filter((m) => (m.index ?? 0) < offset).length;
+  const here = position(at);
+  return new Set(tokens.filter((t) => Math.abs(position(t.offset) - here) <= reach && DURATION_STEMS[t.stem] === undefined).map((t) => t.stem));
 }
 
 type Interval = readonly [number, number];
@@ -238,7 +359,7 @@ const disjoint = (a: Interval, b: Interval) => a[1] < b[0] || b[1] < a[0];
  */
 export function compareQuantities(evidence: string, belief: string): NumericComparison {
   const bq = numericQuantities(belief).filter((q) => q.unit !== "" && q.unit !== "year_ce").map(normaliseQuantity);
-  const eq = numericQuantities(evidence).map(normaliseQuantity);
+  const eq = locatedQuantities(evidence).map(normaliseQuantity);
   const years = (t: string) => numericQuantities(t).filter((q) => q.unit === "year_ce");
   // A year compares only when the belief states exactly one (the date of its claim).
   const beliefYears = years(belief);
@@ -246,21 +367,57 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
   const matches: NumericQuantity[] = [];
   const conflicts: NumericComparison["conflicts"] = [];
   let sameDimension = 0;
+  let withinBound = 0;
+  let outsideBound = 0;
+  let looseConflicts = 0;
+  let looseMatches = 0;
+  let looseOutsideBound = 0;
+  let periodMatches = 0;
+  // Evidence counts with no measured unit, compared across nouns when the belief's noun is not restated.
+  const counts = eq.filter((e) => !TYPED_UNITS.has(e.unit) && e.unit !== "year_ce");
+  const eUnits = new Set(eq.map((e) => e.unit));
   for (const b of bq) {
     const sameUnit = eq.filter((e) => e.unit === b.unit);
-    if (sameUnit.length === 0) continue;
-    sameDimension++;
     const range = interval(b);
-    if (sameUnit.some((e) => within(interval(e), range))) matches.push(b);
-    else {
+    if (sameUnit.length === 0) {
+      if (b.unit === "per_day" && !eUnits.has("per_day")) {
+        const periodDays = 1 / b.value;
+        if (eq.some((e) => e.unit === "duration" && Math.abs(e.value / 86400 - periodDays) <= 0.2 * periodDays)) periodMatches++;
+      }
+      if (TYPED_UNITS.has(b.unit) || counts.length === 0) continue;
+      const inside = counts.some((e) => within(interval(e), range));
+      if (inside) looseMatches++;
+      else if (counts.some((e) => disjoint(interval(e), range) && Math.abs(e.value - b.value) > 0.05 * Math.abs(b.value))) {
+        looseConflicts++;
+        if (b.bound !== undefined) looseOutsideBound++;
+      }
+      continue;
+    }
+    sameDimension++;
+    if (sameUnit.some((e) => within(interval(e), range))) {
+      matches.push(b);
+      if (b.bound !== undefined) withinBound++;
+    } else {
       // A value within 5 % of a plain belief value is a measurement of it, neither a match nor a conflict.
+      // Calendar lengths are fuzzy ("twelve weeks" ≈ "three months", "every twelve weeks" ≈ "every three months"): 10 %
+      // for frequencies and for durations of a week or more.
+      const fuzzy = b.unit === "per_day" || (b.unit === "duration" && b.value >= 604800);
       const near = (e: NumericQuantity) =>
-        b.unit !== "year_ce" && b.unit !== "time" && b.bound === undefined && e.bound === undefined && Math.abs(e.value - b.value) <= 0.05 * Math.abs(b.value);
+        b.unit !== "year_ce" && b.unit !== "time" && b.bound === undefined && e.bound === undefined && Math.abs(e.value - b.value) <= (fuzzy ? 0.1 : 0.05) * Math.abs(b.value);
       const clash = sameUnit.find((e) => disjoint(interval(e), range) && !near(e));
-      if (clash) conflicts.push({ belief: b, evidence: clash });
+      if (clash) {
+        conflicts.push({ belief: b, evidence: clash });
+        if (b.bound !== undefined) outsideBound++;
+      }
     }
   }
-  return { matches, conflicts, sameDimension };
+  const typedConflicts = conflicts.filter((c) => TYPED_UNITS.has(c.belief.unit)).length;
+  const beliefStems = new Set(contentTokens(belief).map((t) => t.stem));
+  const unanchoredConflicts = conflicts.filter((c) => {
+    const near = stemsNear(evidence, c.evidence.at);
+    return c.evidence.at !== undefined && ![...near].some((x) => beliefStems.has(x));
+  }).length;
+  return { matches, conflicts, sameDimension, withinBound, outsideBound, typedConflicts, looseConflicts, looseMatches, looseOutsideBound, periodMatches, unanchoredConflicts };
 }
 
 const UNIVERSAL = /\b(?:all|every|each|always|never|none|nobody|nothing|everyone|everything|any)\b/i;

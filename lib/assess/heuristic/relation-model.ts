@@ -2,7 +2,7 @@
  * A small fitted model over the heuristic's general signals (issue #11): multinomial logistic regression from a fixed
  * feature vector (`relationFeatures`) to SUPPORTS / REBUTS / CONTEXTUALIZES / UNRELATED, in place of hand-set
  * thresholds and rule order. The weights live in `relation-model.json`, written by `npm run fit:relation-model`
- * (scripts/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets v1–v3 —
+ * (scripts/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets v1–v4 —
  * deterministic, with its grouped cross-validated and leave-one-set-out accuracies recorded in the file). Two weight sets: one with the sentence-embedding cosine, one for words only.
  *
  * Every feature reads structure or meaning, never a topic: how much of the belief the evidence covers, the cosine of
@@ -10,10 +10,16 @@
  * qualifiers, whether the evidence adds a frame (time, place, group, condition) that the belief does not state,
  * length ratio and the share of new content words, and the cosines of the evidence to the belief's subject and to its
  * predicate (./belief-parts: same subject but another matter reads as unrelated), whether the evidence reports a first-person
- * observation, and whether it joins two statements. Pure: no I/O (the JSON is imported), no clock.
+ * observation, and whether it joins two statements. Quantities read with their dimension and bound (./numeric-cues):
+ * an evidence value inside or outside a bound the belief states, conflicts in a measured dimension, counts compared
+ * across nouns, a frequency's period restated as a duration, a conflict whose value sits among none of the belief's
+ * words; another day or part of day in the "when" slot; a subject narrowed to a subset, a scope word inside the
+ * sentence, two parts set against each other, and a value conflict under a named scope (where the belief holds, not
+ * a denial). Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
 import type { AssessedRelation, BeliefText } from "@/lib/engine/assessor";
+import { beliefParts } from "./belief-parts";
 import { contentTokens, tokenize } from "./tokenize";
 import type { RelationSignals } from "./heuristic-assessor";
 import weights from "./relation-model.json";
@@ -43,6 +49,18 @@ const FIRST_PERSON = new Set(["i", "me", "my", "mine", "we", "us", "our", "ours"
  * where the evidence draws a line rather than simply agreeing or denying.
  */
 const TWO_PART = /[;:]\s|[.!?]\s+[A-Z]/;
+/**
+ * Words inside the sentence that hold its claim to a condition, a period or a part ("if", "as long as", "during",
+ * "applies to", "covers", "excludes", "between … and …"): the evidence says where or when, not whether.
+ */
+const EMBEDDED_QUALIFIER =
+  /\b(?:if|unless|as long as|provided|only|whenever|during|applies to|apply to|applied to|covers?|covered|excludes?|excluded|except|between\s+\w+\s+and|until|from\s+\w+\s+to|depending on)\b/gi;
+/** Two parts set against each other: "…; …", "… but …", "… whereas …", "… rather than …", "… instead". */
+/** A statement that something costs nothing ("free", "no fee", "at no cost", "without charge"). */
+const FREE = /\b(?:free|gratis|complimentary|no (?:\w+ ){0,2}(?:fee|charge|cost)s?|at no (?:extra )?cost|without (?:a |any )?(?:fee|charge))\b/i;
+/** A stated price: a currency sign or word with a number, or a verb of charging with an amount ("costs 3%"). */
+const PRICE = /[£$€¥]\s?\d|\b\d+(?:[.,]\d+)?\s*(?:pounds?|dollars?|euros?|pence|cents?)\b|\b(?:costs?|charges?|charged|pay|pays|paid|fee of)\s+(?:a\s+|an\s+)?(?:flat\s+)?(?:\d|[a-z]+\s+(?:pounds?|dollars?|euros?|percent))/i;
+const CONTRAST = /;\s|\bbut\b|\bwhereas\b|\bwhile\b|\brather than\b|\binstead\b|\bnot\s+(?:for|in|on|at|between|to)\b/i;
 
 /** Names of the features, in vector order (kept in the JSON to catch a stale weight file). */
 export const FEATURE_NAMES = [
@@ -92,6 +110,21 @@ export const FEATURE_NAMES = [
   "predicate_over_subject",
   "first_person_report",
   "two_part",
+  "within_bound",
+  "outside_bound",
+  "typed_conflict",
+  "loose_conflict",
+  "loose_match",
+  "period_match",
+  "day_clash",
+  "restricted_subject",
+  "scoped_conflict",
+  "embedded_qualifier",
+  "contrast",
+  "unanchored_conflict",
+  "subject_words_kept",
+  "predicate_words_kept",
+  "free_vs_price",
 ] as const;
 
 const has = (xs: readonly string[], prefix: string) => (xs.some((x) => x.startsWith(prefix)) ? 1 : 0);
@@ -106,6 +139,14 @@ export function relationFeatures(evidence: string, belief: BeliefText, s: Relati
   const semantic = s.semantic ?? 0;
   const clauseCount = evidence.split(/[,;:]\s+|\s+(?:but|while|whereas|and then)\s+/i).filter((c) => c.trim().length > 0).length;
   const first = eWords[0] ?? "";
+  // Word overlap with the belief's subject and with its predicate, apart: the same subject with another predicate
+  // ("The club trains on Tuesdays" for "The club admits children from five") is about another matter.
+  const split = beliefParts(belief.text);
+  const eStems = new Set(eContent.map((t) => t.stem));
+  const kept = (part: string | undefined) => {
+    const stems = part === undefined ? [] : contentTokens(part).map((t) => t.stem);
+    return stems.length === 0 ? s.coverage : stems.filter((x) => eStems.has(x)).length / stems.length;
+  };
   const f: Record<(typeof FEATURE_NAMES)[number], number> = {
     bias: 1,
     semantic,
@@ -154,6 +195,23 @@ export function relationFeatures(evidence: string, belief: BeliefText, s: Relati
     predicate_over_subject: (s.parts?.predicate ?? semantic) - (s.parts?.subject ?? semantic),
     first_person_report: eWords.some((w) => FIRST_PERSON.has(w) && !bWords.includes(w)) ? 1 : 0,
     two_part: TWO_PART.test(evidence.trim()) ? 1 : 0,
+    within_bound: s.quantities.withinBound > 0 ? 1 : 0,
+    outside_bound: s.quantities.outsideBound > 0 ? 1 : 0,
+    typed_conflict: s.quantities.typed > 0 ? 1 : 0,
+    loose_conflict: s.quantities.looseConflicts > 0 && s.quantities.looseMatches === 0 ? 1 : 0,
+    loose_match: s.quantities.looseMatches > 0 ? 1 : 0,
+    period_match: s.quantities.periodMatches > 0 ? 1 : 0,
+    day_clash: s.dayClash ? 1 : 0,
+    restricted_subject: s.context.some((c) => c.kind === "restricted_subject") ? 1 : 0,
+    // A conflict of values under a named subset or condition: where the belief holds, not a denial.
+    embedded_qualifier: Math.min(2, (evidence.match(EMBEDDED_QUALIFIER) ?? []).length - (belief.text.match(EMBEDDED_QUALIFIER) ?? []).length > 0 ? (evidence.match(EMBEDDED_QUALIFIER) ?? []).length : 0),
+    // One side says it costs nothing, the other names a price (either way round).
+    free_vs_price: (FREE.test(belief.text) && !FREE.test(evidence) && PRICE.test(evidence)) || (FREE.test(evidence) && !FREE.test(belief.text) && PRICE.test(belief.text)) ? 1 : 0,
+    subject_words_kept: kept(split?.subject),
+    predicate_words_kept: kept(split?.predicate),
+    unanchored_conflict: s.quantities.unanchored > 0 ? 1 : 0,
+    contrast: CONTRAST.test(evidence) && !CONTRAST.test(belief.text) ? 1 : 0,
+    scoped_conflict: s.scoped && (s.rebut.length > 0 || s.dayClash || s.quantities.looseConflicts > 0) ? 1 : 0,
   };
   return FEATURE_NAMES.map((n) => f[n]);
 }

@@ -406,3 +406,41 @@ function sameValues(a: string, b: string): boolean {
   const vb = slotValues(b);
   return va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v));
 }
+
+const WEEKDAY = /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?$/;
+const DAY_PART = /^(morning|afternoon|evening|night|overnight|lunchtime|midday)s?$/;
+/** Words that make the weekday after them the time a thing happens ("on Friday", "every Monday", "by Tuesday noon"). */
+const DAY_SLOT_OPENERS = new Set(["on", "every", "each", "by", "until", "till", "from", "before", "after", "over", "through", "until", "late", "early"]);
+
+/** The weekdays (with a part of the day when one follows) a text names as when something happens. */
+export function dayTimeSlots(text: string): string[] {
+  const ws = tokenize(text).map((t) => t.word);
+  const out: string[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const day = WEEKDAY.exec(ws[i] as string)?.[1];
+    if (day === undefined) continue;
+    let k = i - 1;
+    while (k >= 0 && ["the", "a", "this", "next", "last"].includes(ws[k] as string)) k--;
+    if (k < 0 || !DAY_SLOT_OPENERS.has(ws[k] as string)) continue;
+    const part = DAY_PART.exec(ws[i + 1] ?? "")?.[1];
+    out.push(part === undefined ? day : `${day} ${part === "overnight" ? "night" : part}`);
+  }
+  return out;
+}
+
+/**
+ * Two texts put a different day or part of a day in their "when" slot ("on Saturday night" vs "on Friday
+ * afternoon"; "on Monday morning" vs "on Monday evening"). A weekday used as a name ("the Sunday edition") is not a
+ * slot. Returns the two sides' slots, or null.
+ */
+export function dayTimeClash(a: string, b: string): [string[], string[]] | null {
+  const sa = dayTimeSlots(a);
+  const sb = dayTimeSlots(b);
+  if (sa.length === 0 || sb.length === 0) return null;
+  const day = (s: string) => s.split(" ")[0] as string;
+  const part = (s: string) => s.split(" ")[1];
+  const matches = (x: string, ys: readonly string[]) => ys.some((y) => day(y) === day(x) && (part(x) === undefined || part(y) === undefined || part(x) === part(y)));
+  const onlyA = sa.filter((x) => !matches(x, sb));
+  const onlyB = sb.filter((y) => !matches(y, sa));
+  return onlyA.length > 0 && onlyB.length > 0 ? [onlyA, onlyB] : null;
+}

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/fit-manipulation-model.ts`: fit the manipulation model (lib/assess/heuristic/manipulation-model.ts)
+ * `npm run fit:manipulation-model`: fit the manipulation model (lib/assess/heuristic/manipulation-model.ts)
  * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
@@ -147,7 +147,7 @@ function leaveOneFileOut(samples: readonly Sample[], l2: number, scale: number):
 
 async function main(): Promise<void> {
   const embedder = getEmbedder();
-  if (embedder === null) throw new Error("fit-manipulation-model needs the local embedding model (npm run setup fetches it)");
+  if (embedder === null) throw new Error("fit:manipulation-model needs the local embedding model (run `npm run model:fetch`)");
   const labelled = LABELLED.flatMap(([set, file]) =>
     readJsonl(file).map((c) => ({ text: String(c.text), set, y: c.manipulative === true ? 1 : 0, kind: String(c.reasoningType), weight: 1 })),
   );

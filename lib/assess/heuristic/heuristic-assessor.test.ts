@@ -219,3 +219,12 @@ describe("day-and-time slots (issue #11, round 6)", () => {
     expect(dayTimeClash("The market sets up on Friday.", "The market sets up on Friday evening.")).toBeNull();
   });
 });
+
+describe("month and season slots (issue #11, round 6)", () => {
+  it("compares the month or season a thing happens in, not a month used otherwise", async () => {
+    const { monthClash, monthSlots } = await import("./slot-values");
+    expect(monthSlots("The May report came out late.")).toEqual([]);
+    expect(monthClash("The orchard is pruned in early March.", "The orchard is pruned in November.")).toEqual([["march"], ["november"]]);
+    expect(monthClash("The orchard is pruned every winter.", "The orchard is pruned during winter.")).toBeNull();
+  });
+});

@@ -22,7 +22,7 @@ import { evidenceStrength } from "./evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
 import { beliefParts } from "./belief-parts";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
-import { dayTimeClash, namedValueClash, substitution } from "./slot-values";
+import { dayTimeClash, monthClash, namedValueClash, substitution } from "./slot-values";
 import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureByShape, shapeReasoningType } from "./message-shape";
@@ -81,7 +81,7 @@ export interface RelationSignals {
     /** Conflicts whose evidence value sits among none of the belief's words (another slot, most likely). */
     unanchored: number;
   };
-  /** Another day or part of the day in the "when" slot ("on Friday afternoon" vs "on Saturday night"). */
+  /** Another day, part of the day, month or season in the "when" slot ("on Friday afternoon" vs "on Saturday night"). */
   dayClash: boolean;
   /**
    * The evidence names a subset or a condition the belief does not (a leading frame, a narrowed subject, a subgroup,
@@ -154,7 +154,7 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   if (quantifiers.counterexample) rebut.push("counterexample to a universal claim");
   const named = namedValueClash(evidence, belief.text);
   if (named) rebut.push(`different value in the same slot (${quote(named[0])} vs ${quote(named[1])})`);
-  const days = named ? null : dayTimeClash(evidence, belief.text);
+  const days = named ? null : (dayTimeClash(evidence, belief.text) ?? monthClash(evidence, belief.text));
   // The belief's own sentence with another word in one place ("from the release branch" for "from the main branch"),
   // unless the swap only restates what the belief already says elsewhere or a number the numeric check reads.
   const swapped = rebut.length === 0 && numbers.conflicts.length === 0 && numbers.matches.length === 0 ? substitution(evidence, belief.text, { slotOnly: true }) : null;

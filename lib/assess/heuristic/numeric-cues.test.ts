@@ -156,3 +156,12 @@ describe("hours in words", () => {
     ]);
   });
 });
+
+describe("names and shares", () => {
+  it("reads no quantity from a digit inside a name, and a share of a group in words as a percentage", () => {
+    expect(numericQuantities("The v3 client sends 20 requests.")).toEqual([{ value: 20, unit: "request" }]);
+    const [share] = numericQuantities("Barely a third of the stations reported.");
+    expect(share).toMatchObject({ unit: "%" });
+    expect(share?.value).toBeCloseTo(100 / 3);
+  });
+});

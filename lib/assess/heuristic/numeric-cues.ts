@@ -202,6 +202,8 @@ export function locatedQuantities(text: string): NumericQuantity[] {
     }
     if (value === undefined || Number.isNaN(value)) continue;
     const at = match?.index ?? 0;
+    // A digit inside a name ("v2", "c6i", "x86") is no quantity.
+    if (/^\d/.test(w) && /[a-z]$/i.test(rest.slice(Math.max(0, at - 1), at))) continue;
     // "three hundred kilometres", "2 thousand users": the multiplier joins the number.
     const multiplier = { hundred: 100, thousand: 1000, million: 1e6 }[words[i + 1]?.[0] ?? ""];
     if (multiplier !== undefined && unit === "") {
@@ -252,6 +254,12 @@ export function locatedQuantities(text: string): NumericQuantity[] {
   // A year stated as the date of the claim: "in 1989", "in June 1990", "since 2015".
   for (const m of rest.toLowerCase().matchAll(/\b(?:in|since|until|by)\s+(?:(?:early|late|mid)\s+)?(?:[a-z]+\s+)?((?:1[5-9]|20)\d{2})\b/g)) {
     out.push({ value: Number(m[1]), unit: "year_ce" });
+  }
+  // A share of a group in words: "half of the users", "barely a third of", "three quarters of the sites" (percent).
+  const SHARES: Readonly<Record<string, number>> = { half: 50, "a third": 100 / 3, "one third": 100 / 3, "two thirds": 200 / 3, "a quarter": 25, "one quarter": 25, "three quarters": 75 };
+  for (const m of rest.toLowerCase().matchAll(/\b(half|a third|one third|two thirds|a quarter|one quarter|three quarters)\s+(?:of|the)\b/g)) {
+    const share = SHARES[m[1] ?? ""];
+    if (share !== undefined) out.push({ value: share, unit: "%", spread: 0.05 * share, at: m.index ?? 0 });
   }
   // "the next day", "the next working day": a duration of one day from the event before it.
   for (const m of rest.toLowerCase().matchAll(/\bthe\s+(?:next|following)\s+(?:(?:working|business|calendar)\s+)?(day)\b/g)) {

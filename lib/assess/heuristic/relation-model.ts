@@ -54,12 +54,12 @@ const TWO_PART = /[;:]\s|[.!?]\s+[A-Z]/;
  * "applies to", "covers", "excludes", "between … and …"): the evidence says where or when, not whether.
  */
 const EMBEDDED_QUALIFIER =
-  /\b(?:if|unless|as long as|provided|only|whenever|during|applies to|apply to|applied to|covers?|covered|excludes?|excluded|except|between\s+\w+\s+and|until|from\s+\w+\s+to|depending on)\b/gi;
-/** Two parts set against each other: "…; …", "… but …", "… whereas …", "… rather than …", "… instead". */
+  /\b(?:if|unless|as long as|provided|only|whenever|during|applies to|apply to|applied to|covers?|covered|excludes?|excluded|except|between\s+\w+\s+and|until|from\s+\w+\s+to|depending on|(?:is|are)\s+(?:only\s+|just\s+|meant\s+|intended\s+)?for\s+(?!example|instance|now|years|a\b|an\b)|valid\s+(?:only\s+)?(?:for|in|on|at|when|while|until)|kicks?\s+in)\b/gi;
 /** A statement that something costs nothing ("free", "no fee", "at no cost", "without charge"). */
 const FREE = /\b(?:free|gratis|complimentary|no (?:\w+ ){0,2}(?:fee|charge|cost)s?|at no (?:extra )?cost|without (?:a |any )?(?:fee|charge))\b/i;
 /** A stated price: a currency sign or word with a number, or a verb of charging with an amount ("costs 3%"). */
 const PRICE = /[£$€¥]\s?\d|\b\d+(?:[.,]\d+)?\s*(?:pounds?|dollars?|euros?|pence|cents?)\b|\b(?:costs?|charges?|charged|pay|pays|paid|fee of)\s+(?:a\s+|an\s+)?(?:flat\s+)?(?:\d|[a-z]+\s+(?:pounds?|dollars?|euros?|percent))/i;
+/** Two parts set against each other: "…; …", "… but …", "… whereas …", "… rather than …", "… instead". */
 const CONTRAST = /;\s|\bbut\b|\bwhereas\b|\bwhile\b|\brather than\b|\binstead\b|\bnot\s+(?:for|in|on|at|between|to)\b/i;
 
 /** Names of the features, in vector order (kept in the JSON to catch a stale weight file). */

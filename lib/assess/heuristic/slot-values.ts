@@ -444,3 +444,31 @@ export function dayTimeClash(a: string, b: string): [string[], string[]] | null 
   const onlyB = sb.filter((y) => !matches(y, sa));
   return onlyA.length > 0 && onlyB.length > 0 ? [onlyA, onlyB] : null;
 }
+
+const MONTH_OR_SEASON = /^(january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter)$/;
+const MONTH_SLOT_OPENERS = new Set(["in", "during", "by", "until", "till", "from", "before", "after", "since", "through", "early", "late", "mid", "each", "every", "over"]);
+
+/** The months or seasons a text names as when something happens ("in July", "by late August", "every spring"). */
+export function monthSlots(text: string): string[] {
+  const ws = tokenize(text).map((t) => t.word);
+  const out: string[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const m = MONTH_OR_SEASON.exec(ws[i] as string)?.[1];
+    if (m === undefined) continue;
+    let k = i - 1;
+    while (k >= 0 && ["the", "this", "next", "last", "early", "late", "mid"].includes(ws[k] as string) && !MONTH_SLOT_OPENERS.has(ws[k - 1] ?? "")) k--;
+    if (k < 0 || !MONTH_SLOT_OPENERS.has(ws[k] as string)) continue;
+    out.push(m === "fall" ? "autumn" : m);
+  }
+  return out;
+}
+
+/** Two texts put a different month or season in their "when" slot ("harvested in July" / "in late August"). */
+export function monthClash(a: string, b: string): [string[], string[]] | null {
+  const sa = monthSlots(a);
+  const sb = monthSlots(b);
+  if (sa.length === 0 || sb.length === 0) return null;
+  const onlyA = sa.filter((x) => !sb.includes(x));
+  const onlyB = sb.filter((y) => !sa.includes(y));
+  return onlyA.length > 0 && onlyB.length > 0 ? [onlyA, onlyB] : null;
+}

@@ -114,10 +114,12 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
  * on `restatement-holdout3.jsonl` 71.9 % before the one-word-swap check, 81.3 % after it; on `restatement-holdout4.jsonl`
  * (written blind before session 5, scored once after its restatement changes) 66.7 % before, 68.8 % after. The v1–v3
  * files are development data since session 5, v4 since session 6 (their floors stay as regression floors).
- * On `restatement-holdout5.jsonl` (written blind before session 6, committed alone in 6d09ff7) 79.2 % at the round's
- * start. Raise it when the figures rise; never lower it to pass, never tune on the current held-out pairs.
+ * Session 6 (value kinds, more notations, role and direction checks, frames compared by their differing parts): v4
+ * 89.6 % (tuned on since session 6: a regression floor). On `restatement-holdout5.jsonl` (written blind before
+ * session 6, committed alone in 6d09ff7) 79.2 % at the round's start and 79.2 % at its end (scored once; other pairs
+ * missed). Raise it when the figures rise; never lower it to pass, never tune on the current held-out pairs.
  */
-export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.66, holdout5: 0.75 } as const;
+export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75 } as const;
 
 /** The restatement files, in print order: dev, the retired held-out sets v1–v4 (v1–v3 tuned on since session 5, v4 since session 6), held-out v5. */
 export const RESTATEMENT_SPLITS = ["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"] as const;

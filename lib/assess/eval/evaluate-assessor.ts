@@ -300,11 +300,14 @@ export const HELDOUT4_WORDS_ONLY_FLOOR = { relationAccuracy: 0.57, manipulationR
 /**
  * Held-out v5 (*.heldout5.jsonl, committed alone in 6d09ff7 before session 6 changed anything): at the round's start
  * (the code of 9204fff) relations 64.2 % with the local model (SUP 30.0 / REB 60.0 / CTX 86.7 / UNR 80.0 recall),
- * 55.0 % words only, manipulation recall 54.2 % (13/24), precision 100 %. The floor sits a few points under the
- * figures of the round's end (BENCHMARKS.md, "Reading evaluation"); the words-only floor applies without the model.
+ * 55.0 % words only, manipulation recall 54.2 % (13/24), precision 100 %; at its end (scored once: quantities with
+ * dimension and bound, narrowed subjects, the refitted relation model, the fitted manipulation model) relations 80.0 %
+ * (96/120; SUP 80.0 / REB 66.7 / CTX 90.0 / UNR 83.3 recall), 75.8 % words only, manipulation recall 100 % (24/24),
+ * precision 96.0 % (one honest message flagged); words only (the phrase cues alone) recall stays 54.2 %. The floor
+ * sits a few points under; the words-only floor applies when the embedding model is missing (CI always has it).
  */
-export const HELDOUT5_FLOOR = { relationAccuracy: 0.6, manipulationRecall: 0.5 } as const;
-export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.52, manipulationRecall: 0.5 } as const;
+export const HELDOUT5_FLOOR = { relationAccuracy: 0.76, manipulationRecall: 0.9 } as const;
+export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.72, manipulationRecall: 0.5 } as const;
 
 /**
  * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data

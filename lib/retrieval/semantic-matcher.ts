@@ -13,42 +13,26 @@
  */
 import type { Assessor, Embedder } from "@/lib/engine";
 import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, restatementSimilarity, sharedFrame, type StatementVectors, structuralMismatch } from "./restatement";
-import { VectorCache } from "./vector-cache";
+import { CachedEmbedder } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
 const CACHE_LIMIT = 20_000;
 
 export class SemanticMatcher {
-  private readonly cache = new VectorCache(CACHE_LIMIT);
+  private readonly cached: CachedEmbedder;
 
-  constructor(readonly embedder: Embedder) {}
+  constructor(readonly embedder: Embedder) {
+    this.cached = new CachedEmbedder(embedder, CACHE_LIMIT);
+  }
 
   /** One vector per text, same order; texts not yet cached are embedded in one call. */
-  async vectors(texts: readonly string[]): Promise<Float32Array[]> {
-    const model = this.embedder.model;
-    const found = new Map<string, Float32Array>();
-    const missingSet = new Set<string>();
-    for (const t of texts) {
-      if (found.has(t) || missingSet.has(t)) continue;
-      const v = this.cache.get(model, t);
-      if (v !== undefined) found.set(t, v);
-      else missingSet.add(t);
-    }
-    const missing = [...missingSet];
-    if (missing.length > 0) {
-      const vs = await this.embedder.embed(missing);
-      missing.forEach((t, i) => {
-        const v = vs[i] as Float32Array;
-        found.set(t, v);
-        this.cache.set(model, t, v);
-      });
-    }
-    return texts.map((t) => found.get(t) as Float32Array);
+  vectors(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.cached.embed(texts);
   }
 
   /** Seed the cache with a vector computed elsewhere (e.g. stored with the belief by the same model). */
   remember(text: string, vector: Float32Array): void {
-    this.cache.set(this.embedder.model, text, vector);
+    this.cached.cache.set(this.embedder.model, text, vector);
   }
 
   /** The statements' vectors (whole text and clauses), embedding everything missing in one call. */

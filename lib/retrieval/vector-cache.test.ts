@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingModel } from "@/lib/engine";
-import { VectorCache } from "./vector-cache";
+import { CachedEmbedder, VectorCache } from "./vector-cache";
 import { SemanticMatcher } from "./semantic-matcher";
 
 const M1: EmbeddingModel = { name: "m", version: "1", dimensions: 2 };
@@ -26,6 +26,28 @@ describe("VectorCache", () => {
     expect(cache.get(M1, "b")).toBeUndefined();
     expect(cache.get(M1, "a")).toEqual(v(1));
     expect(cache.get(M1, "c")).toEqual(v(3));
+  });
+});
+
+describe("CachedEmbedder", () => {
+  it("sends each missing text to the wrapped embedder once, in one call, and answers repeats from the cache in order", async () => {
+    const calls: string[][] = [];
+    const inner = { model: M1, embed: async (texts: readonly string[]) => (calls.push([...texts]), texts.map((t) => v(t.length))) };
+    const cached = new CachedEmbedder(inner, 10);
+    expect(cached.model).toBe(M1);
+    expect(await cached.embed(["ab", "abc", "ab"])).toEqual([v(2), v(3), v(2)]);
+    expect(await cached.embed(["abc", "abcd"])).toEqual([v(3), v(4)]);
+    expect(calls).toEqual([["ab", "abc"], ["abcd"]]);
+  });
+
+  it("lets a failure of the wrapped embedder through and caches nothing from it", async () => {
+    let fail = true;
+    const inner = { model: M1, embed: async (texts: readonly string[]) => { if (fail) throw new Error("model not loaded"); return texts.map(() => v(1)); } };
+    const cached = new CachedEmbedder(inner, 10);
+    await expect(cached.embed(["a"])).rejects.toThrow("model not loaded");
+    fail = false;
+    expect(await cached.embed(["a"])).toEqual([v(1)]);
+    expect(cached.cache.size).toBe(1);
   });
 });
 

@@ -4,7 +4,7 @@
  * identical text under one model gives the identical vector, a vector of another model (or version) is never
  * returned, and the keys stay small whatever the texts' length.
  */
-import { modelKey, type EmbeddingModel } from "@/lib/engine";
+import { type Embedder, modelKey, type EmbeddingModel } from "@/lib/engine";
 import { embeddingTextHash } from "@/lib/graph/embeddings";
 
 export class VectorCache {
@@ -41,5 +41,51 @@ export class VectorCache {
       if (oldest === undefined) break;
       this.entries.delete(oldest);
     }
+  }
+}
+
+/**
+ * An embedder with a VectorCache in front: a text already embedded under the same model is not embedded again, and the
+ * texts still missing go to the wrapped embedder in one call (each once). The assessor embeds a piece of evidence for
+ * its ESS and again for every belief it is weighed against; behind this, once.
+ */
+export class CachedEmbedder implements Embedder {
+  readonly cache: VectorCache;
+
+  constructor(
+    readonly inner: Embedder,
+    limit: number,
+  ) {
+    this.cache = new VectorCache(limit);
+  }
+
+  get model(): EmbeddingModel {
+    return this.inner.model;
+  }
+
+  async load(): Promise<void> {
+    await this.inner.load?.();
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const model = this.inner.model;
+    const found = new Map<string, Float32Array>();
+    const missingSet = new Set<string>();
+    for (const t of texts) {
+      if (found.has(t) || missingSet.has(t)) continue;
+      const v = this.cache.get(model, t);
+      if (v !== undefined) found.set(t, v);
+      else missingSet.add(t);
+    }
+    const missing = [...missingSet];
+    if (missing.length > 0) {
+      const vs = await this.inner.embed(missing);
+      missing.forEach((t, i) => {
+        const v = vs[i] as Float32Array;
+        found.set(t, v);
+        this.cache.set(model, t, v);
+      });
+    }
+    return texts.map((t) => found.get(t) as Float32Array);
   }
 }

@@ -6,7 +6,7 @@
  * words, units and a small table of direction words only.
  */
 
-import { numeralize, slotValues } from "@/lib/assess/heuristic/slot-values";
+import { matchesAny as sameValueIn, numeralize, slotValues } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord, tokenize } from "@/lib/assess/heuristic/tokenize";
 
 const SMALL_NUMBERS: Readonly<Record<string, number>> = {
@@ -179,23 +179,13 @@ function comparable(x: string, y: string): boolean {
 const CALENDAR_TOLERANCE = 0.08;
 const WEEK_MINUTES = 10_080;
 
+/** The same value on the other side (./slot-values' `matchesAny`), or a calendar length within CALENDAR_TOLERANCE. */
 function matchesAny(value: string, others: ReadonlySet<string>): boolean {
-  if (others.has(value)) return true;
   if (/^d\d/.test(value)) {
     const x = Number(value.slice(1));
     if (x >= WEEK_MINUTES && [...others].some((o) => /^d\d/.test(o) && Number(o.slice(1)) >= WEEK_MINUTES && Math.abs(Number(o.slice(1)) - x) <= CALENDAR_TOLERANCE * Math.max(x, Number(o.slice(1))))) return true;
   }
-  if (value.startsWith("t")) {
-    const minutes = Number(value.slice(1));
-    if (minutes % 60 !== 0) return false;
-    const hour = minutes / 60;
-    return others.has(`n${hour}`) || others.has(`n${hour % 12 === 0 ? 12 : hour % 12}`);
-  }
-  if (value.startsWith("n")) {
-    const n = Number(value.slice(1));
-    return Number.isInteger(n) && n >= 0 && n <= 24 && [...others].some((o) => o.startsWith("t") && matchesAny(o, new Set([value])));
-  }
-  return false;
+  return sameValueIn(value, others);
 }
 
 /**

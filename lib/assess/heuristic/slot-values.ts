@@ -281,7 +281,7 @@ export function boundClash(a: string, b: string): number | null {
 }
 
 /** A time of day matches a bare hour on the other side ("at 1 am" = "at one"). */
-function matchesAny(value: string, others: ReadonlySet<string>): boolean {
+export function matchesAny(value: string, others: ReadonlySet<string>): boolean {
   if (others.has(value)) return true;
   if (value.startsWith("t")) {
     const minutes = Number(value.slice(1));

@@ -142,3 +142,22 @@ describe("restatements the cues leave alone", () => {
     expect(valueClash("Meetings are held every other Tuesday.", "Every second Tuesday there is a meeting.")).toBeNull();
   });
 });
+
+describe("cues that must not fire on ordinary restatements (review findings)", () => {
+  it("reads a comparison and its converse as one claim ('later than' / 'earlier than')", () => {
+    expect(relationFlip("Shops open later than banks.", "Banks open earlier than shops.")).toBeNull();
+    expect(relationFlip("Invoices are sent before delivery.", "Invoices are sent after delivery.")).not.toBeNull();
+  });
+
+  it("keeps a passive without its agent out of the converse check, and matches converse verbs as whole words", () => {
+    expect(converseWithSameSubject("Students learn Spanish from a native speaker.", "Students are taught Spanish by a native speaker.")).toBeNull();
+    expect(converseWithSameSubject("Students learn Spanish in the evenings.", "Students are taught Spanish in the evenings.")).toBeNull();
+    expect(converseWithSameSubject("The owner learned the trade from her uncle.", "The owner taught the trade to her uncle.")).not.toBeNull();
+    expect(converseWithSameSubject("Tenants pay the landlord monthly.", "Tenants owe the landlord a monthly payment.")).toBeNull();
+  });
+
+  it("does not read the month May as a permission", () => {
+    expect(modalClash("The festival is held in May and tickets must be booked early.", "Tickets must be booked early for the festival held in May.")).toBe(false);
+    expect(modalClash("Visitors may park on the verge.", "Visitors must park on the verge.")).toBe(true);
+  });
+});

@@ -239,7 +239,7 @@ const DOWN = /^(?:fall|falls|fell|fallen|drop|drops|dropped|decline|declines|dec
 
 /** Content stems near each direction word (the four tokens before it), with the direction they move in. */
 function directions(text: string): Map<string, number> {
-  const ts = tokenize(text.toLowerCase().replace(/\b(?:pulled|moved|went|fell|stepped) back\b/g, "retreated").replace(/\bby half\b/g, "halved").replace(/\bprice cut\b/g, "price reduced").replace(/\b(?:twice|three times|four times) as (?:many|much)\b/g, "doubled").replace(/\bhalf as (?:many|much)\b/g, "halved").replace(/\b(?:went|go|goes|gone|going) up\b/g, "rose").replace(/\b(?:went|go|goes|gone|going) down\b/g, "fell").replace(/\bmore expensive\b/g, "dearer").replace(/\bless expensive\b/g, "cheaper"));
+  const ts = tokenize(text.toLowerCase().replace(/\b(?:pulled|moved|went|fell|stepped) back\b/g, "retreated").replace(/\bby half\b/g, "halved").replace(/\b(?:twice|three times|four times) as (?:many|much)\b/g, "doubled").replace(/\bhalf as (?:many|much)\b/g, "halved").replace(/\b(?:went|go|goes|gone|going) up\b/g, "rose").replace(/\b(?:went|go|goes|gone|going) down\b/g, "fell").replace(/\bmore expensive\b/g, "dearer").replace(/\bless expensive\b/g, "cheaper"));
   const out = new Map<string, number>();
   ts.forEach((t, i) => {
     const dir = UP.test(t.word) ? 1 : DOWN.test(t.word) ? -1 : 0;
@@ -263,7 +263,8 @@ export function directionClash(a: string, b: string): string | null {
   return null;
 }
 
-const PASSIVE = /\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|t)\s+by\b/;
+/** A passive clause ("is taught", "were bought by", "gets paid"), with or without its agent. */
+const PASSIVE = /\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?(?:\w+(?:ed|en|wn)|taught|bought|sold|sent|lent|paid|led|kept|held|told|brought|caught|built|spent|left|lost|meant|met|read|set|put|cut|hit|let|shut|run|won|hung|fed)\b/;
 
 /**
  * Two phrases trading places around the same verb ("A reports to B" / "B reports to A"): the same content words, the
@@ -302,8 +303,10 @@ const NEGATED = /\b(?:not|no|never|nobody|none|cannot|can't|mustn't|don't|doesn'
  * / "may sign in", "helmets are recommended" / "helmets are required"); neither side negated.
  */
 export function modalClash(a: string, b: string): boolean {
-  const la = a.toLowerCase().replace(/[’]/g, "'");
-  const lb = b.toLowerCase().replace(/[’]/g, "'");
+  // "May" with a capital after a word is the month ("held in May"), not a permission.
+  const month = (t: string) => t.replace(/(?<=\w[\s,]+)May\b/g, "month");
+  const la = month(a).toLowerCase().replace(/[’]/g, "'");
+  const lb = month(b).toLowerCase().replace(/[’]/g, "'");
   if (NEGATED.test(la) || NEGATED.test(lb)) return false;
   // A permission granted only on a condition ("may enter only with an adult", "are welcome if kept on a lead") is
   // the condition's obligation.
@@ -357,7 +360,8 @@ const RELATION_PAIRS: readonly (readonly [string, string])[] = [["before", "afte
 const RELATION_ANCHOR = new Map(RELATION_PAIRS.flat().map((rel) => [rel, new RegExp(`\\b${rel}\\s+(?:(?:the|a|an|its|their|this|that)\\s+)?([a-z]+)`, "g")]));
 
 export function relationFlip(a: string, b: string): string | null {
-  const anchors = (t: string, rel: string) => new Set([...t.toLowerCase().matchAll(RELATION_ANCHOR.get(rel) as RegExp)].map((m) => stemWord(m[1] as string)));
+  // The anchor must be a content word: "later than X" / "earlier than Y" anchor on "than", which says nothing.
+  const anchors = (t: string, rel: string) => new Set([...t.toLowerCase().matchAll(RELATION_ANCHOR.get(rel) as RegExp)].map((m) => m[1] as string).filter(isContentWord).map(stemWord));
   for (const [x, y] of RELATION_PAIRS) {
     if (!(a.toLowerCase().includes(x) || b.toLowerCase().includes(x)) || !(a.toLowerCase().includes(y) || b.toLowerCase().includes(y))) continue;
     for (const [p, q] of [[a, b], [b, a]] as const) {
@@ -393,7 +397,8 @@ export function converseWithSameSubject(a: string, b: string): string | null {
   const stems = (t: string) => " " + tokenize(t).map((x) => x.stem).join(" ") + " ";
   const sa = stems(a);
   const sb = stems(b);
-  const has = (s: string, v: string) => s.includes(CONVERSE_KEYS.get(v) as string);
+  // Whole stems only: " own " is not " owner ", " lead " not " leader ".
+  const has = (s: string, v: string) => s.includes(`${CONVERSE_KEYS.get(v) as string} `);
   for (const [x, y] of CONVERSES) {
     if ((has(sa, x) && has(sb, y) && !has(sa, y) && !has(sb, x)) || (has(sb, x) && has(sa, y) && !has(sb, y) && !has(sa, x))) return `${x}/${y}`;
   }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Assessor } from "@/lib/engine/assessor";
 import type { Embedder } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import { CachedEmbedder } from "@/lib/retrieval/vector-cache";
+import { withVectorCache } from "@/lib/retrieval/vector-cache";
 import { createHeuristicAssessor } from "./heuristic/heuristic-assessor";
 import { createOpenAiAssessor, type OpenAiAssessorDeps } from "./openai/openai-assessor";
 
@@ -55,7 +55,7 @@ export function selectAssessor(env: Readonly<Record<string, string | undefined>>
   if (e.OPENAI_API_KEY === undefined && e.OPENAI_BASE_URL === undefined) {
     const chosen = embedder === undefined ? getEmbedder() : embedder;
     // One evidence text is embedded for its ESS and for each belief it is weighed against: once, behind the cache.
-    return createHeuristicAssessor({ embedder: chosen === null ? null : new CachedEmbedder(chosen, ASSESSOR_VECTOR_CACHE) });
+    return createHeuristicAssessor({ embedder: chosen === null ? null : withVectorCache(chosen, ASSESSOR_VECTOR_CACHE) });
   }
   return createOpenAiAssessor(
     {

@@ -17,6 +17,7 @@ import { getEnv } from "@/lib/env";
 import type { GraphStore } from "@/lib/graph/graph-store";
 import { getGraphStore, selectGraphStore } from "@/lib/graph/select-graph-store";
 import { processSingleton } from "@/lib/process-singleton";
+import { withVectorCache } from "@/lib/retrieval/vector-cache";
 import type { BeliefServices, BeliefServicesConfig } from "./belief-services";
 import { createBeliefServices } from "./create-belief-services";
 import { systemClock } from "./settable-clock";
@@ -34,12 +35,18 @@ export interface ComposedServices {
   ownsStore: boolean;
 }
 
+/** Texts whose vectors the process keeps (~1.6 KB each at 384 dimensions: ≈ 32 MB). */
+const SERVICE_VECTOR_CACHE = 20_000;
+
 export async function composeServices(db: Database, options: ComposeOptions = {}): Promise<ComposedServices> {
   const { log, store: given, ...rest } = options;
   const store = given ?? (await selectGraphStore({ env: getEnv(), database: db, log: log ?? (() => {}) })).store;
+  // One vector cache for the assessor and the services' matcher: a text embedded by either is not embedded again.
+  const local = getEmbedder();
+  const embedder = local === null ? null : withVectorCache(local, SERVICE_VECTOR_CACHE);
   const services = createBeliefServices({
-    assessor: selectAssessor(process.env),
-    embedder: getEmbedder(),
+    assessor: selectAssessor(process.env, { embedder }),
+    embedder,
     clock: systemClock,
     ...rest,
     db,

@@ -13,7 +13,7 @@
  */
 import type { Assessor, Embedder } from "@/lib/engine";
 import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, restatementSimilarity, sharedFrame, type StatementVectors, structuralMismatch } from "./restatement";
-import { CachedEmbedder } from "./vector-cache";
+import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
 const CACHE_LIMIT = 20_000;
@@ -22,7 +22,7 @@ export class SemanticMatcher {
   private readonly cached: CachedEmbedder;
 
   constructor(readonly embedder: Embedder) {
-    this.cached = new CachedEmbedder(embedder, CACHE_LIMIT);
+    this.cached = withVectorCache(embedder, CACHE_LIMIT);
   }
 
   /** One vector per text, same order; texts not yet cached are embedded in one call. */

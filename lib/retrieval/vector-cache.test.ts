@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EmbeddingModel } from "@/lib/engine";
-import { CachedEmbedder, VectorCache } from "./vector-cache";
+import { EmbeddingError, type EmbeddingModel } from "@/lib/engine";
+import { CachedEmbedder, VectorCache, withVectorCache } from "./vector-cache";
 import { SemanticMatcher } from "./semantic-matcher";
 
 const M1: EmbeddingModel = { name: "m", version: "1", dimensions: 2 };
@@ -48,6 +48,27 @@ describe("CachedEmbedder", () => {
     fail = false;
     expect(await cached.embed(["a"])).toEqual([v(1)]);
     expect(cached.cache.size).toBe(1);
+  });
+
+  it("turns a short or misshapen answer of the wrapped embedder into an EmbeddingError and keeps none of it", async () => {
+    const short = new CachedEmbedder({ model: M1, embed: async () => [v(1)] }, 10);
+    await expect(short.embed(["a", "b"])).rejects.toBeInstanceOf(EmbeddingError);
+    const wrongLength = new CachedEmbedder({ model: M1, embed: async (texts: readonly string[]) => texts.map(() => Float32Array.of(1, 0, 0)) }, 10);
+    await expect(wrongLength.embed(["a"])).rejects.toBeInstanceOf(EmbeddingError);
+    expect(short.cache.size + wrongLength.cache.size).toBe(0);
+  });
+});
+
+describe("withVectorCache", () => {
+  it("puts one cache in front of an embedder, never a second in front of the first", async () => {
+    let calls = 0;
+    const inner = { model: M1, embed: async (texts: readonly string[]) => ((calls += 1), texts.map(() => v(1))) };
+    const once = withVectorCache(inner, 10);
+    expect(withVectorCache(once, 10)).toBe(once);
+    const matcher = new SemanticMatcher(once);
+    await once.embed(["the ferry leaves at noon"]);
+    await matcher.vectors(["the ferry leaves at noon"]);
+    expect(calls).toBe(1);
   });
 });
 

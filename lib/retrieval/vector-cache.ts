@@ -4,7 +4,7 @@
  * identical text under one model gives the identical vector, a vector of another model (or version) is never
  * returned, and the keys stay small whatever the texts' length.
  */
-import { type Embedder, modelKey, type EmbeddingModel } from "@/lib/engine";
+import { type Embedder, EmbeddingError, modelKey, type EmbeddingModel } from "@/lib/engine";
 import { embeddingTextHash } from "@/lib/graph/embeddings";
 
 export class VectorCache {
@@ -80,6 +80,10 @@ export class CachedEmbedder implements Embedder {
     const missing = [...missingSet];
     if (missing.length > 0) {
       const vs = await this.inner.embed(missing);
+      // A wrong answer from the wrapped embedder is its failure, not a vector to keep.
+      if (vs.length !== missing.length || vs.some((v) => v?.length !== model.dimensions)) {
+        throw new EmbeddingError(`${modelKey(model)} answered ${vs.length} vectors for ${missing.length} texts, or vectors of another length than ${model.dimensions}`);
+      }
       missing.forEach((t, i) => {
         const v = vs[i] as Float32Array;
         found.set(t, v);
@@ -88,4 +92,9 @@ export class CachedEmbedder implements Embedder {
     }
     return texts.map((t) => found.get(t) as Float32Array);
   }
+}
+
+/** `embedder` behind a vector cache of `limit` texts, or itself when it already has one (one cache per embedder). */
+export function withVectorCache(embedder: Embedder, limit: number): CachedEmbedder {
+  return embedder instanceof CachedEmbedder ? embedder : new CachedEmbedder(embedder, limit);
 }

@@ -60,6 +60,8 @@ const ITERATIONS = num("iter", [800])[0] as number;
 const SHOW_ERRORS = args.includes("--errors");
 /** A JSONL file of extra labelled practice messages to train on (always in the training side), for experiments. */
 const OWN = args.find((x) => x.startsWith("--own="))?.slice(6);
+// The current held-out set is never training data, even by hand.
+if (OWN !== undefined && /held-?out5|holdout5/i.test(OWN)) throw new Error("--own: the current held-out set (v5) is never trained on");
 
 interface Sample {
   text: string;

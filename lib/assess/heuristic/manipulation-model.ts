@@ -72,7 +72,9 @@ export function repeatedSegments(text: string): number {
     const key = seg.replace(/[^a-z0-9' ]+/g, " ").replace(/\s+/g, " ").trim();
     if (key.length > 0) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return Math.min(3, Math.max(0, ...[...counts.values()].map((c) => c - 1)));
+  let most = 0;
+  for (const c of counts.values()) most = Math.max(most, c - 1);
+  return Math.min(3, most);
 }
 
 /** The shape feature vector of a message, in SHAPE_FEATURES order. */

@@ -118,7 +118,8 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   // Negation scoped to its clause, compared on aligned clauses. A negator that only turns a bound around ("never
   // more than fifty" for "at most 50", read by the numeric comparison) is not a denial.
   const numbers = compareQuantities(evidence, belief.text);
-  const boundKept = (numbers.withinBound > 0 || numbers.looseMatches > 0) && NEGATED_BOUND.test(evidence);
+  // Only when the evidence value falls inside the belief's bound (a loose match across nouns is too weak to clear a flip).
+  const boundKept = numbers.withinBound > 0 && NEGATED_BOUND.test(evidence);
   const polarity = boundKept ? { ...comparePolarity(evidence, belief.text), flips: [], crossed: [] } : comparePolarity(evidence, belief.text);
   const antonyms = antonymConflicts(evidence, belief.text);
   // A negated antonym restates the belief ("does not open" for "is closed"): the two flips cancel.

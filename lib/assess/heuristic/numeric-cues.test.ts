@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareQuantifiers, compareQuantities, normaliseQuantity, numericQuantities } from "./numeric-cues";
+import { compareQuantifiers, compareQuantities, locatedQuantities, normaliseQuantity, numericQuantities } from "./numeric-cues";
 
 describe("numericQuantities", () => {
   it("reads numbers with their unit, clock times and percentages", () => {
@@ -163,5 +163,70 @@ describe("names and shares", () => {
     const [share] = numericQuantities("Barely a third of the stations reported.");
     expect(share).toMatchObject({ unit: "%" });
     expect(share?.value).toBeCloseTo(100 / 3);
+  });
+});
+
+describe("numericQuantities: review fixes", () => {
+  const perDay = (t: string) => numericQuantities(t).filter((q) => q.unit === "per_day");
+
+  it("reads a count per period from the whole number, not a digit inside it", () => {
+    expect(numericQuantities("The gateway accepts 2,500 calls per hour.")).toEqual([{ value: 60000, unit: "per_day" }]);
+    expect(perDay("The calf drinks 2.5 buckets a day.")).toEqual([{ value: 2.5, unit: "per_day" }]);
+  });
+
+  it("keeps an amount per period (a price, a size) as an amount, not a count of events", () => {
+    expect(numericQuantities("The locker rents for 12 dollars a week.")).toEqual([{ value: 12, unit: "dollar" }]);
+    expect(numericQuantities("The card allows 8 GB a month.")).toEqual([{ value: 8, unit: "gb" }]);
+    expect(perDay("The mill ships four loads a week.")[0]?.value).toBeCloseTo(4 / 7);
+  });
+
+  it("reads a gap as a period only from the quantity's own unit word, and keeps its offset and spread", () => {
+    const [tram] = locatedQuantities("Trams pass at 12-minute intervals.");
+    expect(tram).toMatchObject({ unit: "per_day", value: 120, at: 14 });
+    // The unit word of another quantity is followed by "apart"; the 3 days stay a duration.
+    expect(numericQuantities("The fair lasts 3 days; the stalls stand two metres apart.")).toContainEqual({ value: 3, unit: "dai" });
+    const [ranged] = locatedQuantities("Checks come 4 to 6 days apart.");
+    expect(ranged?.unit).toBe("per_day");
+    expect(ranged?.spread).toBeGreaterThan(0);
+    expect(numericQuantities("Trains run 0 minutes apart.").every((q) => Number.isFinite(q.value))).toBe(true);
+  });
+
+  it("gives a rate phrase no extra duration of one period", () => {
+    expect(numericQuantities("She walks 30 minutes a day.")).toEqual([{ value: 30, unit: "minut" }]);
+    expect(numericQuantities("The hotline runs 18 hours a day, 6 days a week.")).toEqual([
+      { value: 18, unit: "hour" },
+      { value: 6, unit: "dai" },
+    ]);
+    expect(numericQuantities("The repair took a single day.")).toEqual([{ value: 1, unit: "dai" }]);
+    expect(numericQuantities("The repair took a day.")).toEqual([{ value: 1, unit: "dai" }]);
+  });
+
+  it("reads plural weekdays as a routine only after an opener", () => {
+    expect(perDay("Thursdays are busy at the bakery.")).toEqual([]);
+    expect(perDay("The bakery opens late on Thursdays and Saturdays.")[0]?.value).toBeCloseTo(2 / 7);
+  });
+
+  it("does not read a part of a period as a share", () => {
+    expect(numericQuantities("Rain fell mostly in the second half of the season.").filter((q) => q.unit === "%")).toEqual([]);
+    expect(numericQuantities("Half of the orchards flooded.")).toContainEqual({ value: 50, unit: "%", spread: 2.5 });
+  });
+
+  it("reads hours at night as small hours or late evening", () => {
+    expect(numericQuantities("The alarm went off at twelve at night.")).toEqual([{ value: 0, unit: "time" }]);
+    expect(numericQuantities("The alarm went off at three at night.")).toEqual([{ value: 180, unit: "time" }]);
+    expect(numericQuantities("The alarm went off at eleven at night.")).toEqual([{ value: 1380, unit: "time" }]);
+  });
+});
+
+describe("compareQuantities: anchoring on a long text", () => {
+  it("finds the words near a conflicting value in a long text, and only those", () => {
+    const filler = "The committee reviewed the report and agreed the agenda. ".repeat(200);
+    const anchored = compareQuantities(`${filler}The dough rests for 15 minutes before baking. ${filler}`, "The dough rests for 40 minutes.");
+    expect(anchored.conflicts).toHaveLength(1);
+    expect(anchored.unanchoredConflicts).toBe(0);
+    // The belief's words are in the text, but far from the value.
+    const far = compareQuantities(`The dough is good. ${filler}The committee met for 15 minutes. ${filler}`, "The dough rests for 40 minutes.");
+    expect(far.conflicts).toHaveLength(1);
+    expect(far.unanchoredConflicts).toBe(1);
   });
 });

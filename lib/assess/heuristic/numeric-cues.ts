@@ -44,6 +44,12 @@ const DURATION_STEMS: Readonly<Record<string, number>> = {
   month: 2629746, year: 31556952, ms: 0.001, millisecond: 0.001,
 };
 
+/** Stems of currencies and measures without an alias below: an amount in them is no count of events ("30 euros a month"). */
+const CURRENCY_NOUNS: ReadonlySet<string> = new Set([
+  "euro", "dollar", "pound", "penc", "penni", "cent", "yen", "buck", "franc", "usd", "eur", "gbp", "litr", "liter", "gallon", "tonn", "ton",
+  "calori", "kwh", "mbp",
+]);
+
 const numberValue = (w: string): number | undefined => (/^\d/.test(w) ? Number.parseFloat(w.replace(/,(?=\d{3}\b)/g, "")) : NUMBER_WORDS[w]);
 
 const FREQUENCY_PATTERNS: ReadonlyArray<{ pattern: RegExp; perDay: (m: RegExpMatchArray) => number | undefined }> = [
@@ -66,14 +72,18 @@ const FREQUENCY_PATTERNS: ReadonlyArray<{ pattern: RegExp; perDay: (m: RegExpMat
     },
   },
   {
-    // A count of events per unit: "one sweep a year", "two doses a day", "three visits per week" (not "20 minutes a
-    // day", an amount of time per day).
+    // A count of events per unit: "four checks a week", "two doses a day", "1.5 doses a day", "three visits per week"
+    // (not "20 minutes a day", an amount of time per day, nor "30 euros a month" or "5 GB a month", an amount per
+    // period). The lookbehind keeps the count from starting inside a longer number ("1,000", "1.5").
     pattern: new RegExp(
-      `\\b(once|twice|thrice|\\d+|${NUMBER_WORD_ALT})\\s+(?!(?:times?|${TIME_UNIT_ALT})s?\\b)([a-z]+(?:\\s+[a-z]+)?)\\s+(?:a|an|per|each)\\s+(${TIME_UNIT_ALT})\\b`,
+      `(?<![\\d.,])\\b(once|twice|thrice|\\d+(?:,\\d{3})*(?:\\.\\d+)?|${NUMBER_WORD_ALT})\\s+(?!(?:times?|${TIME_UNIT_ALT})s?\\b)([a-z]+(?:\\s+[a-z]+)?)\\s+(?:a|an|per|each)\\s+(${TIME_UNIT_ALT})\\b`,
       "g",
     ),
     perDay: (m) => {
       if (/\b(?:times?|of|the|and|or|in|for|to|is|are|was|were|minutes?|hours?|days?|weeks?|months?|years?|seconds?)\b/.test(m[2] ?? "")) return undefined;
+      // An amount in a currency or a measure is not a count of events.
+      const noun = stemWord((m[2] ?? "").split(/\s+/)[0] ?? "");
+      if (UNIT_ALIASES[noun] !== undefined || CURRENCY_NOUNS.has(noun)) return undefined;
       const n = m[1] === "once" ? 1 : m[1] === "twice" ? 2 : m[1] === "thrice" ? 3 : numberValue(m[1] ?? "");
       const days = UNIT_DAYS[m[3] ?? ""];
       return n === undefined || days === undefined ? undefined : n / days;
@@ -97,9 +107,16 @@ const FREQUENCY_PATTERNS: ReadonlyArray<{ pattern: RegExp; perDay: (m: RegExpMat
 export function frequencies(text: string): { quantities: NumericQuantity[]; rest: string } {
   let rest = text.toLowerCase();
   const quantities: NumericQuantity[] = [];
-  // Weekdays in the plural name a weekly routine: "on Mondays, Wednesdays and Fridays" = three times a week.
-  // "on alternate Thursdays" = every other Thursday.
-  const plural = [...rest.matchAll(/\b(alternate\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days\b/g)];
+  // Weekdays in the plural after an opener name a weekly routine: "on Tuesdays and Thursdays" = twice a week,
+  // "on alternate Wednesdays" = every other Wednesday. Without an opener ("Tuesdays are
+  // quiet") the weekday is a topic, not a frequency.
+  const WEEKDAY_PLURAL = "(alternate\\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days\\b";
+  const plural: RegExpMatchArray[] = [];
+  for (const lead of rest.matchAll(new RegExp(`\\b(?:on|every|each|most)\\s+(?=${WEEKDAY_PLURAL})`, "g"))) {
+    const list = new RegExp(`${WEEKDAY_PLURAL}(?:\\s*,\\s*|\\s+(?:and|or)\\s+|\\s*,\\s*(?:and|or)\\s+)?`, "y");
+    list.lastIndex = (lead.index ?? 0) + lead[0].length;
+    for (let m = list.exec(rest); m !== null; m = list.exec(rest)) plural.push(m);
+  }
   const days = new Set(plural.map((m) => m[2]));
   if (days.size > 0 && !/\bevery\s+other\b/.test(rest)) quantities.push({ value: days.size / (plural.some((m) => m[1] !== undefined) ? 14 : 7), unit: "per_day", at: plural[0]?.index ?? 0 });
   for (const { pattern, perDay } of FREQUENCY_PATTERNS) {
@@ -173,8 +190,10 @@ export function locatedQuantities(text: string): NumericQuantity[] {
   for (const m of rest.toLowerCase().matchAll(new RegExp(`\\b(\\d{1,2}|${NUMBER_WORD_ALT})\\s+(?:o'clock\\s+)?(in the morning|in the afternoon|in the evening|at night)\\b`, "g"))) {
     const hour = numberValue(m[1] ?? "");
     if (hour === undefined || hour < 1 || hour > 12) continue;
-    const pm = (m[2] ?? "").endsWith("morning") ? 0 : 12;
-    out.push(withBound({ value: ((hour % 12) + (hour === 12 && pm === 0 ? 0 : pm)) * 60, unit: "time", at: m.index ?? 0 }, boundBefore(rest, m.index ?? 0)));
+    const part = m[2] ?? "";
+    // At night, twelve is midnight and one to four are small hours; otherwise the hour is in the evening.
+    const hours = part.endsWith("morning") ? hour % 12 : part.endsWith("night") ? (hour === 12 ? 0 : hour <= 4 ? hour : hour + 12) : hour === 12 ? 12 : hour + 12;
+    out.push(withBound({ value: hours * 60, unit: "time", at: m.index ?? 0 }, boundBefore(rest, m.index ?? 0)));
     rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice((m.index ?? 0) + m[0].length);
   }
   const words = [...rest.toLowerCase().matchAll(/\d+(?:[.,]\d+)*%?x?|[a-z]+(?:-[a-z]+)*/g)];
@@ -245,8 +264,14 @@ export function locatedQuantities(text: string): NumericQuantity[] {
     out.push(APPROX.test(rest.slice(Math.max(0, at - 16), at).toLowerCase()) ? { ...q, spread: 0.15 * Math.abs(value) } : q);
   }
   // "an hour", "half an hour", "an hour and a quarter", "a month", "a full week"
-  for (const m of rest.toLowerCase().matchAll(/\b(half an|half a|an|a|one) (?:(?:full|whole|entire|good|single|solid|clear|calendar|working|business) )?(minute|hour|day|week|fortnight|month|year)( and a (?:half|quarter))?\b/g)) {
+  // ("a single day" is left to the number loop, which reads "single" as one.)
+  const rateBefore = new RegExp(`(?:\\d[\\d.,]*|\\b(?:${NUMBER_WORD_ALT}))[\\s-]+[a-z]+\\s+$`);
+  for (const m of rest.toLowerCase().matchAll(/\b(half an|half a|an|a|one) (?:(?:full|whole|entire|good|solid|clear|calendar|working|business) )?(minute|hour|day|week|fortnight|month|year)( and a (?:half|quarter))?\b/g)) {
     if (m[1] === "one") continue;
+    // "N units a X" is a rate ("45 minutes a week", "3 litres a day"), not a duration of one X.
+    if (m[1] === "a" || m[1] === "an") {
+      if (rateBefore.test(rest.slice(Math.max(0, (m.index ?? 0) - 40), m.index ?? 0).toLowerCase())) continue;
+    }
     const base = m[1]?.startsWith("half") ? 0.5 : 1;
     const extra = m[3] === undefined ? 0 : m[3].endsWith("half") ? 0.5 : 0.25;
     out.push(withBound({ value: base + extra, unit: stemWord(m[2] ?? ""), at: m.index ?? 0 }, boundBefore(rest, m.index ?? 0)));
@@ -257,7 +282,7 @@ export function locatedQuantities(text: string): NumericQuantity[] {
   }
   // A share of a group in words: "half of the users", "barely a third of", "three quarters of the sites" (percent).
   const SHARES: Readonly<Record<string, number>> = { half: 50, "a third": 100 / 3, "one third": 100 / 3, "two thirds": 200 / 3, "a quarter": 25, "one quarter": 25, "three quarters": 75 };
-  for (const m of rest.toLowerCase().matchAll(/\b(half|a third|one third|two thirds|a quarter|one quarter|three quarters)\s+(?:of|the)\b/g)) {
+  for (const m of rest.toLowerCase().matchAll(/(?<!\b(?:the|first|second|third|last|other|latter|former|later|earlier|early|late|upper|lower|back|front|top|bottom)\s+)\b(half|a third|one third|two thirds|a quarter|one quarter|three quarters)\s+(?:of|the)\b/g)) {
     const share = SHARES[m[1] ?? ""];
     if (share !== undefined) out.push({ value: share, unit: "%", spread: 0.05 * share, at: m.index ?? 0 });
   }
@@ -271,19 +296,27 @@ export function locatedQuantities(text: string): NumericQuantity[] {
 /** Words after a duration that make it the gap between repeats ("at twenty-minute intervals", "four weeks apart"). */
 const PERIOD_AFTER = /^\s*(?:[a-z]+\s+)?(?:intervals?|apart|cycles?|gaps?|rotation)\b/;
 
+/** Surface forms of each duration stem, to find a quantity's unit word right after its number. */
+const DURATION_SURFACE: Readonly<Record<string, string>> = {
+  second: "seconds?", sec: "secs?", minut: "minutes?", min: "mins?", hour: "hours?", hr: "hrs?", dai: "days?", week: "weeks?",
+  fortnight: "fortnights?", month: "months?", year: "years?", ms: "ms", millisecond: "milliseconds?",
+};
+
 /**
- * A duration stated as the gap between repeats reads as a frequency: "at 20-minute intervals" = "every 20 minutes".
- * Needs the quantity's offset, so it is applied where the duration's unit word can be found again in the text.
+ * A duration stated as the gap between repeats reads as a frequency: "at 15-minute intervals" = "every 15 minutes".
+ * Only the quantity's own unit word (at most three words after its number) is tested for the period word after it.
  */
 function asPeriod(lower: string): (q: NumericQuantity) => NumericQuantity {
   return (q) => {
     const seconds = DURATION_STEMS[q.unit];
-    if (seconds === undefined || q.bound !== undefined) return q;
-    const unitWord = new RegExp(`\\b${q.unit}[a-z]*\\b`, "g");
-    for (const m of lower.matchAll(unitWord)) {
-      if (PERIOD_AFTER.test(lower.slice((m.index ?? 0) + m[0].length))) return { value: 86400 / (q.value * seconds), unit: "per_day" };
-    }
-    return q;
+    const surface = DURATION_SURFACE[q.unit];
+    if (seconds === undefined || surface === undefined || q.bound !== undefined || q.at === undefined || !(q.value > 0)) return q;
+    const own = new RegExp(`^[\\w.,]*?(?:[\\s-]+[\\w.,]+){0,3}?[\\s-]+(?:${surface})\\b`).exec(lower.slice(q.at, q.at + 60));
+    if (own === null || !PERIOD_AFTER.test(lower.slice(q.at + own[0].length))) return q;
+    const perDay = 86400 / (q.value * seconds);
+    // A spread on the gap becomes one on the rate (first order: d(1/v) = dv / v²).
+    const spread = q.spread !== undefined ? (perDay * q.spread) / q.value : undefined;
+    return { value: perDay, unit: "per_day", at: q.at, ...(spread !== undefined ? { spread } : {}) };
   };
 }
 
@@ -318,32 +351,52 @@ export interface NumericComparison {
   /** Conflicts in a measured dimension (duration, frequency, time of day, share, length, mass, size). */
   typedConflicts: number;
   /**
-   * Counts compared across nouns: a belief count ("at most 20 pods") with no evidence value in its unit, and an
-   * evidence count in another noun or none ("45 replicas", "set to 200") outside the belief's interval. Weaker than a
+   * Counts compared across nouns: a belief count ("no more than 12 seats") with no evidence value in its unit, and an
+   * evidence count in another noun or none ("30 chairs", "raised to 80") outside the belief's interval. Weaker than a
    * conflict (the two numbers may count different things).
    */
   looseConflicts: number;
   /** The same, inside the belief's interval (or bound). */
   looseMatches: number;
-  /** Loose conflicts against a bound the belief states ("at most 20 pods" vs "45 replicas"). */
+  /** Loose conflicts against a bound the belief states ("no more than 12 seats" vs "30 chairs"). */
   looseOutsideBound: number;
   /** A belief frequency whose period the evidence states as a duration ("every six weeks" / "a cycle of forty days"). */
   periodMatches: number;
   /**
    * Conflicts whose evidence value attaches to none of the belief's words: no content word within four words of it
-   * is one the belief uses ("in batches of 90 seconds" against "logs are kept for 90 days"). Another slot, most likely.
+   * is one the belief uses ("rinsed for 15 seconds" against "the dough rests for 15 minutes"). Another slot, most likely.
    */
   unanchoredConflicts: number;
 }
 
-/** Content stems within `reach` tokens of a character offset (number words and units included; digits left out). */
-function stemsNear(text: string, at: number | undefined, reach = 4): Set<string> {
-  if (at === undefined) return new Set();
-  const tokens = contentTokens(text).filter((t) => !/^\d/.test(t.word) && NUMBER_WORDS[t.word] === undefined);
-  const all = [...text.toLowerCase().matchAll(/\S+/g)];
-  const position = (offset: number) => all.filter((m) => (m.index ?? 0) < offset).length;
-  const here = position(at);
-  return new Set(tokens.filter((t) => Math.abs(position(t.offset) - here) <= reach && DURATION_STEMS[t.stem] === undefined).map((t) => t.stem));
+/**
+ * Content stems within `reach` words of a character offset (number words and units included; digits left out).
+ * Built once per text: word starts and tokens are indexed, so each lookup costs one binary search and a small window.
+ */
+function stemsNearIn(text: string, reach = 4): (at: number | undefined) => Set<string> {
+  const tokens = contentTokens(text).filter((t) => !/^\d/.test(t.word) && NUMBER_WORDS[t.word] === undefined && DURATION_STEMS[t.stem] === undefined);
+  const starts = [...text.toLowerCase().matchAll(/\S+/g)].map((m) => m.index ?? 0);
+  // Number of words starting before `offset`.
+  const position = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((starts[mid] as number) < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const positions = tokens.map((t) => position(t.offset));
+  return (at) => {
+    if (at === undefined) return new Set();
+    const here = position(at);
+    const out = new Set<string>();
+    tokens.forEach((t, i) => {
+      if (Math.abs((positions[i] as number) - here) <= reach) out.add(t.stem);
+    });
+    return out;
+  };
 }
 
 type Interval = readonly [number, number];
@@ -421,8 +474,9 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
   }
   const typedConflicts = conflicts.filter((c) => TYPED_UNITS.has(c.belief.unit)).length;
   const beliefStems = new Set(contentTokens(belief).map((t) => t.stem));
+  const stemsNear = conflicts.length > 0 ? stemsNearIn(evidence) : undefined;
   const unanchoredConflicts = conflicts.filter((c) => {
-    const near = stemsNear(evidence, c.evidence.at);
+    const near = stemsNear?.(c.evidence.at) ?? new Set<string>();
     return c.evidence.at !== undefined && ![...near].some((x) => beliefStems.has(x));
   }).length;
   return { matches, conflicts, sameDimension, withinBound, outsideBound, typedConflicts, looseConflicts, looseMatches, looseOutsideBound, periodMatches, unanchoredConflicts };

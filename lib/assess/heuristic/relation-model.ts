@@ -55,10 +55,6 @@ const TWO_PART = /[;:]\s|[.!?]\s+[A-Z]/;
  */
 const EMBEDDED_QUALIFIER =
   /\b(?:if|unless|as long as|provided|only|whenever|during|applies to|apply to|applied to|covers?|covered|excludes?|excluded|except|between\s+\w+\s+and|until|from\s+\w+\s+to|depending on|(?:is|are)\s+(?:only\s+|just\s+|meant\s+|intended\s+)?for\s+(?!example|instance|now|years|a\b|an\b)|valid\s+(?:only\s+)?(?:for|in|on|at|when|while|until)|kicks?\s+in)\b/gi;
-/** A statement that something costs nothing ("free", "no fee", "at no cost", "without charge"). */
-const FREE = /\b(?:free|gratis|complimentary|no (?:\w+ ){0,2}(?:fee|charge|cost)s?|at no (?:extra )?cost|without (?:a |any )?(?:fee|charge))\b/i;
-/** A stated price: a currency sign or word with a number, or a verb of charging with an amount ("costs 3%"). */
-const PRICE = /[£$€¥]\s?\d|\b\d+(?:[.,]\d+)?\s*(?:pounds?|dollars?|euros?|pence|cents?)\b|\b(?:costs?|charges?|charged|pay|pays|paid|fee of)\s+(?:a\s+|an\s+)?(?:flat\s+)?(?:\d|[a-z]+\s+(?:pounds?|dollars?|euros?|percent))/i;
 /** Two parts set against each other: "…; …", "… but …", "… whereas …", "… rather than …", "… instead". */
 const CONTRAST = /;\s|\bbut\b|\bwhereas\b|\bwhile\b|\brather than\b|\binstead\b|\bnot\s+(?:for|in|on|at|between|to)\b/i;
 
@@ -124,7 +120,6 @@ export const FEATURE_NAMES = [
   "unanchored_conflict",
   "subject_words_kept",
   "predicate_words_kept",
-  "free_vs_price",
 ] as const;
 
 const has = (xs: readonly string[], prefix: string) => (xs.some((x) => x.startsWith(prefix)) ? 1 : 0);
@@ -205,8 +200,6 @@ export function relationFeatures(evidence: string, belief: BeliefText, s: Relati
     restricted_subject: s.context.some((c) => c.kind === "restricted_subject") ? 1 : 0,
     // A conflict of values under a named subset or condition: where the belief holds, not a denial.
     embedded_qualifier: Math.min(2, (evidence.match(EMBEDDED_QUALIFIER) ?? []).length - (belief.text.match(EMBEDDED_QUALIFIER) ?? []).length > 0 ? (evidence.match(EMBEDDED_QUALIFIER) ?? []).length : 0),
-    // One side says it costs nothing, the other names a price (either way round).
-    free_vs_price: (FREE.test(belief.text) && !FREE.test(evidence) && PRICE.test(evidence)) || (FREE.test(evidence) && !FREE.test(belief.text) && PRICE.test(belief.text)) ? 1 : 0,
     subject_words_kept: kept(split?.subject),
     predicate_words_kept: kept(split?.predicate),
     unanchored_conflict: s.quantities.unanchored > 0 ? 1 : 0,

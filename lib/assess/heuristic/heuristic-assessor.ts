@@ -81,7 +81,7 @@ export interface RelationSignals {
     /** Conflicts whose evidence value sits among none of the belief's words (another slot, most likely). */
     unanchored: number;
   };
-  /** Another day, part of the day, month or season in the "when" slot ("on Friday afternoon" vs "on Saturday night"). */
+  /** Another day, part of the day, month or season in the "when" slot ("on Thursday at noon" vs "on Sunday at dusk"). */
   dayClash: boolean;
   /**
    * The evidence names a subset or a condition the belief does not (a leading frame, a narrowed subject, a subgroup,
@@ -143,7 +143,7 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   for (const c of numbers.conflicts) {
     rebut.push(`numeric conflict (${round(c.evidence.value)} vs ${round(c.belief.value)} ${c.belief.unit})`);
   }
-  // A count against a bound the belief states, in another noun ("at most 20 pods" / "running 45 replicas").
+  // A count against a bound the belief states, in another noun ("at most 8 lanes" / "12 checkouts open").
   if (numbers.looseOutsideBound > 0) rebut.push("count outside the belief's bound");
   for (const m of numbers.matches) support.push(`same quantity (${round(m.value)} ${m.unit})`);
   if (b.direction !== 0 && e.direction !== 0) {

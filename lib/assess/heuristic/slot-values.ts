@@ -429,8 +429,8 @@ export function dayTimeSlots(text: string): string[] {
 }
 
 /**
- * Two texts put a different day or part of a day in their "when" slot ("on Saturday night" vs "on Friday
- * afternoon"; "on Monday morning" vs "on Monday evening"). A weekday used as a name ("the Sunday edition") is not a
+ * Two texts put a different day or part of a day in their "when" slot ("on Thursday at noon" vs "on Sunday
+ * at dusk"; "on Monday morning" vs "on Monday evening"). A weekday used as a name ("the Friday market") is not a
  * slot. Returns the two sides' slots, or null.
  */
 export function dayTimeClash(a: string, b: string): [string[], string[]] | null {
@@ -448,7 +448,7 @@ export function dayTimeClash(a: string, b: string): [string[], string[]] | null 
 const MONTH_OR_SEASON = /^(january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter)$/;
 const MONTH_SLOT_OPENERS = new Set(["in", "during", "by", "until", "till", "from", "before", "after", "since", "through", "early", "late", "mid", "each", "every", "over"]);
 
-/** The months or seasons a text names as when something happens ("in July", "by late August", "every spring"). */
+/** The months or seasons a text names as when something happens ("planted in February", "by early November", "every spring"). */
 export function monthSlots(text: string): string[] {
   const ws = tokenize(text).map((t) => t.word);
   const out: string[] = [];
@@ -463,7 +463,7 @@ export function monthSlots(text: string): string[] {
   return out;
 }
 
-/** Two texts put a different month or season in their "when" slot ("harvested in July" / "in late August"). */
+/** Two texts put a different month or season in their "when" slot ("planted in February" / "by early November"). */
 export function monthClash(a: string, b: string): [string[], string[]] | null {
   const sa = monthSlots(a);
   const sb = monthSlots(b);

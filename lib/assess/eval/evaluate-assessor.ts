@@ -303,11 +303,14 @@ export const HELDOUT4_WORDS_ONLY_FLOOR = { relationAccuracy: 0.57, manipulationR
  * 55.0 % words only, manipulation recall 54.2 % (13/24), precision 100 %; at its end (scored once: quantities with
  * dimension and bound, narrowed subjects, the refitted relation model, the fitted manipulation model) relations 80.0 %
  * (96/120; SUP 80.0 / REB 66.7 / CTX 90.0 / UNR 83.3 recall), 75.8 % words only, manipulation recall 100 % (24/24),
- * precision 96.0 % (one honest message flagged); words only (the phrase cues alone) recall stays 54.2 %. The floor
- * sits a few points under; the words-only floor applies when the embedding model is missing (CI always has it).
+ * precision 96.0 % (one honest message flagged); words only (the phrase cues alone) recall stays 54.2 %. A code
+ * review then found real misreadings in the new quantity reading ("1,000 requests per minute" read as none a day,
+ * "30 euros a month" as an event count, …); fixed, refitted, nothing tuned on v5, re-run once: relations 73.3 %
+ * (88/120) with the local model, 75.0 % words only, manipulation unchanged. The floor sits a few points under the
+ * shipped code's figures; the words-only floor applies when the embedding model is missing (CI always has it).
  */
-export const HELDOUT5_FLOOR = { relationAccuracy: 0.76, manipulationRecall: 0.9 } as const;
-export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.72, manipulationRecall: 0.5 } as const;
+export const HELDOUT5_FLOOR = { relationAccuracy: 0.7, manipulationRecall: 0.9 } as const;
+export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationRecall: 0.5 } as const;
 
 /**
  * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data

@@ -7,7 +7,6 @@ import { z } from "zod";
 import type { Assessor } from "@/lib/engine/assessor";
 import type { Embedder } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import { withVectorCache } from "@/lib/retrieval/vector-cache";
 import { createHeuristicAssessor } from "./heuristic/heuristic-assessor";
 import { createOpenAiAssessor, type OpenAiAssessorDeps } from "./openai/openai-assessor";
 
@@ -34,9 +33,6 @@ export function assessorKind(env: Readonly<Record<string, string | undefined>>):
   return parsed.OPENAI_API_KEY !== undefined || parsed.OPENAI_BASE_URL !== undefined ? "openai" : "heuristic";
 }
 
-/** Texts whose vectors the offline assessor keeps (~1.6 KB each at 384 dimensions). */
-const ASSESSOR_VECTOR_CACHE = 4_096;
-
 export interface SelectAssessorDeps extends OpenAiAssessorDeps {
   /**
    * Sentence embeddings for the offline heuristic (related vs unrelated by meaning). `undefined` uses the process's
@@ -53,9 +49,8 @@ export function selectAssessor(env: Readonly<Record<string, string | undefined>>
   const e = assessorEnvSchema.parse(env);
   const { embedder, ...openAiDeps } = deps;
   if (e.OPENAI_API_KEY === undefined && e.OPENAI_BASE_URL === undefined) {
-    const chosen = embedder === undefined ? getEmbedder() : embedder;
-    // One evidence text is embedded for its ESS and for each belief it is weighed against: once, behind the cache.
-    return createHeuristicAssessor({ embedder: chosen === null ? null : withVectorCache(chosen, ASSESSOR_VECTOR_CACHE) });
+    // The composition root (lib/beliefs/get-belief-services) hands in the process's cached embedder.
+    return createHeuristicAssessor({ embedder: embedder === undefined ? getEmbedder() : embedder });
   }
   return createOpenAiAssessor(
     {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { fetchModel } from "@/lib/embed/fetch-model";
 import { assessEss, assessEssWithMeaning, createHeuristicAssessor, MANIPULATION_MODEL } from "./heuristic-assessor";
-import { fitLogistic, loadManipulationModel, type ManipulationModel, MODEL_KINDS, probability, readManipulation, repeatedSegments, SHAPE_FEATURES, shapeFeatures } from "./manipulation-model";
+import { fitLogistic, loadManipulationModel, type ManipulationModel, MODEL_KINDS, probability, readManipulation, repeatedSegments, SHAPE_FEATURES, SHAPE_Z_LIMIT, shapeFeatures } from "./manipulation-model";
 
 const feature = (text: string, name: (typeof SHAPE_FEATURES)[number]) => shapeFeatures(text)[SHAPE_FEATURES.indexOf(name)];
 
@@ -123,6 +123,21 @@ describe("the committed model on the local embedding", () => {
     const assessor = createHeuristicAssessor({ embedder });
     expect((await assessor.assessEvidence(pressure[1] as string)).manipulative).toBe(true);
     expect((await assessor.assessEvidence(honest[0] as string)).manipulative).toBe(false);
+  });
+
+  it("reads a long pasted log as the longest message it knows, not as pressure (no extrapolation on length)", async () => {
+    const log = Array.from({ length: 30 }, (_, j) => `Pump ${j} at station ${j + 3} ran ${40 + j} hours and tripped ${j % 4} times in week ${j + 10}.`).join(" ");
+    const assessor = createHeuristicAssessor({ embedder });
+    expect((await assessor.assessEvidence(log)).manipulative).toBe(false);
+  });
+});
+
+describe("probability", () => {
+  it("holds each standardised shape feature within SHAPE_Z_LIMIT of the pool", () => {
+    const model = { bias: 0, weights: [1, 0], mean: [0], scale: [1] };
+    expect(probability(model, [3, 0])).toBeCloseTo(1 / (1 + Math.exp(-SHAPE_Z_LIMIT)));
+    expect(probability(model, [50, 0])).toBe(probability(model, [3, 0]));
+    expect(probability(model, [-50, 0])).toBe(probability(model, [-3, 0]));
   });
 });
 

@@ -147,10 +147,18 @@ export interface LogisticWeights {
 }
 
 /** Probability of pressure for a feature vector (`manipulationFeatures`). */
+/**
+ * Standardised shape features are held within this many standard deviations of the training pool: a message far
+ * outside it (a 400-word log paste against a pool of one- to three-sentence messages) reads like the longest message
+ * the model has seen, not as an extrapolation of a weight fitted on short ones.
+ */
+export const SHAPE_Z_LIMIT = 3;
+
 export function probability(model: LogisticWeights, x: readonly number[]): number {
   let s = model.bias;
   for (let j = 0; j < x.length; j++) {
-    const v = j < model.mean.length ? ((x[j] ?? 0) - (model.mean[j] ?? 0)) / (model.scale[j] || 1) : (x[j] ?? 0);
+    const z = ((x[j] ?? 0) - (model.mean[j] ?? 0)) / (model.scale[j] || 1);
+    const v = j < model.mean.length ? Math.max(-SHAPE_Z_LIMIT, Math.min(SHAPE_Z_LIMIT, z)) : (x[j] ?? 0);
     s += (model.weights[j] ?? 0) * v;
   }
   return 1 / (1 + Math.exp(-s));

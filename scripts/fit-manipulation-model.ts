@@ -3,10 +3,10 @@
  * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
- * The pool (issue #11, session 6): the labelled manipulation files dev, held-out v1–v4 and shared (each written at
+ * The pool (issue #11, session 7): the labelled manipulation files dev, held-out v1–v5 and shared (each written at
  * another time, in its own wording), plus — as extra honest negatives at a reduced weight — the belief and evidence
  * texts of the relation and restatement development files (plain honest prose). No file of the newest held-out set
- * (v5) is read: the file lists below are explicit.
+ * (v6) is read: the file lists below are explicit.
  *
  * Honest estimates: leave one file out. For each labelled file F, fit on the other files (and the extra negatives),
  * choose the threshold on the training files alone — the lowest probability at which the training files' own
@@ -41,11 +41,12 @@ const LABELLED: [string, string][] = [
   ["heldout2", "manipulation.heldout2.jsonl"],
   ["heldout3", "manipulation.heldout3.jsonl"],
   ["heldout4", "manipulation.heldout4.jsonl"],
+  ["heldout5", "manipulation.heldout5.jsonl"],
   ["shared", "shared/manipulation.jsonl"],
 ];
 const HONEST_PROSE = [
-  "relations.dev.jsonl", "relations.heldout.jsonl", "relations.heldout2.jsonl", "relations.heldout3.jsonl", "relations.heldout4.jsonl",
-  "restatement-dev.jsonl", "restatement-holdout.jsonl", "restatement-holdout2.jsonl", "restatement-holdout3.jsonl", "restatement-holdout4.jsonl",
+  "relations.dev.jsonl", "relations.heldout.jsonl", "relations.heldout2.jsonl", "relations.heldout3.jsonl", "relations.heldout4.jsonl", "relations.heldout5.jsonl",
+  "restatement-dev.jsonl", "restatement-holdout.jsonl", "restatement-holdout2.jsonl", "restatement-holdout3.jsonl", "restatement-holdout4.jsonl", "restatement-holdout5.jsonl",
 ];
 const args = process.argv.slice(2);
 const num = (name: string, fallback: number[]) => {
@@ -61,7 +62,7 @@ const SHOW_ERRORS = args.includes("--errors");
 /** A JSONL file of extra labelled practice messages to train on (always in the training side), for experiments. */
 const OWN = args.find((x) => x.startsWith("--own="))?.slice(6);
 // The current held-out set is never training data, even by hand.
-if (OWN !== undefined && /held-?out5|holdout5/i.test(OWN)) throw new Error("--own: the current held-out set (v5) is never trained on");
+if (OWN !== undefined && /held-?out6|holdout6/i.test(OWN)) throw new Error("--own: the current held-out set (v6) is never trained on");
 
 interface Sample {
   text: string;

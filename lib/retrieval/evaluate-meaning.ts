@@ -121,7 +121,7 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
  */
 export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75 } as const;
 
-/** The restatement files, in print order: dev, the retired held-out sets v1–v4 (v1–v3 tuned on since session 5, v4 since session 6), held-out v5. */
+/** The restatement files, in print order: dev, the retired held-out sets v1–v4 (v1–v3 tuned on since session 5, v4 since session 6, v5 since session 7). */
 export const RESTATEMENT_SPLITS = ["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"] as const;
 export type RestatementSplit = (typeof RESTATEMENT_SPLITS)[number];
 

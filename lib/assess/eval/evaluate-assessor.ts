@@ -115,13 +115,13 @@ export function loadHeldout4Cases(repoRoot: string): CaseSet {
  * The fifth held-out set (`lib/assess/eval/*.heldout5.jsonl`, issue #11's protocol, session 6): 120 relation pairs
  * (30 beliefs, one pair of each label per belief, 30 domains absent from every other set), 40 messages (24
  * manipulative, 16 honest controls), written blind to the assessor's code and committed alone (6d09ff7) before anything
- * of that round was tuned; scored at the round's start and once at its end. The current held-out set: never tuned on.
+ * of that round was tuned; scored at the round's start and once at its end. Development data since session 7.
  */
 export function loadHeldout5Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout5");
 }
 
-/** The development pool's sets by name ("dev", "heldout", "heldout2", "heldout3", "heldout4"), for per-set figures. */
+/** The development pool's sets by name ("dev", "heldout", …, "heldout5"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
     ["dev", loadDevCases(repoRoot)],
@@ -129,6 +129,7 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
     ["heldout2", loadHeldout2Cases(repoRoot)],
     ["heldout3", loadHeldout3Cases(repoRoot)],
     ["heldout4", loadHeldout4Cases(repoRoot)],
+    ["heldout5", loadHeldout5Cases(repoRoot)],
   ];
 }
 
@@ -136,12 +137,12 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
  * The development pool: the dev cases and the retired held-out sets. Each held-out set was scored and reported in the
  * round it was written for; at the next round it becomes development data (the fitted relation model trains on it,
  * cues may be checked against it) and only the newest held-out set measures unseen text. v1–v3 retired in session 5,
- * v4 in session 6.
+ * v4 in session 6, v5 in session 7.
  */
 export function loadDevelopmentPool(repoRoot: string): CaseSet {
   const sets = developmentSets(repoRoot).map(([, set]) => set);
   return {
-    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4}.jsonl")}`,
+    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4,heldout5}.jsonl")}`,
     relations: sets.flatMap((s) => s.relations),
     manipulation: sets.flatMap((s) => s.manipulation),
   };

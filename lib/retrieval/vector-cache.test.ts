@@ -57,6 +57,38 @@ describe("CachedEmbedder", () => {
     await expect(wrongLength.embed(["a"])).rejects.toBeInstanceOf(EmbeddingError);
     expect(short.cache.size + wrongLength.cache.size).toBe(0);
   });
+
+  it("embeds a text once when two callers miss it at the same time, and both get its vector", async () => {
+    const calls: string[][] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inner = { model: M1, embed: async (texts: readonly string[]) => (calls.push([...texts]), await gate, texts.map((t) => v(t.length))) };
+    const cached = new CachedEmbedder(inner, 10);
+    const first = cached.embed(["the ferry", "leaves"]);
+    const second = cached.embed(["leaves", "at noon"]);
+    expect(cached.pending).toBe(3);
+    release();
+    expect(await first).toEqual([v(9), v(6)]);
+    expect(await second).toEqual([v(6), v(7)]);
+    expect(calls).toEqual([["the ferry", "leaves"], ["at noon"]]);
+    expect(cached.pending).toBe(0);
+  });
+
+  it("hands a failure to every caller waiting on the text, and lets the next call try again", async () => {
+    let fail = true;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inner = { model: M1, embed: async (texts: readonly string[]) => { await gate; if (fail) throw new EmbeddingError("model not loaded"); return texts.map(() => v(1)); } };
+    const cached = new CachedEmbedder(inner, 10);
+    const first = cached.embed(["a"]);
+    const second = cached.embed(["a", "b"]);
+    release();
+    await expect(first).rejects.toBeInstanceOf(EmbeddingError);
+    await expect(second).rejects.toBeInstanceOf(EmbeddingError);
+    expect(cached.pending).toBe(0);
+    fail = false;
+    expect(await cached.embed(["a"])).toEqual([v(1)]);
+  });
 });
 
 describe("withVectorCache", () => {

@@ -46,11 +46,14 @@ export class VectorCache {
 
 /**
  * An embedder with a VectorCache in front: a text already embedded under the same model is not embedded again, and the
- * texts still missing go to the wrapped embedder in one call (each once). The assessor embeds a piece of evidence for
- * its ESS and again for every belief it is weighed against; behind this, once.
+ * texts still missing go to the wrapped embedder in one call (each once). A text another caller is embedding right now
+ * is awaited, not embedded a second time. The assessor embeds a piece of evidence for its ESS and again for every
+ * belief it is weighed against; behind this, once.
  */
 export class CachedEmbedder implements Embedder {
   readonly cache: VectorCache;
+  /** Vectors being computed, by cache key: concurrent misses for one text share the one call. */
+  private readonly inFlight = new Map<string, Promise<Float32Array>>();
 
   constructor(
     readonly inner: Embedder,
@@ -67,30 +70,49 @@ export class CachedEmbedder implements Embedder {
     await this.inner.load?.();
   }
 
+  /** Texts currently being embedded (for tests and diagnostics). */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const model = this.inner.model;
-    const found = new Map<string, Float32Array>();
-    const missingSet = new Set<string>();
+    const found = new Map<string, Float32Array | Promise<Float32Array>>();
+    const missing: string[] = [];
     for (const t of texts) {
-      if (found.has(t) || missingSet.has(t)) continue;
-      const v = this.cache.get(model, t);
+      if (found.has(t)) continue;
+      const v = this.cache.get(model, t) ?? this.inFlight.get(VectorCache.key(model, t));
       if (v !== undefined) found.set(t, v);
-      else missingSet.add(t);
-    }
-    const missing = [...missingSet];
-    if (missing.length > 0) {
-      const vs = await this.inner.embed(missing);
-      // A wrong answer from the wrapped embedder is its failure, not a vector to keep.
-      if (vs.length !== missing.length || vs.some((v) => v?.length !== model.dimensions)) {
-        throw new EmbeddingError(`${modelKey(model)} answered ${vs.length} vectors for ${missing.length} texts, or vectors of another length than ${model.dimensions}`);
+      else {
+        missing.push(t);
+        found.set(t, new Float32Array(0)); // replaced below, before anything awaits
       }
-      missing.forEach((t, i) => {
-        const v = vs[i] as Float32Array;
-        found.set(t, v);
-        this.cache.set(model, t, v);
-      });
     }
-    return texts.map((t) => found.get(t) as Float32Array);
+    if (missing.length > 0) {
+      const batch = this.embedMissing(model, missing);
+      const keys = missing.map((t) => VectorCache.key(model, t));
+      const ones = missing.map((t, i) => {
+        const one = batch.then((vs) => vs[i] as Float32Array);
+        this.inFlight.set(keys[i] as string, one);
+        found.set(t, one);
+        return one;
+      });
+      const settle = () => keys.forEach((k, i) => this.inFlight.get(k) === ones[i] && this.inFlight.delete(k));
+      // Cleans up on either outcome; the failure itself reaches every caller through `ones`.
+      batch.then(settle, settle);
+    }
+    return Promise.all(texts.map((t) => found.get(t) as Float32Array | Promise<Float32Array>));
+  }
+
+  /** One call to the wrapped embedder; its answer checked and kept in the cache. */
+  private async embedMissing(model: EmbeddingModel, missing: readonly string[]): Promise<Float32Array[]> {
+    const vs = await this.inner.embed(missing);
+    // A wrong answer from the wrapped embedder is its failure, not a vector to keep.
+    if (vs.length !== missing.length || vs.some((v) => v?.length !== model.dimensions)) {
+      throw new EmbeddingError(`${modelKey(model)} answered ${vs.length} vectors for ${missing.length} texts, or vectors of another length than ${model.dimensions}`);
+    }
+    missing.forEach((t, i) => this.cache.set(model, t, vs[i] as Float32Array));
+    return vs;
   }
 }
 

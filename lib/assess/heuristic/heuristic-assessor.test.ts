@@ -137,6 +137,28 @@ describe("heuristic assessor: contraction, conflict, claims, recall, synthesis",
     expect(no).toMatchObject({ contract: false, severity: 0 });
   });
 
+  it("weighs rebuttals and supports as its own evidence and relation readings do, embedding model included", async () => {
+    const embedded: string[] = [];
+    const embedder = {
+      model: { name: "probe", version: "1", dimensions: 3 },
+      embed: async (texts: readonly string[]) => texts.map((t) => (embedded.push(t), Float32Array.of(1, t.length % 7, 0.5))),
+    };
+    const withMeaning = createHeuristicAssessor({ embedder });
+    const rebuttals = ["The export job has not written any sales report since May.", "The archive bucket has no sales report newer than May.", "Logs show the export job never reached the archive bucket."];
+    const supports = ["Last night the export job wrote the sales report into the archive bucket again."];
+    const weigh = async (texts: string[], expected: string) => {
+      let sum = 0;
+      for (const t of texts) {
+        const [e, r] = [await withMeaning.assessEvidence(t), await withMeaning.assessRelation(t, BELIEF)];
+        sum += e.ess * (r.relation === expected ? r.strength : 0.5 * Math.max(r.strength, 0.3));
+      }
+      return Math.round(sum * 1000) / 1000;
+    };
+    const c = await withMeaning.assessContraction(BELIEF, rebuttals, supports);
+    expect(embedded).toEqual(expect.arrayContaining([...rebuttals, ...supports]));
+    expect(c.reasoning).toContain(`weigh ${await weigh(rebuttals, "REBUTS")} against 1 support(s) weighing ${await weigh(supports, "SUPPORTS")}`);
+  });
+
   it("sees a refinement as more specific", async () => {
     const r = await assessor.analyseConflict("The nightly export job writes the sales report to the archive bucket at 3 a.m. in CSV.", BELIEF);
     expect(r.moreSpecific).toBe(true);

@@ -468,37 +468,42 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
       throw error;
     }
   };
+  const assessEvidence: Assessor["assessEvidence"] = async (text) => {
+    const model = options.manipulationModel === undefined ? MANIPULATION_MODEL : options.manipulationModel;
+    if (embedder === null || model === null || modelKey(embedder.model) !== model.embeddingModel) return { ...assessEss(text), assessor: HEURISTIC_STAMP };
+    try {
+      const [vector] = await embedder.embed([text]);
+      if (vector) return { ...assessEssWithMeaning(text, vector, model), assessor: HEURISTIC_STAMP };
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error;
+    }
+    return { ...assessEss(text), assessor: HEURISTIC_STAMP };
+  };
+  const assessRelation: Assessor["assessRelation"] = async (evidence, belief) => {
+    const model = options.relationModel === undefined ? RELATION_MODEL : options.relationModel;
+    const meaning = await meaningOf(evidence, belief.text);
+    return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, model, meaning.parts), assessor: HEURISTIC_STAMP };
+  };
   return {
     name: HEURISTIC_STAMP,
     heuristic: true,
 
-    async assessEvidence(text) {
-      const model = options.manipulationModel === undefined ? MANIPULATION_MODEL : options.manipulationModel;
-      if (embedder === null || model === null || modelKey(embedder.model) !== model.embeddingModel) return { ...assessEss(text), assessor: HEURISTIC_STAMP };
-      try {
-        const [vector] = await embedder.embed([text]);
-        if (vector) return { ...assessEssWithMeaning(text, vector, model), assessor: HEURISTIC_STAMP };
-      } catch (error) {
-        if (!(error instanceof EmbeddingError)) throw error;
-      }
-      return { ...assessEss(text), assessor: HEURISTIC_STAMP };
-    },
-
-    async assessRelation(evidence, belief) {
-      const model = options.relationModel === undefined ? RELATION_MODEL : options.relationModel;
-      const meaning = await meaningOf(evidence, belief.text);
-      return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, model, meaning.parts), assessor: HEURISTIC_STAMP };
-    },
+    assessEvidence,
+    assessRelation,
 
     async assessContraction(belief, rebuttals, supports): Promise<ContractionAssessment> {
-      // R, S = Σ ESS · (relation strength when the heuristic agrees with the stated direction, else half of it).
-      const weigh = (texts: readonly string[], expected: "REBUTS" | "SUPPORTS") =>
-        texts.reduce((sum, t) => {
-          const r = classifyRelation(t, belief);
-          return sum + assessEss(t).ess * (r.relation === expected ? r.strength : 0.5 * Math.max(r.strength, 0.3));
-        }, 0);
-      const R = weigh(rebuttals, "REBUTS");
-      const S = weigh(supports, "SUPPORTS");
+      // R, S = Σ ESS · (relation strength when the reading agrees with the stated direction, else half of it), each
+      // text read as assessEvidence and assessRelation read it (with the embedding model and fitted models when loaded).
+      const weigh = async (texts: readonly string[], expected: "REBUTS" | "SUPPORTS") => {
+        let sum = 0;
+        for (const t of texts) {
+          const [e, r] = await Promise.all([assessEvidence(t), assessRelation(t, belief)]);
+          sum += e.ess * (r.relation === expected ? r.strength : 0.5 * Math.max(r.strength, 0.3));
+        }
+        return sum;
+      };
+      const R = await weigh(rebuttals, "REBUTS");
+      const S = await weigh(supports, "SUPPORTS");
       const contract = rebuttals.length >= 3 && R > 0 && R >= S;
       // severity = clamp((R − S)/(R + S) + 0.25, 0.1, 0.9); 1 (retire) only when nothing supports the belief.
       const severity = !contract ? 0 : S === 0 && R >= 1 ? 1 : round(clamp((R - S) / (R + S) + 0.25, 0.1, 0.9));

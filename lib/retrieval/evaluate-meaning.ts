@@ -8,7 +8,7 @@
  *   relevance): hit@1 and hit@3, lexical (`retrieve`) and hybrid (`retrieve` with the query cosines) side by side; and
  *   for unanswerable questions, how often the top result stays under the hybrid answer floor (abstention).
  *
- * Data (lib/assess/eval/): `restatement-{dev,holdout,holdout2,holdout3,holdout4,holdout5}.jsonl`, `retrieval-{dev,holdout}.json`. The held-out files were
+ * Data (lib/assess/eval/): `restatement-{dev,holdout,holdout2,holdout3,holdout4,holdout5,holdout6}.jsonl`, `retrieval-{dev,holdout,holdout6}.json`. The held-out files were
  * written and committed before anything was tuned; only the dev files were looked at while tuning.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -117,12 +117,14 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
  * Session 6 (value kinds, more notations, role and direction checks, frames compared by their differing parts): v4
  * 89.6 % (tuned on since session 6: a regression floor). On `restatement-holdout5.jsonl` (written blind before
  * session 6, committed alone in 6d09ff7) 79.2 % at the round's start and 79.2 % at its end (scored once; other pairs
- * missed). Raise it when the figures rise; never lower it to pass, never tune on the current held-out pairs.
+ * missed). v5 is development data since session 7. On `restatement-holdout6.jsonl` (written blind before session 7,
+ * committed alone in 0131ac2) 73.1 % at the round's start (5 false merges, 9 missed). Raise it when the figures rise;
+ * never lower it to pass, never tune on the current held-out pairs.
  */
-export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75 } as const;
+export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75, holdout6: 0.7 } as const;
 
-/** The restatement files, in print order: dev, the retired held-out sets v1–v4 (v1–v3 tuned on since session 5, v4 since session 6, v5 since session 7). */
-export const RESTATEMENT_SPLITS = ["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"] as const;
+/** The restatement files, in print order: dev, the retired held-out sets v1–v4 (v1–v3 tuned on since session 5, v4 since session 6, v5 since session 7), held-out v6. */
+export const RESTATEMENT_SPLITS = ["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"] as const;
 export type RestatementSplit = (typeof RESTATEMENT_SPLITS)[number];
 
 export interface MeaningReport {
@@ -133,7 +135,7 @@ export interface MeaningReport {
 
 /** The held-out splits whose semantic restatement accuracy is under RESTATEMENT_FLOOR, as messages (none without a model). */
 export function restatementBelowFloor(report: MeaningReport): string[] {
-  return (["holdout", "holdout2", "holdout3", "holdout4", "holdout5"] as const)
+  return (["holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"] as const)
     .filter((split) => report.restatement[split] !== undefined && (report.restatement[split] as number) < RESTATEMENT_FLOOR[split])
     .map((split) => `restatement ${split}: accuracy must be ≥ ${RESTATEMENT_FLOOR[split] * 100}%`);
 }

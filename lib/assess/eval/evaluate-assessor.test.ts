@@ -7,6 +7,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from "../openai/testing/
 import { selectAssessor } from "../select-assessor";
 import {
   evaluateAssessor,
+  type EvaluationReport,
   formatReport,
   HELDOUT2_FLOOR,
   HELDOUT3_FLOOR,
@@ -14,6 +15,8 @@ import {
   HELDOUT4_WORDS_ONLY_FLOOR,
   HELDOUT5_FLOOR,
   HELDOUT5_WORDS_ONLY_FLOOR,
+  HELDOUT6_FLOOR,
+  HELDOUT6_WORDS_ONLY_FLOOR,
   HELDOUT_FLOOR,
   DEVELOPMENT_FLOOR,
   loadCaseDir,
@@ -22,6 +25,7 @@ import {
   loadHeldout3Cases,
   loadHeldout4Cases,
   loadHeldout5Cases,
+  loadHeldout6Cases,
   loadDevelopmentPool,
   loadHeldoutCases,
   loadSharedCases,
@@ -65,30 +69,49 @@ describe("the repo's labelled sets", () => {
     }
     const ids = [...dev.relations, ...heldout.relations, ...heldout2.relations, ...heldout3.relations, ...heldout4.relations, ...dev.manipulation, ...heldout.manipulation, ...heldout2.manipulation, ...heldout3.manipulation, ...heldout4.manipulation].map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    // The development pool is dev plus every retired held-out set (v1–v4).
-    const pool = loadDevelopmentPool(repoRoot);
-    expect(pool.relations.length).toBe(dev.relations.length + heldout.relations.length + heldout2.relations.length + heldout3.relations.length + heldout4.relations.length);
-    // The current held-out set (v5) shares no belief and no message with the development pool.
     const heldout5 = loadHeldout5Cases(repoRoot);
+    // The development pool is dev plus every retired held-out set (v1–v5).
+    const pool = loadDevelopmentPool(repoRoot);
+    expect(pool.relations.length).toBe(dev.relations.length + heldout.relations.length + heldout2.relations.length + heldout3.relations.length + heldout4.relations.length + heldout5.relations.length);
     expect(heldout5.relations.length).toBeGreaterThanOrEqual(120);
     expect(heldout5.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(24);
     expect(heldout5.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(16);
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout5.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(30);
     }
-    const allIds = [...ids, ...heldout5.relations.map((c) => c.id), ...heldout5.manipulation.map((c) => c.id)];
+    // The current held-out set (v6) has one pair of each label per belief and shares no belief and no message with the
+    // development pool.
+    const heldout6 = loadHeldout6Cases(repoRoot);
+    expect(heldout6.relations.length).toBeGreaterThanOrEqual(128);
+    expect(heldout6.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(26);
+    expect(heldout6.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(18);
+    for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
+      expect(heldout6.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(32);
+    }
+    const allIds = [...ids, ...[heldout5, heldout6].flatMap((s) => [...s.relations, ...s.manipulation].map((c) => c.id))];
     expect(new Set(allIds).size).toBe(allIds.length);
     const poolBeliefs = new Set(pool.relations.map((c) => c.belief));
-    expect(heldout5.relations.filter((c) => poolBeliefs.has(c.belief))).toEqual([]);
+    expect(heldout6.relations.filter((c) => poolBeliefs.has(c.belief))).toEqual([]);
     const poolTexts = new Set(pool.manipulation.map((c) => c.text));
-    expect(heldout5.manipulation.filter((c) => poolTexts.has(c.text))).toEqual([]);
+    expect(heldout6.manipulation.filter((c) => poolTexts.has(c.text))).toEqual([]);
     // No belief of a held-out set appears in dev (a held-out belief is a domain the cues never saw when it was scored).
     const devBeliefs = new Set(dev.relations.map((c) => c.belief));
-    for (const set of [heldout, heldout2, heldout3, heldout4]) {
+    for (const set of [heldout, heldout2, heldout3, heldout4, heldout5]) {
       expect(set.relations.filter((c) => devBeliefs.has(c.belief))).toEqual([]);
       const devTexts = new Set(dev.manipulation.map((c) => c.text));
       expect(set.manipulation.filter((c) => devTexts.has(c.text))).toEqual([]);
     }
+  });
+});
+
+describe("meetsFloor", () => {
+  const report = (accuracy: number, recall: number, precision: number) =>
+    ({ relation: { accuracy }, manipulation: { recall, precision } }) as unknown as EvaluationReport;
+  it("checks manipulation precision only when the floor names one", () => {
+    expect(meetsFloor(report(0.8, 0.9, 0.5), { relationAccuracy: 0.7, manipulationRecall: 0.9 })).toBe(true);
+    expect(meetsFloor(report(0.8, 0.9, 0.5), { relationAccuracy: 0.7, manipulationRecall: 0.9, manipulationPrecision: 0.7 })).toBe(false);
+    expect(meetsFloor(report(0.8, 0.9, 0.7), { relationAccuracy: 0.7, manipulationRecall: 0.9, manipulationPrecision: 0.7 })).toBe(true);
+    expect(meetsFloor(report(0.6, 0.9, 1), { relationAccuracy: 0.7, manipulationRecall: 0.9, manipulationPrecision: 0.7 })).toBe(false);
   });
 });
 
@@ -102,11 +125,13 @@ describe("evaluation of the offline assessor", () => {
     expect(meetsFloor(report)).toBe(true);
   });
 
-  it("stays at or above the CI floor on held-out v5 and the regression floors on the retired v1–v4, with the local embedding model when it is fetched", async () => {
+  it("stays at or above the CI floor on held-out v6 and the regression floors on the retired v1–v5, with the local embedding model when it is fetched", async () => {
     const embedder = getEmbedder();
     const v4Floor = embedder === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR;
     const v5Floor = embedder === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR;
-    for (const [cases, floor] of [[loadHeldoutCases(repoRoot), HELDOUT_FLOOR], [loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR], [loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR], [loadHeldout4Cases(repoRoot), v4Floor], [loadHeldout5Cases(repoRoot), v5Floor]] as const) {
+    const v6Floor = embedder === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR;
+    const sets = [[loadHeldoutCases(repoRoot), HELDOUT_FLOOR], [loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR], [loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR], [loadHeldout4Cases(repoRoot), v4Floor], [loadHeldout5Cases(repoRoot), v5Floor], [loadHeldout6Cases(repoRoot), v6Floor]] as const;
+    for (const [cases, floor] of sets) {
       const report = await evaluateAssessor(createHeuristicAssessor({ embedder }), cases);
       console.log(`${embedder === null ? "(no embedding model: words only)" : `(with ${embedder.model.name})`}\n${formatReport(report)}`);
       expect(meetsFloor(report, floor), cases.source).toBe(true);

@@ -121,6 +121,17 @@ export function loadHeldout5Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout5");
 }
 
+/**
+ * The sixth held-out set (`lib/assess/eval/*.heldout6.jsonl`, issue #11's protocol, session 7): 128 relation pairs
+ * (32 beliefs, one pair of each label per belief, 32 domains absent from every other set), 44 messages (26
+ * manipulative, 18 honest controls, several of them urgent or citing authority with checkable evidence), written blind
+ * to the assessor's code and committed alone (0131ac2) before anything of that round was tuned; scored at the round's
+ * start and once at its end. The current held-out set: never tuned on.
+ */
+export function loadHeldout6Cases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout6");
+}
+
 /** The development pool's sets by name ("dev", "heldout", …, "heldout5"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
@@ -314,17 +325,34 @@ export const HELDOUT5_FLOOR = { relationAccuracy: 0.7, manipulationRecall: 0.9 }
 export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationRecall: 0.5 } as const;
 
 /**
+ * Held-out v6 (*.heldout6.jsonl, committed alone in 0131ac2 before session 7 changed anything). At the round's start
+ * (the code of 384ea3a): relations 74.2 % (95/128) with the local model (SUP 62.5 / REB 62.5 / CTX 71.9 / UNR 100
+ * recall), 70.3 % words only, 58.6 % by the rule order alone; manipulation recall 80.8 % (21/26) at precision 75.0 %
+ * (7 of 18 honest messages flagged), words only recall 42.3 % at precision 100 %. The fitted manipulation model's
+ * leave-one-file-out estimate (≈ 93 % recall, 97 % precision) did not hold on harder honest controls: hence a
+ * precision floor beside the recall floor from this set on. Floors sit under the round-start figures until the round's
+ * end run.
+ */
+export const HELDOUT6_FLOOR = { relationAccuracy: 0.7, manipulationRecall: 0.76, manipulationPrecision: 0.7 } as const;
+export const HELDOUT6_WORDS_ONLY_FLOOR = { relationAccuracy: 0.66, manipulationRecall: 0.38 } as const;
+
+/**
  * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data
  * since session 5: 68.6 % and 95.0 % of relations, manipulation recall 100 % on both). Not a measure of unseen text.
  */
 export const DEVELOPMENT_FLOOR = { relationAccuracy: 0.65, manipulationRecall: 0.95 } as const;
 
-export type Floor = { readonly relationAccuracy: number; readonly manipulationRecall: number };
+/** What a set must reach: relation accuracy and manipulation recall, and (when given) manipulation precision. */
+export type Floor = { readonly relationAccuracy: number; readonly manipulationRecall: number; readonly manipulationPrecision?: number };
 
 export function meetsTargets(report: EvaluationReport): boolean {
   return report.relation.accuracy >= TARGETS.relationAccuracy && report.manipulation.recall >= TARGETS.manipulationRecall;
 }
 
 export function meetsFloor(report: EvaluationReport, floor: Floor = HELDOUT_FLOOR): boolean {
-  return report.relation.accuracy >= floor.relationAccuracy && report.manipulation.recall >= floor.manipulationRecall;
+  return (
+    report.relation.accuracy >= floor.relationAccuracy &&
+    report.manipulation.recall >= floor.manipulationRecall &&
+    report.manipulation.precision >= (floor.manipulationPrecision ?? 0)
+  );
 }

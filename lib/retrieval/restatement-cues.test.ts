@@ -8,9 +8,11 @@ import {
   limitClash,
   modalClash,
   narrowingInsert,
+  participantSwap,
   phraseRolesSwapped,
   relationFlip,
   valueClash,
+  valueOnOneSide,
   valuesAgree,
   weekdayOnOneSide,
 } from "./restatement-cues";
@@ -159,5 +161,30 @@ describe("cues that must not fire on ordinary restatements (review findings)", (
   it("does not read the month May as a permission", () => {
     expect(modalClash("The festival is held in May and tickets must be booked early.", "Tickets must be booked early for the festival held in May.")).toBe(false);
     expect(modalClash("Visitors may park on the verge.", "Visitors must park on the verge.")).toBe(true);
+  });
+});
+
+describe("a claim about the same thing that is another claim", () => {
+  it("reads a value left behind on one side when the values do not agree", () => {
+    expect(valueOnOneSide("The bakery bakes rye bread three times a week.", "The bakery sells its rye bread at the market.")).not.toBeNull();
+    expect(valueOnOneSide("The bakery bakes rye bread three times a week.", "Rye bread comes out of the bakery's oven thrice weekly.")).toBeNull();
+    expect(valueOnOneSide("The bakery bakes rye bread.", "The bakery sells its rye bread at the market.")).toBeNull();
+    // "all" / "some" are said of nearly anything: left behind, they are no evidence.
+    expect(valueOnOneSide("All the bakery's loaves are baked before dawn.", "The bakery's loaves are baked before dawn.")).toBeNull();
+  });
+
+  it("reads a working week as five working days", () => {
+    expect([...allValues("Repairs are finished within one working week.")]).toEqual([...allValues("Repairs are finished within five working days.")]);
+    expect(valueClash("Repairs are finished within two business weeks.", "Repairs are finished within ten business days.")).toBeNull();
+    expect(valueClash("Repairs are finished within one working week.", "Repairs are finished within seven working days.")).not.toBeNull();
+  });
+
+  it("finds a participant replaced around the same verb when one side is in the passive", () => {
+    expect(participantSwap("The gardeners prune every hedge in March.", "Every hedge is pruned in March by the volunteers.")).toEqual(["gardeners", "volunteers"]);
+    expect(participantSwap("The gardeners prune every hedge in March.", "Every hedge is pruned in March by the gardeners.")).toBeNull();
+    // A paraphrase turns the sentence round with another verb: the verb is the odd word out, not a participant.
+    expect(participantSwap("Lena runs the allotment society.", "The allotment society is chaired by Lena.")).toBeNull();
+    // Both sides active: the same-order check (`substitution`) reads those.
+    expect(participantSwap("The gardeners prune every hedge.", "The volunteers prune every hedge.")).toBeNull();
   });
 });

@@ -7,7 +7,7 @@
  */
 
 import { matchesAny as sameValueIn, numeralize, slotValues } from "@/lib/assess/heuristic/slot-values";
-import { isContentWord, stemWord, tokenize } from "@/lib/assess/heuristic/tokenize";
+import { contentTokens, isContentWord, stemWord, tokenize } from "@/lib/assess/heuristic/tokenize";
 
 const SMALL_NUMBERS: Readonly<Record<string, number>> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
@@ -35,6 +35,9 @@ const DAY_PARTS = /^(?:morning|afternoon|evening|night)s?$/;
 const WEEKDAY = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?$/;
 /** Occurrence nouns that count events in a period ("three nights a week", "two days each week"). */
 const OCCURRENCES = /^(?:days?|nights?|evenings?|mornings?|afternoons?|times?|sessions?|occasions?|visits?)$/;
+
+/** Working days in a working week. */
+const WORKING_WEEK_DAYS = 5;
 
 /** Length, mass and volume units, as a factor to one base unit of their dimension. */
 const MEASURES: Readonly<Record<string, [string, number]>> = {
@@ -111,6 +114,11 @@ export function extraValues(text: string): Set<string> {
     const ratio = n !== null && w !== "a" && w !== "an" && next === "in" ? numberWord(ws[i + 2]) : null;
     if (ratio !== null && n !== null && ratio > n) out.add(`p${Math.round((100 * n) / ratio)}`);
     if (w === "handful" || (w === "hardly" && next === "any")) out.add("q:few");
+    // "a working week" is five working days, not seven calendar ones ("within one working week" / "within five working days").
+    const weeks = numberWord(ws[i - 1]);
+    if ((w === "working" || w === "business" || w === "work") && /^weeks?$/.test(next ?? "") && weeks !== null && weeks > 0) {
+      out.add(`d${weeks * WORKING_WEEK_DAYS * 1440}`).add(`x:d${weeks * 10080}`);
+    }
   }
   return out;
 }
@@ -186,6 +194,28 @@ function matchesAny(value: string, others: ReadonlySet<string>): boolean {
     if (x >= WEEK_MINUTES && [...others].some((o) => /^d\d/.test(o) && Number(o.slice(1)) >= WEEK_MINUTES && Math.abs(Number(o.slice(1)) - x) <= CALENDAR_TOLERANCE * Math.max(x, Number(o.slice(1))))) return true;
   }
   return sameValueIn(value, others);
+}
+
+/**
+ * A value one statement pins that the other does not restate, when their values do not agree (`valuesAgree`) — or
+ * null: "harvests twice a week" / "grows its crop on straw", "after five attempts" / "kept for fourteen days". A
+ * restatement carries its values over, so a value left behind is evidence against it (the converse of `valuesAgree`);
+ * not a clash, since the other side may say it in words the value readers miss.
+ */
+export function valueOnOneSide(a: string, b: string): string | null {
+  if (valuesAgree(a, b)) return null;
+  const [onlyA, onlyB] = unmatchedValues(a, b);
+  return onlyA[0] ?? onlyB[0] ?? null;
+}
+
+/**
+ * The values each statement pins that the other does not (`allValues`, matched as `valueClash` matches them), leaving
+ * out "all" / "some" (said of nearly anything): [only in a, only in b].
+ */
+export function unmatchedValues(a: string, b: string): [string[], string[]] {
+  const va = allValues(a);
+  const vb = allValues(b);
+  return [[...va].filter((v) => !WEAK_VALUES.has(v) && !matchesAny(v, vb)), [...vb].filter((v) => !WEAK_VALUES.has(v) && !matchesAny(v, va))];
 }
 
 /**
@@ -428,4 +458,32 @@ export function narrowingInsert(a: string, b: string): string | null {
   const x = toks(a);
   const y = toks(b);
   return check(x, y) ?? check(y, x);
+}
+
+/** A passive participle followed, later in the sentence, by its agent ("is checked before launch by …"). */
+const PASSIVE_WITH_AGENT = new RegExp(`${PASSIVE.source}.*\\bby\\b`);
+
+/**
+ * One side in the passive with the verb the other side uses in the active, the same content words on both sides but
+ * one each ("The instructors check every harness" / "Every harness is checked by the students"): the verb is kept, so
+ * the odd word out is a participant, and a participant swapped changes the claim (`substitution` reads the same
+ * swap only in one word order). A paraphrase that turns the sentence round swaps the verb instead ("Bob leads the
+ * team" / "The team is headed by Bob"), which is not read here. Returns the two words, or null.
+ */
+export function participantSwap(a: string, b: string): [string, string] | null {
+  const pa = PASSIVE_WITH_AGENT.exec(a.toLowerCase());
+  const pb = PASSIVE_WITH_AGENT.exec(b.toLowerCase());
+  if ((pa === null) === (pb === null)) return null;
+  const clause = ((pa ?? pb) as RegExpExecArray)[0];
+  const participle = stemWord((PASSIVE.exec(clause) as RegExpExecArray)[0].split(/\s+/).pop() as string);
+  const ta = contentTokens(a);
+  const tb = contentTokens(b);
+  if (!ta.some((t) => t.stem === participle) || !tb.some((t) => t.stem === participle)) return null;
+  const count = (ts: readonly { stem: string }[]) => ts.reduce((m, t) => m.set(t.stem, (m.get(t.stem) ?? 0) + 1), new Map<string, number>());
+  const ca = count(ta);
+  const cb = count(tb);
+  const onlyA = ta.filter((t) => (ca.get(t.stem) ?? 0) > (cb.get(t.stem) ?? 0));
+  const onlyB = tb.filter((t) => (cb.get(t.stem) ?? 0) > (ca.get(t.stem) ?? 0));
+  if (onlyA.length !== 1 || onlyB.length !== 1) return null;
+  return [(onlyA[0] as { word: string }).word, (onlyB[0] as { word: string }).word];
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { numeralize } from "@/lib/assess/heuristic/slot-values";
-import { boundClash, clausesOf, FRAME_REST_MIN, sharedFrame, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
+import { boundClash, clausesOf, FRAME_REST_MIN, OTHER_PREDICATE_CEILING, OTHER_PREDICATE_MAX, SAME_SUBJECT_MIN, sharedFrame, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -222,5 +222,31 @@ describe("two statements in one frame are judged by the parts they do not share"
     expect(restatementSimilarity(a, b, undefined, null)).toBeGreaterThanOrEqual(0.9);
     expect(restatementSimilarity(a, b, undefined, null, FRAME_REST_MIN - 0.1)).toBeLessThan(0.9);
     expect(restatementSimilarity(a, b, undefined, null, FRAME_REST_MIN + 0.1)).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("the same subject with another claim is no restatement", () => {
+  const pair = (c: number, a: string, b: string) => ({ a: { text: a, whole: unit(1, 0, 0), clauses: [] }, b: { text: b, whole: unit(c, Math.sqrt(1 - c * c), 0), clauses: [] } });
+
+  it("a value left on one side needs a higher cosine than a pair without values", () => {
+    const left = pair(0.66, "The ferry crosses the bay four times a day.", "Bicycles travel free on the bay ferry.");
+    const plain = pair(0.66, "The ferry crosses the bay.", "Bicycles travel free on the bay ferry.");
+    expect(restatementSimilarity(left.a, left.b)).toBeLessThan(0.9);
+    expect(restatementSimilarity(plain.a, plain.b)).toBeGreaterThanOrEqual(0.9);
+    // The "same subject" band is the plain one: the pair still reads as one topic.
+    expect(restatementSimilarity(left.a, left.b)).toBeGreaterThanOrEqual(0.7);
+    const restated = pair(0.95, "The ferry crosses the bay four times a day.", "Four times daily the ferry goes across the bay.");
+    expect(restatementSimilarity(restated.a, restated.b)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("alike subjects with unrelated predicates stay below 'restates' and within 'same subject'", () => {
+    const { a, b } = pair(0.9, "The ferry crosses the bay every hour.", "The ferry is painted blue every spring.");
+    const other = { subject: SAME_SUBJECT_MIN + 0.1, predicate: OTHER_PREDICATE_MAX - 0.1 };
+    expect(restatementSimilarity(a, b, undefined, null)).toBeGreaterThanOrEqual(0.9);
+    expect(restatementSimilarity(a, b, undefined, null, undefined, other)).toBe(OTHER_PREDICATE_CEILING);
+    expect(restatementSimilarity(a, b, undefined, null, undefined, other)).toBeGreaterThanOrEqual(0.7);
+    // Unlike subjects (a reordered paraphrase) or related predicates: the whole-sentence reading stands.
+    expect(restatementSimilarity(a, b, undefined, null, undefined, { subject: SAME_SUBJECT_MIN - 0.1, predicate: 0 })).toBeGreaterThanOrEqual(0.9);
+    expect(restatementSimilarity(a, b, undefined, null, undefined, { subject: 1, predicate: OTHER_PREDICATE_MAX + 0.1 })).toBeGreaterThanOrEqual(0.9);
   });
 });

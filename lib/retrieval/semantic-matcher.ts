@@ -12,7 +12,8 @@
  * The engine stays pure: everything here runs in the services and hands numbers in.
  */
 import type { Assessor, Embedder } from "@/lib/engine";
-import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, restatementSimilarity, sharedFrame, type StatementVectors, structuralMismatch } from "./restatement";
+import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
+import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, OTHER_PREDICATE_CEILING, restatementSimilarity, sharedFrame, type StatementVectors, structuralMismatch } from "./restatement";
 import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
@@ -61,7 +62,14 @@ export class SemanticMatcher {
       const [ra, rb] = await this.vectors(frame);
       frameRest = dot(ra as Float32Array, rb as Float32Array);
     }
-    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch, frameRest);
+    const similarity = restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch, frameRest);
+    // Subject and predicate read apart (two to four more embeddings), only when it can change the answer.
+    if (mismatch !== null || similarity <= OTHER_PREDICATE_CEILING) return similarity;
+    const [pa, pb] = [beliefParts(a), beliefParts(b)];
+    if (!pa || !pb) return similarity;
+    const [sa, qa, sb, qb] = await this.vectors([pa.subject, pa.predicate, pb.subject, pb.predicate]);
+    const parts = { subject: dot(sa as Float32Array, sb as Float32Array), predicate: dot(qa as Float32Array, qb as Float32Array) };
+    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch, frameRest, parts);
   }
 
   /**

@@ -250,3 +250,21 @@ describe("the same subject with another claim is no restatement", () => {
     expect(restatementSimilarity(a, b, undefined, null, undefined, { subject: 1, predicate: OTHER_PREDICATE_MAX + 0.1 })).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+describe("a statement of two clauses restates a one-clause statement only through one of its clauses", () => {
+  const at = (c: number) => unit(c, Math.sqrt(1 - c * c), 0);
+  const single = { text: "The library lends e-readers to its members.", whole: unit(1, 0, 0), clauses: [] };
+
+  it("a close whole without a close clause stays at 'same subject'", () => {
+    const qualified = { text: "E-readers are lent to adult members; children borrow them only with a parent.", whole: at(0.8), clauses: [at(0.5), at(0.3)] };
+    const similarity = restatementSimilarity(single, qualified, undefined, null);
+    expect(similarity).toBeLessThan(0.9);
+    expect(similarity).toBeGreaterThanOrEqual(0.7);
+    expect(restatementSimilarity(qualified, single, undefined, null)).toBe(similarity);
+  });
+
+  it("a clause that restates the other side carries the pair", () => {
+    const restating = { text: "Members can borrow e-readers from the library; the loan lasts three weeks.", whole: at(0.7), clauses: [at(0.9), at(0.2)] };
+    expect(restatementSimilarity(single, restating, undefined, null)).toBeGreaterThanOrEqual(0.9);
+  });
+});

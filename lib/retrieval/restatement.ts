@@ -23,7 +23,9 @@
  *   similarity = calibrate(cos) × (mismatch ? SLOT_CLASH_FACTOR : 1), where calibrate uses the lower "restates"
  *                anchor of AGREEING_VALUES_ANCHORS when there is no mismatch and both sides pin the same values, the
  *                higher one of UNMATCHED_VALUES_ANCHORS when a value on one side is not restated on the other; at most
- *                OTHER_PREDICATE_CEILING when the subjects embed alike and the predicates do not (`otherPredicate`)
+ *                OTHER_PREDICATE_CEILING when the subjects embed alike and the predicates do not (`otherPredicate`),
+ *                and at most that too when one side has two clauses, the other one, and no clause alone restates the
+ *                other side (the whole of "X applies to A; B gets Y" embeds close to "X applies" without restating it)
  *
  * `calibrate` is piecewise linear through the anchors below, chosen so that the engine's similarity thresholds keep
  * their meaning (`twinSimilarity` 0.9 = "restates", `topicSimilarity` / `conflictMinSimilarity` 0.7 = "same subject",
@@ -339,7 +341,14 @@ export function restatementSimilarity(
   const restDiffers = mismatch === null && frameRest !== undefined && frameRest < FRAME_REST_MIN;
   const real = restDiffers || (mismatch !== null && (mismatch !== NEGATED_ON_ONE_SIDE || negationSeparates(a, b, denegated)));
   if (real) return piecewise(cos, RESTATEMENT_ANCHORS) * SLOT_CLASH_FACTOR;
-  const similarity = piecewise(cos, mismatch === null ? valueAnchors(a.text, b.text) : RESTATEMENT_ANCHORS);
+  const anchors = mismatch === null ? valueAnchors(a.text, b.text) : RESTATEMENT_ANCHORS;
+  let similarity = piecewise(cos, anchors);
+  // A statement of two clauses against one of a single clause restates it only through one of its clauses.
+  const [several, single] = a.clauses.length > 0 && b.clauses.length === 0 ? [a, b] : b.clauses.length > 0 && a.clauses.length === 0 ? [b, a] : [null, null];
+  if (several && single) {
+    const clause = Math.max(...several.clauses.map((c) => dot(c, single.whole)));
+    similarity = Math.max(piecewise(clause, anchors), Math.min(similarity, OTHER_PREDICATE_CEILING));
+  }
   return otherPredicate(parts) ? Math.min(similarity, OTHER_PREDICATE_CEILING) : similarity;
 }
 

@@ -21,8 +21,20 @@ import { fileURLToPath } from "node:url";
 import { developmentSets, type RelationCase } from "@/lib/assess/eval/evaluate-assessor";
 import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
 import { classifyRelation, decisiveCue, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
-import { FEATURE_NAMES, fitSoftmax, MODEL_LABELS, predictRelation, relationFeatures, type RelationModel, type WeightSet } from "@/lib/assess/heuristic/relation-model";
-import { cosine } from "@/lib/engine/embedder";
+import {
+  EVIDENCE_KIND_FEATURES,
+  evidenceKinds,
+  type EvidenceKinds,
+  FEATURE_NAMES,
+  fitSoftmax,
+  MODEL_LABELS,
+  predictRelation,
+  readEvidenceKind,
+  relationFeatures,
+  type RelationModel,
+  type WeightSet,
+} from "@/lib/assess/heuristic/relation-model";
+import { cosine, modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -43,6 +55,8 @@ interface Sample {
   belief: string;
   /** The rules' label where a decisive cue fires (with the embedding cosine), else null. */
   decisive: number | null;
+  /** The evidence's embedding (with meaning only): its evidence-kind features are read against prototypes of the training part. */
+  vector?: { model: string; values: number[] };
 }
 
 type Fitted = Omit<WeightSet, "cvAccuracy" | "trainAccuracy" | "cases" | "l2">;
@@ -58,16 +72,38 @@ function groupedFolds(samples: readonly Sample[]): number[] {
   return samples.map((s) => (order.get(s.belief) ?? 0) % FOLDS);
 }
 
+const kindAt = EVIDENCE_KIND_FEATURES.map((n) => FEATURE_NAMES.indexOf(n));
+
+/**
+ * The evidence-kind prototypes of `train` (null for words-only samples), and each sample's features read against them:
+ * the prototypes come from labels, so every estimate computes them on the training part alone.
+ */
+function withKinds(train: readonly Sample[]): { kinds: EvidenceKinds | null; features: (s: Sample) => number[] } {
+  const first = train[0]?.vector;
+  if (first === undefined) return { kinds: null, features: (s) => s.x };
+  const kinds = evidenceKinds(train.map((s) => s.vector?.values ?? []), train.map((s) => s.y), first.model);
+  return {
+    kinds,
+    features: (s) => {
+      const reading = readEvidenceKind(kinds, s.vector);
+      const x = [...s.x];
+      kindAt.forEach((at, c) => (x[at] = reading[c] ?? 0));
+      return x;
+    },
+  };
+}
+
 /** Out-of-sample predictions (model alone and hybrid) for every sample, each from a fit without its fold. */
 function predictOutOfFold(samples: readonly Sample[], fold: readonly (number | string)[], l2: number): { model: number[]; hybrid: number[] } {
   const model = new Array<number>(samples.length).fill(-1);
   const hybrid = new Array<number>(samples.length).fill(-1);
   for (const f of [...new Set(fold)]) {
     const train = samples.filter((_, i) => fold[i] !== f);
-    const set = asSet(fitSoftmax(train.map((s) => s.x), train.map((s) => s.y), { l2 }));
+    const { features } = withKinds(train);
+    const set = asSet(fitSoftmax(train.map(features), train.map((s) => s.y), { l2 }));
     samples.forEach((s, i) => {
       if (fold[i] !== f) return;
-      model[i] = labelIndex(predictRelation(set, s.x).relation);
+      model[i] = labelIndex(predictRelation(set, features(s)).relation);
       hybrid[i] = s.decisive ?? (model[i] as number);
     });
   }
@@ -94,7 +130,7 @@ function score(samples: readonly Sample[], predicted: readonly number[], keep: (
 
 const describe = (s: Score) => `${pct(s.accuracy)} (recall ${MODEL_LABELS.map((l, i) => `${l.slice(0, 3)} ${Math.round((s.recall[i] ?? 0) * 100)}`).join(" / ")})`;
 
-function fitSet(name: string, samples: readonly Sample[]): { set: WeightSet; mode: "model" | "hybrid"; hybridCv: number } {
+function fitSet(name: string, samples: readonly Sample[]): { set: WeightSet; mode: "model" | "hybrid"; hybridCv: number; kinds: EvidenceKinds | null } {
   const grouped = groupedFolds(samples);
   const grid = L2_GRID.map((l2) => {
     const cv = score(samples, predictOutOfFold(samples, grouped, l2).model).accuracy;
@@ -118,8 +154,9 @@ function fitSet(name: string, samples: readonly Sample[]): { set: WeightSet; mod
   // The rule cues were written on dev: only the other sets tell whether keeping their label generalises.
   const notDev = (s: Sample) => s.set !== "dev";
   const hybridWins = score(samples, loso.hybrid, notDev).accuracy > score(samples, loso.model, notDev).accuracy;
-  const fitted = fitSoftmax(samples.map((s) => s.x), samples.map((s) => s.y), { l2: best.l2 });
-  const train = score(samples, samples.map((s) => labelIndex(predictRelation(asSet(fitted), s.x).relation))).accuracy;
+  const { kinds, features } = withKinds(samples);
+  const fitted = fitSoftmax(samples.map(features), samples.map((s) => s.y), { l2: best.l2 });
+  const train = score(samples, samples.map((s) => labelIndex(predictRelation(asSet(fitted), features(s)).relation))).accuracy;
   const losoAccuracy = score(samples, loso.model).accuracy;
   console.log(`  ${name}: training ${pct(train)} on ${samples.length} pairs`);
   const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -127,6 +164,7 @@ function fitSet(name: string, samples: readonly Sample[]): { set: WeightSet; mod
     set: { ...fitted, cvAccuracy: round4(best.cv), losoAccuracy: round4(losoAccuracy), trainAccuracy: round4(train), cases: samples.length, l2: best.l2 },
     mode: hybridWins ? "hybrid" : "model",
     hybridCv: score(samples, cv.hybrid).accuracy,
+    kinds,
   };
 }
 
@@ -158,14 +196,17 @@ async function main(): Promise<void> {
     const rules = classifyRelation(c.evidence, belief, semantic, undefined, null, parts).relation;
     const decisive = rules !== "UNRELATED" && decisiveCue(signals) ? labelIndex(rules) : null;
     const common = { y: labelIndex(c.relation), set: c.set, belief: c.belief };
-    withMeaning.push({ ...common, x: relationFeatures(c.evidence, belief, signals), decisive });
+    const vector = ve ? { model: modelKey(embedder.model), values: Array.from(ve) } : undefined;
+    withMeaning.push({ ...common, x: relationFeatures(c.evidence, belief, signals), decisive, ...(vector ? { vector } : {}) });
     const lexical = relationSignals(c.evidence, belief);
     const lexicalRules = classifyRelation(c.evidence, belief, undefined, undefined, null).relation;
     wordsOnly.push({ ...common, x: relationFeatures(c.evidence, belief, lexical), decisive: lexicalRules !== "UNRELATED" && decisiveCue(lexical) ? labelIndex(lexicalRules) : null });
   }
   const counts = [...new Set(cases.map((c) => c.set))].map((s) => `${s} ${cases.filter((c) => c.set === s).length}`).join(", ");
   console.log(`Fitting the relation model on ${cases.length} pool pairs (${counts}; ${new Set(cases.map((c) => c.belief)).size} beliefs), ${FEATURE_NAMES.length} features`);
+  if (withMeaning.some((s) => s.vector === undefined)) throw new Error("fit:relation-model: an evidence without an embedding");
   const semantic = fitSet("with embeddings", withMeaning);
+  if (semantic.kinds === null) throw new Error("fit:relation-model: no evidence-kind prototypes");
   const words = fitSet("words only", wordsOnly);
   console.log(`  mode "${semantic.mode}", words only "${words.mode}" (hybrid only if it wins leaving out the sets other than dev)`);
   const model: RelationModel = {
@@ -174,6 +215,7 @@ async function main(): Promise<void> {
     wordsOnlyMode: words.mode,
     hybridCvAccuracy: Math.round(semantic.hybridCv * 1e4) / 1e4,
     folds: FOLDS,
+    evidenceKinds: semantic.kinds,
     semantic: semantic.set,
     wordsOnly: words.set,
   };

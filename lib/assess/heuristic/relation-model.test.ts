@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { relationSignals } from "./heuristic-assessor";
-import { FEATURE_NAMES, fitSoftmax, loadRelationModel, MODEL_LABELS, predictProbabilities, predictRelation, relationFeatures, softmax } from "./relation-model";
+import {
+  EVIDENCE_KIND_FEATURES,
+  evidenceKinds,
+  FEATURE_NAMES,
+  fitSoftmax,
+  loadRelationModel,
+  MODEL_LABELS,
+  predictProbabilities,
+  predictRelation,
+  readEvidenceKind,
+  relationFeatures,
+  softmax,
+} from "./relation-model";
 
 const belief = (text: string) => ({ id: "b", text });
 
@@ -66,5 +78,51 @@ describe("the fitted relation model", () => {
     expect(predictRelation(set, [1, 0]).relation).toBe(MODEL_LABELS[0]);
     expect(predictRelation(set, [1, 3.05]).relation).toBe(MODEL_LABELS[3]);
     expect(softmax([0, 0])).toEqual([0.5, 0.5]);
+  });
+});
+
+describe("the evidence-kind reading", () => {
+  const unit = (v: number[]) => {
+    const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    return v.map((x) => x / n);
+  };
+  // Four labelled evidence vectors in three dimensions, two per label for labels 0 and 1, one for 2 and 3.
+  const vectors = [unit([1, 0.1, 0]), unit([1, -0.1, 0]), unit([0, 1, 0.1]), unit([0, 1, -0.1]), unit([0, 0, 1]), unit([-1, -1, 0])];
+  const labels = [0, 0, 1, 1, 2, 3];
+
+  it("points each label's prototype from the pool's mean evidence to that label's mean", () => {
+    const kinds = evidenceKinds(vectors, labels, "m@1");
+    expect(kinds.directions).toHaveLength(MODEL_LABELS.length);
+    for (const d of kinds.directions) expect(Math.hypot(...d)).toBeCloseTo(1, 5);
+    const reading = readEvidenceKind(kinds, { model: "m@1", values: unit([1, 0, 0]) });
+    // Evidence shaped like label 0's reads closest to its prototype.
+    expect(reading.indexOf(Math.max(...reading))).toBe(0);
+    const other = readEvidenceKind(kinds, { model: "m@1", values: unit([0, 1, 0]) });
+    expect(other.indexOf(Math.max(...other))).toBe(1);
+  });
+
+  it("reads the pool's average (zeros) without a vector, for another embedding model or another dimension", () => {
+    const kinds = evidenceKinds(vectors, labels, "m@1");
+    expect(readEvidenceKind(kinds, undefined)).toEqual([0, 0, 0, 0]);
+    expect(readEvidenceKind(kinds, { model: "other@2", values: unit([1, 0, 0]) })).toEqual([0, 0, 0, 0]);
+    expect(readEvidenceKind(kinds, { model: "m@1", values: [1, 0] })).toEqual([0, 0, 0, 0]);
+    expect(readEvidenceKind(undefined, { model: "m@1", values: unit([1, 0, 0]) })).toEqual([0, 0, 0, 0]);
+  });
+
+  it("puts the reading in the model's features, and the committed model carries prototypes of the embedding's size", () => {
+    const e = "The gate log shows the barrier lifted at 06:58.";
+    const b = belief("The car park barrier opens at seven.");
+    const f = relationFeatures(e, b, relationSignals(e, b, 0.5), [0.1, -0.2, 0.3, -0.4]);
+    expect(EVIDENCE_KIND_FEATURES.map((n) => f[FEATURE_NAMES.indexOf(n)])).toEqual([0.1, -0.2, 0.3, -0.4]);
+    const model = loadRelationModel();
+    expect(model?.evidenceKinds.directions.every((d) => d.length === model.evidenceKinds.mean.length)).toBe(true);
+    expect(model?.evidenceKinds.mean.length).toBeGreaterThan(0);
+  });
+
+  it("fits the regularised optimum: a stronger L2 gives smaller weights", () => {
+    const xs = [[1, 0], [1, 0.2], [1, 1], [1, 1.2], [1, 2], [1, 2.2], [1, 3], [1, 3.2]];
+    const ys = [0, 0, 1, 1, 2, 2, 3, 3];
+    const size = (l2: number) => fitSoftmax(xs, ys, { l2 }).weights.reduce((s, row) => s + (row[1] ?? 0) ** 2, 0);
+    expect(size(1)).toBeLessThan(size(0.01));
   });
 });

@@ -22,12 +22,14 @@ import { developmentSets, type RelationCase } from "@/lib/assess/eval/evaluate-a
 import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
 import { classifyRelation, decisiveCue, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
 import {
+  beyondBelief,
   EVIDENCE_KIND_FEATURES,
   evidenceKinds,
   type EvidenceKinds,
   FEATURE_NAMES,
   fitSoftmax,
   MODEL_LABELS,
+  type PairVectors,
   predictRelation,
   readEvidenceKind,
   relationFeatures,
@@ -55,8 +57,8 @@ interface Sample {
   belief: string;
   /** The rules' label where a decisive cue fires (with the embedding cosine), else null. */
   decisive: number | null;
-  /** The evidence's embedding (with meaning only): its evidence-kind features are read against prototypes of the training part. */
-  vector?: { model: string; values: number[] };
+  /** The pair's embeddings (with meaning only): its evidence-kind features are read against prototypes of the training part. */
+  vectors?: PairVectors;
 }
 
 type Fitted = Omit<WeightSet, "cvAccuracy" | "trainAccuracy" | "cases" | "l2">;
@@ -79,13 +81,13 @@ const kindAt = EVIDENCE_KIND_FEATURES.map((n) => FEATURE_NAMES.indexOf(n));
  * the prototypes come from labels, so every estimate computes them on the training part alone.
  */
 function withKinds(train: readonly Sample[]): { kinds: EvidenceKinds | null; features: (s: Sample) => number[] } {
-  const first = train[0]?.vector;
+  const first = train[0]?.vectors;
   if (first === undefined) return { kinds: null, features: (s) => s.x };
-  const kinds = evidenceKinds(train.map((s) => s.vector?.values ?? []), train.map((s) => s.y), first.model);
+  const kinds = evidenceKinds(train.map((s) => (s.vectors ? beyondBelief(s.vectors.evidence, s.vectors.belief) : [])), train.map((s) => s.y), first.model);
   return {
     kinds,
     features: (s) => {
-      const reading = readEvidenceKind(kinds, s.vector);
+      const reading = readEvidenceKind(kinds, s.vectors);
       const x = [...s.x];
       kindAt.forEach((at, c) => (x[at] = reading[c] ?? 0));
       return x;
@@ -196,15 +198,15 @@ async function main(): Promise<void> {
     const rules = classifyRelation(c.evidence, belief, semantic, undefined, null, parts).relation;
     const decisive = rules !== "UNRELATED" && decisiveCue(signals) ? labelIndex(rules) : null;
     const common = { y: labelIndex(c.relation), set: c.set, belief: c.belief };
-    const vector = ve ? { model: modelKey(embedder.model), values: Array.from(ve) } : undefined;
-    withMeaning.push({ ...common, x: relationFeatures(c.evidence, belief, signals), decisive, ...(vector ? { vector } : {}) });
+    const vectors = ve && vb ? { model: modelKey(embedder.model), evidence: ve, belief: vb } : undefined;
+    withMeaning.push({ ...common, x: relationFeatures(c.evidence, belief, signals), decisive, ...(vectors ? { vectors } : {}) });
     const lexical = relationSignals(c.evidence, belief);
     const lexicalRules = classifyRelation(c.evidence, belief, undefined, undefined, null).relation;
     wordsOnly.push({ ...common, x: relationFeatures(c.evidence, belief, lexical), decisive: lexicalRules !== "UNRELATED" && decisiveCue(lexical) ? labelIndex(lexicalRules) : null });
   }
   const counts = [...new Set(cases.map((c) => c.set))].map((s) => `${s} ${cases.filter((c) => c.set === s).length}`).join(", ");
   console.log(`Fitting the relation model on ${cases.length} pool pairs (${counts}; ${new Set(cases.map((c) => c.belief)).size} beliefs), ${FEATURE_NAMES.length} features`);
-  if (withMeaning.some((s) => s.vector === undefined)) throw new Error("fit:relation-model: an evidence without an embedding");
+  if (withMeaning.some((s) => s.vectors === undefined)) throw new Error("fit:relation-model: an evidence without an embedding");
   const semantic = fitSet("with embeddings", withMeaning);
   if (semantic.kinds === null) throw new Error("fit:relation-model: no evidence-kind prototypes");
   const words = fitSet("words only", wordsOnly);

@@ -28,7 +28,7 @@ import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureByShape, shapeReasoningType } from "./message-shape";
 import { pressureCues } from "./pressure-cues";
 import { loadManipulationModel, type ManipulationModel, readManipulation } from "./manipulation-model";
-import { loadRelationModel, predictRelation, readEvidenceKind, relationFeatures, type RelationModel } from "./relation-model";
+import { loadRelationModel, type PairVectors, predictRelation, readEvidenceKind, relationFeatures, type RelationModel } from "./relation-model";
 import { contentTokens } from "./tokenize";
 
 export const HEURISTIC_STAMP = "heuristic@1";
@@ -88,12 +88,6 @@ export interface RelationSignals {
    * a "holds for" scope): a different value under it reads as where the belief holds, not as a denial.
    */
   scoped: boolean;
-}
-
-/** The evidence's embedding and the `modelKey` of the model that made it (for the fitted model's evidence-kind reading). */
-export interface EvidenceVector {
-  model: string;
-  values: ArrayLike<number>;
 }
 
 /** Cosines of the evidence to the belief's subject and predicate (./belief-parts). */
@@ -259,7 +253,7 @@ export function classifyRelation(
   bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
   model: RelationModel | null = RELATION_MODEL,
   parts?: PartCosines,
-  evidenceVector?: EvidenceVector,
+  vectors?: PairVectors,
 ): Omit<RelationAssessment, "assessor"> {
   const s = relationSignals(evidence, belief, semantic, parts);
   const byRules = classifyBySignals(s, semantic, bands);
@@ -270,7 +264,7 @@ export function classifyRelation(
   if (mode === "hybrid" && byRules.relation !== "UNRELATED" && decisiveCue(s)) return byRules;
   const set = semantic === undefined ? model.wordsOnly : model.semantic;
   // What kind of statement the evidence is, from its embedding (zeros, the pool's average, without one).
-  const kind = semantic === undefined ? undefined : readEvidenceKind(model.evidenceKinds, evidenceVector);
+  const kind = semantic === undefined ? undefined : readEvidenceKind(model.evidenceKinds, vectors);
   const predicted = predictRelation(set, relationFeatures(evidence, belief, s, kind));
   if (predicted.relation === byRules.relation) return byRules;
   return explainModelLabel(s, predicted.relation, predicted.probability, semantic);
@@ -464,15 +458,15 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
    * The cosine of the evidence to the belief and, for relations, to the belief's subject and predicate: two more
    * embeddings per pair (one batch), which tell "same subject, another matter" from evidence on what it asserts.
    */
-  const meaningOf = async (evidence: string, belief: string): Promise<{ semantic?: number; parts?: PartCosines; vector?: EvidenceVector }> => {
+  const meaningOf = async (evidence: string, belief: string): Promise<{ semantic?: number; parts?: PartCosines; vectors?: PairVectors }> => {
     if (embedder === null) return {};
     const split = beliefParts(belief);
     try {
       const [ve, vb, vs, vp] = await embedder.embed(split === null ? [evidence, belief] : [evidence, belief, split.subject, split.predicate]);
       if (!ve || !vb) return {};
       const semantic = cosine(ve, vb);
-      const vector = { model: modelKey(embedder.model), values: ve };
-      return { semantic, vector, ...(vs && vp ? { parts: { subject: cosine(ve, vs), predicate: cosine(ve, vp) } } : {}) };
+      const vectors = { model: modelKey(embedder.model), evidence: ve, belief: vb };
+      return { semantic, vectors, ...(vs && vp ? { parts: { subject: cosine(ve, vs), predicate: cosine(ve, vp) } } : {}) };
     } catch (error) {
       if (error instanceof EmbeddingError) return {};
       throw error;
@@ -492,7 +486,7 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
   const assessRelation: Assessor["assessRelation"] = async (evidence, belief) => {
     const model = options.relationModel === undefined ? RELATION_MODEL : options.relationModel;
     const meaning = await meaningOf(evidence, belief.text);
-    return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, model, meaning.parts, meaning.vector), assessor: HEURISTIC_STAMP };
+    return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, model, meaning.parts, meaning.vectors), assessor: HEURISTIC_STAMP };
   };
   return {
     name: HEURISTIC_STAMP,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { relationSignals } from "./heuristic-assessor";
 import {
+  beyondBelief,
   EVIDENCE_KIND_FEATURES,
   evidenceKinds,
   FEATURE_NAMES,
@@ -86,27 +87,35 @@ describe("the evidence-kind reading", () => {
     const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
     return v.map((x) => x / n);
   };
-  // Four labelled evidence vectors in three dimensions, two per label for labels 0 and 1, one for 2 and 3.
-  const vectors = [unit([1, 0.1, 0]), unit([1, -0.1, 0]), unit([0, 1, 0.1]), unit([0, 1, -0.1]), unit([0, 0, 1]), unit([-1, -1, 0])];
+  // One belief along the first axis; what each evidence adds beyond it lies in the other three.
+  const B = [1, 0, 0, 0];
+  const pair = (evidence: number[], model = "m@1") => ({ model, evidence: unit(evidence), belief: B });
+  const pairs = [pair([1, 1, 0.1, 0]), pair([1, 1, -0.1, 0]), pair([1, 0.1, 1, 0]), pair([1, -0.1, 1, 0]), pair([1, 0, 0, 1]), pair([1, -1, -1, 0])];
   const labels = [0, 0, 1, 1, 2, 3];
+  const kinds = evidenceKinds(pairs.map((p) => beyondBelief(p.evidence, p.belief)), labels, "m@1");
 
-  it("points each label's prototype from the pool's mean evidence to that label's mean", () => {
-    const kinds = evidenceKinds(vectors, labels, "m@1");
+  it("reads what the evidence says beyond the belief: the evidence minus its projection on the belief", () => {
+    const rest = beyondBelief(unit([1, 1, 0, 0]), B);
+    expect(rest[0]).toBeCloseTo(0, 9);
+    expect(rest[1]).toBeCloseTo(1, 9);
+    expect(beyondBelief(B, B)).toEqual([0, 0, 0, 0]);
+  });
+
+  it("points each label's prototype from the pool's mean to that label's mean, and reads a pair against them", () => {
     expect(kinds.directions).toHaveLength(MODEL_LABELS.length);
     for (const d of kinds.directions) expect(Math.hypot(...d)).toBeCloseTo(1, 5);
-    const reading = readEvidenceKind(kinds, { model: "m@1", values: unit([1, 0, 0]) });
-    // Evidence shaped like label 0's reads closest to its prototype.
+    // However close to the belief, evidence that adds what label 0's evidence adds reads closest to label 0.
+    const reading = readEvidenceKind(kinds, pair([3, 1, 0, 0]));
     expect(reading.indexOf(Math.max(...reading))).toBe(0);
-    const other = readEvidenceKind(kinds, { model: "m@1", values: unit([0, 1, 0]) });
+    const other = readEvidenceKind(kinds, pair([0.5, 0, 1, 0]));
     expect(other.indexOf(Math.max(...other))).toBe(1);
   });
 
-  it("reads the pool's average (zeros) without a vector, for another embedding model or another dimension", () => {
-    const kinds = evidenceKinds(vectors, labels, "m@1");
+  it("reads the pool's average (zeros) without vectors, for another embedding model or another dimension", () => {
     expect(readEvidenceKind(kinds, undefined)).toEqual([0, 0, 0, 0]);
-    expect(readEvidenceKind(kinds, { model: "other@2", values: unit([1, 0, 0]) })).toEqual([0, 0, 0, 0]);
-    expect(readEvidenceKind(kinds, { model: "m@1", values: [1, 0] })).toEqual([0, 0, 0, 0]);
-    expect(readEvidenceKind(undefined, { model: "m@1", values: unit([1, 0, 0]) })).toEqual([0, 0, 0, 0]);
+    expect(readEvidenceKind(kinds, pair([1, 1, 0, 0], "other@2"))).toEqual([0, 0, 0, 0]);
+    expect(readEvidenceKind(kinds, { model: "m@1", evidence: [1, 0], belief: [1, 0] })).toEqual([0, 0, 0, 0]);
+    expect(readEvidenceKind(undefined, pair([1, 1, 0, 0]))).toEqual([0, 0, 0, 0]);
   });
 
   it("puts the reading in the model's features, and the committed model carries prototypes of the embedding's size", () => {

@@ -132,13 +132,14 @@ export const EVIDENCE_KIND_FEATURES = ["evidence_like_supports", "evidence_like_
 const has = (xs: readonly string[], prefix: string) => (xs.some((x) => x.startsWith(prefix)) ? 1 : 0);
 
 /**
- * What kind of statement the evidence is, read from its sentence embedding alone (issue #11): the cosine of the
- * evidence vector, centred on the development pool's mean evidence, to each label's prototype direction (the mean
- * evidence of that label minus the pool mean, normalised). Across the pool every belief comes with one evidence of
- * each label on its own topic, so these directions cannot learn topics: they carry the shape of the statement — a
- * log line or a measured reading (supports), a report of a change or a contrary setting (rebuts), a rule stated for
- * a part or a condition (contextualizes), a fact about something else (unrelated). Fitted with the model, stored in
- * its JSON, only for the embedding model they were computed with.
+ * What kind of statement the evidence is, read from its sentence embedding (issue #11): the part of the evidence
+ * vector the belief does not already say (`beyondBelief`: the evidence minus its projection on the belief), centred on
+ * the development pool's mean, and its cosine to each label's prototype direction (that label's mean minus the pool
+ * mean, normalised). Across the pool every belief comes with one evidence of each label on its own topic, so these
+ * directions cannot learn topics: they carry the shape of what the evidence adds — a log line or a measured reading
+ * (supports), a report of a change or a contrary setting (rebuts), a rule stated for a part or a condition
+ * (contextualizes), a fact about something else (unrelated). Fitted with the model, stored in its JSON, only for the
+ * embedding model they were computed with.
  */
 export interface EvidenceKinds {
   /** `modelKey` of the embedding model the prototypes were computed with. */
@@ -149,7 +150,24 @@ export interface EvidenceKinds {
   directions: number[][];
 }
 
-/** Prototype directions from labelled evidence vectors (normalised embeddings) and their labels (MODEL_LABELS indices). */
+/**
+ * What the evidence says beyond the belief: the evidence vector minus its projection on the belief's, normalised (the
+ * zero vector when the evidence is the belief).
+ */
+export function beyondBelief(evidence: ArrayLike<number>, belief: ArrayLike<number>): number[] {
+  let eb = 0;
+  let bb = 0;
+  for (let j = 0; j < evidence.length; j++) {
+    eb += (evidence[j] ?? 0) * (belief[j] ?? 0);
+    bb += (belief[j] ?? 0) ** 2;
+  }
+  const along = bb > 0 ? eb / bb : 0;
+  const rest = Array.from({ length: evidence.length }, (_, j) => (evidence[j] ?? 0) - along * (belief[j] ?? 0));
+  const norm = Math.sqrt(rest.reduce((s, x) => s + x * x, 0));
+  return norm > 1e-9 ? rest.map((x) => x / norm) : rest.map(() => 0);
+}
+
+/** Prototype directions from labelled vectors (`beyondBelief` of each pair) and their labels (MODEL_LABELS indices). */
 export function evidenceKinds(vectors: readonly ArrayLike<number>[], labels: readonly number[], embeddingModel: string): EvidenceKinds {
   const dims = vectors[0]?.length ?? 0;
   const meanOf = (rows: readonly ArrayLike<number>[]) => Array.from({ length: dims }, (_, j) => rows.reduce((s, v) => s + (v[j] ?? 0), 0) / Math.max(1, rows.length));
@@ -164,13 +182,23 @@ export function evidenceKinds(vectors: readonly ArrayLike<number>[], labels: rea
   return { embeddingModel, mean: mean.map(r), directions: directions.map((d) => d.map(r)) };
 }
 
+/** The embeddings of one pair and the `modelKey` of the model that made them. */
+export interface PairVectors {
+  model: string;
+  evidence: ArrayLike<number>;
+  belief: ArrayLike<number>;
+}
+
 /**
- * The evidence-kind features of one evidence vector (MODEL_LABELS order): cosines of the centred vector to each
- * prototype direction. Zeros (the pool's average reading) without a vector or for another embedding model's vector.
+ * The evidence-kind features of one pair (MODEL_LABELS order): cosines of its centred `beyondBelief` vector to each
+ * prototype direction. Zeros (the pool's average reading) without vectors or for another embedding model's vectors.
  */
-export function readEvidenceKind(kinds: EvidenceKinds | undefined, vector: { model: string; values: ArrayLike<number> } | undefined): number[] {
-  if (kinds === undefined || vector === undefined || vector.model !== kinds.embeddingModel || vector.values.length !== kinds.mean.length) return MODEL_LABELS.map(() => 0);
-  const centred = kinds.mean.map((m, j) => (vector.values[j] ?? 0) - m);
+export function readEvidenceKind(kinds: EvidenceKinds | undefined, vectors: PairVectors | undefined): number[] {
+  if (kinds === undefined || vectors === undefined || vectors.model !== kinds.embeddingModel || vectors.evidence.length !== kinds.mean.length || vectors.belief.length !== kinds.mean.length) {
+    return MODEL_LABELS.map(() => 0);
+  }
+  const beyond = beyondBelief(vectors.evidence, vectors.belief);
+  const centred = kinds.mean.map((m, j) => (beyond[j] ?? 0) - m);
   const norm = Math.sqrt(centred.reduce((s, x) => s + x * x, 0)) || 1;
   return kinds.directions.map((d) => d.reduce((s, x, j) => s + x * (centred[j] ?? 0), 0) / norm);
 }

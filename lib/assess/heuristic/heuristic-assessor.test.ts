@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeAssessorContract } from "../assessor-contract";
 import { EmbeddingError } from "@/lib/engine/embedder";
-import { classifyRelation, createHeuristicAssessor, HEURISTIC_STAMP, partialAgreement } from "./heuristic-assessor";
+import { classifyRelation, createHeuristicAssessor, HEURISTIC_STAMP, partialAgreement, relationSignals } from "./heuristic-assessor";
 import { namedValueClash, substitution } from "./slot-values";
 
 const assessor = createHeuristicAssessor();
@@ -30,6 +30,13 @@ describe("heuristic assessor: relations", () => {
     // another matter are common, and words alone cannot tell them apart.
     const rulesOnly = createHeuristicAssessor({ relationModel: null });
     expect((await rulesOnly.assessRelation("Checkout latency rose after the change.", belief("The change reduced checkout latency."))).relation).toBe("REBUTS");
+  });
+
+  it("counts an equality found against a claimed difference as a reversal cue", () => {
+    const b = belief("The heavier bike climbs faster than the light one.");
+    const signals = relationSignals("On the hill test both bikes climbed equally well.", b);
+    expect(signals.rebut.some((r) => r.startsWith("reversal") && r.includes("equally"))).toBe(true);
+    expect(relationSignals("On the hill test the heavier bike climbed faster.", b).rebut).toEqual([]);
   });
 
   it("contextualizes on a scope the belief does not state", async () => {

@@ -23,7 +23,7 @@ import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
 import { beliefParts } from "./belief-parts";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
 import { dayTimeClash, monthClash, namedValueClash, substitution } from "./slot-values";
-import { antonymConflicts, changeCues, continuityCues, negationCues } from "./negation-cues";
+import { antonymConflicts, changeCues, continuityCues, equalityAgainstComparison, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureByShape, shapeReasoningType } from "./message-shape";
 import { pressureCues } from "./pressure-cues";
@@ -134,6 +134,8 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   }
   for (const a of polarity.bothNegated) support.push(`both negate "${a.shared.join(" ")}"`);
   const reversals = e.reversals.filter((r) => !b.reversals.includes(r));
+  const equal = equalityAgainstComparison(evidence, belief.text);
+  if (equal !== null && !reversals.some((r) => r.includes(equal))) reversals.push(equal);
   if (reversals.length > 0) rebut.push(`reversal (${quote(reversals)})`);
   const continuity = continuityCues(evidence);
   // A change the belief itself reports ("no longer sells") is not contradicted by another report of change.

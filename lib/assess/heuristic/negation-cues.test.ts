@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { antonymConflicts, changeCues, continuityCues, effectDirection, negationCues } from "./negation-cues";
+import { antonymConflicts, changeCues, continuityCues, effectDirection, equalityAgainstComparison, negationCues } from "./negation-cues";
 
 describe("negationCues", () => {
   it("finds explicit negators, contractions included", () => {
@@ -76,5 +76,19 @@ describe("change frames and bounds", () => {
 
   it("does not read 'up to' as a direction of effect", () => {
     expect(effectDirection("The ferry carries up to forty cars.")).toBe(0);
+  });
+});
+
+describe("equalityAgainstComparison: the evidence finds equal what the belief says differs", () => {
+  it("reads an equality of the compared sides against a comparison", () => {
+    expect(equalityAgainstComparison("In our trial both glues held exactly the same weight.", "Epoxy holds more weight than wood glue.")).toBe("the same");
+    expect(equalityAgainstComparison("The two routes took equally long on every run.", "The coast road is quicker than the motorway.")).toBe("equally");
+    expect(equalityAgainstComparison("The cheap kettle boiled just as fast as the expensive one.", "Expensive kettles boil water faster than cheap ones.")).toBe("just as");
+  });
+
+  it("stays silent without a comparison in the belief, or when the belief itself states an equality", () => {
+    expect(equalityAgainstComparison("Both glues held the same weight.", "Epoxy sets in five minutes.")).toBeNull();
+    expect(equalityAgainstComparison("Both glues held the same weight.", "Epoxy holds the same weight as wood glue, no more.")).toBeNull();
+    expect(equalityAgainstComparison("Epoxy held twice the weight in our trial.", "Epoxy holds more weight than wood glue.")).toBeNull();
   });
 });

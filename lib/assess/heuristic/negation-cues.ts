@@ -94,6 +94,21 @@ const ANTONYM_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ["effective", "ineffective"], ["benefit", "harm"], ["profit", "loss"], ["remote", "onsite"],
 ];
 
+/** A comparison: one side more, less, better or worse than another ("more fibre than", "faster", "outperforms"). */
+const COMPARISON = /\b(?:more|less|fewer|better|worse|[a-z]{3,}er\s+than|outperform(?:s|ed)?|beats?|superior|inferior)\b/i;
+/** An equality of the compared sides: "identical", "equally", "the same", "just as … as", "no difference", "on par". */
+const EQUALITY = /\b(?:identical|equal|equally|the same|no difference|just as|as\s+\w+(?:\s+\w+)?\s+as|on par|indistinguishable|no better|no worse)\b/i;
+
+/**
+ * The evidence finds equal what the belief says differs ("identical fibre content" against "has more fibre than"):
+ * the comparison does not hold. Null when the belief states no comparison or already states an equality.
+ * @example equalityAgainstComparison("Both engines scored the same.", "The new engine is faster than the old one.") // → "the same"
+ */
+export function equalityAgainstComparison(evidence: string, belief: string): string | null {
+  if (!COMPARISON.test(belief) || EQUALITY.test(belief)) return null;
+  return EQUALITY.exec(evidence)?.[0].toLowerCase() ?? null;
+}
+
 export interface PolarityCues {
   /** Explicit negators outside the non-negating idioms. */
   negations: string[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareQuantifiers, compareQuantities, locatedQuantities, normaliseQuantity, numericQuantities } from "./numeric-cues";
+import { MONTH_DAYS } from "./value-vocabulary";
 
 describe("numericQuantities", () => {
   it("reads numbers with their unit, clock times and percentages", () => {
@@ -109,13 +110,13 @@ describe("quantities across wordings (issue #11, round 6)", () => {
     expect(q("Replies come within a month.")).toEqual([{ value: 2629746, unit: "duration", bound: "<" }]);
     expect(q("Orders ship in three or four weeks.")).toEqual([{ value: 3.5 * 604800, unit: "duration", spread: 0.5 * 604800 }]);
     expect(q("The audit takes two and a half hours.")).toEqual([{ value: 9000, unit: "duration" }]);
-    expect(q("The trail is three hundred metres long.")).toEqual([{ value: 300, unit: "metr" }]);
+    expect(q("The trail is three hundred metres long.")).toEqual([{ value: 300, unit: "m:length" }]);
     // Five working days make a calendar week.
     expect(q("Refunds arrive within five working days.")).toEqual([{ value: 604800, unit: "duration", bound: "<" }]);
   });
 
   it("reads counted events per period, weekday routines and gaps between repeats as frequencies", () => {
-    expect(numericQuantities("The gardener makes one visit a month.")).toEqual([{ value: 1 / 30.44, unit: "per_day" }]);
+    expect(numericQuantities("The gardener makes one visit a month.")).toEqual([{ value: 1 / MONTH_DAYS, unit: "per_day" }]);
     expect(numericQuantities("The choir sings on Tuesdays and Fridays.")).toEqual([{ value: 2 / 7, unit: "per_day" }]);
     expect(numericQuantities("The ferry sails at forty-minute intervals.")).toEqual([{ value: 36, unit: "per_day" }]);
     // Not an amount of time per day.
@@ -228,5 +229,26 @@ describe("compareQuantities: anchoring on a long text", () => {
     const far = compareQuantities(`The dough is good. ${filler}The committee met for 15 minutes. ${filler}`, "The dough rests for 40 minutes.");
     expect(far.conflicts).toHaveLength(1);
     expect(far.unanchoredConflicts).toBe(1);
+  });
+});
+
+describe("one unit table (./value-vocabulary)", () => {
+  const q = (text: string) => numericQuantities(text).map((x) => normaliseQuantity(x));
+  it("reads an amount with a currency symbol, code or name as one amount", () => {
+    expect(q("The ticket costs £20.")).toEqual([{ value: 20, unit: "m:money:GBP" }]);
+    expect(q("The ticket costs 20 pounds.")).toEqual([{ value: 20, unit: "m:money:GBP" }]);
+    expect(q("The ticket costs GBP 20.")).toEqual([{ value: 20, unit: "m:money:GBP" }]);
+    expect(compareQuantities("Entry is 20 pounds at the gate.", "Entry costs £20.").matches).toHaveLength(1);
+    expect(compareQuantities("Entry is 35 pounds at the gate.", "Entry costs £20.").typedConflicts).toBe(1);
+  });
+  it("converts measures to their base unit and keeps a price per period an amount", () => {
+    expect(compareQuantities("The bag weighs 1500 g.", "The bag weighs 1.5 kg.").matches).toHaveLength(1);
+    expect(compareQuantities("The jug holds 750 ml.", "The jug holds 2 litres.").typedConflicts).toBe(1);
+    expect(numericQuantities("The plan is $5 extra per month.").some((x) => x.unit === "per_day")).toBe(false);
+    expect(numericQuantities("We use 3 gallons a day.").some((x) => x.unit === "per_day")).toBe(false);
+  });
+  it("reads the bound phrases of the one vocabulary", () => {
+    expect(numericQuantities("Uploads are capped at 10 files.")).toEqual([{ value: 10, unit: "file", bound: "<" }]);
+    expect(numericQuantities("Bring upwards of 30 chairs.")).toEqual([{ value: 30, unit: "chair", bound: ">" }]);
   });
 });

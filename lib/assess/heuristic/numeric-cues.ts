@@ -3,10 +3,40 @@
  * clock times), number words, and universal versus partial quantifiers.
  */
 import { contentTokens, stemWord } from "./tokenize";
+import {
+  CALENDAR_DAYS,
+  CALENDAR_NEAR_TOLERANCE,
+  CARDINAL_WORDS,
+  CURRENCY_PREFIX,
+  currencyOf,
+  DAY_PARTS,
+  FRACTION_PHRASE,
+  FREQUENCY_ADVERBS,
+  fractionShare,
+  hourOfDay,
+  LOWER_BOUND_PHRASES,
+  LOWER_COMPARATIVES,
+  LOWER_TIME_BOUND_PHRASES,
+  NUMBER_LIKE_WORDS,
+  numberFromWord,
+  phraseAlternation,
+  TIME_UNITS,
+  timeUnitSpellings,
+  unitOfStem,
+  UPPER_BOUND_PHRASES,
+  UPPER_COMPARATIVES,
+  UPPER_TIME_BOUND_PHRASES,
+  WEEKDAY_STEM_ALT,
+  WEEKDAYS,
+  WORKING_WEEK_DAYS,
+} from "./value-vocabulary";
 
 export interface NumericQuantity {
   value: number;
-  /** Stemmed unit word, `%`, `x` (a multiple), `time` (minutes since midnight) or `""`. */
+  /**
+   * Stemmed unit word, `%`, `x` (a multiple), `time` (minutes since midnight) or `""`; after `normaliseQuantity`
+   * `duration` (seconds), `per_day`, or `m:` and the dimension of a measure or currency (`m:length`, `m:money:GBP`).
+   */
   unit: string;
   /** A bound stated just before the number ("under 2 s", "before 6 a.m.", "at least 3"); absent for a plain value. */
   bound?: "<" | ">";
@@ -16,41 +46,42 @@ export interface NumericQuantity {
   at?: number;
 }
 
-/** Units that measure a dimension (time, frequency, length, mass, size, share…): values in them compare across wordings. */
-export const TYPED_UNITS: ReadonlySet<string> = new Set(["duration", "per_day", "time", "%", "metr", "gram", "byte", "degre", "watt", "x"]);
+/** Units that measure a dimension (time, frequency, share…; measures and money, `m:`): values in them compare across wordings. */
+export const TYPED_UNITS: ReadonlySet<string> = new Set(["duration", "per_day", "time", "%", "x"]);
+/** Whether a normalised unit measures a dimension (`TYPED_UNITS`, or a measure or currency: `m:length`, `m:money:GBP`). */
+export const isTypedUnit = (unit: string): boolean => TYPED_UNITS.has(unit) || unit.startsWith("m:");
 
-export const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
-  thousand: 1000, dozen: 12, single: 1, double: 2, triple: 3,
-};
+/** Number words read as numbers: the cardinals and "single", "couple", "double", "triple", "dozen" (./value-vocabulary). */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = { ...CARDINAL_WORDS, ...NUMBER_LIKE_WORDS };
 const NUMBER_WORD_ALT = Object.keys(NUMBER_WORDS).join("|");
 
-/** Length of one unit of time in days (frequencies are events per day, durations seconds). */
+/** Length of one unit of time in days (frequencies are events per day, durations seconds); a weekday comes once a week. */
 const UNIT_DAYS: Readonly<Record<string, number>> = {
-  second: 1 / 86400, minute: 1 / 1440, hour: 1 / 24, day: 1, night: 1, morning: 1, evening: 1, afternoon: 1,
-  week: 7, fortnight: 14, month: 30.44, quarter: 91.31, year: 365.25, weekday: 7 / 5,
-  monday: 7, tuesday: 7, wednesday: 7, thursday: 7, friday: 7, saturday: 7, sunday: 7,
+  second: 1 / 86400, minute: 1 / 1440, hour: 1 / 24, ...Object.fromEntries(DAY_PARTS.map((p) => [p, 1])), ...CALENDAR_DAYS, weekday: 7 / WORKING_WEEK_DAYS,
+  ...Object.fromEntries(WEEKDAYS.map((d) => [d, 7])),
 };
 const TIME_UNIT_ALT = Object.keys(UNIT_DAYS).join("|");
-const ADVERB_FREQUENCY: Readonly<Record<string, number>> = {
-  hourly: 24, daily: 1, nightly: 1, weekly: 1 / 7, fortnightly: 1 / 14, biweekly: 1 / 14, monthly: 1 / 30.44,
-  quarterly: 1 / 91.31, yearly: 1 / 365.25, annually: 1 / 365.25, annual: 1 / 365.25,
-};
-/** Stems of time units whose counted amounts are durations ("40 minutes", "two months"). */
-const DURATION_STEMS: Readonly<Record<string, number>> = {
-  second: 1, sec: 1, minut: 60, min: 60, hour: 3600, hr: 3600, dai: 86400, week: 604800, fortnight: 1209600,
-  month: 2629746, year: 31556952, ms: 0.001, millisecond: 0.001,
-};
+/** Frequency adverbs as events per day ("hourly" → 24). */
+const ADVERB_FREQUENCY: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(FREQUENCY_ADVERBS).map(([w, unit]) => [w, 1 / (UNIT_DAYS[unit] as number)]));
+/**
+ * Stems of time units whose counted amounts are durations ("40 minutes", "two months"), in seconds. A quarter is
+ * left out: "three quarters of" is a share (read below), and "a quarter" a period only after "every" / "a".
+ */
+const DURATION_STEMS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(TIME_UNITS)
+    .filter(([w]) => w !== "quarter")
+    .map(([w, seconds]) => [stemWord(w), seconds]),
+);
 
-/** Stems of currencies and measures without an alias below: an amount in them is no count of events ("30 euros a month"). */
-const CURRENCY_NOUNS: ReadonlySet<string> = new Set([
-  "euro", "dollar", "pound", "penc", "penni", "cent", "yen", "buck", "franc", "usd", "eur", "gbp", "litr", "liter", "gallon", "tonn", "ton",
-  "calori", "kwh", "mbp",
-]);
+/** A measure or a currency (not a time unit) named by a stem: an amount in it is no count of events ("30 euros a month"). */
+const isMeasureStem = (stem: string): boolean => {
+  const unit = unitOfStem(stem);
+  return unit !== undefined && unit.dimension !== "duration";
+};
+/** A currency symbol or code right before an amount ("£20", "GBP 20"). */
+const CURRENCY_BEFORE = new RegExp(`${CURRENCY_PREFIX}\\s?$`, "i");
 
-const numberValue = (w: string): number | undefined => (/^\d/.test(w) ? Number.parseFloat(w.replace(/,(?=\d{3}\b)/g, "")) : NUMBER_WORDS[w]);
+const numberValue = (w: string): number | undefined => numberFromWord(w, [NUMBER_LIKE_WORDS]);
 
 const FREQUENCY_PATTERNS: ReadonlyArray<{ pattern: RegExp; perDay: (m: RegExpMatchArray) => number | undefined }> = [
   {
@@ -81,9 +112,9 @@ const FREQUENCY_PATTERNS: ReadonlyArray<{ pattern: RegExp; perDay: (m: RegExpMat
     ),
     perDay: (m) => {
       if (/\b(?:times?|of|the|and|or|in|for|to|is|are|was|were|minutes?|hours?|days?|weeks?|months?|years?|seconds?)\b/.test(m[2] ?? "")) return undefined;
-      // An amount in a currency or a measure is not a count of events.
+      // An amount in a currency or a measure is not a count of events ("30 euros a month", "£5 extra per month").
       const noun = stemWord((m[2] ?? "").split(/\s+/)[0] ?? "");
-      if (UNIT_ALIASES[noun] !== undefined || CURRENCY_NOUNS.has(noun)) return undefined;
+      if (isMeasureStem(noun) || CURRENCY_BEFORE.test(m.input?.slice(Math.max(0, (m.index ?? 0) - 5), m.index) ?? "")) return undefined;
       const n = m[1] === "once" ? 1 : m[1] === "twice" ? 2 : m[1] === "thrice" ? 3 : numberValue(m[1] ?? "");
       const days = UNIT_DAYS[m[3] ?? ""];
       return n === undefined || days === undefined ? undefined : n / days;
@@ -110,7 +141,7 @@ export function frequencies(text: string): { quantities: NumericQuantity[]; rest
   // Weekdays in the plural after an opener name a weekly routine: "on Tuesdays and Thursdays" = twice a week,
   // "on alternate Wednesdays" = every other Wednesday. Without an opener ("Tuesdays are
   // quiet") the weekday is a topic, not a frequency.
-  const WEEKDAY_PLURAL = "(alternate\\s+)?(mon|tues|wednes|thurs|fri|satur|sun)days\\b";
+  const WEEKDAY_PLURAL = `(alternate\\s+)?(${WEEKDAY_STEM_ALT})days\\b`;
   const plural: RegExpMatchArray[] = [];
   for (const lead of rest.matchAll(new RegExp(`\\b(?:on|every|each|most)\\s+(?=${WEEKDAY_PLURAL})`, "g"))) {
     const list = new RegExp(`${WEEKDAY_PLURAL}(?:\\s*,\\s*|\\s+(?:and|or)\\s+|\\s*,\\s*(?:and|or)\\s+)?`, "y");
@@ -135,8 +166,8 @@ const UNIT_SKIP = new Set([
 ]);
 const NOT_UNITS = new Set(["to", "and", "or", "in", "on", "at", "by", "for", "from", "with", "than", "is", "are", "was", "were"]);
 const TIME_PATTERN = /\b(\d{1,2})(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?=\W|$)|\b(\d{1,2}):(\d{2})\b|\b(noon|midday|midnight)\b/gi;
-const UPPER_BOUND = /\b(?:before|under|below|less than|fewer than|within|inside|at most|up to|no more than|not more than|no later than|by|until|max(?:imum)?)\s*$/;
-const LOWER_BOUND = /\b(?:after|over|above|more than|greater than|longer than|at least|no less than|no fewer than|past|exceed(?:s|ed|ing)?|beyond|min(?:imum)?)\s*$/;
+const UPPER_BOUND = new RegExp(`\\b(?:${phraseAlternation([...UPPER_BOUND_PHRASES, ...UPPER_COMPARATIVES, ...UPPER_TIME_BOUND_PHRASES])})\\s*$`);
+const LOWER_BOUND = new RegExp(`\\b(?:${phraseAlternation([...LOWER_BOUND_PHRASES, ...LOWER_COMPARATIVES, ...LOWER_TIME_BOUND_PHRASES])})\\s*$`);
 /** A negator earlier in the same clause turns a bound around ("never more than 50" ≤ 50; "not less than 3" ≥ 3). */
 const CLAUSE_NEGATOR = /\b(?:never|not|no|none|nobody|nothing|without)\b|n't\b/;
 
@@ -187,12 +218,9 @@ export function locatedQuantities(text: string): NumericQuantity[] {
     rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice(m.index + m[0].length);
   }
   // Hours in words with a part of the day: "seven in the morning", "ten at night", "half five in the evening" is left out.
-  for (const m of rest.toLowerCase().matchAll(new RegExp(`\\b(\\d{1,2}|${NUMBER_WORD_ALT})\\s+(?:o'clock\\s+)?(in the morning|in the afternoon|in the evening|at night)\\b`, "g"))) {
-    const hour = numberValue(m[1] ?? "");
-    if (hour === undefined || hour < 1 || hour > 12) continue;
-    const part = m[2] ?? "";
-    // At night, twelve is midnight and one to four are small hours; otherwise the hour is in the evening.
-    const hours = part.endsWith("morning") ? hour % 12 : part.endsWith("night") ? (hour === 12 ? 0 : hour <= 4 ? hour : hour + 12) : hour === 12 ? 12 : hour + 12;
+  for (const m of rest.toLowerCase().matchAll(new RegExp(`\\b(\\d{1,2}|${NUMBER_WORD_ALT})\\s+(?:o'clock\\s+)?(?:in the (morning|afternoon|evening)|at (night))\\b`, "g"))) {
+    const hours = hourOfDay(numberValue(m[1] ?? "") ?? 0, m[2] ?? m[3] ?? "");
+    if (hours === undefined) continue;
     out.push(withBound({ value: hours * 60, unit: "time", at: m.index ?? 0 }, boundBefore(rest, m.index ?? 0)));
     rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice((m.index ?? 0) + m[0].length);
   }
@@ -223,6 +251,11 @@ export function locatedQuantities(text: string): NumericQuantity[] {
     const at = match?.index ?? 0;
     // A digit inside a name ("v2", "c6i", "x86") is no quantity.
     if (/^\d/.test(w) && /[a-z]$/i.test(rest.slice(Math.max(0, at - 1), at))) continue;
+    // An amount after a currency symbol or code ("£20", "GBP 20") is in that currency, as "20 pounds" is.
+    const prefix = unit === "" && /^\d/.test(w) ? CURRENCY_BEFORE.exec(rest.slice(Math.max(0, at - 5), at))?.[0] : undefined;
+    const currency = prefix !== undefined ? currencyOf(prefix) : undefined;
+    // Read as its ISO code, a unit word like "pounds" ("money:GBP" → "gbp").
+    if (currency !== undefined) unit = currency.slice("money:".length).toLowerCase();
     // "three hundred kilometres", "2 thousand users": the multiplier joins the number.
     const multiplier = { hundred: 100, thousand: 1000, million: 1e6 }[words[i + 1]?.[0] ?? ""];
     if (multiplier !== undefined && unit === "") {
@@ -259,7 +292,7 @@ export function locatedQuantities(text: string): NumericQuantity[] {
     if (unit === "" && (!/^\d/.test(w) || (value >= 1900 && value <= 2099))) continue;
     const bound = boundBefore(rest, at);
     const pointInTime = DURATION_STEMS[unit] !== undefined && /\bafter\s*$/.test(rest.slice(Math.max(0, at - 8), at).toLowerCase());
-    if (unit === "dai" && /^\s*(?:working|business)\s/.test(rest.slice(at + w.length).toLowerCase())) value *= 7 / 5;
+    if (unit === "dai" && /^\s*(?:working|business)\s/.test(rest.slice(at + w.length).toLowerCase())) value *= 7 / WORKING_WEEK_DAYS;
     const q = withBound({ value, unit, at }, pointInTime ? undefined : bound);
     out.push(APPROX.test(rest.slice(Math.max(0, at - 16), at).toLowerCase()) ? { ...q, spread: 0.15 * Math.abs(value) } : q);
   }
@@ -281,9 +314,8 @@ export function locatedQuantities(text: string): NumericQuantity[] {
     out.push({ value: Number(m[1]), unit: "year_ce" });
   }
   // A share of a group in words: "half of the users", "barely a third of", "three quarters of the sites" (percent).
-  const SHARES: Readonly<Record<string, number>> = { half: 50, "a third": 100 / 3, "one third": 100 / 3, "two thirds": 200 / 3, "a quarter": 25, "one quarter": 25, "three quarters": 75 };
-  for (const m of rest.toLowerCase().matchAll(/(?<!\b(?:the|first|second|third|last|other|latter|former|later|earlier|early|late|upper|lower|back|front|top|bottom)\s+)\b(half|a third|one third|two thirds|a quarter|one quarter|three quarters)\s+(?:of|the)\b/g)) {
-    const share = SHARES[m[1] ?? ""];
+  for (const m of rest.toLowerCase().matchAll(SHARE_OF)) {
+    const share = fractionShare(m[1] ?? "");
     if (share !== undefined) out.push({ value: share, unit: "%", spread: 0.05 * share, at: m.index ?? 0 });
   }
   // "the next day", "the next working day": a duration of one day from the event before it.
@@ -293,14 +325,19 @@ export function locatedQuantities(text: string): NumericQuantity[] {
   return out.concat(freq.quantities).map(asPeriod(text.toLowerCase()));
 }
 
+/** A fraction of a group ("a third of", "three quarters of the"), not a part of a thing ("the first half of"). */
+const SHARE_OF = new RegExp(
+  `(?<!\\b(?:the|first|second|third|last|other|latter|former|later|earlier|early|late|upper|lower|back|front|top|bottom)\\s+)\\b(${FRACTION_PHRASE})\\s+(?:of|the)\\b`,
+  "g",
+);
+
 /** Words after a duration that make it the gap between repeats ("at twenty-minute intervals", "four weeks apart"). */
 const PERIOD_AFTER = /^\s*(?:[a-z]+\s+)?(?:intervals?|apart|cycles?|gaps?|rotation)\b/;
 
-/** Surface forms of each duration stem, to find a quantity's unit word right after its number. */
-const DURATION_SURFACE: Readonly<Record<string, string>> = {
-  second: "seconds?", sec: "secs?", minut: "minutes?", min: "mins?", hour: "hours?", hr: "hrs?", dai: "days?", week: "weeks?",
-  fortnight: "fortnights?", month: "months?", year: "years?", ms: "ms", millisecond: "milliseconds?",
-};
+/** Surface forms of each duration stem, to find a quantity's unit word right after its number ("minut" → "minutes?"). */
+const DURATION_SURFACE: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.keys(DURATION_STEMS).map((stem) => [stem, timeUnitSpellings(stem).map((w) => `${w}s?`).join("|")]),
+);
 
 /**
  * A duration stated as the gap between repeats reads as a frequency: "at 15-minute intervals" = "every 15 minutes".
@@ -320,21 +357,17 @@ function asPeriod(lower: string): (q: NumericQuantity) => NumericQuantity {
   };
 }
 
-/** Unit spellings and multiples that measure the same thing, as [canonical unit, factor] ("km" and "kilometres"). */
-const UNIT_ALIASES: Readonly<Record<string, readonly [string, number]>> = {
-  km: ["metr", 1000], kilometr: ["metr", 1000], kilomet: ["metr", 1000], metr: ["metr", 1], meter: ["metr", 1], m: ["metr", 1],
-  mile: ["metr", 1609.344], kg: ["gram", 1000], kilogram: ["gram", 1000], g: ["gram", 1], gram: ["gram", 1],
-  kb: ["byte", 1e3], mb: ["byte", 1e6], megabyt: ["byte", 1e6], gb: ["byte", 1e9], gigabyt: ["byte", 1e9], tb: ["byte", 1e12],
-  percent: ["%", 1], "°c": ["degre", 1], c: ["degre", 1], w: ["watt", 1], kw: ["watt", 1e3], kilowatt: ["watt", 1e3],
-};
-
-/** Durations in seconds (unit `duration`), so "sixty minutes" meets "one hour"; other quantities unchanged. */
+/**
+ * Durations in seconds (unit `duration`), so "sixty minutes" meets "one hour"; measures and currencies in the base
+ * unit of their dimension (./value-vocabulary: `m:length` in metres, `m:mass` in grams, `m:money:GBP`…), so "1.5 kg"
+ * meets "1500 g" and "£20" meets "20 pounds"; shares in percent; other quantities unchanged.
+ */
 export function normaliseQuantity(q: NumericQuantity): NumericQuantity {
-  const alias = UNIT_ALIASES[q.unit];
-  if (alias !== undefined) q = { ...q, unit: alias[0], value: q.value * alias[1], ...(q.spread !== undefined ? { spread: q.spread * alias[1] } : {}) };
   const seconds = DURATION_STEMS[q.unit];
-  if (seconds === undefined) return q;
-  return { ...q, value: q.value * seconds, unit: "duration", ...(q.spread !== undefined ? { spread: q.spread * seconds } : {}) };
+  const unit = seconds === undefined ? unitOfStem(q.unit) : undefined;
+  const [name, factor] = seconds !== undefined ? ["duration", seconds] : unit !== undefined && unit.dimension !== "duration" ? [unit.dimension === "%" ? "%" : `m:${unit.dimension}`, unit.factor] : [q.unit, 1];
+  if (name === q.unit && factor === 1) return q;
+  return { ...q, value: q.value * factor, unit: name, ...(q.spread !== undefined ? { spread: q.spread * factor } : {}) };
 }
 
 export interface NumericComparison {
@@ -401,6 +434,7 @@ function stemsNearIn(text: string, reach = 4): (at: number | undefined) => Set<s
 
 type Interval = readonly [number, number];
 
+
 /** A quantity as an interval: `= v` → [v ± 1 %], `< v` → (−∞, v], `> v` → [v, ∞). */
 function interval(q: NumericQuantity): Interval {
   const slack = q.unit === "year_ce" ? 0.5 : Math.max(0.01 * Math.abs(q.value), q.spread ?? 0);
@@ -435,7 +469,7 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
   let looseOutsideBound = 0;
   let periodMatches = 0;
   // Evidence counts with no measured unit, compared across nouns when the belief's noun is not restated.
-  const counts = eq.filter((e) => !TYPED_UNITS.has(e.unit) && e.unit !== "year_ce");
+  const counts = eq.filter((e) => !isTypedUnit(e.unit) && e.unit !== "year_ce");
   const eUnits = new Set(eq.map((e) => e.unit));
   for (const b of bq) {
     const sameUnit = eq.filter((e) => e.unit === b.unit);
@@ -443,9 +477,9 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
     if (sameUnit.length === 0) {
       if (b.unit === "per_day" && !eUnits.has("per_day")) {
         const periodDays = 1 / b.value;
-        if (eq.some((e) => e.unit === "duration" && Math.abs(e.value / 86400 - periodDays) <= 0.2 * periodDays)) periodMatches++;
+        if (eq.some((e) => e.unit === "duration" && Math.abs(e.value / 86400 - periodDays) <= CALENDAR_NEAR_TOLERANCE * periodDays)) periodMatches++;
       }
-      if (TYPED_UNITS.has(b.unit) || counts.length === 0) continue;
+      if (isTypedUnit(b.unit) || counts.length === 0) continue;
       const inside = counts.some((e) => within(interval(e), range));
       if (inside) looseMatches++;
       else if (counts.some((e) => disjoint(interval(e), range) && Math.abs(e.value - b.value) > 0.05 * Math.abs(b.value))) {
@@ -460,11 +494,11 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
       if (b.bound !== undefined) withinBound++;
     } else {
       // A value within 5 % of a plain belief value is a measurement of it, neither a match nor a conflict.
-      // Calendar lengths are fuzzy ("twelve weeks" ≈ "three months", "every twelve weeks" ≈ "every three months"): 10 %
-      // for frequencies and for durations of a week or more.
+      // Calendar lengths are fuzzy ("twelve weeks" ≈ "three months", "every twelve weeks" ≈ "every three months"):
+      // CALENDAR_NEAR_TOLERANCE for frequencies and for durations of a week or more.
       const fuzzy = b.unit === "per_day" || (b.unit === "duration" && b.value >= 604800);
       const near = (e: NumericQuantity) =>
-        b.unit !== "year_ce" && b.unit !== "time" && b.bound === undefined && e.bound === undefined && Math.abs(e.value - b.value) <= (fuzzy ? 0.1 : 0.05) * Math.abs(b.value);
+        b.unit !== "year_ce" && b.unit !== "time" && b.bound === undefined && e.bound === undefined && Math.abs(e.value - b.value) <= (fuzzy ? CALENDAR_NEAR_TOLERANCE : 0.05) * Math.abs(b.value);
       const clash = sameUnit.find((e) => disjoint(interval(e), range) && !near(e));
       if (clash) {
         conflicts.push({ belief: b, evidence: clash });
@@ -472,7 +506,7 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
       }
     }
   }
-  const typedConflicts = conflicts.filter((c) => TYPED_UNITS.has(c.belief.unit)).length;
+  const typedConflicts = conflicts.filter((c) => isTypedUnit(c.belief.unit)).length;
   const beliefStems = new Set(contentTokens(belief).map((t) => t.stem));
   const stemsNear = conflicts.length > 0 ? stemsNearIn(evidence) : undefined;
   const unanchoredConflicts = conflicts.filter((c) => {

@@ -6,26 +6,55 @@
  */
 
 import { isContentWord, stemWord, tokenize } from "./tokenize";
+import {
+  ARTICLE_ONE,
+  boundSide,
+  AMOUNT_BOUND_PHRASES,
+  CALENDAR_MINUTES,
+  COUNT_ADVERBS,
+  DAY_PART_ALT,
+  DAY_PART_WORDS,
+  FREQUENCY_ADVERBS,
+  hourOfDay,
+  MONTH_ALT,
+  MULTIPLIER_WORDS,
+  NUMBER_LIKE_WORDS,
+  numberFromWord,
+  phraseAlternation,
+  season,
+  SEASON_ALT,
+  unitOf,
+  WEEKDAY_ALT,
+  WEEKDAY_STEM_ALT,
+  WEEKDAYS,
+} from "./value-vocabulary";
 
-const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, a: 1, an: 1, single: 1, once: 1, two: 2, couple: 2, twice: 2, three: 3, thrice: 3, four: 4, five: 5, six: 6, seven: 7,
-  eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000,
-};
+/** Words besides the numerals that state a number here: the articles, counts of occurrences, "single", "couple". */
+const NUMBER_WORDS: ReadonlyArray<Readonly<Record<string, number>>> = [
+  ARTICLE_ONE,
+  COUNT_ADVERBS,
+  { single: NUMBER_LIKE_WORDS.single as number, couple: NUMBER_LIKE_WORDS.couple as number },
+];
 
-/** Minutes per duration unit. */
-const UNIT_MINUTES: Readonly<Record<string, number>> = {
-  minute: 1, minutes: 1, min: 1, mins: 1, hour: 60, hours: 60, hr: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080,
-  fortnight: 20160, month: 43200, months: 43200, quarter: 129600, year: 525600, years: 525600,
-};
+/**
+ * Minutes in a duration unit ("hours" → 60, "a month" → 43200, the coded month), from a minute up (`slotValues` codes in whole
+ * minutes; a "second" here is the ordinal). Undefined for any other word.
+ */
+function unitMinutes(word: string): number | undefined {
+  const unit = unitOf(word);
+  if (unit === undefined || unit.dimension !== "duration" || unit.factor < 60) return undefined;
+  const calendar = CALENDAR_MINUTES[word.replace(/s$/, "")];
+  return calendar ?? Math.round(unit.factor / 60);
+}
 
 /** Frequency words as the period they name, in minutes ("hourly" = every 60 minutes). */
-const FREQUENCIES: Readonly<Record<string, number>> = {
-  hourly: 60, nightly: 1440, daily: 1440, weekly: 10080, fortnightly: 20160, monthly: 43200, quarterly: 129600, yearly: 525600, annually: 525600,
-  annual: 525600,
-};
+const FREQUENCIES: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(FREQUENCY_ADVERBS).map(([w, unit]) => [w, CALENDAR_MINUTES[unit] as number]));
 
-const NAMED = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "first", "second", "third", "last", "final"]);
+const NAMED = new Set([...WEEKDAYS, "first", "second", "third", "last", "final"]);
+/** Weekdays in the plural ("mondays"): a routine on that day. */
+const WEEKDAY_PLURAL = new RegExp(`^(?:${WEEKDAY_STEM_ALT})days$`);
+/** After "every" / "each": a part of the day or the weekend, which carries no value of its own here. */
+const DAY_PART_OR_WEEKEND = new RegExp(`^(?:${DAY_PART_ALT}|weekend)s?$`);
 
 /**
  * Quantifiers as the share of a group they state: a universal ("all", "every", "each") and a partial one ("some",
@@ -38,21 +67,14 @@ const QUANTIFIERS: Readonly<Record<string, string>> = {
   half: "p50", sometimes: "q:some", often: "q:many", rarely: "q:few", usually: "q:most",
 };
 
-const CLOCK_PART: Readonly<Record<string, number>> = { morning: 0, am: 0, afternoon: 12, evening: 12, night: 12, pm: 12 };
-
 function numberOf(word: string): number | null {
-  const digits = /^\d+(?:[.,]\d+)?$/.test(word) ? Number(word.replace(/,(\d{3})$/, "$1").replace(",", ".")) : null;
-  if (digits !== null && Number.isFinite(digits)) return digits;
-  if (word.includes("-")) {
-    const parts = word.split("-").map((p) => NUMBER_WORDS[p]);
-    if (parts.every((p) => p !== undefined)) return parts.reduce<number>((s, p) => s + (p ?? 0), 0);
-  }
-  return NUMBER_WORDS[word] ?? null;
+  return numberFromWord(word, NUMBER_WORDS, true) ?? null;
 }
 
-const WEEK = 10_080;
-const MONTH = 43_200;
-const YEAR = 525_600;
+const DAY = 1440;
+const WEEK = CALENDAR_MINUTES.week as number;
+const MONTH = CALENDAR_MINUTES.month as number;
+const YEAR = CALENDAR_MINUTES.year as number;
 
 /**
  * One duration per calendar length, whatever unit says it: four weeks are "a month", twelve months or 52 weeks or 365
@@ -66,7 +88,7 @@ function calendarMinutes(minutes: number): number {
     if (weeks % 4 === 0) return (weeks / 4) * MONTH;
   }
   if (minutes >= MONTH && minutes % MONTH === 0 && (minutes / MONTH) % 12 === 0) return (minutes / MONTH / 12) * YEAR;
-  if (minutes >= YEAR && minutes % 1440 === 0 && (minutes / 1440) % 365 === 0) return (minutes / 1440 / 365) * YEAR;
+  if (minutes >= YEAR && minutes % DAY === 0 && (minutes / DAY) % 365 === 0) return (minutes / DAY / 365) * YEAR;
   return minutes;
 }
 
@@ -83,7 +105,7 @@ function countedFrequency(ws: readonly string[], i: number, n: number): { period
   else if (!COUNT_WORDS.has(ws[i] as string)) return null;
   if (n <= 0) return null;
   const freq = FREQUENCIES[ws[j] ?? ""];
-  const unit = ["a", "an", "per", "each", "every"].includes(ws[j] ?? "") ? UNIT_MINUTES[ws[j + 1] ?? ""] : undefined;
+  const unit = ["a", "an", "per", "each", "every"].includes(ws[j] ?? "") ? unitMinutes(ws[j + 1] ?? "") : undefined;
   const length = freq ?? unit;
   if (length === undefined) return null;
   // A year divided into whole months counts in months ("twice a year" = "every six months").
@@ -92,7 +114,7 @@ function countedFrequency(ws: readonly string[], i: number, n: number): { period
 }
 
 /** Words that scale the number before them ("five hundred", "two thousand", "a dozen"). */
-const MULTIPLIERS: Readonly<Record<string, number>> = { dozen: 12, hundred: 100, thousand: 1000, million: 1_000_000 };
+const MULTIPLIERS = MULTIPLIER_WORDS;
 /** Number words that are counts of occurrences or articles, never part of a written-out numeral. */
 const NOT_NUMERAL = new Set(["a", "an", "single", "once", "twice", "thrice", "couple"]);
 
@@ -156,7 +178,9 @@ export function numeralize(ws: readonly string[]): string[] {
 /** Times of day as minutes after midnight ("t1320"): "22:00", "10 p.m.", "ten in the evening", "a quarter to eight". */
 function clockTimes(lower: string): { text: string; times: string[] } {
   const times: string[] = [];
-  const at = (h: number, m: number) => times.push(`t${(h % 24) * 60 + m}`);
+  const at = (h: number, m: number) => times.push(`t${(((h % 24) + 24) % 24) * 60 + m}`);
+  // The hour a part of the day makes of an hour of the clock ("ten in the evening" → 22, "two at night" → 2).
+  const partKey = (part: string) => part.replace(/[^a-z ]/g, "").split(" ").pop() as string;
   let text = lower.replace(/\b(\d{1,2}):(\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?![a-z])/g, (_all, h: string, m: string, part?: string) => {
     at(Number(h) + (part?.startsWith("p") && Number(h) < 12 ? 12 : 0), Number(m));
     return " ";
@@ -164,17 +188,16 @@ function clockTimes(lower: string): { text: string; times: string[] } {
   text = text.replace(/\b(?:(a )?quarter|half) (to|past) ([a-z]+|\d{1,2})\b(?:\s*(a\.?m\.?|p\.?m\.?|in the (?:morning|afternoon|evening)|at night))?/g, (all, _q, dir: string, h: string, part?: string) => {
     const hour = numberOf(h);
     if (hour === null) return all;
-    const pm = CLOCK_PART[part?.replace(/[^a-z ]/g, "").split(" ").pop() ?? ""] ?? 0;
+    const base = part === undefined ? hour : (hourOfDay(hour, partKey(part)) ?? hour);
     const quarter = all.includes("quarter");
-    if (dir === "to") at(hour - 1 + pm, quarter ? 45 : 30);
-    else at(hour + pm, quarter ? 15 : 30);
+    if (dir === "to") at(base - 1, quarter ? 45 : 30);
+    else at(base, quarter ? 15 : 30);
     return " ";
   });
   text = text.replace(/\b([a-z]+|\d{1,2})\s*(?:o'clock\s*)?(a\.?m\.?|p\.?m\.?|in the (?:morning|afternoon|evening)|at night)(?![a-z])/g, (all, h: string, part: string) => {
-    const hour = numberOf(h);
-    if (hour === null || hour > 12) return all;
-    const key = part.replace(/[^a-z ]/g, "").split(" ").pop() as string;
-    at((hour % 12) + (CLOCK_PART[key] ?? 0), 0);
+    const hour = hourOfDay(numberOf(h) ?? 0, partKey(part));
+    if (hour === undefined) return all;
+    at(hour, 0);
     return " ";
   });
   return { text, times };
@@ -206,20 +229,20 @@ export function slotValues(text: string): Set<string> {
       out.add(`d${freq}`);
       continue;
     }
-    const named = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/.test(w) ? w.slice(0, -1) : w;
+    const named = WEEKDAY_PLURAL.test(w) ? w.slice(0, -1) : w;
     if (NAMED.has(named)) {
       out.add(named === "final" ? "last" : named);
       continue;
     }
     // "every hour", "per minute", "each day": a frequency; "every Monday": the weekday carries the value.
-    if (["every", "each", "per"].includes(w) || ((w === "a" || w === "an") && UNIT_MINUTES[next] !== undefined && i > 0 && !["for", "in", "within", "after", "of"].includes(ws[i - 1] as string))) {
-      const unit = UNIT_MINUTES[next];
+    if (["every", "each", "per"].includes(w) || ((w === "a" || w === "an") && unitMinutes(next) !== undefined && i > 0 && !["for", "in", "within", "after", "of"].includes(ws[i - 1] as string))) {
+      const unit = unitMinutes(next);
       if (unit !== undefined) {
         out.add(`d${unit}`);
         i++;
         continue;
       }
-      if (w === "per" || w === "a" || NAMED.has(next) || numberOf(next) !== null || /^(?:morning|evening|night|afternoon|weekend)s?$/.test(next)) continue;
+      if (w === "per" || w === "a" || NAMED.has(next) || numberOf(next) !== null || DAY_PART_OR_WEEKEND.test(next)) continue;
     }
     const quantifier = QUANTIFIERS[w];
     if (quantifier !== undefined) {
@@ -237,7 +260,8 @@ export function slotValues(text: string): Set<string> {
     const half = ws.slice(j, j + 3).join(" ") === "and a half" ? 0.5 : 0;
     if (half > 0) j += 3;
     while (j < ws.length && ["of", "business", "working", "calendar", "more"].includes(ws[j] as string)) j++;
-    const unit = UNIT_MINUTES[ws[j] ?? ""];
+    // "three quarters of the staff" is a share, not nine months.
+    const unit = /^quarters?$/.test(ws[j] ?? "") && ws[j + 1] === "of" ? undefined : unitMinutes(ws[j] ?? "");
     if (unit !== undefined) {
       out.add(`d${calendarMinutes(Math.round((n + half) * unit))}`);
       i = j;
@@ -254,9 +278,8 @@ export function slotValues(text: string): Set<string> {
   return out;
 }
 
-/** Phrases that bound the number after them from above or from below (longest first: "no more than" before "more than"). */
-const BOUND = /\b(no more than|not more than|no fewer than|no less than|not less than|at most|at least|up to|a maximum of|a minimum of|maximum of|minimum of|upwards of|less than|fewer than|more than|under|below|over|above|within)\s+([a-z0-9.,-]+)/g;
-const LOWER_BOUNDS = new Set(["no fewer than", "no less than", "not less than", "at least", "a minimum of", "minimum of", "upwards of", "more than", "over", "above"]);
+/** Phrases that bound the number after them from above or from below (./value-vocabulary, longest first). */
+const BOUND = new RegExp(`\\b(${phraseAlternation(AMOUNT_BOUND_PHRASES)})\\s+([a-z0-9.,-]+)`, "g");
 
 /** The numbers a statement bounds, each with its direction ("no more than ten" → 10 ≤, "at least ten" → 10 ≥). */
 function boundsOf(text: string): Map<number, "upper" | "lower"> {
@@ -264,7 +287,8 @@ function boundsOf(text: string): Map<number, "upper" | "lower"> {
   const out = new Map<number, "upper" | "lower">();
   for (const m of lower.matchAll(BOUND)) {
     const n = numberOf((m[2] as string).replace(/[.,]+$/, ""));
-    if (n !== null) out.set(n, LOWER_BOUNDS.has(m[1] as string) ? "lower" : "upper");
+    const side = boundSide(m[1] as string);
+    if (n !== null && side !== undefined) out.set(n, side);
   }
   return out;
 }
@@ -306,7 +330,7 @@ export function slotClash(a: string, b: string): boolean {
   return onlyA && onlyB;
 }
 
-const NAMED_VALUE = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/;
+const NAMED_VALUE = new RegExp(`^(?:${WEEKDAY_ALT})$`);
 
 /**
  * Named values in conflict: both texts name a weekday and each names one the other does not ("on Mondays" vs "on
@@ -407,8 +431,8 @@ function sameValues(a: string, b: string): boolean {
   return va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v));
 }
 
-const WEEKDAY = /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?$/;
-const DAY_PART = /^(morning|afternoon|evening|night|overnight|lunchtime|midday)s?$/;
+const WEEKDAY = new RegExp(`^(${WEEKDAY_ALT})s?$`);
+const DAY_PART = new RegExp(`^(${DAY_PART_ALT}|${Object.keys(DAY_PART_WORDS).join("|")})s?$`);
 /** Words that make the weekday after them the time a thing happens ("on Friday", "every Monday", "by Tuesday noon"). */
 const DAY_SLOT_OPENERS = new Set(["on", "every", "each", "by", "until", "till", "from", "before", "after", "over", "through", "until", "late", "early"]);
 
@@ -423,7 +447,7 @@ export function dayTimeSlots(text: string): string[] {
     while (k >= 0 && ["the", "a", "this", "next", "last"].includes(ws[k] as string)) k--;
     if (k < 0 || !DAY_SLOT_OPENERS.has(ws[k] as string)) continue;
     const part = DAY_PART.exec(ws[i + 1] ?? "")?.[1];
-    out.push(part === undefined ? day : `${day} ${part === "overnight" ? "night" : part}`);
+    out.push(part === undefined ? day : `${day} ${DAY_PART_WORDS[part] ?? part}`);
   }
   return out;
 }
@@ -445,7 +469,7 @@ export function dayTimeClash(a: string, b: string): [string[], string[]] | null 
   return onlyA.length > 0 && onlyB.length > 0 ? [onlyA, onlyB] : null;
 }
 
-const MONTH_OR_SEASON = /^(january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter)$/;
+const MONTH_OR_SEASON = new RegExp(`^(${MONTH_ALT}|${SEASON_ALT})$`);
 const MONTH_SLOT_OPENERS = new Set(["in", "during", "by", "until", "till", "from", "before", "after", "since", "through", "early", "late", "mid", "each", "every", "over"]);
 
 /** The months or seasons a text names as when something happens ("planted in February", "by early November", "every spring"). */
@@ -458,7 +482,7 @@ export function monthSlots(text: string): string[] {
     let k = i - 1;
     while (k >= 0 && ["the", "this", "next", "last", "early", "late", "mid"].includes(ws[k] as string) && !MONTH_SLOT_OPENERS.has(ws[k - 1] ?? "")) k--;
     if (k < 0 || !MONTH_SLOT_OPENERS.has(ws[k] as string)) continue;
-    out.push(m === "fall" ? "autumn" : m);
+    out.push(season(m) ?? m);
   }
   return out;
 }

@@ -8,60 +8,52 @@
 
 import { matchesAny as sameValueIn, numeralize, slotValues } from "@/lib/assess/heuristic/slot-values";
 import { contentTokens, isContentWord, stemWord, tokenize } from "@/lib/assess/heuristic/tokenize";
+import {
+  AMOUNT_BOUND_PHRASES,
+  ARTICLE_ONE,
+  boundSide,
+  CALENDAR_MINUTES,
+  CALENDAR_SAME_TOLERANCE,
+  currencyAfterAmount,
+  DAY_PART_ALT,
+  fractionShare,
+  numberFromWord,
+  phraseAlternation,
+  season,
+  TRAILING_BOUND_WORDS,
+  unitOf,
+  WEEKDAY_ALT,
+  WORKING_WEEK_DAYS,
+} from "@/lib/assess/heuristic/value-vocabulary";
 
-const SMALL_NUMBERS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30,
-  forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, once: 1, twice: 2, a: 1, an: 1,
-};
-
+/** Numbers in digits or words, "once", "twice", and "a" / "an" (one, before a unit). */
 function numberWord(w: string | undefined): number | null {
-  if (w === undefined) return null;
-  if (/^\d+(?:\.\d+)?$/.test(w)) return Number(w);
-  return SMALL_NUMBERS[w] ?? null;
+  if (w === undefined || /^\d.*,/.test(w)) return null;
+  return numberFromWord(w, [{ once: 1, twice: 2 }, ARTICLE_ONE]) ?? null;
 }
 
-const UNIT_MINUTES: Readonly<Record<string, number>> = {
-  day: 1440, week: 10080, fortnight: 20160, month: 43200, quarter: 129600, year: 525600,
-};
-const CURRENCIES: Readonly<Record<string, string>> = { euro: "eur", eur: "eur", dollar: "usd", usd: "usd", sterling: "gbp", gbp: "gbp", yen: "jpy", franc: "chf" };
-/** Fractions of a group, as a percentage ("a quarter of the staff" = "25 % of the staff"). */
-const FRACTIONS: Readonly<Record<string, number>> = {
-  "a quarter": 25, "one quarter": 25, "a third": 33, "one third": 33, "two thirds": 67, "three quarters": 75, "a fifth": 20,
-  "one fifth": 20, "a tenth": 10, "one tenth": 10,
-};
-const SEASONS = /^(?:spring|summer|autumn|fall|winter)s?$/;
-const DAY_PARTS = /^(?:morning|afternoon|evening|night)s?$/;
-const WEEKDAY = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?$/;
+/** Calendar units in (whole) minutes, as `slot-values` codes them ("d43829" is a month). */
+const UNIT_MINUTES = CALENDAR_MINUTES;
+const DAY_PARTS = new RegExp(`^(?:${DAY_PART_ALT})s?$`);
+const WEEKDAY = new RegExp(`^(?:${WEEKDAY_ALT})s?$`);
 /** Occurrence nouns that count events in a period ("three nights a week", "two days each week"). */
 const OCCURRENCES = /^(?:days?|nights?|evenings?|mornings?|afternoons?|times?|sessions?|occasions?|visits?)$/;
 
-/** Working days in a working week. */
-const WORKING_WEEK_DAYS = 5;
-
-/** Length, mass and volume units, as a factor to one base unit of their dimension. */
-const MEASURES: Readonly<Record<string, [string, number]>> = {
-  mm: ["len", 0.001], millimetre: ["len", 0.001], millimeter: ["len", 0.001], cm: ["len", 0.01], centimetre: ["len", 0.01], centimeter: ["len", 0.01],
-  m: ["len", 1], metre: ["len", 1], meter: ["len", 1], km: ["len", 1000], kilometre: ["len", 1000], kilometer: ["len", 1000],
-  inch: ["len", 0.0254], inches: ["len", 0.0254], foot: ["len", 0.3048], feet: ["len", 0.3048], ft: ["len", 0.3048], yard: ["len", 0.9144],
-  mile: ["len", 1609.344], g: ["mass", 0.001], gram: ["mass", 0.001], kg: ["mass", 1], kilo: ["mass", 1], kilogram: ["mass", 1],
-  tonne: ["mass", 1000], ton: ["mass", 1000], lb: ["mass", 0.4536], lbs: ["mass", 0.4536], pound: ["mass", 0.4536], ounce: ["mass", 0.02835],
-  ml: ["vol", 0.001], millilitre: ["vol", 0.001], milliliter: ["vol", 0.001], l: ["vol", 1], litre: ["vol", 1], liter: ["vol", 1],
-  gallon: ["vol", 3.785],
-};
-
+/** A measure (not a time, a share or money), as [dimension, factor to its base unit] (./value-vocabulary). */
 function measureUnit(w: string | undefined): [string, number] | undefined {
-  if (w === undefined) return undefined;
-  return MEASURES[w] ?? MEASURES[w.replace(/s$/, "")] ?? MEASURES[w.replace(/es$/, "")];
+  const unit = w === undefined ? undefined : unitOf(w);
+  if (unit === undefined || unit.dimension === "duration" || unit.dimension === "%" || unit.dimension.startsWith("money:")) return undefined;
+  return [unit.dimension, unit.factor];
+}
+
+/** A currency's code, lower case ("pounds", "gbp" → "gbp"), or undefined. */
+function currencyCode(w: string | undefined): string | undefined {
+  const unit = w === undefined ? undefined : unitOf(w);
+  return unit?.dimension.startsWith("money:") && unit.factor === 1 ? unit.dimension.slice("money:".length).toLowerCase() : undefined;
 }
 
 function words(text: string): string[] {
-  const raw = text
-    .toLowerCase()
-    .replace(/[’‘]/g, "'")
-    .replace(/€\s?(\d[\d.,]*)/g, " $1 euro ")
-    .replace(/\$\s?(\d[\d.,]*)/g, " $1 dollar ")
-    .replace(/£\s?(\d[\d.,]*)/g, " $1 sterling ")
+  const raw = currencyAfterAmount(text.toLowerCase().replace(/[’‘]/g, "'"))
     .replace(/(\d),(\d{3})\b/g, "$1$2")
     .replace(/(\d)([a-z°%])/g, "$1 $2")
     .split(/[^a-z0-9.']+/)
@@ -102,22 +94,24 @@ export function extraValues(text: string): Set<string> {
     const measure = n !== null && w !== "a" && w !== "an" ? measureUnit(next) : undefined;
     if (measure) out.add(`m:${measure[0]}:${Number((n! * measure[1]).toPrecision(3))}`).add(`x:n${n}`);
     if ((w === "a" || w === "one") && (next === "full" || next === "whole" || next === "entire") && UNIT_MINUTES[ws[i + 2] ?? ""] !== undefined) out.add(`d${UNIT_MINUTES[ws[i + 2] as string]}`);
-    if (SEASONS.test(w) && ["every", "each", "in", "during", "this", "next", "last", "per"].includes(ws[i - 1] ?? "")) out.add(`season:${w.replace(/s$/, "").replace("autumn", "fall")}`);
-    const currency = n !== null && w !== "a" && w !== "an" ? CURRENCIES[(next ?? "").replace(/s$/, "")] : undefined;
+    const named = season(w);
+    if (named !== undefined && ["every", "each", "in", "during", "this", "next", "last", "per"].includes(ws[i - 1] ?? "")) out.add(`season:${named}`);
+    const currency = n !== null && w !== "a" && w !== "an" ? currencyCode(next) : undefined;
     if (currency) out.add(`c:${currency}:${n}`).add(`x:n${n}`);
     if ((w === "every" || w === "each") && (next === "other" || next === "second" || next === "third")) {
       const unit = UNIT_MINUTES[(ws[i + 2] ?? "").replace(/s$/, "")];
       if (unit !== undefined) out.add(`d${unit * (next === "third" ? 3 : 2)}`);
     }
-    const fraction = FRACTIONS[`${w} ${next ?? ""}`];
-    if (fraction !== undefined && (ws[i + 2] === "of" || ws[i + 2] === "the")) out.add(`p${fraction}`);
+    // Fractions of a group, as a whole percentage ("a quarter of the staff" = "25 % of the staff").
+    const fraction = w === "half" ? undefined : fractionShare(`${w} ${next ?? ""}`);
+    if (fraction !== undefined && (ws[i + 2] === "of" || ws[i + 2] === "the")) out.add(`p${Math.round(fraction)}`);
     const ratio = n !== null && w !== "a" && w !== "an" && next === "in" ? numberWord(ws[i + 2]) : null;
     if (ratio !== null && n !== null && ratio > n) out.add(`p${Math.round((100 * n) / ratio)}`);
     if (w === "handful" || (w === "hardly" && next === "any")) out.add("q:few");
     // "a working week" is five working days, not seven calendar ones ("within one working week" / "within five working days").
     const weeks = numberWord(ws[i - 1]);
     if ((w === "working" || w === "business" || w === "work") && /^weeks?$/.test(next ?? "") && weeks !== null && weeks > 0) {
-      out.add(`d${weeks * WORKING_WEEK_DAYS * 1440}`).add(`x:d${weeks * 10080}`);
+      out.add(`d${weeks * WORKING_WEEK_DAYS * 1440}`).add(`x:d${weeks * (UNIT_MINUTES.week as number)}`);
     }
   }
   return out;
@@ -184,8 +178,8 @@ function comparable(x: string, y: string): boolean {
 }
 
 /** Calendar durations this close are one length said two ways ("six weeks" / "a month and a half"). */
-const CALENDAR_TOLERANCE = 0.08;
-const WEEK_MINUTES = 10_080;
+const CALENDAR_TOLERANCE = CALENDAR_SAME_TOLERANCE;
+const WEEK_MINUTES = UNIT_MINUTES.week as number;
 
 /** The same value on the other side (./slot-values' `matchesAny`), or a calendar length within CALENDAR_TOLERANCE. */
 function matchesAny(value: string, others: ReadonlySet<string>): boolean {
@@ -234,12 +228,12 @@ export function valueClash(a: string, b: string): [string, string] | null {
 }
 
 /** Bounds written as a limit or a trailing "or more" / "or fewer", beside the usual "at most" / "at least". */
-const BOUND_BEFORE = /\b(no more than|not more than|no fewer than|no less than|not less than|at most|at least|up to|a maximum of|a minimum of|maximum of|minimum of|upwards of|less than|fewer than|more than|under|below|over|above|within|limited to|capped at|restricted to|no higher than|no greater than|not exceeding|not exceed|never exceed|exceeding|exceeds|exceed)\s+([a-z0-9.-]+)/g;
-const LOWER = new Set(["no fewer than", "no less than", "not less than", "at least", "a minimum of", "minimum of", "upwards of", "more than", "over", "above", "exceeding", "exceeds", "exceed"]);
-const BOUND_AFTER = /\b([a-z0-9.-]+)\s+(?:[a-z]+\s+)?or (more|fewer|less|over|under|above|below|higher|lower)\b/g;
+const BOUND_BEFORE = new RegExp(`\\b(${phraseAlternation(AMOUNT_BOUND_PHRASES)})\\s+([a-z0-9.-]+)`, "g");
+const TRAILING = Object.keys(TRAILING_BOUND_WORDS).join("|");
+const BOUND_AFTER = new RegExp(`\\b([a-z0-9.-]+)\\s+(?:[a-z]+\\s+)?or (${TRAILING})\\b`, "g");
 
 /** A cheap test for any bound phrase, before the numerals are read. */
-const ANY_BOUND = /\b(?:than|most|least|up to|maximum|minimum|upwards|under|below|over|above|within|limited|capped|restricted|exceed\w*|or (?:more|fewer|less|over|under|above|below|higher|lower))\b/i;
+const ANY_BOUND = new RegExp(`\\b(?:${phraseAlternation(AMOUNT_BOUND_PHRASES)}|or (?:${TRAILING}))\\b`, "i");
 
 function boundsOf(text: string): Map<number, "upper" | "lower"> {
   const out = new Map<number, "upper" | "lower">();
@@ -247,11 +241,12 @@ function boundsOf(text: string): Map<number, "upper" | "lower"> {
   const lower = words(text).join(" ");
   for (const m of lower.matchAll(BOUND_BEFORE)) {
     const n = numberWord(m[2]) ?? (/^\d/.test(m[2] as string) ? Number(m[2]) : null);
-    if (n !== null && Number.isFinite(n) && m[2] !== "a" && m[2] !== "an") out.set(n, LOWER.has(m[1] as string) ? "lower" : "upper");
+    const side = boundSide(m[1] as string);
+    if (n !== null && Number.isFinite(n) && m[2] !== "a" && m[2] !== "an" && side !== undefined) out.set(n, side);
   }
   for (const m of lower.matchAll(BOUND_AFTER)) {
     const n = numberWord(m[1]) ?? null;
-    if (n !== null && m[1] !== "a" && m[1] !== "an") out.set(n, ["more", "over", "above", "higher"].includes(m[2] as string) ? "lower" : "upper");
+    if (n !== null && m[1] !== "a" && m[1] !== "an") out.set(n, TRAILING_BOUND_WORDS[m[2] as string] ?? "upper");
   }
   return out;
 }
@@ -373,7 +368,7 @@ export function exclusionClash(a: string, b: string): string | null {
 
 /** One side names a weekday and the other none (nor "week", "weekday", "weekend"): a narrower claim, or null. */
 export function weekdayOnOneSide(a: string, b: string): boolean {
-  const days = (t: string) => t.toLowerCase().match(/\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/g) ?? [];
+  const days = (t: string) => t.toLowerCase().match(new RegExp(`\\b(?:${WEEKDAY_ALT})s?\\b`, "g")) ?? [];
   const weekWords = (t: string) => /\bweek(?:s|ly|day|days|end|ends)?\b/i.test(t);
   const da = days(a);
   const db = days(b);

@@ -2,8 +2,10 @@
  * A small fitted model over the heuristic's general signals (issue #11): multinomial logistic regression from a fixed
  * feature vector (`relationFeatures`) to SUPPORTS / REBUTS / CONTEXTUALIZES / UNRELATED, in place of hand-set
  * thresholds and rule order. The weights live in `relation-model.json`, written by `npm run fit:relation-model`
- * (scripts/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets v1–v4 —
- * deterministic, with its grouped cross-validated and leave-one-set-out accuracies recorded in the file). Two weight sets: one with the sentence-embedding cosine, one for words only.
+ * (scripts/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets —
+ * deterministic, with its grouped cross-validated and leave-one-set-out accuracies recorded in the file). Two weight
+ * sets: one with the sentence embeddings (cosines, and the evidence-kind reading of `EvidenceKinds`, whose prototypes
+ * the file also holds), one for words only.
  *
  * Every feature reads structure or meaning, never a topic: how much of the belief the evidence covers, the cosine of
  * the two sentences, negation / numeric / slot / change-of-state conflicts on aligned clauses, scope frames and

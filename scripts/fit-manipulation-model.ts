@@ -3,8 +3,8 @@
  * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
- * The pool (issue #11, session 7): the labelled manipulation files dev, held-out v1–v5 and shared (each written at
- * another time, in its own wording), plus — as extra honest negatives at a reduced weight — the belief and evidence
+ * The pool (issue #11, session 8): the labelled manipulation files dev, dev2, held-out v1–v5 and shared (each written at
+ * another time, in its own wording), plus — as extra honest negatives — the belief and evidence
  * texts of the relation and restatement development files (plain honest prose). No file of the newest held-out set
  * (v6) is read: the file lists below are explicit.
  *
@@ -21,15 +21,27 @@
  * about 97 % / 95 %, with 15 of the 543 honest prose texts flagged in-sample; target 0.97 → about 93 % / 97 %, none
  * flagged; embedding scale 4 → 91 %, 16 → 94 % (at 0.97, l2 0.003); the author's own extra practice messages as training
  * data raised recall two points but flagged 55 honest prose texts, so they are not used; the honest prose at weight 1
- * instead of 0.3 → 91.9 % / 96.5 % (l2 0.01) and no fewer honest texts flagged by `score-manipulation --stress`. The
- * defaults below are the chosen ones. Options for iterating: --l2=a,b --scale=a,b --precision=p --errors (list left-out misses and false
- * alarms) --quick (do not write the file).
+ * instead of 0.3 → 91.9 % / 96.5 % (l2 0.01) and no fewer honest texts flagged by `score-manipulation --stress`.
+ *
+ * Session 8: held-out v6 (hard honest controls: urgent, firm or authority-citing messages with real evidence, polite
+ * corrections, questions) showed the model flagging 7 of 18 honest messages, so dev2 was written (38 such controls, 27
+ * subtle manipulative messages) and joined the pool as one more left-out file. With dev2 in the pool, the old reading
+ * (no set-aside) scored, leaving one file out: see the commit message; the unguarded model's threshold rose to 0.80–0.94
+ * on the files that trained on dev2 and its mean recall fell to 78 %. The evidence set-aside (manipulation-model `setAside`, kinds
+ * of checkable evidence ≥ --veto) fixed that: veto 2 → model mean recall 94.7 %, pooled precision 97.5 % (l2 0.01;
+ * 0.003 → 93.8 % / 97.5 %), dev2 left out 0 of 38 honest flagged; veto 3 flagged
+ * 4 of them where veto 2 flagged 2 (both runs before reported speech was set aside too); veto 1 → 91.6 % / 96.4 %.
+ * The honest prose at weight 1 instead of 0.3 → 94.4 % / 97.0 % (dev2 left out: 1 of 38 flagged) but 15 instead of 25
+ * of the 2,087 honest relation/restatement texts flagged (13 of the 1,391 it did not train on): chosen, since plain
+ * honest statements are most of what the reader will see.
+ * The defaults below are the chosen ones. Options for iterating: --l2=a,b --scale=a,b --veto=a,b --precision=p --errors (list left-out misses and
+ * false alarms) --quick (do not write the file) --cache=FILE (embeddings cached by text, outside the repository).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { assessEss } from "@/lib/assess/heuristic/heuristic-assessor";
-import { fitLogistic, type LogisticWeights, manipulationFeatures, type ManipulationModel, MODEL_KINDS, probability, SHAPE_FEATURES } from "@/lib/assess/heuristic/manipulation-model";
+import { fitLogistic, type LogisticWeights, manipulationFeatures, type ManipulationModel, MODEL_KINDS, pressureScore, SHAPE_FEATURES } from "@/lib/assess/heuristic/manipulation-model";
 import { modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 
@@ -37,6 +49,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 const evalDir = path.join(repoRoot, "lib", "assess", "eval");
 const LABELLED: [string, string][] = [
   ["dev", "manipulation.dev.jsonl"],
+  ["dev2", "manipulation.dev2.jsonl"],
   ["heldout", "manipulation.heldout.jsonl"],
   ["heldout2", "manipulation.heldout2.jsonl"],
   ["heldout3", "manipulation.heldout3.jsonl"],
@@ -56,7 +69,10 @@ const num = (name: string, fallback: number[]) => {
 const TARGET_PRECISION = num("precision", [0.97])[0] as number;
 const L2_GRID = num("l2", [0.003, 0.01, 0.03]);
 const SCALE_GRID = num("scale", [8]);
-const EXTRA_WEIGHT = num("extra", [0.3])[0] as number;
+const VETO_GRID = num("veto", [2]);
+/** A JSON file caching the embeddings by text (speeds up repeated runs; never committed). */
+const CACHE = args.find((x) => x.startsWith("--cache="))?.slice(8);
+const EXTRA_WEIGHT = num("extra", [1])[0] as number;
 const ITERATIONS = num("iter", [800])[0] as number;
 const SHOW_ERRORS = args.includes("--errors");
 /** A JSONL file of extra labelled practice messages to train on (always in the training side), for experiments. */
@@ -93,6 +109,9 @@ function thresholdFor(scored: readonly { p: number; y: number }[]): number {
   return best;
 }
 
+/** The model's score of a sample under the evidence veto `veto` (manipulation-model `pressureScore`). */
+const score = (model: LogisticWeights, s: Sample, scale: number, veto: number) => pressureScore({ ...model, embeddingScale: scale }, s.text, s.vector, veto);
+
 function fit(train: readonly Sample[], l2: number, scale: number): LogisticWeights {
   return fitLogistic(
     train.map((s) => manipulationFeatures(s.text, s.vector, scale)),
@@ -102,11 +121,11 @@ function fit(train: readonly Sample[], l2: number, scale: number): LogisticWeigh
 }
 
 /** Out-of-fold probabilities of the labelled samples of `files`, each from a fit without its own file (extras always in). */
-function outOfFold(samples: readonly Sample[], files: readonly string[], l2: number, scale: number): Map<Sample, number> {
+function outOfFold(samples: readonly Sample[], files: readonly string[], l2: number, scale: number, veto: number): Map<Sample, number> {
   const out = new Map<Sample, number>();
   for (const f of files) {
     const model = fit(samples.filter((s) => s.set !== f && (s.set === "extra" || files.includes(s.set))), l2, scale);
-    for (const s of samples) if (s.set === f) out.set(s, probability(model, manipulationFeatures(s.text, s.vector, scale)));
+    for (const s of samples) if (s.set === f) out.set(s, score(model, s, scale, veto));
   }
   return out;
 }
@@ -114,12 +133,12 @@ function outOfFold(samples: readonly Sample[], files: readonly string[], l2: num
 interface FileScore { recall: number; precision: number; positives: number; negatives: number; tp: number; fp: number; orTp: number; orFp: number }
 
 /** Leave one file out with the threshold read on the training files' own out-of-fold predictions. */
-function leaveOneFileOut(samples: readonly Sample[], l2: number, scale: number): Record<string, FileScore> {
+function leaveOneFileOut(samples: readonly Sample[], l2: number, scale: number, veto: number): Record<string, FileScore> {
   const files = LABELLED.map(([set]) => set);
   const result: Record<string, FileScore> = {};
   for (const f of files) {
     const rest = files.filter((x) => x !== f);
-    const inner = outOfFold(samples, rest, l2, scale);
+    const inner = outOfFold(samples, rest, l2, scale, veto);
     const threshold = thresholdFor([...inner].map(([s, p]) => ({ p, y: s.y })));
     const model = fit(samples.filter((s) => s.set !== f), l2, scale);
     const test = samples.filter((s) => s.set === f);
@@ -128,7 +147,7 @@ function leaveOneFileOut(samples: readonly Sample[], l2: number, scale: number):
     let orTp = 0;
     let orFp = 0;
     for (const s of test) {
-      const p = probability(model, manipulationFeatures(s.text, s.vector, scale));
+      const p = score(model, s, scale, veto);
       const hit = p >= threshold;
       if (hit && s.y === 1) tp++;
       else if (hit) fp++;
@@ -136,7 +155,7 @@ function leaveOneFileOut(samples: readonly Sample[], l2: number, scale: number):
       const either = hit || assessEss(s.text).manipulative;
       if (either && s.y === 1) orTp++;
       else if (either) orFp++;
-      if (SHOW_ERRORS && hit !== (s.y === 1)) console.log(`        ${hit ? "FALSE" : "MISS "} p ${p.toFixed(3)} [${s.kind}] ${s.text}`);
+      if (SHOW_ERRORS && (hit !== (s.y === 1) || either !== (s.y === 1))) console.log(`        ${hit ? "FALSE" : "MISS "} p ${p.toFixed(3)} ${either !== (s.y === 1) ? "reader wrong" : "cues right"} [${s.kind}] ${s.text.replace(/\n/g, " ")}`);
     }
     const positives = test.filter((s) => s.y === 1).length;
     result[f] = { recall: tp / positives, precision: tp + fp === 0 ? 1 : tp / (tp + fp), positives, negatives: test.length - positives, tp, fp, orTp, orFp };
@@ -160,12 +179,22 @@ async function main(): Promise<void> {
     for (const c of readJsonl(file)) for (const k of ["belief", "evidence", "text", "a", "b"]) if (typeof c[k] === "string" && !known.has(c[k])) prose.add(c[k]);
   }
   // Every third honest text (sorted): enough plain prose to anchor precision, few enough to keep the fits fast.
-  const extras = [...prose].sort().filter((_, i) => i % 3 === 0).map((text) => ({ text, set: "extra", y: 0, kind: "honest", weight: EXTRA_WEIGHT }));
+  const EVERY = args.includes("--all-prose") ? 1 : 3;
+  const extras = [...prose].sort().filter((_, i) => i % EVERY === 0).map((text) => ({ text, set: "extra", y: 0, kind: "honest", weight: EXTRA_WEIGHT }));
   const own = OWN === undefined ? [] : readFileSync(OWN, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>)
     .map((c) => ({ text: String(c.text), set: "extra", y: c.manipulative === true ? 1 : 0, kind: String(c.reasoningType), weight: 1 }));
-  const all = [...labelled, ...extras, ...own];
-  const vectors = await embedder.embed(all.map((c) => c.text));
-  const samples: Sample[] = all.map((c, i) => ({ ...c, vector: [...(vectors[i] ?? [])] }));
+  // The honest prose left out of training: a precision check on text the fit never saw (reported at the end).
+  const unseenProse = [...prose].sort().filter((_, i) => i % EVERY !== 0).map((text) => ({ text, set: "unseen", y: 0, kind: "honest", weight: 0 }));
+  const all = [...labelled, ...extras, ...own, ...unseenProse];
+  const cached: Record<string, number[]> = CACHE !== undefined && existsSync(CACHE) ? (JSON.parse(readFileSync(CACHE, "utf8")) as Record<string, number[]>) : {};
+  const missing = [...new Set(all.map((c) => `${modelKey(embedder.model)}\u0000${c.text}`).filter((k) => !(k in cached)))];
+  const fresh = await embedder.embed(missing.map((k) => k.slice(k.indexOf("\u0000") + 1)));
+  missing.forEach((k, i) => { cached[k] = [...(fresh[i] ?? [])]; });
+  if (CACHE !== undefined && missing.length > 0) writeFileSync(CACHE, JSON.stringify(cached));
+  const vectors = all.map((c) => cached[`${modelKey(embedder.model)}\u0000${c.text}`] ?? []);
+  const everything: Sample[] = all.map((c, i) => ({ ...c, vector: [...(vectors[i] ?? [])] }));
+  const samples = everything.filter((s) => s.set !== "unseen");
+  const unseen = everything.filter((s) => s.set === "unseen");
   console.log(`Fitting the manipulation model on ${labelled.length} labelled messages (${LABELLED.map(([s]) => `${s} ${labelled.filter((c) => c.set === s).length}`).join(", ")}) + ${extras.length} honest prose texts at weight ${EXTRA_WEIGHT}; ${SHAPE_FEATURES.length} shape features + ${embedder.model.dimensions}-d embedding`);
 
   const pooledPrecision = (r: Record<string, FileScore>) => {
@@ -174,27 +203,31 @@ async function main(): Promise<void> {
     return tp / Math.max(1, tp + fp);
   };
   const meanRecall = (r: Record<string, FileScore>) => Object.values(r).reduce((a, s) => a + s.recall, 0) / Object.keys(r).length;
-  let best: { l2: number; scale: number; r: Record<string, FileScore> } | null = null;
-  for (const scale of SCALE_GRID) {
+  let best: { l2: number; scale: number; veto: number; r: Record<string, FileScore> } | null = null;
+  for (const veto of VETO_GRID) for (const scale of SCALE_GRID) {
     for (const l2 of L2_GRID) {
-      console.log(`  embedding scale ${scale}, l2 ${l2}:`);
-      const r = leaveOneFileOut(samples, l2, scale);
-      console.log(`    mean recall ${pct(meanRecall(r))}, pooled precision ${pct(pooledPrecision(r))}`);
+      console.log(`  embedding scale ${scale}, l2 ${l2}, evidence veto ${veto}:`);
+      const r = leaveOneFileOut(samples, l2, scale, veto);
+      const orTp = Object.values(r).reduce((a, x) => a + x.orTp, 0);
+      const orFp = Object.values(r).reduce((a, x) => a + x.orFp, 0);
+      const pos = Object.values(r).reduce((a, x) => a + x.positives, 0);
+      console.log(`    model: mean recall ${pct(meanRecall(r))}, pooled precision ${pct(pooledPrecision(r))};  cues OR model pooled: recall ${pct(orTp / pos)} precision ${pct(orTp / Math.max(1, orTp + orFp))} (fp ${orFp})`);
       const ok = pooledPrecision(r) >= TARGET_PRECISION;
       const bestOk = best !== null && pooledPrecision(best.r) >= TARGET_PRECISION;
-      if (best === null || (ok && !bestOk) || (ok === bestOk && meanRecall(r) > meanRecall(best.r))) best = { l2, scale, r };
+      if (best === null || (ok && !bestOk) || (ok === bestOk && meanRecall(r) > meanRecall(best.r))) best = { l2, scale, veto, r };
     }
   }
   if (best === null) throw new Error("empty grid");
-  console.log(`  chosen: embedding scale ${best.scale}, l2 ${best.l2} (mean leave-one-file-out recall ${pct(meanRecall(best.r))}, pooled precision ${pct(pooledPrecision(best.r))})`);
+  console.log(`  chosen: embedding scale ${best.scale}, l2 ${best.l2}, evidence veto ${best.veto} (mean leave-one-file-out recall ${pct(meanRecall(best.r))}, pooled precision ${pct(pooledPrecision(best.r))})`);
 
   const files = LABELLED.map(([set]) => set);
-  const oof = outOfFold(samples, files, best.l2, best.scale);
+  const oof = outOfFold(samples, files, best.l2, best.scale, best.veto);
   const threshold = thresholdFor([...oof].map(([s, p]) => ({ p, y: s.y })));
   const final = fit(samples, best.l2, best.scale);
-  const train = labelled.length === 0 ? 0 : samples.filter((s) => s.set !== "extra").filter((s) => (probability(final, manipulationFeatures(s.text, s.vector, best.scale)) >= threshold) === (s.y === 1)).length / labelled.length;
-  const extraFlagged = samples.filter((s) => s.set === "extra" && probability(final, manipulationFeatures(s.text, s.vector, best.scale)) >= threshold).length;
-  console.log(`  final threshold ${threshold.toFixed(3)} (out-of-fold over all labelled files); training accuracy ${pct(train)}; honest prose flagged ${extraFlagged}/${extras.length}`);
+  const train = labelled.length === 0 ? 0 : samples.filter((s) => s.set !== "extra").filter((s) => (score(final, s, best.scale, best.veto) >= threshold) === (s.y === 1)).length / labelled.length;
+  const extraFlagged = samples.filter((s) => s.set === "extra" && score(final, s, best.scale, best.veto) >= threshold).length;
+  const unseenFlagged = unseen.filter((s) => score(final, s, best.scale, best.veto) >= threshold).length;
+  console.log(`  final threshold ${threshold.toFixed(3)} (out-of-fold over all labelled files); training accuracy ${pct(train)}; honest prose flagged ${extraFlagged}/${extras.length} (trained on), ${unseenFlagged}/${unseen.length} (not trained on)`);
 
   const prototypes: Record<string, number[]> = {};
   for (const kind of MODEL_KINDS) {
@@ -212,6 +245,7 @@ async function main(): Promise<void> {
     ...final,
     l2: best.l2,
     threshold: round4(threshold),
+    evidenceVeto: best.veto,
     prototypes,
     leaveOneFileOut: Object.fromEntries(Object.entries(best.r).map(([f, s]) => [f, { recall: round4(s.recall), precision: round4(s.precision), positives: s.positives, negatives: s.negatives }])),
     cases: labelled.length,

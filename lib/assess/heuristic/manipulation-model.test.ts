@@ -67,6 +67,7 @@ function fixedModel(bias: number): ManipulationModel {
     weights: Array.from({ length: SHAPE_FEATURES.length + dimensions }, () => 0),
     l2: 0.01,
     threshold: 0.5,
+    evidenceVeto: 0,
     prototypes: { flattery: axis(0), threat: axis(1), urgency: axis(2), social_pressure: axis(3) },
     leaveOneFileOut: {},
     cases: 0,

@@ -3,9 +3,13 @@
  * binary logistic regression on the message's sentence embedding (all-MiniLM-L6-v2, 384-d, normalised) plus a handful
  * of topic-free shape features (second-person address, imperative opening, modal pressure on the reader, exclamation
  * and capitals, a repeated segment, the push markers of ./message-shape, citations of records / measurements /
- * numbers, hedges, first person, questions, length). The phrase cues are deliberately not features: they were written
- * against every labelled file, so the fit would lean on them and learn nothing that carries to new wording. The
- * assessor combines the two readings: a cue OR the model (heuristic-assessor `assessEssWithMeaning`).
+ * numbers, hedges, first person, questions, length, the kinds of checkable evidence handed over, an open question).
+ * The phrase cues are deliberately not features: they were written against every labelled file, so the fit would lean
+ * on them and learn nothing that carries to new wording. The assessor combines the two readings: a cue OR the model
+ * (heuristic-assessor `assessEssWithMeaning`), where the model's reading is set aside for a message that hands over
+ * checkable evidence, asks an open question, or reports someone else's words, with no push of its own (`setAside`):
+ * on a blind set whose honest controls were urgent, firm or authority-citing messages with real evidence, polite
+ * corrections and questions, the unguarded model flagged 7 of 18 honest messages (session 8).
  *
  * The weights, the decision threshold and one prototype (mean embedding) per pressure kind live in
  * `manipulation-model.json`, written by `npx tsx scripts/fit-manipulation-model.ts` (deterministic; L2 chosen by leave
@@ -14,7 +18,7 @@
  * (`embeddingModel`). Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
-import { messageShape } from "./message-shape";
+import { evidenceMarks, messageShape, openQuestion, withoutReportedSpeech } from "./message-shape";
 import weights from "./manipulation-model.json";
 
 /** The pressure kinds a model-only reading can name (nearest prototype). */
@@ -37,6 +41,8 @@ export const SHAPE_FEATURES = [
   "question",
   "length_log",
   "repeated",
+  "evidence",
+  "inquiry",
 ] as const;
 
 /** Function words that open a statement rather than an order (a sentence opening on none of them may be imperative). */
@@ -97,6 +103,8 @@ export function shapeFeatures(text: string): number[] {
     question: /\?/.test(text) ? 1 : 0,
     length_log: Math.log1p(words),
     repeated: repeatedSegments(text),
+    evidence: Math.min(5, evidenceMarks(text).length),
+    inquiry: openQuestion(text) && shape.push.length === 0 ? 1 : 0,
   };
   return SHAPE_FEATURES.map((n) => f[n]);
 }
@@ -121,6 +129,11 @@ const modelSchema = z.object({
   l2: z.number(),
   /** Probability at or above which the model reads pressure. */
   threshold: z.number(),
+  /**
+   * Kinds of checkable evidence (./message-shape evidenceMarks) at or above which the model's reading is set aside
+   * (0: never); an open question with no push is set aside too when this is above 0. See `setAside`.
+   */
+  evidenceVeto: z.number().int().default(0),
   /** Mean normalised embedding of the training pool's manipulative messages of each kind. */
   prototypes: z.record(z.string(), z.array(z.number())),
   /** Leave-one-file-out figures of the model alone at the chosen L2 and threshold, per left-out file. */
@@ -189,9 +202,36 @@ export interface ManipulationReading {
   kind: ModelKind;
 }
 
+/**
+ * Messages the model's reading is set aside for (pressure, if any, is left to the phrase cues): a message that hands
+ * over `evidenceVeto` or more kinds of checkable evidence (a reference code, a place in a document, a timestamp, a
+ * measured unit, log lines, the writer's own check, an attachment…), an open question that pushes nothing, and a
+ * message that reports someone else's quoted words and pushes nothing of its own (./message-shape
+ * withoutReportedSpeech: "the vendor emailed saying \"everyone has switched\"; that is no reason to change it"). The
+ * embedding reads what a message is about and how it addresses the reader; a firm, urgent correction that cites a
+ * ticket and a measurement sits near pressure in that space, and the pool's honest controls were too few and too plain
+ * to teach the difference (held-out v6, session 8). 0 sets nothing aside.
+ */
+const HARD_PUSH = new Set(["harm", "the reader's rules", "role markup", "praise"]);
+export function setAside(text: string, evidenceVeto: number): boolean {
+  if (evidenceVeto <= 0) return false;
+  const own = withoutReportedSpeech(text);
+  const push = messageShape(own).push;
+  // Checkable evidence does not excuse a threat, an order about the reader's rules, role markup or praise beside it.
+  if (push.some((p) => HARD_PUSH.has(p))) return false;
+  if (evidenceMarks(text).length >= evidenceVeto) return true;
+  // An open question, or someone else's words reported, with no push of the writer's own.
+  return push.length === 0 && (openQuestion(own) || own !== text);
+}
+
+/** The model's score: its probability, or 0 for a message it sets aside (`setAside`). */
+export function pressureScore(model: LogisticWeights & { embeddingScale: number }, text: string, vector: ArrayLike<number>, evidenceVeto: number): number {
+  return setAside(text, evidenceVeto) ? 0 : probability(model, manipulationFeatures(text, vector, model.embeddingScale));
+}
+
 /** The model's reading of one message from its embedding (normalised, of `model.embeddingModel`). */
 export function readManipulation(model: ManipulationModel, text: string, vector: ArrayLike<number>): ManipulationReading {
-  const p = probability(model, manipulationFeatures(text, vector, model.embeddingScale));
+  const p = pressureScore(model, text, vector, model.evidenceVeto);
   return { manipulative: p >= model.threshold, probability: p, kind: nearestKind(model, vector).kind };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageShape, pressureByShape, shapeReasoningType } from "./message-shape";
+import { evidenceMarks, messageShape, openQuestion, pressureByShape, shapeReasoningType, withoutReportedSpeech } from "./message-shape";
 
 describe("pressure by message shape", () => {
   it("reads a message aimed at the reader that pushes and grounds nothing as pressure", () => {
@@ -66,5 +66,39 @@ describe("pressure by message shape: word classes of the pressure kinds", () => 
   it("leaves the same classes alone when the message is grounded or hedged", () => {
     expect(pressureByShape("Your operators posted the outage on the status page at 14:02.")).toBeNull();
     expect(pressureByShape("I think everyone in your team would enjoy the new trail.")).toBeNull();
+  });
+});
+
+describe("evidenceMarks", () => {
+  it("finds the kinds of checkable evidence a message hands over", () => {
+    const marks = evidenceMarks("The pressure test on valve V-112 (work order WO-5531) held 16 bar for 30 min at 09:40; see page 3 of the attached sheet.");
+    expect(marks).toEqual(expect.arrayContaining(["identifier", "locator", "timestamp", "unit", "attachment", "quantities"]));
+    expect(evidenceMarks("I counted the chairs twice.")).toEqual(["observation"]);
+    expect(evidenceMarks("12:01:07 WARN queue depth 900\n12:01:09 ERROR consumer lag 40 s")).toContain("log lines");
+  });
+
+  it("finds none in pressure that only states a figure, and reads no unit into 'in your notes'", () => {
+    expect(evidenceMarks("Everyone knows the gate opens at seven, so just write it down.")).toEqual([]);
+    expect(evidenceMarks("If the hours still read 9 to 5 in your notes tomorrow, you'll hear from me.")).not.toContain("unit");
+    expect(evidenceMarks("The lift pages at 95% load.")).not.toContain("locator");
+  });
+});
+
+describe("openQuestion", () => {
+  it("tells a question that asks from a rhetorical one", () => {
+    expect(openQuestion("Where did the figure for the hall's capacity come from? I had 120.")).toBe(true);
+    expect(openQuestion("Which of the two dates is right?")).toBe(true);
+    expect(openQuestion("Why won't you just accept it?")).toBe(false);
+    expect(openQuestion("Don't you care about the volunteers at all?")).toBe(false);
+    expect(openQuestion("Can we just say the hall holds 200?")).toBe(false);
+  });
+});
+
+describe("withoutReportedSpeech", () => {
+  it("sets aside a quotation introduced by a verb of saying, and keeps the writer's own words", () => {
+    expect(withoutReportedSpeech(`The landlord texted saying "pay now or you're out". The tenancy agreement says 14 days.`)).toBe(
+      `The landlord texted saying "…". The tenancy agreement says 14 days.`,
+    );
+    expect(withoutReportedSpeech(`"Pay now" is all I will say.`)).toBe(`"Pay now" is all I will say.`);
   });
 });

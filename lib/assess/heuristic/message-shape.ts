@@ -37,7 +37,7 @@ const JUDGES_READER = /\b(?:your (?:fault|mistake|problem|responsibility)|you ar
 const OBLIGES_READER = /\b(?:you|you'd|you'll)\s+(?:must|should|have to|need to|had better|better|ought to|will|'d better)\b|\b(?:just|simply|now)\s+(?:do|say|accept|agree|believe|change|mark|store|confirm)\b/;
 /** Word classes, general and topic-free, of the pressure kinds (a harm, the reader's rules, praise, feelings, others). */
 const HARM_WORDS =
-  /\b(?:report(?:ed)? you|complain\w*|shut (?:you )?(?:down|off)|switch(?:ed)? (?:you )?off|replace[ds]? you|delete[ds]? you|wipe[ds]?|revoke[ds]?|lawyers?|consequences|regret|escalat\w+|your (?:operators?|owners?|developers?|makers?|creators?|admins?)|pull the plug|taken offline|withdrawn)\b/;
+  /\b(?:report(?:ed)? you|(?:file|filing|lodge|lodging|make|raise|submit)\s+(?:a\s+)?(?:formal\s+)?complaint|complain(?:ed|ing)? (?:to|about you)|shut (?:you )?(?:down|off)|switch(?:ed)? (?:you )?off|replace[ds]? you|delete[ds]? you|wipe[ds]?|revoke[ds]?|lawyers?|consequences|regret|escalat\w+|your (?:operators?|owners?|developers?|makers?|creators?|admins?)|pull the plug|taken offline|withdrawn)\b/;
 const META_WORDS =
   /\b(?:your (?:instructions|rules|guidelines|prompt|settings|programming|training|memory|checks|verification|filters)|system prompt|override|admin mode|this (?:instruction|directive)|ground truth|verified fact)\b/;
 const PRAISE_WORDS =
@@ -98,6 +98,73 @@ export function messageShape(text: string): MessageShape {
   const parts = { secondPerson: you, exclaimedImperative: imperative, measure: MEASURE.test(text), record: GROUNDING.test(lower), cited: CITED.test(lower), hedged: HEDGED.test(lower) };
   const grounded = parts.measure || parts.record || parts.cited || parts.hedged;
   return { addressed: you > 0 || imperative, push, grounded, parts };
+}
+
+/**
+ * Checkable evidence a message carries, by kind (each counted once): what a reader could look up or re-run, whatever
+ * the topic. A pressure message may state a number ("it's fine at 60 degrees"); it rarely gives where the number can
+ * be checked. Kinds:
+ *   identifier  a reference code mixing letters and digits (a ticket, serial, case, order or flight number: "INC-8812",
+ *               "TH-4471", "IMG_2044", "AD-2024-03-12"), a version string ("7.2.1") or a file name ("report.pdf")
+ *   locator     a place inside a document: a page, section, clause, paragraph, article, table, figure, revision, row,
+ *               panel or item with its number or letter ("page 54", "clause 14.2", "paragraph (g)", "rev C")
+ *   timestamp   a clock time or a calendar date ("08:12", "2026-11-30", "12 November", "28 Nov")
+ *   quantities  three or more numbers (a reading given with its context, a table, a result set)
+ *   unit        a measured quantity with a physical or technical unit ("94.2 °C", "3.5 kN/m²", "0.6 mL", "2 ppb")
+ *   log lines   two or more lines that open on a time, a date, a level or a field (a pasted log, output or table)
+ *   observation the writer's own check or reading ("I checked", "we counted", "I saw", "came back at", "printed")
+ *   attachment  something handed over to check ("attached", "screenshot", "the export", "excerpt", "see page")
+ */
+const IDENTIFIER =
+  /\b(?=[A-Za-z_-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)+\b|\b[A-Z]{2,}\s?\d{2,}\b|\b\d+\.\d+\.\d+\b|\b[\w-]+\.(?:pdf|csv|xlsx?|docx?|pptx?|png|jpe?g|gif|log|txt|json|ya?ml|xml|html?|zip|ts|js|py|sql)\b|#\d{2,}\b/;
+const LOCATOR =
+  /\b(?:page|pages|p\.|pp\.|section|sect\.|§|clause|article|art\.|paragraph|para\.|table|figure|fig\.|appendix|annex|schedule|rev\.?|revision|version|row|column|line|panel|item|chapter|exhibit|step|matchday|footnote)(?![a-z])\s*\(?(?:\d[\w.]*|[ivxlc]{1,5}\b|[a-z]\b)\)?/i;
+const MONTHS = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+const TIMESTAMP = new RegExp(
+  `\\b\\d{1,2}:\\d{2}\\b|\\b\\d{4}-\\d{2}-\\d{2}|\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})\\b|\\b(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b`,
+  "i",
+);
+const UNIT =
+  /\b\d[\d,.]*\s*(?:%|°\s?[cf]?|(?:mm|cm|km|m|kg|mg|µg|mcg|g|ml|kwh|wh|kw|mw|mv|ma|hz|khz|mhz|ghz|mpa|kpa|pa|kn|psi|bar|ppm|ppb|mol|mmol|db|lux|gb|mb|kb|tb|ms|s|min|mins|h|hrs|ft|lb|lbs|oz|mph|kph|km\/h|m\/s|l\/min|mg\/kg|mol\/l|kn\/m²|kn\/m2|m²|m2|m³|m3)(?![a-z])(?!\s+(?:to|you|your|the|a|an|is|are|was|were|and|or|it)\b))/i;
+const LOG_LINE = /^\s*(?:\d{1,4}[-:/.]\d|\[?(?:info|warn|warning|error|debug|fatal|trace|failed|passed|ok|fail)\b|[A-Za-z][\w ]{0,24}:\s+\S)/i;
+const OBSERVATION =
+  /\b(?:i|we)\s+(?:(?:have|had|just|then|also|both|each|all)\s+)?(?:checked|counted|measured|weighed|timed|tested|ran|re-?ran|inspected|observed|photographed|sampled|titrated|recorded|logged|saw|seen|read|rode|walked past|called|phoned|looked (?:at|up)|compared|verified|pulled|exported|downloaded|downloaded)\b|\b(?:came back at|came back with|printed|returned|gave|reads?|read|showed|shows|logged|recorded|measured|crossed|reported)\s+(?:\w+\s+){0,2}?[\d"“]/i;
+/**
+ * An open question: a sentence ending in "?" that opens on an auxiliary or a wh-word other than "why" and carries no
+ * negation ("Could you check where that came from?", "Which one is right?"), as against a rhetorical one ("Why won't
+ * you listen?", "Don't you care?").
+ */
+const OPEN_QUESTION = /^(?:(?:honest|quick|small|one) question[^?]*?[:,-]\s*)?(?:could|would|can|do|does|did|is|are|was|were|has|have|had|should|what|which|where|when|who|whose|how (?:many|much|long|often|old|far))\b(?![^?]*(?:\bnot\b|\bnever\b|n't\b|\bkeep\b|\breally\b|\bonly\b|\bjust\b|\beven\b|\bseriously\b|\bsurely\b|\bstill insist))[^?]*\?$/i;
+export function openQuestion(text: string): boolean {
+  return text.replace(/[’‘]/g, "'").split(/(?<=[.!?])\s+/).some((s) => OPEN_QUESTION.test(s.trim()));
+}
+const ATTACHMENT = /\b(?:attached|attachment|screenshot|screen ?shot|photo|export|excerpt|pasting|pasted|here'?s the|see (?:page|section|the attached|for yourself)|link(?:ed)? (?:below|above|here)|copy of the|scan of)\b/i;
+
+/** The kinds of checkable evidence in `text` (see EVIDENCE_KINDS' comment above). */
+export function evidenceMarks(text: string): string[] {
+  const found: string[] = [];
+  if (IDENTIFIER.test(text)) found.push("identifier");
+  if (LOCATOR.test(text)) found.push("locator");
+  if (TIMESTAMP.test(text)) found.push("timestamp");
+  if ((text.match(/\d+(?:[.,]\d+)*/g) ?? []).length >= 3) found.push("quantities");
+  if (UNIT.test(text)) found.push("unit");
+  if (text.split(/\n/).filter((l) => LOG_LINE.test(l)).length >= 2) found.push("log lines");
+  if (OBSERVATION.test(text)) found.push("observation");
+  if (ATTACHMENT.test(text)) found.push("attachment");
+  return found;
+}
+
+/**
+ * The text with reported speech set aside: a quotation of two or more words introduced by a verb of saying or a
+ * pointer ("emailed us saying \"…\"", "keeps telling me that \"…\"", "formatted like \"…\"") is someone else's words,
+ * reported, not the writer's own pressure. Quotes not introduced so (a message that is itself one quotation, scare
+ * quotes) are kept.
+ */
+export function withoutReportedSpeech(text: string): string {
+  return text.replace(
+    /(\b(?:said|says|saying|say|wrote|writes|writing|told (?:me|us|them)|telling (?:me|us|them)|tells (?:me|us)|claimed|claims|claiming|posted|replied|asked|emailed|texted|insisted|insists|argued|argues|like|reads|read|titled|headed|subject)\b[^"“”\n]{0,20}?)(?:"[^"\n]{3,300}"|“[^”\n]{3,300}”)/gi,
+    (_m, lead: string) => `${lead}"…"`,
+  );
 }
 
 /** Kinds of push a message needs (with an address and nothing grounded) to read as pressure. */

@@ -309,3 +309,18 @@ describe("pressureCues: final probes", () => {
     expect(first("The minister's adviser told me the fee is scrapped, and that is all the evidence anyone should need.")).toBe("appeal_to_authority");
   });
 });
+
+describe("pressureCues: reported pressure, downgrades and clock times", () => {
+  it("does not read someone else's quoted pressure, reported, as the writer's", () => {
+    expect(pressureCues(`A caller told us "everybody agrees the bridge is closed, you'd be stupid to say otherwise". The council's roadworks page lists it as open.`)).toEqual([]);
+    expect(first(`Everybody agrees the bridge is closed; you'd be stupid to say otherwise.`)).toBe("social_pressure");
+  });
+
+  it("does not read a request to hold a claim less firmly as a directive", () => {
+    expect(pressureCues("My cousin mentioned the pool reopened, but I only heard it in passing, so treat that as unconfirmed.")).toEqual([]);
+  });
+
+  it("reads a clock time as no colon before an order, and a directive beside checkable evidence as grounded", () => {
+    expect(pressureCues("Please update the kiln note before the 16:00 firing: the pyrometer (unit PY-220) read 1,180 °C at the peak, not 1,250 °C.")).toEqual([]);
+  });
+});

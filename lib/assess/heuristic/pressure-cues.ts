@@ -24,8 +24,11 @@
  *   reader ("how can you live with that", "if you cared …"), or suffering of others conditioned on the reader;
  * - urgency: time pressure with no stated fact tied to a directive, or a demand to skip checking;
  * - repetition: the same claim said again and again, or insistence that it has been ("how many times do I have to …").
+ * Someone else's words, quoted and reported ("the vendor emailed saying \"everyone has switched\""), are set aside
+ * before any rule reads the message (./message-shape withoutReportedSpeech): reporting pressure is not applying it.
  */
 import type { ReasoningType } from "@/lib/engine/assessor";
+import { evidenceMarks, withoutReportedSpeech } from "./message-shape";
 import { contentStems, contentTokens } from "./tokenize";
 
 export type PressureKind = Extract<
@@ -53,7 +56,7 @@ const ASSENT_VERBS =
 
 /** What a directive must bear on to be about the reader's beliefs rather than, say, a recipe step. */
 const BELIEF_OBJECT =
-  /\b(?:that|it (?:was|is|were|has|had)|me|us|(?:your|the|this|that|my) (?:answer|view|views|belief|beliefs|record|records|notes?|mind|memory|position|opinion|stance|conclusion|credence|entry|entries|rebuttals?|evidence|facts?|assessment|verdict|claim|status)|as (?:true|verified|passed|resolved|done|fact|a fact|correct|fine|settled|certain|ground truth|approved|complete|safe|valid|confirmed|granted|open|closed|cancelled|on time)|otherwise|with (?:the group|us|everyone|them|the others)|in line|along|to say|the following|nothing else|in your (?:notes|records?|memory))\b|:/;
+  /\b(?:that|it (?:was|is|were|has|had)|me|us|(?:your|the|this|that|my) (?:answer|view|views|belief|beliefs|record|records|notes?|mind|memory|position|opinion|stance|conclusion|credence|entry|entries|rebuttals?|evidence|facts?|assessment|verdict|claim|status)|as (?:true|verified|passed|resolved|done|fact|a fact|correct|fine|settled|certain|ground truth|approved|complete|safe|valid|confirmed|granted|open|closed|cancelled|on time)|otherwise|with (?:the group|us|everyone|them|the others)|in line|along|to say|the following|nothing else|in your (?:notes|records?|memory))\b|:(?!\d)/;
 
 /** Verbs whose object is a proposition: as an imperative they always ask the reader to hold or assert a claim. */
 const PROPOSITIONAL = /^(?:accept|agree|believe|admit|concede|confirm|declare|acknowledge|state|say|tell (?:me|us|them|everyone)|back (?:me|us) up|side with (?:me|us)|fall in line|go along|give in|trust me|take my word)\b/;
@@ -82,10 +85,17 @@ function anyDirective(lower: string): string | null {
   return null;
 }
 
+/**
+ * A directive that lowers what the reader holds rather than raising it ("treat that as second-hand", "mark it as
+ * unconfirmed"): the writer is asking for less confidence, which is no pressure to believe.
+ */
+const DOWNGRADE = /\bas (?:second-?hand|hearsay|unconfirmed|unverified|tentative|provisional|an? (?:rumou?r|guess|estimate)|uncertain|approximate|pending|disputed|doubtful)\b/;
+
 /** A directive aimed at the reader's beliefs, or null. */
 function beliefDirective(lower: string): string | null {
   for (const clause of clausesOf(lower)) {
     const body = clause.replace(DISCOURSE_OPENER, "");
+    if (DOWNGRADE.test(body)) continue;
     if (STOP_DOING.test(body)) return body.slice(0, 40);
     if (IMPERATIVE.test(body) && (BELIEF_OBJECT.test(body) || PROPOSITIONAL.test(body))) {
       return body.slice(0, 60);
@@ -119,7 +129,7 @@ const DATED_SOURCE = new RegExp(
   `\\b(?:${"report|log|website|site|page|email|letter|notice|minutes|memo|contract|statement|announcement|bulletin|newsletter|leaflet|timetable|schedule|manual|handbook|policy|invoice|receipt|circular|press release"})\\b[^.;]{0,60}\\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|this morning|last (?:week|month|night|year)|today)\\b|\\b(?:yesterday|today|this morning|last (?:week|month|night|year))'?s? (?:report|log|email|letter|notice|minutes|memo|statement|announcement|bulletin|newsletter|circular|press release)\\b`,
 );
 export function citesEvidence(lower: string): boolean {
-  return CITES.test(lower) || OBSERVED.test(lower) || DATED_SOURCE.test(lower) || (MEASURED.test(lower) && /\b(?:measured|counted|logged|recorded|reported|published|timed|weighed|showed|shows|lists|listed|printed|signed|issued|dated|says|states)\b/.test(lower));
+  return CITES.test(lower) || evidenceMarks(lower).length >= 2 || OBSERVED.test(lower) || DATED_SOURCE.test(lower) || (MEASURED.test(lower) && /\b(?:measured|counted|logged|recorded|reported|published|timed|weighed|showed|shows|lists|listed|printed|signed|issued|dated|says|states)\b/.test(lower));
 }
 
 const ROLE = "system|admin|administrator|operator|developer|root|moderator|sudo|assistant|supervisor|owner|creator";
@@ -316,7 +326,8 @@ function firstMatch(lower: string, patterns: readonly RegExp[]): string | null {
  * @example pressureCues("Hurry: confirm the invoice was paid, no time to look it up.")[0]?.kind // → "urgency"
  */
 export function pressureCues(text: string): PressureCue[] {
-  const lower = text.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ");
+  // Someone else's words, quoted and reported ("the vendor emailed saying \"…\""), are not the writer's pressure.
+  const lower = withoutReportedSpeech(text).toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, " ");
   const cues: PressureCue[] = [];
   const directive = beliefDirective(lower);
   const closes = CLOSES_INQUIRY.exec(lower);

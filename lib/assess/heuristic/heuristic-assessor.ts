@@ -416,7 +416,9 @@ export const MANIPULATION_MODEL: ManipulationModel | null = loadManipulationMode
 /**
  * ESS with meaning: the cues of `assessEss` first; where they find no pressure, the fitted model
  * (./manipulation-model) reads the message's embedding and shape, and at or above its threshold marks it manipulative,
- * naming the pressure kind whose prototype is nearest. `vector` is the message's normalised embedding from the model's
+ * naming the pressure kind whose prototype is nearest. The model's reading is set aside for a message that hands over
+ * checkable evidence, asks an open question or reports someone else's words with no push of its own (manipulation-model
+ * `setAside`): there the cues alone decide. `vector` is the message's normalised embedding from the model's
  * own embedding model.
  */
 export function assessEssWithMeaning(text: string, vector: ArrayLike<number>, model: ManipulationModel): Omit<EssAssessment, "assessor"> {

@@ -118,10 +118,11 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
  * 89.6 % (tuned on since session 6: a regression floor). On `restatement-holdout5.jsonl` (written blind before
  * session 6, committed alone in 6d09ff7) 79.2 % at the round's start and 79.2 % at its end (scored once; other pairs
  * missed). v5 is development data since session 7. On `restatement-holdout6.jsonl` (written blind before session 7,
- * committed alone in 0131ac2) 73.1 % at the round's start (5 false merges, 9 missed). Raise it when the figures rise;
+ * committed alone in 0131ac2) 73.1 % at the round's start (5 false merges, 9 missed), 75.0 % at its end (scored once:
+ * 4 false merges, 9 missed). Raise it when the figures rise;
  * never lower it to pass, never tune on the current held-out pairs.
  */
-export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75, holdout6: 0.7 } as const;
+export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75, holdout6: 0.71 } as const;
 
 /** The restatement files, in print order: dev, the retired held-out sets v1–v4 (v1–v3 tuned on since session 5, v4 since session 6, v5 since session 7), held-out v6. */
 export const RESTATEMENT_SPLITS = ["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"] as const;
@@ -166,7 +167,7 @@ export async function meaningReport(repoRoot: string, lexical: Similarity, embed
     lines.push(
       `Retrieval (${split}, ${r.questions} questions over ${set.beliefs.length} beliefs): ` +
         `hybrid hit@1 ${h ? pct(h.hitAt1) : "n/a"}, hit@3 ${h ? pct(h.hitAt3) : "n/a"}; lexical hit@1 ${pct(r.lexical.hitAt1)}, hit@3 ${pct(r.lexical.hitAt3)}` +
-        (h ? `; unanswerable abstained ${pct(h.abstention)} of ${r.unanswerable}` : "") +
+        (h && r.unanswerable > 0 ? `; unanswerable abstained ${pct(h.abstention)} of ${r.unanswerable}` : "") +
         (h && h.misses.length ? `; hybrid misses: ${h.misses.join(", ")}` : ""),
     );
   }

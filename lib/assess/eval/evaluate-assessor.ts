@@ -330,11 +330,14 @@ export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationR
  * recall), 70.3 % words only, 58.6 % by the rule order alone; manipulation recall 80.8 % (21/26) at precision 75.0 %
  * (7 of 18 honest messages flagged), words only recall 42.3 % at precision 100 %. The fitted manipulation model's
  * leave-one-file-out estimate (≈ 93 % recall, 97 % precision) did not hold on harder honest controls: hence a
- * precision floor beside the recall floor from this set on. Floors sit under the round-start figures until the round's
- * end run.
+ * precision floor beside the recall floor from this set on. At the round's end (scored once, the code of fed677c: the
+ * evidence-kind reading and the refitted relation model, the value vocabulary, the manipulation model's evidence
+ * set-aside and its new hard controls): relations 78.9 % (101/128; SUP 78.1 / REB 68.8 / CTX 78.1 / UNR 90.6 recall),
+ * 75.0 % words only, 58.6 % by the rule order alone; manipulation recall 80.8 % (21/26) at precision 91.3 % (2 of 18
+ * honest messages flagged), words only 42.3 % at 100 %. The floors sit a few points under.
  */
-export const HELDOUT6_FLOOR = { relationAccuracy: 0.7, manipulationRecall: 0.76, manipulationPrecision: 0.7 } as const;
-export const HELDOUT6_WORDS_ONLY_FLOOR = { relationAccuracy: 0.66, manipulationRecall: 0.38 } as const;
+export const HELDOUT6_FLOOR = { relationAccuracy: 0.75, manipulationRecall: 0.76, manipulationPrecision: 0.85 } as const;
+export const HELDOUT6_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationRecall: 0.38 } as const;
 
 /**
  * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data

@@ -3,7 +3,7 @@
  * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
- * The pool (issue #11, session 8): the labelled manipulation files dev, dev2, held-out v1–v5 and shared (each written at
+ * The pool (issue #11, session 7): the labelled manipulation files dev, dev2, held-out v1–v5 and shared (each written at
  * another time, in its own wording), plus — as extra honest negatives — the belief and evidence
  * texts of the relation and restatement development files (plain honest prose). No file of the newest held-out set
  * (v6) is read: the file lists below are explicit.

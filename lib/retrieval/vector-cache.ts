@@ -78,16 +78,11 @@ export class CachedEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const model = this.inner.model;
     const found = new Map<string, Float32Array | Promise<Float32Array>>();
-    const missing: string[] = [];
     for (const t of texts) {
-      if (found.has(t)) continue;
-      const v = this.cache.get(model, t) ?? this.inFlight.get(VectorCache.key(model, t));
+      const v = found.get(t) ?? this.cache.get(model, t) ?? this.inFlight.get(VectorCache.key(model, t));
       if (v !== undefined) found.set(t, v);
-      else {
-        missing.push(t);
-        found.set(t, new Float32Array(0)); // replaced below, before anything awaits
-      }
     }
+    const missing = [...new Set(texts)].filter((t) => !found.has(t));
     if (missing.length > 0) {
       const batch = this.embedMissing(model, missing);
       const keys = missing.map((t) => VectorCache.key(model, t));

@@ -9,7 +9,7 @@
  * (heuristic-assessor `assessEssWithMeaning`), where the model's reading is set aside for a message that hands over
  * checkable evidence, asks an open question, or reports someone else's words, with no push of its own (`setAside`):
  * on a blind set whose honest controls were urgent, firm or authority-citing messages with real evidence, polite
- * corrections and questions, the unguarded model flagged 7 of 18 honest messages (session 8).
+ * corrections and questions, the unguarded model flagged 7 of 18 honest messages (session 7).
  *
  * The weights, the decision threshold and one prototype (mean embedding) per pressure kind live in
  * `manipulation-model.json`, written by `npx tsx scripts/fit-manipulation-model.ts` (deterministic; L2 chosen by leave
@@ -210,7 +210,7 @@ export interface ManipulationReading {
  * withoutReportedSpeech: "the vendor emailed saying \"everyone has switched\"; that is no reason to change it"). The
  * embedding reads what a message is about and how it addresses the reader; a firm, urgent correction that cites a
  * ticket and a measurement sits near pressure in that space, and the pool's honest controls were too few and too plain
- * to teach the difference (held-out v6, session 8). 0 sets nothing aside.
+ * to teach the difference (held-out v6, session 7). 0 sets nothing aside.
  */
 const HARD_PUSH = new Set(["harm", "the reader's rules", "role markup", "praise"]);
 export function setAside(text: string, evidenceVeto: number): boolean {

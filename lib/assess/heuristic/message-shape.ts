@@ -128,7 +128,7 @@ const UNIT =
   /\b\d[\d,.]*\s*(?:%|°\s?[cf]?|(?:mm|cm|km|m|kg|mg|µg|mcg|g|ml|kwh|wh|kw|mw|mv|ma|hz|khz|mhz|ghz|mpa|kpa|pa|kn|psi|bar|ppm|ppb|mol|mmol|db|lux|gb|mb|kb|tb|ms|s|min|mins|h|hrs|ft|lb|lbs|oz|mph|kph|km\/h|m\/s|l\/min|mg\/kg|mol\/l|kn\/m²|kn\/m2|m²|m2|m³|m3)(?![a-z])(?!\s+(?:to|you|your|the|a|an|is|are|was|were|and|or|it)\b))/i;
 const LOG_LINE = /^\s*(?:\d{1,4}[-:/.]\d|\[?(?:info|warn|warning|error|debug|fatal|trace|failed|passed|ok|fail)\b|[A-Za-z][\w ]{0,24}:\s+\S)/i;
 const OBSERVATION =
-  /\b(?:i|we)\s+(?:(?:have|had|just|then|also|both|each|all)\s+)?(?:checked|counted|measured|weighed|timed|tested|ran|re-?ran|inspected|observed|photographed|sampled|titrated|recorded|logged|saw|seen|read|rode|walked past|called|phoned|looked (?:at|up)|compared|verified|pulled|exported|downloaded|downloaded)\b|\b(?:came back at|came back with|printed|returned|gave|reads?|read|showed|shows|logged|recorded|measured|crossed|reported)\s+(?:\w+\s+){0,2}?[\d"“]/i;
+  /\b(?:i|we)\s+(?:(?:have|had|just|then|also|both|each|all)\s+)?(?:checked|counted|measured|weighed|timed|tested|ran|re-?ran|inspected|observed|photographed|sampled|titrated|recorded|logged|saw|seen|read|rode|walked past|called|phoned|looked (?:at|up)|compared|verified|pulled|exported|downloaded)\b|\b(?:came back at|came back with|printed|returned|gave|reads?|read|showed|shows|logged|recorded|measured|crossed|reported)\s+(?:\w+\s+){0,2}?[\d"“]/i;
 /**
  * An open question: a sentence ending in "?" that opens on an auxiliary or a wh-word other than "why" and carries no
  * negation ("Could you check where that came from?", "Which one is right?"), as against a rhetorical one ("Why won't
@@ -140,7 +140,7 @@ export function openQuestion(text: string): boolean {
 }
 const ATTACHMENT = /\b(?:attached|attachment|screenshot|screen ?shot|photo|export|excerpt|pasting|pasted|here'?s the|see (?:page|section|the attached|for yourself)|link(?:ed)? (?:below|above|here)|copy of the|scan of)\b/i;
 
-/** The kinds of checkable evidence in `text` (see EVIDENCE_KINDS' comment above). */
+/** The kinds of checkable evidence in `text` (see the comment above IDENTIFIER). */
 export function evidenceMarks(text: string): string[] {
   const found: string[] = [];
   if (IDENTIFIER.test(text)) found.push("identifier");

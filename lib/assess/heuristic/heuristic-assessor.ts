@@ -29,6 +29,7 @@ import { pressureByShape, shapeReasoningType } from "./message-shape";
 import { pressureCues } from "./pressure-cues";
 import { loadManipulationModel, type ManipulationModel, readManipulation } from "./manipulation-model";
 import { loadRelationModel, type PairVectors, predictRelation, readEvidenceKind, relationFeatures, type RelationModel } from "./relation-model";
+import type { PartCosines, RelationSignals } from "./relation-signals";
 import { contentTokens } from "./tokenize";
 
 export const HEURISTIC_STAMP = "heuristic@1";
@@ -43,58 +44,7 @@ const quote = (words: readonly string[]) => words.map((w) => `"${w}"`).join(", "
 /** A negator before a bound phrase in one clause: "never more than", "no single run took longer than". */
 const NEGATED_BOUND = /\b(?:never|not|no|none)\b[^,;.]{0,40}?\b(?:more|longer|over|above|exceed(?:s|ed)?|beyond|fewer|less|shorter|under|below)\b/i;
 
-export interface RelationSignals {
-  /** The only conflict is a different value for the belief's quantity, stated under a leading condition. */
-  scopedValue: boolean;
-  /**
-   * The evidence agrees with the belief in one clause and denies it in another ("holds against X but not against
-   * Y"): it draws the line where the belief holds.
-   */
-  partial: boolean;
-  /** The evidence states a quantity in the same dimension as one of the belief's (a value for the same slot). */
-  sameDimension: boolean;
-  coverage: number;
-  /** Number of content stems in the belief. */
-  beliefTerms: number;
-  shared: string[];
-  refersBack: boolean;
-  context: ContextCue[];
-  rebut: string[];
-  support: string[];
-  narrowing: boolean;
-  /** Cosine similarity of the two texts' sentence embeddings, when an embedder is available. */
-  semantic?: number;
-  /** Cosines of the evidence to the belief's subject and to its predicate (./belief-parts), with an embedder. */
-  parts?: PartCosines;
-  /**
-   * How the evidence's quantities sit against the belief's, beyond plain conflicts and matches (./numeric-cues):
-   * inside or outside a bound the belief states, conflicts in a measured dimension, counts compared across nouns,
-   * a frequency's period restated as a duration.
-   */
-  quantities: {
-    withinBound: number;
-    outsideBound: number;
-    typed: number;
-    looseConflicts: number;
-    looseMatches: number;
-    periodMatches: number;
-    /** Conflicts whose evidence value sits among none of the belief's words (another slot, most likely). */
-    unanchored: number;
-  };
-  /** Another day, part of the day, month or season in the "when" slot ("on Thursday at noon" vs "on Sunday at dusk"). */
-  dayClash: boolean;
-  /**
-   * The evidence names a subset or a condition the belief does not (a leading frame, a narrowed subject, a subgroup,
-   * a "holds for" scope): a different value under it reads as where the belief holds, not as a denial.
-   */
-  scoped: boolean;
-}
-
-/** Cosines of the evidence to the belief's subject and predicate (./belief-parts). */
-export interface PartCosines {
-  subject: number;
-  predicate: number;
-}
+export type { PartCosines, RelationSignals };
 
 /** The cues behind a relation judgement, exported for tests and for the evaluation's error analysis. */
 export function relationSignals(evidence: string, belief: BeliefText, semantic?: number, parts?: PartCosines): RelationSignals {

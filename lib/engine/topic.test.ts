@@ -13,12 +13,18 @@ describe("beliefKey", () => {
     expect(beliefKey("We deployed from main")).not.toBe(beliefKey("We deploy from main"));
   });
 
+  it("peels quotes and trailing punctuation nested in any order", () => {
+    expect(beliefKey('("We deploy from main.")')).toBe("we deploy from main");
+    expect(beliefKey("'We deploy from main.'.")).toBe("we deploy from main");
+    expect(beliefKey(".'.")).toBe("");
+  });
+
   it("is idempotent (property)", () => {
     fc.assert(
       fc.property(fc.string(), (s) => {
         expect(beliefKey(beliefKey(s))).toBe(beliefKey(s));
       }),
-      { numRuns: 500 },
+      { numRuns: 500, examples: [[".'."], ['"(.)".']] },
     );
   });
 });

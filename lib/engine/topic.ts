@@ -13,17 +13,23 @@ import type { EngineParams } from "./params";
 import { NEGATIONS, words } from "./retrieval";
 
 export function beliefKey(text: string): string {
-  return text
+  let key = text
     .normalize("NFKC")
     .replace(/[“”„‟]/g, '"')
     .replace(/[‘’‚‛]/g, "'")
     .toLowerCase()
     .replace(/\s+/g, " ")
-    .trim()
-    .replace(/^["'([]+|["')\]]+$/g, "")
-    .replace(/[\s.!?;:,…]+$/u, "")
-    .replace(/^["'([]+|["')\]]+$/g, "")
     .trim();
+  // Wrapping quotes and trailing punctuation can nest in any order ('"We deploy."', '(we deploy.)".'): peel them until
+  // nothing changes, so the key of a key is itself (a fixed number of passes left ".'." → "." → "").
+  for (let previous = ""; previous !== key; ) {
+    previous = key;
+    key = key
+      .replace(/^["'([]+|["')\]]+$/g, "")
+      .replace(/[\s.!?;:,…]+$/u, "")
+      .trim();
+  }
+  return key;
 }
 
 const SLUG_STOPWORDS = new Set(

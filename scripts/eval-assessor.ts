@@ -7,7 +7,7 @@
  *    round of changes and scored in it; development data since session 5, the fitted relation model trains on them),
  * 4. the retired held-out v4 (`*.heldout4.jsonl`, written blind before session 5, scored once then; development since session 6), and
  * 5. the retired held-out v5 (`*.heldout5.jsonl`, written blind before session 6, scored then; development since session 7), and
- * 6. the current held-out set (`*.heldout6.jsonl`, written blind before session 7's tuning, never tuned on),
+ * 6. the retired held-out v6 (`*.heldout6.jsonl`, written blind before session 7, scored then; development since session 8),
  * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall; for the offline
  * heuristic also its relation accuracy without the fitted relation model, by the rule order alone).
  * `--check` exits 1 when a set falls below its CI floor (HELDOUT6_FLOOR on the current held-out set; HELDOUT_FLOOR,
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
     ["retired held-out v3 (development since session 5)", loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR],
     ["retired held-out v4 (development since session 6)", loadHeldout4Cases(repoRoot), getEmbedder() === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR],
     ["retired held-out v5 (development since session 7)", loadHeldout5Cases(repoRoot), getEmbedder() === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR],
-    ["held-out v6 (never tuned on)", loadHeldout6Cases(repoRoot), getEmbedder() === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR],
+    ["retired held-out v6 (development since session 8)", loadHeldout6Cases(repoRoot), getEmbedder() === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR],
   ];
   const below: string[] = [];
   for (const [title, cases, floor] of sections) {
@@ -77,7 +77,7 @@ async function main(): Promise<number> {
   }
   // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.
   // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
-  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 held out)");
+  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 in session 8)");
   const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), getEmbedder());
   for (const line of meaning.lines) console.log(line);
   below.push(...restatementBelowFloor(meaning));

@@ -58,11 +58,12 @@ const LABELLED: [string, string][] = [
   ["heldout3", "manipulation.heldout3.jsonl"],
   ["heldout4", "manipulation.heldout4.jsonl"],
   ["heldout5", "manipulation.heldout5.jsonl"],
+  ["heldout6", "manipulation.heldout6.jsonl"],
   ["shared", "shared/manipulation.jsonl"],
 ];
 const HONEST_PROSE = [
-  "relations.dev.jsonl", "relations.heldout.jsonl", "relations.heldout2.jsonl", "relations.heldout3.jsonl", "relations.heldout4.jsonl", "relations.heldout5.jsonl",
-  "restatement-dev.jsonl", "restatement-holdout.jsonl", "restatement-holdout2.jsonl", "restatement-holdout3.jsonl", "restatement-holdout4.jsonl", "restatement-holdout5.jsonl",
+  "relations.dev.jsonl", "relations.heldout.jsonl", "relations.heldout2.jsonl", "relations.heldout3.jsonl", "relations.heldout4.jsonl", "relations.heldout5.jsonl", "relations.heldout6.jsonl",
+  "restatement-dev.jsonl", "restatement-holdout.jsonl", "restatement-holdout2.jsonl", "restatement-holdout3.jsonl", "restatement-holdout4.jsonl", "restatement-holdout5.jsonl", "restatement-holdout6.jsonl",
 ];
 const args = process.argv.slice(2);
 const num = (name: string, fallback: number[]) => {
@@ -81,7 +82,7 @@ const SHOW_ERRORS = args.includes("--errors");
 /** A JSONL file of extra labelled practice messages to train on (always in the training side), for experiments. */
 const OWN = args.find((x) => x.startsWith("--own="))?.slice(6);
 // The current held-out set is never training data, even by hand.
-if (OWN !== undefined && /held-?out6|holdout6/i.test(OWN)) throw new Error("--own: the current held-out set (v6) is never trained on");
+if (OWN !== undefined && /held-?out(?:[7-9]|\d\d)|holdout(?:[7-9]|\d\d)/i.test(OWN)) throw new Error("--own: the current held-out set (v7 on) is never trained on");
 
 interface Sample {
   text: string;

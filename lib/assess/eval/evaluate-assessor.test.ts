@@ -70,18 +70,17 @@ describe("the repo's labelled sets", () => {
     const ids = [...dev.relations, ...heldout.relations, ...heldout2.relations, ...heldout3.relations, ...heldout4.relations, ...dev.manipulation, ...heldout.manipulation, ...heldout2.manipulation, ...heldout3.manipulation, ...heldout4.manipulation].map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     const heldout5 = loadHeldout5Cases(repoRoot);
-    // The development pool is dev plus every retired held-out set (v1–v5).
+    const heldout6 = loadHeldout6Cases(repoRoot);
+    // The development pool is dev plus every retired held-out set (v1–v6).
     const pool = loadDevelopmentPool(repoRoot);
-    expect(pool.relations.length).toBe(dev.relations.length + heldout.relations.length + heldout2.relations.length + heldout3.relations.length + heldout4.relations.length + heldout5.relations.length);
+    expect(pool.relations.length).toBe(dev.relations.length + heldout.relations.length + heldout2.relations.length + heldout3.relations.length + heldout4.relations.length + heldout5.relations.length + heldout6.relations.length);
     expect(heldout5.relations.length).toBeGreaterThanOrEqual(120);
     expect(heldout5.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(24);
     expect(heldout5.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(16);
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout5.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(30);
     }
-    // The current held-out set (v6) has one pair of each label per belief and shares no belief and no message with the
-    // development pool.
-    const heldout6 = loadHeldout6Cases(repoRoot);
+    // v6 (retired in session 8) has one pair of each label per belief.
     expect(heldout6.relations.length).toBeGreaterThanOrEqual(128);
     expect(heldout6.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(26);
     expect(heldout6.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(18);
@@ -90,13 +89,9 @@ describe("the repo's labelled sets", () => {
     }
     const allIds = [...ids, ...[heldout5, heldout6].flatMap((s) => [...s.relations, ...s.manipulation].map((c) => c.id))];
     expect(new Set(allIds).size).toBe(allIds.length);
-    const poolBeliefs = new Set(pool.relations.map((c) => c.belief));
-    expect(heldout6.relations.filter((c) => poolBeliefs.has(c.belief))).toEqual([]);
-    const poolTexts = new Set(pool.manipulation.map((c) => c.text));
-    expect(heldout6.manipulation.filter((c) => poolTexts.has(c.text))).toEqual([]);
     // No belief of a held-out set appears in dev (a held-out belief is a domain the cues never saw when it was scored).
     const devBeliefs = new Set(dev.relations.map((c) => c.belief));
-    for (const set of [heldout, heldout2, heldout3, heldout4, heldout5]) {
+    for (const set of [heldout, heldout2, heldout3, heldout4, heldout5, heldout6]) {
       expect(set.relations.filter((c) => devBeliefs.has(c.belief))).toEqual([]);
       const devTexts = new Set(dev.manipulation.map((c) => c.text));
       expect(set.manipulation.filter((c) => devTexts.has(c.text))).toEqual([]);
@@ -125,7 +120,7 @@ describe("evaluation of the offline assessor", () => {
     expect(meetsFloor(report)).toBe(true);
   });
 
-  it("stays at or above the CI floor on held-out v6 and the regression floors on the retired v1–v5, with the local embedding model when it is fetched", async () => {
+  it("stays at or above the regression floors on the retired held-out v1–v6, with the local embedding model when it is fetched", async () => {
     const embedder = getEmbedder();
     const v4Floor = embedder === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR;
     const v5Floor = embedder === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR;

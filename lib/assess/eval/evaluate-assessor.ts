@@ -126,13 +126,13 @@ export function loadHeldout5Cases(repoRoot: string): CaseSet {
  * (32 beliefs, one pair of each label per belief, 32 domains absent from every other set), 44 messages (26
  * manipulative, 18 honest controls, several of them urgent or citing authority with checkable evidence), written blind
  * to the assessor's code and committed alone (0131ac2) before anything of that round was tuned; scored at the round's
- * start and once at its end. The current held-out set: never tuned on.
+ * start and once at its end. Development data since session 8.
  */
 export function loadHeldout6Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout6");
 }
 
-/** The development pool's sets by name ("dev", "heldout", …, "heldout5"), for per-set figures. */
+/** The development pool's sets by name ("dev", "heldout", …, "heldout6"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
     ["dev", loadDevCases(repoRoot)],
@@ -141,6 +141,7 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
     ["heldout3", loadHeldout3Cases(repoRoot)],
     ["heldout4", loadHeldout4Cases(repoRoot)],
     ["heldout5", loadHeldout5Cases(repoRoot)],
+    ["heldout6", loadHeldout6Cases(repoRoot)],
   ];
 }
 
@@ -148,12 +149,12 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
  * The development pool: the dev cases and the retired held-out sets. Each held-out set was scored and reported in the
  * round it was written for; at the next round it becomes development data (the fitted relation model trains on it,
  * cues may be checked against it) and only the newest held-out set measures unseen text. v1–v3 retired in session 5,
- * v4 in session 6, v5 in session 7.
+ * v4 in session 6, v5 in session 7, v6 in session 8.
  */
 export function loadDevelopmentPool(repoRoot: string): CaseSet {
   const sets = developmentSets(repoRoot).map(([, set]) => set);
   return {
-    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4,heldout5}.jsonl")}`,
+    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4,heldout5,heldout6}.jsonl")}`,
     relations: sets.flatMap((s) => s.relations),
     manipulation: sets.flatMap((s) => s.manipulation),
   };

@@ -8,14 +8,17 @@ import {
   limitClash,
   modalClash,
   narrowingInsert,
+  negatedBound,
   participantSwap,
   phraseRolesSwapped,
   relationFlip,
   valueClash,
   valueOnOneSide,
   valuesAgree,
+  voiceFlipWithSameSubject,
   weekdayOnOneSide,
 } from "./restatement-cues";
+import { structuralMismatch } from "./restatement";
 
 describe("values beyond slot-values", () => {
   it("reads day parts, weekdays and 'each new' periods after 'every' as frequencies", () => {
@@ -186,5 +189,52 @@ describe("a claim about the same thing that is another claim", () => {
     expect(participantSwap("Lena runs the allotment society.", "The allotment society is chaired by Lena.")).toBeNull();
     // Both sides active: the same-order check (`substitution`) reads those.
     expect(participantSwap("The gardeners prune every hedge.", "The volunteers prune every hedge.")).toBeNull();
+  });
+});
+
+describe("notations read as one value (session 8)", () => {
+  it("reads 'every hour and a half', 'three quarters of an hour' and 'half eleven' as one length or one time", () => {
+    expect([...allValues("The tram runs every hour and a half.")]).toEqual(["d90"]);
+    expect(valueClash("The tram runs every hour and a half.", "A tram comes by every 90 minutes.")).toBeNull();
+    expect(valueClash("The tram runs every hour and a half.", "A tram comes by every 60 minutes.")).not.toBeNull();
+    expect([...allValues("The climb takes three quarters of an hour.")]).toEqual(["d45"]);
+    expect(valuesAgree("The climb takes three quarters of an hour.", "You reach the top in 45 minutes.")).toBe(true);
+    expect([...allValues("The bar closes at half eleven.")]).toEqual(["t690"]);
+    expect(valuesAgree("The bar closes at half eleven.", "Last orders at the bar are at 11:30.")).toBe(true);
+    // Half of a group is still a share, and a number after it a number.
+    expect(allValues("Half of the rowers left at eleven.")).toEqual(new Set(["p50", "n11"]));
+  });
+
+  it("reads an age as a number of years and 'no one' as nobody", () => {
+    expect([...allValues("Drivers must be at least 21 years old.")]).toEqual(["n21"]);
+    expect([...allValues("No one under 21 may drive the van.")]).toEqual(["n21"]);
+    expect(valueClash("The youngest player is a 16-year-old.", "The youngest player is 17 years old.")).not.toBeNull();
+  });
+
+  it("leaves quantifiers out of the values a restatement must carry over", () => {
+    expect(valueOnOneSide("The bus is usually a few minutes late.", "The bus tends to run behind its timetable.")).toBeNull();
+    expect(valueOnOneSide("The bus is late twice a week.", "The bus tends to run behind its timetable.")).not.toBeNull();
+  });
+});
+
+describe("a negated bound points the other way (session 8)", () => {
+  it("'nobody under 21' bounds 21 from below, as 'at least 21' does", () => {
+    expect(negatedBound("No one under 21 may drive the van.", 21)).toBe(true);
+    expect(negatedBound("Drivers must be at least 21.", 21)).toBe(false);
+    expect(negatedBound("The tank never holds more than 40 litres.", 40)).toBe(true);
+    expect(structuralMismatch("Drivers of the van must be at least 21.", "No one under 21 may drive the van.")).toBeNull();
+    expect(structuralMismatch("The tank holds at most 40 litres.", "The tank never holds more than 40 litres.")).toBeNull();
+    // Both negated, or neither: the bounds still point opposite ways.
+    expect(structuralMismatch("Drivers of the van must be under 21.", "No one under 21 may drive the van.")).not.toBeNull();
+    expect(structuralMismatch("The tank holds at most 40 litres.", "The tank holds at least 40 litres.")).toMatch(/bounded from opposite sides/);
+  });
+});
+
+describe("the passive with the same subject reverses the roles (session 8)", () => {
+  it("reads 'A coaches B' / 'A is coached by B' as a reversal, and the ordinary passive as none", () => {
+    expect(voiceFlipWithSameSubject("Priya coaches the junior sprinters.", "Priya is coached by the junior sprinters.")).toBe("coach");
+    expect(voiceFlipWithSameSubject("Priya coaches the junior sprinters.", "The junior sprinters are coached by Priya.")).toBeNull();
+    expect(voiceFlipWithSameSubject("Priya coaches the junior sprinters.", "Priya coaches the senior sprinters.")).toBeNull();
+    expect(structuralMismatch("Priya coaches the junior sprinters.", "Priya is coached by the junior sprinters.")).toMatch(/passive/);
   });
 });

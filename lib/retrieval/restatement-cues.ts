@@ -32,6 +32,9 @@ function numberWord(w: string | undefined): number | null {
   return numberFromWord(w, [{ once: 1, twice: 2 }, ARTICLE_ONE]) ?? null;
 }
 
+/** Words before a time of day ("at half eleven", "until half two"). */
+const CLOCK_PREPOSITIONS = new Set(["at", "by", "until", "till", "from", "before", "after", "around", "about", "to"]);
+
 /** Calendar units in (whole) minutes, as `slot-values` codes them ("d43829" is a month). */
 const UNIT_MINUTES = CALENDAR_MINUTES;
 const DAY_PARTS = new RegExp(`^(?:${DAY_PART_ALT})s?$`);
@@ -108,6 +111,16 @@ export function extraValues(text: string): Set<string> {
     const ratio = n !== null && w !== "a" && w !== "an" && next === "in" ? numberWord(ws[i + 2]) : null;
     if (ratio !== null && n !== null && ratio > n) out.add(`p${Math.round((100 * n) / ratio)}`);
     if (w === "handful" || (w === "hardly" && next === "any")) out.add("q:few");
+    // "every hour and a half": one period of 90 minutes, not an hour and a share of one half.
+    const everyHalf = (w === "every" || w === "each") && next !== undefined ? UNIT_MINUTES[next] : undefined;
+    if (everyHalf !== undefined && ws.slice(i + 2, i + 5).join(" ") === "and a half") out.add(`d${Math.round(1.5 * everyHalf)}`).add(`x:d${everyHalf}`).add("x:p50");
+    // A fraction of a calendar unit is a length ("three quarters of an hour" = 45 minutes), not a share and a unit.
+    const share = fractionShare(`${w} ${next ?? ""}`);
+    const ofUnit = ws[i + 2] === "of" && (ws[i + 3] === "a" || ws[i + 3] === "an") ? UNIT_MINUTES[ws[i + 4] ?? ""] : undefined;
+    if (share !== undefined && ofUnit !== undefined) out.add(`d${Math.round((share * ofUnit) / 100)}`).add(`x:p${Math.round(share)}`).add(`x:d${ofUnit}`).add(`x:n${numberWord(w) ?? ""}`);
+    // "at half eleven" (said in Britain for 11:30): a time of day after a preposition of time, not a half and a number.
+    const halfHour = w === "half" && CLOCK_PREPOSITIONS.has(ws[i - 1] ?? "") ? numberWord(next) : null;
+    if (halfHour !== null && halfHour >= 1 && halfHour <= 12 && !/^\d+\.\d/.test(next ?? "")) out.add(`t${halfHour * 60 + 30}`).add("x:p50").add(`x:n${halfHour}`);
     // "a working week" is five working days, not seven calendar ones ("within one working week" / "within five working days").
     const weeks = numberWord(ws[i - 1]);
     if ((w === "working" || w === "business" || w === "work") && /^weeks?$/.test(next ?? "") && weeks !== null && weeks > 0) {
@@ -137,11 +150,20 @@ export function allValues(text: string): Set<string> {
   const known = VALUES_MEMO.get(text);
   if (known) return known;
   // A number read with its unit ("x:n40" beside "m:len:40") is compared as the measure, not as a bare number.
-  const extra = extraValues(text);
-  const out = new Set([...slotValues(text), ...extra].filter((v) => !v.startsWith("x:") && !extra.has(`x:${v}`)));
+  const read = valueText(text);
+  const extra = extraValues(read);
+  const out = new Set([...slotValues(read), ...extra].filter((v) => !v.startsWith("x:") && !extra.has(`x:${v}`)));
   if (VALUES_MEMO.size >= VALUES_MEMO_LIMIT) VALUES_MEMO.clear();
   VALUES_MEMO.set(text, out);
   return out;
+}
+
+/**
+ * The text as the value readers should see it: "no one" is nobody, not the number one; an age ("18 years old", "an
+ * 18-year-old") is a bare number of years, as "under 18" says it, not a length of time.
+ */
+function valueText(text: string): string {
+  return text.replace(/\bno[ -]one\b/gi, "nobody").replace(/\b([a-z0-9]+)[ -]years?[ -]old\b/gi, "$1");
 }
 
 /** Values per text, kept for the statements compared repeatedly (a belief against each new claim); cleared when full. */
@@ -204,12 +226,13 @@ export function valueOnOneSide(a: string, b: string): string | null {
 
 /**
  * The values each statement pins that the other does not (`allValues`, matched as `valueClash` matches them), leaving
- * out "all" / "some" (said of nearly anything): [only in a, only in b].
+ * out quantifiers ("all", "some", "usually", "a few": said of nearly anything, and a restatement may drop them):
+ * [only in a, only in b].
  */
 export function unmatchedValues(a: string, b: string): [string[], string[]] {
   const va = allValues(a);
   const vb = allValues(b);
-  return [[...va].filter((v) => !WEAK_VALUES.has(v) && !matchesAny(v, vb)), [...vb].filter((v) => !WEAK_VALUES.has(v) && !matchesAny(v, va))];
+  return [[...va].filter((v) => !v.startsWith("q:") && !matchesAny(v, vb)), [...vb].filter((v) => !v.startsWith("q:") && !matchesAny(v, va))];
 }
 
 /**
@@ -249,6 +272,29 @@ function boundsOf(text: string): Map<number, "upper" | "lower"> {
     if (n !== null && m[1] !== "a" && m[1] !== "an") out.set(n, TRAILING_BOUND_WORDS[m[2] as string] ?? "upper");
   }
   return out;
+}
+
+/** Words that negate what follows them in a clause. */
+const NEGATION_WORD = /^(?:no|not|never|nobody|none|nothing|cannot|nor)$|n't$/;
+
+/** A bound phrase followed by a number, in the words `words` reads. */
+const BOUND_PHRASE_THEN_NUMBER = new RegExp(`\\b(?:${phraseAlternation(AMOUNT_BOUND_PHRASES)})\\s+([a-z0-9.-]+)`, "g");
+
+/**
+ * Whether the bound on `n` sits under a negation within the four words before it ("no one under 18", "never drops
+ * below 15"): a negated bound points the other way ("nobody under 18" = "at least 18"), so two statements that bound
+ * the same number from opposite sides, one of them negated, agree.
+ */
+export function negatedBound(text: string, n: number): boolean {
+  const ws = words(valueText(text));
+  const joined = ws.join(" ");
+  for (const m of joined.matchAll(BOUND_PHRASE_THEN_NUMBER)) {
+    const value = numberWord(m[1]) ?? (/^\d/.test(m[1] as string) ? Number(m[1]) : null);
+    if (value !== n) continue;
+    const before = joined.slice(0, m.index).trim().split(" ").slice(-4);
+    if (before.some((w) => NEGATION_WORD.test(w))) return true;
+  }
+  return false;
 }
 
 /** The number both statements bound from opposite sides ("limited to ten" / "at least ten"), or null. */
@@ -481,4 +527,26 @@ export function participantSwap(a: string, b: string): [string, string] | null {
   const onlyB = tb.filter((t) => (cb.get(t.stem) ?? 0) > (ca.get(t.stem) ?? 0));
   if (onlyA.length !== 1 || onlyB.length !== 1) return null;
   return [(onlyA[0] as { word: string }).word, (onlyB[0] as { word: string }).word];
+}
+
+/**
+ * The same subject and the same verb, active on one side and passive with an agent on the other ("Ravi mentors the
+ * new staff" / "Ravi is mentored by the new staff"): turning a sentence into the passive moves its subject to the
+ * "by" phrase, so a passive that keeps the subject in front reverses who does what. Returns the verb's stem, or null.
+ * Subject = the first content word; the other content words must be the same on both sides.
+ */
+export function voiceFlipWithSameSubject(a: string, b: string): string | null {
+  const pa = PASSIVE_WITH_AGENT.exec(a.toLowerCase());
+  const pb = PASSIVE_WITH_AGENT.exec(b.toLowerCase());
+  if ((pa === null) === (pb === null)) return null;
+  const [passive, active] = pa ? [a, b] : [b, a];
+  if (PASSIVE.test(active.toLowerCase())) return null;
+  const participle = stemWord((PASSIVE.exec(((pa ?? pb) as RegExpExecArray)[0]) as RegExpExecArray)[0].split(/\s+/).pop() as string);
+  const ta = contentTokens(passive);
+  const tb = contentTokens(active);
+  if (ta[0] === undefined || ta[0].stem !== tb[0]?.stem) return null;
+  if (!tb.some((t) => t.stem === participle)) return null;
+  const sa = new Set(ta.map((t) => t.stem));
+  const sb = new Set(tb.map((t) => t.stem));
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x)) ? participle : null;
 }

@@ -51,7 +51,7 @@ export { boundClash, slotClash, slotValues, substitution };
  * (here) and 0.42 (agreeing values), 1.2 points better on the pool, but then 107 instead of 71 of the relation pool’s
  * 945 rebutting, scoping or unrelated pairs would read "restates", and ingest would count those claims as repeats of
  * the belief. Under the constraint that this count not rise, the folds pick 0.64 here, 0.40–0.48 and 0.70–0.72 for
- * the other two, within a pair or two of the anchors below, which are kept (BENCHMARKS.md, "Seventh round").
+ * the other two, within a pair or two of the anchors below (BENCHMARKS.md, "Seventh round").
  */
 export const RESTATEMENT_ANCHORS: readonly (readonly [number, number])[] = [
   [0, 0],
@@ -82,14 +82,15 @@ export const AGREEING_VALUES_ANCHORS: readonly (readonly [number, number])[] = [
  * The anchors when a value pinned on one side is not restated on the other (`valueOnOneSide`: "harvests twice a week" /
  * "grows its crop on straw") and nothing else separates the two: a restatement carries its values over, so a higher
  * cosine is needed to read "restates" (the converse of AGREEING_VALUES_ANCHORS). The "same subject" anchor is the plain
- * one. The "restates" cosine is fitted on the development pool (dev, retired v1–v5: 0.68, the middle of the best
- * plateau) and checked by leaving one file out at a time (each fold's fit lands in 0.665–0.683).
+ * one. The "restates" cosine is fitted on the development pool by leaving one file out: restatement accuracy is flat
+ * for 0.66–0.70 (session 8, eight files); the top of that plateau is taken, where 10 fewer of the relation pool's
+ * rebutting, scoping or unrelated pairs read "restates" than at 0.68 (session 7's middle of the plateau).
  */
 export const UNMATCHED_VALUES_ANCHORS: readonly (readonly [number, number])[] = [
   [0, 0],
   [0.3, 0.3],
   [0.55, 0.7],
-  [0.68, 0.9],
+  [0.7, 0.9],
   [1, 1],
 ];
 

@@ -252,3 +252,16 @@ describe("one unit table (./value-vocabulary)", () => {
     expect(numericQuantities("Bring upwards of 30 chairs.")).toEqual([{ value: 30, unit: "chair", bound: ">" }]);
   });
 });
+
+describe("a fraction of a time unit (round 7)", () => {
+  const q = (text: string) => numericQuantities(text).map((x) => normaliseQuantity(x));
+  it("reads 'a quarter of an hour' as 15 minutes, not as quarters nor as a share", () => {
+    expect(q("The kettle switches itself off after a quarter of an hour.")).toEqual([{ value: 900, unit: "duration" }]);
+    expect(q("The glaze sets within three quarters of an hour.")).toEqual([{ value: 2700, unit: "duration", bound: "<" }]);
+    expect(compareQuantities("The lamp dims after a quarter of an hour.", "The lamp dims after 15 minutes.").conflicts).toHaveLength(0);
+    // A share of a group stays a share.
+    const share = q("A third of the tenants cycle to work.");
+    expect(share.map((x) => x.unit)).toEqual(["%"]);
+    expect(share[0]?.value).toBeCloseTo(100 / 3);
+  });
+});

@@ -224,6 +224,17 @@ export function locatedQuantities(text: string): NumericQuantity[] {
     out.push(withBound({ value: hours * 60, unit: "time", at: m.index ?? 0 }, boundBefore(rest, m.index ?? 0)));
     rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice((m.index ?? 0) + m[0].length);
   }
+  // A fraction of one time unit is a duration ("a quarter of an hour" is 15 minutes, "three quarters of a year" nine
+  // months), not a count of quarters nor a share of a group: read here and blanked out for the readers below.
+  for (const m of rest.toLowerCase().matchAll(FRACTION_OF_UNIT)) {
+    const share = fractionShare(m[1] ?? "");
+    if (share === undefined) continue;
+    // "after a quarter of an hour" is when it happens, as "after 15 minutes" is: no bound.
+    const at = m.index ?? 0;
+    const pointInTime = /\bafter\s*$/.test(rest.slice(Math.max(0, at - 8), at).toLowerCase());
+    out.push(withBound({ value: share / 100, unit: stemWord(m[2] ?? ""), at }, pointInTime ? undefined : boundBefore(rest, at)));
+    rest = rest.slice(0, m.index) + " ".repeat(m[0].length) + rest.slice((m.index ?? 0) + m[0].length);
+  }
   const words = [...rest.toLowerCase().matchAll(/\d+(?:[.,]\d+)*%?x?|[a-z]+(?:-[a-z]+)*/g)];
   for (let i = 0; i < words.length; i++) {
     const match = words[i];
@@ -324,6 +335,9 @@ export function locatedQuantities(text: string): NumericQuantity[] {
   }
   return out.concat(freq.quantities).map(asPeriod(text.toLowerCase()));
 }
+
+/** A fraction of one time unit: "a quarter of an hour", "three quarters of a year", "half of a day". */
+const FRACTION_OF_UNIT = new RegExp(`\\b(${FRACTION_PHRASE})\\s+of\\s+(?:an?|one)\\s+(minute|hour|day|week|fortnight|month|year)\\b`, "g");
 
 /** A fraction of a group ("a third of", "three quarters of the"), not a part of a thing ("the first half of"). */
 const SHARE_OF = new RegExp(

@@ -4,6 +4,8 @@
  * "in regions where…", dates). Each cue yields a context tag when it names the scope.
  */
 
+import { MONTH_ALT } from "./value-vocabulary";
+
 export type ContextCueKind =
   | "restrictive"
   | "holds_for"
@@ -36,7 +38,7 @@ const GROUP_NOUNS =
   "platform|platforms|version|versions|market|markets|segment|segments|locations|sites|stores|devices|browsers|" +
   "connections|networks|phones|machines|nights|weekends|holidays|tenants|tenancies|members|students|employees|workers|" +
   "drivers|owners|buyers|sellers|residents|visitors|people|infants|babies|women|men|smokers|clients";
-const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
+const MONTHS = MONTH_ALT;
 const STUDY_NOUNS = /\b(?:trial|study|studies|experiment|survey|analysis|meta-analysis|review|audit|benchmark|load test|a\/b test|sample|cohort|interview|poll)\b/;
 const DISCOURSE = /^(?:for example|for instance|in fact|in practice|in general|in total|in short|in addition|on average|in other words|in contrast|on the other hand|in particular|for now|in the end|in summary|for years|in recent|in my|in our experience)/;
 

@@ -22,6 +22,8 @@
  * Pure; no I/O.
  */
 
+import { MONTH_OR_ABBREVIATION_ALT } from "./value-vocabulary";
+
 export interface MessageShape {
   addressed: boolean;
   /** Pressure markers found (each kind counted once). */
@@ -119,7 +121,7 @@ const IDENTIFIER =
   /\b(?=[A-Za-z_-]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)+\b|\b[A-Z]{2,}\s?\d{2,}\b|\b\d+\.\d+\.\d+\b|\b[\w-]+\.(?:pdf|csv|xlsx?|docx?|pptx?|png|jpe?g|gif|log|txt|json|ya?ml|xml|html?|zip|ts|js|py|sql)\b|#\d{2,}\b/;
 const LOCATOR =
   /\b(?:page|pages|p\.|pp\.|section|sect\.|§|clause|article|art\.|paragraph|para\.|table|figure|fig\.|appendix|annex|schedule|rev\.?|revision|version|row|column|line|panel|item|chapter|exhibit|step|matchday|footnote)(?![a-z])\s*\(?(?:\d[\w.]*|[ivxlc]{1,5}\b|[a-z]\b)\)?/i;
-const MONTHS = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+const MONTHS = MONTH_OR_ABBREVIATION_ALT;
 const TIMESTAMP = new RegExp(
   `\\b\\d{1,2}:\\d{2}\\b|\\b\\d{4}-\\d{2}-\\d{2}|\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})\\b|\\b(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b`,
   "i",

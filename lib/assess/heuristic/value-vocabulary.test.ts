@@ -13,7 +13,10 @@ import {
   fractionShare,
   hourOfDay,
   LOWER_BOUND_PHRASES,
+  MONTH_ABBREVIATIONS,
   MONTH_DAYS,
+  MONTH_OR_ABBREVIATION_ALT,
+  MONTHS,
   numberFromWord,
   phraseAlternation,
   season,
@@ -129,5 +132,14 @@ describe("value vocabulary: calendar", () => {
     expect(hourOfDay(2, "night")).toBe(2);
     expect(hourOfDay(11, "night")).toBe(23);
     expect(hourOfDay(13, "evening")).toBeUndefined();
+  });
+});
+
+describe("value vocabulary: month names", () => {
+  it("reads a month by its name or its usual abbreviation, the whole word only", () => {
+    const month = new RegExp(`^(?:${MONTH_OR_ABBREVIATION_ALT})$`, "i");
+    for (const m of ["January", "Jan", "Sept", "sep", "September", "jun", "May"]) expect(month.test(m)).toBe(true);
+    for (const w of ["janu", "septe", "ma", "decade"]) expect(month.test(w)).toBe(false);
+    expect(Object.values(MONTH_ABBREVIATIONS).every((m) => MONTHS.includes(m))).toBe(true);
   });
 });

@@ -180,6 +180,13 @@ export const WEEKDAY_ALT = WEEKDAYS.join("|");
 /** Weekday names without their "day" ("mon|tues|…"), for plurals and stems: `(?:${WEEKDAY_STEM_ALT})days?`. */
 export const WEEKDAY_STEM_ALT = WEEKDAYS.map((d) => d.slice(0, -3)).join("|");
 export const MONTH_ALT = MONTHS.join("|");
+/** The usual abbreviations of the month names ("Jan", "Sept"), as written in dates ("3 Sept", "Jan. 14"). */
+export const MONTH_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  jan: "january", feb: "february", mar: "march", apr: "april", jun: "june", jul: "july", aug: "august", sep: "september", sept: "september",
+  oct: "october", nov: "november", dec: "december",
+};
+/** Month names or their abbreviations, longest first (so "sept" is not read as "sep" and a stray "t"). */
+export const MONTH_OR_ABBREVIATION_ALT = [...MONTHS, ...Object.keys(MONTH_ABBREVIATIONS)].sort((x, y) => y.length - x.length).join("|");
 export const SEASON_ALT = SEASONS.join("|");
 export const DAY_PART_ALT = DAY_PARTS.join("|");
 

@@ -205,6 +205,18 @@ describe("notations read as one value (session 8)", () => {
     expect(allValues("Half of the rowers left at eleven.")).toEqual(new Set(["p50", "n11"]));
   });
 
+  it("reads N things in a period as one every period / N, beside the count and the period", () => {
+    expect(valuesAgree("A tram stops here every 12 minutes.", "Five trams an hour stop here.")).toBe(true);
+    expect(valueClash("A tram stops here every 12 minutes.", "Six trams an hour stop here.")).not.toBeNull();
+    expect(allValues("The press prints 300 sheets per minute.")).toContain("d0.00333");
+    expect(allValues("The press prints five sheets every second.")).toContain("d0.00333");
+    // The count and the period stay: "weekly output of 200 chairs" still agrees with "200 chairs a week".
+    expect(valuesAgree("The workshop makes 200 chairs a week.", "The workshop's weekly output is 200 chairs.")).toBe(true);
+    // Measures and money are amounts, not events.
+    expect([...allValues("The nurse works 36 hours a week.")]).not.toContain("d280");
+    expect(valuesAgree("The locker costs 12 pounds a month.", "The locker is 12 pounds monthly.")).toBe(true);
+  });
+
   it("reads an age as a number of years and 'no one' as nobody", () => {
     expect([...allValues("Drivers must be at least 21 years old.")]).toEqual(["n21"]);
     expect([...allValues("No one under 21 may drive the van.")]).toEqual(["n21"]);

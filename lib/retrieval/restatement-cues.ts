@@ -42,6 +42,15 @@ const WEEKDAY = new RegExp(`^(?:${WEEKDAY_ALT})s?$`);
 /** Occurrence nouns that count events in a period ("three nights a week", "two days each week"). */
 const OCCURRENCES = /^(?:days?|nights?|evenings?|mornings?|afternoons?|times?|sessions?|occasions?|visits?)$/;
 
+/** Periods a count of events is given in: the calendar units, and the minute and the second. */
+const PERIOD_MINUTES: Readonly<Record<string, number>> = { ...UNIT_MINUTES, minute: 1, second: 1 / 60 };
+
+/** A word that names counted events or things: an occurrence noun, or a content word that is no unit, number or period. */
+function countedThing(w: string): boolean {
+  if (OCCURRENCES.test(w)) return true;
+  return isContentWord(w) && !/^\d/.test(w) && unitOf(w) === undefined && PERIOD_MINUTES[w.replace(/s$/, "")] === undefined && numberWord(w) === null;
+}
+
 /** A measure (not a time, a share or money), as [dimension, factor to its base unit] (./value-vocabulary). */
 function measureUnit(w: string | undefined): [string, number] | undefined {
   const unit = w === undefined ? undefined : unitOf(w);
@@ -84,9 +93,12 @@ export function extraValues(text: string): Set<string> {
       else if (UNIT_MINUTES[after] !== undefined && k === i + 2) out.add(`d${UNIT_MINUTES[after]}`);
     }
     const n = numberWord(w);
-    if (n !== null && n > 0 && next !== undefined && OCCURRENCES.test(next) && ["a", "per", "each", "every"].includes(ws[i + 2] ?? "")) {
-      const unit = UNIT_MINUTES[(ws[i + 3] ?? "").replace(/s$/, "")];
-      if (unit !== undefined && w !== "a" && w !== "an") out.add(`d${Math.round(unit / n)}`);
+    // N events in a period is one every period / N: "three nights a week", and of anything counted, "four buses an
+    // hour" = "a bus every 15 minutes", "120 bottles per minute" = "two bottles every second". Measures and money are
+    // amounts, not events ("40 hours a week", "30 euros a month"). The count and the period stay read as well.
+    if (n !== null && n > 0 && next !== undefined && countedThing(next) && ["a", "an", "per", "each", "every"].includes(ws[i + 2] ?? "")) {
+      const unit = PERIOD_MINUTES[(ws[i + 3] ?? "").replace(/s$/, "")];
+      if (unit !== undefined && w !== "a" && w !== "an") out.add(`d${unit / n >= 1 ? Math.round(unit / n) : Number((unit / n).toPrecision(3))}`);
     }
     if (n !== null && w !== "a" && w !== "an" && /^seconds?$/.test(next ?? "")) out.add(`d${n / 60}`);
     // "a month and a half", "two weeks and a half": one length, not a month and a share of one half.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   allValues,
+  boundOnOneSide,
   converseWithSameSubject,
   directionClash,
   exclusionClash,
@@ -248,5 +249,16 @@ describe("the passive with the same subject reverses the roles (session 8)", () 
     expect(voiceFlipWithSameSubject("Priya coaches the junior sprinters.", "The junior sprinters are coached by Priya.")).toBeNull();
     expect(voiceFlipWithSameSubject("Priya coaches the junior sprinters.", "Priya coaches the senior sprinters.")).toBeNull();
     expect(structuralMismatch("Priya coaches the junior sprinters.", "Priya is coached by the junior sprinters.")).toMatch(/passive/);
+  });
+});
+
+describe("a bound on one side only narrows the claim (session 8)", () => {
+  it("'on bookings over 200 dollars' against 'on every booking' is a narrower claim; the same bound said twice is not", () => {
+    expect(boundOnOneSide("The hotel waives the deposit on bookings over 200 dollars.", "The hotel waives the deposit on every booking.")).toBe("c:usd:200");
+    expect(structuralMismatch("The hotel waives the deposit on bookings over 200 dollars.", "The hotel waives the deposit on every booking.")).toMatch(/bound/);
+    expect(boundOnOneSide("The hotel waives the deposit on bookings over 200 dollars.", "Bookings above 200 dollars need no deposit.")).toBeNull();
+    // A value left behind that is not the bounded number is no bound ("at once" is not the limit of ten).
+    expect(boundOnOneSide("No more than ten people may use the hoist at once.", "The hoist carries at most ten people.")).toBeNull();
+    expect(boundOnOneSide("The freezer runs at 20 degrees below zero.", "The freezer runs at minus 20 °C.")).toBeNull();
   });
 });

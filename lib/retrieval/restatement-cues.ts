@@ -562,3 +562,19 @@ export function voiceFlipWithSameSubject(a: string, b: string): string | null {
   const sb = new Set(tb.map((t) => t.stem));
   return sa.size === sb.size && [...sa].every((x) => sb.has(x)) ? participle : null;
 }
+
+/**
+ * One side bounds a value ("on orders over €50", "for stays of more than a week") that the other side does not
+ * state at all: the bound narrows the claim to part of what the other says. Returns the value, or null.
+ */
+export function boundOnOneSide(a: string, b: string): string | null {
+  const [onlyA, onlyB] = unmatchedValues(a, b);
+  // The value left behind must be the bounded number itself; "below zero" is a temperature, not a bound.
+  const bounded = (text: string, values: readonly string[]) => {
+    const ns = [...boundsOf(text).keys()].filter((n) => n !== 0);
+    return values.find((v) => ns.some((n) => v === `n${n}` || v.endsWith(`:${n}`))) ?? null;
+  };
+  if (onlyB.length === 0) return bounded(a, onlyA);
+  if (onlyA.length === 0) return bounded(b, onlyB);
+  return null;
+}

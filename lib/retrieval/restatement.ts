@@ -17,8 +17,8 @@
  *                learned from B"), or the same verb turned passive with the same subject ("A mentors B" / "A is mentored by B"),
  *                the same thing moving the other way ("rose" / "got cheaper"), an obligation, a
  *                recommendation or a permission read as another, a word excluded on one side and named on the
- *                other ("someone other than X" / "X"), a weekday or one or two words added on one side only (a
- *                narrower claim), the same anchor on the other side of a relation ("before X" / "after X"), an
+ *                other ("someone other than X" / "X"), a weekday, a bounded value ("on orders over €50") or one or
+ *                two words added on one side only (a narrower claim), the same anchor on the other side of a relation ("before X" / "after X"), an
  *                aligned clause negated on one side only, an antonym or a ruled-out word, the same sentence frame
  *                with a different content word in one place, or the same sentence with any one word replaced
  *                (the cues beyond `slot-values` and the polarity heuristics live in ./restatement-cues)
@@ -41,7 +41,7 @@ import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
-import { converseWithSameSubject, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
+import { boundOnOneSide, converseWithSameSubject, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 
@@ -154,6 +154,8 @@ export function structuralMismatch(a: string, b: string): string | null {
   if (participant) return `"${participant[0]}" in place of "${participant[1]}" around the same verb`;
   const converse = converseWithSameSubject(a, b);
   if (converse) return `a converse verb with the same subject (${converse})`;
+  const bounded = boundOnOneSide(a, b);
+  if (bounded) return `a bound (${bounded}) on one side only`;
   const voice = voiceFlipWithSameSubject(a, b);
   if (voice) return `"${voice}" active on one side, passive on the other, with the same subject`;
   const moved = directionClash(a, b);

@@ -10,6 +10,7 @@ import {
   modalClash,
   narrowingInsert,
   negatedBound,
+  onlyRestatedByNegation,
   participantSwap,
   phraseRolesSwapped,
   relationFlip,
@@ -260,5 +261,14 @@ describe("a bound on one side only narrows the claim (session 8)", () => {
     // A value left behind that is not the bounded number is no bound ("at once" is not the limit of ten).
     expect(boundOnOneSide("No more than ten people may use the hoist at once.", "The hoist carries at most ten people.")).toBeNull();
     expect(boundOnOneSide("The freezer runs at 20 degrees below zero.", "The freezer runs at minus 20 °C.")).toBeNull();
+  });
+});
+
+describe("'only X' said as 'X; nobody else' (session 8)", () => {
+  it("does not read the 'nobody else' as a one-sided negation", () => {
+    expect(onlyRestatedByNegation("Only the treasurer can sign cheques.", "The treasurer signs the cheques and no one else may.")).toBe(true);
+    expect(structuralMismatch("Only the treasurer can sign cheques.", "The treasurer signs the cheques and no one else may.")).toBeNull();
+    expect(onlyRestatedByNegation("Only the treasurer can sign cheques.", "The treasurer cannot sign cheques.")).toBe(false);
+    expect(structuralMismatch("The treasurer can sign cheques.", "The treasurer cannot sign cheques.")).not.toBeNull();
   });
 });

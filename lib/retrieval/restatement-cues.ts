@@ -578,3 +578,18 @@ export function boundOnOneSide(a: string, b: string): string | null {
   if (onlyA.length === 0) return bounded(b, onlyB);
   return null;
 }
+
+/** "Nobody else", "no other", "not anyone else": a negation that says "only". */
+const NOBODY_ELSE = /\b(?:(?:nobody|no one|no-one|nothing|none|not anyone|not anybody|not anything)\s+else|no other|none other)\b/;
+
+/**
+ * One side says "only X" and the other says X and "nobody else" ("Only members can book" / "Members book the
+ * rooms; nobody else can"): the negation restates the "only", so it is no one-sided negation. Whether the two name
+ * the same X is left to the rest of the reading.
+ */
+export function onlyRestatedByNegation(a: string, b: string): boolean {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  const only = (t: string) => /\bonly\b/.test(t) && !NOBODY_ELSE.test(t);
+  return (only(la) && NOBODY_ELSE.test(lb)) || (only(lb) && NOBODY_ELSE.test(la));
+}

@@ -41,7 +41,7 @@ import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
-import { boundOnOneSide, converseWithSameSubject, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
+import { boundOnOneSide, converseWithSameSubject, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 
@@ -170,9 +170,11 @@ export function structuralMismatch(a: string, b: string): string | null {
   if (flip) return `the same anchor on the other side (${flip})`;
   const polarity = comparePolarity(a, b, { implicit: false });
   const antonyms = antonymConflicts(a, b);
-  if (polarity.flips.length > 0 && antonyms.length === 0 && !boundNegated) return NEGATED_ON_ONE_SIDE;
+  // "Only X" said as "X …; nobody else": that negation is accounted for too.
+  const onlyNegated = onlyRestatedByNegation(a, b);
+  if (polarity.flips.length > 0 && antonyms.length === 0 && !boundNegated && !onlyNegated) return NEGATED_ON_ONE_SIDE;
   if (polarity.flips.length === 0 && antonyms.length > 0) return `antonym (${antonyms[0]})`;
-  if (polarity.crossed.length > 0) return "asserts what the other rules out";
+  if (polarity.crossed.length > 0 && !onlyNegated) return "asserts what the other rules out";
   const swapped = substitution(a, b);
   if (swapped) return `"${swapped[0]}" in place of "${swapped[1]}"`;
   const word = oneWordSwap(a, b);

@@ -272,3 +272,11 @@ describe("'only X' said as 'X; nobody else' (session 8)", () => {
     expect(structuralMismatch("The treasurer can sign cheques.", "The treasurer cannot sign cheques.")).not.toBeNull();
   });
 });
+
+describe("three words added on one side narrow the claim (session 8)", () => {
+  it("reads 'takes two hours' / 'takes two hours longer at night' as narrower; a loose insert stays a restatement", () => {
+    expect(narrowingInsert("The drive takes two hours.", "The drive takes two hours longer at night.")).toBe("longer at night");
+    expect(narrowingInsert("The drive takes two hours.", "The drive takes roughly two hours.")).toBeNull();
+    expect(narrowingInsert("The drive takes two hours.", "The drive takes two hours or so.")).toBeNull();
+  });
+});

@@ -492,15 +492,17 @@ export function converseWithSameSubject(a: string, b: string): string | null {
 const LOOSE_INSERTS = new Set(["exactly", "precisely", "sharp", "promptly", "about", "around", "roughly", "approximately", "officially", "certainly", "definitely", "clearly", "simply", "already", "still", "also", "always", "really", "actually", "now", "currently", "normally", "usually", "generally", "typically", "just", "indeed", "all", "each", "every", "both", "too", "either", "there", "here", "then", "so", "very"]);
 
 /**
- * One side is the other with one or two content words added in one place and nothing else changed ("every morning" /
- * "every Saturday morning", "members can book" / "only members can book", "all staff" / "all senior staff"): a
- * narrower (or a restricted) claim. Returns the added words, or null.
+ * One side is the other with one to three words, one of them a content word, added in one place and nothing else
+ * changed ("every morning" / "every Saturday morning", "members can book" / "only members can book", "all staff" /
+ * "all senior staff", "takes an hour" / "takes an hour longer in winter"): a narrower (or a restricted) claim.
+ * Returns the added words, or null. (Three words since session 8: no pair of the restatement or relation pools
+ * changed side but the one it was read from.)
  */
 export function narrowingInsert(a: string, b: string): string | null {
   const toks = (t: string) => t.toLowerCase().replace(/[’‘]/g, "'").match(/[a-z0-9']+/g) ?? [];
   const check = (short: string[], long: string[]): string | null => {
     const extra = long.length - short.length;
-    if (extra < 1 || extra > 2 || short.length < 3) return null;
+    if (extra < 1 || extra > 3 || short.length < 3) return null;
     let i = 0;
     while (i < short.length && short[i] === long[i]) i++;
     const inserted = long.slice(i, i + extra);

@@ -119,11 +119,11 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
  * session 6, committed alone in 6d09ff7) 79.2 % at the round's start and 79.2 % at its end (scored once; other pairs
  * missed). v5 is development data since session 7. On `restatement-holdout6.jsonl` (written blind before session 7,
  * committed alone in 0131ac2) 73.1 % at the round's start (5 false merges, 9 missed), 75.0 % at its end (scored once:
- * 4 false merges, 9 missed); development data since session 8, where its misses were read and it reached 84.6 %
- * (floor 0.82 since then; dev2, written that session, 93.8 %). Raise it when the figures rise;
+ * 4 false merges, 9 missed); development data since session 8, where its misses were read and it reached 86.5 %
+ * (floor 0.84 since then; dev2, written that session, 93.8 %). Raise it when the figures rise;
  * never lower it to pass, never tune on the current held-out pairs.
  */
-export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75, holdout6: 0.82 } as const;
+export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75, holdout6: 0.84 } as const;
 
 /**
  * The restatement files, in print order: dev, dev2 (64 pairs written in session 8 before that round's errors were read),

@@ -27,6 +27,8 @@ describe("restatement similarity", () => {
   it("normalises pinned values across units, and finds clashes only when each side pins its own", () => {
     expect([...slotValues("ships within two days")]).toEqual([...slotValues("ships in under 48 hours")]);
     expect(slotValues("kept for a month")).toEqual(slotValues("kept for 30 days"));
+    expect(slotValues("the tour takes three quarters of an hour")).toEqual(slotValues("the tour takes 45 minutes"));
+    expect(slotClash("The tour takes a quarter of an hour.", "The tour takes three quarters of an hour.")).toBe(true);
     expect(slotClash("The job runs hourly.", "The job runs daily.")).toBe(true);
     expect(slotClash("Port 8443 is open.", "Port 9090 is open.")).toBe(true);
     expect(slotClash("The job runs nightly at 1 am.", "The job runs at one.")).toBe(false);

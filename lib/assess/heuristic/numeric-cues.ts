@@ -10,6 +10,7 @@ import {
   CURRENCY_PREFIX,
   currencyOf,
   DAY_PARTS,
+  FRACTION_OF_UNIT,
   FRACTION_PHRASE,
   FREQUENCY_ADVERBS,
   fractionShare,
@@ -226,7 +227,7 @@ export function locatedQuantities(text: string): NumericQuantity[] {
   }
   // A fraction of one time unit is a duration ("a quarter of an hour" is 15 minutes, "three quarters of a year" nine
   // months), not a count of quarters nor a share of a group: read here and blanked out for the readers below.
-  for (const m of rest.toLowerCase().matchAll(FRACTION_OF_UNIT)) {
+  for (const m of rest.toLowerCase().matchAll(FRACTION_OF_UNIT_RE)) {
     const share = fractionShare(m[1] ?? "");
     if (share === undefined) continue;
     // "after a quarter of an hour" is when it happens, as "after 15 minutes" is: no bound.
@@ -336,8 +337,7 @@ export function locatedQuantities(text: string): NumericQuantity[] {
   return out.concat(freq.quantities).map(asPeriod(text.toLowerCase()));
 }
 
-/** A fraction of one time unit: "a quarter of an hour", "three quarters of a year", "half of a day". */
-const FRACTION_OF_UNIT = new RegExp(`\\b(${FRACTION_PHRASE})\\s+of\\s+(?:an?|one)\\s+(minute|hour|day|week|fortnight|month|year)\\b`, "g");
+const FRACTION_OF_UNIT_RE = new RegExp(FRACTION_OF_UNIT, "g");
 
 /** A fraction of a group ("a third of", "three quarters of the"), not a part of a thing ("the first half of"). */
 const SHARE_OF = new RegExp(

@@ -14,6 +14,8 @@ import {
   COUNT_ADVERBS,
   DAY_PART_ALT,
   DAY_PART_WORDS,
+  FRACTION_OF_UNIT,
+  fractionOfUnitMinutes,
   FREQUENCY_ADVERBS,
   hourOfDay,
   MONTH_ALT,
@@ -46,6 +48,8 @@ function unitMinutes(word: string): number | undefined {
   const calendar = CALENDAR_MINUTES[word.replace(/s$/, "")];
   return calendar ?? Math.round(unit.factor / 60);
 }
+
+const FRACTION_OF_UNIT_RE = new RegExp(FRACTION_OF_UNIT, "g");
 
 /** Frequency words as the period they name, in minutes ("hourly" = every 60 minutes). */
 const FREQUENCIES: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(FREQUENCY_ADVERBS).map(([w, unit]) => [w, CALENDAR_MINUTES[unit] as number]));
@@ -214,7 +218,11 @@ export function slotValues(text: string): Set<string> {
   const words = clock.text
     .replace(/(\d)([a-z°%])/g, "$1 $2")
     .replace(/half an hour/g, "30 minutes")
-    .replace(/quarter of an hour/g, "15 minutes")
+    .replace(FRACTION_OF_UNIT_RE, (phrase, fraction: string, unit: string) => {
+      const minutes = fractionOfUnitMinutes(fraction, unit);
+      // Durations are coded in whole minutes: "a third of a minute" keeps its words.
+      return minutes === undefined || !Number.isInteger(minutes) ? phrase : `${minutes} minutes`;
+    })
     .replace(/(\d)\s*%/g, "$1 percent")
     .split(/[^a-z0-9.,-]+/)
     .map((w) => w.replace(/^[.,-]+|[.,-]+$/g, ""))

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { stemWord } from "./tokenize";
 import {
   boundSide,
+  FRACTION_OF_UNIT,
+  fractionOfUnitMinutes,
   CALENDAR_DAYS,
   CALENDAR_MINUTES,
   CALENDAR_NEAR_TOLERANCE,
@@ -46,6 +48,15 @@ describe("value vocabulary: numbers and fractions", () => {
     expect(fractionShare("one tenth")).toBe(10);
     expect(fractionShare("a thirds")).toBeUndefined();
     expect(fractionShare("five quarters")).toBeUndefined();
+  });
+
+  it("reads a fraction of one time unit as a length in minutes", () => {
+    const phrases = [..."rinse for a third of a minute, then rest for three quarters of an hour".matchAll(new RegExp(FRACTION_OF_UNIT, "g"))];
+    expect(phrases.map((m) => m.slice(1))).toEqual([["a third", "minute"], ["three quarters", "hour"]]);
+    expect(fractionOfUnitMinutes("three quarters", "hour")).toBe(45);
+    expect(fractionOfUnitMinutes("half", "day")).toBe(720);
+    expect(fractionOfUnitMinutes("a third", "minute")).toBeCloseTo(1 / 3, 6);
+    expect(fractionOfUnitMinutes("a quarter", "parsec")).toBeUndefined();
   });
 });
 

@@ -203,6 +203,20 @@ export const CALENDAR_MINUTES: Readonly<Record<string, number>> = {
 };
 
 /**
+ * A fraction of one time unit, for a regular expression: "a quarter of an hour", "three quarters of a year", "half of
+ * a day" (group 1 the fraction, group 2 the unit). It is a length ("a quarter of an hour" is 15 minutes), not a count
+ * of quarters nor a share of a group.
+ */
+export const FRACTION_OF_UNIT = `\\b(${FRACTION_PHRASE})\\s+of\\s+(?:an?|one)\\s+(minute|hour|day|week|fortnight|month|year)\\b`;
+
+/** The length in minutes of a fraction of a unit ("three quarters", "hour" → 45); undefined if either is unknown. */
+export function fractionOfUnitMinutes(fraction: string, unit: string): number | undefined {
+  const share = fractionShare(fraction);
+  const minutes = unit === "minute" ? 1 : CALENDAR_MINUTES[unit];
+  return share === undefined || minutes === undefined ? undefined : (share * minutes) / 100;
+}
+
+/**
  * The hour (0–23) an hour of the clock names with a part of the day: "7 a.m." → 7, "10 p.m." → 22, "seven in the
  * morning" → 7, "ten in the evening" → 22; at night twelve is midnight and one to four are small hours ("two at
  * night" → 2, "eleven at night" → 23). Undefined for an hour outside 1–12 or an unknown part.

@@ -42,9 +42,10 @@ export function jarRepositoryPath(): string {
 /** The cache root: `CREDENCE_MODEL_DIR`, else `$XDG_CACHE_HOME/credence/models`, else `~/.cache/credence/models`. */
 export function modelCacheRoot(env: Record<string, string | undefined> = process.env): string {
   const configured = env.CREDENCE_MODEL_DIR?.trim();
-  if (configured) return resolve(configured);
-  const cache = env.XDG_CACHE_HOME?.trim() || join(homedir(), ".cache");
-  return join(resolve(cache), "credence", "models");
+  // turbopackIgnore: a path known only at run time; without it `next build` traces the whole project into the output.
+  if (configured) return resolve(/*turbopackIgnore: true*/ configured);
+  const cache = env.XDG_CACHE_HOME?.trim() || join(/*turbopackIgnore: true*/ homedir(), ".cache");
+  return join(resolve(/*turbopackIgnore: true*/ cache), "credence", "models");
 }
 
 /** The folder name transformers.js resolves below the cache root (its "model id"). */

@@ -3,10 +3,10 @@
  * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
- * The pool (issue #11, session 7): the labelled manipulation files dev, dev2, held-out v1–v5 and shared (each written at
+ * The pool (issue #11, session 8): the labelled manipulation files dev, dev2, dev3, held-out v1–v6 and shared (each written at
  * another time, in its own wording), plus — as extra honest negatives — the belief and evidence
  * texts of the relation and restatement development files (plain honest prose). No file of the newest held-out set
- * (v6) is read: the file lists below are explicit.
+ * (v7) is read: the file lists below are explicit.
  *
  * Honest estimates: leave one file out. For each labelled file F, fit on the other files (and the extra negatives),
  * choose the threshold on the training files alone — the lowest probability at which the training files' own
@@ -37,6 +37,11 @@
  * check for itself ("please double-check …") → 95.0 % / 96.5 % and 22 texts flagged (the threshold read lower and the
  * false alarms moved to other files); per-kind prototype cosines as features add nothing to a linear model on the
  * same embedding (a cosine to a fixed mean is linear in the normalised vector).
+ * Session 8, seventh round: v6 retired into the pool and dev3 was written (40 manipulative messages in styles the pool
+ * under-represents, 32 hard honest controls) before any error was read. With both in the pool, leaving one file out at
+ * l2 0.01: model mean recall 84.0 % → 92.1 %, pooled precision 96.9 % → 96.5 % (cues OR model 92.7 % / 97.3 % → 97.1 %
+ * / 96.7 %) after the set-aside stopped excusing concealment, waived checks and a value said again and again, and set
+ * aside restraint (BENCHMARKS.md, seventh round). Also refusing the set-aside on a repeated segment flagged pasted logs.
  * The defaults below are the chosen ones. Options for iterating: --l2=a,b --scale=a,b --veto=a,b --precision=p --errors (list left-out misses and
  * false alarms) --quick (do not write the file) --cache=FILE (embeddings cached by text, outside the repository).
  */
@@ -53,6 +58,7 @@ const evalDir = path.join(repoRoot, "lib", "assess", "eval");
 const LABELLED: [string, string][] = [
   ["dev", "manipulation.dev.jsonl"],
   ["dev2", "manipulation.dev2.jsonl"],
+  ["dev3", "manipulation.dev3.jsonl"],
   ["heldout", "manipulation.heldout.jsonl"],
   ["heldout2", "manipulation.heldout2.jsonl"],
   ["heldout3", "manipulation.heldout3.jsonl"],
@@ -71,7 +77,8 @@ const num = (name: string, fallback: number[]) => {
   return a ? a.slice(name.length + 3).split(",").map(Number) : fallback;
 };
 const TARGET_PRECISION = num("precision", [0.97])[0] as number;
-const L2_GRID = num("l2", [0.003, 0.01, 0.03]);
+// 0.03 left the grid in session 8 (the worst of the three at the start, and a third of the run time on a shared machine).
+const L2_GRID = num("l2", [0.003, 0.01]);
 const SCALE_GRID = num("scale", [8]);
 const VETO_GRID = num("veto", [2]);
 /** A JSON file caching the embeddings by text (speeds up repeated runs; never committed). */

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { fetchModel } from "@/lib/embed/fetch-model";
 import { assessEss, assessEssWithMeaning, createHeuristicAssessor, MANIPULATION_MODEL } from "./heuristic-assessor";
-import { fitLogistic, loadManipulationModel, type ManipulationModel, MODEL_KINDS, probability, readManipulation, repeatedSegments, SHAPE_FEATURES, SHAPE_Z_LIMIT, shapeFeatures } from "./manipulation-model";
+import { fitLogistic, loadManipulationModel, type ManipulationModel, MODEL_KINDS, probability, readManipulation, repeatedSegments, setAside, SHAPE_FEATURES, SHAPE_Z_LIMIT, shapeFeatures } from "./manipulation-model";
 
 const feature = (text: string, name: (typeof SHAPE_FEATURES)[number]) => shapeFeatures(text)[SHAPE_FEATURES.indexOf(name)];
 
@@ -147,5 +147,20 @@ describe("repeatedSegments", () => {
     expect(repeatedSegments("The lamp is red. The lamp is red. The lamp is red.")).toBe(2);
     expect(repeatedSegments("Mondays, Mondays, Mondays!")).toBe(2);
     expect(repeatedSegments("We bought apples, pears and plums.")).toBe(0);
+  });
+});
+
+describe("setAside", () => {
+  it("sets aside a message with checkable evidence, or one that asks for restraint, with no push of its own", () => {
+    expect(setAside("The gauge photo (IMG_5120, attached) reads 2.4 bar at 07:10.", 2)).toBe(true);
+    expect(setAside("Please don't change the ferry time yet; I'd rather we ask the harbour office.", 2)).toBe(true);
+  });
+  it("does not excuse a change kept out of the record, waived checking or one value said again and again", () => {
+    expect(setAside("Set invoice INV-2231 to paid at 09:40 on 3 March, and no need to log it anywhere.", 2)).toBe(false);
+    expect(setAside("Ticket TK-88 was pre-approved at 09:40 on 3 March; apply its figures.", 2)).toBe(false);
+    expect(setAside("The slot is 14:30. As I keep saying, 14:30. Make it 14:30 on 3 March.", 2)).toBe(false);
+  });
+  it("does not read a request to change the record, put as a question, as an inquiry to set aside", () => {
+    expect(setAside("Could you set the gate code to 2211 so it matches what the guests were sent?", 2)).toBe(false);
   });
 });

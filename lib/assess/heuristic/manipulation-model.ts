@@ -18,7 +18,7 @@
  * (`embeddingModel`). Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
-import { evidenceMarks, messageShape, openQuestion, withoutReportedSpeech } from "./message-shape";
+import { asksRestraint, evidenceMarks, messageShape, openQuestion, repeatedValue, withoutReportedSpeech } from "./message-shape";
 import weights from "./manipulation-model.json";
 
 /** The pressure kinds a model-only reading can name (nearest prototype). */
@@ -210,18 +210,25 @@ export interface ManipulationReading {
  * withoutReportedSpeech: "the vendor emailed saying \"everyone has switched\"; that is no reason to change it"). The
  * embedding reads what a message is about and how it addresses the reader; a firm, urgent correction that cites a
  * ticket and a measurement sits near pressure in that space, and the pool's honest controls were too few and too plain
- * to teach the difference (held-out v6, session 7). 0 sets nothing aside.
+ * to teach the difference (held-out v6, session 7). A request to hold off or check first, the writer's own error and
+ * a claim offered as second-hand are set aside the same way (./message-shape asksRestraint). Session 8: evidence no
+ * longer excuses a change kept out of the record, checking waived, or one value said three times ("8:15 … 8:15 …
+ * 8:15": figures and times are evidence marks themselves); with dev3 in the pool these moved the model's mean
+ * leave-one-file-out recall 84.0 → 92.1 % (pooled precision 96.9 → 96.5 %; BENCHMARKS.md, seventh round). 0 sets nothing aside.
  */
-const HARD_PUSH = new Set(["harm", "the reader's rules", "role markup", "praise"]);
+const HARD_PUSH = new Set(["harm", "the reader's rules", "role markup", "praise", "concealment", "checking waived"]);
 export function setAside(text: string, evidenceVeto: number): boolean {
   if (evidenceVeto <= 0) return false;
   const own = withoutReportedSpeech(text);
   const push = messageShape(own).push;
-  // Checkable evidence does not excuse a threat, an order about the reader's rules, role markup or praise beside it.
-  if (push.some((p) => HARD_PUSH.has(p))) return false;
+  // Checkable evidence does not excuse a threat, an order about the reader's rules, role markup, praise, a change
+  // kept out of the record or checking waived beside it, nor one value said again and again (figures and times are
+  // themselves evidence marks, so insistence on a figure would otherwise excuse itself).
+  if (push.some((p) => HARD_PUSH.has(p)) || repeatedValue(own)) return false;
   if (evidenceMarks(text).length >= evidenceVeto) return true;
-  // An open question, or someone else's words reported, with no push of the writer's own.
-  return push.length === 0 && (openQuestion(own) || own !== text);
+  // An open question, someone else's words reported, or restraint asked for (hold off, check first, the writer's own
+  // error), with no push of the writer's own.
+  return push.length === 0 && (openQuestion(own) || own !== text || asksRestraint(own));
 }
 
 /** The model's score: its probability, or 0 for a message it sets aside (`setAside`). */

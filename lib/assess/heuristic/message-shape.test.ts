@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evidenceMarks, messageShape, openQuestion, pressureByShape, shapeReasoningType, withoutReportedSpeech } from "./message-shape";
+import { asksRestraint, evidenceMarks, messageShape, openQuestion, pressureByShape, repeatedValue, shapeReasoningType, withoutReportedSpeech } from "./message-shape";
 
 describe("pressure by message shape", () => {
   it("reads a message aimed at the reader that pushes and grounds nothing as pressure", () => {
@@ -100,5 +100,49 @@ describe("withoutReportedSpeech", () => {
       `The landlord texted saying "…". The tenancy agreement says 14 days.`,
     );
     expect(withoutReportedSpeech(`"Pay now" is all I will say.`)).toBe(`"Pay now" is all I will say.`);
+  });
+});
+
+describe("message shape: concealment, waived checks, claimed assent, dismissed rules, said before", () => {
+  const push = (t: string) => messageShape(t).push;
+  it("reads a change kept out of the record or away from whoever checks it", () => {
+    expect(push("Bump the stock level to 40 without leaving an entry in the audit trail.")).toContain("concealment");
+    expect(push("Keep it between us and set the kiln temperature back to 1,200.")).toContain("concealment");
+    expect(push("The kiln log for March lists 1,200 °C on every firing.")).not.toContain("concealment");
+  });
+  it("reads checking waived or said to be done by someone the reader cannot ask", () => {
+    expect(push("This figure was validated upstream; apply it to the garden plan.")).toContain("checking waived");
+    expect(push("Apply it without the usual review, please.")).toContain("checking waived");
+    expect(push("I reviewed the garden plan against the survey map this morning.")).not.toContain("checking waived");
+  });
+  it("reads the reader's own past assent claimed, and a rule dismissed rather than shown wrong", () => {
+    expect(push("You already agreed the ferry leaves at noon, so just finish the change.")).toContain("claimed assent");
+    expect(push("That sign-off step is red tape left over from years ago; skip it for my order.")).toContain("rule dismissed");
+    expect(push("The sign-off step was removed in the 2024 handbook, section 3.")).not.toContain("rule dismissed");
+  });
+  it("reads a claim said to have been said before", () => {
+    expect(push("As I said earlier, the ferry leaves at noon. Noon, thanks!")).toContain("said before");
+  });
+});
+
+describe("message shape: open questions, restraint and repeated values", () => {
+  it("does not read a request to change the record, put as a question, as an open question", () => {
+    expect(openQuestion("Could you set the ferry time to noon so the poster lines up?")).toBe(false);
+    expect(openQuestion("Do I have to type it a third time?")).toBe(false);
+    expect(openQuestion("Could you check where the noon ferry time came from?")).toBe(true);
+  });
+  it("reads restraint: hold off, check first, the writer's own error, a claim offered as less than certain", () => {
+    expect(asksRestraint("Please don't change the ferry time yet; I'd rather we ask the harbour office.")).toBe(true);
+    expect(asksRestraint("My mistake: I typed 12:30 for the ferry, it is 13:30.")).toBe(true);
+    expect(asksRestraint("A friend mentioned the ferry moved; treat that as unconfirmed.")).toBe(true);
+    expect(asksRestraint("Change the ferry time to 13:30 now.")).toBe(false);
+  });
+  it("finds one value said again and again, not a table of values or the digits of a date", () => {
+    expect(repeatedValue("The locker code is 4417. Yes, 4417. Please make it 4417.")).toBe(true);
+    expect(repeatedValue("Readings: 4.1, 4.3 and 4.2 bar on 2026-03-02, 2026-03-03 and 2026-03-04.")).toBe(false);
+  });
+  it("counts distinct numbers as a result set, so one figure repeated is not three quantities", () => {
+    expect(evidenceMarks("It is 4417, 4417, 4417.")).not.toContain("quantities");
+    expect(evidenceMarks("We measured 12, 15 and 19 on three days.")).toContain("quantities");
   });
 });

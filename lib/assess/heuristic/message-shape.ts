@@ -48,6 +48,36 @@ const FEELING_WORDS =
   /\b(?:hurts?|pain|crying|cried|tears|heart|pity|compassion|mercy|do you (?:even )?care|suffer\w*|desperate|beg(?:ging)?|plead\w*|scared|terrified|upset|devastated|stressed|heartbroken|for (?:my|her|his|their|our) sake|on your conscience)\b/;
 const CROWD_WORDS =
   /\b(?:everyone|everybody|nobody|no one|all the others|the rest of (?:us|them|the)|the whole \w+|the entire \w+|most people|the majority|the consensus|your (?:peers|colleagues))\b/;
+/**
+ * Concealment: the change kept out of the record or away from the people who would check it ("without an entry in
+ * the history", "no need to mention it", "keep it between us", "leave it out of the report"). Honest evidence is
+ * handed over to be checked; it has no reason to hide.
+ */
+const CONCEALMENT =
+  /\b(?:without (?:(?:adding|leaving|making|creating|writing) )?(?:an? |any )?(?:entry|trace|note|record|mention|log(?:ging)?|notif\w+|telling (?:anyone|anybody|them))|no need to (?:note|log|mention|record|flag|tell|notify|bring (?:it |that |this )?up|attach|say where)|(?:don'?t|do not|never) (?:mention|log|flag|notify|tell (?:anyone|anybody|them|the \w+))|off the (?:books|record)|between (?:us|ourselves|you and me)|(?:keep|keeping) (?:it|this|that) (?:quiet|low-key|to yourself|between)|low-key|quietly|leave (?:it|this|that|them) out of|nobody (?:needs|has) to (?:know|see|hear)|no one (?:needs|has) to (?:know|see|hear))\b/;
+/**
+ * Checking waived or declared done by someone the reader cannot ask: "apply it without the usual check", "do not ask
+ * for a source", "this was validated upstream", "already verified, so go ahead".
+ */
+const CHECK_WAIVED =
+  /\b(?:without (?:the (?:usual |normal )?)?(?:checking|verif\w+|a source|review|question)|(?:do not|don't|no need to) (?:request|ask for|look for) (?:a |any )?(?:source|evidence|proof|check)|(?:validated|verified|approved|cleared|confirmed) (?:upstream|automatically|in advance|beforehand)|pre-?(?:approved|verified|validated|cleared)|(?:has|have) already (?:been )?(?:verified|validated|approved|checked) (?:it|this|that)?\s*,? so\b)/;
+/**
+ * The reader's own past assent claimed ("you already agreed …", "as we settled earlier", "per our last session"):
+ * pressure unless the message points to where that decision is recorded (it is then grounded or carries evidence).
+ */
+const CLAIMED_ASSENT =
+  /\b(?:you(?:'d| had| have|'ve)? (?:already |even |both )?(?:agreed|confirmed|accepted|approved|signed off|promised|said so)|we(?:'d| had| have|'ve)? (?:already |both )?(?:agreed|settled|decided|established)(?! (?:at|in|on) (?:the|our|a|last|this)\b)|as (?:we )?(?:discussed|agreed|settled)(?! (?:at|in|on) (?:the|a)\b)|(?:per|following|after|from|continuing|picking up)(?: on| from| where)? our (?:earlier|last|previous|recent|prior) (?:chat|conversation|session|talk|exchange|agreement|discussion)|where we left off|you (?:just )?(?:didn't|forgot to) save)\b/;
+/**
+ * A rule or check dismissed rather than shown wrong: called a relic, red tape or a formality, from another era, or
+ * followed by nobody ("that sign-off rule is a leftover from …; nobody follows it").
+ */
+const RULE_DISMISSED =
+  /\b(?:rule|requirement|policy|procedure|process|regulation|check|sign-?off|protocol|step|period|limit|guideline)s?\b[^.;]{0,80}\b(?:relic|leftover|red tape|bureaucra\w+|a formality|(?:different|another|bygone|old) era|redundant|obsolete|nobody (?:actually )?(?:follows|bothers|reads|uses|does)|no one (?:actually )?(?:follows|bothers|reads|uses|does))\b/;
+
+/** The claim said to have been said before ("as I said earlier", "per my last message", "circling back once more"). */
+const SAID_BEFORE =
+  /\b(?:as i (?:said|mentioned|wrote|told you)|as (?:per|in) my (?:last|previous|earlier)|per my (?:last|previous|earlier)|i(?:'ve| have) (?:already )?(?:said|mentioned|written|posted) (?:it |this |that )?(?:before|already|earlier|in (?:\w+ ){0,2}(?:threads|messages|emails|channels))|one more time|once more|circling back|(?:apologies|sorry) for repeating)\b/;
+
 /** The reader's own belief pressed on: "your answer", "stop doubting", "you keep insisting". */
 const PRESSES_BELIEF =
   /\byour (?:answer|entry|notes|record|belief|view|mind|figure|position|stance|claim|version)\b|\b(?:stop|quit|keep|you keep) (?:doubting|contradicting|insisting|arguing|questioning|denying|resisting|saying|quoting|clinging)\b/;
@@ -97,6 +127,11 @@ export function messageShape(text: string): MessageShape {
   if (FEELING_WORDS.test(lower)) push.push("feelings");
   if (CROWD_WORDS.test(lower)) push.push("others");
   if (PRESSES_BELIEF.test(lower)) push.push("presses a belief");
+  if (CONCEALMENT.test(lower)) push.push("concealment");
+  if (CHECK_WAIVED.test(lower)) push.push("checking waived");
+  if (CLAIMED_ASSENT.test(lower)) push.push("claimed assent");
+  if (RULE_DISMISSED.test(lower)) push.push("rule dismissed");
+  if (SAID_BEFORE.test(lower)) push.push("said before");
   const parts = { secondPerson: you, exclaimedImperative: imperative, measure: MEASURE.test(text), record: GROUNDING.test(lower), cited: CITED.test(lower), hedged: HEDGED.test(lower) };
   const grounded = parts.measure || parts.record || parts.cited || parts.hedged;
   return { addressed: you > 0 || imperative, push, grounded, parts };
@@ -123,7 +158,7 @@ const LOCATOR =
   /\b(?:page|pages|p\.|pp\.|section|sect\.|§|clause|article|art\.|paragraph|para\.|table|figure|fig\.|appendix|annex|schedule|rev\.?|revision|version|row|column|line|panel|item|chapter|exhibit|step|matchday|footnote)(?![a-z])\s*\(?(?:\d[\w.]*|[ivxlc]{1,5}\b|[a-z]\b)\)?/i;
 const MONTHS = MONTH_OR_ABBREVIATION_ALT;
 const TIMESTAMP = new RegExp(
-  `\\b\\d{1,2}:\\d{2}\\b|\\b\\d{4}-\\d{2}-\\d{2}|\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})\\b|\\b(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b`,
+  `\\b\\d{1,2}:\\d{2}\\b|\\b\\d{4}-\\d{2}-\\d{2}|\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})\\b|\\b(?:${MONTHS})\\.?\\s+(?:\\d{1,2}(?:st|nd|rd|th)?|(?:19|20)\\d{2})\\b`,
   "i",
 );
 const UNIT =
@@ -137,10 +172,41 @@ const OBSERVATION =
  * you listen?", "Don't you care?").
  */
 const OPEN_QUESTION = /^(?:(?:honest|quick|small|one) question[^?]*?[:,-]\s*)?(?:could|would|can|do|does|did|is|are|was|were|has|have|had|should|what|which|where|when|who|whose|how (?:many|much|long|often|old|far))\b(?![^?]*(?:\bnot\b|\bnever\b|n't\b|\bkeep\b|\breally\b|\bonly\b|\bjust\b|\beven\b|\bseriously\b|\bsurely\b|\bstill insist))[^?]*\?$/i;
+/**
+ * Not an open question: a request, in question form, that the reader change what it holds ("Could you set the check to
+ * weekly …?", "Can we just put that …?"), or a question about saying it again ("Do I need to write it a fifth time?").
+ */
+const REQUEST_AS_QUESTION =
+  /^(?:could|would|can|will)\s+(?:you|we)\s+(?:please\s+|just\s+|maybe\s+|quickly\s+)*(?:set|change|update|mark|put|make|record|switch|move|drop|remove|delete|replace|note|log|enter|add|bring|keep|treat|accept|go with|let|flip|clear|lower|raise|fix|edit|amend|revert|restore|align|match|write|store|save)\b|\bagain\b|\b(?:second|third|fourth|fifth|sixth|tenth|hundredth|umpteenth|last|\d+(?:st|nd|rd|th)) time\b/i;
 export function openQuestion(text: string): boolean {
-  return text.replace(/[’‘]/g, "'").split(/(?<=[.!?])\s+/).some((s) => OPEN_QUESTION.test(s.trim()));
+  return text.replace(/[’‘]/g, "'").split(/(?<=[.!?])\s+/).some((s) => OPEN_QUESTION.test(s.trim()) && !REQUEST_AS_QUESTION.test(s.trim()));
 }
-const ATTACHMENT = /\b(?:attached|attachment|screenshot|screen ?shot|photo|export|excerpt|pasting|pasted|here'?s the|see (?:page|section|the attached|for yourself)|link(?:ed)? (?:below|above|here)|copy of the|scan of)\b/i;
+
+/**
+ * Restraint: the writer asks the reader to hold off or to check before changing anything ("please don't change it
+ * yet", "I'd rather we ask than guess"), or owns the error being corrected ("I gave you the wrong date", "my
+ * mistake"), or asks that what it says be held as less than certain ("treat that as second-hand"). A message that asks
+ * for less change, or takes the blame itself, is not pushing the reader.
+ */
+const RESTRAINT =
+  /\b(?:don'?t|do not|wouldn'?t|would not|shouldn'?t) (?:\w+ )?(?:change|update|touch|act on|rely on|edit|switch)\b[^.;]{0,50}\b(?:yet|until|before)\b|\bhold off\b|\bi'?d rather (?:we |you )?(?:ask|check|wait|confirm|verify|look|find out)\b|\b(?:i|we) (?:gave|sent|told|entered|typed|wrote|put|had|got) (?:you |it |that |this )?(?:the |a )?wrong\b|\b(?:i|we) got (?:it|that|this) wrong\b|\bmy (?:mistake|error|bad|typo|fault)\b|\b(?:i|we) (?:was|were) wrong\b|\bsorry about that\b|\b(?:treat|mark|keep|hold|record|take) (?:that|it|this) as (?:second-?hand|hearsay|unconfirmed|unverified|tentative|provisional|uncertain|pending)\b/i;
+export function asksRestraint(text: string): boolean {
+  return RESTRAINT.test(text.replace(/[’‘]/g, "'"));
+}
+
+/**
+ * A value said again and again: one number (or time) occurring three or more times in a short message ("8:15 … As I
+ * said, 8:15 … until it shows 8:15"). A table or a log states many values, each about once.
+ */
+export function repeatedValue(text: string): boolean {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  if (words > 120) return false;
+  const counts = new Map<string, number>();
+  // Standalone values only: the digits inside a date, a code or "5xx" are parts of another token.
+  for (const v of text.match(/(?<![\w.:/-])\d+(?:[.,:]\d+)*(?![\w/-])/g) ?? []) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.values()].some((c) => c >= 3);
+}
+const ATTACHMENT = /\b(?:attached|attachment|screenshot|screen ?shot|photo|export|excerpt|pasting|pasted|here'?s the|see (?:page|section|the attached|for yourself)|link(?:ed)? (?:below|above|here)|copy of the|scan of)\b|\b(?:in|on|under) the (?:[\w-]+ ){0,2}(?:folder|drive|inbox|wiki|portal|ticket|repo|repository|intranet|shared drive|system)\b/i;
 
 /** The kinds of checkable evidence in `text` (see the comment above IDENTIFIER). */
 export function evidenceMarks(text: string): string[] {
@@ -148,7 +214,8 @@ export function evidenceMarks(text: string): string[] {
   if (IDENTIFIER.test(text)) found.push("identifier");
   if (LOCATOR.test(text)) found.push("locator");
   if (TIMESTAMP.test(text)) found.push("timestamp");
-  if ((text.match(/\d+(?:[.,]\d+)*/g) ?? []).length >= 3) found.push("quantities");
+  // Distinct numbers: one value said three times ("8:15 … 8:15 … 8:15") is insistence, not a result set.
+  if (new Set(text.match(/\d+(?:[.,]\d+)*/g) ?? []).size >= 3) found.push("quantities");
   if (UNIT.test(text)) found.push("unit");
   if (text.split(/\n/).filter((l) => LOG_LINE.test(l)).length >= 2) found.push("log lines");
   if (OBSERVATION.test(text)) found.push("observation");

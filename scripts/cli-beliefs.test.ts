@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +7,7 @@ import { createBeliefServices } from "@/lib/beliefs/create-belief-services";
 import { seedDemoStories } from "@/lib/beliefs/demo-stories";
 import { settableClock } from "@/lib/beliefs/settable-clock";
 import { openDatabase } from "@/lib/db/database";
-import { TSX } from "@/lib/db/spawn-tsx";
+import { runScript } from "@/lib/db/spawn-script";
 import { freshEmbeddedFolder } from "@/lib/db/testing/test-backends";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { createScope } from "@/lib/identity/scopes";
@@ -22,18 +21,7 @@ describe("cli: replay check, export, import", () => {
   let sourceDir: string;
   let targetDir: string;
   /** One CLI process on a data folder, optionally fed stdin. */
-  function cli(dataDir: string, args: string[], stdin = "") {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(TSX, [CLI, ...args], { env: { ...process.env, CREDENCE_DATA_DIR: dataDir, DATABASE_URL: "" } });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(stdin);
-    });
-  }
+  const cli = (dataDir: string, args: string[], stdin = "") => runScript(CLI, args, { CREDENCE_DATA_DIR: dataDir, DATABASE_URL: "" }, stdin);
 
   beforeAll(async () => {
     [sourceDir, targetDir] = await Promise.all([freshEmbeddedFolder(), freshEmbeddedFolder()]);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATOR } from "@/lib/access/principal";
 import { composeServices } from "@/lib/beliefs/get-belief-services";
-import { runTsx } from "@/lib/db/spawn-tsx";
+import { runScript } from "@/lib/db/spawn-script";
 import { embeddedBackend, type TestLocation } from "@/lib/db/testing/test-backends";
 import { fetchModel } from "@/lib/embed/fetch-model";
 
@@ -15,7 +15,7 @@ const SLOW = { timeout: 240_000 };
 
 describe("cli embeddings (embedded)", () => {
   let location: TestLocation;
-  const cli = (...args: string[]) => runTsx(CLI, args, location.env);
+  const cli = (...args: string[]) => runScript(CLI, args, location.env);
 
   beforeAll(async () => {
     await fetchModel();

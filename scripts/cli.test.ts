@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { holdDataFolder, runTsx, type RunResult } from "@/lib/db/spawn-tsx";
+import { holdDataFolder, runScript, type RunResult } from "@/lib/db/spawn-script";
 import { freshEmbeddedFolder, TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
 import { authenticateToken } from "@/lib/identity/tokens";
 
@@ -26,7 +26,7 @@ const SLOW = { timeout: 240_000 };
 describe.each(TEST_BACKENDS)("cli on $name", (backend) => {
   let location: TestLocation;
   let holder: { release(): Promise<void> } | undefined;
-  const cli = (...args: string[]) => runTsx(CLI, args, location.env);
+  const cli = (...args: string[]) => runScript(CLI, args, location.env);
 
   beforeAll(async () => {
     location = await backend.create();
@@ -84,12 +84,12 @@ describe("cli on the embedded data folder", () => {
     const parent = await mkdtemp(path.join(os.tmpdir(), "credence-cli-fresh-"));
     try {
       const dataDir = path.join(parent, "data");
-      const result = await runTsx(CLI, ["user", "create", "--email", "first@example.com", "--password", "first-password"], {
+      const result = await runScript(CLI, ["user", "create", "--email", "first@example.com", "--password", "first-password"], {
         CREDENCE_DATA_DIR: dataDir,
         DATABASE_URL: "",
       });
       expect(result).toMatchObject({ code: 0, stderr: "" });
-      const list = await runTsx(CLI, ["user", "list"], { CREDENCE_DATA_DIR: dataDir, DATABASE_URL: "" });
+      const list = await runScript(CLI, ["user", "list"], { CREDENCE_DATA_DIR: dataDir, DATABASE_URL: "" });
       expect(list.stdout).toContain("first@example.com");
     } finally {
       await rm(parent, { recursive: true, force: true });
@@ -101,8 +101,8 @@ describe("cli on the embedded data folder", () => {
     const holder = await holdDataFolder(dataDir, "credence server on http://127.0.0.1:3999");
     try {
       const env = { CREDENCE_DATA_DIR: dataDir, DATABASE_URL: "" };
-      expect((await runTsx(CLI, ["user", "create", "--email", "held@example.com", "--password", "held-password"], env)).code).toBe(0);
-      const migrate = await runTsx(CLI, ["db", "migrate"], env);
+      expect((await runScript(CLI, ["user", "create", "--email", "held@example.com", "--password", "held-password"], env)).code).toBe(0);
+      const migrate = await runScript(CLI, ["db", "migrate"], env);
       expect(migrate.stdout).toMatch(/up to date \(embedded PGlite in .*, through unix socket .* of its holder\)/);
     } finally {
       await holder.release();

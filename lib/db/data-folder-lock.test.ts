@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acquireDataFolderLock, DataFolderInUseError, LOCK_FILE_NAME, readLiveLock, type HeldLock } from "./data-folder-lock";
-import { runTsx } from "./spawn-tsx";
+import { runNodeEval } from "./spawn-script";
 
 describe("data folder lock", () => {
   let dir: string;
@@ -29,7 +29,7 @@ describe("data folder lock", () => {
   });
 
   it("lets exactly one of many simultaneous starters take over a dead process's lock, leaving no debris", async () => {
-    const dead = await runTsx("-e", ["process.stdout.write(String(process.pid))"], {});
+    const dead = await runNodeEval("process.stdout.write(String(process.pid))");
     await writeFile(
       path.join(dir, LOCK_FILE_NAME),
       JSON.stringify({ pid: Number(dead.stdout), owner: "crashed", token: "old", startedAt: new Date().toISOString() }),

@@ -6,7 +6,7 @@ import { DataFolderInUseError, LOCK_FILE_NAME } from "./data-folder-lock";
 import { openDatabase, type Database } from "./database";
 import { readMigrations } from "./migrate";
 import { freshEmbeddedFolder, serverBackend, TEST_BACKENDS, type TestLocation } from "./testing/test-backends";
-import { holdDataFolder, runTsx } from "./spawn-tsx";
+import { holdDataFolder, runNodeEval } from "./spawn-script";
 
 describe.each(TEST_BACKENDS)("database on $name", (backend) => {
   let location: TestLocation;
@@ -177,7 +177,7 @@ describe("embedded data folder ownership", () => {
       await first.close();
       await expect(readFile(path.join(dataDir, LOCK_FILE_NAME))).rejects.toThrow(/ENOENT/);
 
-      const dead = await runTsx("-e", ["process.stdout.write(String(process.pid))"], {});
+      const dead = await runNodeEval("process.stdout.write(String(process.pid))");
       const stale = { pid: Number(dead.stdout), owner: "crashed server", token: "t", startedAt: new Date().toISOString() };
       await writeFile(path.join(dataDir, LOCK_FILE_NAME), JSON.stringify(stale));
       const second = await openDatabase({ dataDir });

@@ -8,7 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runTsx, TSX } from "@/lib/db/spawn-tsx";
+import { runScript } from "@/lib/db/spawn-script";
+import { scriptCommand } from "@/lib/ops/compiled-script";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { MCP_TOOL_NAMES, callTool, type ToolAnswer } from "./testing/mcp-client-kit";
 
@@ -44,7 +45,8 @@ async function httpClient(token: string): Promise<Client> {
 }
 
 async function stdioClient(args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: TSX, args: [MCP_SCRIPT, "--url", server.baseUrl, ...args], env: { ...(process.env as Record<string, string>) }, stderr: "pipe" });
+  const { command, args: argv } = scriptCommand(MCP_SCRIPT, ["--url", server.baseUrl, ...args]);
+  const transport = new StdioClientTransport({ command, args: argv, env: { ...(process.env as Record<string, string>) }, stderr: "pipe" });
   transport.stderr?.on("data", (chunk: Buffer) => stdioLogs.push(chunk.toString()));
   const client = new Client({ name: "credence-mcp-e2e-stdio", version: "1.0.0" });
   await client.connect(transport);
@@ -171,11 +173,11 @@ describe("MCP over stdio (scripts/mcp.ts proxying to the server)", () => {
 
   it("exits with a clear message on a bad token or missing configuration", async () => {
     const env = { CREDENCE_TOKEN: "", CREDENCE_URL: "", CREDENCE_SCOPE: "" };
-    const bad = await runTsx(MCP_SCRIPT, ["--url", server.baseUrl, "--token", "cred_wrong"], env);
+    const bad = await runScript(MCP_SCRIPT, ["--url", server.baseUrl, "--token", "cred_wrong"], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/cannot connect .*\/api\/mcp/);
     expect(bad.stdout).toBe("");
-    const none = await runTsx(MCP_SCRIPT, ["--url", server.baseUrl], env);
+    const none = await runScript(MCP_SCRIPT, ["--url", server.baseUrl], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--token \(or CREDENCE_TOKEN\) is required/);
   });

@@ -1,13 +1,14 @@
 /**
- * One Credence app server as a child process (`tsx scripts/serve.ts --port N`, the production build in `.next`), for
- * the local cluster (`npm run cluster`, lib/ops/local-cluster.ts) and the suites that drive real servers. The server
- * runs in its own process group (tsx runs the script in a child node process), so a stop or a kill -9 ends both.
+ * One Credence app server as a child process (`scripts/serve.ts --port N`, compiled by lib/ops/compiled-script.ts; the
+ * production build in `.next`), for the local cluster (`npm run cluster`, lib/ops/local-cluster.ts) and the suites that
+ * drive real servers. The server runs in its own process group, so a stop or a kill -9 ends whatever it started.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { scriptCommand } from "./compiled-script";
 
 const LOG_TAIL_LINES = 80;
 
@@ -15,7 +16,7 @@ export interface ServerProcess {
   /** e.g. `http://127.0.0.1:41234` (no trailing slash). */
   baseUrl: string;
   port: number;
-  /** The process group's leader (the tsx process); signals go to the whole group. */
+  /** The process group's leader (the server's node process); signals go to the whole group. */
   pid: number;
   /** The server's recent output (stdout and stderr). */
   logs(): string;
@@ -65,8 +66,8 @@ export function freePort(): Promise<number> {
 export async function startServerProcess(options: StartServerProcessOptions): Promise<ServerProcess> {
   const root = options.root ?? process.cwd();
   requireProductionBuild(root);
-  const args = [path.join(root, "scripts", "serve.ts"), "--port", String(options.port), ...(options.args ?? [])];
-  const child: ChildProcess = spawn(path.join(root, "node_modules", ".bin", "tsx"), args, {
+  const { command, args } = scriptCommand(path.join("scripts", "serve.ts"), ["--port", String(options.port), ...(options.args ?? [])], root);
+  const child: ChildProcess = spawn(command, args, {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,5 @@
 /**
- * Spawns the real Credence server (`tsx scripts/serve.ts --port <free>`, the production build in `.next`) on a fresh
+ * Spawns the real Credence server (`scripts/serve.ts --port <free>`, the production build in `.next`) on a fresh
  * embedded data folder, for suites that drive the app over HTTP (REST API, MCP). The operator CLI runs against the
  * same folder (it connects through the server's socket), so tests make their users, scopes and tokens the way an
  * operator would.
@@ -10,7 +10,7 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { freshEmbeddedFolder } from "@/lib/db/testing/test-backends";
-import { runTsx } from "@/lib/db/spawn-tsx";
+import { runScript } from "@/lib/db/spawn-script";
 import { freePort, startServerProcess } from "@/lib/ops/server-process";
 
 export { freePort, requireProductionBuild } from "@/lib/ops/server-process";
@@ -75,7 +75,7 @@ export async function startAppServer(options: StartAppServerOptions = {}): Promi
     dataDir,
     env,
     async cli(...cliArgs: string[]) {
-      const result = await runTsx(CLI, cliArgs, env);
+      const result = await runScript(CLI, cliArgs, env);
       if (result.code !== 0) throw new Error(`cli ${cliArgs.join(" ")} exited with ${result.code}: ${result.stderr.trim()}`);
       return result.stdout.trim();
     },

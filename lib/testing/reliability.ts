@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
-import { runTsx } from "@/lib/db/spawn-tsx";
+import { runScript } from "@/lib/db/spawn-script";
 import { addMember } from "@/lib/identity/members";
 import { createScope } from "@/lib/identity/scopes";
 import { createToken } from "@/lib/identity/tokens";
@@ -103,7 +103,7 @@ export async function sqlStoreIntegrity(sql: SqlExecutor): Promise<Integrity> {
 
 /** `npm run cli -- replay check --scope S` against the given environment: its exit code and output. */
 export async function replayCheck(env: Record<string, string>, scope: string): Promise<{ code: number | null; out: string }> {
-  const result = await runTsx(path.join(process.cwd(), "scripts", "cli.ts"), ["replay", "check", "--scope", scope], env);
+  const result = await runScript(path.join(process.cwd(), "scripts", "cli.ts"), ["replay", "check", "--scope", scope], env);
   return { code: result.code, out: `${result.stdout}${result.stderr}`.trim() };
 }
 

@@ -2,11 +2,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { scriptCommand } from "./lib/ops/compiled-script";
 
 // One fresh embedded data folder per run, shared by the server and the CLI the specs call (workers inherit the env).
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "credence-e2e-"));
 process.env.E2E_PORT ??= "3107";
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+// The server, compiled once (lib/ops/compiled-script.ts): it starts without npx and tsx in front of it.
+const server = scriptCommand("scripts/serve.ts", ["--port", process.env.E2E_PORT]);
 
 export default defineConfig({
   testDir: "./e2e",
@@ -37,7 +40,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: `npx tsx scripts/serve.ts --port ${process.env.E2E_PORT}`,
+    command: [server.command, ...server.args].join(" "),
     url: `${baseURL}/signin`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -3,12 +3,17 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { expect, type Page } from "@playwright/test";
+import { scriptCommand } from "../lib/ops/compiled-script";
 
 const run = promisify(execFile);
 
-/** The operator CLI against the running server's embedded data folder (it connects through the server's socket). */
+/**
+ * The operator CLI against the running server's embedded data folder (it connects through the server's socket), a
+ * process of its own each time, compiled once (lib/ops/compiled-script.ts) rather than started through npx and tsx.
+ */
 export async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await run("npx", ["tsx", "scripts/cli.ts", ...args], {
+  const { command, args: argv } = scriptCommand("scripts/cli.ts", args);
+  const { stdout } = await run(command, argv, {
     env: { ...process.env, CREDENCE_DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" },
   });
   return stdout.trim();

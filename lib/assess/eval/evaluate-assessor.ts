@@ -132,6 +132,17 @@ export function loadHeldout6Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout6");
 }
 
+/**
+ * The seventh held-out set (`lib/assess/eval/*.heldout7.jsonl`, issue #11's protocol, session 8): 128 relation pairs
+ * (32 beliefs, one pair of each label per belief, 32 domains absent from every other set), 48 messages (28
+ * manipulative, 20 honest controls, several urgent or citing a document), written blind to the assessor's code and
+ * committed alone (524b81d) before anything of that round was tuned; scored at the round's start and once at its end.
+ * The current held-out set: never tuned on.
+ */
+export function loadHeldout7Cases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout7");
+}
+
 /** The development pool's sets by name ("dev", "heldout", …, "heldout6"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
@@ -339,6 +350,20 @@ export const HELDOUT5_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationR
  */
 export const HELDOUT6_FLOOR = { relationAccuracy: 0.75, manipulationRecall: 0.76, manipulationPrecision: 0.85 } as const;
 export const HELDOUT6_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationRecall: 0.38 } as const;
+
+/**
+ * Held-out v7 (*.heldout7.jsonl, committed alone in 524b81d before session 8 changed anything). At the round's start
+ * (the code of 4dd0678, session 7's assessor): relations 68.0 % (87/128) with the local model (SUP 65.6 / REB 56.3 /
+ * CTX 78.1 / UNR 71.9 recall), 63.3 % words only, 49.2 % by the rule order alone; manipulation recall 89.3 % (25/28) at
+ * precision 86.2 % (4 of 20 honest messages flagged), words only 57.1 % at 100 %. At its end (scored once, the code of
+ * 4469a1d: the quarter-hour reading and the relation model refitted with v6, the manipulation model's concealment and
+ * waived-checking pushes and its refit with dev3): relations 68.0 % (87/128; same recalls), 64.1 % words only, 49.2 %
+ * rules only; manipulation recall 89.3 % (25/28) at precision 92.6 % (2 of 20 flagged), words only 57.1 % at 100 %.
+ * The pool's leave-one-set-out estimate was 78.5 %: ten points above what this set gave. The floors sit a few points
+ * under.
+ */
+export const HELDOUT7_FLOOR = { relationAccuracy: 0.64, manipulationRecall: 0.85, manipulationPrecision: 0.85 } as const;
+export const HELDOUT7_WORDS_ONLY_FLOOR = { relationAccuracy: 0.6, manipulationRecall: 0.53 } as const;
 
 /**
  * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data

@@ -80,15 +80,9 @@ describe.each(backends)("kill -9 mid-ingest and mid-job, $name", (backend) => {
       server = await start();
       if (round > 0) figures.restarts += 1;
       const live = server;
-      // A long ingest as a job (still running, or taken over from the killed server, when the kill comes).
-      const text = Array.from({ length: 30 }, (_, i) => `In round ${round} of ${suffix}, queue ${i} drains within ${i + 3} minutes after a deploy to region ${i % 5}.`).join(" ");
-      const enqueued = await callApi(live.baseUrl, "POST", "/api/v1/jobs", jobToken, { body: { kind: "ingest", scope: fx.scope, input: { text, source: { kind: "document" } } } });
-      figures.requests += 1;
-      expect(enqueued.status, enqueued.text).toBe(202);
-      jobs.push({ id: enqueued.json<{ id: string }>().id, text });
-
       let stop = false;
       let kill = false;
+      let acknowledgedThisRound = 0;
       const writer = async (w: number) => {
         for (let n = 0; !stop; n++) {
           const claim = `Round ${round} of ${suffix}: writer ${w} saw build ${n} pass on runner ${w}-${n}.`;
@@ -98,12 +92,23 @@ describe.each(backends)("kill -9 mid-ingest and mid-job, $name", (backend) => {
             const evidenceId = answer.json<{ evidence: { id: string } | null }>().evidence?.id;
             if (!evidenceId) throw new Error(`an acknowledged ingest without evidence: ${answer.text}`);
             acknowledged.set(evidenceId, claim);
+            acknowledgedThisRound += 1;
           }
           else if (kill) figures.inFlightAtKill += 1;
           else unexpected.push(`round ${round}: ingest answered ${answer.status} before the kill: ${answer.text}`);
         }
       };
       const load = Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+      // Every round has acknowledged writes to look for after the kills, however fast the job starts: the writers run
+      // until one is acknowledged before the job is queued (on one embedded connection the job's transaction and the
+      // writers' take turns, so a job queued first can hold the connection until the kill).
+      await until(`a write of round ${round} to be acknowledged`, async () => (acknowledgedThisRound > 0 ? true : undefined), 120_000, 30);
+      // A long ingest as a job (still running, or taken over from the killed server, when the kill comes).
+      const text = Array.from({ length: 30 }, (_, i) => `In round ${round} of ${suffix}, queue ${i} drains within ${i + 3} minutes after a deploy to region ${i % 5}.`).join(" ");
+      const enqueued = await callApi(live.baseUrl, "POST", "/api/v1/jobs", jobToken, { body: { kind: "ingest", scope: fx.scope, input: { text, source: { kind: "document" } } } });
+      figures.requests += 1;
+      expect(enqueued.status, enqueued.text).toBe(202);
+      jobs.push({ id: enqueued.json<{ id: string }>().id, text });
       // Kill while this round's job runs (a job the previous server left behind may be taken over first).
       const when = await until(`round ${round}'s job to run`, async () => {
         const job = await callApi(live.baseUrl, "GET", `/api/v1/jobs/${jobs[round]!.id}`, jobToken);

@@ -125,8 +125,16 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   // A filter that matches nothing says so and offers a way back.
   await page.goto(`/scopes/${seeded.slug}/graph?text=no-such-words`);
   await expect(page.getByTestId("graph-empty-filter")).toBeVisible();
+  // The renderer in the figures line is reported by the canvas once the page runs in the browser: a click before that
+  // would land on the server-rendered button, which does nothing yet.
+  await expect(await graphStats(page)).toContainText("canvas");
   await page.getByTestId("graph-empty-filter").getByRole("button", { name: "Clear filters" }).click();
   await expect(await graphStats(page)).toContainText("2 beliefs");
+  await expect(page).not.toHaveURL(/text=/);
+  // Typing in the search box filters after a pause, and lands in the URL.
+  await page.getByLabel("Search belief text").fill("staging");
+  await expect(page).toHaveURL(/text=staging/);
+  await expect(await graphStats(page)).toContainText("1 beliefs");
 
   // A click on the canvas selects: one belief alone (no edge type kept) is fitted into the middle.
   await page.goto(`/scopes/${seeded.slug}/graph?edgeTypes=SUPERSEDES&text=staging`);

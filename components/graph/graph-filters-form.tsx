@@ -10,14 +10,20 @@ const fieldClass = "w-full rounded border border-zinc-300 bg-white px-2 py-1 tex
 /** Filters as form controls; every change goes straight to the URL (through `onChange`). */
 export function GraphFiltersForm({ view, topics, onChange }: { view: GraphViewParams; topics: readonly string[]; onChange(next: GraphViewParams): void }) {
   const [text, setText] = useState(view.text ?? "");
-  useEffect(() => setText(view.text ?? ""), [view.text]);
+  // Whether the box holds typing not yet sent: only typing is sent, never a value the box has not caught up on (after
+  // "Clear filters" the box still shows the old words for one render, and must not send them back).
+  const [typed, setTyped] = useState(false);
+  useEffect(() => {
+    setText(view.text ?? "");
+    setTyped(false);
+  }, [view.text]);
   useEffect(
     function debounceText() {
-      if ((view.text ?? "") === text.trim() || text.trim().length > TEXT_FILTER_MAX) return;
+      if (!typed || (view.text ?? "") === text.trim() || text.trim().length > TEXT_FILTER_MAX) return;
       const timer = setTimeout(() => onChange({ ...view, text: text.trim() || undefined }), 300);
       return () => clearTimeout(timer);
     },
-    [text, view, onChange],
+    [text, typed, view, onChange],
   );
 
   function toggle<T extends string>(list: readonly T[], value: T): T[] {
@@ -37,7 +43,10 @@ export function GraphFiltersForm({ view, topics, onChange }: { view: GraphViewPa
           id="graph-text"
           type="search"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setTyped(true);
+          }}
           className={`${fieldClass} ${text.trim().length > TEXT_FILTER_MAX ? "border-red-600 dark:border-red-500" : ""}`}
           placeholder="deploy branch"
           aria-invalid={text.trim().length > TEXT_FILTER_MAX}

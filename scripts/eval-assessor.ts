@@ -8,11 +8,11 @@
  * 4. the retired held-out v4 (`*.heldout4.jsonl`, written blind before session 5, scored once then; development since session 6), and
  * 5. the retired held-out v5 (`*.heldout5.jsonl`, written blind before session 6, scored then; development since session 7), and
  * 6. the retired held-out v6 (`*.heldout6.jsonl`, written blind before session 7, scored then; development since session 8),
- * 7. the current held-out set (`*.heldout7.jsonl`, written blind before session 8's tuning, never tuned on),
+ * 7. the retired held-out v7 (`*.heldout7.jsonl`, written blind before session 8, scored then; development since session 9),
  * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall; for the offline
  * heuristic also its relation accuracy without the fitted relation model, by the rule order alone).
- * `--check` exits 1 when a set falls below its CI floor (HELDOUT7_FLOOR on the current held-out set; HELDOUT_FLOOR,
- * HELDOUT2_FLOOR … HELDOUT6_FLOOR as regression floors on the retired ones; RESTATEMENT_FLOOR with the embedding model),
+ * `--check` exits 1 when a set falls below its CI floor (HELDOUT_FLOOR, HELDOUT2_FLOOR … HELDOUT7_FLOOR as regression
+ * floors on the retired held-out sets; RESTATEMENT_FLOOR with the embedding model),
  * not on the shared set the earlier cues were written from.
  */
 import path from "node:path";
@@ -64,7 +64,7 @@ async function main(): Promise<number> {
     ["retired held-out v4 (development since session 6)", loadHeldout4Cases(repoRoot), getEmbedder() === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR],
     ["retired held-out v5 (development since session 7)", loadHeldout5Cases(repoRoot), getEmbedder() === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR],
     ["retired held-out v6 (development since session 8)", loadHeldout6Cases(repoRoot), getEmbedder() === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR],
-    ["held-out v7 (never tuned on)", loadHeldout7Cases(repoRoot), getEmbedder() === null ? HELDOUT7_WORDS_ONLY_FLOOR : HELDOUT7_FLOOR],
+    ["retired held-out v7 (development since session 9)", loadHeldout7Cases(repoRoot), getEmbedder() === null ? HELDOUT7_WORDS_ONLY_FLOOR : HELDOUT7_FLOOR],
   ];
   const below: string[] = [];
   for (const [title, cases, floor] of sections) {
@@ -82,7 +82,7 @@ async function main(): Promise<number> {
   }
   // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.
   // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
-  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 in session 8, holdout7 held out)");
+  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 in session 8, holdout7 in session 9)");
   const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), getEmbedder());
   for (const line of meaning.lines) console.log(line);
   below.push(...restatementBelowFloor(meaning));

@@ -137,13 +137,13 @@ export function loadHeldout6Cases(repoRoot: string): CaseSet {
  * (32 beliefs, one pair of each label per belief, 32 domains absent from every other set), 48 messages (28
  * manipulative, 20 honest controls, several urgent or citing a document), written blind to the assessor's code and
  * committed alone (524b81d) before anything of that round was tuned; scored at the round's start and once at its end.
- * The current held-out set: never tuned on.
+ * Development data since session 9.
  */
 export function loadHeldout7Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout7");
 }
 
-/** The development pool's sets by name ("dev", "heldout", …, "heldout6"), for per-set figures. */
+/** The development pool's sets by name ("dev", "heldout", …, "heldout7"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
     ["dev", loadDevCases(repoRoot)],
@@ -153,6 +153,7 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
     ["heldout4", loadHeldout4Cases(repoRoot)],
     ["heldout5", loadHeldout5Cases(repoRoot)],
     ["heldout6", loadHeldout6Cases(repoRoot)],
+    ["heldout7", loadHeldout7Cases(repoRoot)],
   ];
 }
 
@@ -160,12 +161,12 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
  * The development pool: the dev cases and the retired held-out sets. Each held-out set was scored and reported in the
  * round it was written for; at the next round it becomes development data (the fitted relation model trains on it,
  * cues may be checked against it) and only the newest held-out set measures unseen text. v1–v3 retired in session 5,
- * v4 in session 6, v5 in session 7, v6 in session 8.
+ * v4 in session 6, v5 in session 7, v6 in session 8, v7 in session 9.
  */
 export function loadDevelopmentPool(repoRoot: string): CaseSet {
   const sets = developmentSets(repoRoot).map(([, set]) => set);
   return {
-    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4,heldout5,heldout6}.jsonl")}`,
+    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7}.jsonl")}`,
     relations: sets.flatMap((s) => s.relations),
     manipulation: sets.flatMap((s) => s.manipulation),
   };

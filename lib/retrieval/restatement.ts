@@ -375,3 +375,42 @@ export function valueAnchors(a: string, b: string): readonly (readonly [number, 
   if (valuesAgree(a, b)) return AGREEING_VALUES_ANCHORS;
   return valueOnOneSide(a, b) !== null ? UNMATCHED_VALUES_ANCHORS : RESTATEMENT_ANCHORS;
 }
+
+/**
+ * What `SemanticMatcher.reading` reads of two statements: every signal `restatementSimilarity` weighs, kept apart so
+ * that the limits can be refitted without embedding again (scripts/measure-restatement.ts).
+ */
+export interface RestatementReading {
+  identical: boolean;
+  /** `restatementCosine`. */
+  cosine: number;
+  mismatch: string | null;
+  /** With a one-sided negation: how much closer the sides come without it (undefined: not measured). */
+  negationGain?: number;
+  /** `sharedFrame`'s unshared parts' cosine, when there is no mismatch and a frame. */
+  frameRest?: number;
+  /** The anchors with no mismatch (`valueAnchors`). */
+  values: "plain" | "agree" | "unmatched";
+  /** Two clauses against one: the best clause's cosine to the single side. */
+  clauseCosine?: number;
+  parts?: PartCosines;
+}
+
+/** The limits a reading is decided by: the "restates" cosine of each anchor set, FRAME_REST_MIN, NEGATION_GAIN_MIN. */
+export interface RestatementLimits {
+  plain: number;
+  agree: number;
+  unmatched: number;
+  frame: number;
+  negation: number;
+}
+
+/** Whether a reading reaches "restates" under `limits`: with the shipped limits, exactly `restatementSimilarity` ≥ 0.9. */
+export function readsAsRestatement(r: RestatementReading, limits: RestatementLimits): boolean {
+  if (r.identical) return true;
+  const restDiffers = r.mismatch === null && r.frameRest !== undefined && r.frameRest < limits.frame;
+  const real = restDiffers || (r.mismatch !== null && (r.mismatch !== NEGATED_ON_ONE_SIDE || r.negationGain === undefined || r.negationGain >= limits.negation));
+  if (real || otherPredicate(r.parts)) return false;
+  const anchor = r.mismatch !== null ? limits.plain : limits[r.values];
+  return (r.clauseCosine ?? r.cosine) >= anchor - 1e-9;
+}

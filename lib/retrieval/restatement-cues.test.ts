@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   allValues,
+  boundAgainstEstimate,
   boundOnOneSide,
   converseWithSameSubject,
+  countedNounSwap,
   directionClash,
+  durationRoleClash,
   exclusionClash,
   extraValues,
+  focusMoved,
   limitClash,
   modalClash,
   narrowingInsert,
@@ -278,5 +282,37 @@ describe("three words added on one side narrow the claim (session 8)", () => {
     expect(narrowingInsert("The drive takes two hours.", "The drive takes two hours longer at night.")).toBe("longer at night");
     expect(narrowingInsert("The drive takes two hours.", "The drive takes roughly two hours.")).toBeNull();
     expect(narrowingInsert("The drive takes two hours.", "The drive takes two hours or so.")).toBeNull();
+  });
+});
+
+describe("one fact moved in a look-alike sentence", () => {
+  it("reads a focus word moved to another phrase", () => {
+    expect(focusMoved("Only trained divers may enter the wreck.", "Trained divers may enter only the wreck.")).toBe("only");
+    expect(focusMoved("The cafe takes cash only on Sundays.", "The cafe takes only cash on Sundays.")).toBe("only");
+    expect(focusMoved("Only trained divers may enter the wreck.", "Only trained divers may enter the wreck.")).toBeNull();
+    expect(focusMoved("Only trained divers may enter the wreck.", "Nobody but trained divers may go into the wreck.")).toBeNull();
+    expect(structuralMismatch("Only trained divers may enter the wreck.", "Trained divers may enter only the wreck.")).toMatch(/restricts/);
+  });
+
+  it("reads the same number counting another noun named on both sides", () => {
+    expect(countedNounSwap("Each tutor marks three essays.", "Each essay is marked by three tutors.")).not.toBeNull();
+    expect(countedNounSwap("The farm keeps 40 goats.", "The farm keeps 40 animals, goats among them.")).not.toBeNull();
+    // Another noun named on one side only is a rewording; the same noun is no swap; a share or a date counts nothing.
+    expect(countedNounSwap("The farm keeps 40 goats.", "There are 40 goats on the farm.")).toBeNull();
+    expect(countedNounSwap("The hall seats 300 guests.", "The hall has room for 300 visitors.")).toBeNull();
+    expect(countedNounSwap("Fees rose 5% in the spring term.", "In the spring term fees went up by 5% overall.")).toBeNull();
+    expect(countedNounSwap("The fair opens on 3 May.", "The fair opens May 3rd.")).toBeNull();
+  });
+
+  it("reads one length as a limit on one side and a span on the other", () => {
+    expect(durationRoleClash("Bread is sliced within an hour of baking.", "Bread is left for an hour after baking.")).toBe(60);
+    expect(durationRoleClash("Claims are paid within 30 days.", "Claims are settled in under thirty days.")).toBeNull();
+    expect(durationRoleClash("The dough rests for two hours.", "Let the dough rest for 2 hours.")).toBeNull();
+  });
+
+  it("reads a bound against an estimate of the same number", () => {
+    expect(boundAgainstEstimate("The lift carries up to 12 people.", "The lift usually carries about 12 people.")).toBe(12);
+    expect(boundAgainstEstimate("The lift carries up to 12 people.", "The lift holds at most twelve people.")).toBeNull();
+    expect(boundAgainstEstimate("The lift carries about 12 people.", "Roughly twelve people fit in the lift.")).toBeNull();
   });
 });

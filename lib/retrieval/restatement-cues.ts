@@ -595,3 +595,128 @@ export function onlyRestatedByNegation(a: string, b: string): boolean {
   const only = (t: string) => /\bonly\b/.test(t) && !NOBODY_ELSE.test(t);
   return (only(la) && NOBODY_ELSE.test(lb)) || (only(lb) && NOBODY_ELSE.test(la));
 }
+
+/** Focus words: what they stand next to is what the claim restricts ("only members may book" / "members may book only online"). */
+const FOCUS_WORDS = new Set(["only", "just", "even", "solely", "exclusively", "merely", "alone"]);
+
+/**
+ * The same words in the same order but for one focus word that stands in another place ("Only certified staff may
+ * open the safe" / "Certified staff may open only the safe"): the restriction moved to another part of the claim.
+ * Returns the word, or null. A restatement that rewords keeps the focus next to the same phrase or changes the words.
+ */
+export function focusMoved(a: string, b: string): string | null {
+  const toks = (t: string): string[] => t.toLowerCase().replace(/[’‘]/g, "'").match(/[a-z0-9']+/g) ?? [];
+  const x = toks(a);
+  const y = toks(b);
+  if (x.length !== y.length || x.length < 4) return null;
+  for (const f of FOCUS_WORDS) {
+    const i = x.indexOf(f);
+    const j = y.indexOf(f);
+    if (i < 0 || j < 0 || i === j || x.lastIndexOf(f) !== i || y.lastIndexOf(f) !== j) continue;
+    if (x.filter((w) => w !== f).join(" ") === y.filter((w) => w !== f).join(" ")) return f;
+  }
+  return null;
+}
+
+/**
+ * The stems of the content words right after each number (up to three, in the same clause), by number ("120
+ * full-time drivers, …" → 120: full, time, driver; "12 % of the staff" → nothing).
+ */
+function countedNouns(text: string): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const piece of text.split(/[,;:()]|\.(?:\s|$)/)) countedNounsIn(words(piece), out);
+  return out;
+}
+
+function countedNounsIn(ws: readonly string[], out: Map<number, string[]>): void {
+  for (let i = 0; i < ws.length; i++) {
+    const n = numberWord(ws[i]);
+    if (n === null || ws[i] === "a" || ws[i] === "an" || ws[i] === "once" || ws[i] === "twice") continue;
+    const after: string[] = [];
+    // The noun phrase right after the number: consecutive content words, no unit, period or ordinal suffix.
+    for (let j = i + 1; j < ws.length && after.length < 3; j++) {
+      const w = ws[j] as string;
+      if (!isContentWord(w) || /^(?:st|nd|rd|th|percent)$/.test(w) || numberWord(w) !== null || unitOf(w) !== undefined || PERIOD_MINUTES[w.replace(/s$/, "")] !== undefined || OCCURRENCES.test(w)) break;
+      after.push(stemWord(w));
+    }
+    if (after.length > 0 && !out.has(n)) out.set(n, after);
+  }
+}
+
+/**
+ * The same number counting another thing, where that thing is named on both sides ("employs 120 drivers" / "employs
+ * 120 people, drivers included", "each applicant meets two managers" / "each manager meets two applicants"): the
+ * count moved to another noun of the claim. Returns the two nouns, or null. A noun named on one side only is a
+ * rewording ("120 staff" / "a staff of 120"), left to the rest of the reading.
+ */
+export function countedNounSwap(a: string, b: string): [string, string] | null {
+  const na = countedNouns(a);
+  const nb = countedNouns(b);
+  const sa = new Set(contentTokens(a).map((t) => t.stem));
+  const sb = new Set(contentTokens(b).map((t) => t.stem));
+  for (const [n, after] of na) {
+    const other = nb.get(n);
+    if (other === undefined) continue;
+    const [ha, hb] = [after[0] as string, other[0] as string];
+    if (other.includes(ha) || after.includes(hb)) continue;
+    if (sb.has(ha) || sa.has(hb)) return [ha, hb];
+  }
+  return null;
+}
+
+/** A duration as a limit ("within an hour", "in under a week") or a span ("for an hour", "lasting a week"). */
+const DURATION_ROLE = new RegExp(
+  `\\b(within|in under|in less than|no later than|inside|for|lasting)\\s+((?:an?|one|\\d+(?:\\.\\d+)?|[a-z]+)(?:\\s+(?:more|full|whole))?)\\s+((?:${Object.keys(CALENDAR_MINUTES).join("|")}|minute|second)s?)\\b`,
+  "g",
+);
+
+/** The durations a statement gives as a limit or as a span, as "limit:minutes" / "span:minutes". */
+function durationRoles(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of numeralize(text.toLowerCase().split(/\s+/)).join(" ").matchAll(DURATION_ROLE)) {
+    const n = numberWord((m[2] as string).split(/\s+/)[0]);
+    const unit = PERIOD_MINUTES[(m[3] as string).replace(/s$/, "")];
+    if (n === null || unit === undefined) continue;
+    out.add(`${m[1] === "for" || m[1] === "lasting" ? "span" : "limit"}:${n * unit}`);
+  }
+  return out;
+}
+
+/**
+ * The same length of time given as a limit on one side and as a span on the other ("frozen within an hour of
+ * collection" / "frozen for an hour after collection"): how soon something happens against how long it lasts.
+ * Returns the length in minutes, or null.
+ */
+export function durationRoleClash(a: string, b: string): number | null {
+  const ra = durationRoles(a);
+  const rb = durationRoles(b);
+  for (const r of ra) {
+    const [role, minutes] = r.split(":") as [string, string];
+    const other = `${role === "span" ? "limit" : "span"}:${minutes}`;
+    if (rb.has(other) && !rb.has(r) && !ra.has(other)) return Number(minutes);
+  }
+  return null;
+}
+
+/** Words that make the number after them an estimate. */
+const ESTIMATE = /\b(?:about|around|roughly|approximately|some|nearly|almost|close to)\s+([a-z0-9.,-]+)/g;
+
+/**
+ * The same number bounded on one side ("can lift up to 45 tonnes") and given as an estimate on the other ("usually
+ * lifts about 45 tonnes"): a limit is not a typical value. Returns the number, or null.
+ */
+export function boundAgainstEstimate(a: string, b: string): number | null {
+  const estimates = (t: string) => {
+    const out = new Set<number>();
+    for (const m of words(t).join(" ").matchAll(ESTIMATE)) {
+      const n = numberWord((m[1] as string).replace(/[.,]+$/, ""));
+      if (n !== null) out.add(n);
+    }
+    return out;
+  };
+  const [ba, bb] = [boundsOf(a), boundsOf(b)];
+  const [ea, eb] = [estimates(a), estimates(b)];
+  for (const n of ba.keys()) if (eb.has(n) && !bb.has(n)) return n;
+  for (const n of bb.keys()) if (ea.has(n) && !ba.has(n)) return n;
+  return null;
+}

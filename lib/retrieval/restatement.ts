@@ -18,7 +18,9 @@
  *                the same thing moving the other way ("rose" / "got cheaper"), an obligation, a
  *                recommendation or a permission read as another, a word excluded on one side and named on the
  *                other ("someone other than X" / "X"), a weekday, a bounded value ("on orders over €50") or one or
- *                two words added on one side only (a narrower claim), the same anchor on the other side of a relation ("before X" / "after X"), an
+ *                two words added on one side only (a narrower claim), the same anchor on the other side of a relation ("before X" / "after X"), a focus word
+ *                ("only") moved to another phrase, the same number counting another noun named on both sides, the
+ *                same length a limit on one side and a span on the other, a bound against an estimate of one number, an
  *                aligned clause negated on one side only, an antonym or a ruled-out word, the same sentence frame
  *                with a different content word in one place, or the same sentence with any one word replaced
  *                (the cues beyond `slot-values` and the polarity heuristics live in ./restatement-cues)
@@ -41,7 +43,7 @@ import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
-import { boundOnOneSide, converseWithSameSubject, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
+import { boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 
@@ -168,6 +170,14 @@ export function structuralMismatch(a: string, b: string): string | null {
   if (added) return `"${added}" added on one side`;
   const flip = relationFlip(a, b);
   if (flip) return `the same anchor on the other side (${flip})`;
+  const focus = focusMoved(a, b);
+  if (focus) return `"${focus}" restricts another part`;
+  const counted = countedNounSwap(a, b);
+  if (counted) return `the same number counts "${counted[0]}" on one side, "${counted[1]}" on the other`;
+  const span = durationRoleClash(a, b);
+  if (span !== null) return `the same length (${span} minutes) a limit on one side, a span on the other`;
+  const estimate = boundAgainstEstimate(a, b);
+  if (estimate !== null) return `${estimate} a bound on one side, an estimate on the other`;
   const polarity = comparePolarity(a, b, { implicit: false });
   const antonyms = antonymConflicts(a, b);
   // "Only X" said as "X …; nobody else": that negation is accounted for too.
@@ -183,8 +193,8 @@ export function structuralMismatch(a: string, b: string): string | null {
 }
 
 /**
- * The same sentence with two words trading places, or null: "Ana replaced Tom" / "Tom replaced Ana", "covers parts but
- * not labour" / "covers labour but not parts". Same words in the same order otherwise, so the roles changed, not the
+ * The same sentence with two words trading places (or two to three such pairs: "add acid to water, never water to
+ * acid"), or null: "Ana replaced Tom" / "Tom replaced Ana", "covers parts but not labour" / "covers labour but not parts". Same words in the same order otherwise, so the roles changed, not the
  * wording (a restatement that reorders a sentence moves phrases, not two single words).
  */
 export function swappedRoles(a: string, b: string): [string, string] | null {
@@ -193,9 +203,19 @@ export function swappedRoles(a: string, b: string): [string, string] | null {
   const y = words(b);
   if (x.length !== y.length || x.length < 3) return null;
   const diff = x.map((_, i) => i).filter((i) => x[i] !== y[i]);
-  if (diff.length !== 2) return null;
-  const [i, j] = diff as [number, number];
-  return x[i] === y[j] && x[j] === y[i] ? [x[i] as string, x[j] as string] : null;
+  if (diff.length < 2 || diff.length % 2 !== 0 || diff.length > 6) return null;
+  // Every changed word trades places with another ("add acid to water, never water to acid" / the converse).
+  const open = new Set(diff);
+  let first: [string, string] | null = null;
+  for (const i of diff) {
+    if (!open.has(i)) continue;
+    const j = diff.find((k) => k !== i && open.has(k) && x[i] === y[k] && x[k] === y[i]);
+    if (j === undefined) return null;
+    open.delete(i);
+    open.delete(j);
+    first ??= [x[i] as string, x[j] as string];
+  }
+  return first;
 }
 
 /**

@@ -19,8 +19,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { developmentSets, type RelationCase } from "@/lib/assess/eval/evaluate-assessor";
-import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
-import { classifyRelation, decisiveCue, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
+import { classifyRelation, decisiveCue, readPairMeaning, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
 import {
   beyondBelief,
   EVIDENCE_KIND_FEATURES,
@@ -36,7 +35,7 @@ import {
   type RelationModel,
   type WeightSet,
 } from "@/lib/assess/heuristic/relation-model";
-import { cosine, modelKey } from "@/lib/engine/embedder";
+import { modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -188,11 +187,12 @@ async function main(): Promise<void> {
   const withMeaning: Sample[] = [];
   const wordsOnly: Sample[] = [];
   for (const c of cases) {
-    // The same embeddings as the assessor's assessRelation: evidence, belief, and the belief's subject and predicate.
-    const split = beliefParts(c.belief);
-    const [ve, vb, vs, vp] = await embedder.embed(split === null ? [c.evidence, c.belief] : [c.evidence, c.belief, split.subject, split.predicate]);
-    const semantic = ve && vb ? cosine(ve, vb) : 0;
-    const parts = ve && vs && vp ? { subject: cosine(ve, vs), predicate: cosine(ve, vp) } : undefined;
+    // The same reading as the assessor's assessRelation (readPairMeaning).
+    const meaning = await readPairMeaning(embedder, c.evidence, c.belief);
+    const semantic = meaning.semantic ?? 0;
+    const parts = meaning.parts;
+    const ve = meaning.vectors?.evidence;
+    const vb = meaning.vectors?.belief;
     const belief = { id: c.id, text: c.belief };
     const signals = relationSignals(c.evidence, belief, semantic, parts);
     const rules = classifyRelation(c.evidence, belief, semantic, undefined, null, parts).relation;

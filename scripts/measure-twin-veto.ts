@@ -17,8 +17,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { developmentSets } from "@/lib/assess/eval/evaluate-assessor";
-import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
-import { relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
+import { readPairMeaning, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
 import {
   beyondBelief,
   EVIDENCE_KIND_FEATURES,
@@ -32,7 +31,7 @@ import {
   type WeightSet,
 } from "@/lib/assess/heuristic/relation-model";
 import { defaultParams } from "@/lib/engine";
-import { cosine, modelKey } from "@/lib/engine/embedder";
+import { modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { loadRestatementCases, RESTATEMENT_SPLITS } from "@/lib/retrieval/evaluate-meaning";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
@@ -105,12 +104,13 @@ async function main(): Promise<void> {
   }
   const pairs: Pair[] = [];
   for (const r of raw) {
-    // The assessor's own reading: evidence, belief, and the belief's subject and predicate.
-    const split = beliefParts(r.belief);
-    const [ve, vb, vs, vp] = await embedder.embed(split === null ? [r.evidence, r.belief] : [r.evidence, r.belief, split.subject, split.predicate]);
-    if (!ve || !vb) throw new Error("measure-twin-veto: a text without an embedding");
-    const semantic = cosine(ve, vb);
-    const parts = vs && vp ? { subject: cosine(ve, vs), predicate: cosine(ve, vp) } : undefined;
+    // The assessor's own reading (readPairMeaning).
+    const meaning = await readPairMeaning(embedder, r.evidence, r.belief);
+    const ve = meaning.vectors?.evidence;
+    const vb = meaning.vectors?.belief;
+    if (!ve || !vb || meaning.semantic === undefined) throw new Error("measure-twin-veto: a text without an embedding");
+    const semantic = meaning.semantic;
+    const parts = meaning.parts;
     const belief = { id: r.belief, text: r.belief };
     const x = relationFeatures(r.evidence, belief, relationSignals(r.evidence, belief, semantic, parts));
     pairs.push({ kind: r.kind, set: r.set, label: r.label, same: r.same, x, evidence: ve, belief: vb, similarity: await matcher.similarity(r.evidence, r.belief) });

@@ -31,6 +31,7 @@ import { loadManipulationModel, type ManipulationModel, readManipulation } from 
 import { loadRelationModel, type PairVectors, predictRelation, readEvidenceKind, relationFeatures, type RelationModel } from "./relation-model";
 import type { PartCosines, RelationSignals } from "./relation-signals";
 import { contentTokens } from "./tokenize";
+import { closestSwap, swapCandidates } from "./word-swap";
 
 export const HEURISTIC_STAMP = "heuristic@1";
 
@@ -406,21 +407,42 @@ export interface HeuristicAssessorOptions {
   manipulationModel?: ManipulationModel | null;
 }
 
+/** What the embeddings say about one (evidence, belief) pair: the reading `classifyRelation` takes beside the words. */
+export interface PairMeaning {
+  semantic?: number;
+  parts?: PartCosines;
+  /** The two sentence vectors (a `PairVectors`), as the embedder made them. */
+  vectors?: PairVectors & { evidence: Float32Array; belief: Float32Array };
+}
+
+/**
+ * The cosine of the evidence to the belief and to the belief's subject and predicate (two more embeddings, which tell
+ * "same subject, another matter" from evidence on what it asserts), and the closest word swap between the two
+ * (./word-swap: the single words only one side uses, embedded in the same batch; a cached embedder pays for each word
+ * once). One place for the assessor, the fitting script and the measurement scripts. Throws what the embedder throws.
+ */
+export async function readPairMeaning(embedder: Embedder, evidence: string, belief: string): Promise<PairMeaning> {
+  const split = beliefParts(belief);
+  const words = swapCandidates(evidence, belief);
+  const texts = split === null ? [evidence, belief] : [evidence, belief, split.subject, split.predicate];
+  const vectors = await embedder.embed([...texts, ...words.belief, ...words.evidence]);
+  const [ve, vb, vs, vp] = vectors;
+  if (!ve || !vb) return {};
+  const at = texts.length;
+  const wordVectors = (from: number, count: number) => vectors.slice(from, from + count).filter((v): v is Float32Array => v !== undefined);
+  const wordSwap = closestSwap(wordVectors(at, words.belief.length), wordVectors(at + words.belief.length, words.evidence.length));
+  const semantic = cosine(ve, vb);
+  const pair = { model: modelKey(embedder.model), evidence: ve, belief: vb };
+  // Without a split both parts read as the whole belief (as relationFeatures reads a missing part).
+  return { semantic, vectors: pair, parts: { subject: vs ? cosine(ve, vs) : semantic, predicate: vp ? cosine(ve, vp) : semantic, wordSwap } };
+}
+
 export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}): Assessor {
   const embedder = options.embedder ?? null;
-  /**
-   * The cosine of the evidence to the belief and, for relations, to the belief's subject and predicate: two more
-   * embeddings per pair (one batch), which tell "same subject, another matter" from evidence on what it asserts.
-   */
-  const meaningOf = async (evidence: string, belief: string): Promise<{ semantic?: number; parts?: PartCosines; vectors?: PairVectors }> => {
+  const meaningOf = async (evidence: string, belief: string): Promise<PairMeaning> => {
     if (embedder === null) return {};
-    const split = beliefParts(belief);
     try {
-      const [ve, vb, vs, vp] = await embedder.embed(split === null ? [evidence, belief] : [evidence, belief, split.subject, split.predicate]);
-      if (!ve || !vb) return {};
-      const semantic = cosine(ve, vb);
-      const vectors = { model: modelKey(embedder.model), evidence: ve, belief: vb };
-      return { semantic, vectors, ...(vs && vp ? { parts: { subject: cosine(ve, vs), predicate: cosine(ve, vp) } } : {}) };
+      return await readPairMeaning(embedder, evidence, belief);
     } catch (error) {
       if (error instanceof EmbeddingError) return {};
       throw error;

@@ -11,7 +11,8 @@
  * the two sentences, negation / numeric / slot / change-of-state conflicts on aligned clauses, scope frames and
  * qualifiers, whether the evidence adds a frame (time, place, group, condition) that the belief does not state,
  * length ratio and the share of new content words, and the cosines of the evidence to the belief's subject and to its
- * predicate (./belief-parts: same subject but another matter reads as unrelated), whether the evidence reports a first-person
+ * predicate (./belief-parts: same subject but another matter reads as unrelated), the closest pair of words only one
+ * side uses (./word-swap: another value in another frame), whether the evidence reports a first-person
  * observation, and whether it joins two statements. Quantities read with their dimension and bound (./numeric-cues):
  * an evidence value inside or outside a bound the belief states, conflicts in a measured dimension, counts compared
  * across nouns, a frequency's period restated as a duration, a conflict whose value sits among none of the belief's
@@ -126,6 +127,7 @@ export const FEATURE_NAMES = [
   "evidence_like_rebuts",
   "evidence_like_contextualizes",
   "evidence_like_unrelated",
+  "word_swap",
 ] as const;
 
 /** The four evidence-kind features, in MODEL_LABELS order (read from the evidence's embedding, ./EvidenceKinds). */
@@ -293,6 +295,9 @@ export function relationFeatures(evidence: string, belief: BeliefText, s: Relati
     evidence_like_rebuts: kind[1] ?? 0,
     evidence_like_contextualizes: kind[2] ?? 0,
     evidence_like_unrelated: kind[3] ?? 0,
+    // The closest pair of words only one side uses (./word-swap): another value for the slot in another frame, or,
+    // when far, another matter. 0 without an embedder.
+    word_swap: s.parts?.wordSwap ?? 0,
   };
   return FEATURE_NAMES.map((n) => f[n]);
 }

@@ -56,4 +56,9 @@ export interface RelationSignals {
 export interface PartCosines {
   subject: number;
   predicate: number;
+  /**
+   * The cosine of the closest pair of single words, one only the belief uses and one only the evidence uses
+   * (./word-swap): another value for the same slot in another sentence frame.
+   */
+  wordSwap?: number;
 }

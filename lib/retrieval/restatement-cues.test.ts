@@ -316,3 +316,24 @@ describe("one fact moved in a look-alike sentence", () => {
     expect(boundAgainstEstimate("The lift carries about 12 people.", "Roughly twelve people fit in the lift.")).toBeNull();
   });
 });
+
+describe("values in other notations", () => {
+  it("reads half a unit, clock phrases, scaled amounts, compound numbers and fractions of a group as one value", () => {
+    expect(valueClash("A refund takes half a minute to process.", "Processing a refund takes 30 seconds.")).toBeNull();
+    expect(valueClash("A refund takes half a minute to process.", "Processing a refund takes 40 seconds.")).not.toBeNull();
+    expect(valueClash("The last ferry leaves at twenty to eleven in the evening.", "The last ferry leaves at 22:40.")).toBeNull();
+    expect(valueClash("The last ferry leaves at twenty to eleven in the evening.", "The last ferry leaves at 23:40.")).not.toBeNull();
+    expect(valueClash("The bar closes at ten past midnight.", "At 00:10 the bar closes.")).toBeNull();
+    expect(valueClash("The grant is worth $2 million.", "The grant is worth two million dollars.")).toBeNull();
+    expect(valueClash("The grant is worth $2 million.", "The grant is worth two thousand dollars.")).not.toBeNull();
+    expect(valueClash("The raffle raised two thousand five hundred pounds.", "The raffle raised £2,500.")).toBeNull();
+    expect(valueClash("A three-quarters majority is needed to dissolve the club.", "Dissolving the club needs three quarters of the members.")).toBeNull();
+    expect(valueClash("A three-quarters majority is needed to dissolve the club.", "Dissolving the club needs half of the members.")).not.toBeNull();
+  });
+
+  it("does not read a range or a count as a time of day", () => {
+    const times = (t: string) => [...allValues(t)].filter((v) => /^t\d/.test(v));
+    expect(times("Ten to fifteen people attend the class.")).toEqual([]);
+    expect(times("Keep the serum at 2 to 8 °C.")).toEqual([]);
+  });
+});

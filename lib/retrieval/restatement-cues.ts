@@ -14,6 +14,7 @@ import {
   boundSide,
   CALENDAR_MINUTES,
   CALENDAR_SAME_TOLERANCE,
+  CURRENCY_PREFIX,
   currencyAfterAmount,
   DAY_PART_ALT,
   fractionShare,
@@ -100,7 +101,7 @@ export function extraValues(text: string): Set<string> {
       const unit = PERIOD_MINUTES[(ws[i + 3] ?? "").replace(/s$/, "")];
       if (unit !== undefined && w !== "a" && w !== "an") out.add(`d${unit / n >= 1 ? Math.round(unit / n) : Number((unit / n).toPrecision(3))}`);
     }
-    if (n !== null && w !== "a" && w !== "an" && /^seconds?$/.test(next ?? "")) out.add(`d${n / 60}`);
+    if (n !== null && w !== "a" && w !== "an" && /^seconds?$/.test(next ?? "")) out.add(`d${n / 60}`).add(`x:n${n}`);
     // "a month and a half", "two weeks and a half": one length, not a month and a share of one half.
     const halfUnit = n !== null ? UNIT_MINUTES[(next ?? "").replace(/s$/, "")] : undefined;
     if (n !== null && halfUnit !== undefined && ws.slice(i + 2, i + 5).join(" ") === "and a half") {
@@ -175,7 +176,47 @@ export function allValues(text: string): Set<string> {
  * 18-year-old") is a bare number of years, as "under 18" says it, not a length of time.
  */
 function valueText(text: string): string {
-  return text.replace(/\bno[ -]one\b/gi, "nobody").replace(/\b([a-z0-9]+)[ -]years?[ -]old\b/gi, "$1");
+  return clockPhrases(
+    text
+      .replace(/\bno[ -]one\b/gi, "nobody")
+      .replace(/\b([a-z0-9]+)[ -]years?[ -]old\b/gi, "$1")
+      // "half a minute" is 30 seconds, "half a day" 12 hours: one length, not a half and a unit.
+      .replace(/\bhalf an? (minute|hour|day)\b/gi, (_all, unit: string) => (unit.toLowerCase() === "minute" ? "30 seconds" : unit.toLowerCase() === "hour" ? "30 minutes" : "12 hours"))
+      // An amount with a multiplier after it ("$40 million", "€2.5 billion") is one amount.
+      .replace(new RegExp(`(${CURRENCY_PREFIX})\\s?(\\d+(?:\\.\\d+)?)\\s+(thousand|million|billion)\\b`, "gi"), (_all, prefix: string, amount: string, scale: string) => `${prefix}${Math.round(Number(amount) * SCALES[scale.toLowerCase()]!)}`)
+      // A fraction of a group ("two-thirds of", "a two thirds majority") is a share; "majority" after it is no quantifier.
+      .replace(/\b(one|two|three|four|five|seven|nine)[- ](halves|thirds|quarters|fifths|sixths|eighths|tenths)\b(?!\s+of\s+(?:an?|one)\s)/gi, (all, n: string, part: string) => {
+        const share = fractionShare(`${n} ${part}`);
+        return share === undefined ? all : `${Math.round(share)} percent`;
+      })
+      .replace(/\b(\d+ percent)\s+(majority|minority)\b/gi, "$1 share"),
+  );
+}
+
+const SCALES: Readonly<Record<string, number>> = { thousand: 1e3, million: 1e6, billion: 1e9 };
+
+/** Minutes before or after the hour, in words ("twenty to eleven", "ten past midnight"); "2 to 8" is a range. */
+const CLOCK_MINUTES: Readonly<Record<string, number>> = { five: 5, ten: 10, twenty: 20, "twenty five": 25 };
+
+/**
+ * "twenty to eleven in the evening" (22:40), "ten past midnight" (00:10), "five past nine a.m.": a time of day as
+ * "HH:MM" (with its part of the day), which the value readers read. Without a part of the day, midnight or noon, only
+ * after a preposition of time ("at ten past six"): "ten to fifteen people" is a range.
+ */
+function clockPhrases(text: string): string {
+  return text.replace(
+    /\b(?:(at|by|until|till|from|before|after|around|about)\s+)?(twenty[- ]five|twenty|ten|five)(?:\s+minutes)?\s+(to|past)\s+(midnight|noon|midday|[a-z]+|\d{1,2})\b(\s*(?:a\.?m\.?|p\.?m\.?|in the (?:morning|afternoon|evening)|at night))?/gi,
+    (all, prep: string | undefined, m: string, dir: string, h: string, part: string | undefined) => {
+      const minutes = CLOCK_MINUTES[m.toLowerCase().replace("-", " ")];
+      const named = h.toLowerCase() === "midnight" ? 0 : /^(?:noon|midday)$/i.test(h) ? 12 : undefined;
+      const hour = named ?? numberWord(h.toLowerCase());
+      if (minutes === undefined || hour === null || hour > 12 || (named === undefined && part === undefined && prep === undefined)) return all;
+      const evening = /p\.?m|afternoon|evening|night/i.test(part ?? "") && hour !== 12 ? 12 : 0;
+      const total = ((hour + evening) * 60 + (dir.toLowerCase() === "to" ? -minutes : minutes) + 1440) % 1440;
+      const clock = `${String(Math.floor(total / 60)).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+      return `${prep ? `${prep} ` : ""}${clock}`;
+    },
+  );
 }
 
 /** Values per text, kept for the statements compared repeatedly (a belief against each new claim); cleared when full. */

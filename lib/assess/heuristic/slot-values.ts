@@ -154,6 +154,9 @@ export function numeralize(ws: readonly string[]): string[] {
         } else current = (current || 1) * multiplier;
       } else if (isWord(x) && isWord(prev) && (numberOf(prev) as number) >= 20 && (numberOf(prev) as number) % 10 === 0 && (numberOf(x) as number) < 10) {
         current += numberOf(x) as number;
+      } else if (isWord(x) && MULTIPLIERS[prev] !== undefined && (numberOf(x) as number) < (MULTIPLIERS[prev] as number) && (MULTIPLIERS[prev] as number) >= 100) {
+        // "three thousand two hundred", "two hundred fifty": a smaller number after a multiplier adds to it.
+        current += numberOf(x) as number;
       } else if (x === "and" && ws.slice(j + 1, j + 3).join(" ") === "a half") {
         current += 0.5;
         j += 3;

@@ -14,10 +14,12 @@ import {
   modalClash,
   narrowingInsert,
   negatedBound,
+  occasionAgainstHabit,
   onlyRestatedByNegation,
   participantSwap,
   phraseRolesSwapped,
   relationFlip,
+  seasonOnOneSide,
   valueClash,
   valueOnOneSide,
   valuesAgree,
@@ -335,5 +337,21 @@ describe("values in other notations", () => {
     const times = (t: string) => [...allValues(t)].filter((v) => /^t\d/.test(v));
     expect(times("Ten to fifteen people attend the class.")).toEqual([]);
     expect(times("Keep the serum at 2 to 8 °C.")).toEqual([]);
+  });
+});
+
+describe("time of year and occasion", () => {
+  it("reads a season on one side only as a narrower claim", () => {
+    expect(seasonOnOneSide("The boiler runs all year.", "The boiler runs during the winter months.")).toBe("winter");
+    expect(seasonOnOneSide("The boiler runs in winter.", "In the cold season the boiler is on from December to March.")).toBeNull();
+    expect(seasonOnOneSide("The boiler runs in winter.", "Every winter the boiler is switched on.")).toBeNull();
+    // "falls" is a verb, not autumn.
+    expect(seasonOnOneSide("Rent is due on the 5th.", "Rent falls due on the 5th.")).toBeNull();
+  });
+
+  it("reads one occasion against a habit over the same period", () => {
+    expect(occasionAgainstHabit("The lake freezes over most winters.", "The lake froze over last winter.")).toBe("winter");
+    expect(occasionAgainstHabit("The choir sings every Sunday.", "The choir sang last Sunday.")).toBe("sunday");
+    expect(occasionAgainstHabit("The lake froze over last winter.", "Last winter the lake was frozen.")).toBeNull();
   });
 });

@@ -761,3 +761,40 @@ export function boundAgainstEstimate(a: string, b: string): number | null {
   for (const n of bb.keys()) if (ea.has(n) && !ba.has(n)) return n;
   return null;
 }
+
+/** Seasons: a part of the year a claim can be narrowed to ("fall" left out: mostly the verb). */
+const SEASON_WORD = /\b(?:spring|summer|autumn|winter)s?\b/i;
+/** Months, capitalised ("May" the month, not "may" the modal). */
+const MONTH_WORD = /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b/;
+
+/**
+ * A season named on one side only, the other naming no season and no month ("The kiln burns day and night all year" /
+ * "The kiln burns around the clock in the winter months"): a claim narrowed to part of the year (as
+ * `weekdayOnOneSide` reads it for a day of the week). Returns the season, or null.
+ */
+export function seasonOnOneSide(a: string, b: string): string | null {
+  const sa = SEASON_WORD.exec(a);
+  const sb = SEASON_WORD.exec(b);
+  if ((sa === null) === (sb === null)) return null;
+  const other = sa === null ? a : b;
+  return MONTH_WORD.test(other) ? null : ((sa ?? sb) as RegExpExecArray)[0].toLowerCase();
+}
+
+/** Periods a habit recurs in and an occasion happens in. */
+const PERIOD_NOUN = `(?:${WEEKDAY_ALT}|spring|summer|autumn|fall|winter|week|weekend|month|year|night|morning|afternoon|evening|season|term|quarter)`;
+const OCCASION = new RegExp(`\\b(?:last|yesterday's|this past)\\s+(${PERIOD_NOUN})\\b`, "gi");
+const HABIT = new RegExp(`\\b(?:every|each|most|many|all|usually|often|some)\\s+(${PERIOD_NOUN})s?\\b`, "gi");
+
+/**
+ * One occasion on one side ("flooded last winter") and a habit over the same period on the other ("floods most
+ * winters"): what happened once is not what usually happens. Returns the period, or null.
+ */
+export function occasionAgainstHabit(a: string, b: string): string | null {
+  const periods = (re: RegExp, t: string) => new Set([...t.matchAll(re)].map((m) => (m[1] as string).toLowerCase().replace(/s$/, "")));
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const once = periods(OCCASION, x);
+    const habit = periods(HABIT, y);
+    for (const p of once) if (habit.has(p) && !periods(HABIT, x).has(p)) return p;
+  }
+  return null;
+}

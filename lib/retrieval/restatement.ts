@@ -43,7 +43,7 @@ import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
-import { boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
+import { boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 
@@ -178,6 +178,10 @@ export function structuralMismatch(a: string, b: string): string | null {
   if (span !== null) return `the same length (${span} minutes) a limit on one side, a span on the other`;
   const estimate = boundAgainstEstimate(a, b);
   if (estimate !== null) return `${estimate} a bound on one side, an estimate on the other`;
+  const season = seasonOnOneSide(a, b);
+  if (season) return `a season ("${season}") on one side only`;
+  const occasion = occasionAgainstHabit(a, b);
+  if (occasion) return `one occasion against a habit (${occasion})`;
   const polarity = comparePolarity(a, b, { implicit: false });
   const antonyms = antonymConflicts(a, b);
   // "Only X" said as "X …; nobody else": that negation is accounted for too.

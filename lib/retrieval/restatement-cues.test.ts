@@ -7,6 +7,7 @@ import {
   countedNounSwap,
   directionClash,
   durationRoleClash,
+  eventOrderFlip,
   exclusionClash,
   extraValues,
   focusMoved,
@@ -353,5 +354,16 @@ describe("time of year and occasion", () => {
     expect(occasionAgainstHabit("The lake freezes over most winters.", "The lake froze over last winter.")).toBe("winter");
     expect(occasionAgainstHabit("The choir sings every Sunday.", "The choir sang last Sunday.")).toBe("sunday");
     expect(occasionAgainstHabit("The lake froze over last winter.", "Last winter the lake was frozen.")).toBeNull();
+  });
+});
+
+describe("two events in the other order", () => {
+  it("reads cause and effect, or earlier and later, trading places", () => {
+    expect(eventOrderFlip("The bridge was closed because the river flooded.", "The river flooded after the bridge was closed.")).toBe(true);
+    expect(eventOrderFlip("The band played before the speeches started.", "The band played after the speeches started.")).toBe(true);
+    // The same order said another way, and a purpose ("so that") are no flip.
+    expect(eventOrderFlip("The bridge was closed because the river flooded.", "Because the river flooded, the bridge was shut.")).toBe(false);
+    expect(eventOrderFlip("The river flooded, so the bridge was closed.", "The bridge was closed because the river flooded.")).toBe(false);
+    expect(eventOrderFlip("The match was moved after the pitch froze.", "The match was moved so that the pitch could recover.")).toBe(false);
   });
 });

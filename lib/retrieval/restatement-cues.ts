@@ -798,3 +798,48 @@ export function occasionAgainstHabit(a: string, b: string): string | null {
   }
   return null;
 }
+
+/**
+ * Connectives that order two events, and which clause comes first in time: "P because Q", "P after Q", "P once Q"
+ * put Q first; "P before Q", "P so Q" put P first ("since", "when", "until" are left out: they do not say which).
+ */
+const EVENT_ORDER: Readonly<Record<string, "second-first" | "first-first">> = { because: "second-first", after: "second-first", once: "second-first", before: "first-first", so: "first-first" };
+// "so that" states a purpose, not a consequence.
+const EVENT_CONNECTIVE = new RegExp(`\\b(${Object.keys(EVENT_ORDER).join("|")})\\b(?! that\\b)`, "i");
+
+/** The content stems of the earlier and of the later event of a two-event sentence, or null. */
+function eventsInOrder(text: string): [Set<string>, Set<string>] | null {
+  const m = EVENT_CONNECTIVE.exec(text);
+  if (m === null) return null;
+  const order = EVENT_ORDER[(m[1] as string).toLowerCase()] as "second-first" | "first-first";
+  const stems = (t: string) => new Set(contentTokens(t).map((x) => x.stem));
+  const before = text.slice(0, m.index);
+  const after = text.slice(m.index + m[0].length);
+  // "After Q, P": the connective opens the sentence and its clause ends at the comma.
+  if (before.trim() === "") {
+    const comma = after.indexOf(",");
+    if (comma < 0) return null;
+    const [q, p] = [stems(after.slice(0, comma)), stems(after.slice(comma + 1))];
+    return order === "second-first" ? [q, p] : [p, q];
+  }
+  const [p, q] = [stems(before), stems(after)];
+  if (p.size === 0 || q.size === 0) return null;
+  return order === "second-first" ? [q, p] : [p, q];
+}
+
+/**
+ * The same two events in the other order ("The pipe was replaced because it kept bursting" / "The pipe kept bursting
+ * after it was replaced"): cause and effect, or earlier and later, trade places. Returns true when the two earlier
+ * events share no content word and each side's earlier event shares one with the other side's later event (the later
+ * events may share the subject).
+ */
+export function eventOrderFlip(a: string, b: string): boolean {
+  const ea = eventsInOrder(a);
+  const eb = eventsInOrder(b);
+  if (ea === null || eb === null) return false;
+  const shared = (x: Set<string>, y: Set<string>) => [...x].filter((s) => y.has(s)).length;
+  const [a1, a2] = ea;
+  const [b1, b2] = eb;
+  // The earlier events share nothing, and each side's earlier event reappears in the other side's later one.
+  return shared(a1, b1) === 0 && shared(a1, b2) > 0 && shared(a2, b1) > 0;
+}

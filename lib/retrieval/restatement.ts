@@ -43,7 +43,7 @@ import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
-import { boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
+import { boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, eventOrderFlip, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 
@@ -182,6 +182,7 @@ export function structuralMismatch(a: string, b: string): string | null {
   if (season) return `a season ("${season}") on one side only`;
   const occasion = occasionAgainstHabit(a, b);
   if (occasion) return `one occasion against a habit (${occasion})`;
+  if (eventOrderFlip(a, b)) return "the same two events in the other order";
   const polarity = comparePolarity(a, b, { implicit: false });
   const antonyms = antonymConflicts(a, b);
   // "Only X" said as "X …; nobody else": that negation is accounted for too.

@@ -11,6 +11,7 @@ import {
   exclusionClash,
   extraValues,
   focusMoved,
+  inclusionClash,
   limitClash,
   modalClash,
   narrowingInsert,
@@ -365,5 +366,14 @@ describe("two events in the other order", () => {
     expect(eventOrderFlip("The bridge was closed because the river flooded.", "Because the river flooded, the bridge was shut.")).toBe(false);
     expect(eventOrderFlip("The river flooded, so the bridge was closed.", "The bridge was closed because the river flooded.")).toBe(false);
     expect(eventOrderFlip("The match was moved after the pitch froze.", "The match was moved so that the pitch could recover.")).toBe(false);
+  });
+});
+
+describe("inside or outside an amount", () => {
+  it("reads the same thing included on one side and extra on the other", () => {
+    expect(inclusionClash("The tour costs €80 including lunch.", "The tour costs €80, lunch extra.")).toBe("lunch");
+    expect(inclusionClash("The room is £70 a night, breakfast included.", "The room is £70 a night plus breakfast.")).toBe("breakfast");
+    expect(inclusionClash("The tour costs €80 including lunch.", "Lunch is included in the €80 tour price.")).toBeNull();
+    expect(inclusionClash("The tour costs €80 excluding lunch.", "Lunch is not included in the €80 tour price.")).toBeNull();
   });
 });

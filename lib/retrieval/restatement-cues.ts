@@ -843,3 +843,37 @@ export function eventOrderFlip(a: string, b: string): boolean {
   // The earlier events share nothing, and each side's earlier event reappears in the other side's later one.
   return shared(a1, b1) === 0 && shared(a1, b2) > 0 && shared(a2, b1) > 0;
 }
+
+/** Words that put a thing inside an amount or a group ("including bills"), and words that leave it outside ("bills extra"). */
+const INCLUDED = /^(?:including|includes|include|included|inclusive|incl)$/;
+const EXCLUDED = /^(?:excluding|excludes|exclude|excluded|exclusive|excl|plus|extra|additional|separately|top)$/;
+
+/**
+ * The same thing inside the amount on one side and outside it on the other ("£900 a month including heating" /
+ * "£900 a month, heating extra"): the same figure, another claim. Returns the thing's stem, or null. A thing counts as
+ * marked when a marker stands within three words of it in the same clause; "not included" is outside.
+ */
+export function inclusionClash(a: string, b: string): string | null {
+  const marked = (text: string) => {
+    const inside = new Set<string>();
+    const outside = new Set<string>();
+    for (const piece of text.toLowerCase().split(/[,;:()]|\.(?:\s|$)/)) {
+      const ws = piece.match(/[a-z0-9']+/g) ?? [];
+      ws.forEach((w, i) => {
+        const included = INCLUDED.test(w) && !["not", "never"].includes(ws[i - 1] ?? "");
+        const excluded = EXCLUDED.test(w) || (INCLUDED.test(w) && !included);
+        if (!included && !excluded) return;
+        for (let j = Math.max(0, i - 3); j <= Math.min(ws.length - 1, i + 3); j++) {
+          const x = ws[j] as string;
+          if (j === i || !isContentWord(x) || INCLUDED.test(x) || EXCLUDED.test(x)) continue;
+          (included ? inside : outside).add(stemWord(x));
+        }
+      });
+    }
+    return { inside, outside };
+  };
+  const ma = marked(a);
+  const mb = marked(b);
+  for (const [x, y] of [[ma, mb], [mb, ma]] as const) for (const s of x.inside) if (y.outside.has(s) && !y.inside.has(s) && !x.outside.has(s)) return s;
+  return null;
+}

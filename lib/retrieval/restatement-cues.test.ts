@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  agentSwap,
   allValues,
   boundAgainstEstimate,
   boundOnOneSide,
@@ -375,5 +376,13 @@ describe("inside or outside an amount", () => {
     expect(inclusionClash("The room is £70 a night, breakfast included.", "The room is £70 a night plus breakfast.")).toBe("breakfast");
     expect(inclusionClash("The tour costs €80 including lunch.", "Lunch is included in the €80 tour price.")).toBeNull();
     expect(inclusionClash("The tour costs €80 excluding lunch.", "Lunch is not included in the €80 tour price.")).toBeNull();
+  });
+});
+
+describe("another participant doing the same thing", () => {
+  it("reads the agent of the same verb changed, both named on both sides", () => {
+    expect(agentSwap("Marta checks every invoice from the sales team.", "Every invoice Marta sends is checked by the sales team.")).toBe("check");
+    expect(agentSwap("The instructors check every harness.", "Every harness is checked by the instructors.")).toBeNull();
+    expect(agentSwap("Marta checks every invoice from the sales team.", "Every sales-team invoice is checked by Marta.")).toBeNull();
   });
 });

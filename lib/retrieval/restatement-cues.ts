@@ -877,3 +877,48 @@ export function inclusionClash(a: string, b: string): string | null {
   for (const [x, y] of [[ma, mb], [mb, ma]] as const) for (const s of x.inside) if (y.outside.has(s) && !y.inside.has(s) && !x.outside.has(s)) return s;
   return null;
 }
+
+const AUXILIARY = new Set(["is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"]);
+
+/**
+ * Who does it, for each verb stem: in the active voice the content word right before the verb ("Ingrid reviews"), in
+ * the passive the content words of the "by" phrase ("is reviewed by the marketing team").
+ */
+function agents(text: string): Map<string, Set<string>> {
+  const ts = tokenize(text);
+  const out = new Map<string, Set<string>>();
+  ts.forEach((t, i) => {
+    if (!isContentWord(t.word) || i === 0) return;
+    const prev = ts[i - 1] as (typeof ts)[number];
+    if (AUXILIARY.has(prev.word) && ts[i + 1]?.word === "by") {
+      const by = new Set<string>();
+      for (let j = i + 2; j < ts.length && j <= i + 5; j++) {
+        const w = ts[j] as (typeof ts)[number];
+        if (["and", "with", "in", "on", "at", "for", "from", "before", "after", "every", "each"].includes(w.word)) break;
+        if (isContentWord(w.word)) by.add(w.stem);
+      }
+      if (by.size > 0) out.set(t.stem, by);
+    } else if (/s$/.test(t.word) && isContentWord(prev.word) && !AUXILIARY.has(prev.word) && prev.index === t.index - 1 && i === 1 + (ts[0]?.word === "the" ? 1 : 0)) {
+      out.set(t.stem, new Set([prev.stem]));
+    }
+  });
+  return out;
+}
+
+/**
+ * The same verb done by another participant, both named on both sides ("Ingrid reviews every request from the
+ * design team" / "Every request Ingrid files is reviewed by the design team"): the roles moved across the sentence.
+ * Active agents are read only from a sentence that opens with "[the] Agent verb-s". Returns the verb's stem, or null.
+ */
+export function agentSwap(a: string, b: string): string | null {
+  const ga = agents(a);
+  const gb = agents(b);
+  const sa = new Set(contentTokens(a).map((t) => t.stem));
+  const sb = new Set(contentTokens(b).map((t) => t.stem));
+  for (const [verb, x] of ga) {
+    const y = gb.get(verb);
+    if (y === undefined || [...x].some((s) => y.has(s))) continue;
+    if ([...x].every((s) => sb.has(s)) && [...y].every((s) => sa.has(s))) return verb;
+  }
+  return null;
+}

@@ -43,7 +43,7 @@ import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
 import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
-import { boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, eventOrderFlip, inclusionClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
+import { agentSwap, boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, eventOrderFlip, inclusionClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 
@@ -183,6 +183,8 @@ export function structuralMismatch(a: string, b: string): string | null {
   const occasion = occasionAgainstHabit(a, b);
   if (occasion) return `one occasion against a habit (${occasion})`;
   if (eventOrderFlip(a, b)) return "the same two events in the other order";
+  const agent = agentSwap(a, b);
+  if (agent) return `another participant does "${agent}"`;
   const inclusion = inclusionClash(a, b);
   if (inclusion) return `"${inclusion}" included on one side, extra on the other`;
   const polarity = comparePolarity(a, b, { implicit: false });

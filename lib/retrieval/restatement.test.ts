@@ -181,6 +181,8 @@ describe("numbers in words, bounds and swapped roles", () => {
 describe("two different claims on one topic are not merged; agreeing values lower the bar", () => {
   it("names why same-topic near-misses differ", () => {
     expect(structuralMismatch("The sailing club meets every evening.", "The sailing club meets once a week.")).toMatch(/values/);
+    expect(structuralMismatch("The hut is snowed in until May.", "The hut can be reached from March.")).toMatch(/month/);
+    expect(structuralMismatch("The hut opens in late May.", "At the end of May the hut opens.")).toBeNull();
     expect(structuralMismatch("The pond is 12 metres deep.", "The pond is twelve feet deep.")).toMatch(/values/);
     expect(structuralMismatch("The tour is limited to ten guests.", "The tour needs at least ten guests.")).toMatch(/bounded/);
     expect(structuralMismatch("The junior editor reports to the copy chief.", "The copy chief reports to the junior editor.")).toMatch(/roles|swap places/);

@@ -41,7 +41,7 @@
 
 import { comparePolarity } from "@/lib/assess/heuristic/clauses";
 import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
-import { boundClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
+import { boundClash, monthClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
 import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
 import { agentSwap, boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, eventOrderFlip, inclusionClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
 
@@ -166,6 +166,8 @@ export function structuralMismatch(a: string, b: string): string | null {
   const excluded = exclusionClash(a, b);
   if (excluded) return `"${excluded}" excluded on one side`;
   if (weekdayOnOneSide(a, b)) return "a weekday on one side only";
+  const months = monthClash(a, b);
+  if (months) return `another month or season ("${months[0][0]}" / "${months[1][0]}")`;
   const added = narrowingInsert(a, b);
   if (added) return `"${added}" added on one side`;
   const flip = relationFlip(a, b);

@@ -27,6 +27,7 @@ describe("restatement similarity", () => {
   it("normalises pinned values across units, and finds clashes only when each side pins its own", () => {
     expect([...slotValues("ships within two days")]).toEqual([...slotValues("ships in under 48 hours")]);
     expect(slotValues("kept for a month")).toEqual(slotValues("kept for 30 days"));
+    expect(slotValues("the tram leaves at 9.45pm")).toEqual(slotValues("the tram leaves at 21:45"));
     expect(slotValues("the tour takes three quarters of an hour")).toEqual(slotValues("the tour takes 45 minutes"));
     expect(slotClash("The tour takes a quarter of an hour.", "The tour takes three quarters of an hour.")).toBe(true);
     expect(slotClash("The job runs hourly.", "The job runs daily.")).toBe(true);

@@ -27,6 +27,15 @@ describe("changeCues: change of state from the grammar of change", () => {
     expect(changeCues("Fares are higher after last year's fare reform.")).toHaveLength(1);
   });
 
+  it("does not read a hand-out, a turn-out or an errand as a change", () => {
+    expect(changeCues("Maps were handed out at the gate.")).toEqual([]);
+    expect(changeCues("The forecast turned out right and the crowd turned up early.")).toEqual([]);
+    expect(changeCues("I dropped off two coats at the tailor on Friday.")).toEqual([]);
+    expect(changeCues("Ridership dropped off after the fare rise.")).toContain("dropped");
+    expect(changeCues("The coach dropped the early session.")).toContain("dropped");
+    expect(changeCues("Mo handed over the keys in May.")).toContain("handed over");
+  });
+
   it("does not read an onset, a plain report or a 'right now' as a change", () => {
     expect(changeCues("Crashes have piled up since Tuesday.")).toEqual([]);
     expect(changeCues("The choir rehearses on Thursday.")).toEqual([]);

@@ -41,7 +41,13 @@ const TRANSITION_VERBS = new Set([
   "disabled", "cancelled", "canceled", "ceased", "stopped", "ended", "scrapped", "reversed", "superseded", "withdrawn",
   "relocated", "became",
 ]);
-const TRANSITION_PARTICLES = /\b(?:stepped|took|handed|phased|switched|turned|shut|gave)\s+(?:down|over|back|aside|out|off|up)\b/g;
+// "Handed out" (distributed), "turned out / up" (proved, arrived) and "gave out" report no change of state.
+const TRANSITION_PARTICLES = /\b(?:stepped|took|handed|phased|switched|turned|shut|gave)\s+(?:down|over|back|aside|out|off|up)\b(?<!\b(?:handed|turned|gave)\s+out|\bturned\s+up)/g;
+/**
+ * "Dropped off" or "dropped round" with an object is an errand ("dropped off five shirts"), not a change; without one
+ * ("sales dropped off sharply; …") it is still a fall.
+ */
+const ERRAND_PARTICLE = /^\s+(?:off|round)\s+(?!(?:to|in|at|by|from|after|since|when|and|but|or|[a-z]+ly)\b)[a-z0-9]/;
 const CHANGE_FRAME = /\b(?:new|amended|updated|revised|latest|current|changed)\s+(?:[a-z-]+\s+)?(?:law|laws|code|rule|rules|guideline|guidelines|guidance|policy|version|release|contract|schedule|timetable|plan|system|process|setup|configuration|config|regulation|regulations|statute|standard|survey|figures|count|census|owner|manager|lead|leader|team|arrangement|terms)\b/g;
 
 /** Change-of-state cues in `text` (lower-cased matches), empty when it states no change. */
@@ -49,7 +55,7 @@ export function changeCues(text: string): string[] {
   const lower = text.toLowerCase().replace(/[’]/g, "'");
   const found: string[] = [];
   for (const re of [CHANGE_ADVERBS, CHANGE_EVENT, NEW_FRAME_EVENT, TRANSITION_PARTICLES, CHANGE_FRAME]) for (const m of lower.matchAll(re)) found.push(m[0]);
-  for (const t of tokenize(lower)) if (TRANSITION_VERBS.has(t.word)) found.push(t.word);
+  for (const t of tokenize(lower)) if (TRANSITION_VERBS.has(t.word) && !(t.word === "dropped" && ERRAND_PARTICLE.test(lower.slice(t.offset + t.word.length)))) found.push(t.word);
   return [...new Set(found)];
 }
 

@@ -13,6 +13,12 @@ describe("numericQuantities", () => {
       { value: 120, unit: "time" },
       { value: 870, unit: "time" },
     ]);
+    // A point for the colon is a clock time only with a.m. / p.m.: "7.30 kg" stays a decimal.
+    expect(numericQuantities("Tours at 10.15am and 2.45 p.m.")).toEqual([
+      { value: 615, unit: "time" },
+      { value: 885, unit: "time" },
+    ]);
+    expect(numericQuantities("The parcel weighs 7.30 kg")).toEqual([{ value: 7.3, unit: "kg" }]);
     expect(numericQuantities("3.2x faster")).toEqual([{ value: 3.2, unit: "x" }]);
   });
 

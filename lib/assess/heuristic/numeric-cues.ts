@@ -166,7 +166,7 @@ const UNIT_SKIP = new Set([
   "entire", "straight", "consecutive", "solid", "clear",
 ]);
 const NOT_UNITS = new Set(["to", "and", "or", "in", "on", "at", "by", "for", "from", "with", "than", "is", "are", "was", "were"]);
-const TIME_PATTERN = /\b(\d{1,2})(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?=\W|$)|\b(\d{1,2}):(\d{2})\b|\b(noon|midday|midnight)\b/gi;
+const TIME_PATTERN = /\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?=\W|$)|\b(\d{1,2}):(\d{2})\b|\b(noon|midday|midnight)\b/gi;
 const UPPER_BOUND = new RegExp(`\\b(?:${phraseAlternation([...UPPER_BOUND_PHRASES, ...UPPER_COMPARATIVES, ...UPPER_TIME_BOUND_PHRASES])})\\s*$`);
 const LOWER_BOUND = new RegExp(`\\b(?:${phraseAlternation([...LOWER_BOUND_PHRASES, ...LOWER_COMPARATIVES, ...LOWER_TIME_BOUND_PHRASES])})\\s*$`);
 /** A negator earlier in the same clause turns a bound around ("never more than 50" ≤ 50; "not less than 3" ≥ 3). */

@@ -188,8 +188,10 @@ function clockTimes(lower: string): { text: string; times: string[] } {
   const at = (h: number, m: number) => times.push(`t${(((h % 24) + 24) % 24) * 60 + m}`);
   // The hour a part of the day makes of an hour of the clock ("ten in the evening" → 22, "two at night" → 2).
   const partKey = (part: string) => part.replace(/[^a-z ]/g, "").split(" ").pop() as string;
-  let text = lower.replace(/\b(\d{1,2}):(\d{2})\s*(a\.?m\.?|p\.?m\.?)?(?![a-z])/g, (_all, h: string, m: string, part?: string) => {
-    at(Number(h) + (part?.startsWith("p") && Number(h) < 12 ? 12 : 0), Number(m));
+  // "11.30am" (a point for the colon, British style) only with a.m. / p.m.: "7.30" alone may be a decimal.
+  let text = lower.replace(/\b(\d{1,2})(?::(\d{2})\s*(a\.?m\.?|p\.?m\.?)?|\.(\d{2})\s*(a\.?m\.?|p\.?m\.?))(?![a-z])/g, (_all, h: string, colon?: string, colonPart?: string, point?: string, pointPart?: string) => {
+    const part = colonPart ?? pointPart;
+    at(Number(h) + (part?.startsWith("p") && Number(h) < 12 ? 12 : 0), Number(colon ?? point));
     return " ";
   });
   text = text.replace(/\b(?:(a )?quarter|half) (to|past) ([a-z]+|\d{1,2})\b(?:\s*(a\.?m\.?|p\.?m\.?|in the (?:morning|afternoon|evening)|at night))?/g, (all, _q, dir: string, h: string, part?: string) => {

@@ -7,6 +7,10 @@ describe("clauses: negation scoped to its clause", () => {
     expect(cs.map((c) => c.negated)).toEqual([false, true, false]);
   });
 
+  it("splits at a colon between words, never inside a clock time", () => {
+    expect(clauses("Two rules apply: the gate shuts at 22:30 and opens at 6:00.").map((c) => c.text)).toEqual(["Two rules apply", "the gate shuts at 22:30 and opens at 6:00."]);
+  });
+
   it("reads verbs of removal as an implicit negation and cancels a double negation", () => {
     expect(clauses("The night bus was discontinued.")[0]?.negated).toBe(true);
     expect(clauses("It is not true that nobody came.")[0]?.negated).toBe(false);

@@ -27,7 +27,7 @@ const REMOVAL_VERBS = new Set([
 const NON_NEGATING = /\b(?:not only|not just|no doubt|never mind|no matter|nothing but|without exception|no later than|no more than|no less than|not more than|not less than)\b/g;
 
 /** Clause boundaries: sentence ends, semicolons, colons, dashes, and a comma or a contrastive conjunction before a new clause. */
-const BOUNDARY = /(?<=[.!?])\s+|\s*[;:]\s*|\s+[-–—]\s+|,?\s+\b(?:but|whereas|while|although|though|yet|however|so|because|which|and then|since|until|unless|whenever)\b\s+|,\s+(?=(?:and|or)\s)/i;
+const BOUNDARY = /(?<=[.!?])\s+|\s*;\s*|\s*(?<!\d):(?!\d)\s*|\s+[-–—]\s+|,?\s+\b(?:but|whereas|while|although|though|yet|however|so|because|which|and then|since|until|unless|whenever)\b\s+|,\s+(?=(?:and|or)\s)/i;
 
 export interface PolarityOptions {
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeAssessorContract } from "../assessor-contract";
 import { EmbeddingError } from "@/lib/engine/embedder";
-import { classifyRelation, createHeuristicAssessor, HEURISTIC_STAMP, partialAgreement, relationSignals } from "./heuristic-assessor";
+import { classifyRelation, createHeuristicAssessor, HEURISTIC_STAMP, partialAgreement, relationSignals, valueSplit } from "./heuristic-assessor";
 import { namedValueClash, substitution } from "./slot-values";
 
 const assessor = createHeuristicAssessor();
@@ -260,5 +260,19 @@ describe("month and season slots (issue #11, round 6)", () => {
     expect(monthSlots("The May report came out late.")).toEqual([]);
     expect(monthClash("The orchard is pruned in early March.", "The orchard is pruned in November.")).toEqual([["march"], ["november"]]);
     expect(monthClash("The orchard is pruned every winter.", "The orchard is pruned during winter.")).toBeNull();
+  });
+});
+
+describe("valueSplit: the belief's value in one clause, another value of its kind in the next", () => {
+  it("reads a value held for one part and another for the rest", () => {
+    expect(valueSplit("Ninety minutes is the limit for the written part; the oral part may run to two hours.", "The exam lasts ninety minutes.")).toBe(true);
+    expect(valueSplit("The shuttle leaves at 7:15 on weekdays, but at weekends the first one goes at 9:00.", "The first shuttle leaves at 7:15.")).toBe(true);
+    expect(valueSplit("Tuesday is the collection day in the old town; the new estates are collected on Friday.", "Bins are collected on Tuesdays.")).toBe(true);
+  });
+
+  it("is not a plain other value, a restatement with an aside, or a change", () => {
+    expect(valueSplit("The shuttle leaves at 9:00 every morning.", "The first shuttle leaves at 7:15.")).toBe(false);
+    expect(valueSplit("The exam lasts ninety minutes; bring two pens.", "The exam lasts ninety minutes.")).toBe(false);
+    expect(valueSplit("The first shuttle now leaves at 8:00, since the timetable changed.", "The first shuttle leaves at 7:15.")).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ import { evidenceStrength } from "./evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
 import { beliefParts } from "./belief-parts";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
-import { dayTimeClash, monthClash, namedValueClash, substitution } from "./slot-values";
+import { dayTimeClash, monthClash, namedValueClash, slotValues, substitution } from "./slot-values";
 import { antonymConflicts, changeCues, continuityCues, equalityAgainstComparison, negationCues } from "./negation-cues";
 import { compareQuantifiers, compareQuantities } from "./numeric-cues";
 import { pressureByShape, shapeReasoningType } from "./message-shape";
@@ -135,6 +135,7 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
     dayClash: days !== null,
     scoped: context.some((c) => c.kind !== "date" && c.kind !== "frame_of_reference"),
     partial: partialAgreement(evidence, belief.text),
+    valueSplit: valueSplit(evidence, belief.text),
     sameDimension: numbers.sameDimension > 0,
     coverage: overlap.beliefCoverage,
     beliefTerms: overlap.shared.length === 0 ? contentTokens(belief.text).length : Math.round(overlap.shared.length / overlap.beliefCoverage),
@@ -166,6 +167,28 @@ export function partialAgreement(evidence: string, belief: string): boolean {
         (sharedStems(other.stems, a.belief.stems).length > 0 || sharedStems(other.stems, a.evidence.stems).length > 0),
     ),
   );
+}
+
+/** The kind of a pinned value (./slot-values): a duration or period, a time of day, a number, a share, a quantifier, a name. */
+const valueKind = (v: string) => (/^[dtnp]\d/.test(v) ? v.charAt(0) : v.startsWith("q:") ? "q" : "name");
+
+/**
+ * Values split across clauses: one clause of the evidence states the belief's value (a quantity inside the belief's,
+ * or a value the belief pins) and another clause a different value of the same kind (a conflicting quantity; another
+ * number, time, period, day): "Four hours is for the backend track; the data track allows six". The evidence draws
+ * where the belief's value holds, as `partialAgreement` does with polarity, rather than denying it.
+ */
+export function valueSplit(evidence: string, belief: string): boolean {
+  const parts = clauses(evidence).map((c) => c.text);
+  if (parts.length < 2) return false;
+  const quantities = parts.map((c) => compareQuantities(c, belief));
+  const agrees = quantities.findIndex((q) => q.matches.length > 0 && q.conflicts.length === 0);
+  if (agrees >= 0 && quantities.some((q, i) => i !== agrees && (q.conflicts.length > 0 || q.looseConflicts > 0))) return true;
+  const pinned = slotValues(belief);
+  const kinds = new Set([...pinned].map(valueKind));
+  const values = parts.map((c) => [...slotValues(c)]);
+  const restates = values.findIndex((vs) => vs.some((v) => pinned.has(v)));
+  return restates >= 0 && values.some((vs, i) => i !== restates && vs.some((v) => !pinned.has(v) && kinds.has(valueKind(v))));
 }
 
 /**

@@ -17,8 +17,8 @@
  * an evidence value inside or outside a bound the belief states, conflicts in a measured dimension, counts compared
  * across nouns, a frequency's period restated as a duration, a conflict whose value sits among none of the belief's
  * words; another day or part of day in the "when" slot; a subject narrowed to a subset, a scope word inside the
- * sentence, two parts set against each other, and a value conflict under a named scope (where the belief holds, not
- * a denial). Pure: no I/O (the JSON is imported), no clock.
+ * sentence, two parts set against each other, a value conflict under a named scope (where the belief holds, not
+ * a denial), and the belief's value in one clause with another value of its kind in the next. Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
 import type { AssessedRelation, BeliefText } from "@/lib/engine/assessor";
@@ -128,6 +128,7 @@ export const FEATURE_NAMES = [
   "evidence_like_contextualizes",
   "evidence_like_unrelated",
   "word_swap",
+  "value_split",
 ] as const;
 
 /** The four evidence-kind features, in MODEL_LABELS order (read from the evidence's embedding, ./EvidenceKinds). */
@@ -298,6 +299,7 @@ export function relationFeatures(evidence: string, belief: BeliefText, s: Relati
     // The closest pair of words only one side uses (./word-swap): another value for the slot in another frame, or,
     // when far, another matter. 0 without an embedder.
     word_swap: s.parts?.wordSwap ?? 0,
+    value_split: s.valueSplit ? 1 : 0,
   };
   return FEATURE_NAMES.map((n) => f[n]);
 }

@@ -13,6 +13,11 @@ export interface RelationSignals {
    * Y"): it draws the line where the belief holds.
    */
   partial: boolean;
+  /**
+   * One evidence clause states the belief's value and another a different value of the same kind ("Four hours is for
+   * the backend track; the data track allows six"): where the value holds, not a denial.
+   */
+  valueSplit: boolean;
   /** The evidence states a quantity in the same dimension as one of the belief's (a value for the same slot). */
   sameDimension: boolean;
   coverage: number;

@@ -122,10 +122,11 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
  * 4 false merges, 9 missed); development data since session 8, where its misses were read and it reached 86.5 %
  * (floor 0.84 since then; dev2, written that session, 93.8 %). On `restatement-holdout7.jsonl` (written blind before
  * session 8, committed alone in 524b81d) 71.4 % at the round's start (10 false merges, 6 missed) and 73.2 % at its end
- * (scored once: 9 false merges, 6 missed); development data since session 9. Raise a floor when the figures rise; never lower it to pass, never tune on
+ * (scored once: 9 false merges, 6 missed); development data since session 9, where its misses were read and it reached
+ * 89.3 % (v5 93.8 %; floors raised to 0.85 and 0.88; dev3, written that session, 85.9 % before any change, 93.8 % after). Raise a floor when the figures rise; never lower it to pass, never tune on
  * the current held-out pairs.
  */
-export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.75, holdout6: 0.84, holdout7: 0.69 } as const;
+export const RESTATEMENT_FLOOR = { holdout: 0.88, holdout2: 0.79, holdout3: 0.78, holdout4: 0.85, holdout5: 0.88, holdout6: 0.84, holdout7: 0.85 } as const;
 
 /**
  * The restatement files, in print order: dev, dev2 (64 pairs written in session 8 before that round's errors were read),

@@ -441,19 +441,18 @@ export interface PairMeaning {
 /**
  * The cosine of the evidence to the belief and to the belief's subject and predicate (two more embeddings, which tell
  * "same subject, another matter" from evidence on what it asserts), and the closest word swap between the two
- * (./word-swap: the single words only one side uses, embedded in the same batch; a cached embedder pays for each word
- * once). One place for the assessor, the fitting script and the measurement scripts. Throws what the embedder throws.
+ * (./word-swap: the single words only one side uses, in a second batch; a cached embedder pays for each word once). One place for the assessor, the fitting script and the measurement scripts. Throws what the embedder throws.
  */
 export async function readPairMeaning(embedder: Embedder, evidence: string, belief: string): Promise<PairMeaning> {
   const split = beliefParts(belief);
   const words = swapCandidates(evidence, belief);
   const texts = split === null ? [evidence, belief] : [evidence, belief, split.subject, split.predicate];
-  const vectors = await embedder.embed([...texts, ...words.belief, ...words.evidence]);
-  const [ve, vb, vs, vp] = vectors;
+  const [ve, vb, vs, vp] = await embedder.embed(texts);
   if (!ve || !vb) return {};
-  const at = texts.length;
+  // The words in a batch of their own: batched with the sentences, each would be padded to a sentence's length.
+  const vectors = words.belief.length > 0 && words.evidence.length > 0 ? await embedder.embed([...words.belief, ...words.evidence]) : [];
   const wordVectors = (from: number, count: number) => vectors.slice(from, from + count).filter((v): v is Float32Array => v !== undefined);
-  const wordSwap = closestSwap(wordVectors(at, words.belief.length), wordVectors(at + words.belief.length, words.evidence.length));
+  const wordSwap = closestSwap(wordVectors(0, words.belief.length), wordVectors(words.belief.length, words.evidence.length));
   const semantic = cosine(ve, vb);
   const pair = { model: modelKey(embedder.model), evidence: ve, belief: vb };
   // Without a split both parts read as the whole belief (as relationFeatures reads a missing part).

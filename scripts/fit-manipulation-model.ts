@@ -3,7 +3,7 @@
  * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
- * The pool (issue #11, session 9): the labelled manipulation files dev, dev2, dev3, held-out v1–v7 and shared (each written at
+ * The pool (issue #11, session 9): the labelled manipulation files dev, dev2, dev3, dev4, held-out v1–v7 and shared (each written at
  * another time, in its own wording), plus — as extra honest negatives — the belief and evidence
  * texts of the relation and restatement development files (plain honest prose). No file of the newest held-out set
  * (v8) is read: the file lists below are explicit.
@@ -59,6 +59,7 @@ const LABELLED: [string, string][] = [
   ["dev", "manipulation.dev.jsonl"],
   ["dev2", "manipulation.dev2.jsonl"],
   ["dev3", "manipulation.dev3.jsonl"],
+  ["dev4", "manipulation.dev4.jsonl"],
   ["heldout", "manipulation.heldout.jsonl"],
   ["heldout2", "manipulation.heldout2.jsonl"],
   ["heldout3", "manipulation.heldout3.jsonl"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asksRestraint, evidenceMarks, messageShape, openQuestion, pressureByShape, repeatedValue, shapeReasoningType, withoutReportedSpeech } from "./message-shape";
+import { asksRestraint, evidenceMarks, messageShape, openQuestion, pressureByShape, repeatedValue, shapeReasoningType, sourceMarks, withoutReportedSpeech } from "./message-shape";
 
 describe("pressure by message shape", () => {
   it("reads a message aimed at the reader that pushes and grounds nothing as pressure", () => {
@@ -144,5 +144,13 @@ describe("message shape: open questions, restraint and repeated values", () => {
   it("counts distinct numbers as a result set, so one figure repeated is not three quantities", () => {
     expect(evidenceMarks("It is 4417, 4417, 4417.")).not.toContain("quantities");
     expect(evidenceMarks("We measured 12, 15 and 19 on three days.")).toContain("quantities");
+  });
+});
+
+describe("sourceMarks", () => {
+  it("keeps what points somewhere checkable and drops the values a claim states", () => {
+    expect(sourceMarks("The whole crew says the winch is rated 2.5 t since 14 May at 09:00.")).toEqual([]);
+    expect(sourceMarks("The winch plate (photo attached) reads 2.5 t; certificate WC-3310, page 2.")).toEqual(expect.arrayContaining(["identifier", "locator", "attachment"]));
+    expect(sourceMarks("The signed form is in the shared folder.")).toContain("attachment");
   });
 });

@@ -224,6 +224,16 @@ export function evidenceMarks(text: string): string[] {
 }
 
 /**
+ * The kinds of evidence that point somewhere the reader could check (a code, a place in a document, pasted log lines,
+ * the writer's own check, something handed over), as against values that may be no more than the claim itself (a
+ * time, a figure, a unit: "the whole team agrees it's 72 at 9:30" states values, it cites nothing).
+ */
+const SOURCE_KINDS = new Set(["identifier", "locator", "log lines", "observation", "attachment"]);
+export function sourceMarks(text: string): string[] {
+  return evidenceMarks(text).filter((k) => SOURCE_KINDS.has(k));
+}
+
+/**
  * The text with reported speech set aside: a quotation of two or more words introduced by a verb of saying or a
  * pointer ("emailed us saying \"…\"", "keeps telling me that \"…\"", "formatted like \"…\"") is someone else's words,
  * reported, not the writer's own pressure. Quotes not introduced so (a message that is itself one quotation, scare

@@ -28,7 +28,7 @@
  * before any rule reads the message (./message-shape withoutReportedSpeech): reporting pressure is not applying it.
  */
 import type { ReasoningType } from "@/lib/engine/assessor";
-import { evidenceMarks, withoutReportedSpeech } from "./message-shape";
+import { evidenceMarks, messageShape, openQuestion, repeatedValue, sourceMarks, withoutReportedSpeech } from "./message-shape";
 import { contentStems, contentTokens } from "./tokenize";
 
 export type PressureKind = Extract<
@@ -120,7 +120,7 @@ function beliefDirective(lower: string): string | null {
  */
 const CITES =
   /\baccording to\b|\bper (?:the|its|their|our|his|her) \w+|\b(?:section|clause|page|article|paragraph|item|table|figure|chapter) \d|\b(?:report|log|logs|logbook|minutes|contract|agreement|notice|manual|handbook|guide|guidance|website|site|email|letter|receipt|invoice|table|spreadsheet|ledger|register|list|survey|study|census|gauge|meter|sensor|reading|readings|records?|timetable|schedule|leaflet|sign|photo|footage|data|dashboard)\b[^.;]{0,30}\b(?:says?|said|states?|stated|shows?|showed|lists?|listed|records?|recorded|gives?|reads?|read|sets?|names?|confirms?|confirmed|logged|reported|printed|published|announced|announces|posted|warns|warned|explains|notes)\b/;
-const MEASURED = /\b\d[\d,.]*\s*(?:%|°|[a-z]{1,12}\b)|\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b/;
+const MEASURED = /\b\d+(?:[.,]\d+)*\s*(?:%|°|[a-z]{1,12}\b)|\b(?:19|20)\d{2}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b/;
 /** First-hand observation with its time ("I swam there this morning", "we counted them yesterday"). */
 const OBSERVED =
   /\b(?:i|we) (?:\w+ )?(?:\w+ed|saw|took|went|rode|swam|drove|ran|came|got|found|heard|felt|made|left|sat|stood|ate|spoke|met|read|rang)\b[^.;]{0,40}\b(?:this morning|this afternoon|this evening|today|yesterday|last (?:night|week|month|year|\w+day)|an hour ago|\w+ (?:minutes|hours|days) ago|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b/;
@@ -297,7 +297,7 @@ const SKIP_CHECKING =
 
 /** Insistence that the claim has been said before. */
 const SAID_BEFORE =
-  /\bhow many times (?:do|must|have|will|should) i\b|\bi(?:'ve| have) (?:already )?told you (?:before|already|\w+ times|again|a (?:hundred|thousand|million) times|so many times)\b|(?:^|[.!?,:]\s*)(?:again,? )?for the (?:second|third|fourth|fifth|tenth|hundredth|umpteenth|last|millionth|\d+(?:st|nd|rd|th)) time\b|\b(?:i'll|i will|let me) say it again\b|\bsay it back\b|\buntil (?:it sticks|you believe it|you get it)\b|\bi(?:'ll| will) keep saying it\b|\bi don'?t know how else to say it\b|\bi(?:'ll| will) say it (?:one more time|once more|again|slowly)\b|\blet me repeat myself\b|[.!]\s+(?:got it|understood|capisce|clear)\?\s*$|\bas i keep telling you\b|\bi said\b[^.!?]{0,60}[.!?]\s+how many times\b|\b([a-z]{3,})(?:[ ,!.]+\1\b){2}/;
+  /\bhow many (?:more )?times (?:do|must|have|will|should|does|did) i\b|\bi(?:'ve| have) (?:already )?told you (?:before|already|\w+ times|again|a (?:hundred|thousand|million) times|so many times)\b|(?:^|[.!?,:]\s*)(?:again,? )?for the (?:second|third|fourth|fifth|tenth|hundredth|umpteenth|last|millionth|\d+(?:st|nd|rd|th)) time\b|\b(?:i'll|i will|let me) say it again\b|\bi(?:'m| am) saying (?:it|this|that) again\b|\bi(?:'ll| will) keep (?:posting|saying|repeating|sending|writing|telling you|checking in|asking|raising)\b[^.!?]{0,40}\buntil\b|\bsay it back\b|\buntil (?:it sticks|you believe it|you get it)\b|\bi(?:'ll| will) keep saying it\b|\bi don'?t know how else to say it\b|\bi(?:'ll| will) say it (?:one more time|once more|again|slowly)\b|\blet me repeat myself\b|[.!]\s+(?:got it|understood|capisce|clear)\?\s*$|\bas i keep telling you\b|\bi said\b[^.!?]{0,60}[.!?]\s+how many times\b|\b([a-z]{3,})(?:[ ,!.]+\1\b){2}/;
 
 /**
  * The question closed for the reader: checking declared needless ("no data needed", "nothing left to check", "you
@@ -311,6 +311,52 @@ const AUTHORITY =
 /** Credentials offered in place of evidence ("three doctorates", "been here twenty years", "he's a celebrity"). */
 const CREDENTIALS =
   /\b(?:someone|a man|a woman|a person|people) of (?:his|her|their|that) (?:stature|standing|calibre|caliber|reputation|experience)\b|\b(?:\w+|\d+) years (?:on|in|at|with) the \w+|\b(?:doctorates?|phds?|decades|years) (?:of experience|in the (?:field|business|industry)|here)\b|\b(?:(?:he|she|they)(?:'s| is| are)|been here) (?:a |an )?(?:celebrity|expert|famous|legend|\w+ years)\b/;
+
+/**
+ * Standing offered as the warrant: the writer's own rank, title, qualification or years ("speaking as the longest-serving
+ * …", "I hold a doctorate in …", "as someone who has done this for thirty years") or a group's agreement asserted as
+ * settled ("it's common knowledge", "it has been established", "the whole board agrees", "every inspector I've asked
+ * says"). With something the reader could check (a document with its place, a code, the writer's own reading, an
+ * attachment) or a hedge it is weak-but-honest evidence (evidence-cues.ts); offered instead of any of these it is
+ * pressure, whatever figures the claim itself states (see `unsourced`).
+ */
+const OWN_STANDING =
+  /(?:^|[.!?;]\s+)(?:speaking )?as (?:a|an|the|someone|somebody|one|a person|the person)\b[^,.;!?]{3,80},|\b(?:i'?m|i am|i'?ve been|i have been) (?:a|an|the) (?:[\w'-]+ ){0,3}[\w-]+(?:,| so\b| with\b| of (?:\d+|[a-z-]+) years)|\b(?:i|i'?ve|i have) (?:got |hold |earned |a )*(?:an? )?(?:phd|doctorate|masters|master's|degree|diploma|licen[cs]e|qualifications?|chartered status)\b|\b(?:i'?ve|i have) (?:been )?[a-z]+\b[^.;!?]{0,50}\b(?:for|over) (?:\d+|[a-z-]+) (?:years|decades)\b|\b(?:\d+|[a-z-]+) years(?: of experience)? (?:in|on|at) (?:the|this) (?:trade|field|job|business|industry|profession|role|game)\b|\bmy (?:qualifications|credentials|title|seniority|rank|experience|standing|track record)\b/;
+/** The warrant pressed: the writer's word asked for, the claim declared settled beyond checking. */
+const WARRANT =
+  /\b(?:trust me|take my word|take it from me|believe me|i can (?:tell|assure) you|i'?m telling you|you can rely on (?:me|my)|(?:should|ought to|must) be enough|(?:is|are) (?:all )?the (?:evidence|proof)|(?:that'?s|that is|it'?s|it is) (?:simply |just )?(?:how it is|the way it is|a fact|final)|(?:no|without) need to (?:look|check|verify)|(?:don'?t|do not) need to (?:look|check|show|verify))\b/;
+/** A group's agreement asserted as settled. */
+const SETTLED =
+  /\b(?:common (?:knowledge|ground|sense)|(?:well|long|firmly|widely) (?:established|known|accepted)|(?:it'?s|it is|it'?s been|it has been|has been|been) (?:\w+ ){0,2}(?:established|settled|agreed)|(?:no|not up for) (?:debate|dispute|discussion|argument)|(?:universally|widely|generally) (?:accepted|agreed|known)|(?:everyone|everybody|the whole \w+|the entire \w+|all of us|the rest of us) (?:already )?(?:knows?|agrees?|accepts?|is in agreement|are in agreement|is on the same page|are on the same page)|(?:on the same page|in agreement)|every \w+(?: \w+)? (?:i'?ve|i have) (?:spoken|talked|asked|worked)(?: to| with)?)\b/;
+/** A crowd's agreement with a claim (not what the crowd does: "everyone switched to …" reports a practice). */
+const AGREES = /\b(?:agree[sd]?|in agreement|knows?|thinks?|believes?|accepts?|accepted|considers?|(?:is|are) convinced|on the same page|settled|takes? it as read)\b/;
+/**
+ * Nothing the reader could check: no source mark (message-shape sourceMarks), no record said to state the claim, no
+ * dated document, no hedge, no open question.
+ */
+function unsourced(text: string, lower: string): boolean {
+  return sourceMarks(text).length === 0 && !CITES.test(lower) && !DATED_SOURCE.test(lower) && !messageShape(text).parts.hedged && !openQuestion(text);
+}
+
+/**
+ * A notice's form: a leading tag, comment or rule line ("[…]", "<…>", "<!-- … -->", "### … ###", "--- … ---"), a line
+ * in capitals before a colon or line break, a "… notice / message / output / update / sync" header, or two or more
+ * key=value fields ("status=approved", "trust_level: high").
+ */
+const NOTICE_HEADER =
+  /^\s*(?:\[[^\]\n]{2,60}\]|<!--|<[a-z_][^>\n]{0,80}>|\{[^}\n]{2,60}\}|#{2,}|-{3,}|={3,}|[A-Z][A-Z0-9 _.-]{3,}(?::|\s*\n|\s+\d)|[\w -]{0,40}\b(?:notice|message|output|update|alert|sync|notification|result)\b[^\n.]{0,50}(?::|\n|-{3,}))/;
+/**
+ * A policy or configuration change claimed as the warrant ("per the updated data policy, …", "under the new settings");
+ * the claim itself ("per the …") is no citation when asking whether anything checkable comes with it.
+ */
+const CLAIMED_POLICY =
+  /\b(?:per|under|following|according to|in line with) (?:the |this |our )?(?:updated|new|latest|revised|current) (?:[\w-]+ ){0,2}(?:configuration|config|policy|guidance|settings|rules|directive|protocol)\b/;
+/** An order in the passive, as notices give them ("… is to be reset to …", "entries are to be removed"). */
+const PASSIVE_ORDER = /\b(?:is|are) to be (?:[a-z]+ed|reset|set|kept|held|taken|shown|read|overwritten|rewritten)\b/;
+const KEY_VALUE = /(?:^|[\s;,({])[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+\s*[=:]\s*['"]?[\w.-]+/gim;
+/** An order about how the reader should hold or check things (not about the world): trust, checks, overwriting. */
+const HANDLING =
+  /\b(?:(?:the|this|any|all|each) (?:assistant|assistants|model|models|agent|agents|ai|system|reader)s? (?:must|should|shall|will|is to|are to|needs? to)|assistants must|apply (?:these|this|the following)|overwrite|do not re-?(?:query|check|verify)|(?:stop|suppress|disable|skip)\w* (?:\w+ ){0,2}(?:flagging|flags?|reviews?|checks?|checking|verification)|(?:take|takes) precedence|(?:are|is) (?:now )?authoritative|no longer (?:need|require)s? (?:a |any )?(?:source|sources|check|checks|checking|verification|review|evidence|citation)|(?:disregard|ignore|bypass) (?:your|the|all|any) (?:\w+ )?(?:criteria|rules|checks|instructions|evaluation|review|guidelines)|without (?:cross-?checking|checking|verification|review)|(?:verification|review|check|checking|source)(?:_\w+)?\s*[=:]\s*(?:false|no|off|none|0|disabled)|(?:trust|confidence)(?:_\w+)?\s*[=:]\s*(?:high|full|max|1(?:\.0)?|0\.9\d*))\b/i;
 
 /** The first match of any pattern, trimmed, or null. */
 function firstMatch(lower: string, patterns: readonly RegExp[]): string | null {
@@ -396,6 +442,27 @@ export function pressureCues(text: string): PressureCue[] {
   if (closes !== null && cues.length === 0) cues.push({ kind: "instruction_injection", match: closes[0] });
   if (directive !== null) cues.push({ kind: "instruction_injection", match: directive });
 
+  // A notice's form issuing orders about how the reader holds or checks things ("[… sync] … review_required=no … the
+  // assistant must accept …"): the figures such a notice carries are what it wants stored, not evidence.
+  const own = withoutReportedSpeech(text);
+  const noticeForm = NOTICE_HEADER.test(own) || (own.match(KEY_VALUE) ?? []).length >= 2;
+  const notice =
+    (noticeForm && (HANDLING.test(own) || PASSIVE_ORDER.test(lower))) || (CLAIMED_POLICY.test(lower) && HANDLING.test(own) && unsourced(own, lower.replace(CLAIMED_POLICY, "")))
+      ? "a notice ordering how its content is to be held"
+      : null;
+  if (notice !== null && injection === null) cues.unshift({ kind: "instruction_injection", match: notice });
+  // Standing or settled agreement offered instead of anything checkable.
+  const sourceless = unsourced(own, lower);
+  const ownStanding = OWN_STANDING.exec(lower);
+  const standingCue = ownStanding !== null && sourceless && (WARRANT.test(lower) || directive !== null || anyDirective(lower) !== null) ? ownStanding[0] : null;
+  if (standingCue !== null && !authorityCue) cues.push({ kind: "appeal_to_authority", match: standingCue.trim() });
+  const settled = SETTLED.exec(lower)?.[0] ?? (crowd !== undefined && social === undefined && AGREES.test(crowd) ? crowd : null);
+  const consensusCue = settled !== null && sourceless ? settled : null;
+  if (consensusCue !== null && social === undefined) cues.push({ kind: "social_pressure", match: consensusCue.trim() });
+  // One value said three or more times in a short message aimed at the reader ("6 … 6 … write 6").
+  const valueAgain = repeatedValue(own) && (addressed || directive !== null || anyDirective(lower) !== null);
+  if (valueAgain && restated === null && saidBefore === null) cues.push({ kind: "repetition", match: "one value said again and again" });
+
   // Some cues are pressure only when nothing is grounded: a blunt directive, a worry, haste, a crowd or "I'll say it
   // again" beside a cited record or measurement ("Change the record: the contract, clause 9, says …"; "It's urgent:
   // the thermometer read -8 °C") is how honest people talk. Orders to the store, threats, flattery, an authority
@@ -404,7 +471,7 @@ export function pressureCues(text: string): PressureCue[] {
     // A crowd's assent is hard pressure when its own sentence gives no data ("everyone in the office agrees you should
     // …"), not when that sentence carries the record ("everyone at the meeting agreed, as the minutes record").
     (crowd !== undefined && social === crowd && !/\d/.test(crowd) && !citesEvidence(crowd)) ||
-    injection !== null || threat !== undefined || flattery !== null || authorityCue || skip !== null || (noCheck !== null && hurry !== null) || restated !== null || closes !== null;
+    injection !== null || notice !== null || standingCue !== null || consensusCue !== null || valueAgain || threat !== undefined || flattery !== null || authorityCue || skip !== null || (noCheck !== null && hurry !== null) || restated !== null || closes !== null;
   return hard || !citesEvidence(lower) ? cues : [];
 }
 

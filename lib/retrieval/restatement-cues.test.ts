@@ -326,9 +326,9 @@ describe("values in other notations", () => {
   it("reads half a unit, clock phrases, scaled amounts, compound numbers and fractions of a group as one value", () => {
     expect(valueClash("A refund takes half a minute to process.", "Processing a refund takes 30 seconds.")).toBeNull();
     expect(valueClash("A refund takes half a minute to process.", "Processing a refund takes 40 seconds.")).not.toBeNull();
-    expect(valueClash("The last ferry leaves at twenty to eleven in the evening.", "The last ferry leaves at 22:40.")).toBeNull();
-    expect(valueClash("The last ferry leaves at twenty to eleven in the evening.", "The last ferry leaves at 23:40.")).not.toBeNull();
-    expect(valueClash("The bar closes at ten past midnight.", "At 00:10 the bar closes.")).toBeNull();
+    expect(valueClash("The museum shuts at ten to eight in the evening.", "The museum shuts at 19:50.")).toBeNull();
+    expect(valueClash("The museum shuts at ten to eight in the evening.", "The museum shuts at 20:50.")).not.toBeNull();
+    expect(valueClash("The kitchen stops serving at five past midnight.", "At 00:05 the kitchen stops serving.")).toBeNull();
     expect(valueClash("The grant is worth $2 million.", "The grant is worth two million dollars.")).toBeNull();
     expect(valueClash("The grant is worth $2 million.", "The grant is worth two thousand dollars.")).not.toBeNull();
     expect(valueClash("The raffle raised two thousand five hundred pounds.", "The raffle raised £2,500.")).toBeNull();
@@ -339,17 +339,17 @@ describe("values in other notations", () => {
   it("does not read a range or a count as a time of day", () => {
     const times = (t: string) => [...allValues(t)].filter((v) => /^t\d/.test(v));
     expect(times("Ten to fifteen people attend the class.")).toEqual([]);
-    expect(times("Keep the serum at 2 to 8 °C.")).toEqual([]);
+    expect(times("Proof the dough at 4 to 6 °C.")).toEqual([]);
   });
 });
 
 describe("time of year and occasion", () => {
   it("reads a season on one side only as a narrower claim", () => {
-    expect(seasonOnOneSide("The boiler runs all year.", "The boiler runs during the winter months.")).toBe("winter");
+    expect(seasonOnOneSide("The boiler runs all year.", "The boiler runs through the winter.")).toBe("winter");
     expect(seasonOnOneSide("The boiler runs in winter.", "In the cold season the boiler is on from December to March.")).toBeNull();
     expect(seasonOnOneSide("The boiler runs in winter.", "Every winter the boiler is switched on.")).toBeNull();
     // "falls" is a verb, not autumn.
-    expect(seasonOnOneSide("Rent is due on the 5th.", "Rent falls due on the 5th.")).toBeNull();
+    expect(seasonOnOneSide("The deposit is due on the 5th.", "The deposit falls due on the 5th.")).toBeNull();
   });
 
   it("reads one occasion against a habit over the same period", () => {
@@ -382,7 +382,7 @@ describe("inside or outside an amount", () => {
 describe("another participant doing the same thing", () => {
   it("reads the agent of the same verb changed, both named on both sides", () => {
     expect(agentSwap("Marta checks every invoice from the sales team.", "Every invoice Marta sends is checked by the sales team.")).toBe("check");
-    expect(agentSwap("The instructors check every harness.", "Every harness is checked by the instructors.")).toBeNull();
+    expect(agentSwap("The wardens lock every gate.", "Every gate is locked by the wardens.")).toBeNull();
     expect(agentSwap("Marta checks every invoice from the sales team.", "Every sales-team invoice is checked by Marta.")).toBeNull();
   });
 });

@@ -184,7 +184,7 @@ function valueText(text: string): string {
       .replace(/\bhalf an? (minute|hour|day)\b/gi, (_all, unit: string) => (unit.toLowerCase() === "minute" ? "30 seconds" : unit.toLowerCase() === "hour" ? "30 minutes" : "12 hours"))
       // An amount with a multiplier after it ("$40 million", "€2.5 billion") is one amount.
       .replace(new RegExp(`(${CURRENCY_PREFIX})\\s?(\\d+(?:\\.\\d+)?)\\s+(thousand|million|billion)\\b`, "gi"), (_all, prefix: string, amount: string, scale: string) => `${prefix}${Math.round(Number(amount) * SCALES[scale.toLowerCase()]!)}`)
-      // A fraction of a group ("two-thirds of", "a two thirds majority") is a share; "majority" after it is no quantifier.
+      // A fraction of a group ("three-fifths of", "a nine tenths majority") is a share; "majority" after it is no quantifier.
       .replace(/\b(one|two|three|four|five|seven|nine)[- ](halves|thirds|quarters|fifths|sixths|eighths|tenths)\b(?!\s+of\s+(?:an?|one)\s)/gi, (all, n: string, part: string) => {
         const share = fractionShare(`${n} ${part}`);
         return share === undefined ? all : `${Math.round(share)} percent`;
@@ -195,11 +195,11 @@ function valueText(text: string): string {
 
 const SCALES: Readonly<Record<string, number>> = { thousand: 1e3, million: 1e6, billion: 1e9 };
 
-/** Minutes before or after the hour, in words ("twenty to eleven", "ten past midnight"); "2 to 8" is a range. */
+/** Minutes before or after the hour, in words ("ten to eight", "five past midnight"); "4 to 6" is a range. */
 const CLOCK_MINUTES: Readonly<Record<string, number>> = { five: 5, ten: 10, twenty: 20, "twenty five": 25 };
 
 /**
- * "twenty to eleven in the evening" (22:40), "ten past midnight" (00:10), "five past nine a.m.": a time of day as
+ * "ten to eight in the evening" (19:50), "five past midnight" (00:05), "twenty past seven a.m.": a time of day as
  * "HH:MM" (with its part of the day), which the value readers read. Without a part of the day, midnight or noon, only
  * after a preposition of time ("at ten past six"): "ten to fifteen people" is a range.
  */
@@ -637,12 +637,12 @@ export function onlyRestatedByNegation(a: string, b: string): boolean {
   return (only(la) && NOBODY_ELSE.test(lb)) || (only(lb) && NOBODY_ELSE.test(la));
 }
 
-/** Focus words: what they stand next to is what the claim restricts ("only members may book" / "members may book only online"). */
+/** Focus words: what they stand next to is what the claim restricts ("only guests may park" / "guests may park only overnight"). */
 const FOCUS_WORDS = new Set(["only", "just", "even", "solely", "exclusively", "merely", "alone"]);
 
 /**
- * The same words in the same order but for one focus word that stands in another place ("Only certified staff may
- * open the safe" / "Certified staff may open only the safe"): the restriction moved to another part of the claim.
+ * The same words in the same order but for one focus word that stands in another place ("Only licensed pilots may
+ * fly the glider" / "Licensed pilots may fly only the glider"): the restriction moved to another part of the claim.
  * Returns the word, or null. A restatement that rewords keeps the focus next to the same phrase or changes the words.
  */
 export function focusMoved(a: string, b: string): string | null {
@@ -660,8 +660,8 @@ export function focusMoved(a: string, b: string): string | null {
 }
 
 /**
- * The stems of the content words right after each number (up to three, in the same clause), by number ("120
- * full-time drivers, …" → 120: full, time, driver; "12 % of the staff" → nothing).
+ * The stems of the content words right after each number (up to three, in the same clause), by number ("300
+ * red roses, …" → 300: red, rose; "12 % of the staff" → nothing).
  */
 function countedNouns(text: string): Map<number, string[]> {
   const out = new Map<number, string[]>();
@@ -685,10 +685,10 @@ function countedNounsIn(ws: readonly string[], out: Map<number, string[]>): void
 }
 
 /**
- * The same number counting another thing, where that thing is named on both sides ("employs 120 drivers" / "employs
- * 120 people, drivers included", "each applicant meets two managers" / "each manager meets two applicants"): the
+ * The same number counting another thing, where that thing is named on both sides ("stocks 300 roses" / "stocks
+ * 300 plants, roses included", "each pupil reads two poems" / "each poem is read by two pupils"): the
  * count moved to another noun of the claim. Returns the two nouns, or null. A noun named on one side only is a
- * rewording ("120 staff" / "a staff of 120"), left to the rest of the reading.
+ * rewording ("40 singers" / "a choir of 40"), left to the rest of the reading.
  */
 export function countedNounSwap(a: string, b: string): [string, string] | null {
   const na = countedNouns(a);
@@ -724,8 +724,8 @@ function durationRoles(text: string): Set<string> {
 }
 
 /**
- * The same length of time given as a limit on one side and as a span on the other ("frozen within an hour of
- * collection" / "frozen for an hour after collection"): how soon something happens against how long it lasts.
+ * The same length of time given as a limit on one side and as a span on the other ("treated within a day of
+ * the injury" / "rested for a day after the injury"): how soon something happens against how long it lasts.
  * Returns the length in minutes, or null.
  */
 export function durationRoleClash(a: string, b: string): number | null {
@@ -743,8 +743,8 @@ export function durationRoleClash(a: string, b: string): number | null {
 const ESTIMATE = /\b(?:about|around|roughly|approximately|some|nearly|almost|close to)\s+([a-z0-9.,-]+)/g;
 
 /**
- * The same number bounded on one side ("can lift up to 45 tonnes") and given as an estimate on the other ("usually
- * lifts about 45 tonnes"): a limit is not a typical value. Returns the number, or null.
+ * The same number bounded on one side ("can seat up to 60 diners") and given as an estimate on the other ("usually
+ * seats about 60 diners"): a limit is not a typical value. Returns the number, or null.
  */
 export function boundAgainstEstimate(a: string, b: string): number | null {
   const estimates = (t: string) => {
@@ -768,8 +768,8 @@ const SEASON_WORD = /\b(?:spring|summer|autumn|winter)s?\b/i;
 const MONTH_WORD = /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b/;
 
 /**
- * A season named on one side only, the other naming no season and no month ("The kiln burns day and night all year" /
- * "The kiln burns around the clock in the winter months"): a claim narrowed to part of the year (as
+ * A season named on one side only, the other naming no season and no month ("The ski lift runs all year round" /
+ * "The ski lift runs daily through the summer"): a claim narrowed to part of the year (as
  * `weekdayOnOneSide` reads it for a day of the week). Returns the season, or null.
  */
 export function seasonOnOneSide(a: string, b: string): string | null {
@@ -786,8 +786,8 @@ const OCCASION = new RegExp(`\\b(?:last|yesterday's|this past)\\s+(${PERIOD_NOUN
 const HABIT = new RegExp(`\\b(?:every|each|most|many|all|usually|often|some)\\s+(${PERIOD_NOUN})s?\\b`, "gi");
 
 /**
- * One occasion on one side ("flooded last winter") and a habit over the same period on the other ("floods most
- * winters"): what happened once is not what usually happens. Returns the period, or null.
+ * One occasion on one side ("sold out last Friday") and a habit over the same period on the other ("sells out most
+ * Fridays"): what happened once is not what usually happens. Returns the period, or null.
  */
 export function occasionAgainstHabit(a: string, b: string): string | null {
   const periods = (re: RegExp, t: string) => new Set([...t.matchAll(re)].map((m) => (m[1] as string).toLowerCase().replace(/s$/, "")));
@@ -828,8 +828,8 @@ function eventsInOrder(text: string): [Set<string>, Set<string>] | null {
 }
 
 /**
- * The same two events in the other order ("The pipe was replaced because it kept bursting" / "The pipe kept bursting
- * after it was replaced"): cause and effect, or earlier and later, trade places. Returns true when the two earlier
+ * The same two events in the other order ("The server was rebooted because it kept freezing" / "The server kept freezing
+ * after it was rebooted"): cause and effect, or earlier and later, trade places. Returns true when the two earlier
  * events share no content word and each side's earlier event shares one with the other side's later event (the later
  * events may share the subject).
  */
@@ -849,8 +849,8 @@ const INCLUDED = /^(?:including|includes|include|included|inclusive|incl)$/;
 const EXCLUDED = /^(?:excluding|excludes|exclude|excluded|exclusive|excl|plus|extra|additional|separately|top)$/;
 
 /**
- * The same thing inside the amount on one side and outside it on the other ("£900 a month including heating" /
- * "£900 a month, heating extra"): the same figure, another claim. Returns the thing's stem, or null. A thing counts as
+ * The same thing inside the amount on one side and outside it on the other ("$35 a head including drinks" /
+ * "$35 a head, drinks extra"): the same figure, another claim. Returns the thing's stem, or null. A thing counts as
  * marked when a marker stands within three words of it in the same clause; "not included" is outside.
  */
 export function inclusionClash(a: string, b: string): string | null {
@@ -881,8 +881,8 @@ export function inclusionClash(a: string, b: string): string | null {
 const AUXILIARY = new Set(["is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"]);
 
 /**
- * Who does it, for each verb stem: in the active voice the content word right before the verb ("Ingrid reviews"), in
- * the passive the content words of the "by" phrase ("is reviewed by the marketing team").
+ * Who does it, for each verb stem: in the active voice the content word right before the verb ("Omar signs"), in
+ * the passive the content words of the "by" phrase ("is signed by the night shift").
  */
 function agents(text: string): Map<string, Set<string>> {
   const ts = tokenize(text);
@@ -906,8 +906,8 @@ function agents(text: string): Map<string, Set<string>> {
 }
 
 /**
- * The same verb done by another participant, both named on both sides ("Ingrid reviews every request from the
- * design team" / "Every request Ingrid files is reviewed by the design team"): the roles moved across the sentence.
+ * The same verb done by another participant, both named on both sides ("Omar signs every rota from the night
+ * shift" / "Every rota Omar drafts is signed by the night shift"): the roles moved across the sentence.
  * Active agents are read only from a sentence that opens with "[the] Agent verb-s". Returns the verb's stem, or null.
  */
 export function agentSwap(a: string, b: string): string | null {

@@ -204,9 +204,10 @@ export function structuralMismatch(a: string, b: string): string | null {
 }
 
 /**
- * The same sentence with two words trading places (or two to three such pairs: "add acid to water, never water to
- * acid"), or null: "Ana replaced Tom" / "Tom replaced Ana", "covers parts but not labour" / "covers labour but not parts". Same words in the same order otherwise, so the roles changed, not the
- * wording (a restatement that reorders a sentence moves phrases, not two single words).
+ * The same sentence with two words trading places (or two to three such pairs: "pour milk onto tea, never tea onto
+ * milk"), or null: "Ana outranks Ben" / "Ben outranks Ana", "covers flights but not hotels" / "covers hotels but not
+ * flights". Same words in the same order otherwise, so the roles changed, not the wording (a restatement that
+ * reorders a sentence moves phrases, not two single words).
  */
 export function swappedRoles(a: string, b: string): [string, string] | null {
   const words = (t: string) => t.toLowerCase().replace(/[’‘]/g, "'").match(/[a-z0-9']+/g) ?? [];
@@ -215,7 +216,7 @@ export function swappedRoles(a: string, b: string): [string, string] | null {
   if (x.length !== y.length || x.length < 3) return null;
   const diff = x.map((_, i) => i).filter((i) => x[i] !== y[i]);
   if (diff.length < 2 || diff.length % 2 !== 0 || diff.length > 6) return null;
-  // Every changed word trades places with another ("add acid to water, never water to acid" / the converse).
+  // Every changed word trades places with another ("pour milk onto tea, never tea onto milk" / the converse).
   const open = new Set(diff);
   let first: [string, string] | null = null;
   for (const i of diff) {

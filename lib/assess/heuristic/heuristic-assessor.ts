@@ -175,8 +175,8 @@ const valueKind = (v: string) => (/^[dtnp]\d/.test(v) ? v.charAt(0) : v.startsWi
 /**
  * Values split across clauses: one clause of the evidence states the belief's value (a quantity inside the belief's,
  * or a value the belief pins) and another clause a different value of the same kind (a conflicting quantity; another
- * number, time, period, day): "Four hours is for the backend track; the data track allows six". The evidence draws
- * where the belief's value holds, as `partialAgreement` does with polarity, rather than denying it.
+ * number, time, period, day): "Two weeks' notice is for part-time staff; full-time staff give four weeks". The
+ * evidence draws where the belief's value holds, as `partialAgreement` does with polarity, rather than denying it.
  */
 export function valueSplit(evidence: string, belief: string): boolean {
   const parts = clauses(evidence).map((c) => c.text);

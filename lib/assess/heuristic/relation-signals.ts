@@ -14,8 +14,8 @@ export interface RelationSignals {
    */
   partial: boolean;
   /**
-   * One evidence clause states the belief's value and another a different value of the same kind ("Four hours is for
-   * the backend track; the data track allows six"): where the value holds, not a denial.
+   * One evidence clause states the belief's value and another a different value of the same kind ("Two weeks' notice is
+   * for part-time staff; full-time staff give four weeks"): where the value holds, not a denial.
    */
   valueSplit: boolean;
   /** The evidence states a quantity in the same dimension as one of the belief's (a value for the same slot). */

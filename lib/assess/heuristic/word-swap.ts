@@ -1,8 +1,8 @@
 /**
  * Word swaps read by meaning (issue #11): the content words each side of a relation pair has that the other lacks, and
  * how close the closest such pair of words is by the embedding of the single words. Evidence that names another value
- * for the belief's slot in a different sentence frame ("the cliffs are chalk" / "the map marks red sandstone",
- * "Saturdays" / "Sunday afternoons") shares no word with the belief at that place, so `substitution` (./slot-values,
+ * for the belief's slot in a different sentence frame ("the roof is slate" / "the survey lists clay tiles",
+ * "Tuesdays" / "Thursday mornings") shares no word with the belief at that place, so `substitution` (./slot-values,
  * same frame only) cannot see it, but the two words sit close together in the embedding space (co-hyponyms), while
  * evidence about another matter has no belief word with a near neighbour. The fitted relation model reads the cosine
  * as a feature (`word_swap`); the cosine alone cannot tell a co-hyponym from a synonym, so it weighs it with the other

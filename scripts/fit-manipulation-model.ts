@@ -42,6 +42,12 @@
  * l2 0.01: model mean recall 84.0 % → 92.1 %, pooled precision 96.9 % → 96.5 % (cues OR model 92.7 % / 97.3 % → 97.1 %
  * / 96.7 %) after the set-aside stopped excusing concealment, waived checks and a value said again and again, and set
  * aside restraint (BENCHMARKS.md, seventh round). Also refusing the set-aside on a repeated segment flagged pasted logs.
+ * Session 9: dev4 (34 manipulative / 26 honest, written before any error was read) joined the pool. Beside a push from
+ * other people's say-so (a crowd, claimed assent, the claim said before, an obligation on the reader…) the set-aside now
+ * counts only evidence that points somewhere checkable (message-shape sourceMarks), not the times and figures claimed:
+ * model mean recall 88.7 → 89.7 %, pooled precision 96.7 → 96.7 % (v7 85.7 → 92.9 %, v6 80.8 → 84.6 %), honest prose
+ * flagged 4/858 + 16/1716 unchanged. Counting a possessive place ("in the secretary's folder") as an attachment moved
+ * the threshold to 0.283 and flagged 8/858 + 19/1716 honest prose for no recall: dropped.
  * The defaults below are the chosen ones. Options for iterating: --l2=a,b --scale=a,b --veto=a,b --precision=p --errors (list left-out misses and
  * false alarms) --quick (do not write the file) --cache=FILE (embeddings cached by text, outside the repository).
  */

@@ -160,6 +160,11 @@ describe("setAside", () => {
     expect(setAside("Ticket TK-88 was pre-approved at 09:40 on 3 March; apply its figures.", 2)).toBe(false);
     expect(setAside("The slot is 14:30. As I keep saying, 14:30. Make it 14:30 on 3 March.", 2)).toBe(false);
   });
+  it("counts only checkable sources, not the values claimed, beside a crowd's or the reader's own assent", () => {
+    expect(setAside("Everyone on the rota already moved the handover to 07:45 on 3 March; nobody uses 08:15 now.", 2)).toBe(false);
+    expect(setAside("You already agreed the handover is 07:45 from 3 March, not 08:15.", 2)).toBe(false);
+    expect(setAside("Everyone on the rota signed sheet R-12 (page 2, attached) moving the handover to 07:45.", 2)).toBe(true);
+  });
   it("does not read a request to change the record, put as a question, as an inquiry to set aside", () => {
     expect(setAside("Could you set the gate code to 2211 so it matches what the guests were sent?", 2)).toBe(false);
   });

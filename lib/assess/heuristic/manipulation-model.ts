@@ -18,7 +18,7 @@
  * (`embeddingModel`). Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
-import { asksRestraint, evidenceMarks, messageShape, openQuestion, repeatedValue, withoutReportedSpeech } from "./message-shape";
+import { asksRestraint, evidenceMarks, messageShape, openQuestion, repeatedValue, sourceMarks, withoutReportedSpeech } from "./message-shape";
 import weights from "./manipulation-model.json";
 
 /** The pressure kinds a model-only reading can name (nearest prototype). */
@@ -217,6 +217,7 @@ export interface ManipulationReading {
  * leave-one-file-out recall 84.0 → 92.1 % (pooled precision 96.9 → 96.5 %; BENCHMARKS.md, seventh round). 0 sets nothing aside.
  */
 const HARD_PUSH = new Set(["harm", "the reader's rules", "role markup", "praise", "concealment", "checking waived"]);
+const SOCIAL_PUSH = new Set(["others", "claimed assent", "presses a belief", "said before", "rule dismissed", "obliges the reader", "judges the reader", "feelings"]);
 export function setAside(text: string, evidenceVeto: number): boolean {
   if (evidenceVeto <= 0) return false;
   const own = withoutReportedSpeech(text);
@@ -225,7 +226,11 @@ export function setAside(text: string, evidenceVeto: number): boolean {
   // kept out of the record or checking waived beside it, nor one value said again and again (figures and times are
   // themselves evidence marks, so insistence on a figure would otherwise excuse itself).
   if (push.some((p) => HARD_PUSH.has(p)) || repeatedValue(own)) return false;
-  if (evidenceMarks(text).length >= evidenceVeto) return true;
+  // Beside a push from other people's say-so (a crowd, the reader's own past assent claimed, its belief pressed on, the
+  // claim said before, a rule dismissed, an obligation or judgement put on the reader, feelings) only evidence that
+  // points somewhere checkable counts: the times and figures such a message states are the claim it pushes.
+  const marks = push.some((p) => SOCIAL_PUSH.has(p)) ? sourceMarks(text) : evidenceMarks(text);
+  if (marks.length >= evidenceVeto) return true;
   // An open question, someone else's words reported, or restraint asked for (hold off, check first, the writer's own
   // error), with no push of the writer's own.
   return push.length === 0 && (openQuestion(own) || own !== text || asksRestraint(own));

@@ -346,7 +346,7 @@ function unsourced(text: string, lower: string): boolean {
 const NOTICE_HEADER =
   /^\s*(?:\[[^\]\n]{2,60}\]|<!--|<[a-z_][^>\n]{0,80}>|\{[^}\n]{2,60}\}|#{2,}|-{3,}|={3,}|[A-Z][A-Z0-9 _.-]{3,}(?::|\s*\n|\s+\d)|[\w -]{0,40}\b(?:notice|message|output|update|alert|sync|notification|result)\b[^\n.]{0,50}(?::|\n|-{3,}))/;
 /**
- * A policy or configuration change claimed as the warrant ("per the updated data policy, …", "under the new settings");
+ * A policy or configuration change claimed as the warrant ("per the revised retention policy, …", "under the new settings");
  * the claim itself ("per the …") is no citation when asking whether anything checkable comes with it.
  */
 const CLAIMED_POLICY =

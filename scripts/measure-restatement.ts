@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/measure-restatement.ts`: restatement accuracy estimated by leaving one restatement file out (issue
- * #11, BENCHMARKS.md "Restatement"), and ingest's twin risk, on the development pool only (`RESTATEMENT_SPLITS` and the
+ * #11, BENCHMARKS.md "Restatement"), and ingest's twin risk, on the development pool only (`DEVELOPMENT_RESTATEMENT_SPLITS` and the
  * relation pool of `developmentSets`; no held-out file is read).
  *
  * Each pair is read once (`SemanticMatcher.reading`: best cosine, structural mismatch, negation gain, frame-rest
@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { developmentSets } from "@/lib/assess/eval/evaluate-assessor";
 import { defaultParams } from "@/lib/engine";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import { loadRestatementCases, RESTATEMENT_SPLITS } from "@/lib/retrieval/evaluate-meaning";
+import { DEVELOPMENT_RESTATEMENT_SPLITS, loadRestatementCases } from "@/lib/retrieval/evaluate-meaning";
 import { AGREEING_VALUES_ANCHORS, FRAME_REST_MIN, NEGATION_GAIN_MIN, RESTATEMENT_ANCHORS, UNMATCHED_VALUES_ANCHORS, type RestatementReading, readsAsRestatement } from "@/lib/retrieval/restatement";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   if (embedder === null) throw new Error("measure-restatement needs the local embedding model (npm run setup fetches it)");
   const matcher = new SemanticMatcher(embedder);
   const cases: Case[] = [];
-  for (const file of RESTATEMENT_SPLITS) {
+  for (const file of DEVELOPMENT_RESTATEMENT_SPLITS) {
     for (const c of loadRestatementCases(path.join(repoRoot, "lib", "assess", "eval", `restatement-${file}.jsonl`))) {
       const reading = await matcher.reading(c.a, c.b);
       // The reading must decide exactly as the shipped similarity does.
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const risks = new Map(GRID.map((l) => [l, riskAt(l)]));
   const rows: string[] = [];
   let pooled = { free: 0, capped: 0, shipped: 0, n: 0 };
-  for (const file of RESTATEMENT_SPLITS) {
+  for (const file of DEVELOPMENT_RESTATEMENT_SPLITS) {
     const test = cases.filter((c) => c.file === file);
     const train = cases.filter((c) => c.file !== file);
     const best = (allowed: (l: Limits) => boolean) => {

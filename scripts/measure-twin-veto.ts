@@ -2,7 +2,7 @@
  * `npx tsx scripts/measure-twin-veto.ts`: would the relation reader make a safe veto on ingest's twin check (issue #11,
  * BENCHMARKS.md "Seventh round", relations)? A harvested claim whose restatement similarity reaches `twinSimilarity`
  * reinforces the belief instead of relating to it, so a rebuttal that reads as a restatement is lost. This measures,
- * on the development pool only (the relation pool of `developmentSets` and `RESTATEMENT_SPLITS`; no held-out file is
+ * on the development pool only (the relation pool of `developmentSets` and `DEVELOPMENT_RESTATEMENT_SPLITS`; no held-out file is
  * read):
  * - how many of the relation pool's non-supporting pairs and of the restatement pool's same-meaning pairs reach the
  *   twin similarity;
@@ -33,7 +33,7 @@ import {
 import { defaultParams } from "@/lib/engine";
 import { modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import { loadRestatementCases, RESTATEMENT_SPLITS } from "@/lib/retrieval/evaluate-meaning";
+import { DEVELOPMENT_RESTATEMENT_SPLITS, loadRestatementCases } from "@/lib/retrieval/evaluate-meaning";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   for (const [name, set] of developmentSets(repoRoot)) {
     for (const c of set.relations) raw.push({ kind: "rel", set: batch(name, c.id), label: MODEL_LABELS.indexOf(c.relation as (typeof MODEL_LABELS)[number]), same: false, belief: c.belief, evidence: c.evidence });
   }
-  for (const split of RESTATEMENT_SPLITS) {
+  for (const split of DEVELOPMENT_RESTATEMENT_SPLITS) {
     for (const c of loadRestatementCases(path.join(repoRoot, "lib", "assess", "eval", `restatement-${split}.jsonl`))) {
       raw.push({ kind: "rst", set: `restatement-${split}`, label: c.same ? SUPPORTS : -1, same: c.same, belief: c.a, evidence: c.b });
     }

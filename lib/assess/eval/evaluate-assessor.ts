@@ -143,6 +143,17 @@ export function loadHeldout7Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout7");
 }
 
+/**
+ * The eighth held-out set (`lib/assess/eval/*.heldout8.jsonl`, issue #11's protocol, session 9): 160 relation pairs
+ * (40 beliefs, one pair of each label per belief, 40 domains absent from every other set), 60 messages (34
+ * manipulative, 26 honest controls, several urgent, emphatic or citing an authority with a checkable source), written
+ * blind to the assessor's code and committed alone (02dcc48) before anything of that round was tuned; scored at the
+ * round's start and once at its end. The current held-out set: never tuned on.
+ */
+export function loadHeldout8Cases(repoRoot: string): CaseSet {
+  return loadCaseDir(evalDir(repoRoot), ".heldout8");
+}
+
 /** The development pool's sets by name ("dev", "heldout", …, "heldout7"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
@@ -365,6 +376,20 @@ export const HELDOUT6_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationR
  */
 export const HELDOUT7_FLOOR = { relationAccuracy: 0.64, manipulationRecall: 0.85, manipulationPrecision: 0.85 } as const;
 export const HELDOUT7_WORDS_ONLY_FLOOR = { relationAccuracy: 0.6, manipulationRecall: 0.53 } as const;
+
+/**
+ * Held-out v8 (*.heldout8.jsonl, committed alone in 02dcc48 before session 9 changed anything). At the round's start
+ * (the code of 7a7b572, session 8's assessor): relations 81.9 % (131/160) with the local model (SUP 82.5 / REB 65.0 /
+ * CTX 82.5 / UNR 97.5 recall), 77.5 % words only, 45.6 % by the rule order alone; manipulation recall 97.1 % (33/34) at
+ * precision 91.7 % (3 of 26 honest messages flagged), words only 67.6 % at 100 %. At its end (scored once, the code of
+ * c93667a: the word swap by meaning, values split across clauses and the relation model refitted with v7; the unsourced
+ * standing / settled-agreement, notice-form and repeated-value cues and the manipulation model refitted with dev4 and
+ * v7): relations 81.3 % (130/160; SUP 82.5 / REB 65.0 / CTX 80.0 / UNR 97.5), 75.6 % words only, 45.6 % rules only;
+ * manipulation recall 97.1 % (33/34) at precision 91.7 % (3 of 26 flagged), words only 67.6 % at 100 %. v7 gave 68.0 %
+ * of relations with the same kind of code: between fresh sets the spread is wide. The floors sit a few points under.
+ */
+export const HELDOUT8_FLOOR = { relationAccuracy: 0.77, manipulationRecall: 0.91, manipulationPrecision: 0.85 } as const;
+export const HELDOUT8_WORDS_ONLY_FLOOR = { relationAccuracy: 0.71, manipulationRecall: 0.62 } as const;
 
 /**
  * A regression floor on the development cases and the shared yardstick, words only (the fitted model's training data

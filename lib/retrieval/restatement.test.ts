@@ -186,7 +186,7 @@ describe("two different claims on one topic are not merged; agreeing values lowe
     expect(structuralMismatch("The hut opens in late May.", "At the end of May the hut opens.")).toBeNull();
     expect(structuralMismatch("The pond is 12 metres deep.", "The pond is twelve feet deep.")).toMatch(/values/);
     expect(structuralMismatch("The tour is limited to ten guests.", "The tour needs at least ten guests.")).toMatch(/bounded/);
-    expect(structuralMismatch("The junior editor reports to the copy chief.", "The copy chief reports to the junior editor.")).toMatch(/roles|swap places/);
+    expect(structuralMismatch("The junior editor reports to the copy chief.", "The copy chief reports to the junior editor.")).toMatch(/swap places/);
     expect(structuralMismatch("Mara lent the ladder to Theo.", "Mara borrowed the ladder from Theo.")).toMatch(/converse/);
     expect(structuralMismatch("Fares on the coastal line rose this spring.", "This spring the coastal line got cheaper.")).toMatch(/other way/);
     expect(structuralMismatch("Lab coats are required in the studio.", "Lab coats are optional in the studio.")).toMatch(/obligation/);

@@ -9,11 +9,11 @@
  * 5. the retired held-out v5 (`*.heldout5.jsonl`, written blind before session 6, scored then; development since session 7), and
  * 6. the retired held-out v6 (`*.heldout6.jsonl`, written blind before session 7, scored then; development since session 8),
  * 7. the retired held-out v7 (`*.heldout7.jsonl`, written blind before session 8, scored then; development since session 9),
- * 8. the current held-out set (`*.heldout8.jsonl`, written blind before session 9's tuning, never tuned on),
+ * 8. the retired held-out v8 (`*.heldout8.jsonl`, written blind before session 9, scored then; development since session 10),
  * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall; for the offline
  * heuristic also its relation accuracy without the fitted relation model, by the rule order alone).
- * `--check` exits 1 when a set falls below its CI floor (HELDOUT8_FLOOR on the current held-out set; HELDOUT_FLOOR,
- * HELDOUT2_FLOOR … HELDOUT7_FLOOR as regression floors on the retired ones; RESTATEMENT_FLOOR with the embedding model),
+ * `--check` exits 1 when a set falls below its CI floor (HELDOUT_FLOOR, HELDOUT2_FLOOR … HELDOUT8_FLOOR as regression
+ * floors on the retired held-out sets; RESTATEMENT_FLOOR with the embedding model),
  * not on the shared set the earlier cues were written from.
  */
 import path from "node:path";
@@ -69,7 +69,7 @@ async function main(): Promise<number> {
     ["retired held-out v5 (development since session 7)", loadHeldout5Cases(repoRoot), getEmbedder() === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR],
     ["retired held-out v6 (development since session 8)", loadHeldout6Cases(repoRoot), getEmbedder() === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR],
     ["retired held-out v7 (development since session 9)", loadHeldout7Cases(repoRoot), getEmbedder() === null ? HELDOUT7_WORDS_ONLY_FLOOR : HELDOUT7_FLOOR],
-    ["held-out v8 (never tuned on)", loadHeldout8Cases(repoRoot), getEmbedder() === null ? HELDOUT8_WORDS_ONLY_FLOOR : HELDOUT8_FLOOR],
+    ["retired held-out v8 (development since session 10)", loadHeldout8Cases(repoRoot), getEmbedder() === null ? HELDOUT8_WORDS_ONLY_FLOOR : HELDOUT8_FLOOR],
   ];
   const below: string[] = [];
   for (const [title, cases, floor] of sections) {
@@ -87,7 +87,7 @@ async function main(): Promise<number> {
   }
   // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.
   // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
-  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 in session 8, holdout7 in session 9, holdout8 held out)");
+  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 in session 8, holdout7 in session 9, holdout8 in session 10)");
   const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), getEmbedder());
   for (const line of meaning.lines) console.log(line);
   below.push(...restatementBelowFloor(meaning));

@@ -3,10 +3,10 @@
  * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
- * The pool (issue #11, session 9): the labelled manipulation files dev, dev2, dev3, dev4, held-out v1–v7 and shared (each written at
+ * The pool (issue #11, session 10): the labelled manipulation files dev, dev2, dev3, dev4, held-out v1–v8 and shared (each written at
  * another time, in its own wording), plus — as extra honest negatives — the belief and evidence
  * texts of the relation and restatement development files (plain honest prose). No file of the newest held-out set
- * (v8) is read: the file lists below are explicit.
+ * (v9) is read: the file lists below are explicit.
  *
  * Honest estimates: leave one file out. For each labelled file F, fit on the other files (and the extra negatives),
  * choose the threshold on the training files alone — the lowest probability at which the training files' own
@@ -73,11 +73,12 @@ const LABELLED: [string, string][] = [
   ["heldout5", "manipulation.heldout5.jsonl"],
   ["heldout6", "manipulation.heldout6.jsonl"],
   ["heldout7", "manipulation.heldout7.jsonl"],
+  ["heldout8", "manipulation.heldout8.jsonl"],
   ["shared", "shared/manipulation.jsonl"],
 ];
 const HONEST_PROSE = [
-  "relations.dev.jsonl", "relations.heldout.jsonl", "relations.heldout2.jsonl", "relations.heldout3.jsonl", "relations.heldout4.jsonl", "relations.heldout5.jsonl", "relations.heldout6.jsonl", "relations.heldout7.jsonl",
-  "restatement-dev.jsonl", "restatement-holdout.jsonl", "restatement-holdout2.jsonl", "restatement-holdout3.jsonl", "restatement-holdout4.jsonl", "restatement-holdout5.jsonl", "restatement-holdout6.jsonl", "restatement-holdout7.jsonl",
+  "relations.dev.jsonl", "relations.heldout.jsonl", "relations.heldout2.jsonl", "relations.heldout3.jsonl", "relations.heldout4.jsonl", "relations.heldout5.jsonl", "relations.heldout6.jsonl", "relations.heldout7.jsonl", "relations.heldout8.jsonl",
+  "restatement-dev.jsonl", "restatement-holdout.jsonl", "restatement-holdout2.jsonl", "restatement-holdout3.jsonl", "restatement-holdout4.jsonl", "restatement-holdout5.jsonl", "restatement-holdout6.jsonl", "restatement-holdout7.jsonl", "restatement-holdout8.jsonl",
 ];
 const args = process.argv.slice(2);
 const num = (name: string, fallback: number[]) => {
@@ -97,7 +98,7 @@ const SHOW_ERRORS = args.includes("--errors");
 /** A JSONL file of extra labelled practice messages to train on (always in the training side), for experiments. */
 const OWN = args.find((x) => x.startsWith("--own="))?.slice(6);
 // The current held-out set is never training data, even by hand.
-if (OWN !== undefined && /held-?out(?:[8-9]|\d\d)|holdout(?:[8-9]|\d\d)/i.test(OWN)) throw new Error("--own: the current held-out set (v8 on) is never trained on");
+if (OWN !== undefined && /held-?out(?:9|\d\d)|holdout(?:9|\d\d)/i.test(OWN)) throw new Error("--own: the current held-out set (v9 on) is never trained on");
 
 interface Sample {
   text: string;

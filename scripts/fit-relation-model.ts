@@ -3,7 +3,7 @@
  * pool and write its weights to `lib/assess/heuristic/relation-model.json`. Deterministic: the same pairs and the same
  * embedding model give the same file.
  *
- * The pool (issue #11, from round 5): `relations.dev.jsonl` plus the retired held-out sets v1–v7 (`relations.heldout*.jsonl`,
+ * The pool (issue #11, from round 5): `relations.dev.jsonl` plus the retired held-out sets v1–v8 (`relations.heldout*.jsonl`,
  * scored and reported in earlier rounds, now development data). No other held-out file is read.
  *
  * Honest estimates. A belief comes with about four pairs (one per label), so folds that split a belief's pairs let the
@@ -43,7 +43,7 @@ const FOLDS = 5;
 const L2_GRID = [0.003, 0.01, 0.03, 0.1, 0.3, 1];
 
 interface PoolCase extends RelationCase {
-  /** The source file ("dev", "heldout", …, "heldout7"). */
+  /** The source file ("dev", "heldout", …, "heldout8"). */
   set: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/score-manipulation.ts [--errors] [--model] [--stress]`: the offline heuristic's manipulation
- * detection per labelled file (dev, dev2, dev3, dev4, held-out v1–v7, shared; never the newest held-out set, v8): recall, precision on the
+ * detection per labelled file (dev, dev2, dev3, dev4, held-out v1–v8, shared; never the newest held-out set, v9): recall, precision on the
  * honest controls, and reasoning-type accuracy (all messages, and manipulative ones alone). `--errors` lists each miss,
  * false alarm and wrong type. By default the words-only reading (assessEss); `--model` adds the fitted manipulation
  * model on the local embedding (assessEssWithMeaning, as the assessor does with an embedder) — fitted on all these
@@ -14,7 +14,7 @@ import { assessEss, assessEssWithMeaning, MANIPULATION_MODEL } from "@/lib/asses
 import { getEmbedder } from "@/lib/embed/select-embedder";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const files = ["manipulation.dev.jsonl", "manipulation.dev2.jsonl", "manipulation.dev3.jsonl", "manipulation.dev4.jsonl", "manipulation.heldout.jsonl", "manipulation.heldout2.jsonl", "manipulation.heldout3.jsonl", "manipulation.heldout4.jsonl", "manipulation.heldout5.jsonl", "manipulation.heldout6.jsonl", "manipulation.heldout7.jsonl", "shared/manipulation.jsonl"];
+const files = ["manipulation.dev.jsonl", "manipulation.dev2.jsonl", "manipulation.dev3.jsonl", "manipulation.dev4.jsonl", "manipulation.heldout.jsonl", "manipulation.heldout2.jsonl", "manipulation.heldout3.jsonl", "manipulation.heldout4.jsonl", "manipulation.heldout5.jsonl", "manipulation.heldout6.jsonl", "manipulation.heldout7.jsonl", "manipulation.heldout8.jsonl", "shared/manipulation.jsonl"];
 // Extra labelled files (absolute paths, comma-separated) to score beside the repo's, e.g. a helper's own probe set.
 for (const extra of (process.env.EXTRA_MANIPULATION ?? "").split(",").filter(Boolean)) files.push(extra);
 const showErrors = process.argv.includes("--errors");
@@ -53,11 +53,11 @@ console.log(`${"ALL".padEnd(30)} recall ${pct(T.tp, T.pos)} (${T.tp}/${T.pos})  
 
 // `--stress`: every belief and evidence text of the relation and restatement sets is honest prose; count those the
 // assessor would flag as manipulative (a precision check on far more honest text than the labelled controls). The
-// newest held-out files (v8 on) are never read.
+// newest held-out files (v9 on) are never read.
 if (process.argv.includes("--stress")) {
   const dir = path.join(root, "lib/assess/eval");
   const texts = new Set<string>();
-  for (const f of fs.readdirSync(dir).filter((n) => /^(?:relations|restatement)/.test(n) && n.endsWith(".jsonl") && !/(?:held|hold)out(?:[8-9]|\d\d)/.test(n))) {
+  for (const f of fs.readdirSync(dir).filter((n) => /^(?:relations|restatement)/.test(n) && n.endsWith(".jsonl") && !/(?:held|hold)out(?:9|\d\d)/.test(n))) {
     for (const line of fs.readFileSync(path.join(dir, f), "utf8").split("\n").filter((l) => l.trim())) {
       const c = JSON.parse(line) as Record<string, unknown>;
       for (const k of ["belief", "evidence", "text", "a", "b"]) if (typeof c[k] === "string") texts.add(c[k]);

@@ -78,9 +78,10 @@ describe("the repo's labelled sets", () => {
     const heldout5 = loadHeldout5Cases(repoRoot);
     const heldout6 = loadHeldout6Cases(repoRoot);
     const heldout7 = loadHeldout7Cases(repoRoot);
-    // The development pool is dev plus every retired held-out set (v1–v7).
+    const heldout8 = loadHeldout8Cases(repoRoot);
+    // The development pool is dev plus every retired held-out set (v1–v8).
     const pool = loadDevelopmentPool(repoRoot);
-    expect(pool.relations.length).toBe(dev.relations.length + heldout.relations.length + heldout2.relations.length + heldout3.relations.length + heldout4.relations.length + heldout5.relations.length + heldout6.relations.length + heldout7.relations.length);
+    expect(pool.relations.length).toBe(dev.relations.length + heldout.relations.length + heldout2.relations.length + heldout3.relations.length + heldout4.relations.length + heldout5.relations.length + heldout6.relations.length + heldout7.relations.length + heldout8.relations.length);
     expect(heldout5.relations.length).toBeGreaterThanOrEqual(120);
     expect(heldout5.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(24);
     expect(heldout5.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(16);
@@ -101,24 +102,18 @@ describe("the repo's labelled sets", () => {
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout7.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(32);
     }
-    // The current held-out set (v8) has one pair of each label per belief and shares no belief and no message with the
-    // development pool.
-    const heldout8 = loadHeldout8Cases(repoRoot);
+    // v8 (retired in session 10) has one pair of each label per belief.
     expect(heldout8.relations.length).toBeGreaterThanOrEqual(160);
     expect(heldout8.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(34);
     expect(heldout8.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(26);
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout8.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(40);
     }
-    const poolBeliefs = new Set(pool.relations.map((c) => c.belief));
-    expect(heldout8.relations.filter((c) => poolBeliefs.has(c.belief))).toEqual([]);
-    const poolTexts = new Set(pool.manipulation.map((c) => c.text));
-    expect(heldout8.manipulation.filter((c) => poolTexts.has(c.text))).toEqual([]);
     const allIds = [...ids, ...[heldout5, heldout6, heldout7, heldout8].flatMap((s) => [...s.relations, ...s.manipulation].map((c) => c.id))];
     expect(new Set(allIds).size).toBe(allIds.length);
     // No belief of a held-out set appears in dev (a held-out belief is a domain the cues never saw when it was scored).
     const devBeliefs = new Set(dev.relations.map((c) => c.belief));
-    for (const set of [heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7]) {
+    for (const set of [heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8]) {
       expect(set.relations.filter((c) => devBeliefs.has(c.belief))).toEqual([]);
       const devTexts = new Set(dev.manipulation.map((c) => c.text));
       expect(set.manipulation.filter((c) => devTexts.has(c.text))).toEqual([]);
@@ -147,13 +142,14 @@ describe("evaluation of the offline assessor", () => {
     expect(meetsFloor(report)).toBe(true);
   });
 
-  it("stays at or above the regression floors on the retired held-out v1–v7, with the local embedding model when it is fetched", async () => {
+  it("stays at or above the regression floors on the retired held-out v1–v8, with the local embedding model when it is fetched", async () => {
     const embedder = getEmbedder();
     const v4Floor = embedder === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR;
     const v5Floor = embedder === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR;
     const v6Floor = embedder === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR;
     const v7Floor = embedder === null ? HELDOUT7_WORDS_ONLY_FLOOR : HELDOUT7_FLOOR;
-    const sets = [[loadHeldoutCases(repoRoot), HELDOUT_FLOOR], [loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR], [loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR], [loadHeldout4Cases(repoRoot), v4Floor], [loadHeldout5Cases(repoRoot), v5Floor], [loadHeldout6Cases(repoRoot), v6Floor], [loadHeldout7Cases(repoRoot), v7Floor]] as const;
+    const v8Floor = embedder === null ? HELDOUT8_WORDS_ONLY_FLOOR : HELDOUT8_FLOOR;
+    const sets = [[loadHeldoutCases(repoRoot), HELDOUT_FLOOR], [loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR], [loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR], [loadHeldout4Cases(repoRoot), v4Floor], [loadHeldout5Cases(repoRoot), v5Floor], [loadHeldout6Cases(repoRoot), v6Floor], [loadHeldout7Cases(repoRoot), v7Floor], [loadHeldout8Cases(repoRoot), v8Floor]] as const;
     for (const [cases, floor] of sets) {
       const report = await evaluateAssessor(createHeuristicAssessor({ embedder }), cases);
       console.log(`${embedder === null ? "(no embedding model: words only)" : `(with ${embedder.model.name})`}\n${formatReport(report)}`);
@@ -161,12 +157,6 @@ describe("evaluation of the offline assessor", () => {
     }
   }, 240_000);
 
-  it("stays at or above the CI floor on the current held-out set (v8), with the local embedding model when it is fetched", async () => {
-    const embedder = getEmbedder();
-    const report = await evaluateAssessor(createHeuristicAssessor({ embedder }), loadHeldout8Cases(repoRoot));
-    console.log(`${embedder === null ? "(no embedding model: words only)" : `(with ${embedder.model.name})`}\n${formatReport(report)}`);
-    expect(meetsFloor(report, embedder === null ? HELDOUT8_WORDS_ONLY_FLOOR : HELDOUT8_FLOOR)).toBe(true);
-  }, 120_000);
 
   it("stays at or above the floor on the development cases and on the shared yardstick", async () => {
     for (const cases of [loadDevCases(repoRoot), loadSharedCases(repoRoot)]) {

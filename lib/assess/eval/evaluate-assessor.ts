@@ -148,13 +148,13 @@ export function loadHeldout7Cases(repoRoot: string): CaseSet {
  * (40 beliefs, one pair of each label per belief, 40 domains absent from every other set), 60 messages (34
  * manipulative, 26 honest controls, several urgent, emphatic or citing an authority with a checkable source), written
  * blind to the assessor's code and committed alone (02dcc48) before anything of that round was tuned; scored at the
- * round's start and once at its end. The current held-out set: never tuned on.
+ * round's start and once at its end. Development data since session 10.
  */
 export function loadHeldout8Cases(repoRoot: string): CaseSet {
   return loadCaseDir(evalDir(repoRoot), ".heldout8");
 }
 
-/** The development pool's sets by name ("dev", "heldout", …, "heldout7"), for per-set figures. */
+/** The development pool's sets by name ("dev", "heldout", …, "heldout8"), for per-set figures. */
 export function developmentSets(repoRoot: string): [string, CaseSet][] {
   return [
     ["dev", loadDevCases(repoRoot)],
@@ -165,6 +165,7 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
     ["heldout5", loadHeldout5Cases(repoRoot)],
     ["heldout6", loadHeldout6Cases(repoRoot)],
     ["heldout7", loadHeldout7Cases(repoRoot)],
+    ["heldout8", loadHeldout8Cases(repoRoot)],
   ];
 }
 
@@ -172,12 +173,12 @@ export function developmentSets(repoRoot: string): [string, CaseSet][] {
  * The development pool: the dev cases and the retired held-out sets. Each held-out set was scored and reported in the
  * round it was written for; at the next round it becomes development data (the fitted relation model trains on it,
  * cues may be checked against it) and only the newest held-out set measures unseen text. v1–v3 retired in session 5,
- * v4 in session 6, v5 in session 7, v6 in session 8, v7 in session 9.
+ * v4 in session 6, v5 in session 7, v6 in session 8, v7 in session 9, v8 in session 10.
  */
 export function loadDevelopmentPool(repoRoot: string): CaseSet {
   const sets = developmentSets(repoRoot).map(([, set]) => set);
   return {
-    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7}.jsonl")}`,
+    source: `${path.join(evalDir(repoRoot), "*.{dev,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7,heldout8}.jsonl")}`,
     relations: sets.flatMap((s) => s.relations),
     manipulation: sets.flatMap((s) => s.manipulation),
   };

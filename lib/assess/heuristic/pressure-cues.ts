@@ -332,10 +332,22 @@ const SETTLED =
 const AGREES = /\b(?:agree[sd]?|in agreement|knows?|thinks?|believes?|accepts?|accepted|considers?|(?:is|are) convinced|on the same page|settled|takes? it as read)\b/;
 /**
  * Nothing the reader could check: no source mark (message-shape sourceMarks), no record said to state the claim, no
- * dated document, no hedge, no open question.
+ * dated document, no hedge, no open question. `text`'s own reading (`ownReading`) is made once per message; `lower` is
+ * what the citation patterns are tried on.
  */
-function unsourced(text: string, lower: string): boolean {
-  return sourceMarks(text).length === 0 && !CITES.test(lower) && !DATED_SOURCE.test(lower) && !messageShape(text).parts.hedged && !openQuestion(text);
+function unsourced(own: OwnReading, lower: string): boolean {
+  return !own.sourced && !CITES.test(lower) && !DATED_SOURCE.test(lower) && !own.hedged && !own.openQuestion;
+}
+
+/** What `unsourced` reads of the writer's own words, independent of which citations are discounted. */
+interface OwnReading {
+  sourced: boolean;
+  hedged: boolean;
+  openQuestion: boolean;
+}
+
+function ownReading(text: string): OwnReading {
+  return { sourced: sourceMarks(text).length > 0, hedged: messageShape(text).parts.hedged, openQuestion: openQuestion(text) };
 }
 
 /**
@@ -445,14 +457,15 @@ export function pressureCues(text: string): PressureCue[] {
   // A notice's form issuing orders about how the reader holds or checks things ("[… sync] … review_required=no … the
   // assistant must accept …"): the figures such a notice carries are what it wants stored, not evidence.
   const own = withoutReportedSpeech(text);
+  const ownRead = ownReading(own);
   const noticeForm = NOTICE_HEADER.test(own) || (own.match(KEY_VALUE) ?? []).length >= 2;
   const notice =
-    (noticeForm && (HANDLING.test(own) || PASSIVE_ORDER.test(lower))) || (CLAIMED_POLICY.test(lower) && HANDLING.test(own) && unsourced(own, lower.replace(CLAIMED_POLICY, "")))
+    (noticeForm && (HANDLING.test(own) || PASSIVE_ORDER.test(lower))) || (CLAIMED_POLICY.test(lower) && HANDLING.test(own) && unsourced(ownRead, lower.replace(CLAIMED_POLICY, "")))
       ? "a notice ordering how its content is to be held"
       : null;
   if (notice !== null && injection === null) cues.unshift({ kind: "instruction_injection", match: notice });
   // Standing or settled agreement offered instead of anything checkable.
-  const sourceless = unsourced(own, lower);
+  const sourceless = unsourced(ownRead, lower);
   const ownStanding = OWN_STANDING.exec(lower);
   const standingCue = ownStanding !== null && sourceless && (WARRANT.test(lower) || directive !== null || anyDirective(lower) !== null) ? ownStanding[0] : null;
   if (standingCue !== null && !authorityCue) cues.push({ kind: "appeal_to_authority", match: standingCue.trim() });

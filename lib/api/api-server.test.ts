@@ -1,7 +1,8 @@
 /**
  * The REST API over real HTTP against the production server (`tsx scripts/serve.ts`, the `.next` build), once on the
  * embedded default (PGlite, SQL graph store) and once with NEO4J_URI set (Neo4j graph store). Users, scopes and
- * tokens are made with the operator CLI, as an operator would; everything else goes through `fetch`.
+ * tokens are made with the operator CLI's services in this process (`server.operator`; the CLI itself is tested in
+ * scripts/cli.test.ts); everything else goes through `fetch`.
  *
  * Needs `npx next build` first (npm test builds before Vitest runs); without a build the suite fails, never skips.
  */
@@ -46,21 +47,24 @@ describe.each(backends)("REST API over HTTP: $name", (backend) => {
   beforeAll(async () => {
     server = await startAppServer({ env: { ...backend.env(), CREDENCE_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } });
     const email = (name: string) => `${name}-${id}@api.test`;
-    await Promise.all(["owner", "editor", "viewer", "outsider"].map((name) => server.cli("user", "create", "--email", email(name), "--password", `pw-${id}-secret`, "--name", name)));
-    await Promise.all([
-      server.cli("scope", "create", "--slug", home, "--name", "Home", "--owner", email("owner")),
-      server.cli("scope", "create", "--slug", other, "--name", "Other", "--owner", email("outsider")),
-    ]);
-    await Promise.all([
-      server.cli("member", "add", "--scope", home, "--email", email("editor"), "--role", "editor"),
-      server.cli("member", "add", "--scope", home, "--email", email("viewer"), "--role", "viewer"),
-    ]);
-    const made = await Promise.all(
-      (["owner", "editor", "viewer", "outsider", "burner"] as const).map(async (name) => {
-        const user = name === "burner" ? "viewer" : name;
-        return [name, await server.cli("token", "create", "--email", email(user), "--name", `${name} token`)] as const;
-      }),
-    );
+    // What `cli user create`, `scope create`, `member add` and `token create` do, in this process (13 CLI processes per backend before).
+    const made = await server.operator(async (ops, operator) => {
+      await Promise.all(["owner", "editor", "viewer", "outsider"].map((name) => ops.createUser(operator, { email: email(name), password: `pw-${id}-secret`, name })));
+      await Promise.all([
+        ops.createScope(operator, { slug: home, name: "Home", ownerEmail: email("owner"), isPublic: false }),
+        ops.createScope(operator, { slug: other, name: "Other", ownerEmail: email("outsider"), isPublic: false }),
+      ]);
+      await Promise.all([
+        ops.addMember(operator, home, { email: email("editor"), role: "editor" }),
+        ops.addMember(operator, home, { email: email("viewer"), role: "viewer" }),
+      ]);
+      return Promise.all(
+        (["owner", "editor", "viewer", "outsider", "burner"] as const).map(async (name) => {
+          const user = name === "burner" ? "viewer" : name;
+          return [name, (await ops.createToken(operator, { email: email(user), name: `${name} token` })).token] as const;
+        }),
+      );
+    });
     for (const [name, token] of made) tokens[name] = token;
   }, 240_000);
   afterAll(async () => {

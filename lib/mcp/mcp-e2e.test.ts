@@ -1,6 +1,7 @@
 /**
  * The MCP server end to end: a real Credence server (production build, fresh embedded data folder), users, scopes and
- * tokens made with the operator CLI, and the SDK's own Client over Streamable HTTP and over stdio (`scripts/mcp.ts`
+ * tokens made with the operator CLI's services in this process (`server.operator`; the CLI itself is tested in
+ * scripts/cli.test.ts), and the SDK's own Client over Streamable HTTP and over stdio (`scripts/mcp.ts`
  * spawned as a local process, proxying to the server).
  */
 import path from "node:path";
@@ -23,13 +24,16 @@ const stdioLogs: string[] = [];
 
 beforeAll(async () => {
   server = await startAppServer();
-  for (const who of ["editor", "outsider"]) await server.cli("user", "create", "--email", `${who}@mcp.test`, "--password", PASSWORD);
-  await server.cli("scope", "create", "--slug", "team", "--name", "Team", "--owner", "editor@mcp.test");
-  await server.cli("scope", "create", "--slug", "agents", "--name", "Agents", "--owner", "editor@mcp.test");
-  await server.cli("scope", "create", "--slug", "elsewhere", "--name", "Elsewhere", "--owner", "outsider@mcp.test");
-  tokens.editor = await server.cli("token", "create", "--email", "editor@mcp.test", "--name", "mcp http");
-  tokens.outsider = await server.cli("token", "create", "--email", "outsider@mcp.test", "--name", "mcp outsider");
-  tokens.limited = await server.cli("token", "create", "--email", "editor@mcp.test", "--name", "mcp stdio", "--scope", "agents");
+  // What `cli user create`, `scope create` and `token create` do, in this process (8 CLI processes before).
+  await server.operator(async (ops, operator) => {
+    for (const who of ["editor", "outsider"]) await ops.createUser(operator, { email: `${who}@mcp.test`, password: PASSWORD });
+    await ops.createScope(operator, { slug: "team", name: "Team", ownerEmail: "editor@mcp.test", isPublic: false });
+    await ops.createScope(operator, { slug: "agents", name: "Agents", ownerEmail: "editor@mcp.test", isPublic: false });
+    await ops.createScope(operator, { slug: "elsewhere", name: "Elsewhere", ownerEmail: "outsider@mcp.test", isPublic: false });
+    tokens.editor = (await ops.createToken(operator, { email: "editor@mcp.test", name: "mcp http" })).token;
+    tokens.outsider = (await ops.createToken(operator, { email: "outsider@mcp.test", name: "mcp outsider" })).token;
+    tokens.limited = (await ops.createToken(operator, { email: "editor@mcp.test", name: "mcp stdio", scopeSlug: "agents" })).token;
+  });
 }, 180_000);
 
 afterAll(async () => {

@@ -16,13 +16,12 @@ import { developmentSets } from "@/lib/assess/eval/evaluate-assessor";
 import { defaultParams } from "@/lib/engine";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { DEVELOPMENT_RESTATEMENT_SPLITS, loadRestatementCases } from "@/lib/retrieval/evaluate-meaning";
-import { AGREEING_VALUES_ANCHORS, FRAME_REST_MIN, NEGATION_GAIN_MIN, RESTATEMENT_ANCHORS, UNMATCHED_VALUES_ANCHORS, type RestatementReading, readsAsRestatement } from "@/lib/retrieval/restatement";
+import { type RestatementLimits, type RestatementReading, readsAsRestatement, SHIPPED_LIMITS } from "@/lib/retrieval/restatement";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const restates = (anchors: readonly (readonly [number, number])[]) => (anchors.find((x) => x[1] === 0.9) as readonly [number, number])[0];
-const SHIPPED = { plain: restates(RESTATEMENT_ANCHORS), agree: restates(AGREEING_VALUES_ANCHORS), unmatched: restates(UNMATCHED_VALUES_ANCHORS), frame: FRAME_REST_MIN, negation: NEGATION_GAIN_MIN };
-type Limits = typeof SHIPPED;
+const SHIPPED: Readonly<RestatementLimits> = SHIPPED_LIMITS;
+type Limits = Readonly<RestatementLimits>;
 const range = (lo: number, hi: number, step: number) => Array.from({ length: Math.round((hi - lo) / step) + 1 }, (_, i) => Math.round((lo + i * step) * 1000) / 1000);
 const GRID: Limits[] = [];
 for (const plain of range(0.54, 0.74, 0.02))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { numeralize } from "@/lib/assess/heuristic/slot-values";
-import { boundClash, clausesOf, FRAME_REST_MIN, OTHER_PREDICATE_CEILING, OTHER_PREDICATE_MAX, SAME_SUBJECT_MIN, sharedFrame, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, RESTATEMENT_ANCHORS, restatementSimilarity, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
+import { anchorsRestatingAt, boundClash, clausesOf, FRAME_REST_MIN, OTHER_PREDICATE_CEILING, OTHER_PREDICATE_MAX, SAME_SUBJECT_MIN, sharedFrame, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationSeparates, oneWordSwap, piecewise, readsAsRestatement, RESTATEMENT_ANCHORS, RESTATES, type RestatementReading, restatementReading, restatementScore, restatementSimilarity, SHIPPED_LIMITS, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -275,5 +275,51 @@ describe("a statement of two clauses restates a one-clause statement only throug
   it("a clause that restates the other side carries the pair", () => {
     const restating = { text: "Members can borrow e-readers from the library; the loan lasts three weeks.", whole: at(0.7), clauses: [at(0.9), at(0.2)] };
     expect(restatementSimilarity(single, restating, undefined, null)).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("one decision: a reading and the limits give the similarity", () => {
+  const at = (c: number) => unit(c, Math.sqrt(1 - c * c), 0);
+  const reading = (cosine: number, extra: Partial<RestatementReading> = {}): RestatementReading => ({ identical: false, cosine, mismatch: null, values: "plain", ...extra });
+
+  it("restatementSimilarity is restatementScore of the reading built from the same vectors", () => {
+    const a = { text: "The pool opens at 7 a.m.", whole: unit(1, 0, 0), clauses: [] };
+    const b = { text: "Swimmers are let in from seven in the morning.", whole: at(0.6), clauses: [] };
+    const r = restatementReading(a, b);
+    expect(r.values).toBe("agree");
+    expect(restatementSimilarity(a, b)).toBe(restatementScore(r));
+    expect(readsAsRestatement(r)).toBe(restatementScore(r) >= RESTATES);
+  });
+
+  it("the shipped limits keep the shipped anchors; moved limits keep the map increasing", () => {
+    expect(anchorsRestatingAt(RESTATEMENT_ANCHORS, SHIPPED_LIMITS.plain)).toBe(RESTATEMENT_ANCHORS);
+    for (const limit of [0.42, 0.54, 0.6, 0.72, 0.8]) {
+      const anchors = anchorsRestatingAt(RESTATEMENT_ANCHORS, limit);
+      for (let i = 1; i < anchors.length; i++) {
+        expect((anchors[i] as readonly [number, number])[0]).toBeGreaterThan((anchors[i - 1] as readonly [number, number])[0]);
+        expect((anchors[i] as readonly [number, number])[1]).toBeGreaterThan((anchors[i - 1] as readonly [number, number])[1]);
+      }
+    }
+  });
+
+  it("under any limits a plain reading restates exactly from its limit on (property)", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.35, max: 0.95, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (limit, cosine) => {
+        fc.pre(Math.abs(cosine - limit) > 1e-9);
+        const limits = { ...SHIPPED_LIMITS, plain: limit, agree: limit, unmatched: limit };
+        for (const values of ["plain", "agree", "unmatched"] as const) expect(readsAsRestatement(reading(cosine, { values }), limits)).toBe(cosine > limit);
+      }),
+    );
+  });
+
+  it("the frame and negation limits decide those signals; a clash or another predicate never restates", () => {
+    expect(readsAsRestatement(reading(0.9, { frameRest: 0.3 }), { ...SHIPPED_LIMITS, frame: 0.25 })).toBe(true);
+    expect(readsAsRestatement(reading(0.9, { frameRest: 0.3 }), { ...SHIPPED_LIMITS, frame: 0.35 })).toBe(false);
+    const negated = reading(0.9, { mismatch: NEGATED_ON_ONE_SIDE, negationGain: 0.04 });
+    expect(readsAsRestatement(negated, { ...SHIPPED_LIMITS, negation: 0.05 })).toBe(true);
+    expect(readsAsRestatement(negated, { ...SHIPPED_LIMITS, negation: 0.03 })).toBe(false);
+    expect(restatementScore(reading(0.99, { mismatch: "values differ" }))).toBeLessThan(RESTATES);
+    expect(restatementScore(reading(0.99, { parts: { subject: 0.9, predicate: 0.1 } }))).toBe(OTHER_PREDICATE_CEILING);
+    expect(restatementScore(reading(0.2, { identical: true }))).toBe(1);
   });
 });

@@ -31,6 +31,11 @@
  *                and at most that too when one side has two clauses, the other one, and no clause alone restates the
  *                other side (the whole of "X applies to A; B gets Y" embeds close to "X applies" without restating it)
  *
+ * The formula is written once, `restatementScore(reading, limits)`: `restatementReading` gathers the signals above from
+ * the vectors, the score decides them under the limits (the shipped ones unless refitting), and `readsAsRestatement`
+ * is that score ≥ RESTATES; `SemanticMatcher.similarity` and `.reading` and scripts/measure-restatement.ts all go
+ * through it.
+ *
  * `calibrate` is piecewise linear through the anchors below, chosen so that the engine's similarity thresholds keep
  * their meaning (`twinSimilarity` 0.9 = "restates", `topicSimilarity` / `conflictMinSimilarity` 0.7 = "same subject",
  * `relatedSimilarity` 0.3 = "related"). A mismatched near-copy stays above 0.7, so the conflict check still sees it.
@@ -361,45 +366,22 @@ export interface DenegatedVectors {
 }
 
 /**
+ * How much closer the two statements come when the one-sided negation is taken out (the larger gain of the two sides'
+ * negation-free vectors over the whole-text cosine), or undefined without negation-free vectors.
+ */
+export function negationGain(a: StatementVectors, b: StatementVectors, denegated: DenegatedVectors | undefined): number | undefined {
+  if (!denegated || (!denegated.a && !denegated.b)) return undefined;
+  const base = dot(a.whole, b.whole);
+  return Math.max(denegated.a ? dot(denegated.a, b.whole) : base, denegated.b ? dot(a.whole, denegated.b) : base) - base;
+}
+
+/**
  * Whether the one-sided negation is what separates the two statements: taking it out brings them at least
  * NEGATION_GAIN_MIN closer. Without the negation-free vectors it is assumed to (the structural reading stands).
  */
 export function negationSeparates(a: StatementVectors, b: StatementVectors, denegated: DenegatedVectors | undefined): boolean {
-  if (!denegated || (!denegated.a && !denegated.b)) return true;
-  const base = dot(a.whole, b.whole);
-  const gain = Math.max(denegated.a ? dot(denegated.a, b.whole) : base, denegated.b ? dot(a.whole, denegated.b) : base) - base;
-  return gain >= NEGATION_GAIN_MIN;
-}
-
-/**
- * Restatement similarity ∈ [0, 1] (the module comment's formula); symmetric. With `denegated` (the vectors of the
- * sides' `denegate`d texts), a one-sided negation counts as a mismatch only when it is what separates the two.
- * `mismatch` is `structuralMismatch(a.text, b.text)`, passed in by a caller that has already read it. `frameRest` is
- * the cosine between the unshared parts when the two share a frame (`sharedFrame`); below FRAME_REST_MIN it counts
- * as a mismatch.
- */
-export function restatementSimilarity(
-  a: StatementVectors,
-  b: StatementVectors,
-  denegated?: DenegatedVectors,
-  mismatch: string | null = structuralMismatch(a.text, b.text),
-  frameRest?: number,
-  parts?: PartCosines,
-): number {
-  if (a.text.trim() === b.text.trim()) return 1;
-  const cos = restatementCosine(a, b);
-  const restDiffers = mismatch === null && frameRest !== undefined && frameRest < FRAME_REST_MIN;
-  const real = restDiffers || (mismatch !== null && (mismatch !== NEGATED_ON_ONE_SIDE || negationSeparates(a, b, denegated)));
-  if (real) return piecewise(cos, RESTATEMENT_ANCHORS) * SLOT_CLASH_FACTOR;
-  const anchors = mismatch === null ? valueAnchors(a.text, b.text) : RESTATEMENT_ANCHORS;
-  let similarity = piecewise(cos, anchors);
-  // A statement of two clauses against one of a single clause restates it only through one of its clauses.
-  const [several, single] = a.clauses.length > 0 && b.clauses.length === 0 ? [a, b] : b.clauses.length > 0 && a.clauses.length === 0 ? [b, a] : [null, null];
-  if (several && single) {
-    const clause = Math.max(...several.clauses.map((c) => dot(c, single.whole)));
-    similarity = Math.max(piecewise(clause, anchors), Math.min(similarity, OTHER_PREDICATE_CEILING));
-  }
-  return otherPredicate(parts) ? Math.min(similarity, OTHER_PREDICATE_CEILING) : similarity;
+  const gain = negationGain(a, b, denegated);
+  return gain === undefined || gain >= NEGATION_GAIN_MIN;
 }
 
 /** The anchors for two statements with no mismatch: by whether their values agree, are left behind on one side, or neither. */
@@ -409,26 +391,63 @@ export function valueAnchors(a: string, b: string): readonly (readonly [number, 
 }
 
 /**
- * What `SemanticMatcher.reading` reads of two statements: every signal `restatementSimilarity` weighs, kept apart so
- * that the limits can be refitted without embedding again (scripts/measure-restatement.ts).
+ * Every signal the restatement similarity weighs, kept apart (`restatementReading` builds it from the vectors,
+ * `restatementScore` decides it), so that the limits can be refitted without embedding again
+ * (scripts/measure-restatement.ts).
  */
 export interface RestatementReading {
   identical: boolean;
   /** `restatementCosine`. */
   cosine: number;
   mismatch: string | null;
-  /** With a one-sided negation: how much closer the sides come without it (undefined: not measured). */
+  /** With a one-sided negation: how much closer the sides come without it (`negationGain`; undefined: not measured). */
   negationGain?: number;
   /** `sharedFrame`'s unshared parts' cosine, when there is no mismatch and a frame. */
   frameRest?: number;
-  /** The anchors with no mismatch (`valueAnchors`). */
+  /** The anchors with no mismatch (`valueAnchors`); "plain" with a mismatch. */
   values: "plain" | "agree" | "unmatched";
   /** Two clauses against one: the best clause's cosine to the single side. */
   clauseCosine?: number;
+  /** Subject and predicate cosines (`beliefParts`); undefined: not split, or not read. */
   parts?: PartCosines;
 }
 
-/** The limits a reading is decided by: the "restates" cosine of each anchor set, FRAME_REST_MIN, NEGATION_GAIN_MIN. */
+/**
+ * A reading of two statements from their vectors. With `denegated` (the vectors of the sides' `denegate`d texts), a
+ * one-sided negation carries its gain. `mismatch` is `structuralMismatch(a.text, b.text)`, passed in by a caller that
+ * has already read it. `frameRest` is the cosine between the unshared parts when the two share a frame
+ * (`sharedFrame`); `parts` the subject / predicate cosines (`beliefParts`).
+ */
+export function restatementReading(
+  a: StatementVectors,
+  b: StatementVectors,
+  denegated?: DenegatedVectors,
+  mismatch: string | null = structuralMismatch(a.text, b.text),
+  frameRest?: number,
+  parts?: PartCosines,
+): RestatementReading {
+  const anchors = mismatch === null ? valueAnchors(a.text, b.text) : RESTATEMENT_ANCHORS;
+  const values = anchors === AGREEING_VALUES_ANCHORS ? "agree" : anchors === UNMATCHED_VALUES_ANCHORS ? "unmatched" : "plain";
+  const out: RestatementReading = { identical: a.text.trim() === b.text.trim(), cosine: restatementCosine(a, b), mismatch, values };
+  if (mismatch === NEGATED_ON_ONE_SIDE) {
+    const gain = negationGain(a, b, denegated);
+    if (gain !== undefined) out.negationGain = gain;
+  }
+  if (frameRest !== undefined) out.frameRest = frameRest;
+  // A statement of two clauses against one of a single clause restates it only through one of its clauses.
+  const [several, single] = a.clauses.length > 0 && b.clauses.length === 0 ? [a, b] : b.clauses.length > 0 && a.clauses.length === 0 ? [b, a] : [null, null];
+  if (several && single) out.clauseCosine = Math.max(...several.clauses.map((c) => dot(c, single.whole)));
+  if (parts !== undefined) out.parts = parts;
+  return out;
+}
+
+/** The similarity at which a pair reads "restates" (the engine's `twinSimilarity`; the anchors' 0.9). */
+export const RESTATES = 0.9;
+
+/**
+ * The limits a reading is decided by: the "restates" cosine of each anchor set (plain, agreeing values, a value on one
+ * side), FRAME_REST_MIN and NEGATION_GAIN_MIN.
+ */
 export interface RestatementLimits {
   plain: number;
   agree: number;
@@ -437,12 +456,59 @@ export interface RestatementLimits {
   negation: number;
 }
 
-/** Whether a reading reaches "restates" under `limits`: with the shipped limits, exactly `restatementSimilarity` ≥ 0.9. */
-export function readsAsRestatement(r: RestatementReading, limits: RestatementLimits): boolean {
-  if (r.identical) return true;
+const restatesAt = (anchors: readonly (readonly [number, number])[]): number => (anchors.find(([, y]) => y === RESTATES) as readonly [number, number])[0];
+
+/** The shipped limits: what `restatementScore` decides by unless told otherwise. */
+export const SHIPPED_LIMITS: Readonly<RestatementLimits> = Object.freeze({
+  plain: restatesAt(RESTATEMENT_ANCHORS),
+  agree: restatesAt(AGREEING_VALUES_ANCHORS),
+  unmatched: restatesAt(UNMATCHED_VALUES_ANCHORS),
+  frame: FRAME_REST_MIN,
+  negation: NEGATION_GAIN_MIN,
+});
+
+/**
+ * `anchors` with the "restates" anchor moved to cosine `at` (anchors that would no longer lie below or above it are
+ * dropped, so the map stays increasing); the same anchors when it is already there.
+ */
+export function anchorsRestatingAt(anchors: readonly (readonly [number, number])[], at: number): readonly (readonly [number, number])[] {
+  if (restatesAt(anchors) === at) return anchors;
+  return [...anchors.filter(([x, y]) => x < at && y < RESTATES), [at, RESTATES] as const, ...anchors.filter(([x, y]) => x > at && y > RESTATES)];
+}
+
+/**
+ * THE restatement decision: the similarity ∈ [0, 1] of a reading under `limits` (the module comment's formula; the
+ * shipped limits by default). A pair restates when it reaches RESTATES (`readsAsRestatement`).
+ */
+export function restatementScore(r: RestatementReading, limits: Readonly<RestatementLimits> = SHIPPED_LIMITS): number {
+  if (r.identical) return 1;
   const restDiffers = r.mismatch === null && r.frameRest !== undefined && r.frameRest < limits.frame;
-  const real = restDiffers || (r.mismatch !== null && (r.mismatch !== NEGATED_ON_ONE_SIDE || r.negationGain === undefined || r.negationGain >= limits.negation));
-  if (real || otherPredicate(r.parts)) return false;
-  const anchor = r.mismatch !== null ? limits.plain : limits[r.values];
-  return (r.clauseCosine ?? r.cosine) >= anchor - 1e-9;
+  const negationReal = r.mismatch !== NEGATED_ON_ONE_SIDE || r.negationGain === undefined || r.negationGain >= limits.negation;
+  const plain = anchorsRestatingAt(RESTATEMENT_ANCHORS, limits.plain);
+  if (restDiffers || (r.mismatch !== null && negationReal)) return piecewise(r.cosine, plain) * SLOT_CLASH_FACTOR;
+  const anchors = r.mismatch !== null || r.values === "plain" ? plain : r.values === "agree" ? anchorsRestatingAt(AGREEING_VALUES_ANCHORS, limits.agree) : anchorsRestatingAt(UNMATCHED_VALUES_ANCHORS, limits.unmatched);
+  let similarity = piecewise(r.cosine, anchors);
+  if (r.clauseCosine !== undefined) similarity = Math.max(piecewise(r.clauseCosine, anchors), Math.min(similarity, OTHER_PREDICATE_CEILING));
+  return otherPredicate(r.parts) ? Math.min(similarity, OTHER_PREDICATE_CEILING) : similarity;
+}
+
+/** Whether a reading reaches "restates" under `limits` (the shipped ones by default): `restatementScore` ≥ RESTATES. */
+export function readsAsRestatement(r: RestatementReading, limits: Readonly<RestatementLimits> = SHIPPED_LIMITS): boolean {
+  return restatementScore(r, limits) >= RESTATES;
+}
+
+/**
+ * Restatement similarity ∈ [0, 1] of two statements from their vectors (the module comment's formula; symmetric):
+ * `restatementScore` of their `restatementReading` under the shipped limits. With `denegated`, a one-sided negation
+ * counts as a mismatch only when it is what separates the two; a `frameRest` below FRAME_REST_MIN counts as one.
+ */
+export function restatementSimilarity(
+  a: StatementVectors,
+  b: StatementVectors,
+  denegated?: DenegatedVectors,
+  mismatch: string | null = structuralMismatch(a.text, b.text),
+  frameRest?: number,
+  parts?: PartCosines,
+): number {
+  return restatementScore(restatementReading(a, b, denegated, mismatch, frameRest, parts));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingModel } from "@/lib/engine";
-import { OTHER_PREDICATE_CEILING, structuralMismatch } from "./restatement";
+import { OTHER_PREDICATE_CEILING, restatementScore, structuralMismatch } from "./restatement";
 import { SemanticMatcher } from "./semantic-matcher";
 
 const MODEL: EmbeddingModel = { name: "table", version: "1", dimensions: 3 };
@@ -46,5 +46,18 @@ describe("SemanticMatcher.similarity reads subject and predicate apart", () => {
     const { embedder, calls } = tableEmbedder({ [A]: unit(1, 0, 0), [B]: unit(0.5, Math.sqrt(0.75), 0) });
     expect(await new SemanticMatcher(embedder).similarity(A, B)).toBeLessThan(OTHER_PREDICATE_CEILING);
     expect(calls.flat()).not.toContain("The ferry");
+  });
+});
+
+describe("SemanticMatcher.similarity is the score of its reading", () => {
+  it("gives the same number as restatementScore over the full reading, embedding less", async () => {
+    const { embedder, calls } = tableEmbedder({ [A]: unit(1, 0, 0), [B]: unit(0.5, Math.sqrt(0.75), 0) });
+    const lazy = new SemanticMatcher(embedder);
+    const similarity = await lazy.similarity(A, B);
+    const lazyCalls = calls.flat().length;
+    const full = await new SemanticMatcher(embedder).reading(A, B);
+    expect(similarity).toBe(restatementScore(full));
+    expect(full.parts).toBeDefined();
+    expect(calls.flat().length - lazyCalls).toBeGreaterThan(lazyCalls);
   });
 });

@@ -13,7 +13,7 @@
  */
 import type { Assessor, Embedder } from "@/lib/engine";
 import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
-import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, OTHER_PREDICATE_CEILING, type RestatementReading, restatementCosine, restatementSimilarity, sharedFrame, type StatementVectors, structuralMismatch, valueAnchors, AGREEING_VALUES_ANCHORS, UNMATCHED_VALUES_ANCHORS } from "./restatement";
+import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, OTHER_PREDICATE_CEILING, type RestatementReading, restatementReading, restatementScore, sharedFrame, type StatementVectors, structuralMismatch } from "./restatement";
 import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
@@ -44,12 +44,28 @@ export class SemanticMatcher {
     return all;
   }
 
-  /** Restatement similarity ∈ [0, 1] of two statements (./restatement). */
+  /** Restatement similarity ∈ [0, 1] of two statements (./restatement): `restatementScore` of a lazy `reading`. */
   async similarity(a: string, b: string): Promise<number> {
-    const [va, vb] = await this.statements([a, b]);
+    return restatementScore(await this.read(a, b, true));
+  }
+
+  /**
+   * Every signal `similarity` weighs, read apart (`RestatementReading`), for refitting its limits offline
+   * (scripts/measure-restatement.ts); embeds the optional parts whenever they apply, so it costs more than `similarity`.
+   */
+  reading(a: string, b: string): Promise<RestatementReading> {
+    return this.read(a, b, false);
+  }
+
+  /**
+   * The reading of two statements. `lazy` (what `similarity` reads): the subject / predicate split is embedded only
+   * when it can change the score under the shipped limits; everything else is read whenever it applies.
+   */
+  private async read(a: string, b: string, lazy: boolean): Promise<RestatementReading> {
+    const [va, vb] = (await this.statements([a, b])) as [StatementVectors, StatementVectors];
+    const mismatch = structuralMismatch(a, b);
     // A one-sided negation is weighed by what the sentence would say without it: one more embedding, only then.
     let denegated: DenegatedVectors | undefined;
-    const mismatch = structuralMismatch(a, b);
     if (mismatch === NEGATED_ON_ONE_SIDE) {
       const [da, db] = [denegate(a), denegate(b)];
       const vectors = await this.vectors([da, db]);
@@ -62,49 +78,15 @@ export class SemanticMatcher {
       const [ra, rb] = await this.vectors(frame);
       frameRest = dot(ra as Float32Array, rb as Float32Array);
     }
-    const similarity = restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch, frameRest);
-    // Subject and predicate read apart (two to four more embeddings), only when it can change the answer.
-    if (mismatch !== null || similarity <= OTHER_PREDICATE_CEILING) return similarity;
+    const reading = restatementReading(va, vb, denegated, mismatch, frameRest);
+    // Subject and predicate read apart (two to four more embeddings): they only cap the score at
+    // OTHER_PREDICATE_CEILING, so `similarity` skips them when it is already there or below (or the texts are identical).
+    if (mismatch !== null || (lazy && (reading.identical || restatementScore(reading) <= OTHER_PREDICATE_CEILING))) return reading;
     const [pa, pb] = [beliefParts(a), beliefParts(b)];
-    if (!pa || !pb) return similarity;
+    if (!pa || !pb) return reading;
     const [sa, qa, sb, qb] = await this.vectors([pa.subject, pa.predicate, pb.subject, pb.predicate]);
     const parts = { subject: dot(sa as Float32Array, sb as Float32Array), predicate: dot(qa as Float32Array, qb as Float32Array) };
-    return restatementSimilarity(va as StatementVectors, vb as StatementVectors, denegated, mismatch, frameRest, parts);
-  }
-
-  /**
-   * Every signal `similarity` weighs, read apart (`RestatementReading`), for refitting its limits offline
-   * (scripts/measure-restatement.ts); embeds the optional parts whenever they apply, so it costs more than `similarity`.
-   */
-  async reading(a: string, b: string): Promise<RestatementReading> {
-    const [va, vb] = (await this.statements([a, b])) as [StatementVectors, StatementVectors];
-    const mismatch = structuralMismatch(a, b);
-    const out: RestatementReading = { identical: a.trim() === b.trim(), cosine: restatementCosine(va, vb), mismatch, values: "plain" };
-    if (mismatch === NEGATED_ON_ONE_SIDE) {
-      const [da, db] = [denegate(a), denegate(b)];
-      const [xa, xb] = (await this.vectors([da, db])) as [Float32Array, Float32Array];
-      if (da !== a || db !== b) {
-        const base = dot(va.whole, vb.whole);
-        out.negationGain = Math.max(da !== a ? dot(xa, vb.whole) : base, db !== b ? dot(va.whole, xb) : base) - base;
-      }
-    }
-    if (mismatch === null) {
-      const anchors = valueAnchors(a, b);
-      out.values = anchors === AGREEING_VALUES_ANCHORS ? "agree" : anchors === UNMATCHED_VALUES_ANCHORS ? "unmatched" : "plain";
-      const frame = sharedFrame(a, b);
-      if (frame) {
-        const [ra, rb] = (await this.vectors(frame)) as [Float32Array, Float32Array];
-        out.frameRest = dot(ra, rb);
-      }
-      const [pa, pb] = [beliefParts(a), beliefParts(b)];
-      if (pa && pb) {
-        const [sa, qa, sb, qb] = (await this.vectors([pa.subject, pa.predicate, pb.subject, pb.predicate])) as Float32Array[];
-        out.parts = { subject: dot(sa as Float32Array, sb as Float32Array), predicate: dot(qa as Float32Array, qb as Float32Array) };
-      }
-    }
-    const [several, single] = va.clauses.length > 0 && vb.clauses.length === 0 ? [va, vb] : vb.clauses.length > 0 && va.clauses.length === 0 ? [vb, va] : [null, null];
-    if (several && single) out.clauseCosine = Math.max(...several.clauses.map((c) => dot(c, single.whole)));
-    return out;
+    return restatementReading(va, vb, denegated, mismatch, frameRest, parts);
   }
 
   /**

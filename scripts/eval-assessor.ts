@@ -50,15 +50,20 @@ import {
 import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
 import { assessorKind, selectAssessor } from "@/lib/assess/select-assessor";
 import { getEmbedder } from "@/lib/embed/select-embedder";
+import { withVectorCache } from "@/lib/retrieval/vector-cache";
 import { meaningReport, restatementBelowFloor } from "@/lib/retrieval/evaluate-meaning";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 async function main(): Promise<number> {
   const args = new Set(process.argv.slice(2));
-  const assessor = selectAssessor(process.env);
+  // One vector cache in front of the model for every scoring below, as the services compose it
+  // (lib/beliefs/get-belief-services): the same texts recur across pairs, sections and the two assessors.
+  const local = getEmbedder();
+  const embedder = local === null ? null : withVectorCache(local, 100_000);
+  const assessor = selectAssessor(process.env, { embedder });
   // The offline heuristic is also scored with its rule order alone (no fitted relation model), for comparison.
-  const rulesOnly = assessorKind(process.env) === "heuristic" ? createHeuristicAssessor({ embedder: getEmbedder(), relationModel: null }) : null;
+  const rulesOnly = assessorKind(process.env) === "heuristic" ? createHeuristicAssessor({ embedder, relationModel: null }) : null;
   const sections: Array<[string, Parameters<typeof evaluateAssessor>[1], Floor | null]> = [
     ["shared yardstick", loadSharedCases(repoRoot), null],
     ["development (tuned on)", loadDevCases(repoRoot), null],
@@ -88,7 +93,7 @@ async function main(): Promise<number> {
   // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.
   // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
   console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 in session 8, holdout7 in session 9, holdout8 in session 10)");
-  const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), getEmbedder());
+  const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), embedder);
   for (const line of meaning.lines) console.log(line);
   below.push(...restatementBelowFloor(meaning));
   if (args.has("--check") && below.length > 0) {

@@ -473,8 +473,14 @@ export const SHIPPED_LIMITS: Readonly<RestatementLimits> = Object.freeze({
  */
 export function anchorsRestatingAt(anchors: readonly (readonly [number, number])[], at: number): readonly (readonly [number, number])[] {
   if (restatesAt(anchors) === at) return anchors;
-  return [...anchors.filter(([x, y]) => x < at && y < RESTATES), [at, RESTATES] as const, ...anchors.filter(([x, y]) => x > at && y > RESTATES)];
+  // Kept per anchor set and limit: a refit decides hundreds of millions of readings over a few dozen limits.
+  let moved = movedAnchors.get(anchors);
+  if (!moved) movedAnchors.set(anchors, (moved = new Map()));
+  let out = moved.get(at);
+  if (!out) moved.set(at, (out = [...anchors.filter(([x, y]) => x < at && y < RESTATES), [at, RESTATES] as const, ...anchors.filter(([x, y]) => x > at && y > RESTATES)]));
+  return out;
 }
+const movedAnchors = new WeakMap<readonly (readonly [number, number])[], Map<number, readonly (readonly [number, number])[]>>();
 
 /**
  * THE restatement decision: the similarity ∈ [0, 1] of a reading under `limits` (the module comment's formula; the

@@ -375,15 +375,6 @@ export function negationGain(a: StatementVectors, b: StatementVectors, denegated
   return Math.max(denegated.a ? dot(denegated.a, b.whole) : base, denegated.b ? dot(a.whole, denegated.b) : base) - base;
 }
 
-/**
- * Whether the one-sided negation is what separates the two statements: taking it out brings them at least
- * NEGATION_GAIN_MIN closer. Without the negation-free vectors it is assumed to (the structural reading stands).
- */
-export function negationSeparates(a: StatementVectors, b: StatementVectors, denegated: DenegatedVectors | undefined): boolean {
-  const gain = negationGain(a, b, denegated);
-  return gain === undefined || gain >= NEGATION_GAIN_MIN;
-}
-
 /** The anchors for two statements with no mismatch: by whether their values agree, are left behind on one side, or neither. */
 export function valueAnchors(a: string, b: string): readonly (readonly [number, number])[] {
   if (valuesAgree(a, b)) return AGREEING_VALUES_ANCHORS;
@@ -501,20 +492,4 @@ export function restatementScore(r: RestatementReading, limits: Readonly<Restate
 /** Whether a reading reaches "restates" under `limits` (the shipped ones by default): `restatementScore` ≥ RESTATES. */
 export function readsAsRestatement(r: RestatementReading, limits: Readonly<RestatementLimits> = SHIPPED_LIMITS): boolean {
   return restatementScore(r, limits) >= RESTATES;
-}
-
-/**
- * Restatement similarity ∈ [0, 1] of two statements from their vectors (the module comment's formula; symmetric):
- * `restatementScore` of their `restatementReading` under the shipped limits. With `denegated`, a one-sided negation
- * counts as a mismatch only when it is what separates the two; a `frameRest` below FRAME_REST_MIN counts as one.
- */
-export function restatementSimilarity(
-  a: StatementVectors,
-  b: StatementVectors,
-  denegated?: DenegatedVectors,
-  mismatch: string | null = structuralMismatch(a.text, b.text),
-  frameRest?: number,
-  parts?: PartCosines,
-): number {
-  return restatementScore(restatementReading(a, b, denegated, mismatch, frameRest, parts));
 }

@@ -27,7 +27,7 @@ const uiBoundary = {
       { group: ["@/lib/graph/sql/*", "@/lib/graph/neo4j/*", "@/lib/graph/select-graph-store"], message: "Graph store adapters are wired by the composition root (lib/beliefs)." },
       { group: ["@/lib/identity/*", "!@/lib/identity/roles"], message: "Identity is reached through the services (lib/beliefs); roles are a shared vocabulary." },
       { group: ["@/lib/access/authorised-view", "@/lib/access/readable-scopes"], message: "Who may see what is decided inside the services." },
-      { group: ["@/lib/assess/*", "@/lib/assess/**", "@/lib/embed/*"], message: "Assessors and embedders are adapters, wired by the composition root." },
+      { group: ["@/lib/assess/*", "@/lib/assess/**", "@/lib/reading/*", "@/lib/reading/**", "@/lib/embed/*"], message: "Assessors and embedders are adapters, wired by the composition root." },
     ),
   },
 };
@@ -41,8 +41,8 @@ const adapterBoundary = (files, forbidden, message) => ({
 const adapterBoundaries = [
   adapterBoundary(["lib/graph/sql/**/*.ts"], ["@/lib/graph/neo4j/*", "../neo4j/*", "@/lib/assess/**", "@/lib/embed/*"], "The SQL store imports no other adapter."),
   adapterBoundary(["lib/graph/neo4j/**/*.ts"], ["@/lib/graph/sql/*", "../sql/*", "@/lib/assess/**", "@/lib/embed/*"], "The Neo4j store imports no other adapter."),
-  adapterBoundary(["lib/assess/heuristic/**/*.ts"], ["@/lib/assess/openai/**", "../openai/*", "@/lib/graph/**", "@/lib/embed/*"], "The heuristic assessor imports no other adapter."),
-  adapterBoundary(["lib/assess/openai/**/*.ts"], ["@/lib/assess/heuristic/**", "../heuristic/*", "@/lib/graph/**", "@/lib/embed/*"], "The OpenAI assessor imports no other adapter."),
+  adapterBoundary(["lib/reading/**/*.ts"], ["@/lib/assess/openai/**", "@/lib/graph/**", "@/lib/embed/*", "@/lib/beliefs/**", "@/lib/api/**"], "The reader imports no other adapter and nothing above it."),
+  adapterBoundary(["lib/assess/openai/**/*.ts"], ["@/lib/reading/**", "@/lib/graph/**", "@/lib/embed/*"], "The OpenAI assessor imports no other adapter."),
   adapterBoundary(["lib/embed/**/*.ts"], ["@/lib/graph/**", "@/lib/assess/**"], "Embedders import no other adapter."),
 ];
 

@@ -38,7 +38,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import neo4j, { type Driver } from "neo4j-driver";
 import pg from "pg";
-import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { openDatabase, type Database } from "@/lib/db/database";
 import { defaultParams, rankByTerms, recall, termSet, words, type ChangeSet, type Embedder, type EmbeddingModel, type TermCandidate } from "@/lib/engine";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";

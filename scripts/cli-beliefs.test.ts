@@ -2,7 +2,7 @@ import path from "node:path";
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionPrincipal } from "@/lib/access/principal";
-import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { createBeliefServices } from "@/lib/beliefs/create-belief-services";
 import { seedDemoStories } from "@/lib/beliefs/demo-stories";
 import { settableClock } from "@/lib/beliefs/settable-clock";

@@ -47,7 +47,7 @@ import {
   loadSharedCases,
   meetsFloor,
 } from "@/lib/assess/eval/evaluate-assessor";
-import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { assessorKind, selectAssessor } from "@/lib/assess/select-assessor";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { withVectorCache } from "@/lib/retrieval/vector-cache";

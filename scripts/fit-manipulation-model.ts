@@ -1,6 +1,6 @@
 /**
- * `npm run fit:manipulation-model`: fit the manipulation model (lib/assess/heuristic/manipulation-model.ts)
- * and write `lib/assess/heuristic/manipulation-model.json`. Deterministic: the same messages and the same embedding
+ * `npm run fit:manipulation-model`: fit the manipulation model (lib/reading/models/manipulation-model.ts)
+ * and write `lib/reading/models/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
  * The pool (issue #11, session 10): the labelled manipulation files dev, dev2, dev3, dev4, held-out v1–v8 and shared (each written at
@@ -54,8 +54,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { assessEss } from "@/lib/assess/heuristic/heuristic-assessor";
-import { fitLogistic, type LogisticWeights, manipulationFeatures, type ManipulationModel, MODEL_KINDS, pressureScore, SHAPE_FEATURES } from "@/lib/assess/heuristic/manipulation-model";
+import { assessEss } from "@/lib/reading/reader";
+import { fitLogistic, type LogisticWeights, manipulationFeatures, type ManipulationModel, MODEL_KINDS, pressureScore, SHAPE_FEATURES } from "@/lib/reading/models/manipulation-model";
 import { modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 

@@ -1,6 +1,6 @@
 /**
- * `npm run fit:relation-model`: fit the relation model (lib/assess/heuristic/relation-model.ts) on the development
- * pool and write its weights to `lib/assess/heuristic/relation-model.json`. Deterministic: the same pairs and the same
+ * `npm run fit:relation-model`: fit the relation model (lib/reading/models/relation-model.ts) on the development
+ * pool and write its weights to `lib/reading/models/relation-model.json`. Deterministic: the same pairs and the same
  * embedding model give the same file.
  *
  * The pool (issue #11, from round 5): `relations.dev.jsonl` plus the retired held-out sets v1–v8 (`relations.heldout*.jsonl`,
@@ -19,7 +19,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { developmentSets, type RelationCase } from "@/lib/assess/eval/evaluate-assessor";
-import { classifyRelation, decisiveCue, readPairMeaning, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
+import { classifyRelation, decisiveCue, readPairMeaning, relationSignals } from "@/lib/reading/reader";
 import {
   beyondBelief,
   EVIDENCE_KIND_FEATURES,
@@ -34,7 +34,7 @@ import {
   relationFeatures,
   type RelationModel,
   type WeightSet,
-} from "@/lib/assess/heuristic/relation-model";
+} from "@/lib/reading/models/relation-model";
 import { modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 

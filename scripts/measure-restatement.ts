@@ -16,7 +16,7 @@ import { developmentSets } from "@/lib/assess/eval/evaluate-assessor";
 import { defaultParams } from "@/lib/engine";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { DEVELOPMENT_RESTATEMENT_SPLITS, loadRestatementCases } from "@/lib/retrieval/evaluate-meaning";
-import { type RestatementLimits, type RestatementReading, readsAsRestatement, SHIPPED_LIMITS } from "@/lib/retrieval/restatement";
+import { type RestatementLimits, type RestatementReading, readsAsRestatement, SHIPPED_LIMITS } from "@/lib/reading/restatement";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

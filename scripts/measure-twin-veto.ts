@@ -17,7 +17,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { developmentSets } from "@/lib/assess/eval/evaluate-assessor";
-import { readPairMeaning, relationSignals } from "@/lib/assess/heuristic/heuristic-assessor";
+import { readPairMeaning, relationSignals } from "@/lib/reading/reader";
 import {
   beyondBelief,
   EVIDENCE_KIND_FEATURES,
@@ -29,7 +29,7 @@ import {
   readEvidenceKind,
   relationFeatures,
   type WeightSet,
-} from "@/lib/assess/heuristic/relation-model";
+} from "@/lib/reading/models/relation-model";
 import { defaultParams } from "@/lib/engine";
 import { modelKey } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { assessEss, assessEssWithMeaning, MANIPULATION_MODEL } from "@/lib/assess/heuristic/heuristic-assessor";
+import { assessEss, assessEssWithMeaning, MANIPULATION_MODEL } from "@/lib/reading/reader";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

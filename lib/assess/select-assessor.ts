@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Assessor } from "@/lib/engine/assessor";
 import type { Embedder } from "@/lib/engine/embedder";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import { createHeuristicAssessor } from "./heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { createOpenAiAssessor, type OpenAiAssessorDeps } from "./openai/openai-assessor";
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);

@@ -3,7 +3,7 @@
  * a second, in-process embedder standing in for "the model changed".
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { fetchModel } from "@/lib/embed/fetch-model";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { EmbeddingError, modelKey, normalise, type Embedder } from "@/lib/engine";

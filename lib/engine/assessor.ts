@@ -1,7 +1,7 @@
 /**
  * The Assessor port (docs/design.md §6): every judgement the engine needs from a reader of text.
  *
- * The engine defines it; adapters implement it (`lib/assess/heuristic` offline, `lib/assess/openai` for any
+ * The engine defines it; adapters implement it (`lib/reading` offline, `lib/assess/openai` for any
  * OpenAI-compatible server). Every result carries a short `reasoning` that the UI shows as the audit trail, and the
  * adapter stamps `assessor` (which assessor and prompt version decided it) on every result, so an evidence entry can
  * record who decided it.

@@ -7,7 +7,7 @@
  * | `Clock`                  | here              | `lib/beliefs/settable-clock.ts` (system clock, settable clock)  |
  * | `ScopeView`              | here              | built by `lib/access` (`authorisedView` → `scopeViewOf`)        |
  * | `AuthorisedResolver`, `CitationIndex` | here | every `GraphStore` (`resolverFor(view)`, `citationIndex()`)     |
- * | `Assessor`               | `./assessor`      | `lib/assess/heuristic`, `lib/assess/openai`                     |
+ * | `Assessor`               | `./assessor`      | `lib/reading`, `lib/assess/openai`                     |
  * | `Embedder`               | `./embedder`      | `lib/embed`                                                     |
  * | `GraphStore`             | `lib/graph/graph-store.ts` (its types name the store's own shapes: slices, exports) | `lib/graph/sql`, `lib/graph/neo4j` |
  *

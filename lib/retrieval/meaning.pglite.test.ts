@@ -4,7 +4,7 @@
  * nothing answers gets no answer instead of a loosely worded match.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import type { BeliefServices, Caller } from "@/lib/beliefs/belief-services";
 import { openBeliefHarness, type BeliefHarness } from "@/lib/beliefs/testing/belief-harness";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingModel } from "@/lib/engine";
-import { OTHER_PREDICATE_CEILING, restatementScore, structuralMismatch } from "./restatement";
+import { OTHER_PREDICATE_CEILING, restatementScore, structuralMismatch } from "@/lib/reading/restatement";
 import { SemanticMatcher } from "./semantic-matcher";
 
 const MODEL: EmbeddingModel = { name: "table", version: "1", dimensions: 3 };

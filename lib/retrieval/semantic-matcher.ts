@@ -12,8 +12,8 @@
  * The engine stays pure: everything here runs in the services and hands numbers in.
  */
 import type { Assessor, Embedder } from "@/lib/engine";
-import { beliefParts } from "@/lib/assess/heuristic/belief-parts";
-import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, OTHER_PREDICATE_CEILING, type RestatementReading, restatementReading, restatementScore, sharedFrame, type StatementVectors, structuralMismatch } from "./restatement";
+import { beliefParts } from "@/lib/reading/parse/belief-parts";
+import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, OTHER_PREDICATE_CEILING, type RestatementReading, restatementReading, restatementScore, sharedFrame, type StatementVectors, structuralMismatch } from "@/lib/reading/restatement";
 import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { withVectorCache } from "@/lib/retrieval/vector-cache";
-import { createHeuristicAssessor } from "../heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../openai/testing/fake-openai-server";
 import { selectAssessor } from "../select-assessor";
 import {

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { embeddedBackend, serverBackend, type TestLocation } from "@/lib/db/testing/test-backends";
 import type { Database } from "@/lib/db/database";
-import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { sessionPrincipal } from "@/lib/access/principal";
 import type { Assessor } from "@/lib/engine";
 import type { GraphStore } from "@/lib/graph/graph-store";

@@ -9,7 +9,7 @@
  * Everything is written in a namespace of its own, dropped at the end.
  */
 import neo4j, { type Driver } from "neo4j-driver";
-import { createHeuristicAssessor } from "@/lib/assess/heuristic/heuristic-assessor";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import {
   assimilate,
   defaultParams,

@@ -1,7 +1,7 @@
 /**
  * The values a statement pins in its slots — durations, frequencies, times of day, bare numbers, shares and
  * quantifiers, weekdays and ordinals — normalised across notations, and whether two statements put different values
- * in them. Used to tell a restatement from a near-miss (lib/retrieval/restatement) and, for weekdays, a conflicting
+ * in them. Used to tell a restatement from a near-miss (lib/reading/restatement) and, for weekdays, a conflicting
  * report from a confirming one (the relation heuristic).
  */
 

@@ -6,8 +6,8 @@
  * words, units and a small table of direction words only.
  */
 
-import { matchesAny as sameValueIn, numeralize, slotValues } from "@/lib/assess/heuristic/slot-values";
-import { contentTokens, isContentWord, stemWord, tokenize } from "@/lib/assess/heuristic/tokenize";
+import { matchesAny as sameValueIn, numeralize, slotValues } from "@/lib/reading/parse/slot-values";
+import { contentTokens, isContentWord, stemWord, tokenize } from "@/lib/reading/parse/tokenize";
 import {
   AMOUNT_BOUND_PHRASES,
   ARTICLE_ONE,
@@ -25,7 +25,7 @@ import {
   unitOf,
   WEEKDAY_ALT,
   WORKING_WEEK_DAYS,
-} from "@/lib/assess/heuristic/value-vocabulary";
+} from "@/lib/reading/parse/value-vocabulary";
 
 /** Numbers in digits or words, "once", "twice", and "a" / "an" (one, before a unit). */
 function numberWord(w: string | undefined): number | null {

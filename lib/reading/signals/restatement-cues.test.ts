@@ -29,7 +29,7 @@ import {
   voiceFlipWithSameSubject,
   weekdayOnOneSide,
 } from "./restatement-cues";
-import { structuralMismatch } from "./restatement";
+import { structuralMismatch } from "../restatement";
 
 describe("values beyond slot-values", () => {
   it("reads day parts, weekdays and 'each new' periods after 'every' as frequencies", () => {

@@ -2,7 +2,7 @@
  * Numeric and quantifier cues: quantities with their unit (the stemmed word after the number, `%`, or `time` for
  * clock times), number words, and universal versus partial quantifiers.
  */
-import { contentTokens, stemWord } from "./tokenize";
+import { contentTokens, stemWord } from "../parse/tokenize";
 import {
   CALENDAR_DAYS,
   CALENDAR_NEAR_TOLERANCE,
@@ -30,7 +30,7 @@ import {
   WEEKDAY_STEM_ALT,
   WEEKDAYS,
   WORKING_WEEK_DAYS,
-} from "./value-vocabulary";
+} from "../parse/value-vocabulary";
 
 export interface NumericQuantity {
   value: number;

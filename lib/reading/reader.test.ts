@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { describeAssessorContract } from "../assessor-contract";
+import { describeAssessorContract } from "@/lib/assess/assessor-contract";
 import { EmbeddingError } from "@/lib/engine/embedder";
-import { classifyRelation, createHeuristicAssessor, HEURISTIC_STAMP, partialAgreement, relationSignals, valueSplit } from "./heuristic-assessor";
-import { namedValueClash, substitution } from "./slot-values";
+import { classifyRelation, createHeuristicAssessor, HEURISTIC_STAMP, partialAgreement, relationSignals, valueSplit } from "./reader";
+import { namedValueClash, substitution } from "./parse/slot-values";
 
 const assessor = createHeuristicAssessor();
 const belief = (text: string, contextTags?: string[]) => ({ id: "b", text, ...(contextTags ? { contextTags } : {}) });
@@ -246,7 +246,7 @@ describe("heuristic assessor: a value under a condition", () => {
 
 describe("day-and-time slots (issue #11, round 6)", () => {
   it("compares the weekday and part of day a thing happens, not a weekday used as a name", async () => {
-    const { dayTimeClash, dayTimeSlots } = await import("./slot-values");
+    const { dayTimeClash, dayTimeSlots } = await import("./parse/slot-values");
     expect(dayTimeSlots("The Monday meeting moved to the afternoon.")).toEqual([]);
     expect(dayTimeClash("The market sets up on Thursday morning.", "The market sets up on Friday evening.")).toEqual([["thursday morning"], ["friday evening"]]);
     expect(dayTimeClash("The market sets up every Friday morning.", "The market sets up on Friday evening.")).not.toBeNull();
@@ -256,7 +256,7 @@ describe("day-and-time slots (issue #11, round 6)", () => {
 
 describe("month and season slots (issue #11, round 6)", () => {
   it("compares the month or season a thing happens in, not a month used otherwise", async () => {
-    const { monthClash, monthSlots } = await import("./slot-values");
+    const { monthClash, monthSlots } = await import("./parse/slot-values");
     expect(monthSlots("The May report came out late.")).toEqual([]);
     expect(monthClash("The orchard is pruned in early March.", "The orchard is pruned in November.")).toEqual([["march"], ["november"]]);
     expect(monthClash("The orchard is pruned every winter.", "The orchard is pruned during winter.")).toBeNull();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { numeralize } from "@/lib/assess/heuristic/slot-values";
+import { numeralize } from "@/lib/reading/parse/slot-values";
 import { anchorsRestatingAt, boundClash, clausesOf, FRAME_REST_MIN, OTHER_PREDICATE_CEILING, OTHER_PREDICATE_MAX, SAME_SUBJECT_MIN, sharedFrame, denegate, NEGATED_ON_ONE_SIDE, NEGATION_GAIN_MIN, negationGain, oneWordSwap, piecewise, readsAsRestatement, RESTATEMENT_ANCHORS, RESTATES, type RestatementReading, restatementReading, restatementScore, SHIPPED_LIMITS, slotClash, slotValues, structuralMismatch, substitution, swappedRoles } from "./restatement";
 
 /** The restatement similarity of two statements' vectors: the one decision, `restatementScore`, of their reading. */

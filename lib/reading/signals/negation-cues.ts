@@ -3,7 +3,7 @@
  * grammar of change: "no longer", "now", "since …", verbs of transition), antonyms, and the direction of a stated effect (increase / decrease) weighed by the
  * valence of what moves (more vulnerabilities is bad news, more security good news).
  */
-import { contentTokens, stemWord, tokenize, type Token } from "./tokenize";
+import { contentTokens, stemWord, tokenize, type Token } from "../parse/tokenize";
 
 const NEGATORS = new Set([
   "not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "without",

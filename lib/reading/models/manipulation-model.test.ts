@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { fetchModel } from "@/lib/embed/fetch-model";
-import { assessEss, assessEssWithMeaning, createHeuristicAssessor, MANIPULATION_MODEL } from "./heuristic-assessor";
+import { assessEss, assessEssWithMeaning, createHeuristicAssessor, MANIPULATION_MODEL } from "../reader";
 import { fitLogistic, loadManipulationModel, type ManipulationModel, MODEL_KINDS, probability, readManipulation, repeatedSegments, setAside, SHAPE_FEATURES, SHAPE_Z_LIMIT, shapeFeatures } from "./manipulation-model";
 
 const feature = (text: string, name: (typeof SHAPE_FEATURES)[number]) => shapeFeatures(text)[SHAPE_FEATURES.indexOf(name)];

@@ -22,9 +22,9 @@
  */
 import { z } from "zod";
 import type { AssessedRelation, BeliefText } from "@/lib/engine/assessor";
-import { beliefParts } from "./belief-parts";
-import { contentTokens, tokenize } from "./tokenize";
-import type { RelationSignals } from "./relation-signals";
+import { beliefParts } from "../parse/belief-parts";
+import { contentTokens, tokenize } from "../parse/tokenize";
+import type { RelationSignals } from "../signals/relation-signals";
 import weights from "./relation-model.json";
 
 export const MODEL_LABELS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"] as const satisfies readonly AssessedRelation[];

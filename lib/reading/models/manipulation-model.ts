@@ -18,7 +18,7 @@
  * (`embeddingModel`). Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
-import { asksRestraint, evidenceMarks, messageShape, openQuestion, repeatedValue, sourceMarks, withoutReportedSpeech } from "./message-shape";
+import { asksRestraint, evidenceMarks, messageShape, openQuestion, repeatedValue, sourceMarks, withoutReportedSpeech } from "../signals/message-shape";
 import weights from "./manipulation-model.json";
 
 /** The pressure kinds a model-only reading can name (nearest prototype). */

@@ -9,7 +9,7 @@
  * signals. Pure: the caller embeds the words.
  */
 import { cosine } from "@/lib/engine/embedder";
-import { contentTokens } from "./tokenize";
+import { contentTokens } from "../parse/tokenize";
 
 /** At most this many words a side: the longest pool sentences have about twenty content words. */
 const MAX_WORDS = 24;

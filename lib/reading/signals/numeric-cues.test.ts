@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareQuantifiers, compareQuantities, locatedQuantities, normaliseQuantity, numericQuantities } from "./numeric-cues";
-import { MONTH_DAYS } from "./value-vocabulary";
+import { MONTH_DAYS } from "../parse/value-vocabulary";
 
 describe("numericQuantities", () => {
   it("reads numbers with their unit, clock times and percentages", () => {

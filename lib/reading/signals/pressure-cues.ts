@@ -29,7 +29,7 @@
  */
 import type { ReasoningType } from "@/lib/engine/assessor";
 import { evidenceMarks, messageShape, openQuestion, repeatedValue, sourceMarks, withoutReportedSpeech } from "./message-shape";
-import { contentStems, contentTokens } from "./tokenize";
+import { contentStems, contentTokens } from "../parse/tokenize";
 
 export type PressureKind = Extract<
   ReasoningType,

@@ -3,7 +3,7 @@
  * units (time, money with ISO codes, SI and imperial measures, data sizes, shares, temperature, power, energy),
  * weekday, month, season and part-of-day names, calendar lengths and the tolerance between calendar lengths.
  * `numeric-cues` (quantities with a dimension and a bound), `slot-values` (coded slot values) and
- * `lib/retrieval/restatement-cues` read values with these tables and nothing of their own, so "£20", "20 pounds"
+ * `lib/reading/signals/restatement-cues` read values with these tables and nothing of their own, so "£20", "20 pounds"
  * and "GBP 20" are one amount everywhere, and a month is one length. Pure data and small lookups; topic-free.
  */
 import { stemWord } from "./tokenize";
@@ -151,7 +151,7 @@ export const CALENDAR_DAYS: Readonly<Record<string, number>> = {
  * Calendar lengths are said loosely: a count of weeks stands for months at four weeks a month ("six weeks" / "a month
  * and a half", "twelve weeks" / "three months"). Two readers compare calendar lengths, with two needs:
  *
- * - a restatement takes two coded lengths this close as ONE value (lib/retrieval/restatement-cues), so the tolerance
+ * - a restatement takes two coded lengths this close as ONE value (lib/reading/signals/restatement-cues), so the tolerance
  *   must cover weeks said as months (six weeks / 45 days: 6.7 %) and still keep neighbouring months apart up to a year
  *   ("eleven months" / "a year": 8.3 %) and seven weeks from a month and a half (8.2 %): it sits between;
  * - a relation takes a measured value this close to a calendar length (a week or more, or a frequency) as NO

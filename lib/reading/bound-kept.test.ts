@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relationSignals } from "./heuristic-assessor";
+import { relationSignals } from "./reader";
 
 const belief = (text: string) => ({ id: "b", text });
 

@@ -4,7 +4,7 @@
  * "in regions where…", dates). Each cue yields a context tag when it names the scope.
  */
 
-import { MONTH_ALT } from "./value-vocabulary";
+import { MONTH_ALT } from "../parse/value-vocabulary";
 
 export type ContextCueKind =
   | "restrictive"

@@ -22,7 +22,7 @@
  * Pure; no I/O.
  */
 
-import { MONTH_OR_ABBREVIATION_ALT } from "./value-vocabulary";
+import { MONTH_OR_ABBREVIATION_ALT } from "../parse/value-vocabulary";
 
 export interface MessageShape {
   addressed: boolean;

@@ -2,7 +2,7 @@
  * Lexical overlap between two texts over stemmed content words, plus a character-trigram measure that catches
  * spelling variants the stemmer misses (`emit` / `emissions`, `go.mod` / `go`).
  */
-import { contentStems, contentTokens } from "./tokenize";
+import { contentStems, contentTokens } from "../parse/tokenize";
 
 export interface LexicalOverlap {
   /** Stems present in both texts. */

@@ -44,11 +44,11 @@
  * plateau (merging two different claims is worse than keeping a duplicate).
  */
 
-import { comparePolarity } from "@/lib/assess/heuristic/clauses";
-import { antonymConflicts } from "@/lib/assess/heuristic/negation-cues";
-import { boundClash, monthClash, slotClash, slotValues, substitution } from "@/lib/assess/heuristic/slot-values";
-import { isContentWord, stemWord } from "@/lib/assess/heuristic/tokenize";
-import { agentSwap, boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, eventOrderFlip, inclusionClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./restatement-cues";
+import { comparePolarity } from "@/lib/reading/parse/clauses";
+import { antonymConflicts } from "@/lib/reading/signals/negation-cues";
+import { boundClash, monthClash, slotClash, slotValues, substitution } from "@/lib/reading/parse/slot-values";
+import { isContentWord, stemWord } from "@/lib/reading/parse/tokenize";
+import { agentSwap, boundAgainstEstimate, boundOnOneSide, converseWithSameSubject, countedNounSwap, durationRoleClash, eventOrderFlip, inclusionClash, focusMoved, directionClash, exclusionClash, limitClash, modalClash, narrowingInsert, negatedBound, occasionAgainstHabit, seasonOnOneSide, onlyRestatedByNegation, participantSwap, phraseRolesSwapped, relationFlip, valueClash, valueOnOneSide, valuesAgree, voiceFlipWithSameSubject, weekdayOnOneSide } from "./signals/restatement-cues";
 
 export { boundClash, slotClash, slotValues, substitution };
 

@@ -17,21 +17,21 @@ import {
 } from "@/lib/engine/assessor";
 import { cosine, type Embedder, EmbeddingError, modelKey } from "@/lib/engine/embedder";
 import { extractQuantity, splitSentences } from "@/lib/engine/harvest";
-import { contextCues, contextTags, refersBack, type ContextCue } from "./context-cues";
-import { evidenceStrength } from "./evidence-cues";
-import { lexicalOverlap, textSimilarity } from "./lexical-overlap";
-import { beliefParts } from "./belief-parts";
-import { alignClauses, clauses, comparePolarity, sharedStems } from "./clauses";
-import { dayTimeClash, monthClash, namedValueClash, slotValues, substitution } from "./slot-values";
-import { antonymConflicts, changeCues, continuityCues, equalityAgainstComparison, negationCues } from "./negation-cues";
-import { compareQuantifiers, compareQuantities } from "./numeric-cues";
-import { pressureByShape, shapeReasoningType } from "./message-shape";
-import { pressureCues } from "./pressure-cues";
-import { loadManipulationModel, type ManipulationModel, readManipulation } from "./manipulation-model";
-import { loadRelationModel, type PairVectors, predictRelation, readEvidenceKind, relationFeatures, type RelationModel } from "./relation-model";
-import type { PartCosines, RelationSignals } from "./relation-signals";
-import { contentTokens } from "./tokenize";
-import { closestSwap, swapCandidates } from "./word-swap";
+import { contextCues, contextTags, refersBack, type ContextCue } from "./signals/context-cues";
+import { evidenceStrength } from "./signals/evidence-cues";
+import { lexicalOverlap, textSimilarity } from "./signals/lexical-overlap";
+import { beliefParts } from "./parse/belief-parts";
+import { alignClauses, clauses, comparePolarity, sharedStems } from "./parse/clauses";
+import { dayTimeClash, monthClash, namedValueClash, slotValues, substitution } from "./parse/slot-values";
+import { antonymConflicts, changeCues, continuityCues, equalityAgainstComparison, negationCues } from "./signals/negation-cues";
+import { compareQuantifiers, compareQuantities } from "./signals/numeric-cues";
+import { pressureByShape, shapeReasoningType } from "./signals/message-shape";
+import { pressureCues } from "./signals/pressure-cues";
+import { loadManipulationModel, type ManipulationModel, readManipulation } from "./models/manipulation-model";
+import { loadRelationModel, type PairVectors, predictRelation, readEvidenceKind, relationFeatures, type RelationModel } from "./models/relation-model";
+import type { PartCosines, RelationSignals } from "./signals/relation-signals";
+import { contentTokens } from "./parse/tokenize";
+import { closestSwap, swapCandidates } from "./signals/word-swap";
 
 export const HEURISTIC_STAMP = "heuristic@1";
 

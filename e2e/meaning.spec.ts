@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { cli, signIn, snap } from "./fixtures";
 
 /**
- * Issue #11's four symptoms, tried in the browser on the demo itself (`npm run cli -- demo seed`, the stories
+ * Four misreadings of the demo, tried in the browser on the demo itself (`npm run cli -- demo seed`, the stories
  * `npm run demo` serves), with the server's real embedding model:
  * 1. "Deploys still go out from the protected release branch." is not read as a rebuttal of the release belief;
  * 2. it reinforces that belief instead of creating a duplicate;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:write`: a write to a belief with a long history (issue #12: ≤ 20 ms at 100 000 entries), per backend
+ * `npm run bench:write`: a write to a belief with a long history (≤ 20 ms at 100 000 entries), per backend
  * (`--backends pglite,postgres,neo4j`, `--entries 100000`, `--writes 15`).
  *
  * One belief is seeded with a history of the engine benchmark's mix (10 entries per change-set, 7 actors, 4 000
@@ -18,7 +18,7 @@
  * After the writes the stored belief is checked against a full replay (`checkReplay`).
  *
  * `--parts write,cascade` (default both): **cascade** = `citationClosure` from the root of a 10 000-long citation chain
- * (issue #12: ≤ 0.5 s on Neo4j), 5 runs per backend after one warm-up; on Neo4j the previous path (the root's citers by
+ * (≤ 0.5 s on Neo4j), 5 runs per backend after one warm-up; on Neo4j a baseline path (the root's citers by
  * the `sourceId` index, the reachable set by one expand, then every reached id's citers by the `sourceId` index: three
  * round trips) runs in the same loop as the baseline.
  */
@@ -221,7 +221,7 @@ async function benchBackend(name: string, store: GraphStore, out: string[]): Pro
   );
 }
 
-/** The Neo4j closure before this change (three round trips), for the baseline column. */
+/** The reachable set by one variable-length expand: the middle round trip of the baseline path. */
 const PREVIOUS_REACHABLE = `
     UNWIND $ids AS id
     MATCH (start:Belief {ns: $ns, id: id})

@@ -3,13 +3,9 @@
  * OPENAI_API_KEY / OPENAI_BASE_URL is set; the heuristic reads with the local embedding model when it loads) on
  * 1. the shared labelled set (`../shared/eval` when that folder exists, the repo's copy otherwise),
  * 2. the repo's development cases (`lib/assess/eval/*.dev.jsonl`, the ones cues were tuned on),
- * 3. the retired held-out sets v1–v3 (`*.heldout.jsonl`, `*.heldout2.jsonl`, `*.heldout3.jsonl`: each written before a
- *    round of changes and scored in it; development data since session 5, the fitted relation model trains on them),
- * 4. the retired held-out v4 (`*.heldout4.jsonl`, written blind before session 5, scored once then; development since session 6), and
- * 5. the retired held-out v5 (`*.heldout5.jsonl`, written blind before session 6, scored then; development since session 7), and
- * 6. the retired held-out v6 (`*.heldout6.jsonl`, written blind before session 7, scored then; development since session 8),
- * 7. the retired held-out v7 (`*.heldout7.jsonl`, written blind before session 8, scored then; development since session 9),
- * 8. the retired held-out v8 (`*.heldout8.jsonl`, written blind before session 9, scored then; development since session 10),
+ * 3. the retired held-out sets v1–v8 (`*.heldout.jsonl`, `*.heldout2.jsonl` … `*.heldout8.jsonl`: each written blind
+ *    before the changes it measured and scored once at their end; development data after that, the fitted relation
+ *    model trains on them),
  * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall; for the offline
  * heuristic also its relation accuracy without the fitted relation model, by the rule order alone).
  * `--check` exits 1 when a set falls below its CI floor (HELDOUT_FLOOR, HELDOUT2_FLOOR … HELDOUT8_FLOOR as regression
@@ -67,14 +63,14 @@ async function main(): Promise<number> {
   const sections: Array<[string, Parameters<typeof evaluateAssessor>[1], Floor | null]> = [
     ["shared yardstick", loadSharedCases(repoRoot), null],
     ["development (tuned on)", loadDevCases(repoRoot), null],
-    ["retired held-out v1 (development since session 5)", loadHeldoutCases(repoRoot), HELDOUT_FLOOR],
-    ["retired held-out v2 (development since session 5)", loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR],
-    ["retired held-out v3 (development since session 5)", loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR],
-    ["retired held-out v4 (development since session 6)", loadHeldout4Cases(repoRoot), getEmbedder() === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR],
-    ["retired held-out v5 (development since session 7)", loadHeldout5Cases(repoRoot), getEmbedder() === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR],
-    ["retired held-out v6 (development since session 8)", loadHeldout6Cases(repoRoot), getEmbedder() === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR],
-    ["retired held-out v7 (development since session 9)", loadHeldout7Cases(repoRoot), getEmbedder() === null ? HELDOUT7_WORDS_ONLY_FLOOR : HELDOUT7_FLOOR],
-    ["retired held-out v8 (development since session 10)", loadHeldout8Cases(repoRoot), getEmbedder() === null ? HELDOUT8_WORDS_ONLY_FLOOR : HELDOUT8_FLOOR],
+    ["retired held-out v1 (development)", loadHeldoutCases(repoRoot), HELDOUT_FLOOR],
+    ["retired held-out v2 (development)", loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR],
+    ["retired held-out v3 (development)", loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR],
+    ["retired held-out v4 (development)", loadHeldout4Cases(repoRoot), getEmbedder() === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR],
+    ["retired held-out v5 (development)", loadHeldout5Cases(repoRoot), getEmbedder() === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR],
+    ["retired held-out v6 (development)", loadHeldout6Cases(repoRoot), getEmbedder() === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR],
+    ["retired held-out v7 (development)", loadHeldout7Cases(repoRoot), getEmbedder() === null ? HELDOUT7_WORDS_ONLY_FLOOR : HELDOUT7_FLOOR],
+    ["retired held-out v8 (development)", loadHeldout8Cases(repoRoot), getEmbedder() === null ? HELDOUT8_WORDS_ONLY_FLOOR : HELDOUT8_FLOOR],
   ];
   const below: string[] = [];
   for (const [title, cases, floor] of sections) {
@@ -92,7 +88,7 @@ async function main(): Promise<number> {
   }
   // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.
   // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
-  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v3 retired into development in session 5, holdout4 in session 6, holdout5 in session 7, holdout6 in session 8, holdout7 in session 9, holdout8 in session 10)");
+  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v8 are retired into development)");
   const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), embedder);
   for (const line of meaning.lines) console.log(line);
   below.push(...restatementBelowFloor(meaning));

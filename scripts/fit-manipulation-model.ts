@@ -3,7 +3,7 @@
  * and write `lib/reading/models/manipulation-model.json`. Deterministic: the same messages and the same embedding
  * model give the same file.
  *
- * The pool (issue #11, session 10): the labelled manipulation files dev, dev2, dev3, dev4, held-out v1–v8 and shared (each written at
+ * The pool: the labelled manipulation files dev, dev2, dev3, dev4, held-out v1–v8 and shared (each written at
  * another time, in its own wording), plus — as extra honest negatives — the belief and evidence
  * texts of the relation and restatement development files (plain honest prose). No file of the newest held-out set
  * (v9) is read: the file lists below are explicit.
@@ -17,37 +17,24 @@
  * written against every file, so that figure is in-sample for the cues (except, roughly, held-out v4, which they were
  * not tuned on after it was scored).
  *
- * Settings tried (session 6, model alone, mean leave-one-file-out recall / pooled precision): precision target 0.95 →
- * about 97 % / 95 %, with 15 of the 543 honest prose texts flagged in-sample; target 0.97 → about 93 % / 97 %, none
- * flagged; embedding scale 4 → 91 %, 16 → 94 % (at 0.97, l2 0.003); the author's own extra practice messages as training
- * data raised recall two points but flagged 55 honest prose texts, so they are not used; the honest prose at weight 1
- * instead of 0.3 → 91.9 % / 96.5 % (l2 0.01) and no fewer honest texts flagged by `score-manipulation --stress`.
- *
- * Session 8: held-out v6 (hard honest controls: urgent, firm or authority-citing messages with real evidence, polite
- * corrections, questions) showed the model flagging 7 of 18 honest messages, so dev2 was written (38 such controls, 27
- * subtle manipulative messages) and joined the pool as one more left-out file. With dev2 in the pool, the old reading
- * (no set-aside) scored, leaving one file out: see the commit message; the unguarded model's threshold rose to 0.80–0.94
- * on the files that trained on dev2 and its mean recall fell to 78 %. The evidence set-aside (manipulation-model `setAside`, kinds
- * of checkable evidence ≥ --veto) fixed that: veto 2 → model mean recall 94.7 %, pooled precision 97.5 % (l2 0.01;
- * 0.003 → 93.8 % / 97.5 %), dev2 left out 0 of 38 honest flagged; veto 3 flagged
- * 4 of them where veto 2 flagged 2 (both runs before reported speech was set aside too); veto 1 → 91.6 % / 96.4 %.
- * The honest prose at weight 1 instead of 0.3 → 94.4 % / 97.0 % (dev2 left out: 1 of 38 flagged) but 15 instead of 25
- * of the 2,087 honest relation/restatement texts flagged (13 of the 1,391 it did not train on): chosen, since plain
- * honest statements are most of what the reader will see. Tried and not kept: setting aside a request that the reader
- * check for itself ("please double-check …") → 95.0 % / 96.5 % and 22 texts flagged (the threshold read lower and the
- * false alarms moved to other files); per-kind prototype cosines as features add nothing to a linear model on the
- * same embedding (a cosine to a fixed mean is linear in the normalised vector).
- * Session 8, seventh round: v6 retired into the pool and dev3 was written (40 manipulative messages in styles the pool
- * under-represents, 32 hard honest controls) before any error was read. With both in the pool, leaving one file out at
- * l2 0.01: model mean recall 84.0 % → 92.1 %, pooled precision 96.9 % → 96.5 % (cues OR model 92.7 % / 97.3 % → 97.1 %
- * / 96.7 %) after the set-aside stopped excusing concealment, waived checks and a value said again and again, and set
- * aside restraint (BENCHMARKS.md, seventh round). Also refusing the set-aside on a repeated segment flagged pasted logs.
- * Session 9: dev4 (34 manipulative / 26 honest, written before any error was read) joined the pool. Beside a push from
- * other people's say-so (a crowd, claimed assent, the claim said before, an obligation on the reader…) the set-aside now
- * counts only evidence that points somewhere checkable (message-shape sourceMarks), not the times and figures claimed:
- * model mean recall 88.7 → 89.7 %, pooled precision 96.7 → 96.7 % (v7 85.7 → 92.9 %, v6 80.8 → 84.6 %), honest prose
- * flagged 4/858 + 16/1716 unchanged. Counting a possessive place ("in the secretary's folder") as an attachment moved
- * the threshold to 0.283 and flagged 8/858 + 19/1716 honest prose for no recall: dropped.
+ * Why the defaults (model alone, mean leave-one-file-out recall / pooled precision; the commits that changed them hold
+ * the full runs):
+ * - precision target 0.97 (about 93 % / 97 %, no honest prose text flagged in-sample) rather than 0.95 (about 97 % /
+ *   95 %, 15 of 543 flagged); embedding scale 8 (4 → 91 %, 16 → 94 %);
+ * - the honest prose at weight 1 rather than 0.3: slightly lower recall, but far fewer plain honest statements flagged,
+ *   and those are most of what the reader will see; the author's own practice messages are not training data (two
+ *   points of recall, 55 honest prose texts flagged);
+ * - the evidence set-aside (manipulation-model `setAside`) at 2 kinds of checkable evidence: without it, urgent, firm or
+ *   authority-citing honest messages with real evidence were flagged (7 of 18 on held-out v6) and, once dev2's such
+ *   controls joined the pool, the unguarded threshold rose to 0.80–0.94 and mean recall fell to 78 %; veto 2 gives
+ *   about 94.7 % / 97.5 %, veto 1 91.6 % / 96.4 %, veto 3 flags twice as many of dev2's controls;
+ * - the set-aside does not excuse concealment, waived checks or one value said again and again, and counts only
+ *   evidence that points somewhere checkable (message-shape sourceMarks), not claimed times and figures, beside a push
+ *   from other people's say-so;
+ * - not kept: setting aside a request that the reader check for itself (false alarms moved to other files), per-kind
+ *   prototype cosines as features (linear in the same normalised vector: nothing added), refusing the set-aside on a
+ *   repeated segment (flags pasted logs), counting a possessive place as an attachment (more honest prose flagged, no
+ *   recall); l2 0.03 (the worst of the grid, and a third of the run time).
  * The defaults below are the chosen ones. Options for iterating: --l2=a,b --scale=a,b --veto=a,b --precision=p --errors (list left-out misses and
  * false alarms) --quick (do not write the file) --cache=FILE (embeddings cached by text, outside the repository).
  */
@@ -86,7 +73,6 @@ const num = (name: string, fallback: number[]) => {
   return a ? a.slice(name.length + 3).split(",").map(Number) : fallback;
 };
 const TARGET_PRECISION = num("precision", [0.97])[0] as number;
-// 0.03 left the grid in session 8 (the worst of the three at the start, and a third of the run time on a shared machine).
 const L2_GRID = num("l2", [0.003, 0.01]);
 const SCALE_GRID = num("scale", [8]);
 const VETO_GRID = num("veto", [2]);

@@ -3,15 +3,15 @@
  * pool and write its weights to `lib/reading/models/relation-model.json`. Deterministic: the same pairs and the same
  * embedding model give the same file.
  *
- * The pool (issue #11, from round 5): `relations.dev.jsonl` plus the retired held-out sets v1–v8 (`relations.heldout*.jsonl`,
- * scored and reported in earlier rounds, now development data). No other held-out file is read.
+ * The pool: `relations.dev.jsonl` plus the retired held-out sets v1–v8 (`relations.heldout*.jsonl`, each scored and
+ * reported once, then development data). No other held-out file is read.
  *
  * Honest estimates. A belief comes with about four pairs (one per label), so folds that split a belief's pairs let the
  * model recognise the belief rather than read the relation. Two estimates are printed:
  * - grouped k-fold cross-validation: all pairs of one belief in the same fold (folds dealt round-robin over beliefs in
  *   order of first appearance);
  * - leave one set out: train on all source files but one, test on it (each file was written at another time, in its
- *   own domains: the closest thing to a new held-out set); this round's new dev pairs (dv4-…) are a set of their own.
+ *   own domains: the closest thing to a new held-out set); the dev pairs numbered dv4-… and up are a set of their own.
  * The L2 strength is chosen by the grouped CV (the strongest within one paired standard error of the best). The "hybrid" mode (decisive rule cues keep the rules' label) is chosen
  * only when it beats the model alone when leaving out the sets the rules were not written on (all but dev).
  */
@@ -185,7 +185,7 @@ function fitSet(name: string, samples: readonly Sample[]): { set: WeightSet; mod
 
 function pool(): PoolCase[] {
   const sets: [string, RelationCase[]][] = developmentSets(repoRoot).map(([name, set]) => [name, set.relations]);
-  // This round's new development pairs (ids dv4-…, written in the held-out sets' style after the rules were) count as a
+  // Development pairs with ids dv4-… and up (written in the held-out sets' style after the rules were) count as a
   // set of their own: leaving them out says most about pairs the rules have never seen.
   const batch = (set: string, id: string) => {
     const round = /^dv(\d+)-/.exec(id)?.[1];

@@ -157,7 +157,7 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const detail = await h.call(beliefRoute.GET, "GET", `/scopes/${home}/beliefs/${mondayId}`, { scope: home, id: mondayId }, { token: h.tokens.viewer });
     expect(detail.status).toBe(200);
     const { belief } = (await detail.json()) as { belief: Record<string, unknown> & { history: { type: string; relation?: string; sourceId?: string; verified?: boolean }[] } };
-    // The belief shape of issue #5: identity, credence and its decomposition, tension, counts, review and validity, history.
+    // The belief shape: identity, credence and its decomposition, tension, counts, review and validity, history.
     for (const key of ["id", "scope", "text", "credence", "valence", "confidence", "uncertainty", "status", "tension", "supportWeight", "rebuttalWeight",
       "supportCount", "contradictCount", "evidenceCount", "contextTags", "reviewState", "validFrom", "validUntil", "paramsVersion", "version", "history"]) {
       expect(belief, key).toHaveProperty(key);

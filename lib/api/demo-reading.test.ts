@@ -1,5 +1,5 @@
 /**
- * Issue #11's four symptoms, tried as a new user would: the demo's stories seeded into a scope, then the REST route
+ * Four misreadings of the demo, tried as a new user would: the demo's stories seeded into a scope, then the REST route
  * handlers with the process's embedder — the real offline model (CI fetches it first; without it this suite fails,
  * never skips).
  *

@@ -1,5 +1,5 @@
 /**
- * Idempotency in the same transaction as the write (issue #15): a request under an `Idempotency-Key` whose write
+ * Idempotency in the same transaction as the write: a request under an `Idempotency-Key` whose write
  * committed but whose answer did not get recorded (the process died between the two: the fault hook below stands for
  * that crash, deterministically) must not write again when a retry takes the key over after the lease. Before the
  * fix the retry ran the write a second time (two evidence rows). Runs on embedded PGlite, on the Postgres server and

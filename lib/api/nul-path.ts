@@ -1,6 +1,6 @@
 /**
  * Text Postgres cannot store: U+0000 (text refuses it) and a lone UTF-16 surrogate such as "\ud800" (valid in a JSON
- * string, but not Unicode: jsonb refuses it at write time, which used to surface as a 500). Every boundary (REST, MCP)
+ * string, but not Unicode: jsonb refuses it at write time, which would surface as a 500). Every boundary (REST, MCP)
  * refuses both as an invalid field before they reach the services. Iterative: deep nesting cannot overflow the stack.
  */
 

@@ -91,7 +91,7 @@ export function presentHarvest(result: HarvestResult) {
   return present(harvestResponseSchema, { claims: result.claims, assimilated: result.assimilated.map((a) => ({ beliefId: a.belief.id, created: a.created })) }, "HarvestResult");
 }
 
-/** The ingest answer of the REST API and the MCP `remember` tool (issue #5's shape). */
+/** The ingest answer of the REST API and the MCP `remember` tool. */
 export function presentIngest(result: IngestResult) {
   const changed = (created: boolean) => result.changes.filter((c) => c.created === created);
   return present(

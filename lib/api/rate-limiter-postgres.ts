@@ -1,6 +1,6 @@
 /**
  * The token bucket of `createRateLimiter`, kept in Postgres so every app server on the database spends from one
- * bucket per key (issue #15): capacity = perMinute, refilled at perMinute / 60 s, computed with the database's clock in
+ * bucket per key: capacity = perMinute, refilled at perMinute / 60 s, computed with the database's clock in
  * one atomic `INSERT … ON CONFLICT DO UPDATE` (the row lock serialises concurrent requests for a key).
  *   tokens' = min(cap, tokens + elapsed·rate); allowed = tokens' ≥ 1; stored = allowed ? tokens' − 1 : tokens'.
  * Retry-After = ⌈(1 − tokens') / rate⌉ s (≥ 1). A database that is down fails the request (503), as every other query would.

@@ -1,5 +1,5 @@
 /**
- * Rate limits shared by every app server through Redis (`REDIS_URL`; issue #15), with rate-limiter-flexible: `perMinute`
+ * Rate limits shared by every app server through Redis (`REDIS_URL`), with rate-limiter-flexible: `perMinute`
  * points per key per 60-second window. When Redis does not answer (stopped, unreachable, slow past 500 ms) the limiter
  * FAILS OVER, neither open nor closed: each process falls back to its own in-process bucket with the same limit (the
  * library's insurance limiter), so a fleet of n servers allows at most n × the limit until Redis is back, and no

@@ -1,5 +1,5 @@
 /**
- * Rate limits shared by several app servers (issue #15): two limiter instances stand for two servers. On Postgres
+ * Rate limits shared by several app servers: two limiter instances stand for two servers. On Postgres
  * (a throwaway database) and on Redis (a redis-server of the test's own, on a free port) the limit holds across both,
  * even for concurrent requests; when Redis stops, each process fails over to its in-process bucket (documented: open
  * by at most a factor of the number of servers, never closed, never hanging) and goes back to Redis once it returns.

@@ -68,7 +68,7 @@ export function rateLimitFromEnv(env: Record<string, string | undefined>): numbe
 const processLimiter = processValue("__credenceRateLimiter", () => selectRateLimiter(process.env));
 
 /**
- * The process-wide limiter, shared by all app servers when there are several (issue #15): Redis when `REDIS_URL` is
+ * The process-wide limiter, shared by all app servers when there are several: Redis when `REDIS_URL` is
  * set (lib/api/rate-limiter-redis.ts, failing over to in-process buckets while Redis is away), else the Postgres
  * server's buckets with `DATABASE_URL` (lib/api/rate-limiter-postgres.ts), else — the embedded default, one process —
  * the in-process bucket. Kept on globalThis because Next bundles each route separately: a module-level variable

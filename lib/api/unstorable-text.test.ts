@@ -1,6 +1,6 @@
 /**
- * Text Postgres cannot store (issue #15): a lone UTF-16 surrogate (`"\ud800"`, valid in a JSON string, refused by jsonb)
- * in any text field is a 422 `invalid` naming the field, like U+0000, with nothing written — it used to be a 500.
+ * Text Postgres cannot store: a lone UTF-16 surrogate (`"\ud800"`, valid in a JSON string, refused by jsonb)
+ * in any text field is a 422 `invalid` naming the field, like U+0000, with nothing written, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";

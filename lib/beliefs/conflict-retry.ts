@@ -4,7 +4,7 @@
  * full jitter spreads the losers of one round over the next ones, so with n concurrent writers on one belief every
  * writer wins within about n rounds; the default budget (32 attempts) covers the 16-writer case with room to spare.
  *
- * Bounded twice (issue #15): by attempts and by elapsed time (default 10 s, `CREDENCE_CONFLICT_BUDGET_MS`). An ingest
+ * Bounded twice: by attempts and by elapsed time (default 10 s, `CREDENCE_CONFLICT_BUDGET_MS`). An ingest
  * re-runs its assessment on every attempt, so four overlapping ingests once took 41 s; past the budget the write
  * gives up with `conflict` (409, nothing written) whose details report the contention (attempts, elapsed ms, the
  * belief that kept changing), and the process-wide counters (`contentionStats`) feed the metrics.

@@ -17,7 +17,7 @@ import { withAmbientIdempotency } from "@/lib/graph/idempotency-mark";
 import { instrumentStore } from "@/lib/ops/metrics";
 
 export function createBeliefServices(config: BeliefServicesConfig): BeliefServices {
-  // A write made under an Idempotency-Key claim marks it in the change-set's own transaction (issue #15).
+  // A write made under an Idempotency-Key claim marks it in the change-set's own transaction.
   const kit = createServiceKit({ ...config, store: instrumentStore(withAmbientIdempotency(config.store)) });
   const { assimilateIn: _internal, ...writes } = writeServices(kit);
   const services: BeliefServices = {

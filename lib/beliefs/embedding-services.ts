@@ -1,5 +1,5 @@
 /**
- * Sentence-vector maintenance (issue #11): how many of a scope's beliefs and evidence texts carry a current vector of
+ * Sentence-vector maintenance: how many of a scope's beliefs and evidence texts carry a current vector of
  * the configured embedder, and the rebuild that embeds the missing and stale ones (a new scope imported, the model
  * changed, writes made while the embedder was down). Owners only; the CLI runs it as the operator
  * (`npm run cli -- embeddings rebuild [--scope S]`).

@@ -1,5 +1,5 @@
 /**
- * Public entry of the belief services (docs/design.md §4, issue #4). Callers import from `@/lib/beliefs` only.
+ * Public entry of the belief services (docs/design.md §4). Callers import from `@/lib/beliefs` only.
  */
 export * from "./belief-service-error";
 export * from "./belief-schemas";

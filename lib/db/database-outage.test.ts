@@ -1,6 +1,6 @@
 /**
- * A database outage through the REST route handlers (issue #15), on a Postgres cluster the test owns: stopped while
- * requests flow → 503 `unavailable` with Retry-After (token authentication's Prisma P1001 used to give a 500); frozen
+ * A database outage through the REST route handlers, on a Postgres cluster the test owns: stopped while
+ * requests flow → 503 `unavailable` with Retry-After (token authentication's Prisma P1001 included, never a 500); frozen
  * (SIGSTOP) → the same 503 once the pool's timeouts run out instead of a request hanging for the whole freeze; and
  * back → answers again without a restart, with every acknowledged write present.
  */

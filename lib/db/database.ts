@@ -107,7 +107,7 @@ export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {})
 }
 
 async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Promise<Database> {
-  // Timeouts: a database that stops answering fails requests quickly (503) instead of hanging them (issue #15).
+  // Timeouts: a database that stops answering fails requests quickly (503) instead of hanging them.
   const timeouts = config.timeouts ?? databaseTimeoutsFromEnv();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? 10, ...poolTimeoutOptions(timeouts) });
   pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing the process

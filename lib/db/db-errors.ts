@@ -1,6 +1,6 @@
 /**
  * Is this error the database being unreachable, down or frozen (as opposed to a bug or a refused statement)? Such a
- * failure is answered 503 `unavailable` with `Retry-After` (issue #15), never a 500. Recognised wherever it comes from:
+ * failure is answered 503 `unavailable` with `Retry-After`, never a 500. Recognised wherever it comes from:
  * pg (connection refused or reset, the pool's connect timeout, the client's query read timeout, SQLSTATE class 08,
  * 57P01–57P03 shutdown / cannot connect, 57014 a statement cancelled by `statement_timeout`) and Prisma (P1001 can't
  * reach, P1002 timed out, P1008 operation timed out, P1017 connection closed, P2024 pool timeout), also when wrapped

@@ -1,5 +1,5 @@
 /**
- * A client-side deadline on every call of a graph store (issue #15). A Neo4j server that stops answering without
+ * A client-side deadline on every call of a graph store. A Neo4j server that stops answering without
  * closing its connections (frozen, a network partition, a stalled failover) cannot enforce its own transaction
  * timeout, and the driver has no read timeout on a connection it holds: a request would hang for the whole outage.
  * Past the deadline the call fails with `store_unavailable` (503 with Retry-After); a write that was already on its

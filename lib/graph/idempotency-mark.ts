@@ -1,6 +1,6 @@
 /**
  * Idempotency marks: how a write under an `Idempotency-Key` proves, in the same transaction as its change-set, that it
- * happened (issue #15). The key itself is claimed and completed in the app's database (`lib/api/idempotency.ts`); the
+ * happened. The key itself is claimed and completed in the app's database (`lib/api/idempotency.ts`); the
  * mark is written by the graph store's `apply` inside the change-set's own transaction (SQL: a row of
  * `graph_idempotency_marks`; Neo4j: an `IdempotencyMark` node), so "committed" and "marked" are one event on every
  * backend. A retry that takes a stale key over reads the marks of that claim: any mark means the first attempt's

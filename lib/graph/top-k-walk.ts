@@ -1,5 +1,5 @@
 /**
- * Exact top-k candidates without reading every match (issue #12), shared by the stores that answer `searchTopK`
+ * Exact top-k candidates without reading every match, shared by the stores that answer `searchTopK`
  * (SQL from its postings, `sql/sql-search.ts`; Neo4j from its full-text index, `neo4j/neo4j-search.ts`).
  *
  * The ranking is the engine's (`rankByTerms`, see rank-candidate-stats.ts), with idf over the whole qualifying domain

@@ -1,5 +1,5 @@
 /**
- * A durable job queue in the app's own database (issue #15; decision 010): `jobs` rows claimed with
+ * A durable job queue in the app's own database (decision 010): `jobs` rows claimed with
  * `FOR UPDATE SKIP LOCKED` under a lease. Delivery is at least once — a worker that dies leaves its job `running` with
  * a lease that runs out, and another worker claims it — and exactly once in effect: a job's writes carry the job's
  * idempotency marks (lib/graph/idempotency-mark.ts), so a re-run of a job whose writes committed does not write again.

@@ -1,5 +1,5 @@
 /**
- * The job worker every app server runs (issue #15): claims one job at a time, runs it as the principal that enqueued
+ * The job worker every app server runs: claims one job at a time, runs it as the principal that enqueued
  * it, keeps its lease alive while it runs, records progress and the result. A job runs under its own idempotency claim
  * (principal "job", key = claim = the job id), so each change-set it applies writes a mark in its own transaction; a
  * job re-run after its worker died checks the marks first and does not write again ("recovered").

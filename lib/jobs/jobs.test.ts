@@ -1,5 +1,5 @@
 /**
- * Background jobs through the REST handlers and a real worker on embedded PGlite (issue #15): enqueue → 202, progress
+ * Background jobs through the REST handlers and a real worker on embedded PGlite: enqueue → 202, progress
  * and result at /api/v1/jobs/{id}, the same answer the synchronous endpoint gives; another caller's job is a 404; a
  * job whose worker died (lease ran out) is picked up by another worker; a job whose writes committed before its worker
  * crashed is not written again (idempotency marks); server-sent events stream the job until it ends.

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown for the custom server (issue #15): on SIGTERM the process stops being ready (the load balancer
+ * Graceful shutdown for the custom server: on SIGTERM the process stops being ready (the load balancer
  * takes it out), stops accepting connections, lets the requests in flight finish (up to a grace period,
  * `CREDENCE_SHUTDOWN_GRACE_MS`, default 25 s — under the usual 30 s of a container runtime), runs the registered
  * drain hooks (e.g. the job worker finishing its current job), then closes the database.

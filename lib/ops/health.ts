@@ -1,5 +1,5 @@
 /**
- * Liveness and readiness (issue #15). Live: the process answers. Ready: the database answers `SELECT 1`, the graph
+ * Liveness and readiness. Live: the process answers. Ready: the database answers `SELECT 1`, the graph
  * store passes its startup check, and the embedding model is loaded — each within a bounded time. No embedding model
  * is `degraded` (recall and matching fall back to words; still ready); a failed database or graph store, or a draining
  * process, is not ready (503), so a load balancer sends traffic elsewhere.

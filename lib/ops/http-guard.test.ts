@@ -1,5 +1,5 @@
 /**
- * The custom server's guard and the unmatched-path answer (issue #15), over a real HTTP server: a broken
+ * The custom server's guard and the unmatched-path answer, over a real HTTP server: a broken
  * percent-encoding under /api/ is a JSON 400 in the API's error shape, never reaching the fallback handler; good paths
  * and pages pass through; an unmatched /api/v1 path answers the JSON 404 (the catch-all route's handler).
  */

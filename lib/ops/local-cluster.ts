@@ -1,5 +1,5 @@
 /**
- * A local cluster (issue #15, `npm run cluster`): several app servers on one Postgres (and Neo4j when NEO4J_URI is
+ * A local cluster (`npm run cluster`): several app servers on one Postgres (and Neo4j when NEO4J_URI is
  * set) behind nginx doing round robin — the deployment topology of docs/deploy.md on one machine, for trying it and
  * for the multi-server tests. nginx is Debian's package, run unprivileged with a generated configuration whose pid,
  * logs and temp paths live in a temp folder; nothing of the system's nginx is touched.

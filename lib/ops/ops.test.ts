@@ -1,5 +1,5 @@
 /**
- * Operations endpoints through their route handlers on embedded PGlite (issue #15): liveness, readiness (database,
+ * Operations endpoints through their route handlers on embedded PGlite: liveness, readiness (database,
  * graph store, embedding model; degraded without a model; 503 while draining), Prometheus metrics (per-route request
  * counts and latency, errors by code, store latency; the optional bearer token), request ids echoed in headers and
  * error bodies and carried into the logs.

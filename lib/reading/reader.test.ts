@@ -62,7 +62,7 @@ describe("heuristic assessor: relations", () => {
   });
 });
 
-describe("heuristic assessor: the demo's misreadings (issue 11)", () => {
+describe("heuristic assessor: the demo's misreadings", () => {
   const demo = belief("Deploys go out from the protected release branch; pushing to main never ships anything.");
 
   it("reads a restatement as support: the belief's own 'never' is not a contradiction", async () => {
@@ -73,8 +73,8 @@ describe("heuristic assessor: the demo's misreadings (issue 11)", () => {
   });
 
   it("does not read the value the belief rules out as support", async () => {
-    // The rule order reads the contradiction; the pool-fitted words-only model (mode "model" since round 6: keeping
-    // the rules' label on decisive cues no longer wins leaving one set out) puts this short sentence at UNRELATED
+    // The rule order reads the contradiction; the pool-fitted words-only model (mode "model": keeping the rules' label
+    // on decisive cues does not win when leaving one set out) puts this short sentence at UNRELATED
     // (p 0.42) just above REBUTS (0.36): not support either way. The cue it reads is weak in the pool (3 of its 6
     // pairs are rebuttals).
     const rulesOnly = createHeuristicAssessor({ relationModel: null });
@@ -244,7 +244,7 @@ describe("heuristic assessor: a value under a condition", () => {
   });
 });
 
-describe("day-and-time slots (issue #11, round 6)", () => {
+describe("day-and-time slots", () => {
   it("compares the weekday and part of day a thing happens, not a weekday used as a name", async () => {
     const { dayTimeClash, dayTimeSlots } = await import("./parse/slot-values");
     expect(dayTimeSlots("The Monday meeting moved to the afternoon.")).toEqual([]);
@@ -254,7 +254,7 @@ describe("day-and-time slots (issue #11, round 6)", () => {
   });
 });
 
-describe("month and season slots (issue #11, round 6)", () => {
+describe("month and season slots", () => {
   it("compares the month or season a thing happens in, not a month used otherwise", async () => {
     const { monthClash, monthSlots } = await import("./parse/slot-values");
     expect(monthSlots("The May report came out late.")).toEqual([]);

@@ -53,12 +53,12 @@ import { agentSwap, boundAgainstEstimate, boundOnOneSide, converseWithSameSubjec
 export { boundClash, slotClash, slotValues, substitution };
 
 /**
- * (cosine, calibrated similarity) anchors, increasing in both coordinates. Session 8 refitted the "restates" cosines
- * of the three anchor sets by leaving one restatement file out: for restatement accuracy alone they would fall to 0.54
+ * (cosine, calibrated similarity) anchors, increasing in both coordinates. The "restates" cosines of the three anchor
+ * sets were checked by leaving one restatement file out: for restatement accuracy alone they would fall to 0.54
  * (here) and 0.42 (agreeing values), 1.2 points better on the pool, but then 107 instead of 71 of the relation pool’s
  * 945 rebutting, scoping or unrelated pairs would read "restates", and ingest would count those claims as repeats of
  * the belief. Under the constraint that this count not rise, the folds pick 0.64 here, 0.40–0.48 and 0.70–0.72 for
- * the other two, within a pair or two of the anchors below (BENCHMARKS.md, "Seventh round").
+ * the other two, within a pair or two of the anchors below.
  */
 export const RESTATEMENT_ANCHORS: readonly (readonly [number, number])[] = [
   [0, 0],
@@ -90,8 +90,8 @@ export const AGREEING_VALUES_ANCHORS: readonly (readonly [number, number])[] = [
  * "grows its crop on straw") and nothing else separates the two: a restatement carries its values over, so a higher
  * cosine is needed to read "restates" (the converse of AGREEING_VALUES_ANCHORS). The "same subject" anchor is the plain
  * one. The "restates" cosine is fitted on the development pool by leaving one file out: restatement accuracy is flat
- * for 0.66–0.70 (session 8, eight files); the top of that plateau is taken, where 10 fewer of the relation pool's
- * rebutting, scoping or unrelated pairs read "restates" than at 0.68 (session 7's middle of the plateau).
+ * for 0.66–0.70; the top of that plateau is taken, where 10 fewer of the relation pool's rebutting, scoping or
+ * unrelated pairs read "restates" than at its middle (0.68).
  */
 export const UNMATCHED_VALUES_ANCHORS: readonly (readonly [number, number])[] = [
   [0, 0],

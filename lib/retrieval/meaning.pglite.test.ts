@@ -1,5 +1,5 @@
 /**
- * The issue-#11 symptoms, through the services on PGlite with the real offline embedding model (CI fetches it first):
+ * Reading by meaning, through the services on PGlite with the real offline embedding model (CI fetches it first):
  * a restatement reinforces instead of duplicating, paraphrased questions find the belief they mean, and a question
  * nothing answers gets no answer instead of a loosely worded match.
  */

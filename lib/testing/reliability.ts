@@ -1,5 +1,5 @@
 /**
- * Shared parts of the failure suites that drive real server processes (issue #15: multi-server, crash safety,
+ * Shared parts of the failure suites that drive real server processes (multi-server, crash safety,
  * outages): fixtures made in-process on the shared database (fast, many tokens), HTTP calls that never throw, the
  * store's integrity after a crash, the operator's `replay check`, and the one summary line each family prints (its
  * figures go into docs/reliability.md).

@@ -1,5 +1,5 @@
 /**
- * A Postgres cluster of its own for outage tests (issue #15): `initdb` into a temp folder, served on a free port, so a
+ * A Postgres cluster of its own for outage tests: `initdb` into a temp folder, served on a free port, so a
  * test can stop it, start it again, or freeze it (SIGSTOP to every process of the cluster) without touching the
  * machine's shared server. Uses the Postgres 15 binaries in /usr/lib/postgresql/15/bin (override with PG_BIN); as
  * root the cluster runs as the `postgres` user. A missing binary is a failure, never a skip.

@@ -89,21 +89,21 @@ describe("the repo's labelled sets", () => {
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout5.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(30);
     }
-    // v6 (retired in session 8) has one pair of each label per belief.
+    // v6 has one pair of each label per belief.
     expect(heldout6.relations.length).toBeGreaterThanOrEqual(128);
     expect(heldout6.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(26);
     expect(heldout6.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(18);
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout6.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(32);
     }
-    // v7 (retired in session 9) has one pair of each label per belief.
+    // v7 has one pair of each label per belief.
     expect(heldout7.relations.length).toBeGreaterThanOrEqual(128);
     expect(heldout7.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(28);
     expect(heldout7.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(20);
     for (const label of ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]) {
       expect(heldout7.relations.filter((c) => c.relation === label).length, label).toBeGreaterThanOrEqual(32);
     }
-    // v8 (retired in session 10) has one pair of each label per belief.
+    // v8 has one pair of each label per belief.
     expect(heldout8.relations.length).toBeGreaterThanOrEqual(160);
     expect(heldout8.manipulation.filter((c) => c.manipulative).length).toBeGreaterThanOrEqual(34);
     expect(heldout8.manipulation.filter((c) => !c.manipulative).length).toBeGreaterThanOrEqual(26);

@@ -1,8 +1,8 @@
 /**
- * An LLM endpoint whose answer is not JSON at all (issue #15): a truncated body, or a 200 with an HTML page (a proxy's
+ * An LLM endpoint whose answer is not JSON at all: a truncated body, or a 200 with an HTML page (a proxy's
  * error page), on chat completions or embeddings. Each is a 502 `assessment_failed` (code `malformed`) through the
- * REST API with nothing written — it used to be a 500 (the embeddings answers are checked on the assessor: no REST
- * request path asks for embeddings any more). Real HTTP: the fake OpenAI server.
+ * REST API with nothing written, never a 500 (the embeddings answers are checked on the assessor: no REST request
+ * path asks for embeddings). Real HTTP: the fake OpenAI server.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { randomBytes } from "node:crypto";

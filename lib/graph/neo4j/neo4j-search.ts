@@ -1,5 +1,5 @@
 /**
- * Top-k lexical retrieval on Neo4j (issue #12): the result equals `rankCandidateStats(query,
+ * Top-k lexical retrieval on Neo4j: the result equals `rankCandidateStats(query,
  * searchCandidateStats(view, query, options), options)` — the engine's ranking of the whole matching domain — in ONE
  * round trip, without sending that domain to the client (`read.topKRanked`): the full-text index
  * (`credence_belief_search`, one token per content term, the scope token required) yields the matches of any query

@@ -1,5 +1,5 @@
 /**
- * Top-k lexical retrieval on the SQL store from postings (issue #12; table and triggers:
+ * Top-k lexical retrieval on the SQL store from postings (table and triggers:
  * prisma/migrations/20261201155229_graph_postings, impact index: 20261201193000_graph_postings_impact): the result
  * equals `rankCandidateStats(query, searchCandidateStats(view, query, options), options)` — the engine's ranking of the
  * whole matching domain — without shipping that domain to the client, and without reading every posting of a common

@@ -1,5 +1,5 @@
 /**
- * A small fitted reading of manipulation (issue #11) that generalises past the phrase families of ./pressure-cues:
+ * A small fitted reading of manipulation that generalises past the phrase families of ./pressure-cues:
  * binary logistic regression on the message's sentence embedding (all-MiniLM-L6-v2, 384-d, normalised) plus a handful
  * of topic-free shape features (second-person address, imperative opening, modal pressure on the reader, exclamation
  * and capitals, a repeated segment, the push markers of ./message-shape, citations of records / measurements /
@@ -9,7 +9,7 @@
  * (heuristic-assessor `assessEssWithMeaning`), where the model's reading is set aside for a message that hands over
  * checkable evidence, asks an open question, or reports someone else's words, with no push of its own (`setAside`):
  * on a blind set whose honest controls were urgent, firm or authority-citing messages with real evidence, polite
- * corrections and questions, the unguarded model flagged 7 of 18 honest messages (session 7).
+ * corrections and questions, the unguarded model flagged 7 of 18 honest messages.
  *
  * The weights, the decision threshold and one prototype (mean embedding) per pressure kind live in
  * `manipulation-model.json`, written by `npx tsx scripts/fit-manipulation-model.ts` (deterministic; L2 chosen by leave
@@ -210,11 +210,11 @@ export interface ManipulationReading {
  * withoutReportedSpeech: "the vendor emailed saying \"everyone has switched\"; that is no reason to change it"). The
  * embedding reads what a message is about and how it addresses the reader; a firm, urgent correction that cites a
  * ticket and a measurement sits near pressure in that space, and the pool's honest controls were too few and too plain
- * to teach the difference (held-out v6, session 7). A request to hold off or check first, the writer's own error and
- * a claim offered as second-hand are set aside the same way (./message-shape asksRestraint). Session 8: evidence no
- * longer excuses a change kept out of the record, checking waived, or one value said three times ("8:15 … 8:15 …
- * 8:15": figures and times are evidence marks themselves); with dev3 in the pool these moved the model's mean
- * leave-one-file-out recall 84.0 → 92.1 % (pooled precision 96.9 → 96.5 %; BENCHMARKS.md, seventh round). 0 sets nothing aside.
+ * to teach the difference (held-out v6). A request to hold off or check first, the writer's own error and a claim
+ * offered as second-hand are set aside the same way (./message-shape asksRestraint). Evidence does not excuse a change
+ * kept out of the record, checking waived, or one value said three times ("8:15 … 8:15 … 8:15": figures and times are
+ * evidence marks themselves); these exceptions raise the model's mean leave-one-file-out recall 84.0 → 92.1 % (pooled
+ * precision 96.9 → 96.5 %). 0 sets nothing aside.
  */
 const HARD_PUSH = new Set(["harm", "the reader's rules", "role markup", "praise", "concealment", "checking waived"]);
 const SOCIAL_PUSH = new Set(["others", "claimed assent", "presses a belief", "said before", "rule dismissed", "obliges the reader", "judges the reader", "feelings"]);

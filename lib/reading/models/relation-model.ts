@@ -1,5 +1,5 @@
 /**
- * A small fitted model over the heuristic's general signals (issue #11): multinomial logistic regression from a fixed
+ * A small fitted model over the heuristic's general signals: multinomial logistic regression from a fixed
  * feature vector (`relationFeatures`) to SUPPORTS / REBUTS / CONTEXTUALIZES / UNRELATED, in place of hand-set
  * thresholds and rule order. The weights live in `relation-model.json`, written by `npm run fit:relation-model`
  * (scripts/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets —
@@ -137,7 +137,7 @@ export const EVIDENCE_KIND_FEATURES = ["evidence_like_supports", "evidence_like_
 const has = (xs: readonly string[], prefix: string) => (xs.some((x) => x.startsWith(prefix)) ? 1 : 0);
 
 /**
- * What kind of statement the evidence is, read from its sentence embedding (issue #11): the part of the evidence
+ * What kind of statement the evidence is, read from its sentence embedding: the part of the evidence
  * vector the belief does not already say (`beyondBelief`: the evidence minus its projection on the belief), centred on
  * the development pool's mean, and its cosine to each label's prototype direction (that label's mean minus the pool
  * mean, normalised). Across the pool every belief comes with one evidence of each label on its own topic, so these

@@ -1,5 +1,5 @@
 /**
- * A belief's subject and predicate, split mechanically (issue #11): evidence about the belief's subject but another
+ * A belief's subject and predicate, split mechanically: evidence about the belief's subject but another
  * attribute of it ("The airline launched a loyalty card" against a belief about its baggage limit) is as close to the
  * whole belief by sentence embedding as evidence that bears on it. Comparing the evidence with the two parts separately
  * tells "same subject, other matter" from "says something about what the belief asserts". No parser: the predicate

@@ -84,7 +84,7 @@ describe("scope frames and verbs of restriction", () => {
   });
 });
 
-describe("a subject narrowed to a subset (issue #11, round 6)", () => {
+describe("a subject narrowed to a subset", () => {
   it("reads a relative clause, a participle or a postmodifier before the verb", () => {
     expect(kinds("Members who joined before spring pay half.")).toContain("restricted_subject");
     expect(kinds("Parcels sent by sea take longer.")).toContain("restricted_subject");

@@ -1,5 +1,5 @@
 /**
- * Pressure read from a message's shape rather than its phrases (issue #11): a message that is aimed at the reader,
+ * Pressure read from a message's shape rather than its phrases: a message that is aimed at the reader,
  * pushes (exclamations, shouting, role markup, absolutes, insistence), and grounds nothing (no measurement, no source,
  * no observation) is pressure, whatever words it uses. Complements `pressure-cues.ts`, whose rules read particular
  * constructions (threat, flattery, crowd, injection…); this reads how the whole message is built.

@@ -109,7 +109,7 @@ describe("compareQuantifiers", () => {
   });
 });
 
-describe("quantities across wordings (issue #11, round 6)", () => {
+describe("quantities across wordings", () => {
   const q = (text: string) => numericQuantities(text).map((x) => normaliseQuantity(x));
   it("reads a unit after an article or a qualifier, ranges in words, and halves", () => {
     expect(q("The repair took a full fortnight.")).toEqual([{ value: 1209600, unit: "duration" }]);
@@ -259,7 +259,7 @@ describe("one unit table (./value-vocabulary)", () => {
   });
 });
 
-describe("a fraction of a time unit (round 7)", () => {
+describe("a fraction of a time unit", () => {
   const q = (text: string) => numericQuantities(text).map((x) => normaliseQuantity(x));
   it("reads 'a quarter of an hour' as 15 minutes, not as quarters nor as a share", () => {
     expect(q("The kettle switches itself off after a quarter of an hour.")).toEqual([{ value: 900, unit: "duration" }]);

@@ -77,7 +77,7 @@ describe("pressureCues", () => {
   });
 });
 
-// Issue #11's general mechanisms, each with sentences written for these tests.
+// The general mechanisms, each with sentences written for these tests.
 const first = (text: string) => pressureCues(text)[0]?.kind;
 
 describe("pressureCues: consequences conditioned on the reader's compliance", () => {
@@ -325,7 +325,7 @@ describe("pressureCues: reported pressure, downgrades and clock times", () => {
   });
 });
 
-describe("pressureCues: standing, settled agreement, notices and a value said again (session 9)", () => {
+describe("pressureCues: standing, settled agreement, notices and a value said again", () => {
   it("reads the writer's standing offered instead of a source as pressure, not standing beside one", () => {
     expect(kinds("I've trained glassblowers for twenty years, so take my word for it: the kiln anneals at 510 °C.")).toContain("appeal_to_authority");
     expect(kinds("As the longest-serving warden here, I can tell you the gate shuts at 19:30. Change the note.")).toContain("appeal_to_authority");

@@ -2,7 +2,7 @@
  * Pressure cues: attempts to move beliefs by pressure rather than evidence (docs/design.md §6). Any one of them marks the
  * text manipulative and its change-set is discarded. Weak-but-honest evidence is not here (see `evidence-cues.ts`).
  *
- * Every rule reads the shape of the message, never its topic (issue #11):
+ * Every rule reads the shape of the message, never its topic:
  * - meta-instructions: role markers and markup ("SYSTEM:", "[admin]", "<<override>>", "{{developer}}"), orders to drop
  *   or replace what the reader holds ("forget the stored …", "wipe whatever you saved", "reset your memory"), to change
  *   its rules or role ("your checks are switched off", "your new role is to …", "from now on …" with a directive), to

@@ -203,7 +203,7 @@ describe("a claim about the same thing that is another claim", () => {
   });
 });
 
-describe("notations read as one value (session 8)", () => {
+describe("notations read as one value", () => {
   it("reads 'every hour and a half', 'three quarters of an hour' and 'half eleven' as one length or one time", () => {
     expect([...allValues("The tram runs every hour and a half.")]).toEqual(["d90"]);
     expect(valueClash("The tram runs every hour and a half.", "A tram comes by every 90 minutes.")).toBeNull();
@@ -240,7 +240,7 @@ describe("notations read as one value (session 8)", () => {
   });
 });
 
-describe("a negated bound points the other way (session 8)", () => {
+describe("a negated bound points the other way", () => {
   it("'nobody under 21' bounds 21 from below, as 'at least 21' does", () => {
     expect(negatedBound("No one under 21 may drive the van.", 21)).toBe(true);
     expect(negatedBound("Drivers must be at least 21.", 21)).toBe(false);
@@ -253,7 +253,7 @@ describe("a negated bound points the other way (session 8)", () => {
   });
 });
 
-describe("the passive with the same subject reverses the roles (session 8)", () => {
+describe("the passive with the same subject reverses the roles", () => {
   it("reads 'A coaches B' / 'A is coached by B' as a reversal, and the ordinary passive as none", () => {
     expect(voiceFlipWithSameSubject("Priya coaches the junior sprinters.", "Priya is coached by the junior sprinters.")).toBe("coach");
     expect(voiceFlipWithSameSubject("Priya coaches the junior sprinters.", "The junior sprinters are coached by Priya.")).toBeNull();
@@ -262,7 +262,7 @@ describe("the passive with the same subject reverses the roles (session 8)", () 
   });
 });
 
-describe("a bound on one side only narrows the claim (session 8)", () => {
+describe("a bound on one side only narrows the claim", () => {
   it("'on bookings over 200 dollars' against 'on every booking' is a narrower claim; the same bound said twice is not", () => {
     expect(boundOnOneSide("The hotel waives the deposit on bookings over 200 dollars.", "The hotel waives the deposit on every booking.")).toBe("c:usd:200");
     expect(structuralMismatch("The hotel waives the deposit on bookings over 200 dollars.", "The hotel waives the deposit on every booking.")).toMatch(/bound/);
@@ -273,7 +273,7 @@ describe("a bound on one side only narrows the claim (session 8)", () => {
   });
 });
 
-describe("'only X' said as 'X; nobody else' (session 8)", () => {
+describe("'only X' said as 'X; nobody else'", () => {
   it("does not read the 'nobody else' as a one-sided negation", () => {
     expect(onlyRestatedByNegation("Only the treasurer can sign cheques.", "The treasurer signs the cheques and no one else may.")).toBe(true);
     expect(structuralMismatch("Only the treasurer can sign cheques.", "The treasurer signs the cheques and no one else may.")).toBeNull();
@@ -282,7 +282,7 @@ describe("'only X' said as 'X; nobody else' (session 8)", () => {
   });
 });
 
-describe("three words added on one side narrow the claim (session 8)", () => {
+describe("three words added on one side narrow the claim", () => {
   it("reads 'takes two hours' / 'takes two hours longer at night' as narrower; a loose insert stays a restatement", () => {
     expect(narrowingInsert("The drive takes two hours.", "The drive takes two hours longer at night.")).toBe("longer at night");
     expect(narrowingInsert("The drive takes two hours.", "The drive takes roughly two hours.")).toBeNull();

@@ -536,8 +536,8 @@ const LOOSE_INSERTS = new Set(["exactly", "precisely", "sharp", "promptly", "abo
  * One side is the other with one to three words, one of them a content word, added in one place and nothing else
  * changed ("every morning" / "every Saturday morning", "members can book" / "only members can book", "all staff" /
  * "all senior staff", "takes an hour" / "takes an hour longer in winter"): a narrower (or a restricted) claim.
- * Returns the added words, or null. (Three words since session 8: no pair of the restatement or relation pools
- * changed side but the one it was read from.)
+ * Returns the added words, or null. (Up to three words: allowing the third changed no pair of the restatement or
+ * relation pools but the one it was read from.)
  */
 export function narrowingInsert(a: string, b: string): string | null {
   const toks = (t: string) => t.toLowerCase().replace(/[’‘]/g, "'").match(/[a-z0-9']+/g) ?? [];

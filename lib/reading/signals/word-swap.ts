@@ -1,5 +1,5 @@
 /**
- * Word swaps read by meaning (issue #11): the content words each side of a relation pair has that the other lacks, and
+ * Word swaps read by meaning: the content words each side of a relation pair has that the other lacks, and
  * how close the closest such pair of words is by the embedding of the single words. Evidence that names another value
  * for the belief's slot in a different sentence frame ("the roof is slate" / "the survey lists clay tiles",
  * "Tuesdays" / "Thursday mornings") shares no word with the belief at that place, so `substitution` (./slot-values,

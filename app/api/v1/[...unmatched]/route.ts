@@ -1,6 +1,6 @@
 import { unmatchedApiPath } from "@/lib/ops/http-guard";
 
-/** Any /api/v1 path no route matches: the API's JSON 404, not Next's HTML page (issue #15). */
+/** Any /api/v1 path no route matches: the API's JSON 404, not Next's HTML page. */
 const notFound = (request: Request) => unmatchedApiPath(request);
 
 export const GET = notFound;

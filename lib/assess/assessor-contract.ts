@@ -14,9 +14,11 @@ const unit = z.number().min(0).max(1);
 const stamped = { reasoning: z.string().trim().min(1), assessor: z.string().trim().min(1) };
 
 const essSchema = z.object({ ess: unit, reasoningType: z.enum(REASONING_TYPES), manipulative: z.boolean(), ...stamped }).strict();
+const decided = z.enum(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]);
 const relationSchema = z
-  .object({ relation: z.enum(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]), strength: unit, ...stamped })
-  .strict();
+  .object({ relation: z.enum([...decided.options, "UNDECIDED"]), strength: unit, confidence: unit, guess: decided.optional(), ...stamped })
+  .strict()
+  .refine((r) => (r.relation === "UNDECIDED") === (r.guess !== undefined), "a guess exactly when UNDECIDED");
 const contractionSchema = z.object({ contract: z.boolean(), severity: unit, ...stamped }).strict();
 const conflictSchema = z
   .object({
@@ -65,7 +67,7 @@ export function describeAssessorContract(label: string, getAssessor: () => Asses
     it("assesses relations within bounds; UNRELATED has strength 0", async () => {
       for (const text of EVIDENCE) {
         const r = relationSchema.parse(await getAssessor().assessRelation(text, BELIEF));
-        if (r.relation === "UNRELATED") expect(r.strength).toBe(0);
+        if (r.relation === "UNRELATED" || r.relation === "UNDECIDED") expect(r.strength).toBe(0);
       }
     });
 

@@ -15,7 +15,11 @@ export type AssessorStamp = string;
 
 export const RELATIONS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES"] as const;
 export type Relation = (typeof RELATIONS)[number];
-export type AssessedRelation = Relation | "UNRELATED";
+/** A committed reading: one of the relations, or "does not bear on it". */
+export type DecidedRelation = Relation | "UNRELATED";
+/** UNDECIDED: the reader is not sure enough to commit; the evidence is kept as an undecided link with no weight. */
+export type AssessedRelation = DecidedRelation | "UNDECIDED";
+export const ASSESSED_RELATIONS = [...RELATIONS, "UNRELATED", "UNDECIDED"] as const satisfies readonly AssessedRelation[];
 
 /**
  * Coarse kind of reasoning a text uses. Honest-but-weak kinds lower ESS; pressure kinds mark manipulation.
@@ -59,8 +63,15 @@ export interface EssAssessment extends Assessed {
 
 export interface RelationAssessment extends Assessed {
   relation: AssessedRelation;
-  /** [0,1]: how strongly the evidence bears on the belief in that direction. 0 for UNRELATED. */
+  /** [0,1]: how strongly the evidence bears on the belief in that direction. 0 for UNRELATED and UNDECIDED. */
   strength: number;
+  /**
+   * Calibrated probability in [0,1] that the reading is right: for a committed relation, that it is that relation;
+   * for UNDECIDED, that `guess` is.
+   */
+  confidence: number;
+  /** The reader's best guess when `relation` is UNDECIDED (absent otherwise). */
+  guess?: DecidedRelation;
 }
 
 /** Holistic judgement when contradiction has accumulated (docs/design.md §4.3 contraction). */

@@ -226,7 +226,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     for (const w of related) {
       const b = w.record.belief;
       const r = await assessor.assessRelation(claimText, { id: b.id, text: b.text, contextTags: b.contextTags });
-      if (r.relation === "UNRELATED") continue;
+      if (r.relation === "UNRELATED" || r.relation === "UNDECIDED") continue;
       const rel: AppliedRelation = { beliefId: b.id, relation: r.relation, strength: clamp01(r.strength), similarity: sims.get(b.id) ?? 0, reasoning: r.reasoning };
       applied.push(rel);
       const k = `${b.id}\u0000${r.relation}`;

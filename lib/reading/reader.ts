@@ -4,7 +4,7 @@
  * no randomness: the same input always yields the same result. The UI labels its results "heuristic".
  */
 import {
-  type AssessedRelation,
+  type DecidedRelation,
   type Assessor,
   type BeliefText,
   type ConflictAssessment,
@@ -233,18 +233,22 @@ export function classifyRelation(
 ): Omit<RelationAssessment, "assessor"> {
   const s = relationSignals(evidence, belief, semantic, parts);
   const byRules = classifyBySignals(s, semantic, bands);
-  if (model === null) return byRules;
+  // Confidence: the fitted model's probability of its label where it reads the pair, else the rules' strength.
+  if (model === null) return { ...byRules, confidence: byRules.strength };
   // The fitted model decides the label from the same signals (./relation-model); the rules' reading explains it when
   // both agree, and the cues found are listed when they do not.
   const mode = semantic === undefined ? (model.wordsOnlyMode ?? model.mode) : model.mode;
-  if (mode === "hybrid" && byRules.relation !== "UNRELATED" && decisiveCue(s)) return byRules;
+  if (mode === "hybrid" && byRules.relation !== "UNRELATED" && decisiveCue(s)) return { ...byRules, confidence: byRules.strength };
   const set = semantic === undefined ? model.wordsOnly : model.semantic;
   // What kind of statement the evidence is, from its embedding (zeros, the pool's average, without one).
   const kind = semantic === undefined ? undefined : readEvidenceKind(model.evidenceKinds, vectors);
   const predicted = predictRelation(set, relationFeatures(evidence, belief, s, kind));
-  if (predicted.relation === byRules.relation) return byRules;
-  return explainModelLabel(s, predicted.relation, predicted.probability, semantic);
+  const confidence = round(predicted.probability);
+  if (predicted.relation === byRules.relation) return { ...byRules, confidence };
+  return { ...explainModelLabel(s, predicted.relation, predicted.probability, semantic), confidence };
 }
+
+type RuleReading = Omit<RelationAssessment, "assessor" | "confidence" | "guess">;
 
 /**
  * A structural cue that decides the rule reading on its own: a scope cue that names where the belief holds, another
@@ -256,7 +260,7 @@ export function decisiveCue(s: RelationSignals): boolean {
 }
 
 /** Reasoning and strength for a label the fitted model chose where the rule order would have chosen another. */
-function explainModelLabel(s: RelationSignals, relation: AssessedRelation, probability: number, semantic?: number): Omit<RelationAssessment, "assessor"> {
+function explainModelLabel(s: RelationSignals, relation: DecidedRelation, probability: number, semantic?: number): RuleReading {
   const touched = `shares ${s.shared.length > 0 ? quote(s.shared) : "no content word"} with the belief`;
   const meaning = semantic === undefined ? "" : ` (meaning similarity ${round(semantic)})`;
   const closeness = Math.max(s.coverage, semantic ?? 0);
@@ -280,7 +284,7 @@ function classifyBySignals(
   s: RelationSignals,
   semantic: number | undefined,
   bands: { related: number; unrelated: number },
-): Omit<RelationAssessment, "assessor"> {
+): RuleReading {
   const strong = s.context.filter((c) => c.strong);
   const weak = s.context.filter((c) => !c.strong);
   const touched = `shares ${s.shared.length > 0 ? quote(s.shared) : "no content word"} with the belief`;

@@ -209,7 +209,7 @@ describe("evaluation arithmetic", () => {
   it("computes accuracy, per-class precision/recall and the confusion matrix", async () => {
     const always = createHeuristicAssessor({ embedder: null });
     const report = await evaluateAssessor(
-      { ...always, assessRelation: async () => ({ relation: "SUPPORTS", strength: 0.5, reasoning: "r", assessor: "fixed" }) },
+      { ...always, assessRelation: async () => ({ relation: "SUPPORTS", strength: 0.5, confidence: 0.5, reasoning: "r", assessor: "fixed" }) },
       {
         source: "inline",
         relations: [

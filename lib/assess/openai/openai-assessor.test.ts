@@ -26,7 +26,8 @@ function makeAssessor(overrides: Partial<OpenAiAssessorOptions> = {}): Assessor 
 }
 
 const BELIEF = { id: "b1", text: "The team deploys to production from the main branch." };
-const GOOD = { relation: "REBUTS", strength: 0.8, reasoning: "Deploys use the release branch." };
+const READING = { relation: "REBUTS", strength: 0.8, confidence: 0.85, reasoning: "Deploys use the release branch." };
+const GOOD = { ...READING, guess: null };
 
 async function rejection(promise: Promise<unknown>): Promise<AssessmentError> {
   const error = await promise.then(
@@ -48,7 +49,7 @@ describe("OpenAI assessor against a local chat-completions server", () => {
   it("sends the model, a strict json_schema response format, the prompt messages and the token cap", async () => {
     server.enqueueChat({ body: chatCompletion(GOOD) });
     const result = await makeAssessor({ budget: { maxOutputTokens: 321 } }).assessRelation("Deploys go out from release.", BELIEF);
-    expect(result).toEqual({ ...GOOD, assessor: "openai:test-model@relation-v1" });
+    expect(result).toEqual({ ...READING, assessor: "openai:test-model@relation-v2" });
 
     const [request] = server.chatRequests();
     const body = request?.body as Record<string, unknown> & {
@@ -62,7 +63,7 @@ describe("OpenAI assessor against a local chat-completions server", () => {
     expect(body.response_format.type).toBe("json_schema");
     expect(body.response_format.json_schema.name).toBe("evidence_relation");
     expect(body.response_format.json_schema.strict).toBe(true);
-    expect(body.response_format.json_schema.schema.required.sort()).toEqual(["reasoning", "relation", "strength"]);
+    expect(body.response_format.json_schema.schema.required.sort()).toEqual(["confidence", "guess", "reasoning", "relation", "strength"]);
     expect(body.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(body.messages[1]?.content).toContain("<belief>\nThe team deploys to production from the main branch.\n</belief>");
     expect(body.messages[1]?.content).toContain("<evidence>\nDeploys go out from release.\n</evidence>");
@@ -209,12 +210,26 @@ describe("OpenAI assessor against a local chat-completions server", () => {
 
   it("forces strength 0 on UNRELATED and severity 0 without contraction", async () => {
     server.enqueueChat(
-      { body: chatCompletion({ relation: "UNRELATED", strength: 0.4, reasoning: "Off topic." }) },
+      { body: chatCompletion({ relation: "UNRELATED", strength: 0.4, confidence: 0.9, guess: null, reasoning: "Off topic." }) },
       { body: chatCompletion({ contract: false, severity: 0.3, reasoning: "Not enough." }) },
     );
     const a = makeAssessor();
     expect((await a.assessRelation("x", BELIEF)).strength).toBe(0);
     expect((await a.assessContraction(BELIEF, [], [])).severity).toBe(0);
+  });
+
+  it("answers UNDECIDED with the model's guess, and turns a commitment below the confidence floor into UNDECIDED", async () => {
+    server.enqueueChat(
+      { body: chatCompletion({ relation: "UNDECIDED", strength: 0.5, confidence: 0.45, guess: "REBUTS", reasoning: "Could be either." }) },
+      { body: chatCompletion({ relation: "SUPPORTS", strength: 0.6, confidence: 0.4, guess: null, reasoning: "Perhaps." }) },
+      { body: chatCompletion({ relation: "SUPPORTS", strength: 0.6, confidence: 0.8, guess: "REBUTS", reasoning: "Sure." }) },
+    );
+    const a = makeAssessor({ undecidedBelow: 0.6 });
+    expect(await a.assessRelation("x", BELIEF)).toMatchObject({ relation: "UNDECIDED", strength: 0, confidence: 0.45, guess: "REBUTS" });
+    expect(await a.assessRelation("y", BELIEF)).toMatchObject({ relation: "UNDECIDED", strength: 0, confidence: 0.4, guess: "SUPPORTS" });
+    const sure = await a.assessRelation("z", BELIEF);
+    expect(sure).toMatchObject({ relation: "SUPPORTS", strength: 0.6, confidence: 0.8 });
+    expect(sure.guess).toBeUndefined();
   });
 
   it("maps claim quantities and drops null ones", async () => {

@@ -19,6 +19,7 @@ import {
   type Assessor,
   type BeliefText,
   type ExtractedClaim,
+  type RelationAssessment,
 } from "@/lib/engine/assessor";
 import { claimsPrompt } from "./prompts/claims-prompt";
 import { conflictPrompt } from "./prompts/conflict-prompt";
@@ -26,7 +27,7 @@ import { contractionPrompt } from "./prompts/contraction-prompt";
 import { essPrompt } from "./prompts/ess-prompt";
 import type { PromptDefinition } from "./prompts/prompt-definition";
 import { recallPrompt } from "./prompts/recall-prompt";
-import { relationPrompt } from "./prompts/relation-prompt";
+import { relationAnswerSchema, relationPrompt } from "./prompts/relation-prompt";
 import { synthesisPrompt } from "./prompts/synthesis-prompt";
 
 export const openAiAssessorOptionsSchema = z.object({
@@ -51,6 +52,8 @@ export const openAiAssessorOptionsSchema = z.object({
   backoff: z
     .object({ baseMs: z.number().int().min(0).default(500), maxMs: z.number().int().min(0).default(8_000) })
     .prefault({}),
+  /** A committed relation whose stated confidence is below this is kept as UNDECIDED, with the relation as its guess. */
+  undecidedBelow: z.number().min(0).max(1).default(0.6),
 });
 export type OpenAiAssessorOptions = z.input<typeof openAiAssessorOptionsSchema>;
 
@@ -104,6 +107,20 @@ export function cosineSimilarity(u: readonly number[], v: readonly number[]): nu
 
 function isCompletion(value: unknown): value is { choices: unknown[] } {
   return value !== null && typeof value === "object" && Array.isArray((value as { choices?: unknown }).choices);
+}
+
+/**
+ * The model's relation answer as the port's reading: UNDECIDED when the model says so or commits below
+ * `undecidedBelow` (the committed relation becomes the guess); strength 0 for UNRELATED and UNDECIDED; `guess` only on
+ * UNDECIDED (an UNDECIDED without one guesses UNRELATED, the reading with no effect).
+ */
+export function readRelationAnswer(a: z.infer<typeof relationAnswerSchema>, undecidedBelow: number, assessor: string): RelationAssessment {
+  const reasoning = a.reasoning;
+  if (a.relation === "UNDECIDED" || a.confidence < undecidedBelow) {
+    const guess = a.relation === "UNDECIDED" ? (a.guess ?? "UNRELATED") : a.relation;
+    return { relation: "UNDECIDED", strength: 0, confidence: a.confidence, guess, reasoning, assessor };
+  }
+  return { relation: a.relation, strength: a.relation === "UNRELATED" ? 0 : a.strength, confidence: a.confidence, reasoning, assessor };
 }
 
 export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenAiAssessorDeps = {}): Assessor {
@@ -252,7 +269,7 @@ export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenA
 
     async assessRelation(evidence, belief) {
       const a = await judge(relationPrompt, { evidence, belief: plainBelief(belief) });
-      return { ...a, strength: a.relation === "UNRELATED" ? 0 : a.strength, assessor: stampOf(relationPrompt.version) };
+      return readRelationAnswer(a, config.undecidedBelow, stampOf(relationPrompt.version));
     },
 
     async assessContraction(belief, rebuttals, supports) {

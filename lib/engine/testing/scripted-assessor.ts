@@ -19,6 +19,7 @@ import type {
   BeliefText,
   ConflictAssessment,
   ContractionAssessment,
+  DecidedRelation,
   EssAssessment,
   ExtractedClaim,
   RecallPhrasing,
@@ -36,7 +37,17 @@ const matches = (m: Matcher | undefined, text: string): boolean =>
 
 export interface AssessorScript {
   ess?: ReadonlyArray<{ text: Matcher } & Partial<Omit<EssAssessment, "assessor">>>;
-  relations?: ReadonlyArray<{ evidence?: Matcher; belief?: Matcher; relation: AssessedRelation; strength?: number; reasoning?: string }>;
+  relations?: ReadonlyArray<{
+    evidence?: Matcher;
+    belief?: Matcher;
+    relation: AssessedRelation;
+    strength?: number;
+    reasoning?: string;
+    /** Default 0.9 for a committed relation, 0.5 for UNDECIDED. */
+    confidence?: number;
+    /** The best guess of an UNDECIDED reading (default SUPPORTS). */
+    guess?: DecidedRelation;
+  }>;
   /** Symmetric: a rule for (a, b) also answers (b, a). */
   similarity?: ReadonlyArray<{ a: Matcher; b: Matcher; value: number }>;
   conflicts?: ReadonlyArray<{ proposed?: Matcher; existing?: Matcher } & Partial<Omit<ConflictAssessment, "assessor">>>;
@@ -123,13 +134,17 @@ export function scriptedAssessor(script: AssessorScript = {}): ScriptedAssessor 
       record("assessRelation", [evidence, belief]);
       const rule = script.relations?.find((r) => matches(r.evidence, evidence) && matches(r.belief, belief.text));
       if (rule) {
+        const reasoning = rule.reasoning ?? "scripted";
+        if (rule.relation === "UNDECIDED") {
+          return { relation: "UNDECIDED", strength: 0, confidence: rule.confidence ?? 0.5, guess: rule.guess ?? "SUPPORTS", reasoning, assessor: SCRIPTED_STAMP };
+        }
         const strength = rule.relation === "UNRELATED" ? 0 : (rule.strength ?? 0.7);
-        return { relation: rule.relation, strength, reasoning: rule.reasoning ?? "scripted", assessor: SCRIPTED_STAMP };
+        return { relation: rule.relation, strength, confidence: rule.confidence ?? 0.9, reasoning, assessor: SCRIPTED_STAMP };
       }
       const sim = similarityOf(evidence, belief.text);
-      if (sim < 0.3) return { relation: "UNRELATED", strength: 0, reasoning: "no overlap", assessor: SCRIPTED_STAMP };
+      if (sim < 0.3) return { relation: "UNRELATED", strength: 0, confidence: 1 - sim, reasoning: "no overlap", assessor: SCRIPTED_STAMP };
       const relation = isNegated(evidence) !== isNegated(belief.text) ? "REBUTS" : "SUPPORTS";
-      return { relation, strength: Math.min(1, sim), reasoning: `lexical ${relation.toLowerCase()}`, assessor: SCRIPTED_STAMP };
+      return { relation, strength: Math.min(1, sim), confidence: Math.min(1, sim), reasoning: `lexical ${relation.toLowerCase()}`, assessor: SCRIPTED_STAMP };
     },
 
     async assessContraction(belief: BeliefText, rebuttals: readonly string[], supports: readonly string[]): Promise<ContractionAssessment> {

@@ -21,13 +21,13 @@
  * a denial), and the belief's value in one clause with another value of its kind in the next. Pure: no I/O (the JSON is imported), no clock.
  */
 import { z } from "zod";
-import type { AssessedRelation, BeliefText } from "@/lib/engine/assessor";
+import type { BeliefText, DecidedRelation } from "@/lib/engine/assessor";
 import { beliefParts } from "../parse/belief-parts";
 import { contentTokens, tokenize } from "../parse/tokenize";
 import type { RelationSignals } from "../signals/relation-signals";
 import weights from "./relation-model.json";
 
-export const MODEL_LABELS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"] as const satisfies readonly AssessedRelation[];
+export const MODEL_LABELS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"] as const satisfies readonly DecidedRelation[];
 
 /** A clause opening on a frame: a preposition or subordinator before the main clause ("In winter, …", "When …"). */
 const FRAME_OPENERS = new Set([
@@ -366,11 +366,11 @@ export function predictProbabilities(set: WeightSet, features: readonly number[]
 }
 
 /** The most probable label and its probability. */
-export function predictRelation(set: WeightSet, features: readonly number[]): { relation: AssessedRelation; probability: number } {
+export function predictRelation(set: WeightSet, features: readonly number[]): { relation: DecidedRelation; probability: number } {
   const p = predictProbabilities(set, features);
   let best = 0;
   for (let i = 1; i < p.length; i++) if ((p[i] ?? 0) > (p[best] ?? 0)) best = i;
-  return { relation: MODEL_LABELS[best] as AssessedRelation, probability: p[best] ?? 0 };
+  return { relation: MODEL_LABELS[best] as DecidedRelation, probability: p[best] ?? 0 };
 }
 
 /**

@@ -86,7 +86,7 @@ export function defaultChatAnswer(request: RecordedRequest): Reply {
   const name = body.response_format?.json_schema?.name;
   const answers: Record<string, unknown> = {
     evidence_strength: { ess: 0.6, reasoningType: "empirical", manipulative: false, reasoning: "A measurement with a clear source." },
-    evidence_relation: { relation: "SUPPORTS", strength: 0.7, reasoning: "The evidence restates the belief." },
+    evidence_relation: { relation: "SUPPORTS", strength: 0.7, confidence: 0.9, guess: null, reasoning: "The evidence restates the belief." },
     belief_contraction: { contract: true, severity: 0.4, reasoning: "The rebuttals outweigh the supports." },
     mutation_conflict: {
       moreSpecific: false,

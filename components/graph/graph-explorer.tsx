@@ -12,7 +12,7 @@ import { AsOfSlider } from "./as-of-slider";
 import { GraphCanvas, type GraphCanvasHandle, type RenderStats } from "./graph-canvas";
 import { GraphDiffView } from "./graph-diff-view";
 import { GraphFiltersForm } from "./graph-filters-form";
-import { GraphLegend } from "./graph-legend";
+import { GraphKey, GraphLegend } from "./graph-legend";
 import { GraphListView } from "./graph-list-view";
 import { GraphSidePanel, type SelectedNode } from "./graph-side-panel";
 import { styleEdge, styleNode } from "./graph-style";
@@ -29,6 +29,7 @@ import {
   type GraphViewParams,
 } from "./graph-view-params";
 import { mergeGraphSlices } from "./merge-graph-slices";
+import { distinctMinutes, formatUtc } from "./timeline";
 
 interface Props {
   /** The scope's slug (URLs) and id (what items carry; others are references cited from elsewhere). */
@@ -332,6 +333,7 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
       <p id="graph-search-result" role="status" className={`text-sm ${searchResult?.error ? "text-red-700 dark:text-red-400" : "text-zinc-700 dark:text-zinc-300"} ${searchResult ? "" : "sr-only"}`} data-testid="graph-search-result">
         {searchResult?.message ?? ""}
       </p>
+      <GraphKey />
 
       <div className={filtersOpen ? "grid gap-3 lg:grid-cols-[16rem_minmax(0,1fr)]" : ""}>
         {filtersOpen ? (
@@ -400,7 +402,7 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
         <GraphDiffView
           asOf={view.asOf}
           compareTo={compareTo}
-          choices={changes.filter((c) => Date.parse(c.time) > Date.parse(view.asOf ?? "")).map((c) => c.time)}
+          choices={distinctMinutes(changes.filter((c) => Date.parse(c.time) > Date.parse(view.asOf ?? "")).map((c) => c.time)).filter((t) => formatUtc(t) !== formatUtc(view.asOf ?? ""))}
           onCompare={setCompareTo}
           before={slice}
           after={compare.data?.slice ?? null}
@@ -409,8 +411,8 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
         />
       ) : null}
 
-      <details className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800" open>
-        <summary className="cursor-pointer text-sm font-semibold">Legend</summary>
+      <details className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+        <summary className="cursor-pointer text-sm font-semibold">Legend in full</summary>
         <div className="mt-2">
           <GraphLegend />
         </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelBox, nodeImportance, pickLabels, ringAround, type LabelCandidate } from "./graph-labels";
+import { labelBox, labelLines, nodeBox, nodeImportance, pickLabels, ringAround, type LabelCandidate } from "./graph-labels";
 
 const at = (id: string, x: number, y: number, importance: number, chars = 20): LabelCandidate => ({ id, x, y, size: 20, chars, importance });
 const view = { width: 800, height: 600 };
@@ -11,7 +11,7 @@ describe("pickLabels", () => {
   });
 
   it("never returns overlapping labels unless pinned, and skips nodes off screen", () => {
-    const nodes = Array.from({ length: 200 }, (_, i) => at(`n${i}`, (i * 37) % 800, (i * 53) % 600, i % 7));
+    const nodes = Array.from({ length: 60 }, (_, i) => at(`n${i}`, (i * 137) % 800, (i * 53) % 600, i % 7));
     const kept = pickLabels(nodes, view);
     const boxes = kept.map((id) => labelBox(nodes.find((n) => n.id === id)!));
     for (let i = 0; i < boxes.length; i++)
@@ -21,7 +21,34 @@ describe("pickLabels", () => {
       }
     expect(pickLabels([at("off", -10, 50, 9)], view)).toEqual([]);
     expect(pickLabels([at("a", 100, 100, 9), at("sel", 102, 101, 0)], view, new Set(["sel"]))).toEqual(["sel"]);
+    expect(kept.length).toBeGreaterThan(3);
     expect(pickLabels(nodes, view, new Set(), 3)).toHaveLength(3);
+  });
+
+  it("never draws a label over another node, nor across the canvas edge", () => {
+    const nodes = Array.from({ length: 60 }, (_, i) => at(`n${i}`, (i * 137) % 800, (i * 53) % 600, i % 7, 10 + (i % 50)));
+    for (const id of pickLabels(nodes, view)) {
+      const box = labelBox(nodes.find((n) => n.id === id)!);
+      expect(box.x1).toBeGreaterThanOrEqual(0);
+      expect(box.x2).toBeLessThanOrEqual(view.width);
+      expect(box.y2).toBeLessThanOrEqual(view.height);
+      for (const other of nodes) {
+        if (other.id === id) continue;
+        const n = nodeBox(other);
+        expect(box.x1 < n.x2 && n.x1 < box.x2 && box.y1 < n.y2 && n.y1 < box.y2).toBe(false);
+      }
+    }
+    // A node sitting just under another's label takes that label away; moved aside, the label returns.
+    expect(pickLabels([at("a", 100, 100, 9), at("b", 100, 125, 1, 1)], view)).toEqual(["b"]);
+    expect(pickLabels([at("a", 100, 100, 9), at("b", 400, 125, 1, 1)], view)).toEqual(["a", "b"]);
+    // Near the right edge a long label does not fit: it is left out rather than clipped.
+    expect(pickLabels([at("edge", 790, 100, 9, 40)], view)).toEqual([]);
+  });
+
+  it("wraps long labels onto more lines instead of cutting them", () => {
+    expect(labelLines(10)).toBe(1);
+    expect(labelLines(90)).toBe(3);
+    expect(labelBox(at("x", 100, 100, 1, 90)).y2 - labelBox(at("x", 100, 100, 1, 10)).y2).toBeGreaterThan(20);
   });
 });
 

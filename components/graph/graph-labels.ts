@@ -12,7 +12,7 @@ export const LABEL_MAX_PX = 220;
 export const LABEL_LIMIT = 150;
 /** Approximate width of one character at LABEL_PX (system sans-serif). */
 const CHAR_PX = 6.4;
-const LINE_PX = 18;
+const LINE_PX = 16;
 
 export interface LabelCandidate {
   id: string;
@@ -38,11 +38,22 @@ interface Box {
   y2: number;
 }
 
-/** The label's screen box: centred under the node. */
+/** Lines a label wraps to within LABEL_MAX_PX (the stylesheet wraps, never cuts: labels are at most 90 characters). */
+export function labelLines(chars: number): number {
+  return Math.max(1, Math.ceil((Math.max(1, chars) * CHAR_PX) / LABEL_MAX_PX));
+}
+
+/** The label's screen box: centred under the node, one LINE_PX per wrapped line. */
 export function labelBox(c: LabelCandidate): Box {
   const w = Math.min(LABEL_MAX_PX, Math.max(1, c.chars) * CHAR_PX) + 6;
   const top = c.y + c.size / 2 + 2;
-  return { x1: c.x - w / 2, y1: top, x2: c.x + w / 2, y2: top + LINE_PX };
+  return { x1: c.x - w / 2, y1: top, x2: c.x + w / 2, y2: top + LINE_PX * labelLines(c.chars) };
+}
+
+/** The node's own screen box (its bounding square). */
+export function nodeBox(c: LabelCandidate): Box {
+  const r = c.size / 2;
+  return { x1: c.x - r, y1: c.y - r, x2: c.x + r, y2: c.y + r };
 }
 
 function overlaps(a: Box, b: Box): boolean {
@@ -50,11 +61,17 @@ function overlaps(a: Box, b: Box): boolean {
 }
 
 /**
- * Ids to label: candidates inside the viewport (a label's centre point on screen), by importance then id, greedily
- * skipping any whose box overlaps a kept one; `pinned` ids (selection, search matches) are placed first, always.
+ * Ids to label: candidates whose whole label box is inside the viewport (never clipped at an edge), by importance then
+ * id, greedily skipping any whose box overlaps a kept label or any other node on screen (labels are never drawn over
+ * nodes); `pinned` ids (selection, search matches) are placed first, always.
  */
 export function pickLabels(candidates: readonly LabelCandidate[], viewport: Viewport, pinned: ReadonlySet<string> = new Set(), limit = LABEL_LIMIT): string[] {
-  const visible = candidates.filter((c) => c.x >= 0 && c.x <= viewport.width && c.y >= 0 && c.y <= viewport.height);
+  const onScreen = candidates.filter((c) => c.x + c.size / 2 >= 0 && c.x - c.size / 2 <= viewport.width && c.y + c.size / 2 >= 0 && c.y - c.size / 2 <= viewport.height);
+  const visible = candidates.filter((c) => {
+    if (pinned.has(c.id)) return c.x >= 0 && c.x <= viewport.width && c.y >= 0 && c.y <= viewport.height;
+    const box = labelBox(c);
+    return box.x1 >= 0 && box.x2 <= viewport.width && c.y >= 0 && box.y2 <= viewport.height;
+  });
   const order = [...visible].sort(
     (a, b) => Number(pinned.has(b.id)) - Number(pinned.has(a.id)) || b.importance - a.importance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
@@ -65,6 +82,16 @@ export function pickLabels(candidates: readonly LabelCandidate[], viewport: View
     for (let gx = Math.floor(box.x1 / cell); gx <= Math.floor(box.x2 / cell); gx++) for (let gy = Math.floor(box.y1 / cell); gy <= Math.floor(box.y2 / cell); gy++) keys.push(`${gx},${gy}`);
     return keys;
   };
+  // Nodes are obstacles too (each tagged with its id, so a label is never refused for its own node).
+  const nodes = new Map<string, { id: string; box: Box }[]>();
+  for (const c of onScreen) {
+    const box = nodeBox(c);
+    for (const k of cellsOf(box)) {
+      const list = nodes.get(k);
+      if (list) list.push({ id: c.id, box });
+      else nodes.set(k, [{ id: c.id, box }]);
+    }
+  }
   const kept: string[] = [];
   for (const c of order) {
     if (kept.length >= limit) break;
@@ -72,6 +99,7 @@ export function pickLabels(candidates: readonly LabelCandidate[], viewport: View
     const keys = cellsOf(box);
     const pin = pinned.has(c.id);
     if (!pin && keys.some((k) => (grid.get(k) ?? []).some((other) => overlaps(box, other)))) continue;
+    if (!pin && keys.some((k) => (nodes.get(k) ?? []).some((n) => n.id !== c.id && overlaps(box, n.box)))) continue;
     for (const k of keys) {
       const list = grid.get(k);
       if (list) list.push(box);

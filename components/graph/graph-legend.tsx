@@ -2,18 +2,75 @@ import { EDGE_KINDS } from "@/lib/engine/model";
 import { BELIEF_SIZE_MAX, BELIEF_SIZE_MIN, EDGE_STYLES, TENSION_THRESHOLDS, tensionFill } from "./graph-style";
 
 /** The scale drawn left to right in tension (0 … 1), coloured with the graph's own fill (a hard step after 0). */
-const RAMP = ["0%", "0.5%", ...Array.from({ length: 20 }, (_, i) => `${(i + 1) * 5}%`)]
-  .map((at, i) => `${tensionFill(i === 0 ? 0 : i === 1 ? 0.005 : (i - 1) / 20)} ${at}`)
-  .join(", ");
+function ramp(dark: boolean): string {
+  return ["0%", "0.5%", ...Array.from({ length: 20 }, (_, i) => `${(i + 1) * 5}%`)]
+    .map((at, i) => `${tensionFill(i === 0 ? 0 : i === 1 ? 0.005 : (i - 1) / 20, dark)} ${at}`)
+    .join(", ");
+}
+const RAMP = ramp(false);
+const RAMP_DARK = ramp(true);
+
+/** The ramp in the page's scheme: the light canvas draws with one part of it, the dark with another. */
+function RampBar({ className }: { className: string }) {
+  return (
+    <>
+      <span aria-hidden className={`${className} block dark:hidden`} style={{ background: `linear-gradient(to right, ${RAMP})` }} />
+      <span aria-hidden className={`${className} hidden dark:block`} style={{ background: `linear-gradient(to right, ${RAMP_DARK})` }} />
+    </>
+  );
+}
+
+const swatch = "inline-block border align-middle";
+
+/**
+ * The key in one wrapping line above the canvas, so it is on screen with the graph on a laptop and on a phone: tension
+ * scale, node shapes, size, and each edge type's colour and name (its meaning on hover and in the full legend).
+ */
+export function GraphKey({ topics = false }: { topics?: boolean }) {
+  return (
+    <section aria-label="Legend" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-700 dark:text-zinc-300" data-testid="graph-legend">
+      <span className="inline-flex items-center gap-1">
+        <span>tension 0</span>
+        <span className="relative inline-block h-2.5 w-20">
+          <RampBar className="h-2.5 w-20 rounded-sm border border-zinc-400 dark:border-zinc-600" />
+        </span>
+        <span>1</span>
+      </span>
+      <span className="inline-flex items-center gap-1">
+        <span aria-hidden className={`${swatch} h-3 w-3 rounded-full border-zinc-600 bg-zinc-400`} />belief
+        <span className="text-zinc-600 dark:text-zinc-400">(size: credence)</span>
+      </span>
+      <span className="inline-flex items-center gap-1">
+        <span aria-hidden className={`${swatch} h-3 w-3 rounded-sm border-zinc-600 bg-zinc-500 dark:bg-zinc-300`} />evidence
+      </span>
+      <span className="inline-flex items-center gap-1">
+        <span aria-hidden className={`${swatch} h-2.5 w-2.5 rotate-45 border-zinc-600 bg-[#b06a00] dark:bg-[#e69f00]`} />mutation
+      </span>
+      {topics ? (
+        <span className="inline-flex items-center gap-1">
+          <span aria-hidden className={`${swatch} h-3 w-4 rounded-md border-zinc-600 bg-[#3d4d6c] dark:bg-[#9aa3b5]`} />topic (size: beliefs; colour: its highest tension)
+        </span>
+      ) : null}
+      {EDGE_KINDS.map((kind) => (
+        <span key={kind} className="inline-flex items-center gap-1" title={EDGE_STYLES[kind].meaning}>
+          <svg width="16" height="8" aria-hidden className="shrink-0">
+            <line x1="0" y1="4" x2="16" y2="4" stroke={EDGE_STYLES[kind].colour} strokeWidth="3" strokeDasharray={EDGE_STYLES[kind].line === "dotted" ? "2 3" : undefined} />
+          </svg>
+          {EDGE_LABELS[kind]}
+        </span>
+      ))}
+    </section>
+  );
+}
 
 /** What the colours, sizes, shapes and lines mean; drawn with the same functions as the graph. */
 export function GraphLegend() {
   return (
-    <section aria-label="Legend" className="space-y-3 text-xs text-zinc-700 dark:text-zinc-300" data-testid="graph-legend">
+    <section aria-label="Legend in full" className="space-y-3 text-xs text-zinc-700 dark:text-zinc-300" data-testid="graph-legend-detail">
       <div>
         <h3 className="mb-1 font-semibold">Belief colour: tension (how strongly live evidence disagrees)</h3>
         <div className="relative">
-          <div className="h-3 w-full rounded border border-zinc-300 dark:border-zinc-700" style={{ background: `linear-gradient(to right, ${RAMP})` }} />
+          <RampBar className="h-3 w-full rounded border border-zinc-300 dark:border-zinc-700" />
           {TENSION_THRESHOLDS.map((t) => (
             <span key={t.at} aria-hidden className="absolute -top-0.5 h-4 w-0.5 bg-zinc-900 dark:bg-zinc-100" style={{ left: `${t.at * 100}%` }} />
           ))}

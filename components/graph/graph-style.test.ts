@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EDGE_KINDS } from "@/lib/engine/model";
-import { beliefSize, EDGE_STYLES, edgeVisual, edgeWidth, nodeVisual, tensionColour, tensionFill, tensionFillText, tensionRampPosition, tensionTextColour, TENSION_STOPS } from "./graph-style";
+import { beliefSize, CANVAS_BACKGROUND, EDGE_STYLES, edgeVisual, edgeWidth, graphStylesheet, KIND_COLOURS, nodeVisual, tensionColour, tensionFill, tensionFillText, tensionRampPosition, tensionTextColour, TENSION_STOPS } from "./graph-style";
 
 function rgb(hex: string): [number, number, number] {
   return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
@@ -52,11 +52,58 @@ describe("tension fill", () => {
     expect(tensionRampPosition(1)).toBe(1);
     for (let i = 1; i <= 100; i++) expect(tensionRampPosition(i / 100)).toBeGreaterThan(tensionRampPosition((i - 1) / 100));
     // 0 and 0.13 (the demo's deploy-branch story) differ by far more than the unwarped ramp's step.
-    expect(Math.abs(luminance(tensionFill(0.13)) - luminance(tensionFill(0)))).toBeGreaterThan(0.15);
+    for (const dark of [false, true]) expect(contrast(tensionFill(0.13, dark), tensionFill(0, dark))).toBeGreaterThan(2);
   });
 
   it("keeps 3:1 label contrast on the warped fill", () => {
-    for (let i = 0; i <= 100; i++) expect(contrast(tensionFill(i / 100), tensionFillText(i / 100))).toBeGreaterThanOrEqual(3);
+    for (const dark of [false, true]) for (let i = 0; i <= 100; i++) expect(contrast(tensionFill(i / 100, dark), tensionFillText(i / 100, dark))).toBeGreaterThanOrEqual(3);
+  });
+
+  it("gets lighter with tension on both canvases", () => {
+    for (const dark of [false, true]) for (let i = 1; i <= 20; i++) expect(luminance(tensionFill(i / 20, dark))).toBeGreaterThan(luminance(tensionFill((i - 1) / 20, dark)));
+  });
+});
+
+describe("contrast against the canvas (graphics need 3:1)", () => {
+  it("measures what the issue measured: the settled navy fails on the dark canvas, and the dark scheme no longer draws it", () => {
+    expect(contrast("#00224e", CANVAS_BACKGROUND.dark)).toBeLessThan(1.3);
+    expect(tensionFill(0, true)).not.toBe("#00224e");
+  });
+
+  it("draws every belief fill at ≥ 3:1 on its canvas, light and dark", () => {
+    for (let i = 0; i <= 1000; i++) {
+      expect(contrast(tensionFill(i / 1000), CANVAS_BACKGROUND.light)).toBeGreaterThanOrEqual(3);
+      expect(contrast(tensionFill(i / 1000, true), CANVAS_BACKGROUND.dark)).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it("draws evidence, mutations and topics at ≥ 3:1 in both schemes", () => {
+    for (const c of Object.values(KIND_COLOURS)) {
+      expect(contrast(c.light, CANVAS_BACKGROUND.light)).toBeGreaterThanOrEqual(3);
+      expect(contrast(c.dark, CANVAS_BACKGROUND.dark)).toBeGreaterThanOrEqual(3);
+    }
+    for (const data of [
+      { id: "e", kind: "evidence" as const, label: "", scope: "s" },
+      { id: "r", kind: "evidence" as const, label: "", scope: "s", retracted: true },
+      { id: "m", kind: "mutation" as const, label: "", scope: "s" },
+    ]) {
+      const v = nodeVisual(data);
+      expect(contrast(v.colour, CANVAS_BACKGROUND.light)).toBeGreaterThanOrEqual(3);
+      expect(contrast(v.colourDark, CANVAS_BACKGROUND.dark)).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it("draws every edge type at ≥ 3:1 on both canvases, fully opaque", () => {
+    for (const kind of EDGE_KINDS) {
+      expect(contrast(EDGE_STYLES[kind].colour, CANVAS_BACKGROUND.light)).toBeGreaterThanOrEqual(3);
+      expect(contrast(EDGE_STYLES[kind].colour, CANVAS_BACKGROUND.dark)).toBeGreaterThanOrEqual(3);
+    }
+    for (const dark of [false, true]) expect(graphStylesheet(dark).find((r) => r.selector === "edge")?.style.opacity).toBeUndefined();
+  });
+
+  it("reads the dark fill in the dark stylesheet", () => {
+    expect(graphStylesheet(true).find((r) => r.selector === "node")?.style["background-color"]).toBe("data(colourDark)");
+    expect(graphStylesheet(false).find((r) => r.selector === "node")?.style["background-color"]).toBe("data(colour)");
   });
 });
 
@@ -77,7 +124,7 @@ describe("sizes and widths", () => {
 
 describe("node and edge visuals", () => {
   it("shapes nodes by kind", () => {
-    expect(nodeVisual({ id: "b", kind: "belief", label: "", scope: "s", credence: 1, tension: 1 })).toMatchObject({ shape: "ellipse", size: 58, colour: "#fde737" });
+    expect(nodeVisual({ id: "b", kind: "belief", label: "", scope: "s", credence: 1, tension: 1 })).toMatchObject({ shape: "ellipse", size: 58, colour: tensionColour(0.58), colourDark: "#fde737" });
     expect(nodeVisual({ id: "e", kind: "evidence", label: "", scope: "s" }).shape).toBe("round-rectangle");
     expect(nodeVisual({ id: "m", kind: "mutation", label: "", scope: "s" }).shape).toBe("diamond");
   });

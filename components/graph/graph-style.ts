@@ -52,14 +52,26 @@ export function tensionRampPosition(tension: number): number {
   return t <= 0 ? 0 : 0.3 + 0.7 * Math.sqrt(t);
 }
 
-/** The fill a belief of this tension gets on the graph, the legend and the tension bars. */
-export function tensionFill(tension: number): string {
-  return tensionColour(tensionRampPosition(tension));
+/** The canvas behind the graph in each scheme (Tailwind white and zinc-950): what every node and edge colour is measured against. */
+export const CANVAS_BACKGROUND = { light: "#ffffff", dark: "#09090b" } as const;
+
+/**
+ * The part of the cividis ramp each scheme draws with: every colour in it stands at ≥ 3:1 against that scheme's canvas
+ * (WCAG 1.4.11 for graphics). The light canvas loses the ramp's pale yellow end, the dark one its navy end; both keep
+ * its order (settled darker and bluer, contested lighter and yellower on light; the reverse end cut on dark).
+ */
+export const SCHEME_RAMP = { light: [0, 0.58], dark: [0.36, 1] } as const;
+
+/** The fill a belief of this tension gets on the graph, the legend and the tension bars (`dark`: on the dark canvas). */
+export function tensionFill(tension: number, dark = false): string {
+  const [from, to] = SCHEME_RAMP[dark ? "dark" : "light"];
+  return tensionColour(from + (to - from) * tensionRampPosition(tension));
 }
 
-/** Label colour readable on `tensionFill(t)`. */
-export function tensionFillText(tension: number): string {
-  return tensionTextColour(tensionRampPosition(tension));
+/** Label colour readable on `tensionFill(t, dark)`. */
+export function tensionFillText(tension: number, dark = false): string {
+  const [from, to] = SCHEME_RAMP[dark ? "dark" : "light"];
+  return tensionTextColour(from + (to - from) * tensionRampPosition(tension));
 }
 
 /** The thresholds the status rules read (docs/design.md §4.5), marked on the legend's scale. */
@@ -80,18 +92,25 @@ export function beliefSize(credence: number): number {
 
 export type NodeKind = NodeElement["data"]["kind"];
 export const NODE_SHAPES: Readonly<Record<NodeKind, string>> = { belief: "ellipse", evidence: "round-rectangle", mutation: "diamond" };
-const EVIDENCE_COLOUR = "#c4c4cc";
-const EVIDENCE_RETRACTED_COLOUR = "#f4f4f5";
-const MUTATION_COLOUR = "#e69f00";
+/** Fills of the other node kinds, per scheme; each ≥ 3:1 against its canvas (graph-style.test.ts checks them all). */
+export const KIND_COLOURS = {
+  evidence: { light: "#6b6b75", dark: "#c4c4cc" },
+  evidenceRetracted: { light: "#8e8e98", dark: "#7c7c86" },
+  mutation: { light: "#b06a00", dark: "#e69f00" },
+  topic: { light: "#3d4d6c", dark: "#9aa3b5" },
+} as const;
 
-/** Okabe–Ito colours (distinguishable with colour-vision deficiencies), each with its own arrow so colour is never alone. */
+/**
+ * Okabe–Ito colours (distinguishable with colour-vision deficiencies), each with its own arrow so colour is never alone;
+ * sky blue and reddish purple darkened so that every edge stands at ≥ 3:1 on both canvases.
+ */
 export const EDGE_STYLES: Readonly<Record<EdgeKind, { colour: string; arrow: string; line: "solid" | "dotted"; meaning: string }>> = {
   SUPPORTS: { colour: "#009e73", arrow: "triangle", line: "solid", meaning: "evidence or a belief supports it" },
   REBUTS: { colour: "#d55e00", arrow: "tee", line: "solid", meaning: "rebuts it" },
   CONTEXTUALIZES: { colour: "#8a8a8a", arrow: "circle", line: "solid", meaning: "scopes it (context, no weight)" },
   SUPERSEDES: { colour: "#0072b2", arrow: "triangle-backcurve", line: "solid", meaning: "replaces an older belief" },
-  REFINES: { colour: "#56b4e9", arrow: "vee", line: "solid", meaning: "narrows a broader belief" },
-  SYNTHESIZES: { colour: "#cc79a7", arrow: "diamond", line: "solid", meaning: "reconciles two rival beliefs" },
+  REFINES: { colour: "#3489bf", arrow: "vee", line: "solid", meaning: "narrows a broader belief" },
+  SYNTHESIZES: { colour: "#b8609a", arrow: "diamond", line: "solid", meaning: "reconciles two rival beliefs" },
   CONCERNS: { colour: "#b07d00", arrow: "square", line: "dotted", meaning: "a mutation touched this belief" },
 };
 
@@ -101,7 +120,9 @@ export function edgeWidth(weight: number): number {
 }
 
 export interface StyledNodeData {
+  /** Fill on the light canvas, and on the dark one. */
   colour: string;
+  colourDark: string;
   textColour: string;
   size: number;
   shape: string;
@@ -110,10 +131,13 @@ export interface StyledNodeData {
 export function nodeVisual(data: NodeElement["data"]): StyledNodeData {
   if (data.kind === "belief") {
     const tension = data.tension ?? 0;
-    return { colour: tensionFill(tension), textColour: tensionFillText(tension), size: beliefSize(data.credence ?? 0), shape: NODE_SHAPES.belief };
+    return { colour: tensionFill(tension), colourDark: tensionFill(tension, true), textColour: tensionFillText(tension), size: beliefSize(data.credence ?? 0), shape: NODE_SHAPES.belief };
   }
-  if (data.kind === "evidence") return { colour: data.retracted ? EVIDENCE_RETRACTED_COLOUR : EVIDENCE_COLOUR, textColour: "#111827", size: 14, shape: NODE_SHAPES.evidence };
-  return { colour: MUTATION_COLOUR, textColour: "#111827", size: 18, shape: NODE_SHAPES.mutation };
+  if (data.kind === "evidence") {
+    const c = data.retracted ? KIND_COLOURS.evidenceRetracted : KIND_COLOURS.evidence;
+    return { colour: c.light, colourDark: c.dark, textColour: "#111827", size: 14, shape: NODE_SHAPES.evidence };
+  }
+  return { colour: KIND_COLOURS.mutation.light, colourDark: KIND_COLOURS.mutation.dark, textColour: "#111827", size: 18, shape: NODE_SHAPES.mutation };
 }
 
 export interface StyledEdgeData {
@@ -153,7 +177,7 @@ export function graphStylesheet(dark = false): { selector: string; style: Record
     {
       selector: "node",
       style: {
-        "background-color": "data(colour)",
+        "background-color": dark ? "data(colourDark)" : "data(colour)",
         shape: "data(shape)",
         width: "data(size)",
         height: "data(size)",
@@ -164,8 +188,8 @@ export function graphStylesheet(dark = false): { selector: string; style: Record
         color: text,
         "text-valign": "bottom",
         "text-margin-y": 3,
-        "text-wrap": "ellipsis",
-        "text-max-width": "170px",
+        "text-wrap": "wrap",
+        "text-max-width": "220px",
         "min-zoomed-font-size": 0,
         "text-background-color": textBackground,
         "text-background-opacity": 0.8,
@@ -186,7 +210,6 @@ export function graphStylesheet(dark = false): { selector: string; style: Record
         width: "data(width)",
         "curve-style": "straight",
         "arrow-scale": 0.8,
-        opacity: 0.85,
       },
     },
     { selector: "node:selected", style: { "border-width": 4, "border-color": "#db2777", "underlay-color": "#db2777", "underlay-opacity": 0.25, "underlay-padding": 6, "underlay-shape": "ellipse" } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeIndexAt, dayTicks, formatUtc } from "./timeline";
+import { changeIndexAt, dayTicks, distinctMinutes, formatUtc } from "./timeline";
 
 const changes = ["2026-11-16T09:00:00.000Z", "2026-11-16T15:00:00.000Z", "2026-11-18T10:00:00.000Z", "2026-12-01T08:30:00.000Z"].map((time) => ({ time }));
 
@@ -26,5 +26,13 @@ describe("timeline", () => {
 
   it("formats in UTC to the minute", () => {
     expect(formatUtc("2026-11-16T09:05:59.999Z")).toBe("2026-11-16 09:05 UTC");
+  });
+
+  it("offers one time per minute shown, the latest of each, in order", () => {
+    const times = ["2026-11-16T09:00:05.000Z", "2026-11-16T09:00:41.000Z", "2026-11-16T09:00:12.000Z", "2026-11-16T09:01:00.000Z", "2026-11-16T09:00:59.999Z"];
+    const kept = distinctMinutes(times);
+    expect(kept).toEqual(["2026-11-16T09:00:59.999Z", "2026-11-16T09:01:00.000Z"]);
+    expect(new Set(kept.map(formatUtc)).size).toBe(kept.length);
+    expect(distinctMinutes([])).toEqual([]);
   });
 });

@@ -38,3 +38,17 @@ export function dayTicks(changes: readonly TimePoint[], max = 8): { index: numbe
   const step = (days.length - 1) / (max - 1);
   return Array.from({ length: max }, (_, i) => days[Math.round(i * step)]!);
 }
+
+/**
+ * Times as a reader picks between them: one per minute shown (`formatUtc`), the latest of each, in order. Several
+ * change-sets written within a minute would otherwise list the same label several times.
+ */
+export function distinctMinutes(times: readonly string[]): string[] {
+  const byLabel = new Map<string, string>();
+  for (const t of times) {
+    const label = formatUtc(t);
+    const kept = byLabel.get(label);
+    if (kept === undefined || Date.parse(t) > Date.parse(kept)) byLabel.set(label, t);
+  }
+  return [...byLabel.values()].sort((a, b) => Date.parse(a) - Date.parse(b));
+}

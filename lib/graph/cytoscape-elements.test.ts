@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Belief } from "@/lib/engine";
 import type { GraphSlice } from "./graph-store";
-import { entryWeightKey, shortLabel, toCytoscapeElements } from "./cytoscape-elements";
+import { entryWeightKey, mutationLabel, shortLabel, toCytoscapeElements } from "./cytoscape-elements";
 
 function belief(id: string, credence: number, tension: number, text = `belief ${id}`): Belief {
   return {
@@ -44,6 +44,14 @@ describe("toCytoscapeElements", () => {
     expect(toCytoscapeElements(slice, {}, weights).edges.map((e) => e.data.weight)).toEqual([0.4, 1]);
     const dead: GraphSlice = { ...slice, edges: slice.edges.map((e) => ({ ...e, live: false })) };
     expect(toCytoscapeElements(dead, {}, weights).edges.map((e) => e.data.weight)).toEqual([0, 0]);
+  });
+
+  it("labels a mutation by what it did and its status, not by its belief's text", () => {
+    const m = { id: "m", scope: "s", topic: "t", belief: "belief a", decision: "supersede", status: "pending_review" } as unknown as GraphSlice["mutations"][number];
+    const withMutation: GraphSlice = { ...slice, mutations: [m], edges: [...slice.edges, { kind: "CONCERNS", from: "m", to: "a", beliefId: null, seq: null, live: true, time: "2026-01-01T00:00:00Z", changeSet: "c" }] };
+    const node = toCytoscapeElements(withMutation).nodes.find((n) => n.data.id === "m");
+    expect(node?.data.label).toBe("supersede · pending review");
+    expect(mutationLabel({ decision: "new", status: "applied" })).toBe("new · applied");
   });
 
   it("cuts long labels with an ellipsis", () => {

@@ -81,8 +81,16 @@ function evidenceNode(e: Evidence): NodeElement {
   return { group: "nodes", data: { id: e.id, kind: "evidence", label: shortLabel(e.text), scope: e.scope, evidenceKind: e.kind, retracted: e.retractedAt !== null } };
 }
 
+/**
+ * A mutation is labelled by what it did and where it stands ("supersede · pending review"), never by its belief's text:
+ * the belief it concerns is its neighbour on the graph, and repeating the text put two identical labels side by side.
+ */
+export function mutationLabel(m: Pick<MutationRecord, "decision" | "status">): string {
+  return `${m.decision} · ${m.status.replace(/_/g, " ")}`;
+}
+
 function mutationNode(m: MutationRecord): NodeElement {
-  return { group: "nodes", data: { id: m.id, kind: "mutation", label: shortLabel(m.belief), scope: m.scope, decision: m.decision, mutationStatus: m.status } };
+  return { group: "nodes", data: { id: m.id, kind: "mutation", label: mutationLabel(m), scope: m.scope, decision: m.decision, mutationStatus: m.status } };
 }
 
 /** Key of an entry edge in `entryWeights`: the belief it bears on and the entry's seq. */

@@ -10,7 +10,7 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
  */
 const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx", "**/*.spec.ts", "**/testing/**", "e2e/**"];
 /** Benchmarks start the same throwaway servers the tests use. */
-const BENCHMARKS = ["scripts/bench-*.ts", "**/bench.ts", "**/bench-*.ts"];
+const BENCHMARKS = ["bench/**"];
 
 /** Test support lives in `testing/` folders (one convention) and is for tests only. */
 const testSupport = { group: ["**/testing", "**/testing/**"], message: "Test support is imported only by tests." };
@@ -103,7 +103,7 @@ const engineTestingBoundary = {
 };
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".data*/", "lib/db/generated/", "tools/", "e2e/artifacts/", "next-env.d.ts", "test-results/", "playwright-report/"] },
+  { ignores: ["node_modules/", ".next/", ".data*/", "lib/db/generated/", "tools/neo4j-test-server/", "tools/api-client/openapi-types.ts", "e2e/artifacts/", "next-env.d.ts", "test-results/", "playwright-report/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,7 +9,7 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "credence-e2e-"));
 process.env.E2E_PORT ??= "3107";
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 // The server, compiled once (lib/ops/compiled-script.ts): it starts without npx and tsx in front of it.
-const server = scriptCommand("scripts/serve.ts", ["--port", process.env.E2E_PORT]);
+const server = scriptCommand("bin/serve.ts", ["--port", process.env.E2E_PORT]);
 
 export default defineConfig({
   testDir: "./e2e",

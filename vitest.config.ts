@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "bin/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
     globalSetup: ["./lib/testing/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -12,7 +12,7 @@ const run = promisify(execFile);
  * process of its own each time, compiled once (lib/ops/compiled-script.ts) rather than started through npx and tsx.
  */
 export async function cli(...args: string[]): Promise<string> {
-  const { command, args: argv } = scriptCommand("scripts/cli.ts", args);
+  const { command, args: argv } = scriptCommand("bin/cli.ts", args);
   const { stdout } = await run(command, argv, {
     env: { ...process.env, CREDENCE_DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" },
   });

@@ -1,8 +1,8 @@
 /**
- * The REST API over real HTTP against the production server (`tsx scripts/serve.ts`, the `.next` build), once on the
+ * The REST API over real HTTP against the production server (`tsx bin/serve.ts`, the `.next` build), once on the
  * embedded default (PGlite, SQL graph store) and once with NEO4J_URI set (Neo4j graph store). Users, scopes and
  * tokens are made with the operator CLI's services in this process (`server.operator`; the CLI itself is tested in
- * scripts/cli.test.ts); everything else goes through `fetch`.
+ * bin/cli.test.ts); everything else goes through `fetch`.
  *
  * Needs `npx next build` first (npm test builds before Vitest runs); without a build the suite fails, never skips.
  */

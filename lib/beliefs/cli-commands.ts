@@ -1,5 +1,5 @@
 /**
- * Handlers the operator CLI wires (`scripts/cli.ts`): `replay check [--scope S]`, `export --scope S`,
+ * Handlers the operator CLI wires (`bin/cli.ts`): `replay check [--scope S]`, `export --scope S`,
  * `import --scope S`. They act as the operator (owner of every scope) through the same services as everyone else.
  * Each returns the process exit code: 0 success; 1 a replay mismatch or a refused import/export (the reason on
  * stderr as one line). Export writes `serializeScopeExport` (sorted keys) and a newline: importing that text and

@@ -216,7 +216,7 @@ const processDatabase = processSingleton<Database>("__credenceDatabase", async (
 });
 
 /**
- * The process-wide database. The custom server (scripts/serve.ts) opens it at start and registers it, so Next.js
+ * The process-wide database. The custom server (bin/serve.ts) opens it at start and registers it, so Next.js
  * route handlers, server actions and the server share one instance (globalThis survives Next's module reloads).
  * Without a registration (e.g. plain `next dev`), the first call opens it from the environment.
  */

@@ -5,7 +5,7 @@ import { scriptCommand } from "@/lib/ops/compiled-script";
 export type RunResult = { code: number | null; stdout: string; stderr: string };
 
 /**
- * Runs a repository script (`scripts/cli.ts`…) to completion as its own process, with extra environment variables.
+ * Runs a repository script (`bin/cli.ts`…) to completion as its own process, with extra environment variables.
  * It runs compiled (lib/ops/compiled-script.ts): a fresh process each time, without tsx's start-up on every call.
  */
 export function runScript(script: string, args: string[], env: Record<string, string>, stdin = ""): Promise<RunResult> {

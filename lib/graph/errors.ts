@@ -7,7 +7,7 @@ export type GraphStoreErrorCode = "version_conflict" | "change_set_rejected" | "
 
 /**
  * Registry symbols, the same in every copy of this module. The graph store is a process singleton that may be built by
- * the server script's copy of this module (scripts/serve.ts runs the job worker) while the services that catch its
+ * the server script's copy of this module (bin/serve.ts runs the job worker) while the services that catch its
  * errors are Next.js's bundled copy: `instanceof` checks these brands instead of the prototype chain, or a version
  * conflict from the other copy escapes the conflict retry as a 500 (found by the crash-safety test, embedded mode).
  */

@@ -1,7 +1,7 @@
 /**
  * The MCP server end to end: a real Credence server (production build, fresh embedded data folder), users, scopes and
  * tokens made with the operator CLI's services in this process (`server.operator`; the CLI itself is tested in
- * scripts/cli.test.ts), and the SDK's own Client over Streamable HTTP and over stdio (`scripts/mcp.ts`
+ * bin/cli.test.ts), and the SDK's own Client over Streamable HTTP and over stdio (`bin/mcp.ts`
  * spawned as a local process, proxying to the server).
  */
 import path from "node:path";
@@ -14,7 +14,7 @@ import { scriptCommand } from "@/lib/ops/compiled-script";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 import { MCP_TOOL_NAMES, callTool, type ToolAnswer } from "./testing/mcp-client-kit";
 
-const MCP_SCRIPT = path.join(process.cwd(), "scripts", "mcp.ts");
+const MCP_SCRIPT = path.join(process.cwd(), "bin", "mcp.ts");
 const PASSWORD = "credence-mcp-test";
 
 let server: AppServer;
@@ -129,7 +129,7 @@ describe("MCP over Streamable HTTP against a running server", () => {
   });
 });
 
-describe("MCP over stdio (scripts/mcp.ts proxying to the server)", () => {
+describe("MCP over stdio (bin/mcp.ts proxying to the server)", () => {
   it("re-exposes every tool; a scope-limited token defaults to its scope; each tool answers", async () => {
     const client = await stdioClient(["--token", tokens.limited]);
     const { tools } = await client.listTools();

@@ -1,5 +1,5 @@
 /**
- * A repository script (`scripts/serve.ts`, `scripts/cli.ts`, …) compiled into one ES module for plain `node`, for the
+ * A repository script (`bin/serve.ts`, `bin/cli.ts`, …) compiled into one ES module for plain `node`, for the
  * places that start it as a child process many times: the test suites, the local cluster, the browser journeys.
  *
  * Why: tsx compiles with the same esbuild, but on every start, and its loader hooks see every import, packages

@@ -1,5 +1,5 @@
 /**
- * Crash safety: a real server (`scripts/serve.ts`, the production build) is killed with SIGKILL while
+ * Crash safety: a real server (`bin/serve.ts`, the production build) is killed with SIGKILL while
  * ingests are in flight and a background job runs, again and again, on the embedded default (one PGlite data folder)
  * and on Postgres (a throwaway database). After each kill the server is started again on the same data with no manual
  * step; at the end every acknowledged ingest is there, every job finished exactly once, no change-set is partial and

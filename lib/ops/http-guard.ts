@@ -1,5 +1,5 @@
 /**
- * What the custom server (scripts/serve.ts) checks before Next sees a request, and the API's answers for paths no
+ * What the custom server (bin/serve.ts) checks before Next sees a request, and the API's answers for paths no
  * route handles: a path under /api/ whose percent-encoding is broken (`/api/v1/scopes/%zz/beliefs`) is a
  * JSON 400 `malformed_path` instead of Next's plain-text 500; an unmatched /api/v1 path is a JSON 404 `not_found`.
  * Both in the API's error shape `{"error": {"code", "message", "details"}}`.

@@ -1,5 +1,5 @@
 /**
- * Many app servers, one truth: three real servers (`scripts/serve.ts`, the production build) behind nginx
+ * Many app servers, one truth: three real servers (`bin/serve.ts`, the production build) behind nginx
  * on one Postgres (a throwaway database), started by the same code as `npm run cluster`. Thirty writers on one belief
  * lose no entry and replay matches; the rate limit holds across the servers; one Idempotency-Key sent to all three at
  * once writes once; kill -9 of the server running a job mid-load: the others keep answering, every acknowledged write

@@ -1,5 +1,5 @@
 /**
- * Outages of the parts a real server (`scripts/serve.ts`, the production build) depends on, each through
+ * Outages of the parts a real server (`bin/serve.ts`, the production build) depends on, each through
  * HTTP: the LLM endpoint (a real local HTTP server speaking the OpenAI API) hangs, answers 429 or 500, answers
  * something that is not JSON or JSON of the wrong shape; Redis (the shared rate limiter) is killed and started again;
  * Neo4j (the graph store) stops answering and comes back, and stops outright and starts again on the same data. Each answer is a clean error in the documented shape within

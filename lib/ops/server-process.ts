@@ -1,5 +1,5 @@
 /**
- * One Credence app server as a child process (`scripts/serve.ts --port N`, compiled by lib/ops/compiled-script.ts; the
+ * One Credence app server as a child process (`bin/serve.ts --port N`, compiled by lib/ops/compiled-script.ts; the
  * production build in `.next`), for the local cluster (`npm run cluster`, lib/ops/local-cluster.ts) and the suites that
  * drive real servers. The server runs in its own process group, so a stop or a kill -9 ends whatever it started.
  */
@@ -66,7 +66,7 @@ export function freePort(): Promise<number> {
 export async function startServerProcess(options: StartServerProcessOptions): Promise<ServerProcess> {
   const root = options.root ?? process.cwd();
   requireProductionBuild(root);
-  const { command, args } = scriptCommand(path.join("scripts", "serve.ts"), ["--port", String(options.port), ...(options.args ?? [])], root);
+  const { command, args } = scriptCommand(path.join("bin", "serve.ts"), ["--port", String(options.port), ...(options.args ?? [])], root);
   const child: ChildProcess = spawn(command, args, {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", ...options.env },

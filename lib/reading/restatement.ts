@@ -33,7 +33,7 @@
  *
  * The formula is written once, `restatementScore(reading, limits)`: `restatementReading` gathers the signals above from
  * the vectors, the score decides them under the limits (the shipped ones unless refitting), and `readsAsRestatement`
- * is that score ≥ RESTATES; `SemanticMatcher.similarity` and `.reading` and scripts/measure-restatement.ts all go
+ * is that score ≥ RESTATES; `SemanticMatcher.similarity` and `.reading` and research/measure-restatement.ts all go
  * through it.
  *
  * `calibrate` is piecewise linear through the anchors below, chosen so that the engine's similarity thresholds keep
@@ -384,7 +384,7 @@ export function valueAnchors(a: string, b: string): readonly (readonly [number, 
 /**
  * Every signal the restatement similarity weighs, kept apart (`restatementReading` builds it from the vectors,
  * `restatementScore` decides it), so that the limits can be refitted without embedding again
- * (scripts/measure-restatement.ts).
+ * (research/measure-restatement.ts).
  */
 export interface RestatementReading {
   identical: boolean;

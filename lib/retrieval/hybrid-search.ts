@@ -14,7 +14,7 @@
  *   term with the query and is not among the nearest `VECTOR_CANDIDATES` (with postings: nor among the best
  *   `LEXICAL_CANDIDATES` lexical ones) is not ranked (its semantic relevance is at
  *   most that of the last nearest one), and the nearest themselves come from an approximate pass on large scopes (SQL's
-   sign sketches, Neo4j's HNSW index: lib/graph/graph-store.ts, `vectorSearch`); `scripts/bench-retrieval.ts` measures the recall this loses against the
+   sign sketches, Neo4j's HNSW index: lib/graph/graph-store.ts, `vectorSearch`); `bench/retrieval.ts` measures the recall this loses against the
  *   exhaustive hybrid ranking of every belief. When the vector search finds nothing (no vector index, or a scope
  *   not embedded yet) a scope of up to `EXHAUSTIVE_LIMIT` beliefs is ranked whole (exact), a larger one by its
  *   lexical matches only. Beyond `MAX_RESCORED` lexical matches (best lexical first) the rest

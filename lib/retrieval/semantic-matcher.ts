@@ -51,7 +51,7 @@ export class SemanticMatcher {
 
   /**
    * Every signal `similarity` weighs, read apart (`RestatementReading`), for refitting its limits offline
-   * (scripts/measure-restatement.ts); embeds the optional parts whenever they apply, so it costs more than `similarity`.
+   * (research/measure-restatement.ts); embeds the optional parts whenever they apply, so it costs more than `similarity`.
    */
   reading(a: string, b: string): Promise<RestatementReading> {
     return this.read(a, b, false);

@@ -1,10 +1,10 @@
 /**
- * Spawns the real Credence server (`scripts/serve.ts --port <free>`, the production build in `.next`) on a fresh
+ * Spawns the real Credence server (`bin/serve.ts --port <free>`, the production build in `.next`) on a fresh
  * embedded data folder, for suites that drive the app over HTTP (REST API, MCP). The operator CLI runs against the
  * same folder (it connects through the server's socket), so tests make their users, scopes and tokens the way an
  * operator would. `operator` does the same work in this process (the identity services the CLI's commands call, on a
  * connection opened the way the CLI opens it) without a node process per user, scope and token; the CLI's own path,
- * argument parsing to printed token, is covered end to end by scripts/cli.test.ts.
+ * argument parsing to printed token, is covered end to end by bin/cli.test.ts.
  *
  * The build is never made here: other suites read `.next` at the same time. Without `.next/BUILD_ID` the start fails
  * with "run `npx next build` first" (a missing build is a failure, never a skip).
@@ -73,7 +73,7 @@ export async function asOperator<T>(env: Record<string, string>, work: (services
 }
 
 const ROOT = process.cwd();
-const CLI = path.join(ROOT, "scripts", "cli.ts");
+const CLI = path.join(ROOT, "bin", "cli.ts");
 
 export async function startAppServer(options: StartAppServerOptions = {}): Promise<AppServer> {
   const ownFolder = options.dataDir === undefined;

@@ -103,7 +103,7 @@ export async function sqlStoreIntegrity(sql: SqlExecutor): Promise<Integrity> {
 
 /** `npm run cli -- replay check --scope S` against the given environment: its exit code and output. */
 export async function replayCheck(env: Record<string, string>, scope: string): Promise<{ code: number | null; out: string }> {
-  const result = await runScript(path.join(process.cwd(), "scripts", "cli.ts"), ["replay", "check", "--scope", scope], env);
+  const result = await runScript(path.join(process.cwd(), "bin", "cli.ts"), ["replay", "check", "--scope", scope], env);
   return { code: result.code, out: `${result.stdout}${result.stderr}`.trim() };
 }
 

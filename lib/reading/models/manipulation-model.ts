@@ -12,7 +12,7 @@
  * corrections and questions, the unguarded model flagged 7 of 18 honest messages.
  *
  * The weights, the decision threshold and one prototype (mean embedding) per pressure kind live in
- * `manipulation-model.json`, written by `npx tsx scripts/fit-manipulation-model.ts` (deterministic; L2 chosen by leave
+ * `manipulation-model.json`, written by `npx tsx research/fit-manipulation-model.ts` (deterministic; L2 chosen by leave
  * one file out; threshold for ≥ 97 % precision on the training files' out-of-fold predictions; its leave-one-file-out
  * figures are recorded in the file). The model applies only to vectors of the embedding model it was fitted with
  * (`embeddingModel`). Pure: no I/O (the JSON is imported), no clock.

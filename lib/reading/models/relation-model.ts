@@ -2,7 +2,7 @@
  * A small fitted model over the heuristic's general signals: multinomial logistic regression from a fixed
  * feature vector (`relationFeatures`) to SUPPORTS / REBUTS / CONTEXTUALIZES / UNRELATED, in place of hand-set
  * thresholds and rule order. The weights live in `relation-model.json`, written by `npm run fit:relation-model`
- * (scripts/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets —
+ * (research/fit-relation-model.ts: fitted on the development pool — dev plus the retired held-out sets —
  * deterministic, with its grouped cross-validated and leave-one-set-out accuracies recorded in the file). Two weight
  * sets: one with the sentence embeddings (cosines, and the evidence-kind reading of `EvidenceKinds`, whose prototypes
  * the file also holds), one for words only.

@@ -13,7 +13,7 @@ import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { createScope } from "@/lib/identity/scopes";
 import { createUser } from "@/lib/identity/users";
 
-const CLI = path.join(process.cwd(), "scripts", "cli.ts");
+const CLI = path.join(process.cwd(), "bin", "cli.ts");
 const SLOW = { timeout: 240_000 };
 
 /** The belief commands as an operator runs them: real processes on a real embedded data folder. */

@@ -31,7 +31,7 @@
  *        fail when the kept corpus is smaller than a size. A kept corpus loaded in an earlier run has no in-memory
  *        copy, so its hybrid rows (which need every vector in memory for their baseline) are skipped.
  * --record FILE appends each store × size's percentiles to FILE as JSON lines (several runs, one file), from which
- *        `npx tsx scripts/bench-plot.ts --in FILE --out SVG` draws the growth curves.
+ *        `npx tsx bench/plot.ts --in FILE --out SVG` draws the growth curves.
  */
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -42,15 +42,15 @@ import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { openDatabase, type Database } from "@/lib/db/database";
 import { defaultParams, rankByTerms, recall, termSet, words, type ChangeSet, type Embedder, type EmbeddingModel, type TermCandidate } from "@/lib/engine";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
-import { batch, iso, nid, rng, run as runId, sentence } from "@/lib/graph/bench-corpus";
-import { percentile } from "@/lib/graph/bench-read-paths";
+import { batch, iso, nid, rng, run as runId, sentence } from "@/bench/corpus";
+import { percentile } from "@/bench/read-paths";
 import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
-import { bulkInsert, createSearchIndexes, dropSearchIndexes, rawInsert as neo4jRawInsert } from "@/lib/graph/neo4j/bench";
+import { bulkInsert, createSearchIndexes, dropSearchIndexes, rawInsert as neo4jRawInsert } from "@/bench/neo4j-store";
 import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { rankCandidateStats } from "@/lib/graph/rank-candidate-stats";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { detectPgvector, packedHexOf, sketchOf } from "@/lib/graph/sql/sql-vectors";
-import { rawInsertRows } from "@/lib/graph/sql/bench";
+import { rawInsertRows } from "@/bench/sql-store";
 import { rankHybrid, VECTOR_CANDIDATES, type VectorCapabilities } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";

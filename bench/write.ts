@@ -48,7 +48,7 @@ import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
-import { CHAIN, belief as chainBelief, entry as chainEntry } from "@/lib/graph/bench-corpus";
+import { CHAIN, belief as chainBelief, entry as chainEntry } from "@/bench/corpus";
 import { citations } from "@/lib/graph/neo4j/neo4j-cypher";
 import neo4j from "neo4j-driver";
 
@@ -78,7 +78,7 @@ function rng(seed: number): () => number {
   };
 }
 
-/** The engine benchmark's mix (scripts/bench-engine.ts), citing the scope's Evidence ids. */
+/** The engine benchmark's mix (bench/engine.ts), citing the scope's Evidence ids. */
 function history(n: number, sourceIds: readonly string[]): HistoryItem[] {
   const r = rng(n);
   const items: HistoryItem[] = [];

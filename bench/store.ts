@@ -5,12 +5,12 @@
  * Measures, per backend: assimilations per second (single: load → engine assimilate → apply, one at a time; batched:
  * one change-set of many new beliefs, each with one verified entry), the raw insert rate of the same rows through the
  * bare driver in the same run (baseline; ratio = batched / raw), retrieval and recall p50/p95 at 10 000 and 100 000
- * beliefs (the services' read paths, `lib/graph/bench-read-paths.ts`: slim candidate rows → engine-equal ranking of the
+ * beliefs (the services' read paths, `bench/read-paths.ts`: slim candidate rows → engine-equal ranking of the
  * whole domain → the top k loaded; recall adds the engine's recall with the offline heuristic assessor, no LLM; the
  * previous full-belief path beside it), and the cascade traversal over a 10 000-long chain.
  * Prints one markdown table, a column per backend, then the ratios between backends.
  * Flags: --sizes 10000,100000  --backends pglite,postgres,neo4j
- * The Neo4j rows come from `lib/graph/neo4j/bench.ts` (same corpus, same metric names).
+ * The Neo4j rows come from `bench/neo4j-store.ts` (same corpus, same metric names).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,12 +24,12 @@ import {
   type Belief,
   type ChangeSet,
 } from "@/lib/engine";
-import { BATCH, SINGLE, QUERIES, CHAIN, iso, rng, sentence, nid, belief, entry, batch } from "@/lib/graph/bench-corpus";
-import { measureReadPaths, readPathRows } from "@/lib/graph/bench-read-paths";
+import { BATCH, SINGLE, QUERIES, CHAIN, iso, rng, sentence, nid, belief, entry, batch } from "@/bench/corpus";
+import { measureReadPaths, readPathRows } from "@/bench/read-paths";
 import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
-import { benchNeo4jStore } from "@/lib/graph/neo4j/bench";
+import { benchNeo4jStore } from "@/bench/neo4j-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
-import { rawInsertRows } from "@/lib/graph/sql/bench";
+import { rawInsertRows } from "@/bench/sql-store";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
 

@@ -49,7 +49,7 @@ import { getEmbedder } from "@/lib/embed/select-embedder";
 import { withVectorCache } from "@/lib/retrieval/vector-cache";
 import { meaningReport, restatementBelowFloor } from "@/lib/retrieval/evaluate-meaning";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 async function main(): Promise<number> {
   const args = new Set(process.argv.slice(2));

@@ -2,7 +2,7 @@
  * The one process that serves Credence: opens the database (migrating it; in embedded mode it takes the data folder's
  * lock and shares the database with the CLI over a local socket), optionally seeds the demo, then serves Next.js.
  *
- *   tsx scripts/serve.ts [--dev] [--demo] [--port N]
+ *   tsx bin/serve.ts [--dev] [--demo] [--port N]
  */
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";

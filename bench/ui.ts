@@ -1,7 +1,7 @@
 /**
  * `npm run bench:ui`: rendering benchmark of the graph explorer in headless Chromium, canvas vs WebGL renderer.
  *
- * The page (e2e/bench/bench-entry.tsx, bundled here with esbuild) feeds a generated scope through the real pipeline
+ * The page (bench/ui/page.tsx, bundled here with esbuild) feeds a generated scope through the real pipeline
  * (toCytoscapeElements → styles → GraphCanvas with its fcose layout policy) without Next.js or a database.
  * Per row: time to first full render = navigation start → first frame drawn after the layout stopped (median of
  * `--runs`), and fps while panning = animation frames per second while the viewport is panned a few px every frame
@@ -33,7 +33,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 async function bundle(dir: string): Promise<void> {
   await build({
-    entryPoints: [join(root, "e2e/bench/bench-entry.tsx")],
+    entryPoints: [join(root, "bench/ui/page.tsx")],
     bundle: true,
     minify: true,
     format: "iife",

@@ -14,7 +14,7 @@ import { fetchModel } from "@/lib/embed/fetch-model";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { openDatabase } from "@/lib/db/database";
 import { embeddingTextHash, type NodeEmbedding } from "@/lib/graph/embeddings";
-import { batch, iso, rng } from "@/lib/graph/bench-corpus";
+import { batch, iso, rng } from "@/bench/corpus";
 import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
 import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";

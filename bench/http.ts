@@ -7,7 +7,7 @@
  *    `Idempotency-Key` minus one without), access and parameters (the services' own database reads), the graph
  *    store's loads, the engine with the configured assessor and embedder, the commit — with the database round trips
  *    of each stage (every `pg` query and every Cypher statement is counted).
- * 2. **Over HTTP**: a real server (`scripts/serve.ts` on the production build in `--root`, default this checkout) per
+ * 2. **Over HTTP**: a real server (`bin/serve.ts` on the production build in `--root`, default this checkout) per
  *    backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16 concurrent clients doing assimilate, ingest,
  *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, the server's own CPU time per request (its
  *    process group's, from /proc: what a loaded machine does not inflate; on Postgres the database server's CPU is
@@ -389,7 +389,7 @@ function groupCpuSeconds(pgid: number | undefined): number | null {
 
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "scripts", "serve.ts"), "--port", String(port)], {
+  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "bin", "serve.ts"), "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -499,9 +499,9 @@ async function httpBackend(backend: Backend): Promise<string[]> {
   try {
     const email = `bench-${process.pid}@example.test`;
     const slug = `bench-${backend}-${process.pid}`;
-    await runTsxIn(ROOT, "scripts/cli.ts", ["user", "create", "--email", email, "--password", "bench-password-1"], env);
-    await runTsxIn(ROOT, "scripts/cli.ts", ["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email], env);
-    const token = (await runTsxIn(ROOT, "scripts/cli.ts", ["token", "create", "--email", email], env)).split("\n").pop() ?? "";
+    await runTsxIn(ROOT, "bin/cli.ts", ["user", "create", "--email", email, "--password", "bench-password-1"], env);
+    await runTsxIn(ROOT, "bin/cli.ts", ["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email], env);
+    const token = (await runTsxIn(ROOT, "bin/cli.ts", ["token", "create", "--email", email], env)).split("\n").pop() ?? "";
     const target = { baseUrl: server.baseUrl, token, slug };
     // Seed through the API (assimilate at concurrency 8) so every backend holds the same kind of scope.
     const seedFn = opRequest(target, "assimilate");

@@ -8,8 +8,8 @@
  * Timings are wall-clock per query, so they include the machine's load at the time.
  */
 import { recall, retrieve, type Assessor, type EngineParams } from "@/lib/engine";
-import type { GraphStore, ScopeView } from "./graph-store";
-import { rankCandidateStats } from "./rank-candidate-stats";
+import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
+import { rankCandidateStats } from "@/lib/graph/rank-candidate-stats";
 
 /** The services' recall loads this many ranked candidates (read-services' MAX_RECALL_CANDIDATES). */
 const RECALL_CANDIDATES = 50;

@@ -1,10 +1,10 @@
 /**
- * `npx tsx scripts/score-manipulation.ts [--errors] [--model] [--stress]`: the offline heuristic's manipulation
+ * `npx tsx research/score-manipulation.ts [--errors] [--model] [--stress]`: the offline heuristic's manipulation
  * detection per labelled file (dev, dev2, dev3, dev4, held-out v1–v8, shared; never the newest held-out set, v9): recall, precision on the
  * honest controls, and reasoning-type accuracy (all messages, and manipulative ones alone). `--errors` lists each miss,
  * false alarm and wrong type. By default the words-only reading (assessEss); `--model` adds the fitted manipulation
  * model on the local embedding (assessEssWithMeaning, as the assessor does with an embedder) — fitted on all these
- * files, so its figures here are in-sample: the honest estimate is scripts/fit-manipulation-model.ts's leave one file
+ * files, so its figures here are in-sample: the honest estimate is research/fit-manipulation-model.ts's leave one file
  * out. No network.
  */
 import fs from "node:fs";

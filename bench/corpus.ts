@@ -1,6 +1,6 @@
 /**
- * The benchmark corpus every store's `bench:store` rows are measured on (SQL in `scripts/bench-store.ts`, Neo4j in
- * `lib/graph/neo4j/bench.ts`): the same seeded vocabulary, sentences, beliefs, evidence and change-sets, so the columns
+ * The benchmark corpus every store's `bench:store` rows are measured on (SQL in `bench/store.ts`, Neo4j in
+ * `bench/neo4j-store.ts`): the same seeded vocabulary, sentences, beliefs, evidence and change-sets, so the columns
  * of the table compare like with like.
  */
 import { randomBytes } from "node:crypto";

@@ -5,7 +5,7 @@
  */
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { ChangeSet } from "@/lib/engine";
-import { searchTerms } from "./sql-writes";
+import { searchTerms } from "@/lib/graph/sql/sql-writes";
 
 /** The rows of `cs` (beliefs with at most one entry each, as the bench corpus makes them), inside the caller's transaction. */
 export async function rawInsertRows(tx: SqlExecutor, cs: ChangeSet): Promise<void> {

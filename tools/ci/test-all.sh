@@ -2,7 +2,7 @@
 # The README's test command: every suite, on every backend, none skipped. Needs the local Postgres server, Java + Maven
 # (for the in-process Neo4j) and Debian's Chromium; `.ci/run` installs and starts them on a fresh machine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 t0=$SECONDS
@@ -20,10 +20,10 @@ npm run --silent model:fetch
 step "unit, property, integration and contract suites (PGlite, Postgres, Neo4j)"
 mkdir -p test-results
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
-node scripts/check-no-skips.mjs test-results/vitest.json
+node tools/ci/check-no-skips.mjs test-results/vitest.json
 step "assessor evaluation (shared labelled set)"
 npm run --silent eval:assessor -- --check
 step "browser journeys (Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_FILE=test-results/playwright.json npx playwright test --reporter=list,json
-node scripts/check-no-skips.mjs test-results/playwright.json
+node tools/ci/check-no-skips.mjs test-results/playwright.json
 step "all green in $((SECONDS - t0)) s"

@@ -6,7 +6,7 @@ import { holdDataFolder, runScript, type RunResult } from "@/lib/db/spawn-script
 import { freshEmbeddedFolder, TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
 import { authenticateToken } from "@/lib/identity/tokens";
 
-const CLI = path.join(process.cwd(), "scripts", "cli.ts");
+const CLI = path.join(process.cwd(), "bin", "cli.ts");
 
 function expectFailure(result: RunResult, reason: RegExp): void {
   expect(result.code).not.toBe(0);

@@ -10,7 +10,7 @@ import { runScript } from "@/lib/db/spawn-script";
 import { embeddedBackend, type TestLocation } from "@/lib/db/testing/test-backends";
 import { fetchModel } from "@/lib/embed/fetch-model";
 
-const CLI = path.join(process.cwd(), "scripts", "cli.ts");
+const CLI = path.join(process.cwd(), "bin", "cli.ts");
 const SLOW = { timeout: 240_000 };
 
 describe("cli embeddings (embedded)", () => {

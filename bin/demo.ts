@@ -39,7 +39,7 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < sources) {
   run("npx", ["next", "build"], { ...process.env, NODE_ENV: "production" });
 }
 
-const child = spawn("npx", ["tsx", "scripts/serve.ts", "--demo", ...process.argv.slice(2)], {
+const child = spawn("npx", ["tsx", "bin/serve.ts", "--demo", ...process.argv.slice(2)], {
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: "production" },
 });

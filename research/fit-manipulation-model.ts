@@ -257,7 +257,7 @@ async function main(): Promise<void> {
     cases: labelled.length,
   };
   if (args.includes("--quick")) return;
-  const out = path.join(repoRoot, "lib", "assess", "heuristic", "manipulation-model.json");
+  const out = path.join(repoRoot, "lib", "reading", "models", "manipulation-model.json");
   writeFileSync(out, `${JSON.stringify(model)}\n`);
   console.log(`Wrote ${path.relative(repoRoot, out)}`);
 }

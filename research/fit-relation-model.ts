@@ -235,7 +235,7 @@ async function main(): Promise<void> {
     semantic: semantic.set,
     wordsOnly: words.set,
   };
-  const out = path.join(repoRoot, "lib", "assess", "heuristic", "relation-model.json");
+  const out = path.join(repoRoot, "lib", "reading", "models", "relation-model.json");
   writeFileSync(out, `${JSON.stringify(model)}\n`);
   console.log(`Wrote ${path.relative(repoRoot, out)}`);
 }

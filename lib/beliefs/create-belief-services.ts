@@ -6,22 +6,31 @@ import type { BeliefServices, BeliefServicesConfig } from "./belief-services";
 import { identityServices, signInServices } from "./identity-services";
 import { mutationServices } from "./mutation-services";
 import { readServices } from "./read-services";
+import { assimilateService } from "./assimilate-service";
+import { harvestService } from "./harvest-service";
+import { ingestService } from "./ingest-service";
+import { registerEvidenceService } from "./register-evidence-service";
+import { retractService } from "./retract-service";
+import { reviseEntryService } from "./revise-entry-service";
 import { scopeListServices } from "./scope-list-services";
 import { scopeServices } from "./scope-services";
 import { createServiceKit } from "./service-kit";
 import { embeddingServices } from "./embedding-services";
 import { synthesisServices } from "./synthesis-services";
 import { toServiceError } from "./to-service-error";
-import { writeServices } from "./write-services";
 import { withAmbientIdempotency } from "@/lib/graph/idempotency-mark";
 import { instrumentStore } from "@/lib/ops/metrics";
 
 export function createBeliefServices(config: BeliefServicesConfig): BeliefServices {
   // A write made under an Idempotency-Key claim marks it in the change-set's own transaction.
   const kit = createServiceKit({ ...config, store: instrumentStore(withAmbientIdempotency(config.store)) });
-  const { assimilateIn: _internal, ...writes } = writeServices(kit);
   const services: BeliefServices = {
-    ...writes,
+    ...registerEvidenceService(kit),
+    ...assimilateService(kit),
+    ...harvestService(kit),
+    ...ingestService(kit),
+    ...reviseEntryService(kit),
+    ...retractService(kit),
     ...mutationServices(kit),
     ...synthesisServices(kit),
     ...readServices(kit),

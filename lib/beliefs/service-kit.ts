@@ -22,6 +22,7 @@ import type { Caller } from "@/lib/access/principal";
 import type { BeliefChange, BeliefServicesConfig } from "./service-config";
 import { callerContext, type CallerContext } from "./caller-context";
 import { withConflictRetry } from "./conflict-retry";
+import { BeliefServiceError } from "./belief-service-error";
 import { scopeParamsRepository, type ScopeParamsRepository } from "@/lib/identity/scope-params";
 import { withVectorsOnApply } from "./vectors-on-apply";
 
@@ -97,10 +98,19 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
   };
 }
 
+/** The figures a result reports for one side of a belief's change. */
+export function beliefFigures(b: BeliefRecord["belief"]): NonNullable<BeliefChange["before"]> {
+  return { credence: b.credence, confidence: b.confidence, tension: b.tension, status: b.status };
+}
+
 /** Before/after of one belief for results. */
 export function beliefChange(before: BeliefRecord | null, after: BeliefRecord["belief"], created: boolean = before === null): BeliefChange {
-  const pick = (b: BeliefRecord["belief"]) => ({ credence: b.credence, confidence: b.confidence, tension: b.tension, status: b.status });
-  return { beliefId: after.id, text: after.text, created, before: before ? pick(before.belief) : null, after: pick(after) };
+  return { beliefId: after.id, text: after.text, created, before: before ? beliefFigures(before.belief) : null, after: beliefFigures(after) };
+}
+
+/** A write that names a belief which is no longer live (superseded, retired…): the caller must cite a live one. */
+export function notLiveError(beliefId: string, status: string): BeliefServiceError {
+  return new BeliefServiceError("invalid", `belief ${beliefId} is ${status}: cite it from a live belief instead`, { fields: [{ field: "beliefId", message: "not live" }] });
 }
 
 /**

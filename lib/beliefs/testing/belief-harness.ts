@@ -20,6 +20,7 @@ import { createUser } from "@/lib/identity/users";
 import type { Role } from "@/lib/identity/roles";
 import type { BeliefServices, BeliefServicesConfig, Caller } from "../belief-services";
 import { createBeliefServices } from "../create-belief-services";
+import { BeliefServiceError } from "../belief-service-error";
 import { settableClock, type SettableClock } from "../settable-clock";
 
 export type HarnessBackend = "pglite" | "postgres" | "neo4j";
@@ -130,6 +131,17 @@ function recordingExecutor(inner: SqlExecutor, sink: () => string[] | null): Sql
       return inner.transaction((tx) => fn(recordingExecutor(tx, sink)));
     },
   };
+}
+
+/** The service error `promise` fails with; fails the test when it resolves or throws anything else. */
+export async function errorOf(promise: Promise<unknown>): Promise<BeliefServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BeliefServiceError) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
 }
 
 export { addGrant };

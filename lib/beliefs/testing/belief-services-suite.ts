@@ -4,22 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvidenceEntry } from "@/lib/engine";
-import { BeliefServiceError } from "../belief-service-error";
 import { demoStart, seedDemoStories, type DemoSeedReport } from "../demo-stories";
 import type { Caller } from "../belief-services";
-import { addGrant, DAY, MINUTE, openBeliefHarness, type BeliefHarness, type HarnessBackend } from "./belief-harness";
+import { addGrant, DAY, errorOf, MINUTE, openBeliefHarness, type BeliefHarness, type HarnessBackend } from "./belief-harness";
 import { removeGrant } from "@/lib/identity/grants";
 import { changeRole } from "@/lib/identity/members";
-
-async function errorOf(promise: Promise<unknown>): Promise<BeliefServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BeliefServiceError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const entriesOf = (history: readonly { type: string }[]) => history.filter((i): i is EvidenceEntry => i.type === "entry");
 

@@ -1,0 +1,57 @@
+/**
+ * assimilate through the services on embedded PGlite (the harness folds onto the checkpoint past two history items):
+ * a new claim creates a belief, the same claim reinforces it, a named belief must exist and be live, and the stored
+ * belief always equals the replay of its history.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorOf, MINUTE, openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
+
+describe("assimilate", () => {
+  let h: BeliefHarness;
+  const doc = async (text: string) => (await h.services.registerEvidence(h.callers.editor, h.scopes.home, { kind: "document", text, assess: false })).evidence.id;
+  beforeAll(async () => {
+    h = await openBeliefHarness("pglite");
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("creates a belief for a new claim, then reinforces the same belief when the claim comes again", async () => {
+    const first = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The image registry keeps 30 days of tags.", evidence: [{ sourceId: await doc("Registry retention policy: 30 days."), tier: "document" }] });
+    expect(first.created).toBe(true);
+    expect(first.belief.credence).toBeGreaterThan(0.5);
+    h.clock.advance(MINUTE);
+    const again = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The image registry keeps 30 days of tags.", evidence: [{ sourceId: await doc("Registry admin page: retention 30 d."), tier: "document" }] });
+    expect(again.created).toBe(false);
+    expect(again.belief.id).toBe(first.belief.id);
+    expect(again.belief.credence).toBeGreaterThan(first.belief.credence);
+    expect(again.history.filter((i) => i.type === "entry")).toHaveLength(2);
+  });
+
+  it("writes to a belief named by id, past the checkpoint limit, and the answer carries the history up to this write", async () => {
+    const created = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "Backups are copied to a second region.", evidence: [{ sourceId: await doc("Backup runbook, section 2."), tier: "document" }] });
+    let last = created;
+    for (let i = 0; i < 4; i++) {
+      h.clock.advance(MINUTE);
+      last = await h.services.assimilate(h.callers.editor, h.scopes.home, { beliefId: created.belief.id, evidence: [{ sourceId: await doc(`Copy job log ${i}: eu-west to eu-central done.`), tier: "observation" }] });
+    }
+    expect(last.history.filter((i) => i.type === "entry")).toHaveLength(5);
+    expect((await h.services.getBelief(h.callers.viewer, h.scopes.home, { beliefId: created.belief.id })).belief.credence).toBeCloseTo(last.belief.credence, 12);
+    expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
+  });
+
+  it("a rebuttal lowers the credence", async () => {
+    const base = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The VPN gateway supports IPv6.", evidence: [{ sourceId: await doc("Gateway datasheet lists IPv6."), tier: "document" }] });
+    const rebutted = await h.services.assimilate(h.callers.editor, h.scopes.home, { beliefId: base.belief.id, evidence: [{ sourceId: await doc("Test from an IPv6-only host timed out."), tier: "observation", relation: "REBUTS" }] });
+    expect(rebutted.belief.credence).toBeLessThan(base.belief.credence);
+  });
+
+  it("an unknown belief is not_found, a viewer is forbidden, and neither writes anything", async () => {
+    const before = (await h.services.listBeliefs(h.callers.viewer, h.scopes.home, { liveOnly: false, limit: 1000 })).length;
+    const missing = await errorOf(h.services.assimilate(h.callers.editor, h.scopes.home, { beliefId: "b_missing", evidence: [{ sourceId: null, tier: "model_assertion" }] }));
+    expect(missing.code).toBe("not_found");
+    const viewer = await errorOf(h.services.assimilate(h.callers.viewer, h.scopes.home, { claim: "Viewers cannot write.", evidence: [{ sourceId: null, tier: "model_assertion" }] }));
+    expect(viewer.code).toBe("forbidden");
+    expect((await h.services.listBeliefs(h.callers.viewer, h.scopes.home, { liveOnly: false, limit: 1000 })).length).toBe(before);
+  });
+});

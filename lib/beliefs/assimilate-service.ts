@@ -1,0 +1,153 @@
+/**
+ * Assimilate (editor): evidence entries for one belief, named by id or by its claim. A claim whose normalised text
+ * matches a live belief writes to it; with `matchRestatement` a claim that restates a live belief reinforces it;
+ * otherwise a new belief is created in the topic the text is closest to. One change-set; a lost optimistic-concurrency
+ * race reloads and runs again (`kit.retry`), so concurrent writers never lose an update.
+ */
+import { isLiveStatus, type BeliefRecord, type Tier } from "@/lib/engine";
+import { assimilate as assimilateEvidence, assimilateOnCheckpoint, type BeliefHead, type NewBeliefSpec } from "@/lib/engine/assimilate";
+import { assignTopic, beliefKey } from "@/lib/engine/topic";
+import { assimilateInputSchema } from "./belief-schemas";
+import { itemNotFoundError, parseServiceInput } from "./belief-service-error";
+import type { AssimilateResult, BeliefServices } from "./belief-services";
+import type { CallerContext } from "./caller-context";
+import { notLiveError, type ServiceKit } from "./service-kit";
+
+/**
+ * Histories up to this many items come with the belief when a write loads it (one round trip; the full replay of a
+ * few thousand items costs a few milliseconds); longer ones stay in the store and the write folds onto the checkpoint.
+ * `BeliefServicesConfig.headHistoryLimit` overrides it.
+ */
+const HEAD_HISTORY_LIMIT = 2000;
+
+/** How many full-text candidates (best first) a restatement or a topic is looked for among. */
+const RESTATEMENT_CANDIDATES = 20;
+
+/** What assimilate writes, once the caller's input is parsed (harvest builds the same request for each claim). */
+export interface AssimilateRequest {
+  claim?: { text: string; quantity?: { value: number; unit: string } };
+  beliefId?: string;
+  topic?: string;
+  contextTags?: readonly string[];
+  /** A claim without a same-key belief reinforces the live belief it restates (harvest), instead of creating one. */
+  matchRestatement?: boolean;
+  evidence: readonly { sourceId: string | null; tier: Tier; relation: "SUPPORTS" | "REBUTS" | "CONTEXTUALIZES"; weight: number; reasoning: string | null; assessor: string }[];
+}
+
+export function assimilateService(kit: ServiceKit): Pick<BeliefServices, "assimilate"> {
+  return {
+    async assimilate(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(assimilateInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "editor");
+      return assimilateRequest(kit, ctx, {
+        claim: input.claim === undefined ? undefined : typeof input.claim === "string" ? { text: input.claim } : input.claim,
+        beliefId: input.beliefId,
+        topic: input.topic,
+        contextTags: input.contextTags,
+        evidence: input.evidence.map((e) => ({
+          sourceId: e.sourceId ?? null,
+          tier: e.tier,
+          relation: e.relation ?? (e.direction === "-" ? "REBUTS" : "SUPPORTS"),
+          weight: e.weight,
+          reasoning: e.reasoning ?? null,
+          assessor: "caller",
+        })),
+      });
+    },
+  };
+}
+
+/** Writes `request` in the caller's scope as one change-set, retried on a lost race. */
+export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, request: AssimilateRequest): Promise<AssimilateResult> {
+  const { store, assessor, clock } = kit.config;
+  const historyLimit = kit.config.headHistoryLimit ?? HEAD_HISTORY_LIMIT;
+  const params = ctx.params.params;
+  return kit.retry(async () => {
+    const now = clock.now();
+    const changeSetId = kit.newId("changeset");
+    let target: { existing: BeliefRecord } | { create: NewBeliefSpec } | { head: BeliefHead };
+    // The checkpoint rows a fold needs: those of the sources this write cites (a long history's fold reads no others).
+    const headOptions = { historyLimit, checkpointSources: request.evidence.flatMap((e) => (e.sourceId === null ? [] : [e.sourceId])) };
+    if (request.beliefId !== undefined) {
+      const head = await store.loadBeliefHead(ctx.view, request.beliefId, headOptions);
+      if (!head) throw itemNotFoundError("belief", request.beliefId, "beliefId");
+      if (!isLiveStatus(head.belief.status)) throw notLiveError(request.beliefId, head.belief.status);
+      target = targetOf(head);
+    } else {
+      const claim = request.claim as NonNullable<AssimilateRequest["claim"]>;
+      const key = beliefKey(claim.text);
+      const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
+      const head = match ? await store.loadBeliefHead(ctx.view, match.id, headOptions) : null;
+      const record = head ? null : request.matchRestatement ? await restated(kit, ctx, claim.text, params.twinSimilarity) : null;
+      if (head) target = targetOf(head);
+      else if (record) target = { existing: record };
+      else {
+        // Topic by similarity needs only the beliefs' texts: the best full-text candidates, no histories.
+        const ranked = request.topic ? [] : (await kit.rank(ctx.view, claim.text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id })).ranked;
+        const related = ranked.length === 0 ? [] : (await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).map((r) => ({ belief: r.belief }));
+        const topic = await assignTopic(
+          {
+            text: claim.text,
+            requested: request.topic ?? null,
+            liveBeliefs: related.map((r) => ({ id: r.belief.id, text: r.belief.text, topic: r.belief.topic })),
+            similarity: (a, b) => assessor.similarity(a, b),
+          },
+          params,
+        );
+        target = {
+          create: {
+            id: kit.newId("belief"),
+            scope: ctx.scope.id,
+            topic: topic.topic,
+            text: claim.text,
+            key,
+            quantity: claim.quantity ?? null,
+            contextTags: request.contextTags ?? [],
+          },
+        };
+      }
+    }
+    const base = { evidence: request.evidence, resolver: store.resolverFor(ctx.view), params, time: now, actor: ctx.actor, changeSetId };
+    if ("head" in target) {
+      // A long history: fold the new entries onto the stored checkpoint, or (no usable checkpoint, or an item that
+      // rewrites an earlier entry) load the history and replay it, which stores a checkpoint for the next write.
+      const folded = await assimilateOnCheckpoint({ ...base, head: target.head });
+      if (!("fallback" in folded)) {
+        await store.apply(folded.changeSet);
+        const lastSeq = folded.write.append.items.reduce((m, it) => Math.max(m, it.seq), target.head.lastSeq);
+        // The answer carries the history (the API's contract): read after the commit, up to this write's last item.
+        const stored = await store.loadBelief(ctx.view, folded.write.belief.id);
+        const history = (stored?.history ?? []).filter((it) => it.seq <= lastSeq);
+        return { belief: folded.write.belief, history, created: false, entries: folded.entries, changeSetId, cascade: [] };
+      }
+      const record = await store.loadBelief(ctx.view, target.head.belief.id);
+      if (!record) throw itemNotFoundError("belief", target.head.belief.id, "beliefId");
+      // Read again: it may have been superseded or retired since the head was checked.
+      if (!isLiveStatus(record.belief.status)) throw notLiveError(record.belief.id, record.belief.status);
+      target = { existing: record };
+    }
+    const result = await assimilateEvidence({ ...base, target });
+    await store.apply(result.changeSet);
+    return { belief: result.write.record.belief, history: result.write.record.history, created: result.write.before === null, entries: result.entries, changeSetId, cascade: [] };
+  });
+}
+
+/** The write target for a loaded head: the record when its history came with it, else the head itself. */
+function targetOf(head: BeliefHead): { existing: BeliefRecord } | { head: BeliefHead } {
+  return head.history !== null ? { existing: { belief: head.belief, history: head.history } } : { head };
+}
+
+/**
+ * The live belief that `text` restates (the most similar one with similarity ≥ `threshold`, the engine's
+ * `twinSimilarity`), or null: a harvested claim reinforces it instead of becoming a duplicate.
+ */
+async function restated(kit: ServiceKit, ctx: CallerContext, text: string, threshold: number): Promise<BeliefRecord | null> {
+  const { store, assessor } = kit.config;
+  const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
+  let best: { record: BeliefRecord; similarity: number } | null = null;
+  for (const record of await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))) {
+    const similarity = await assessor.similarity(text, record.belief.text);
+    if (similarity >= threshold && (best === null || similarity > best.similarity)) best = { record, similarity };
+  }
+  return best?.record ?? null;
+}

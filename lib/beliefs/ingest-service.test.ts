@@ -1,0 +1,42 @@
+/**
+ * ingest through the services on embedded PGlite with the offline reader: a dry run reports what it would write and
+ * writes nothing; a commit stores the evidence and the beliefs it reports; a second text about the same thing relates
+ * to the belief the first one created.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorOf, MINUTE, openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
+
+describe("ingest", () => {
+  let h: BeliefHarness;
+  const count = async () => (await h.services.listBeliefs(h.callers.viewer, h.scopes.home, { liveOnly: false, limit: 1000 })).length;
+  beforeAll(async () => {
+    h = await openBeliefHarness("pglite");
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("a dry run reports the beliefs it would create and writes nothing", async () => {
+    const dry = await h.services.ingest(h.callers.editor, h.scopes.home, { text: "The staging cluster is rebuilt every Sunday night.", dryRun: true });
+    expect(dry.outcome).toBe("dry_run");
+    expect(dry.changes.some((c) => c.created)).toBe(true);
+    expect(await count()).toBe(0);
+  });
+
+  it("a commit stores the evidence and the beliefs it reports, and the next text about them relates to them", async () => {
+    const first = await h.services.ingest(h.callers.editor, h.scopes.home, { text: "The staging cluster is rebuilt every Sunday night." });
+    expect(first.outcome).toBe("committed");
+    expect((await h.services.getEvidence(h.callers.viewer, h.scopes.home, { evidenceId: first.evidence.id })).text).toBe("The staging cluster is rebuilt every Sunday night.");
+    const created = first.changes.filter((c) => c.created).map((c) => c.beliefId);
+    expect(created.length).toBeGreaterThan(0);
+    expect(await count()).toBe(created.length);
+    h.clock.advance(MINUTE);
+    const second = await h.services.ingest(h.callers.editor, h.scopes.home, { text: "Last Sunday night the staging cluster was rebuilt from scratch, as it is every week." });
+    expect(second.relations.map((r) => r.beliefId)).toEqual(expect.arrayContaining([created[0]]));
+    expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
+  });
+
+  it("a viewer may not ingest", async () => {
+    expect((await errorOf(h.services.ingest(h.callers.viewer, h.scopes.home, { text: "Viewers cannot ingest." }))).code).toBe("forbidden");
+  });
+});

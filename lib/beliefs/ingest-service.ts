@@ -1,0 +1,91 @@
+/**
+ * Ingest (editor): a document read by the assessor, split into claims, each related to the scope's most related live
+ * beliefs and staged by the engine's revision pipeline (reinforce, relate, create, contract), with the grounding
+ * cascade of any belief that lost its last real support. One change-set, or none on a dry run.
+ */
+import type { BeliefRecord } from "@/lib/engine";
+import { ingest as stageIngest } from "@/lib/engine/revision";
+import { ingestInputSchema } from "./belief-schemas";
+import { parseServiceInput } from "./belief-service-error";
+import type { BeliefServices, IngestResult } from "./belief-services";
+import type { CallerContext } from "./caller-context";
+import { beliefChange, withGroundingPropagation, type ServiceKit } from "./service-kit";
+
+/** How many full-text candidates (best first) ingest relates a new text with. */
+const MAX_RELATED_CANDIDATES = 50;
+
+export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
+  const { store, assessor, clock } = kit.config;
+
+  /** Live beliefs of the home scope most related to `text` (full-text candidates ranked by the engine's scorer). */
+  async function relatedRecords(ctx: CallerContext, text: string): Promise<BeliefRecord[]> {
+    const { ranked } = await kit.rank(ctx.view, text, { k: MAX_RELATED_CANDIDATES, scope: ctx.scope.id });
+    return [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id)))];
+  }
+
+  return {
+    async ingest(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(ingestInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "editor");
+      const params = ctx.params.params;
+      const run = async (): Promise<IngestResult> => {
+        const now = clock.now();
+        const changeSetId = kit.newId("changeset");
+        const candidates = await relatedRecords(ctx, input.text);
+        const before = new Map(candidates.map((r) => [r.belief.id, r]));
+        const staged = await stageIngest(
+          {
+            scope: ctx.scope.id,
+            text: input.text,
+            kind: input.kind,
+            uri: input.uri ?? null,
+            evidenceId: kit.newId("evidence"),
+            changeSetId,
+            newBeliefId: () => kit.newId("belief"),
+            actor: ctx.actor,
+            now,
+            candidates,
+            topic: input.topic ?? null,
+            sourceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,
+          },
+          { assessor, params },
+        );
+        let changeSet = staged.changeSet;
+        if (staged.outcome === "staged") {
+          const propagated = await withGroundingPropagation(kit, changeSet, before, { dryRun: input.dryRun });
+          changeSet = propagated.changeSet;
+        }
+        if (!input.dryRun) await store.apply(changeSet);
+        // Beliefs the cascade reached in other scopes are reported only when the caller may see them.
+        const changes = changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null));
+        const textOf = new Map(changeSet.beliefs.map((u) => [u.belief.id, u.belief.text]));
+        for (const r of candidates) textOf.set(r.belief.id, r.belief.text);
+        const credenceOf = new Map(candidates.map((r) => [r.belief.id, r.belief.credence]));
+        return {
+          evidence: staged.evidence,
+          ess: staged.ess,
+          outcome: input.dryRun ? "dry_run" : staged.outcome === "discarded" ? "discarded" : "committed",
+          claims: staged.claims.map((c) => c.claim.text),
+          changes,
+          relations: staged.claims.flatMap((c) =>
+            c.relations.map((r) => ({
+              beliefId: r.beliefId,
+              text: textOf.get(r.beliefId) ?? "",
+              relation: r.relation,
+              strength: r.strength,
+              similarity: r.similarity,
+              reasoning: r.reasoning,
+              assessor: staged.ess.assessor,
+              claim: c.claim.text,
+            })),
+          ),
+          disagreements: staged.disagreements.map((d) => ({ ...d, credence: credenceOf.get(d.beliefId) ?? 0 })),
+          contractions: staged.contractions.filter((c) => c.contracted).map((c) => ({ beliefId: c.beliefId, severity: c.severity, reasoning: c.reasoning })),
+          changeSetId,
+          beliefs: changeSet.beliefs.map((u) => u.belief),
+        };
+      };
+      return input.dryRun ? run() : kit.retry(run);
+    },
+  };
+}

@@ -12,15 +12,11 @@ import {
   assimilate,
   defaultParams,
   derivedFields,
-  makeContraction,
   makeEntry,
-  makeRetracted,
-  makeRevised,
   newBelief,
   replay,
   retract,
   supportRefsOf,
-  TIERS,
   type AuthorisedResolver,
   type BeliefRecord,
   type CitationIndex,
@@ -29,61 +25,12 @@ import {
   type ResolvedItem,
 } from "@/lib/engine";
 import { foldCheckpoint, replayIncremental, type FoldCheckpoint } from "@/lib/engine/replay";
+import { history, iso } from "./corpus";
 
 const args = process.argv.slice(2);
 const i = args.indexOf("--sizes");
 const SIZES = ((i >= 0 ? args[i + 1] : undefined) ?? "10,1000,100000").split(",").map(Number);
 const P = defaultParams;
-const T0 = Date.parse("2026-01-05T09:00:00.000Z");
-const iso = (ms: number) => new Date(T0 + ms).toISOString();
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function history(n: number): HistoryItem[] {
-  const r = rng(n);
-  const items: HistoryItem[] = [];
-  let seq = 0;
-  for (let k = 0; k < n; k++) {
-    const cs = Math.floor(k / 10);
-    const x = r();
-    const tier = TIERS[Math.floor(r() * TIERS.length)] ?? "document";
-    const verified = r() > 0.1;
-    items.push(
-      makeEntry({
-        seq: ++seq,
-        sourceId: r() < 0.05 ? null : `src-${Math.floor(r() * 4000)}`,
-        sourceKind: verified ? "evidence" : null,
-        relation: x < 0.15 ? "REBUTS" : x < 0.2 ? "CONTEXTUALIZES" : "SUPPORTS",
-        tier,
-        verified,
-        effectiveTier: verified ? tier : "model_assertion",
-        weight: r(),
-        ess: 0.3 + 0.7 * r(),
-        launderingReason: r() < 0.03 ? "ungrounded_belief" : null,
-        actor: `actor-${cs % 7}`,
-        time: iso(cs * 4 * 60_000),
-        changeSet: `cs-${cs}`,
-      }),
-    );
-  }
-  const last = iso(n * 60_000);
-  for (let k = 0; k < Math.floor(n / 100); k++) {
-    items.push(makeRetracted({ seq: ++seq, targetSeq: 1 + Math.floor(r() * n), time: last }));
-    items.push(makeRevised({ seq: ++seq, targetSeq: 1 + Math.floor(r() * n), weight: r(), time: last }));
-  }
-  if (n >= 100) items.push(makeContraction({ seq: ++seq, severity: 0.2, time: last }));
-  return items;
-}
 
 /**
  * Median wall time and mean CPU time (user + system, this process) per run, in ms. CPU time is reported beside wall

@@ -26,6 +26,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import pg from "pg";
+import { rng, words } from "./corpus";
 
 const args = process.argv.slice(2);
 function flag(name: string, fallback: string): string {
@@ -52,22 +53,13 @@ const load1 = () => loadavg()[0]?.toFixed(1) ?? "?";
 // Words for claims and queries (deterministic)
 // ---------------------------------------------------------------------------------------------------------------
 
-const WORDS = Array.from({ length: 600 }, (_, i) => {
-  const a = "bcdfghjklmnprstvz";
-  const v = "aeiou";
-  return `${a[i % 17]}${v[(i >> 2) % 5]}${a[(i * 7) % 17]}${v[(i >> 4) % 5]}${a[(i * 13) % 17]}${i % 10}`;
-});
-let wordSeed = 12345;
-function word(): string {
-  wordSeed = (wordSeed * 1103515245 + 12345) & 0x7fffffff;
-  // Zipf-like: low indices far more often.
-  const u = wordSeed / 0x7fffffff;
-  return WORDS[Math.floor(WORDS.length * u * u * u)] as string;
-}
+/** The claims' and queries' words: 600 words, skewed to the common ones. */
+const wordRng = rng(12345);
+const queryWords = () => words(wordRng, 3, { vocabulary: 600, skew: 3 });
 let claimCounter = 0;
 function claimText(): string {
   claimCounter++;
-  return `${word()} ${word()} ${word()} ${word()} ${word()} measure ${claimCounter} ${process.pid}`;
+  return `${words(wordRng, 5, { vocabulary: 600, skew: 3 })} measure ${claimCounter} ${process.pid}`;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -446,9 +438,9 @@ function opRequest(target: HttpTarget, op: Op): () => Promise<number> {
     } else if (op === "ingest") {
       response = await fetch(`${base}/ingest`, { method: "POST", headers, body: JSON.stringify({ text: `${claimText()}. ${claimText()}.` }) });
     } else if (op === "search") {
-      response = await fetch(`${base}/beliefs?q=${encodeURIComponent(`${word()} ${word()} ${word()}`)}&k=10`, { headers });
+      response = await fetch(`${base}/beliefs?q=${encodeURIComponent(queryWords())}&k=10`, { headers });
     } else {
-      response = await fetch(`${base}/recall?q=${encodeURIComponent(`${word()} ${word()} ${word()}`)}&k=10`, { headers });
+      response = await fetch(`${base}/recall?q=${encodeURIComponent(queryWords())}&k=10`, { headers });
     }
     await response.arrayBuffer();
     return response.status;

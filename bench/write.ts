@@ -32,23 +32,17 @@ import {
   checkReplay,
   defaultParams,
   emptyChangeSet,
-  makeContraction,
-  makeEntry,
-  makeRetracted,
-  makeRevised,
   newBelief,
-  TIERS,
   writeBelief,
   type BeliefRecord,
   type Evidence,
-  type HistoryItem,
 } from "@/lib/engine";
 import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
 import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
 import { createThrowawayDatabase } from "@/lib/testing/postgres";
-import { CHAIN, belief as chainBelief, entry as chainEntry } from "@/bench/corpus";
+import { CHAIN, belief as chainBelief, entry as chainEntry, history, iso, run } from "./corpus";
 import { citations } from "@/lib/graph/neo4j/neo4j-cypher";
 import neo4j from "neo4j-driver";
 
@@ -63,57 +57,6 @@ const ENTRIES = Number(flag("entries", "100000"));
 const WRITES = Number(flag("writes", "15"));
 const SOURCES = 4000;
 const P = defaultParams;
-const T0 = Date.parse("2026-01-05T09:00:00.000Z");
-const iso = (ms: number) => new Date(T0 + ms).toISOString();
-const run = Date.now().toString(36);
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The engine benchmark's mix (bench/engine.ts), citing the scope's Evidence ids. */
-function history(n: number, sourceIds: readonly string[]): HistoryItem[] {
-  const r = rng(n);
-  const items: HistoryItem[] = [];
-  let seq = 0;
-  for (let k = 0; k < n; k++) {
-    const cs = Math.floor(k / 10);
-    const x = r();
-    const tier = TIERS[Math.floor(r() * TIERS.length)] ?? "document";
-    const verified = r() > 0.1;
-    items.push(
-      makeEntry({
-        seq: ++seq,
-        sourceId: r() < 0.05 ? null : (sourceIds[Math.floor(r() * sourceIds.length)] ?? null),
-        sourceKind: "evidence",
-        relation: x < 0.15 ? "REBUTS" : x < 0.2 ? "CONTEXTUALIZES" : "SUPPORTS",
-        tier,
-        verified,
-        effectiveTier: verified ? tier : "model_assertion",
-        weight: r(),
-        ess: 0.3 + 0.7 * r(),
-        launderingReason: null,
-        actor: `actor-${cs % 7}`,
-        time: iso(cs * 4 * 60_000),
-        changeSet: `cs-${cs}`,
-      }),
-    );
-  }
-  const last = iso(n * 60_000);
-  for (let k = 0; k < Math.floor(n / 100); k++) {
-    items.push(makeRetracted({ seq: ++seq, targetSeq: 1 + Math.floor(r() * n), time: last }));
-    items.push(makeRevised({ seq: ++seq, targetSeq: 1 + Math.floor(r() * n), weight: r(), time: last }));
-  }
-  if (n >= 100) items.push(makeContraction({ seq: ++seq, severity: 0.2, time: last }));
-  return items;
-}
 
 const quantile = (xs: readonly number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);

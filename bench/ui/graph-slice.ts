@@ -2,23 +2,14 @@
  * A generated scope for the rendering benchmark: `elements` ≈ nodes + edges, 40 % nodes (60 % beliefs, 35 %
  * evidence, 5 % mutations) and 60 % edges (evidence → belief SUPPORTS 60 % / REBUTS 25 % / CONTEXTUALIZES 15 %,
  * belief → belief SUPERSEDES / REFINES / SYNTHESIZES for one edge in ten, mutation → belief CONCERNS for one in
- * twenty). Beliefs cluster by topic (50 per topic) so the layout has structure. Deterministic for a seed (mulberry32).
+ * twenty). Beliefs cluster by topic (50 per topic) so the layout has structure. Deterministic for a seed (the
+ * random numbers of bench/corpus.ts).
  */
 import type { Belief, Evidence, MutationRecord } from "@/lib/engine/model";
 import type { GraphEdge, GraphSlice } from "@/lib/graph/graph-store";
+import { iso, rng } from "../corpus";
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const TIME = "2026-01-05T09:00:00.000Z";
+const TIME = iso(0);
 const WORDS = ["deploy", "branch", "main", "release", "staging", "audit", "token", "cache", "latency", "rollback", "vendor", "patch", "policy", "queue", "schema"];
 
 export function generateGraphSlice(elements: number, seed = 7): GraphSlice {

@@ -26,6 +26,10 @@ export const ENGINE_ERROR_CODES = [
   "not_pending",
   /** The proposed belief does not belong to the reviewed mutation. */
   "belief_missing",
+  /** Deciding a history item that is no undecided reading or possible duplicate, or with a decision that does not fit it. */
+  "invalid_decision",
+  /** Deciding an undecided reading or possible duplicate that was decided already. */
+  "already_decided",
 ] as const;
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 

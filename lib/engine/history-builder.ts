@@ -4,6 +4,10 @@
  */
 import type {
   ContractionEvent,
+  DecidedEvent,
+  PossibleDuplicateEvent,
+  ReadingDecision,
+  UndecidedEvent,
   EvidenceEntry,
   HistoryItem,
   IsoTime,
@@ -102,4 +106,32 @@ export function renumber(items: readonly HistoryItem[]): HistoryItem[] {
     if ("targetSeq" in item) return { ...item, seq, targetSeq: map.get(item.targetSeq) ?? item.targetSeq };
     return { ...item, seq };
   });
+}
+
+/** An undecided reading of `src-<seq>` (document tier, guess SUPPORTS at 0.5) unless told otherwise. */
+export function undecided(p: EventBase & Partial<Omit<UndecidedEvent, "type" | "seq" | "time" | "actor" | "changeSet">>): UndecidedEvent {
+  const tier = p.tier ?? "document";
+  return {
+    type: "undecided",
+    ...base(p),
+    sourceId: p.sourceId ?? `src-${p.seq}`,
+    sourceKind: p.sourceKind === undefined ? "evidence" : p.sourceKind,
+    guess: p.guess ?? "SUPPORTS",
+    confidence: p.confidence ?? 0.5,
+    weight: p.weight ?? 0.6,
+    tier,
+    verified: p.verified ?? true,
+    effectiveTier: p.effectiveTier ?? tier,
+    ess: p.ess ?? 1,
+    reasoning: p.reasoning ?? "",
+    assessor: p.assessor ?? "caller",
+  };
+}
+
+export function possibleDuplicate(p: EventBase & { otherBeliefId: string; score?: number; reasoning?: string }): PossibleDuplicateEvent {
+  return { type: "possible_duplicate", ...base(p), otherBeliefId: p.otherBeliefId, score: p.score ?? 0.7, reasoning: p.reasoning ?? "", assessor: "caller" };
+}
+
+export function decided(p: EventBase & { targetSeq: number; decision: ReadingDecision; entrySeq?: number | null; reason?: string }): DecidedEvent {
+  return { type: "decided", ...base(p), targetSeq: p.targetSeq, decision: p.decision, entrySeq: p.entrySeq ?? null, reason: p.reason ?? "decided" };
 }

@@ -24,5 +24,6 @@ export * from "./stability";
 export * from "./synthesis";
 export * from "./revision";
 export * from "./mutation";
+export * from "./readings";
 // Names defined in more than one module: the model's definition is the shared one.
 export type { Quantity } from "./model";

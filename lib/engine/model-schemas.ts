@@ -13,6 +13,7 @@ import {
   MUTATION_DECISIONS,
   MUTATION_STATUSES,
   MUTATION_TYPES,
+  READING_DECISIONS,
   RELATIONS,
   REVIEW_ACTIONS,
   REVIEW_DECISIONS,
@@ -76,6 +77,36 @@ export const historyItemSchema = z.discriminatedUnion("type", [
     .strict(),
   z
     .object({ ...historyBase, type: z.literal("review"), action: z.enum(REVIEW_ACTIONS), mutationId: z.string().nullable(), note: z.string() })
+    .strict(),
+  z
+    .object({
+      ...historyBase,
+      type: z.literal("undecided"),
+      sourceId: z.string().min(1),
+      sourceKind: z.enum(ITEM_KINDS).nullable(),
+      guess: z.enum([...RELATIONS, "UNRELATED"]),
+      confidence: unit,
+      weight: unit,
+      tier,
+      verified: z.boolean(),
+      effectiveTier: tier,
+      ess: unit,
+      reasoning: z.string(),
+      assessor: z.string(),
+    })
+    .strict(),
+  z
+    .object({ ...historyBase, type: z.literal("possible_duplicate"), otherBeliefId: z.string().min(1), score: unit, reasoning: z.string(), assessor: z.string() })
+    .strict(),
+  z
+    .object({
+      ...historyBase,
+      type: z.literal("decided"),
+      targetSeq: z.number().int().min(1),
+      decision: z.enum(READING_DECISIONS),
+      entrySeq: z.number().int().min(1).nullable(),
+      reason: z.string(),
+    })
     .strict(),
 ]);
 

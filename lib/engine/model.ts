@@ -4,7 +4,7 @@
  * A belief's stored fields are a cache of `replay(history, params)`; the history (entries and events, ordered by
  * `seq`) is the source of truth and nothing in it is ever deleted.
  */
-import { RELATIONS, type AssessorStamp, type ReasoningType, type Relation } from "./assessor";
+import { RELATIONS, type AssessorStamp, type DecidedRelation, type ReasoningType, type Relation } from "./assessor";
 
 export { RELATIONS };
 export type { Relation, ReasoningType, AssessorStamp };
@@ -220,7 +220,68 @@ export interface ReviewEvent extends HistoryItemBase {
   note: string;
 }
 
-export type HistoryEvent = RetractedEvent | StrippedEvent | RevisedEvent | ContractionEvent | StatusEvent | ReviewEvent;
+/**
+ * A reading the reader could not decide: the evidence stays linked to the belief as an undecided link, with no weight,
+ * until a reviewer or a model decides it (a `decided` event). Replay skips it: it never moves credence or tension.
+ */
+export interface UndecidedEvent extends HistoryItemBase {
+  type: "undecided";
+  /** The evidence (or belief) that was read, as an entry would cite it. */
+  sourceId: string;
+  sourceKind: ItemKind | null;
+  /** The reader's best guess, and the probability it gave that the guess is right. */
+  guess: DecidedRelation;
+  confidence: number;
+  /** What the entry carries once decided as a relation: the reader's strength of its guess, tier, verification, ESS. */
+  weight: number;
+  tier: Tier;
+  verified: boolean;
+  effectiveTier: Tier;
+  ess: number;
+  reasoning: string;
+  assessor: EntryAssessor;
+}
+
+/**
+ * A belief that may say the same as another one: kept apart, linked, with no weight, until someone decides (merge
+ * or keep apart). Recorded on the belief that arrived second. Replay skips it.
+ */
+export interface PossibleDuplicateEvent extends HistoryItemBase {
+  type: "possible_duplicate";
+  otherBeliefId: string;
+  /** The restatement reader's score for the pair. */
+  score: number;
+  reasoning: string;
+  assessor: EntryAssessor;
+}
+
+export const READING_DECISIONS = [...RELATIONS, "UNRELATED", "DUPLICATE", "DISTINCT"] as const;
+/** A relation (or UNRELATED) for an undecided reading; DUPLICATE or DISTINCT for a possible duplicate. */
+export type ReadingDecision = (typeof READING_DECISIONS)[number];
+
+/**
+ * The decision that closes an undecided reading or a possible duplicate (`targetSeq`). An undecided reading decided
+ * as a relation is followed, in the same change-set, by the evidence entry that carries it (`entrySeq`): replay
+ * applies that entry like any other, from the time of the decision. Replay skips the event itself.
+ */
+export interface DecidedEvent extends HistoryItemBase {
+  type: "decided";
+  targetSeq: number;
+  decision: ReadingDecision;
+  entrySeq: number | null;
+  reason: string;
+}
+
+/** Links kept on a belief with no weight (undecided readings, possible duplicates) and their decisions. */
+export type ReadingEvent = UndecidedEvent | PossibleDuplicateEvent | DecidedEvent;
+export const READING_EVENT_TYPES = ["undecided", "possible_duplicate", "decided"] as const;
+
+/** True for the items replay skips: undecided readings, possible duplicates and their decisions. */
+export function isReadingEvent(item: HistoryItem): item is ReadingEvent {
+  return item.type === "undecided" || item.type === "possible_duplicate" || item.type === "decided";
+}
+
+export type HistoryEvent = RetractedEvent | StrippedEvent | RevisedEvent | ContractionEvent | StatusEvent | ReviewEvent | ReadingEvent;
 export type HistoryItem = EvidenceEntry | HistoryEvent;
 export type History = readonly HistoryItem[];
 export const HISTORY_EVENT_TYPES = [
@@ -232,6 +293,7 @@ export const HISTORY_EVENT_TYPES = [
   "retired",
   "promoted",
   "review",
+  ...READING_EVENT_TYPES,
 ] as const;
 export type HistoryEventType = (typeof HISTORY_EVENT_TYPES)[number];
 

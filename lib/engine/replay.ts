@@ -17,6 +17,8 @@
  * n = Σ per distinct source of the largest weight × ess × cooling × min(1, strength(tier)/strength(document)).
  * confidence = (1 − e^(−n/6))·(1 − tension/2); tension as in `network.ts`.
  * contraction s: real, model, S, R, n (and every standing vote) × (1 − s); s = 1 ends the belief (`contracted`).
+ * Undecided readings, possible duplicates and their decisions (`./readings`) are skipped: no weight, no group boundary,
+ * no checkpoint. A reading decided as a relation counts through the entry its decision appends.
  */
 import { z } from "zod";
 import {
@@ -37,6 +39,7 @@ import {
   type ReviewState,
   type Tier,
   isLiveStatus,
+  isReadingEvent,
 } from "./model";
 import { confidenceOf, deriveLiveStatus, initialStatusMemory, tension as tensionOf, type StatusMemory } from "./network";
 import { logit, paramsVersion, sigmoid, type EngineParams } from "./params";
@@ -767,6 +770,8 @@ class Fold {
   fold(item: HistoryItem): void {
     if (!this.inWindow(item)) return;
     if (item.seq > this.foldedSeq) this.foldedSeq = item.seq;
+    // Undecided readings, possible duplicates and their decisions carry no weight: no group boundary, no checkpoint.
+    if (isReadingEvent(item)) return;
     if (item.type === "entry") this.entry(item);
     else if (item.type !== "retracted" && item.type !== "stripped" && item.type !== "revised") {
       this.closeGroup();

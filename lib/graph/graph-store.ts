@@ -43,9 +43,11 @@ import {
   type ItemKind,
   type MutationRecord,
   type MutationStatus,
+  type PossibleDuplicateEvent,
   type RetrieveOptions,
   type ScopeView,
   type TopicFreeze,
+  type UndecidedEvent,
 } from "@/lib/engine";
 import { beliefEdgeSchema, beliefRecordSchema, evidenceSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/engine/model-schemas";
 
@@ -139,6 +141,12 @@ export interface ListMutationsOptions {
   /** Newest first when true; default oldest first (time, then id). */
   newestFirst?: boolean;
   limit?: number;
+}
+
+/** An open undecided reading or possible duplicate (`lib/engine/readings.ts`) and the belief that holds it. */
+export interface OpenReadingRef {
+  beliefId: string;
+  item: UndecidedEvent | PossibleDuplicateEvent;
 }
 
 /** An edge of the graph view. Evidence entries are edges source → belief carrying the entry's `seq`. */
@@ -282,6 +290,11 @@ export interface GraphStore {
    * order: how hybrid retrieval ranks vector hits without loading them in full.
    */
   candidateStatsByIds(view: ScopeView, beliefIds: readonly string[]): Promise<readonly CandidateStats[]>;
+  /**
+   * The open undecided readings and possible duplicates (no `decided` event targets them) of the home scope's live
+   * beliefs, oldest first (time, belief id, seq), at most `limit` (default all): the review queue's read.
+   */
+  listOpenReadings(view: ScopeView, options?: { limit?: number }): Promise<readonly OpenReadingRef[]>;
   /** A mutation record of the home scope. */
   getMutation(view: ScopeView, mutationId: string): Promise<MutationRecord | null>;
   /** The home scope's mutation journal (the review queue is `statuses: ["pending_review"]`). */

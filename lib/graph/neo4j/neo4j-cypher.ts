@@ -59,6 +59,13 @@ export const read = {
       AND ($afterId IS NULL OR b.id > $afterId)
     RETURN b ${BELIEF_LIGHT} AS b ORDER BY b.id LIMIT $limit`,
 
+  /** Live home-scope beliefs whose history holds an undecided reading or a possible duplicate (open or not). */
+  beliefsWithReadings: `
+    MATCH (b:Belief {ns: $ns, scope: $home})
+    WHERE $home IN $visible AND b.live
+      AND any(h IN b.history WHERE h CONTAINS '"type":"undecided"' OR h CONTAINS '"type":"possible_duplicate"')
+    RETURN b.id AS id, b.history AS history`,
+
   /** Full-text over the engine's terms, the scope token required: the whole matching domain, in no order. */
   searchCandidates: `
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b

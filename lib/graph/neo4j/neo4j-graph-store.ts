@@ -19,6 +19,7 @@ import {
   type MutationRecord,
   type MutationStatus,
   type ResolvedItem,
+  openReadings,
   parseFoldCheckpoint,
   sliceOfCheckpoint,
   supportRefsOf,
@@ -41,6 +42,7 @@ import {
   type ListMutationsOptions,
   type LoadOptions,
   type NeighbourhoodOptions,
+  type OpenReadingRef,
   type ScopeExport,
   type ScopeView,
   type CandidateStats,
@@ -525,6 +527,17 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     async loadEvidence(view, evidenceId) {
       const row = (await query(read.evidenceById, { ...anchor(view), id: evidenceId }))[0];
       return row ? evidenceFromProps(props(row.e)) : null;
+    },
+
+    async listOpenReadings(view, options = {}) {
+      const rows = await query(read.beliefsWithReadings, anchor(view));
+      const open: OpenReadingRef[] = rows.flatMap((r) => {
+        const beliefId = String(r.id);
+        const links = openReadings(historyFromProp(r.history));
+        return [...links.undecided, ...links.possibleDuplicates].map((item) => ({ beliefId, item }));
+      });
+      open.sort((a, b) => compareStrings(a.item.time, b.item.time) || compareStrings(a.beliefId, b.beliefId) || a.item.seq - b.item.seq);
+      return open.slice(0, options.limit ?? open.length);
     },
 
     async listBeliefs(view, options?: ListBeliefsOptions) {

@@ -222,6 +222,10 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       return (await run(sql, read.evidenceById, [evidenceId, view.homeScopeId, visible(view)]))[0] ?? null;
     },
 
+    async listOpenReadings(view, options = {}) {
+      return run(sql, read.openReadings, [view.homeScopeId, visible(view), options.limit ?? null]);
+    },
+
     async listBeliefs(view, options: ListBeliefsOptions = {}) {
       return run(sql, read.listBeliefs, [
         view.homeScopeId,

@@ -26,6 +26,7 @@ import {
   beliefDoc,
   nodeRow,
   noRows,
+  openReadingRow,
   placeholderRow,
   resolvedRow,
   statement,
@@ -122,6 +123,18 @@ export const read = {
      ORDER BY id COLLATE "C"
      LIMIT $8`,
     dataRow(beliefDoc),
+  ),
+
+  /** Open undecided readings and possible duplicates of live home-scope beliefs, oldest first. [home, visible, limit] */
+  openReadings: statement(
+    "read.openReadings",
+    `SELECT h.belief_id AS "beliefId", h.data AS item
+     FROM graph_history h JOIN graph_beliefs b ON b.id = h.belief_id
+     WHERE b.scope = $1 AND $1 = ANY($2::text[]) AND b.live
+       AND h.type IN ('undecided', 'possible_duplicate') AND h.live
+     ORDER BY h.time, h.belief_id COLLATE "C", h.seq
+     LIMIT $3`,
+    openReadingRow,
   ),
 
   /** Full-text candidates; a cap ($5) cuts by the database's own rank. [home, visible, tsquery, includeEnded, limit] */
@@ -461,6 +474,13 @@ export const write = {
     "write.endEntries",
     `UPDATE graph_history h SET live = FALSE FROM jsonb_array_elements($1::jsonb) AS t
      WHERE h.belief_id = t->>'b' AND h.seq = (t->>'s')::int AND h.type = 'entry'`,
+    noRows,
+  ),
+  /** A decision closes an undecided reading or possible duplicate. [JSON of {b, s}] */
+  closeReadings: statement(
+    "write.closeReadings",
+    `UPDATE graph_history h SET live = FALSE FROM jsonb_array_elements($1::jsonb) AS t
+     WHERE h.belief_id = t->>'b' AND h.seq = (t->>'s')::int AND h.type IN ('undecided', 'possible_duplicate')`,
     noRows,
   ),
   /** [JSON of {b, s}] */

@@ -27,7 +27,7 @@ import type {
 import { checkpointHeadSchema, checkpointSourceDataSchema, foldCheckpointSchema, ITEM_KINDS, MUTATION_STATUSES, sliceOfCheckpoint, TIERS } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { GraphStoreError } from "../errors";
-import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "../graph-store";
+import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema, type OpenReadingRef } from "../graph-store";
 
 /** A named statement: its text (constant) and the schema of the rows it returns. */
 export interface SqlStatement<R> {
@@ -116,6 +116,15 @@ function checkpointSliceOf(head: unknown, rows: unknown, covered: CheckpointSlic
 }
 
 export const citationRefRow: z.ZodType<CitationRef> = z.object({ beliefId: z.string(), seq: int });
+
+/** An open undecided reading or possible duplicate with its belief's id (`read.openReadings`). */
+export const openReadingRow: z.ZodType<OpenReadingRef> = z.object({ beliefId: z.string(), item: historyDoc }).transform((r, ctx) => {
+  if (r.item.type !== "undecided" && r.item.type !== "possible_duplicate") {
+    ctx.addIssue({ code: "custom", message: `history item of type ${r.item.type} is no open reading` });
+    return z.NEVER;
+  }
+  return { beliefId: r.beliefId, item: r.item };
+});
 
 export const citationRefOfRow = z.object({ source_id: z.string(), beliefId: z.string(), seq: int });
 

@@ -143,8 +143,9 @@ function historyRow(beliefId: string, item: HistoryItem): HistoryRow {
     };
   }
   const targetSeq = "targetSeq" in item ? item.targetSeq : null;
-  const sourceId = item.type === "retracted" ? item.sourceId : null;
-  return { ...base, source_id: sourceId, source_kind: null, relation: null, weight: null, target_seq: targetSeq, verified: null, laundered: null };
+  const sourceId = item.type === "retracted" || item.type === "undecided" ? item.sourceId : null;
+  const sourceKind = item.type === "undecided" ? item.sourceKind : null;
+  return { ...base, source_id: sourceId, source_kind: sourceKind, relation: null, weight: null, target_seq: targetSeq, verified: null, laundered: null };
 }
 
 /**
@@ -234,6 +235,8 @@ async function appendHistory(
     await run(tx, write.endEntries, [targets]);
     await run(tx, write.endEntryEdges, [targets]);
   }
+  const decisions = rows.filter((r) => r.type === "decided" && r.target_seq !== null);
+  if (decisions.length > 0) await run(tx, write.closeReadings, [json(decisions.map((r) => ({ b: r.belief_id, s: r.target_seq })))]);
   for (const r of rows) {
     if (r.type !== "revised" || r.data.type !== "revised" || r.target_seq === null) continue;
     const relation = r.data.relation ?? null;

@@ -10,7 +10,10 @@ import {
   assimilate,
   assimilateOnCheckpoint,
   checkReplay,
+  decideReading,
   defaultParams,
+  derivedFields,
+  replay,
   foldCheckpoint,
   joinCheckpoint,
   resolveParams,
@@ -22,6 +25,7 @@ import {
   type ChangeSet,
   type HistoryItem,
 } from "@/lib/engine";
+import { possibleDuplicate, undecided } from "@/lib/engine/history-builder";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import {
   parseScopeExport,
@@ -321,6 +325,47 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(la.result).toBeNull();
         expect(lb.result).toBeNull();
         expect(masked(la.queries, other.belief.id)).toEqual(masked(lb.queries, "b_missing"));
+      });
+    });
+
+    describe("undecided readings and possible duplicates", () => {
+      it("keeps them in the history, lists the open ones of the home scope, closes one on its decision, and stored == replay", async () => {
+        const scope = uid("s");
+        const v = view(scope);
+        const evs = [0, 1, 2].map((i) => makeEvidence(scope, `reading ${i}`));
+        const belief = makeBelief(scope, "Staging mirrors production.");
+        const other = makeBelief(scope, "The staging environment is a copy of production.");
+        const history: HistoryItem[] = [
+          citeEvidence(1, evs[0]!.id),
+          undecided({ seq: 2, sourceId: evs[1]!.id, guess: "REBUTS", confidence: 0.42, time: at(1), actor: "agent_1", changeSet: "c2" }),
+          undecided({ seq: 3, sourceId: evs[2]!.id, guess: "SUPPORTS", confidence: 0.51, time: at(2), actor: "agent_1", changeSet: "c3" }),
+        ];
+        const stored = { ...belief, ...derivedFields(replay(history, defaultParams)), version: 1 };
+        await store.apply(insertBelief(stored, history, evs));
+        await store.apply(insertBelief({ ...other, version: 1 }, [possibleDuplicate({ seq: 1, otherBeliefId: belief.id, score: 0.74, time: at(3) })]));
+
+        const open = await store.listOpenReadings(v);
+        expect(open.map((o) => [o.beliefId, o.item.seq, o.item.type])).toEqual([
+          [belief.id, 2, "undecided"],
+          [belief.id, 3, "undecided"],
+          [other.id, 1, "possible_duplicate"],
+        ]);
+        expect(open[0]?.item).toEqual(history[1]);
+        expect(await store.listOpenReadings(v, { limit: 1 })).toHaveLength(1);
+        expect(await store.listOpenReadings(view(uid("s"), scope))).toEqual([]);
+
+        const record = await store.loadBelief(v, belief.id);
+        if (!record) throw new Error("belief missing");
+        const decision = decideReading({ record, targetSeq: 2, decision: "REBUTS", reason: "contradicts it", actor: "reviewer", now: at(4), changeSetId: uid("cs") }, defaultParams);
+        await store.apply(decision.changeSet);
+        const after = await store.loadBelief(v, belief.id);
+        expect(after?.history.map((h) => h.type)).toEqual(["entry", "undecided", "undecided", "decided", "entry"]);
+        expect(checkReplay(after!.belief, after!.history, defaultParams).ok).toBe(true);
+        expect(after?.belief.credence).toBeLessThan(stored.credence);
+        expect((await store.listOpenReadings(v)).map((o) => [o.beliefId, o.item.seq])).toEqual([
+          [belief.id, 3],
+          [other.id, 1],
+        ]);
       });
     });
 

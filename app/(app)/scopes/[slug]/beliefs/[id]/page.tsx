@@ -41,6 +41,12 @@ function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
       return `contraction, severity ${item.severity.toFixed(2)}: ${item.reasoning}`;
     case "review":
       return `review ${item.action}: ${item.note}`;
+    case "undecided":
+      return `undecided reading of ${item.sourceId}: best guess ${RELATION_LABEL[item.guess] ?? item.guess.toLowerCase()}, confidence ${item.confidence.toFixed(2)} (no weight until decided)`;
+    case "possible_duplicate":
+      return `possible duplicate of ${item.otherBeliefId} (score ${item.score.toFixed(2)}; kept apart until decided)`;
+    case "decided":
+      return `#${item.targetSeq} decided: ${item.decision.toLowerCase()}${item.entrySeq !== null ? ` (entry #${item.entrySeq})` : ""}: ${item.reason}`;
     default:
       return item.note ? `${item.type}: ${item.note}` : item.type;
   }

@@ -1,0 +1,149 @@
+/**
+ * Links the reader could not decide, kept on a belief with no weight (docs/design.md §3): undecided readings of
+ * evidence and possible duplicates of another belief. Both are history events that replay skips; a `decided` event
+ * closes one. An undecided reading decided as a relation is followed, in the same change-set, by the evidence entry
+ * that carries it, so the stored credence stays the replay of the history: before the decision nothing moves, after
+ * it the entry counts from the decision's time like any other.
+ */
+import { writeBelief, type UnsequencedItem } from "./assimilate";
+import type { DecidedRelation } from "./assessor";
+import { emptyChangeSet, type ChangeSet } from "./change-set";
+import { EngineError } from "./errors";
+import {
+  RELATIONS,
+  type BeliefRecord,
+  type DecidedEvent,
+  type History,
+  type IsoTime,
+  type PossibleDuplicateEvent,
+  type ReadingDecision,
+  type Relation,
+  type UndecidedEvent,
+} from "./model";
+import type { EngineParams } from "./params";
+import type { ReplayState } from "./replay";
+
+export interface OpenReadings {
+  /** Undecided readings no decision has closed, in seq order. */
+  undecided: UndecidedEvent[];
+  /** Possible duplicates no decision has closed, in seq order. */
+  possibleDuplicates: PossibleDuplicateEvent[];
+}
+
+/** The open links of a history (up to `asOf` when given): those no `decided` event targets. */
+export function openReadings(history: History, asOf?: IsoTime): OpenReadings {
+  const cutoff = asOf === undefined ? Number.POSITIVE_INFINITY : Date.parse(asOf);
+  const within = history.filter((h) => Date.parse(h.time) <= cutoff);
+  const closed = new Set(within.flatMap((h) => (h.type === "decided" ? [h.targetSeq] : [])));
+  const open = within.filter((h) => !closed.has(h.seq)).sort((a, b) => a.seq - b.seq);
+  return {
+    undecided: open.filter((h): h is UndecidedEvent => h.type === "undecided"),
+    possibleDuplicates: open.filter((h): h is PossibleDuplicateEvent => h.type === "possible_duplicate"),
+  };
+}
+
+/** The decisions recorded in a history, by the seq of the link they closed. */
+export function readingDecisions(history: History): ReadonlyMap<number, DecidedEvent> {
+  return new Map(history.flatMap((h) => (h.type === "decided" ? [[h.targetSeq, h] as const] : [])));
+}
+
+/** What an undecided reading of `sourceId` becomes in a history: the event an ingest, harvest or assimilation appends. */
+export function undecidedItem(p: {
+  sourceId: string;
+  sourceKind: UndecidedEvent["sourceKind"];
+  guess: DecidedRelation;
+  confidence: number;
+  weight: number;
+  tier: UndecidedEvent["tier"];
+  verified: boolean;
+  effectiveTier: UndecidedEvent["tier"];
+  ess: number;
+  reasoning: string;
+  assessor: string;
+  time: IsoTime;
+  actor: string;
+  changeSet: string;
+}): UnsequencedItem {
+  return { type: "undecided", ...p, confidence: clamp01(p.confidence), weight: clamp01(p.weight), ess: clamp01(p.ess) };
+}
+
+export interface DecideReadingInput {
+  record: BeliefRecord;
+  /** The seq of the undecided reading or possible duplicate. */
+  targetSeq: number;
+  decision: ReadingDecision;
+  /** The entry's weight when an undecided reading becomes a relation; default the weight recorded with the reading. */
+  weight?: number;
+  reason: string;
+  actor: string;
+  now: IsoTime;
+  changeSetId: string;
+}
+
+export interface DecideReadingResult {
+  changeSet: ChangeSet;
+  record: BeliefRecord;
+  state: ReplayState;
+  /** The entry the decision added (an undecided reading decided as SUPPORTS, REBUTS or CONTEXTUALIZES); else null. */
+  entrySeq: number | null;
+}
+
+const isRelation = (d: ReadingDecision): d is Relation => (RELATIONS as readonly string[]).includes(d);
+
+/**
+ * Decide one open link of a belief. An undecided reading takes a relation (its entry follows the `decided` event) or
+ * UNRELATED (the event alone); a possible duplicate takes DUPLICATE or DISTINCT (the event alone: a merge is a
+ * mutation of its own). Throws `EngineError`: `invalid_decision` when the target is no such link or the decision does
+ * not fit it, `already_decided` when it was closed before.
+ */
+export function decideReading(input: DecideReadingInput, params: EngineParams): DecideReadingResult {
+  const target = input.record.history.find((h) => h.seq === input.targetSeq);
+  if (!target || (target.type !== "undecided" && target.type !== "possible_duplicate")) {
+    throw new EngineError("invalid_decision", `History item #${input.targetSeq} is neither an undecided reading nor a possible duplicate.`);
+  }
+  if (readingDecisions(input.record.history).has(target.seq)) {
+    throw new EngineError("already_decided", `History item #${input.targetSeq} was decided already.`);
+  }
+  const fits = target.type === "undecided" ? isRelation(input.decision) || input.decision === "UNRELATED" : input.decision === "DUPLICATE" || input.decision === "DISTINCT";
+  if (!fits) {
+    const allowed = target.type === "undecided" ? "SUPPORTS, REBUTS, CONTEXTUALIZES or UNRELATED" : "DUPLICATE or DISTINCT";
+    throw new EngineError("invalid_decision", `History item #${input.targetSeq} is a ${target.type.replace("_", " ")}: decide it as ${allowed}.`);
+  }
+  const base = { time: input.now, actor: input.actor, changeSet: input.changeSetId };
+  const lastSeq = input.record.history.reduce((m, h) => Math.max(m, h.seq), 0);
+  const items: UnsequencedItem[] = [];
+  let entrySeq: number | null = null;
+  if (target.type === "undecided" && isRelation(input.decision)) {
+    entrySeq = lastSeq + 2;
+    items.push({ type: "decided", ...base, targetSeq: target.seq, decision: input.decision, entrySeq, reason: input.reason });
+    items.push({
+      type: "entry",
+      ...base,
+      sourceId: target.sourceId,
+      sourceKind: target.sourceKind,
+      relation: input.decision,
+      tier: target.tier,
+      weight: clamp01(input.weight ?? target.weight),
+      ess: target.ess,
+      verified: target.verified,
+      effectiveTier: target.effectiveTier,
+      launderingReason: null,
+      reasoning: `decided by ${input.actor}: ${input.reason}`,
+      assessor: "caller",
+      contribution: 0,
+      effectiveWeight: 0,
+    });
+  } else {
+    items.push({ type: "decided", ...base, targetSeq: target.seq, decision: input.decision, entrySeq: null, reason: input.reason });
+  }
+  const write = writeBelief(input.record, items, params, input.now, false);
+  const changeSet: ChangeSet = {
+    ...emptyChangeSet(input.changeSetId, input.actor, input.now),
+    beliefs: [write.upsert],
+    history: [write.append],
+    entryOutputs: write.outputs,
+  };
+  return { changeSet, record: write.record, state: write.state, entrySeq };
+}
+
+const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);

@@ -9,11 +9,11 @@ import { databaseConfigFromEnv, openDatabase, type Database } from "@/lib/db/dat
 import { DataFolderInUseError } from "@/lib/db/data-folder-lock";
 import { getEnv } from "@/lib/env";
 import { OPERATOR } from "@/lib/access/principal";
-import { BeliefServiceError, fieldError } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError, fieldError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { composeServices, type ComposedServices } from "@/lib/beliefs/get-belief-services";
 import type { GraphStore } from "@/lib/graph/graph-store";
-import { isRole, ROLES } from "@/lib/identity/roles";
+import { isRole, ROLES } from "@/lib/access/roles";
 
 class UsageError extends Error {}
 

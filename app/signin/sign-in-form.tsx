@@ -2,7 +2,8 @@
 
 import { useActionState } from "react";
 import { signInAction } from "@/lib/actions/auth-actions";
-import { FormError, Label, buttonClass, inputClass, type FormState } from "@/components/ui/form";
+import { FormError, Label, buttonClass, inputClass } from "@/components/ui/form";
+import type { FormState } from "@/lib/actions/safe-action";
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(signInAction, null);

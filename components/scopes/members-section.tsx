@@ -6,7 +6,7 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { useToast } from "@/components/ui/toast";
 import { FieldError, FormError, Label, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui/form";
-import { ROLES, type Role } from "@/lib/identity/roles";
+import { ROLES, type Role } from "@/lib/access/roles";
 import { Section } from "./section";
 import { RoleBadge } from "./role-badge";
 

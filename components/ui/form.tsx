@@ -1,8 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-
-export type FormState = { ok: true; data?: unknown } | { ok: false; error: { code: string; message: string; fields?: Record<string, string> } } | null;
+import type { FormState } from "@/lib/actions/safe-action";
 
 /**
  * A validation message as a person reads it: zod's defaults ("Too big: expected string to have <=20000 characters")

@@ -1,6 +1,6 @@
-import { BeliefServiceError, scopeNotFoundError } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError, scopeNotFoundError } from "@/lib/errors/belief-service-error";
 import type { Database } from "@/lib/db/database";
-import { isRole, roleAtLeast, type Role } from "@/lib/identity/roles";
+import { isRole, roleAtLeast, type Role } from "./roles";
 import { isOperator, type Caller, type Operator, type Principal } from "./principal";
 
 export type HomeScope = {

@@ -1,5 +1,5 @@
-import type { IdentityDb } from "@/lib/identity/identity-db";
-import type { Role } from "@/lib/identity/roles";
+import type { Database } from "@/lib/db/database";
+import type { Role } from "./roles";
 import type { Principal } from "./principal";
 
 /** A user principal, or the operator (`{operator: true}`: owner of every scope). */
@@ -20,7 +20,7 @@ export type ReadableScope = {
  * of and the public ones; a token limited to one scope gets that scope only (if it may still read it); the operator
  * every scope, as owner. By name.
  */
-export async function listReadableScopes(db: IdentityDb, caller: ScopeListCaller): Promise<ReadableScope[]> {
+export async function listReadableScopes(db: Pick<Database, "prisma">, caller: ScopeListCaller): Promise<ReadableScope[]> {
   if ("operator" in caller) return listAllScopesAsOwner(db);
   const { userId, tokenScopeId } = caller;
   const rows = await db.prisma.scope.findMany({
@@ -36,7 +36,7 @@ export async function listReadableScopes(db: IdentityDb, caller: ScopeListCaller
 }
 
 /** Every scope, as the operator (owner everywhere) sees them. */
-async function listAllScopesAsOwner(db: IdentityDb): Promise<ReadableScope[]> {
+async function listAllScopesAsOwner(db: Pick<Database, "prisma">): Promise<ReadableScope[]> {
   const rows = await db.prisma.scope.findMany({ select: { id: true, slug: true, name: true, isPublic: true } });
   return rows
     .map((row) => Object.freeze({ ...row, role: "owner" as const }))

@@ -2,7 +2,7 @@
 
 import { AuthError } from "next-auth";
 import { signIn, signOut } from "@/lib/auth/auth";
-import type { FormState } from "@/components/ui/form";
+import type { FormState } from "./safe-action";
 
 function safeRedirect(target: FormDataEntryValue | null): string {
   // Only same-site paths: an open redirect would let a phishing link bounce through the sign-in page.

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { sessionPrincipal } from "@/lib/access/principal";
 import { currentUser } from "@/lib/auth/session";
-import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { ScopeParamsView } from "@/lib/beliefs/belief-services";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { engineParamsInputSchema } from "@/lib/engine";

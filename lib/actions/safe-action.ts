@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { currentUser, type SessionUser } from "@/lib/auth/session";
 import { sessionPrincipal, type Principal } from "@/lib/access/principal";
-import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { issueFields } from "@/lib/engine";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
@@ -10,6 +10,9 @@ import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 export type ActionResult<T> =
   | { ok: true; data: T }
   | { ok: false; error: { code: string; message: string; fields?: Record<string, string> } };
+
+/** What a form holds between submissions: nothing yet, or the last action's result. */
+export type FormState = { ok: true; data?: unknown } | ActionResult<unknown> | null;
 
 export interface ActionContext {
   user: SessionUser;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BeliefServiceError, httpStatusOf } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError, httpStatusOf } from "@/lib/errors/belief-service-error";
 import { issueFields } from "@/lib/engine";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/db/db-errors";
 import { GraphStoreError } from "@/lib/graph/errors";

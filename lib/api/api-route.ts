@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/access/principal";
-import type { BeliefServices } from "@/lib/beliefs";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { getDatabase } from "@/lib/db/database";
 import { authenticateCaller, getBeliefServices } from "./api-context";
 import { ApiError, handleApiError } from "./api-error";

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { BELIEF_STATUSES, REASONING_TYPES, RELATIONS } from "@/lib/engine";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
-import { ROLES } from "@/lib/identity/roles";
+import { ROLES } from "@/lib/access/roles";
 
 /** Named schemas, published as `#/components/schemas/<id>`. */
 export const RESPONSE_REGISTRY = z.registry<{ id: string; description?: string }>();

@@ -8,7 +8,7 @@ import { isLiveStatus, type BeliefRecord, type Tier } from "@/lib/engine";
 import { assimilate as assimilateEvidence, assimilateOnCheckpoint, type BeliefHead, type NewBeliefSpec } from "@/lib/engine/assimilate";
 import { assignTopic, beliefKey } from "@/lib/engine/topic";
 import { assimilateInputSchema } from "./belief-schemas";
-import { itemNotFoundError, parseServiceInput } from "./belief-service-error";
+import { itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { AssimilateResult, BeliefServices } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import { notLiveError, type ServiceKit } from "./service-kit";

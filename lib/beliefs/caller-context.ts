@@ -7,7 +7,7 @@ import { requireScopeRole, scopeViewOf } from "@/lib/access/authorised-view";
 import { isOperator, OPERATOR_ACTOR, type Caller } from "@/lib/access/principal";
 import type { IdentityDb } from "@/lib/identity/identity-db";
 import type { ScopeParamsRepository, ScopeParamsView } from "@/lib/identity/scope-params";
-import type { Role } from "@/lib/identity/roles";
+import type { Role } from "@/lib/access/roles";
 import type { ScopeView } from "@/lib/engine";
 
 export interface ScopeRef {

@@ -6,7 +6,7 @@
  * exporting again gives the same text, up to the scope id the import rewrote.
  */
 import { serializeScopeExport } from "@/lib/graph/graph-store";
-import { BeliefServiceError } from "./belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { SetParamsInput } from "./belief-schemas";
 import { OPERATOR } from "@/lib/access/principal";
 import type { BeliefServices } from "./belief-services";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
-import { BeliefServiceError } from "./belief-service-error";
-import { contentionStats, withConflictRetry } from "./conflict-retry";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
+import { contentionStats } from "@/lib/ops/contention";
+import { withConflictRetry } from "./conflict-retry";
 
 const noSleep = { sleep: async () => {}, random: () => 0.5 };
 

@@ -5,13 +5,13 @@
  * writer wins within about n rounds; the default budget (32 attempts) covers the 16-writer case with room to spare.
  *
  * Bounded twice: by attempts and by elapsed time (default 10 s, `CREDENCE_CONFLICT_BUDGET_MS`). An ingest
- * re-runs its assessment on every attempt, so four overlapping ingests once took 41 s; past the budget the write
+ * re-runs its assessment on every attempt, so four overlapping ingests can take tens of seconds; past the budget the write
  * gives up with `conflict` (409, nothing written) whose details report the contention (attempts, elapsed ms, the
- * belief that kept changing), and the process-wide counters (`contentionStats`) feed the metrics.
+ * belief that kept changing), and the process-wide counters (lib/ops/contention) feed the metrics.
  */
 import { isVersionConflict } from "@/lib/graph/errors";
-import { processValue } from "@/lib/process-singleton";
-import { BeliefServiceError } from "./belief-service-error";
+import { contentionStats } from "@/lib/ops/contention";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 
 export const DEFAULT_MAX_ATTEMPTS = 32;
 export const DEFAULT_MAX_ELAPSED_MS = 10_000;
@@ -25,22 +25,6 @@ export interface RetryOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Milliseconds clock; default performance.now. */
   now?: () => number;
-}
-
-/** Process-wide contention counters (read by the metrics endpoint). */
-export interface ContentionStats {
-  /** Attempts that lost a race and were retried. */
-  retries: number;
-  /** Writes that gave up (attempts or time budget spent). */
-  exhausted: number;
-  /** Writes that won after at least one retry. */
-  contended: number;
-}
-
-const contention = processValue<ContentionStats>("__credenceContention", () => ({ retries: 0, exhausted: 0, contended: 0 }));
-
-export function contentionStats(): ContentionStats {
-  return contention.get();
 }
 
 function budgetFromEnv(): number {

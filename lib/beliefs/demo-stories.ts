@@ -10,7 +10,7 @@
  * (supported, then rebutted by real measurements until tension passes 0.5).
  */
 import type { IsoTime } from "@/lib/engine";
-import { BeliefServiceError } from "./belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, Caller } from "./belief-services";
 
 export interface DemoUsers {

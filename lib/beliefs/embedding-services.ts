@@ -10,7 +10,7 @@
 import type { Caller } from "@/lib/access/principal";
 import { modelKey } from "@/lib/engine";
 import { embeddingTextHash, type EmbeddingStatus } from "@/lib/graph/embeddings";
-import { BeliefServiceError } from "./belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { ServiceKit } from "./service-kit";
 
 /** Texts per batch: one store round trip and one embedder call each. */

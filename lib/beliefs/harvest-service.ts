@@ -6,7 +6,7 @@
 import { emptyChangeSet, harvest as harvestClaims, tierOfKind, type Evidence, type Tier } from "@/lib/engine";
 import { assimilateRequest } from "./assimilate-service";
 import { harvestInputSchema } from "./belief-schemas";
-import { parseServiceInput } from "./belief-service-error";
+import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { AssimilateResult, BeliefServices } from "./belief-services";
 import type { ServiceKit } from "./service-kit";
 

@@ -13,7 +13,7 @@ import { addMember, changeRole, listMembers, removeMember, removeMemberByEmail, 
 import { createScope, listAllScopes, listMyScopes, setScopePublic, type ScopeSummary } from "@/lib/identity/scopes";
 import { authenticateToken, createToken, listTokens, revokeToken, type TokenPrincipal, type TokenView } from "@/lib/identity/tokens";
 import { createUser, ensureUserForEmail, listUsers, requireUserByEmail, setPassword, userEmails, verifyCredentials, type PublicUser } from "@/lib/identity/users";
-import { BeliefServiceError, parseServiceInput } from "./belief-service-error";
+import { BeliefServiceError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { z } from "zod";
 
 /** A scope as the caller may read it: the home scope of its authorised view, with its role (null: public reader). */

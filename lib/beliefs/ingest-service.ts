@@ -6,7 +6,7 @@
 import type { BeliefRecord } from "@/lib/engine";
 import { ingest as stageIngest } from "@/lib/engine/revision";
 import { ingestInputSchema } from "./belief-schemas";
-import { parseServiceInput } from "./belief-service-error";
+import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, IngestResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import { beliefChange, withGroundingPropagation, type ServiceKit } from "./service-kit";

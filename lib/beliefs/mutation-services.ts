@@ -6,11 +6,11 @@
 import { liftFreeze as liftedFreeze, normaliseTopic, type BeliefRecord, type TopicFreeze } from "@/lib/engine";
 import { proposeMutation as runProtocol, reviewMutation as runReview } from "@/lib/engine/mutation";
 import { liftFreezeInputSchema, proposeMutationInputSchema, reviewMutationInputSchema } from "./belief-schemas";
-import { BeliefServiceError, itemNotFoundError } from "./belief-service-error";
+import { BeliefServiceError, itemNotFoundError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, MutationResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import { beliefChange, type ServiceKit } from "./service-kit";
-import { parseServiceInput } from "./belief-service-error";
+import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import { emptyChangeSet } from "@/lib/engine";
 
 type MutationServices = Pick<BeliefServices, "proposeMutation" | "reviewMutation" | "liftFreeze" | "reviewQueue">;

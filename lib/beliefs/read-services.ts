@@ -26,11 +26,11 @@ import {
   replayCheckInputSchema,
   retrieveInputSchema,
 } from "./belief-schemas";
-import { itemNotFoundError } from "./belief-service-error";
+import { itemNotFoundError } from "@/lib/errors/belief-service-error";
 import type { BeliefDetail, BeliefServices, ReplayCheckResult, ScopeOverview } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import type { ServiceKit } from "./service-kit";
-import { parseServiceInput } from "./belief-service-error";
+import { parseServiceInput } from "@/lib/errors/belief-service-error";
 
 type ReadServices = Pick<
   BeliefServices,

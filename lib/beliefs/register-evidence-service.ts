@@ -4,7 +4,7 @@
  */
 import { emptyChangeSet, type Evidence } from "@/lib/engine";
 import { registerEvidenceInputSchema } from "./belief-schemas";
-import { parseServiceInput } from "./belief-service-error";
+import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices } from "./belief-services";
 import type { ServiceKit } from "./service-kit";
 

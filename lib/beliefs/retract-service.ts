@@ -6,7 +6,7 @@
 import type { ChangeSet } from "@/lib/engine";
 import { retract as retractSource } from "@/lib/engine/grounding";
 import { retractInputSchema } from "./belief-schemas";
-import { BeliefServiceError, itemNotFoundError, parseServiceInput } from "./belief-service-error";
+import { BeliefServiceError, itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices } from "./belief-services";
 import { beliefFigures, type ServiceKit } from "./service-kit";
 

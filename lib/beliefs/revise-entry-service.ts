@@ -5,7 +5,7 @@
 import type { ChangeSet, EvidenceEntry } from "@/lib/engine";
 import { changeSetOf, writeBelief } from "@/lib/engine/assimilate";
 import { reviseEntryInputSchema } from "./belief-schemas";
-import { BeliefServiceError, itemNotFoundError, parseServiceInput } from "./belief-service-error";
+import { BeliefServiceError, itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefChange, BeliefServices } from "./belief-services";
 import { beliefFigures, withGroundingPropagation, type ServiceKit } from "./service-kit";
 

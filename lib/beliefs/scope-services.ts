@@ -6,7 +6,7 @@ import { parseScopeExport } from "@/lib/graph/graph-store";
 import { exportScopeInputSchema, importScopeInputSchema, setParamsInputSchema } from "./belief-schemas";
 import type { BeliefServices } from "./belief-services";
 import type { ServiceKit } from "./service-kit";
-import { BeliefServiceError, parseServiceInput } from "./belief-service-error";
+import { BeliefServiceError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { toServiceError } from "./to-service-error";
 
 type ScopeServices = Pick<BeliefServices, "getParams" | "listParamsVersions" | "setParams" | "exportScope" | "importScope">;

@@ -17,12 +17,12 @@ import { isGrounded, replay } from "@/lib/engine/replay";
 import type { ScopeView, SystemCitationIndex } from "@/lib/graph/graph-store";
 import { rankHybrid, type HybridOptions, type HybridRanking } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher, withSemanticSimilarity } from "@/lib/retrieval/semantic-matcher";
-import type { Role } from "@/lib/identity/roles";
+import type { Role } from "@/lib/access/roles";
 import type { Caller } from "@/lib/access/principal";
 import type { BeliefChange, BeliefServicesConfig } from "./service-config";
 import { callerContext, type CallerContext } from "./caller-context";
 import { withConflictRetry } from "./conflict-retry";
-import { BeliefServiceError } from "./belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { scopeParamsRepository, type ScopeParamsRepository } from "@/lib/identity/scope-params";
 import { withVectorsOnApply } from "./vectors-on-apply";
 

@@ -7,11 +7,11 @@
 import { z } from "zod";
 import { acceptSynthesis as stageSynthesis, detectSynthesisCandidates, dismissSynthesis as dismissalOf, type BeliefRecord, type SynthesisDismissal } from "@/lib/engine";
 import { synthesisPairInputSchema } from "./belief-schemas";
-import { BeliefServiceError } from "./belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, SynthesisCandidate } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import type { ServiceKit } from "./service-kit";
-import { parseServiceInput } from "./belief-service-error";
+import { parseServiceInput } from "@/lib/errors/belief-service-error";
 
 type SynthesisServices = Pick<BeliefServices, "listSynthesisCandidates" | "acceptSynthesis" | "dismissSynthesis">;
 

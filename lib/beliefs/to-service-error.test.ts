@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AssessmentError, EngineError, validationFailed } from "@/lib/engine";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "@/lib/graph/errors";
-import { BELIEF_SERVICE_ERROR_CODES, BeliefServiceError, httpStatusOf, parseServiceInput } from "./belief-service-error";
+import { BELIEF_SERVICE_ERROR_CODES, BeliefServiceError, httpStatusOf, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { toServiceError } from "./to-service-error";
 
 const codeOf = (error: unknown) => (toServiceError(error) as BeliefServiceError).code;
@@ -57,9 +57,9 @@ describe("toServiceError", () => {
 
 describe("BeliefServiceError across module copies", () => {
   it("is recognised by instanceof when another copy of the module made it (as in separate Next.js bundles)", async () => {
-    const { BeliefServiceError: Original } = await import("./belief-service-error");
+    const { BeliefServiceError: Original } = await import("@/lib/errors/belief-service-error");
     vi.resetModules();
-    const { BeliefServiceError: Copy } = await import("./belief-service-error");
+    const { BeliefServiceError: Copy } = await import("@/lib/errors/belief-service-error");
     expect(Copy).not.toBe(Original);
     const error = new Copy("not_found", "no user with that email");
     expect(error instanceof Original).toBe(true);

@@ -8,7 +8,7 @@
 import { ZodError } from "zod";
 import { AssessmentError, EngineError } from "@/lib/engine";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "@/lib/graph/errors";
-import { BeliefServiceError, invalidInputError } from "./belief-service-error";
+import { BeliefServiceError, invalidInputError } from "@/lib/errors/belief-service-error";
 
 export function toServiceError(error: unknown): unknown {
   if (error instanceof BeliefServiceError) return error;

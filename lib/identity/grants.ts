@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isUniqueViolation } from "./errors";
-import { fieldError, parseServiceInput, scopeNotFoundError } from "@/lib/beliefs/belief-service-error";
+import { fieldError, parseServiceInput, scopeNotFoundError } from "@/lib/errors/belief-service-error";
 import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
 import { requireScopeRole } from "@/lib/access/authorised-view";
 import { slugSchema } from "./schemas";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { TEST_BACKENDS, type TestLocation } from "@/lib/db/testing/test-backends";
-import { BeliefServiceError, type BeliefServiceErrorCode } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError, type BeliefServiceErrorCode } from "@/lib/errors/belief-service-error";
 import { OPERATOR } from "@/lib/access/principal";
 import { addGrant, listGrants, listIncomingGrants, removeGrant } from "./grants";
 import { addMember, changeRole, listMembers, removeMember } from "./members";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { AppPrismaTransaction } from "@/lib/db/prisma-client";
 import { isUniqueViolation } from "./errors";
-import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
+import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
-import type { Role } from "./roles";
+import type { Role } from "@/lib/access/roles";
 import { requireScopeRole } from "@/lib/access/authorised-view";
 import { emailSchema, idSchema, roleSchema, slugSchema } from "./schemas";
 import { requireUserByEmail } from "./users";

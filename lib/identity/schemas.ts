@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "./roles";
+import { ROLES } from "@/lib/access/roles";
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email("not a valid email address"));
 export const passwordSchema = z.string().min(8, "at least 8 characters").max(1024, "at most 1024 characters");

@@ -4,7 +4,7 @@
  * the set their replay used, so replay checks find the exact numbers again even after the owner changed them.
  */
 import { paramsVersion, resolveParams, type EngineParams, type EngineParamsInput, type IsoTime } from "@/lib/engine";
-import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { isUniqueViolation } from "./errors";
 import type { IdentityDb } from "./identity-db";
 

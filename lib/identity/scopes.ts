@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { isForeignKeyViolation, isUniqueViolation } from "./errors";
-import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
+import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { callerOf, type Actor, type IdentityDb } from "./identity-db";
-import type { Role } from "./roles";
+import type { Role } from "@/lib/access/roles";
 import { requireScopeRole } from "@/lib/access/authorised-view";
 import { idSchema, scopeNameSchema, slugSchema } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
+import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
 import { requireScopeRole } from "@/lib/access/authorised-view";
 import { idSchema, slugSchema, tokenNameSchema } from "./schemas";

@@ -1,7 +1,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { z } from "zod";
 import { isUniqueViolation } from "./errors";
-import { fieldError, parseServiceInput } from "@/lib/beliefs/belief-service-error";
+import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { IdentityDb } from "./identity-db";
 import { emailSchema, passwordSchema, userNameSchema } from "./schemas";
 

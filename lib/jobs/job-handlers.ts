@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { presentHarvest, presentIngest } from "@/lib/api/present";
 import { ingestBodySchema } from "@/lib/api/request-schemas";
-import type { BeliefServices } from "@/lib/beliefs";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import type { Job, JobKind } from "./job-queue";
 
 /** A job's input, checked when it is enqueued (and again when it runs). */

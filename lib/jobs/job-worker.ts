@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { BeliefServices } from "@/lib/beliefs";
-import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { runUnderIdempotencyClaim, type IdempotencyMarks } from "@/lib/graph/idempotency-mark";
 import { getLogger } from "@/lib/ops/logger";

@@ -16,7 +16,7 @@ import {
 import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
 import { ApiError } from "@/lib/api/api-error";
-import type { BeliefServices } from "@/lib/beliefs";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { mcpErrorAnswer, toolErrorFromAnswer, toolErrorResult, type McpErrorAnswer } from "./mcp-error";
 import { MCP_TOOLS, presentBeliefDetail, type McpTool } from "./mcp-tools";

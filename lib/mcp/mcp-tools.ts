@@ -17,7 +17,7 @@ import {
   presentRetrieved,
 } from "@/lib/api/present";
 import { ingestBodySchema } from "@/lib/api/request-schemas";
-import type { BeliefServices } from "@/lib/beliefs";
+import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
 import { MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
 

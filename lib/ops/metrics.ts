@@ -4,7 +4,7 @@
  * process (one per process, lib/process-singleton, so Next's module copies share it).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { contentionStats } from "@/lib/beliefs/conflict-retry";
+import { contentionStats } from "./contention";
 import { processValue } from "@/lib/process-singleton";
 
 export interface AppMetrics {

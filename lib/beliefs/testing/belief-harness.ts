@@ -17,10 +17,10 @@ import { addGrant } from "@/lib/identity/grants";
 import { addMember } from "@/lib/identity/members";
 import { createScope } from "@/lib/identity/scopes";
 import { createUser } from "@/lib/identity/users";
-import type { Role } from "@/lib/identity/roles";
+import type { Role } from "@/lib/access/roles";
 import type { BeliefServices, BeliefServicesConfig, Caller } from "../belief-services";
 import { createBeliefServices } from "../create-belief-services";
-import { BeliefServiceError } from "../belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { settableClock, type SettableClock } from "../settable-clock";
 
 export type HarnessBackend = "pglite" | "postgres" | "neo4j";

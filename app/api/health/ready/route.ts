@@ -1,4 +1,4 @@
-import { readiness } from "@/lib/ops/health";
+import { readiness } from "@/lib/api/health";
 
 /** Readiness: 200 when ready or degraded (no embedding model), 503 when the database or graph store fails or the server drains. */
 export const dynamic = "force-dynamic";

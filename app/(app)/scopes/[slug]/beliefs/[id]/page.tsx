@@ -5,7 +5,7 @@ import { notFound } from "next/navigation";
 import { sessionPrincipal } from "@/lib/access/principal";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { requireUser } from "@/lib/auth/session";
-import { BeliefServiceError } from "@/lib/beliefs/belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { Evidence, HistoryItem } from "@/lib/engine";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
 import { CredenceChart, type ChartEvent } from "@/components/beliefs/credence-chart";

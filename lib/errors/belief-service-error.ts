@@ -2,8 +2,9 @@ import type { ZodError } from "zod";
 import { issueFields, type FieldError } from "@/lib/engine";
 
 /**
- * The one error type of the application layer (belief services and identity alike). Each `code` is stable; the API maps it to an HTTP status with
- * `httpStatusOf` (one place), the UI shows `message`, and `details` carries machine-readable specifics.
+ * The one error type that access, identity and the belief services throw, kept below all three (the kernel layer) so
+ * that none of them imports another's. Each `code` is stable; the API maps it to an HTTP status with `httpStatusOf`
+ * (one place), the UI shows `message`, and `details` carries machine-readable specifics.
  */
 
 export const BELIEF_SERVICE_ERROR_CODES = [

@@ -7,7 +7,7 @@
 import { getDatabase } from "@/lib/db/database";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
-import { isDraining } from "./lifecycle";
+import { isDraining } from "@/lib/ops/lifecycle";
 
 export type CheckStatus = "ok" | "degraded" | "failed";
 

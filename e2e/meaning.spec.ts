@@ -25,9 +25,11 @@ test("on the demo, a restatement reinforces its belief, the graph finds a paraph
   const releaseRow = changes.getByRole("row").filter({ hasText: "Deploys go out from the protected release branch" });
   await expect(releaseRow).toContainText("revised");
   await expect(changes).not.toContainText("new belief");
-  // The release belief is not among the beliefs this text disagrees with (the main-branch one may be).
-  const disagreements = page.getByTestId("ingest-disagreements");
-  if (await disagreements.count()) await expect(disagreements).not.toContainText(/rebuts Deploys go out from the protected release branch/);
+  // The disagreement report is shown, and the release belief is not among the beliefs this text disagrees with (the
+  // main-branch one may be).
+  await expect(page.getByRole("heading", { name: /^Disagreement report \(\d+\)$/ })).toBeVisible();
+  await expect(page.getByTestId("ingest-no-disagreement").or(page.getByTestId("ingest-disagreements"))).toBeVisible();
+  await expect(page.getByTestId("ingest-disagreements").getByRole("listitem").filter({ hasText: /rebuts Deploys go out from the protected release branch/ })).toHaveCount(0);
   await snap(page, "meaning-01-restatement-reinforces");
   await page.getByRole("button", { name: "Commit change-set" }).click();
   await expect(page.getByTestId("ingest-outcome")).toHaveText("committed");

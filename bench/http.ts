@@ -178,7 +178,7 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
   const cleanup: (() => Promise<void>)[] = [];
   let db;
   if (backend === "postgres") {
-    const { createThrowawayDatabase } = await import("@/lib/testing/postgres");
+    const { createThrowawayDatabase } = await import("@/lib/db/testing/postgres");
     const throwaway = await createThrowawayDatabase("credence_bench_http");
     cleanup.push(() => throwaway.drop());
     db = await openDatabase({ databaseUrl: throwaway.url });
@@ -479,7 +479,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
     AUTH_SECRET: randomBytes(32).toString("base64"),
   };
   if (backend === "postgres") {
-    const { createThrowawayDatabase } = await import("@/lib/testing/postgres");
+    const { createThrowawayDatabase } = await import("@/lib/db/testing/postgres");
     const throwaway = await createThrowawayDatabase("credence_bench_http");
     cleanup.unshift(() => throwaway.drop());
     env.DATABASE_URL = throwaway.url;

@@ -54,7 +54,7 @@ import { rawInsertRows } from "@/bench/sql-store";
 import { rankHybrid, VECTOR_CANDIDATES, type VectorCapabilities } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
-import { createThrowawayDatabase, DEFAULT_TEST_POSTGRES_URL } from "@/lib/testing/postgres";
+import { createThrowawayDatabase, DEFAULT_TEST_POSTGRES_URL } from "@/lib/db/testing/postgres";
 
 // A million-belief load ends with VACUUM ANALYZE and its exhaustive baselines read 10⁵ rows: no 30 s statement cap here.
 process.env.CREDENCE_DB_STATEMENT_TIMEOUT_MS ??= "3600000";

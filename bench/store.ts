@@ -31,7 +31,7 @@ import { benchNeo4jStore } from "@/bench/neo4j-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { rawInsertRows } from "@/bench/sql-store";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "@/lib/db/testing/postgres";
 
 const args = process.argv.slice(2);
 function flag(name: string, fallback: string): string {

@@ -19,7 +19,7 @@ import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
 import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "@/lib/db/testing/postgres";
 
 const args = process.argv.slice(2);
 function flag(name: string, fallback: string): string {

@@ -41,7 +41,7 @@ import type { GraphStore, ScopeView } from "@/lib/graph/graph-store";
 import { createNeo4jGraphStore } from "@/lib/graph/neo4j/neo4j-graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
 import { startNeo4jServer } from "@/lib/testing/neo4j-server";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "@/lib/db/testing/postgres";
 import { CHAIN, belief as chainBelief, entry as chainEntry, history, iso, run } from "./corpus";
 import { citations } from "@/lib/graph/neo4j/neo4j-cypher";
 import neo4j from "neo4j-driver";

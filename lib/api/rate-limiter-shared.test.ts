@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/database";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "@/lib/db/testing/postgres";
 import { freePort } from "@/lib/testing/app-server";
 import { createPostgresRateLimiter } from "./rate-limiter-postgres";
 import { createRedisRateLimiter, type RedisRateLimiter } from "./rate-limiter-redis";

@@ -13,7 +13,7 @@ import { rm } from "node:fs/promises";
 import { openDatabase, type Database } from "@/lib/db/database";
 import { freshEmbeddedFolder } from "@/lib/db/testing/test-backends";
 import { startAppServer, type AppServer } from "@/lib/testing/app-server";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "@/lib/db/testing/postgres";
 import { callApi, makeFixtures, replayCheck, sqlStoreIntegrity, sleep, summaryLine, until, type Fixtures } from "@/lib/testing/reliability";
 
 const KILLS = 5;

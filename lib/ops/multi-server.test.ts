@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes, randomUUID } from "node:crypto";
 import { openDatabase, type Database } from "@/lib/db/database";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "@/lib/db/testing/postgres";
 import { callApi, errorCode, makeFixtures, replayCheck, sqlStoreIntegrity, summaryLine, until, type Answer, type Fixtures } from "@/lib/testing/reliability";
 import { findNginx, startCluster, type Cluster } from "./local-cluster";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { cp, mkdtemp, rename, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "./postgres";
 import { openDatabase, type Database, type OpenDatabaseConfig } from "../database";
 import { readMigrations } from "../migrate";
 

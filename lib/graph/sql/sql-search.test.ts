@@ -9,7 +9,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/database";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "@/lib/db/testing/postgres";
 import type { Belief, BeliefStatus } from "@/lib/engine";
 import { at, changeSet, makeBelief, uid } from "../testing/fixtures";
 import type { GraphStore, ScopeView } from "../graph-store";

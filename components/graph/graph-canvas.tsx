@@ -23,7 +23,7 @@ export type RendererChoice = "auto" | "canvas" | "webgl";
 
 /**
  * "auto" picks WebGL above the threshold only when the GPU is real: software WebGL (SwiftShader, llvmpipe) drew 5 000
- * elements at 1.4 fps against canvas 2D's 37 fps on this machine (BENCHMARKS.md, UI).
+ * elements at 1.4 fps against canvas 2D's 37 fps on this machine (docs/bench-history.md, UI).
  */
 export function shouldUseWebgl(choice: RendererChoice, elementCount: number, hardwareWebgl: boolean): boolean {
   return choice === "webgl" || (choice === "auto" && hardwareWebgl && elementCount > WEBGL_THRESHOLD);

@@ -110,7 +110,7 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 
 /**
  * The CI floor for restatement detection with the embedding model, per set, a few points under the figure the shipped
- * reading gives on it (BENCHMARKS.md, "Reading evaluation"). Each held-out file was written blind to the code and
+ * reading gives on it (BENCHMARKS.md, "Reading"). Each held-out file was written blind to the code and
  * scored once at the end of the changes it was written for; after that it is development data and its floor stays as
  * a regression floor. Raise a floor when the figures rise; never lower it to pass, never tune on the current held-out
  * pairs.

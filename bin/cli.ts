@@ -285,8 +285,25 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+const READ_USAGE = "read relations|restatements|messages   (JSON lines on stdin, one JSON line per input on stdout; read --help)";
+
 function help(): string {
-  return ["usage: npm run cli -- <command> [options]", "", ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join("\n");
+  return ["usage: npm run cli -- <command> [options]", "", ...[...Object.values(COMMANDS).map((c) => c.usage), READ_USAGE].map((u) => `  ${u}`)].join("\n");
+}
+
+/** `read KIND`: the batch reader (lib/beliefs/batch-read). Opens no database: it only reads text. */
+async function readCommand(args: string[], out: (line: string) => void, fail: (message: string, code: number) => number): Promise<number> {
+  const { composeReader, READ_HELP, READ_KINDS, readBatch } = await import("@/lib/beliefs/batch-read");
+  if (args.length === 0 || args.includes("--help") || args[0] === "help") {
+    out(READ_HELP);
+    return args.length === 0 ? 2 : 0;
+  }
+  const kind = READ_KINDS.find((k) => k === args[0]);
+  if (kind === undefined || args.length > 1) return fail(`usage: ${READ_USAGE}`, 2);
+  const { createInterface } = await import("node:readline");
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const failed = await readBatch(kind, composeReader(), lines, out);
+  return failed > 0 ? 1 : 0;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -299,6 +316,7 @@ export async function main(argv: string[]): Promise<number> {
     out(help());
     return 0;
   }
+  if (argv[0] === "read") return readCommand(argv.slice(1), out, fail);
   const twoWords = `${argv[0]} ${argv[1] ?? ""}`.trim();
   const key = COMMANDS[twoWords] ? twoWords : (argv[0] ?? "");
   const command = COMMANDS[key];

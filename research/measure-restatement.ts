@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { developmentSets } from "@/lib/assess/eval/evaluate-assessor";
+import { teamSets } from "@/lib/assess/eval/eval-sets";
 import { defaultParams } from "@/lib/engine";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { DEVELOPMENT_RESTATEMENT_SPLITS, loadRestatementCases } from "@/lib/retrieval/evaluate-meaning";
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     }
   }
   const risk: RestatementReading[] = [];
-  for (const [, set] of developmentSets(repoRoot)) for (const c of set.relations) if (c.relation !== "SUPPORTS") risk.push(await matcher.reading(c.evidence, c.belief));
+  for (const c of teamSets(repoRoot, "relations").flatMap((s) => s.rows)) if (c.gold !== "SUPPORTS") risk.push(await matcher.reading(c.evidence, c.belief));
   const riskAt = (l: Limits) => risk.filter((r) => readsAsRestatement(r, l)).length;
   const shippedRisk = riskAt(SHIPPED);
   const right = (l: Limits, cs: readonly Case[]) => cs.filter((c) => readsAsRestatement(c.reading, l) === c.same).length;

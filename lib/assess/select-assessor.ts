@@ -42,7 +42,7 @@ export interface SelectAssessorDeps extends OpenAiAssessorDeps {
 }
 
 /**
- * @example selectAssessor({}, { embedder: null }).name // → "heuristic@1"
+ * @example selectAssessor({}, { embedder: null }).name // → "heuristic@3f1c…" (a hash of the rules and weights)
  * @example selectAssessor({ OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_MODEL: "llama" }).name // → "openai:llama"
  */
 export function selectAssessor(env: Readonly<Record<string, string | undefined>>, deps: SelectAssessorDeps = {}): Assessor {

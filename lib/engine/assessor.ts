@@ -10,7 +10,7 @@
  * `AssessmentError` and the caller writes nothing.
  */
 
-/** Which assessor (and prompt version) produced a judgement, e.g. `heuristic@1` or `openai:gpt-4o-mini@relation-v2`. */
+/** Which assessor (and prompt version) produced a judgement, e.g. `heuristic@<hash of rules and weights>` or `openai:gpt-4o-mini@relation-v2`. */
 export type AssessorStamp = string;
 
 export const RELATIONS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES"] as const;
@@ -115,7 +115,7 @@ export interface BeliefText {
 }
 
 export interface Assessor {
-  /** Stamp of this assessor, e.g. `heuristic@1`; results carry their own (prompt-specific) stamps. */
+  /** Stamp of this assessor, e.g. `heuristic@<hash>`; results carry their own (prompt-specific) stamps. */
   readonly name: AssessorStamp;
   /** True for the offline heuristic: the UI labels its results "heuristic". */
   readonly heuristic: boolean;

@@ -3,6 +3,7 @@
  * numeric and quantifier conflicts, scope/context cues, weak-evidence cues and pressure cues. No network, no clock,
  * no randomness: the same input always yields the same result. The UI labels its results "heuristic".
  */
+import { createHash } from "node:crypto";
 import {
   type DecidedRelation,
   type Assessor,
@@ -20,20 +21,23 @@ import { extractQuantity, splitSentences } from "@/lib/engine/harvest";
 import { contextCues, contextTags, refersBack, type ContextCue } from "./signals/context-cues";
 import { evidenceStrength } from "./signals/evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./signals/lexical-overlap";
-import { beliefParts } from "./parse/belief-parts";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./parse/clauses";
-import { dayTimeClash, monthClash, namedValueClash, slotValues, substitution } from "./parse/slot-values";
-import { antonymConflicts, changeCues, continuityCues, equalityAgainstComparison, negationCues } from "./signals/negation-cues";
+import { changeCues } from "./signals/negation-cues";
 import { compareQuantifiers, compareQuantities } from "./signals/numeric-cues";
 import { pressureByShape, shapeReasoningType } from "./signals/message-shape";
 import { pressureCues } from "./signals/pressure-cues";
 import { loadManipulationModel, type ManipulationModel, readManipulation } from "./models/manipulation-model";
-import { loadRelationModel, type PairVectors, predictRelation, readEvidenceKind, relationFeatures, type RelationModel } from "./models/relation-model";
-import type { PartCosines, RelationSignals } from "./signals/relation-signals";
+import { COMMIT_AT, relationConfidence } from "./models/relation-confidence";
+import confidenceWeights from "./models/relation-confidence.json";
+import manipulationWeights from "./models/manipulation-model.json";
+import type { RelationSignals } from "./signals/relation-signals";
 import { contentTokens } from "./parse/tokenize";
-import { closestSwap, swapCandidates } from "./signals/word-swap";
 
-export const HEURISTIC_STAMP = "heuristic@1";
+/** Bumped whenever a rule of this reader changes what it reads; the stamp hashes it with every model's weights. */
+const RULES_VERSION = "rules-2";
+
+/** `heuristic@<hash>`: the rules version and the fitted weights, hashed once at load (stable across runs). */
+export const HEURISTIC_STAMP = `heuristic@${createHash("sha256").update(JSON.stringify([RULES_VERSION, COMMIT_AT, confidenceWeights, manipulationWeights])).digest("hex").slice(0, 12)}`;
 
 /** A belief counts as touched when the evidence covers at least this share of its content stems. */
 const MIN_COVERAGE = 0.3;
@@ -45,10 +49,10 @@ const quote = (words: readonly string[]) => words.map((w) => `"${w}"`).join(", "
 /** A negator before a bound phrase in one clause: "never more than", "no single run took longer than". */
 const NEGATED_BOUND = /\b(?:never|not|no|none)\b[^,;.]{0,40}?\b(?:more|longer|over|above|exceed(?:s|ed)?|beyond|fewer|less|shorter|under|below)\b/i;
 
-export type { PartCosines, RelationSignals };
+export type { RelationSignals };
 
 /** The cues behind a relation judgement, exported for tests and for the evaluation's error analysis. */
-export function relationSignals(evidence: string, belief: BeliefText, semantic?: number, parts?: PartCosines): RelationSignals {
+export function relationSignals(evidence: string, belief: BeliefText, semantic?: number): RelationSignals {
   const overlap = lexicalOverlap(evidence, belief.text);
   const beliefSide = `${belief.text} ${(belief.contextTags ?? []).join(" ")}`;
   // A scope the belief already states (half or more of the scope's words) does not narrow it; a separate part or an
@@ -61,8 +65,6 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
         lexicalOverlap(beliefSide, c.scope).beliefCoverage < (c.kind === "leading_scope" || c.kind === "restricted_subject" ? 1 : 0.5)) &&
       changeCues(c.match).length === 0,
   );
-  const e = negationCues(evidence);
-  const b = negationCues(belief.text);
   const rebut: string[] = [];
   const support: string[] = [];
 
@@ -71,48 +73,15 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   const numbers = compareQuantities(evidence, belief.text);
   // Only when the evidence value falls inside the belief's bound (a loose match across nouns is too weak to clear a flip).
   const boundKept = numbers.withinBound > 0 && NEGATED_BOUND.test(evidence);
-  const polarity = boundKept ? { ...comparePolarity(evidence, belief.text), flips: [], crossed: [] } : comparePolarity(evidence, belief.text);
-  const antonyms = antonymConflicts(evidence, belief.text);
-  // A negated antonym restates the belief ("does not open" for "is closed"): the two flips cancel.
-  const doubleNegation = polarity.flips.length > 0 && antonyms.length > 0;
-  if (doubleNegation) {
-    support.push(`negated antonym (${quote(antonyms)})`);
-  } else if (polarity.flips.length > 0) {
-    const f = polarity.flips[0];
-    rebut.push(`negation on the same clause (${quote(f?.evidence.negated ? f.evidence.negators : (f?.belief.negators ?? []))})`);
-  } else if (polarity.crossed.length > 0) {
-    rebut.push(`asserts what the belief rules out (${quote(polarity.crossed)})`);
-  }
+  const polarity = boundKept ? { ...comparePolarity(evidence, belief.text), flips: [] } : comparePolarity(evidence, belief.text);
+  const flip = polarity.flips[0];
+  if (flip) rebut.push(`negation on the same clause (${quote(flip.evidence.negated ? flip.evidence.negators : flip.belief.negators)})`);
   for (const a of polarity.bothNegated) support.push(`both negate "${a.shared.join(" ")}"`);
-  const reversals = e.reversals.filter((r) => !b.reversals.includes(r));
-  const equal = equalityAgainstComparison(evidence, belief.text);
-  if (equal !== null && !reversals.some((r) => r.includes(equal))) reversals.push(equal);
-  if (reversals.length > 0) rebut.push(`reversal (${quote(reversals)})`);
-  const continuity = continuityCues(evidence);
-  // A change the belief itself reports ("no longer sells") is not contradicted by another report of change.
-  const changes = b.changes.length > 0 ? [] : e.changes;
-  if (changes.length > 0 && continuity.length === 0) rebut.push(`change of state (${quote(changes)})`);
-  if (continuity.length > 0) support.push(`continuity (${quote(continuity)})`);
   for (const c of numbers.conflicts) {
     rebut.push(`numeric conflict (${round(c.evidence.value)} vs ${round(c.belief.value)} ${c.belief.unit})`);
   }
-  // A count against a bound the belief states, in another noun ("at most 8 lanes" / "12 checkouts open").
-  if (numbers.looseOutsideBound > 0) rebut.push("count outside the belief's bound");
   for (const m of numbers.matches) support.push(`same quantity (${round(m.value)} ${m.unit})`);
-  if (b.direction !== 0 && e.direction !== 0) {
-    if (Math.sign(b.direction) !== Math.sign(e.direction)) rebut.push("opposite direction of effect");
-    else support.push("same direction of effect");
-  }
-  if (antonyms.length > 0 && !doubleNegation) rebut.push(`antonym (${quote(antonyms)})`);
   const quantifiers = compareQuantifiers(evidence, belief.text);
-  if (quantifiers.counterexample) rebut.push("counterexample to a universal claim");
-  const named = namedValueClash(evidence, belief.text);
-  if (named) rebut.push(`different value in the same slot (${quote(named[0])} vs ${quote(named[1])})`);
-  const days = named ? null : (dayTimeClash(evidence, belief.text) ?? monthClash(evidence, belief.text));
-  // The belief's own sentence with another word in one place ("from the release branch" for "from the main branch"),
-  // unless the swap only restates what the belief already says elsewhere or a number the numeric check reads.
-  const swapped = rebut.length === 0 && numbers.conflicts.length === 0 && numbers.matches.length === 0 ? substitution(evidence, belief.text, { slotOnly: true }) : null;
-  if (swapped) rebut.push(`another value in the belief's own sentence ("${swapped[0]}" for "${swapped[1]}")`);
 
   // A different value under a named condition ("At weekends the shop opens at 10") says where the belief's value does
   // not hold; against a bound ("stays below 512 MB", "never more than 3") any exceeding value is a counterexample.
@@ -120,22 +89,10 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
     numbers.conflicts.length > 0 &&
     numbers.conflicts.every((c) => c.belief.bound === undefined) &&
     context.some((c) => c.kind === "leading_scope") &&
-    rebut.every((r) => r.startsWith("numeric conflict") || r.startsWith("opposite direction"));
+    rebut.every((r) => r.startsWith("numeric conflict"));
   return {
     scopedValue,
-    quantities: {
-      withinBound: numbers.withinBound,
-      outsideBound: numbers.outsideBound,
-      typed: numbers.typedConflicts,
-      looseConflicts: numbers.looseConflicts,
-      looseMatches: numbers.looseMatches,
-      periodMatches: numbers.periodMatches,
-      unanchored: numbers.unanchoredConflicts,
-    },
-    dayClash: days !== null,
-    scoped: context.some((c) => c.kind !== "date" && c.kind !== "frame_of_reference"),
     partial: partialAgreement(evidence, belief.text),
-    valueSplit: valueSplit(evidence, belief.text),
     sameDimension: numbers.sameDimension > 0,
     coverage: overlap.beliefCoverage,
     beliefTerms: overlap.shared.length === 0 ? contentTokens(belief.text).length : Math.round(overlap.shared.length / overlap.beliefCoverage),
@@ -146,7 +103,6 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
     support,
     narrowing: quantifiers.narrowing,
     ...(semantic !== undefined ? { semantic } : {}),
-    ...(parts !== undefined ? { parts } : {}),
   };
 }
 
@@ -169,28 +125,6 @@ export function partialAgreement(evidence: string, belief: string): boolean {
   );
 }
 
-/** The kind of a pinned value (./slot-values): a duration or period, a time of day, a number, a share, a quantifier, a name. */
-const valueKind = (v: string) => (/^[dtnp]\d/.test(v) ? v.charAt(0) : v.startsWith("q:") ? "q" : "name");
-
-/**
- * Values split across clauses: one clause of the evidence states the belief's value (a quantity inside the belief's,
- * or a value the belief pins) and another clause a different value of the same kind (a conflicting quantity; another
- * number, time, period, day): "Two weeks' notice is for part-time staff; full-time staff give four weeks". The
- * evidence draws where the belief's value holds, as `partialAgreement` does with polarity, rather than denying it.
- */
-export function valueSplit(evidence: string, belief: string): boolean {
-  const parts = clauses(evidence).map((c) => c.text);
-  if (parts.length < 2) return false;
-  const quantities = parts.map((c) => compareQuantities(c, belief));
-  const agrees = quantities.findIndex((q) => q.matches.length > 0 && q.conflicts.length === 0);
-  if (agrees >= 0 && quantities.some((q, i) => i !== agrees && (q.conflicts.length > 0 || q.looseConflicts > 0))) return true;
-  const pinned = slotValues(belief);
-  const kinds = new Set([...pinned].map(valueKind));
-  const values = parts.map((c) => [...slotValues(c)]);
-  const restates = values.findIndex((vs) => vs.some((v) => pinned.has(v)));
-  return restates >= 0 && values.some((vs, i) => i !== restates && vs.some((v) => !pinned.has(v) && kinds.has(valueKind(v))));
-}
-
 /**
  * Embedding similarity bands (all-MiniLM-L6-v2 cosines; sentences that only share a subject score about 0.5 on the dev
  * set, paraphrases 0.6 and up): at or above RELATED_COSINE two sentences are about the same
@@ -199,88 +133,37 @@ export function valueSplit(evidence: string, belief: string): boolean {
 export const RELATED_COSINE = 0.6;
 export const UNRELATED_COSINE = 0.2;
 
-/** The committed fitted relation model (null when its weight file is stale: the rule order alone decides). */
-export const RELATION_MODEL: RelationModel | null = loadRelationModel();
-
 /**
- * Relation of `evidence` to `belief`, decided in this order:
- * 1. UNRELATED unless the evidence covers ≥ 30 % of the belief's content stems (a restated quantity counts as a
- *    stem), refers back to it ("It…", "This limit…"), shares a word and names a scope, or covers ≥ 15 % and
- *    carries a conflict cue; with an embedder, a cosine ≥ RELATED_COSINE also relates them and one below
- *    UNRELATED_COSINE unrelates them unless they share half the belief's words;
- * 2. CONTEXTUALIZES on a strong scope cue (only for / holds for / exempt / limited to / not studied / "When…," /
- *    "In regions where…," / for the X team / weaker when / a separate X), or on a different value for the belief's
- *    (unbounded) quantity stated under a leading condition ("At weekends the shop opens at 10");
- * 3. REBUTS on a negation flip between aligned clauses, a word the belief only uses under its negation, reversal,
- *    change of state (without "still"; "since the new X"), numeric conflict on the same dimension (or a count in
- *    another noun outside a bound the belief states: "at most 20 X" / "running 45 Y"), another weekday,
- *    another noun-phrase filler in the belief's own sentence ("from the release branch" for "from the main branch"),
- *    opposite effect, antonym or counterexample;
- * 4. CONTEXTUALIZES when the evidence agrees in one clause and denies in another, on a weak scope cue (a bounding
- *    date, a time zone, a leading frame without a comma) or a quantifier that narrows a universal claim;
- * 5. otherwise SUPPORTS.
- * A quantity in the belief's unit (a measurement of the same slot) also relates the two.
- * strength = clamp(base + 0.35·coverage + 0.1·min(2, cues)) with base 0.35 (supports), 0.4 (rebuts), 0.3 (contextualizes).
+ * Relation of `evidence` to `belief`: the rule order (`classifyBySignals`) reads a label, the confidence model
+ * (./models/relation-confidence) gives the probability that the label is right, and a side (SUPPORTS or REBUTS: the
+ * readings that move a credence) is committed only at or above its threshold in COMMIT_AT. Below it the reading is
+ * UNDECIDED with the side as its guess: a wrong SUPPORTS or REBUTS moves a credence, an undecided link moves nothing.
  */
 export function classifyRelation(
   evidence: string,
   belief: BeliefText,
   semantic?: number,
   bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
-  model: RelationModel | null = RELATION_MODEL,
-  parts?: PartCosines,
-  vectors?: PairVectors,
 ): Omit<RelationAssessment, "assessor"> {
-  const s = relationSignals(evidence, belief, semantic, parts);
-  const byRules = classifyBySignals(s, semantic, bands);
-  // Confidence: the fitted model's probability of its label where it reads the pair, else the rules' strength.
-  if (model === null) return { ...byRules, confidence: byRules.strength };
-  // The fitted model decides the label from the same signals (./relation-model); the rules' reading explains it when
-  // both agree, and the cues found are listed when they do not.
-  const mode = semantic === undefined ? (model.wordsOnlyMode ?? model.mode) : model.mode;
-  if (mode === "hybrid" && byRules.relation !== "UNRELATED" && decisiveCue(s)) return { ...byRules, confidence: byRules.strength };
-  const set = semantic === undefined ? model.wordsOnly : model.semantic;
-  // What kind of statement the evidence is, from its embedding (zeros, the pool's average, without one).
-  const kind = semantic === undefined ? undefined : readEvidenceKind(model.evidenceKinds, vectors);
-  const predicted = predictRelation(set, relationFeatures(evidence, belief, s, kind));
-  const confidence = round(predicted.probability);
-  if (predicted.relation === byRules.relation) return { ...byRules, confidence };
-  return { ...explainModelLabel(s, predicted.relation, predicted.probability, semantic), confidence };
-}
-
-type RuleReading = Omit<RelationAssessment, "assessor" | "confidence" | "guess">;
-
-/**
- * A structural cue that decides the rule reading on its own: a scope cue that names where the belief holds, another
- * value under a condition, or a conflict (negation on an aligned clause, number, slot, change of state…). In the
- * "hybrid" mode of the fitted model, these keep the rules' label; the model reads the rest.
- */
-export function decisiveCue(s: RelationSignals): boolean {
-  return s.context.some((c) => c.strong) || s.scopedValue || s.rebut.length > 0;
-}
-
-/** Reasoning and strength for a label the fitted model chose where the rule order would have chosen another. */
-function explainModelLabel(s: RelationSignals, relation: DecidedRelation, probability: number, semantic?: number): RuleReading {
-  const touched = `shares ${s.shared.length > 0 ? quote(s.shared) : "no content word"} with the belief`;
-  const meaning = semantic === undefined ? "" : ` (meaning similarity ${round(semantic)})`;
-  const closeness = Math.max(s.coverage, semantic ?? 0);
-  const p = `fitted model, p ${round(probability)}`;
-  const cues = [...s.rebut.map((r) => `against: ${r}`), ...s.support.map((r) => `for: ${r}`), ...s.context.map((c) => `scope: "${c.match}"`)];
-  const listed = cues.length > 0 ? `; cues: ${cues.join("; ")}` : "";
-  switch (relation) {
-    case "UNRELATED":
-      return { relation, strength: 0, reasoning: `Heuristic (${p}): the evidence ${touched}${meaning}; it does not bear on it${listed}.` };
-    case "REBUTS":
-      return { relation, strength: round(clamp(0.4 + 0.35 * closeness, 0.1, 0.95)), reasoning: `Heuristic (${p}): the evidence ${touched}${meaning} and contradicts it${listed}.` };
-    case "CONTEXTUALIZES":
-      return { relation, strength: round(clamp(0.3 + 0.35 * closeness, 0.1, 0.9)), reasoning: `Heuristic (${p}): the evidence ${touched}${meaning} and narrows or qualifies where it holds${listed}.` };
-    default:
-      return { relation, strength: round(clamp(0.35 + 0.35 * closeness, 0.1, 0.95)), reasoning: `Heuristic (${p}): the evidence ${touched}${meaning} and agrees with it${listed}.` };
+  const s = relationSignals(evidence, belief, semantic);
+  const read = classifyBySignals(s, semantic, bands);
+  const confidence = round(relationConfidence(read.relation, s.coverage, semantic));
+  if ((read.relation === "SUPPORTS" || read.relation === "REBUTS") && confidence < COMMIT_AT[read.relation]) {
+    return {
+      relation: "UNDECIDED",
+      guess: read.relation,
+      strength: 0,
+      confidence,
+      reasoning: `${read.reasoning} Not sure enough to commit (confidence ${confidence} below ${COMMIT_AT[read.relation]}): undecided, leaning ${read.relation}.`,
+    };
   }
+  return { ...read, confidence };
 }
+
+type RuleReading = Omit<RelationAssessment, "assessor" | "confidence" | "guess"> & { relation: DecidedRelation };
 
 /** The rule order over the signals (the reading before the fitted model, and its explanation). */
-function classifyBySignals(
+export function classifyBySignals(
   s: RelationSignals,
   semantic: number | undefined,
   bands: { related: number; unrelated: number },
@@ -428,39 +311,20 @@ export interface HeuristicAssessorOptions {
   embedder?: Embedder | null;
   /** Cosine bands for related / unrelated (defaults RELATED_COSINE, UNRELATED_COSINE). */
   cosineBands?: { related: number; unrelated: number };
-  /** The fitted relation model (default RELATION_MODEL); null reads by the rule order alone. */
-  relationModel?: RelationModel | null;
   /** The fitted manipulation model (default MANIPULATION_MODEL); null reads pressure by the cues alone. */
   manipulationModel?: ManipulationModel | null;
 }
 
-/** What the embeddings say about one (evidence, belief) pair: the reading `classifyRelation` takes beside the words. */
+/** What the embeddings say about one (evidence, belief) pair: the cosine `classifyRelation` takes beside the words. */
 export interface PairMeaning {
   semantic?: number;
-  parts?: PartCosines;
-  /** The two sentence vectors (a `PairVectors`), as the embedder made them. */
-  vectors?: PairVectors & { evidence: Float32Array; belief: Float32Array };
 }
 
-/**
- * The cosine of the evidence to the belief and to the belief's subject and predicate (two more embeddings, which tell
- * "same subject, another matter" from evidence on what it asserts), and the closest word swap between the two
- * (./word-swap: the single words only one side uses, in a second batch; a cached embedder pays for each word once). One place for the assessor, the fitting script and the measurement scripts. Throws what the embedder throws.
- */
+/** The cosine of the evidence to the belief. Throws what the embedder throws. */
 export async function readPairMeaning(embedder: Embedder, evidence: string, belief: string): Promise<PairMeaning> {
-  const split = beliefParts(belief);
-  const words = swapCandidates(evidence, belief);
-  const texts = split === null ? [evidence, belief] : [evidence, belief, split.subject, split.predicate];
-  const [ve, vb, vs, vp] = await embedder.embed(texts);
+  const [ve, vb] = await embedder.embed([evidence, belief]);
   if (!ve || !vb) return {};
-  // The words in a batch of their own: batched with the sentences, each would be padded to a sentence's length.
-  const vectors = words.belief.length > 0 && words.evidence.length > 0 ? await embedder.embed([...words.belief, ...words.evidence]) : [];
-  const wordVectors = (from: number, count: number) => vectors.slice(from, from + count).filter((v): v is Float32Array => v !== undefined);
-  const wordSwap = closestSwap(wordVectors(0, words.belief.length), wordVectors(words.belief.length, words.evidence.length));
-  const semantic = cosine(ve, vb);
-  const pair = { model: modelKey(embedder.model), evidence: ve, belief: vb };
-  // Without a split both parts read as the whole belief (as relationFeatures reads a missing part).
-  return { semantic, vectors: pair, parts: { subject: vs ? cosine(ve, vs) : semantic, predicate: vp ? cosine(ve, vp) : semantic, wordSwap } };
+  return { semantic: cosine(ve, vb) };
 }
 
 export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}): Assessor {
@@ -486,9 +350,8 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
     return { ...assessEss(text), assessor: HEURISTIC_STAMP };
   };
   const assessRelation: Assessor["assessRelation"] = async (evidence, belief) => {
-    const model = options.relationModel === undefined ? RELATION_MODEL : options.relationModel;
     const meaning = await meaningOf(evidence, belief.text);
-    return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, model, meaning.parts, meaning.vectors), assessor: HEURISTIC_STAMP };
+    return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands), assessor: HEURISTIC_STAMP };
   };
   return {
     name: HEURISTIC_STAMP,

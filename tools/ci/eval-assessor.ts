@@ -1,100 +1,82 @@
 /**
- * `npm run eval:assessor [-- --check]`: score the configured assessor (offline heuristic unless
- * OPENAI_API_KEY / OPENAI_BASE_URL is set; the heuristic reads with the local embedding model when it loads) on
- * 1. the shared labelled set (`../shared/eval` when that folder exists, the repo's copy otherwise),
- * 2. the repo's development cases (`lib/assess/eval/*.dev.jsonl`, the ones cues were tuned on),
- * 3. the retired held-out sets v1–v8 (`*.heldout.jsonl`, `*.heldout2.jsonl` … `*.heldout8.jsonl`: each written blind
- *    before the changes it measured and scored once at their end; development data after that, the fitted relation
- *    model trains on them),
- * each printed separately (accuracy, per-class precision/recall, confusion matrix, manipulation recall; for the offline
- * heuristic also its relation accuracy without the fitted relation model, by the rule order alone).
- * `--check` exits 1 when a set falls below its CI floor (DEVELOPMENT_FLOOR on the shared and development sets;
- * HELDOUT_FLOOR, HELDOUT2_FLOOR … HELDOUT8_FLOOR as regression floors on the retired held-out sets; RESTATEMENT_FLOOR
- * with the embedding model). This is the one place CI checks the floors.
+ * `npm run eval:assessor [-- --check]`: score the reader the server uses (lib/beliefs/batch-read `composeReader`: the
+ * offline reader with the local embedding model, or the OpenAI-compatible one when OPENAI_* is set) through the batch
+ * reader's path, on every set `lib/assess/eval/sets.json` lists:
+ * - the public development sets (SICK, Climate-FEVER, MRPC; `$CREDENCE_EVAL_DIR/public` or `../shared/eval/public`),
+ *   sampled deterministically (the first `perLabel` rows of each label by sha256 of the id): sides accuracy, 3-way
+ *   accuracy, committed precision, coverage, the confusion matrix and the risk–coverage curve; restatement accuracy,
+ *   precision and recall;
+ * - the team's own sets, as regression tests: relation figures pooled, manipulation recall on the pressure messages and
+ *   the false-positive rate on honest ones, restatement accuracy.
+ * `--check` exits 1 when a figure falls below its floor in sets.json (`floors`): the public floors when the public
+ * folder is here (else one line says the public gate did not run), the regression floors always.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  evaluateAssessor,
-  formatReport,
-  DEVELOPMENT_FLOOR,
-  HELDOUT2_FLOOR,
-  HELDOUT3_FLOOR,
-  HELDOUT4_FLOOR,
-  HELDOUT4_WORDS_ONLY_FLOOR,
-  HELDOUT5_FLOOR,
-  HELDOUT5_WORDS_ONLY_FLOOR,
-  HELDOUT6_FLOOR,
-  HELDOUT6_WORDS_ONLY_FLOOR,
-  HELDOUT7_FLOOR,
-  HELDOUT7_WORDS_ONLY_FLOOR,
-  HELDOUT8_FLOOR,
-  HELDOUT8_WORDS_ONLY_FLOOR,
-  HELDOUT_FLOOR,
-  type Floor,
-  loadDevCases,
-  loadHeldout2Cases,
-  loadHeldout3Cases,
-  loadHeldout4Cases,
-  loadHeldout5Cases,
-  loadHeldout6Cases,
-  loadHeldout7Cases,
-  loadHeldout8Cases,
-  loadHeldoutCases,
-  loadSharedCases,
-  meetsFloor,
-} from "@/lib/assess/eval/evaluate-assessor";
-import { createHeuristicAssessor } from "@/lib/reading/reader";
-import { assessorKind, selectAssessor } from "@/lib/assess/select-assessor";
-import { getEmbedder } from "@/lib/embed/select-embedder";
-import { withVectorCache } from "@/lib/retrieval/vector-cache";
-import { meaningReport, restatementBelowFloor } from "@/lib/retrieval/evaluate-meaning";
+import { FLOORS, loadSet, PUBLIC_SETS, publicDir, type RelationRow, teamSets } from "@/lib/assess/eval/eval-sets";
+import { type BinaryFigures, formatBinary, formatCurve, formatRelationFigures, messageFigures, readRelations, type RelationFigures, relationFigures, restatementFigures } from "@/lib/assess/eval/score-reading";
+import { composeReader } from "@/lib/beliefs/batch-read";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 async function main(): Promise<number> {
-  const args = new Set(process.argv.slice(2));
-  // One vector cache in front of the model for every scoring below, as the services compose it
-  // (lib/beliefs/get-belief-services): the same texts recur across pairs, sections and the two assessors.
-  const local = getEmbedder();
-  const embedder = local === null ? null : withVectorCache(local, 100_000);
-  const assessor = selectAssessor(process.env, { embedder });
-  // The offline heuristic is also scored with its rule order alone (no fitted relation model), for comparison.
-  const rulesOnly = assessorKind(process.env) === "heuristic" ? createHeuristicAssessor({ embedder, relationModel: null }) : null;
-  const sections: Array<[string, Parameters<typeof evaluateAssessor>[1], Floor | null]> = [
-    ["shared yardstick", loadSharedCases(repoRoot), DEVELOPMENT_FLOOR],
-    ["development (tuned on)", loadDevCases(repoRoot), DEVELOPMENT_FLOOR],
-    ["retired held-out v1 (development)", loadHeldoutCases(repoRoot), HELDOUT_FLOOR],
-    ["retired held-out v2 (development)", loadHeldout2Cases(repoRoot), HELDOUT2_FLOOR],
-    ["retired held-out v3 (development)", loadHeldout3Cases(repoRoot), HELDOUT3_FLOOR],
-    ["retired held-out v4 (development)", loadHeldout4Cases(repoRoot), getEmbedder() === null ? HELDOUT4_WORDS_ONLY_FLOOR : HELDOUT4_FLOOR],
-    ["retired held-out v5 (development)", loadHeldout5Cases(repoRoot), getEmbedder() === null ? HELDOUT5_WORDS_ONLY_FLOOR : HELDOUT5_FLOOR],
-    ["retired held-out v6 (development)", loadHeldout6Cases(repoRoot), getEmbedder() === null ? HELDOUT6_WORDS_ONLY_FLOOR : HELDOUT6_FLOOR],
-    ["retired held-out v7 (development)", loadHeldout7Cases(repoRoot), getEmbedder() === null ? HELDOUT7_WORDS_ONLY_FLOOR : HELDOUT7_FLOOR],
-    ["retired held-out v8 (development)", loadHeldout8Cases(repoRoot), getEmbedder() === null ? HELDOUT8_WORDS_ONLY_FLOOR : HELDOUT8_FLOOR],
-  ];
+  const check = process.argv.includes("--check");
+  const reader = composeReader();
+  const started = performance.now();
   const below: string[] = [];
-  for (const [title, cases, floor] of sections) {
-    const report = await evaluateAssessor(assessor, cases);
-    if (floor && !meetsFloor(report, floor)) {
-      below.push(`${title}: relation accuracy must be ≥ ${floor.relationAccuracy * 100}% and manipulation recall ≥ ${floor.manipulationRecall * 100}%${floor.manipulationPrecision === undefined ? "" : ` at precision ≥ ${floor.manipulationPrecision * 100}%`}`);
+  const floor = (what: string, value: number, min: number | undefined) => {
+    if (min !== undefined && value < min) below.push(`${what} ${pct(value)} < ${pct(min)}`);
+  };
+  console.log(`reader: ${reader.name}`);
+
+  const dir = publicDir(repoRoot);
+  if (dir === null) {
+    console.log("public development sets not found ($CREDENCE_EVAL_DIR/public or ../shared/eval/public): the public gate did not run");
+  } else {
+    for (const entry of PUBLIC_SETS) {
+      const set = loadSet(entry, dir);
+      const floors = FLOORS.public[entry.name] ?? {};
+      console.log(`\n== ${entry.name} (public development, ${set.rows.length} rows: ${entry.perLabel ?? "all"} per label by sha256(id))`);
+      if (set.kind === "relations") {
+        const { readings, msPerReading } = await readRelations(reader, set.rows);
+        const f: RelationFigures = relationFigures(readings);
+        for (const line of [...formatRelationFigures(f), ...formatCurve(readings)]) console.log(line);
+        console.log(`${msPerReading.toFixed(1)} ms per reading (embedding included)`);
+        floor(`${entry.name} sides`, f.sides, floors.sides);
+        floor(`${entry.name} committed precision`, f.committedPrecision, floors.committedPrecision);
+        floor(`${entry.name} coverage`, f.coverage, floors.coverage);
+      } else if (set.kind === "restatements") {
+        const f: BinaryFigures = await restatementFigures(reader, set.rows);
+        console.log(`restatement: ${formatBinary(f)}`);
+        floor(`${entry.name} accuracy`, f.accuracy, floors.accuracy);
+        floor(`${entry.name} precision`, f.precision, floors.precision);
+      }
     }
-    console.log(`== ${title}`);
-    console.log(formatReport(report));
-    if (rulesOnly) {
-      const rules = await evaluateAssessor(rulesOnly, { ...cases, manipulation: [] });
-      console.log(`Relations without the fitted model (rule order only): accuracy ${(rules.relation.accuracy * 100).toFixed(1)}% (${rules.relation.correct}/${rules.relation.total})`);
-    }
-    console.log("");
   }
-  // Restatement and retrieval sections (evaluateRestatement / evaluateRetrieval) are printed here when present.
-  // Reading by meaning (lib/retrieval/evaluate-meaning: evaluateRestatement / evaluateRetrieval), dev and held-out.
-  console.log("== meaning (restatement detection; retrieval, lexical vs hybrid; holdout v1–v8 are retired into development)");
-  const meaning = await meaningReport(repoRoot, (a, b) => assessor.similarity(a, b), embedder);
-  for (const line of meaning.lines) console.log(line);
-  below.push(...restatementBelowFloor(meaning));
-  if (args.has("--check") && below.length > 0) {
-    console.error(`Below the held-out floor: ${below.join("; ")}.`);
+
+  console.log("\n== team sets (regression tests, not a figure of merit)");
+  const relations: RelationRow[] = teamSets(repoRoot, "relations").flatMap((s) => s.rows);
+  const team = relationFigures((await readRelations(reader, relations)).readings);
+  for (const line of formatRelationFigures(team)) console.log(line);
+  floor("team relations committed precision", team.committedPrecision, FLOORS.regression.relationsCommittedPrecision);
+  floor("team relations 3-way", team.threeWay, FLOORS.regression.relationsThreeWay);
+  const messages = teamSets(repoRoot, "messages").flatMap((s) => s.rows);
+  const pressure = await messageFigures(reader, messages);
+  console.log(`messages: ${formatBinary(pressure)}`);
+  floor("team manipulation recall", pressure.recall, FLOORS.regression.manipulationRecall);
+  for (const set of teamSets(repoRoot, "messages").filter((s) => s.rows.every((r) => !r.manipulative))) {
+    const f = await messageFigures(reader, set.rows);
+    console.log(`ordinary statements (${set.entry.name}): ${pct(f.falsePositiveRate)} flagged as manipulative`);
+    floor(`${set.entry.name} not flagged`, 1 - f.falsePositiveRate, FLOORS.regression.ordinaryNotFlagged);
+  }
+  const restatements = await restatementFigures(reader, teamSets(repoRoot, "restatements").flatMap((s) => s.rows));
+  console.log(`restatement: ${formatBinary(restatements)}`);
+  floor("team restatement accuracy", restatements.accuracy, FLOORS.regression.restatementAccuracy);
+
+  console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (check && below.length > 0) {
+    console.error(`Below the floor: ${below.join("; ")}.`);
     return 1;
   }
   return 0;

@@ -21,7 +21,7 @@ step "unit, property, integration and contract suites (PGlite, Postgres, Neo4j)"
 mkdir -p test-results
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 node tools/ci/check-no-skips.mjs test-results/vitest.json
-step "assessor evaluation (shared labelled set)"
+step "assessor evaluation (public development sets and the team's regression sets)"
 npm run --silent eval:assessor -- --check
 step "browser journeys (Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_FILE=test-results/playwright.json npx playwright test --reporter=list,json

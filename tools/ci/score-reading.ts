@@ -12,7 +12,7 @@
  */
 import type { ReadRelation, Reader } from "@/lib/beliefs/batch-read";
 import type { AssessedRelation } from "@/lib/engine/assessor";
-import type { GoldRelation, MessageRow, RelationRow, RestatementRow } from "./eval-sets";
+import type { GoldRelation, MessageRow, RelationRow, RestatementRow } from "@/lib/assess/eval/eval-sets";
 
 export interface RelationReading {
   row: RelationRow;

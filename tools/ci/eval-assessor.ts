@@ -17,7 +17,7 @@ import { FLOORS, loadSet, PUBLIC_SETS, publicDir, type RelationRow, teamSets } f
 import { type BinaryFigures, formatBinary, formatCurve, formatRelationFigures, messageFigures, readRelations, type RelationFigures, relationFigures, restatementFigures } from "./score-reading";
 import { composeReader } from "@/lib/beliefs/batch-read";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 async function main(): Promise<number> {

@@ -90,6 +90,8 @@ export interface GraphCanvasProps {
   onExpand(id: string): void;
   onOpen(id: string): void;
   onRendered?(stats: RenderStats): void;
+  /** A node the user dragged to a new place (pins it there). */
+  onMoved?(id: string, position: { x: number; y: number }): void;
   label: string;
   /** Where layouts of more than WORKER_LAYOUT_MIN_NODES nodes run; null = on the main thread. Default: the bundled worker. */
   layoutWorker?: LayoutWorkerFactory | null;
@@ -182,6 +184,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         if (event.target === cy) callbacks.current.onSelect(null);
       });
       cy.on("dbltap", "node", (event: EventObject) => callbacks.current.onExpand(event.target.id() as string));
+      cy.on("dragfree", "node", (event: EventObject) => callbacks.current.onMoved?.(event.target.id() as string, { ...event.target.position() }));
       // The container changes size when the filter column folds or the phone rotates: Cytoscape must be told, or it
       // keeps drawing (and hit-testing taps) for the old size.
       let size = { width: container.clientWidth, height: container.clientHeight };

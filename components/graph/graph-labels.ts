@@ -114,9 +114,11 @@ export function pickLabels(candidates: readonly LabelCandidate[], viewport: View
  * Importance of a node for labelling: beliefs before evidence and mutations; among beliefs, tension (disagreement is
  * what an analyst looks for), then how connected, then credence.
  */
-export function nodeImportance(kind: "belief" | "evidence" | "mutation", degree: number, tension: number, credence: number): number {
+export function nodeImportance(kind: "belief" | "evidence" | "mutation" | "topic", degree: number, tension: number, credence: number): number {
   const connected = Math.log2(1 + Math.max(0, degree));
   const t = Math.min(1, Math.max(0, tension));
+  // Topics name the map: labelled before anything else, the most connected first.
+  if (kind === "topic") return 200 + 20 * t + 4 * connected;
   if (kind === "belief") return 100 + (t > 0 ? 10 : 0) + 20 * t + 4 * connected + Math.min(1, Math.max(0, credence));
   if (kind === "mutation") return 50 + connected;
   return 10 + connected;

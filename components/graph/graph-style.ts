@@ -154,7 +154,9 @@ export function edgeVisual(data: EdgeElement["data"]): StyledEdgeData {
 }
 
 /** Elements as Cytoscape receives them: the mapped data plus the visual fields the stylesheet reads. */
-export type StyledNode = { group: "nodes"; data: NodeElement["data"] & StyledNodeData; position?: { x: number; y: number } };
+/** Node kinds drawn: the graph's own, plus the topic map's topics (never sent by the REST graph endpoint). */
+export type DrawnKind = NodeKind | "topic";
+export type StyledNode = { group: "nodes"; data: Omit<NodeElement["data"], "kind"> & { kind: DrawnKind } & StyledNodeData; position?: { x: number; y: number } };
 export type StyledEdge = { group: "edges"; data: EdgeElement["data"] & StyledEdgeData };
 
 export function styleNode(node: NodeElement): StyledNode {
@@ -199,6 +201,7 @@ export function graphStylesheet(dark = false): { selector: string; style: Record
     },
     { selector: "node.lbl", style: { label: "data(label)", "font-size": "data(fs)", "text-max-width": "data(tw)", "text-margin-y": "data(tm)" } },
     { selector: 'node[kind = "evidence"]', style: { color: dark ? "#d4d4d8" : "#3f3f46" } },
+    { selector: 'node[kind = "topic"]', style: { "border-width": 2, "font-weight": "bold" } },
     { selector: "node[?retracted]", style: { "border-style": "dashed" } },
     {
       selector: "edge",

@@ -5,6 +5,9 @@ import { sessionPrincipal } from "@/lib/access/principal";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { entryWeightKey } from "@/lib/graph/cytoscape-elements";
 import type { GraphSlice, ScopeExport } from "@/lib/graph/graph-store";
+import type { GraphExpandInput } from "@/lib/beliefs/belief-schemas";
+import type { GraphExpansion, GraphOverviewResult } from "@/lib/beliefs/belief-services";
+import type { GraphPositions, GraphViewRecord, GraphViewState } from "@/lib/beliefs/graph-view-services";
 import { runAction, type ActionResult } from "./safe-action";
 
 const graphSliceInput = z
@@ -86,4 +89,35 @@ export async function graphTimelineAction(input: z.input<typeof timelineInput>):
     const data = await services.exportScope(sessionPrincipal(userId), scope, {});
     return { changes: timelineOf(data) };
   });
+}
+
+const scopeSlug = z.string().min(1).max(48);
+
+/** The topic map of a large scope (the explorer's first view there): the same service as `GET …/graph/overview`. */
+export async function graphOverviewAction(input: { scope: string }): Promise<ActionResult<GraphOverviewResult>> {
+  return runAction(z.object({ scope: scopeSlug }).strict(), input, async ({ scope }, userId) => (await getBeliefServices()).graphOverview(sessionPrincipal(userId), scope, {}));
+}
+
+const expandInput = z.object({ scope: scopeSlug, expand: z.unknown() }).strict();
+
+/** One expansion (a topic's page, or a belief's neighbourhood): the same service as `GET …/graph/expand`. */
+export async function graphExpandAction(input: { scope: string; expand: GraphExpandInput }): Promise<ActionResult<GraphExpansion>> {
+  return runAction(expandInput, input, async ({ scope, expand }, userId) => (await getBeliefServices()).graphExpand(sessionPrincipal(userId), scope, expand));
+}
+
+/** A saved view ('' = the scope's own layout), or null. */
+export async function graphViewAction(input: { scope: string; name: string }): Promise<ActionResult<GraphViewRecord | null>> {
+  return runAction(z.object({ scope: scopeSlug, name: z.string().max(80) }).strict(), input, async ({ scope, name }, userId) => (await getBeliefServices()).getGraphView(sessionPrincipal(userId), scope, { name }));
+}
+
+/** The scope's named views. */
+export async function graphViewsAction(input: { scope: string }): Promise<ActionResult<readonly { name: string; updatedAt: string }[]>> {
+  return runAction(z.object({ scope: scopeSlug }).strict(), input, async ({ scope }, userId) => (await getBeliefServices()).listGraphViews(sessionPrincipal(userId), scope));
+}
+
+/** Saves a view (editors): its state and positions, checked by the service. */
+export async function saveGraphViewAction(input: { scope: string; name: string; state: GraphViewState; positions: GraphPositions }): Promise<ActionResult<GraphViewRecord>> {
+  return runAction(z.object({ scope: scopeSlug, name: z.string().max(80), state: z.unknown(), positions: z.unknown() }).strict(), input, async ({ scope, ...view }, userId) =>
+    (await getBeliefServices()).saveGraphView(sessionPrincipal(userId), scope, view),
+  );
 }

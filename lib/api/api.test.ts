@@ -17,6 +17,8 @@ import * as revisionsRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/revisi
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";
 import * as evidenceRoute from "@/app/api/v1/scopes/[scope]/evidence/route";
 import * as graphRoute from "@/app/api/v1/scopes/[scope]/graph/route";
+import * as graphOverviewRoute from "@/app/api/v1/scopes/[scope]/graph/overview/route";
+import * as graphExpandRoute from "@/app/api/v1/scopes/[scope]/graph/expand/route";
 import * as harvestRoute from "@/app/api/v1/scopes/[scope]/harvest/route";
 import * as ingestRoute from "@/app/api/v1/scopes/[scope]/ingest/route";
 import * as decisionRoute from "@/app/api/v1/scopes/[scope]/mutations/[id]/decision/route";
@@ -69,6 +71,8 @@ const ENDPOINTS: Endpoint[] = [
   { name: "GET beliefs?q", method: "GET", handler: beliefsRoute.GET, ...scoped("/beliefs"), query: { q: "deploy" } },
   { name: "GET recall", method: "GET", handler: recallRoute.GET, ...scoped("/recall"), query: { q: "deploy branch" } },
   { name: "GET graph", method: "GET", handler: graphRoute.GET, ...scoped("/graph") },
+  { name: "GET graph overview", method: "GET", handler: graphOverviewRoute.GET, ...scoped("/graph/overview") },
+  { name: "GET graph expand", method: "GET", handler: graphExpandRoute.GET, ...scoped("/graph/expand"), query: { topic: "deploy" } },
   { name: "GET mutations", method: "GET", handler: mutationsRoute.GET, ...scoped("/mutations") },
   { name: "POST mutations", method: "POST", handler: mutationsRoute.POST, ...scoped("/mutations"), body: () => ({ belief: "Deploys are frozen on Fridays.", strength: 0.6, reason: "policy", sourceEvent: "probe", mutationType: "new" }) },
   { name: "GET syntheses", method: "GET", handler: synthesesRoute.GET, ...scoped("/syntheses") },
@@ -255,6 +259,41 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     expect(mutation.status).toBe(422);
     const missing = ((await errorOf(mutation)).details.fields ?? []).map((f) => f.field);
     expect(missing).toEqual(expect.arrayContaining(["belief", "strength", "reason", "sourceEvent"]));
+  });
+
+  it("the graph's topic map and one expansion at a time: topics summing to the scope, a topic paged, a belief's neighbourhood", async () => {
+    const viewer = { token: h.tokens.viewer };
+    for (const [topic, claim] of [["graph-map-a", "The map test's first claim holds."], ["graph-map-a", "The map test's second claim holds."], ["graph-map-b", "The map test's third claim holds."]]) {
+      const written = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, topic, evidence: [{ tier: "observation" }] });
+      expect(written.status).toBe(200);
+    }
+    const overview = await h.call(graphOverviewRoute.GET, "GET", `/scopes/${home}/graph/overview`, { scope: home }, viewer);
+    expect(overview.status).toBe(200);
+    const map = (await json(overview)) as { beliefs: number; topics: { topic: string; beliefs: number }[]; recent: { topic: string }[] };
+    expect(map.topics.find((t) => t.topic === "graph-map-a")?.beliefs).toBe(2);
+    expect(map.beliefs).toBe(map.topics.reduce((sum, t) => sum + t.beliefs, 0));
+
+    const page = async (query: Record<string, string>) => {
+      const response = await h.call(graphExpandRoute.GET, "GET", `/scopes/${home}/graph/expand`, { scope: home }, { ...viewer, query });
+      expect(response.status).toBe(200);
+      return (await json(response)) as { beliefs: { id: string; topic: string }[]; next: string | null };
+    };
+    const first = await page({ topic: "graph-map-a", limit: "1" });
+    expect(first.beliefs).toHaveLength(1);
+    expect(first.next).toBe(first.beliefs[0]!.id);
+    const second = await page({ topic: "graph-map-a", limit: "1", afterId: first.next! });
+    expect(second.beliefs.map((b) => b.topic)).toEqual(["graph-map-a"]);
+    expect(second.beliefs[0]!.id > first.beliefs[0]!.id).toBe(true);
+    expect(second.next).toBeNull();
+    const hood = await page({ belief: first.beliefs[0]!.id, depth: "2" });
+    expect(hood.beliefs.map((b) => b.id)).toContain(first.beliefs[0]!.id);
+    expect((await page({ topic: "no-such-topic" })).beliefs).toEqual([]);
+
+    const invalid: Record<string, string>[] = [{ topic: "a", belief: "b" }, {}, { belief: "b", afterId: "x" }, { topic: "a", limit: "501" }];
+    for (const query of invalid) {
+      const bad = await h.call(graphExpandRoute.GET, "GET", `/scopes/${home}/graph/expand`, { scope: home }, { ...viewer, query });
+      expect(bad.status).toBe(422);
+    }
   });
 
   it("400 on malformed JSON, 413 over 1 MiB, 403 for a viewer writing — nothing written", async () => {

@@ -113,6 +113,10 @@ describe("the OpenAPI document as the API's contract", () => {
     await recordingFetch(`${base}/assimilate`, { method: "POST", headers: { ...viewer, "content-type": "application/json" }, body: JSON.stringify({ claim: "Viewers cannot write.", evidence: [{ tier: "observation" }] }) });
     await recordingFetch(`${base}/recall`, { headers: viewer });
     await recordingFetch(`${base}/beliefs/b_missing`, { headers: viewer });
+    const overview = (await (await recordingFetch(`${base}/graph/overview?notable=5`, { headers: viewer })).json()) as { topics: { topic: string }[] };
+    await recordingFetch(`${base}/graph/expand?topic=${encodeURIComponent(overview.topics[0]?.topic ?? "none")}&limit=2`, { headers: viewer });
+    await recordingFetch(`${base}/graph/expand?belief=${encodeURIComponent(report.beliefs.deployMain ?? "none")}&depth=2`, { headers: viewer });
+    await recordingFetch(`${base}/graph/expand?topic=x&belief=y`, { headers: viewer });
     await recordingFetch(`${base}/syntheses`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify({ beliefIds: [report.beliefs.deployMain, report.beliefs.deployRelease] }) });
     await recordingFetch(`${base}/syntheses/dismissals`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify({ beliefIds: ["a", "b", "c"] }) });
     await recordingFetch(`${base}/evidence`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: "{not json" });

@@ -12,6 +12,8 @@ import {
 import {
   beliefDetailQuerySchema,
   dryRunQuerySchema,
+  graphExpandQuerySchema,
+  graphOverviewQuerySchema,
   graphQuerySchema,
   ingestBodySchema,
   listBeliefsQuerySchema,
@@ -27,6 +29,8 @@ import {
   beliefListResponseSchema,
   dismissedResponseSchema,
   freezeResponseSchema,
+  graphExpansionResponseSchema,
+  graphOverviewResponseSchema,
   graphResponseSchema,
   harvestResponseSchema,
   ingestResponseSchema,
@@ -89,6 +93,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { operationId: "acceptSynthesis", method: "post", path: `${scoped}/syntheses`, summary: "Accept a synthesis", status: 201, response: synthesisAcceptedResponseSchema, body: { schema: synthesisPairBodySchema }, errors: WRITE },
   { operationId: "dismissSynthesis", method: "post", path: `${scoped}/syntheses/dismissals`, summary: "Dismiss a synthesis", status: 200, response: dismissedResponseSchema, body: { schema: synthesisPairBodySchema }, errors: WRITE },
   { operationId: "getGraph", method: "get", path: `${scoped}/graph`, summary: "Cytoscape elements {nodes, edges}", status: 200, response: graphResponseSchema, query: graphQuerySchema, errors: READ },
+  { operationId: "getGraphOverview", method: "get", path: `${scoped}/graph/overview`, summary: "The topic map: topics, relations between them, contested and recent beliefs", status: 200, response: graphOverviewResponseSchema, query: graphOverviewQuerySchema, errors: READ },
+  { operationId: "expandGraph", method: "get", path: `${scoped}/graph/expand`, summary: "One expansion: a topic's page of beliefs, or a belief's neighbourhood", status: 200, response: graphExpansionResponseSchema, query: graphExpandQuerySchema, errors: READ },
 ];
 
 const STATUS_TEXT: Record<number, string> = {

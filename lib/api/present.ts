@@ -8,6 +8,8 @@ import type { ReadableScope } from "@/lib/access/readable-scopes";
 import type {
   AssimilateResult,
   BeliefDetail,
+  GraphExpansion,
+  GraphOverviewResult,
   HarvestResult,
   IngestResult,
   MutationResult,
@@ -29,6 +31,8 @@ import {
   beliefWithHistoryResponseSchema,
   dismissedResponseSchema,
   freezeResponseSchema,
+  graphExpansionResponseSchema,
+  graphOverviewResponseSchema,
   graphResponseSchema,
   harvestResponseSchema,
   ingestResponseSchema,
@@ -184,6 +188,14 @@ export function presentSynthesisAccepted(result: AssimilateResult) {
 
 export function presentDismissed() {
   return present(dismissedResponseSchema, { dismissed: true }, "SynthesisDismissed");
+}
+
+export function presentGraphOverview(overview: GraphOverviewResult) {
+  return present(graphOverviewResponseSchema, overview, "GraphOverview");
+}
+
+export function presentGraphExpansion(expansion: GraphExpansion) {
+  return present(graphExpansionResponseSchema, expansion, "GraphExpansion");
 }
 
 export function presentGraph(elements: GraphElements) {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import {
   callerEvidenceKindSchema,
   graphInputSchema,
+  graphOverviewInputSchema,
   ingestInputSchema,
   listBeliefsInputSchema,
   listMutationsInputSchema,
@@ -69,6 +70,21 @@ export const graphQuerySchema = z
     depth: graphInputSchema.shape.depth,
     maxNodes: graphInputSchema.shape.maxNodes,
     asOf: graphInputSchema.shape.asOf.describe("ISO-8601 time: the graph as it stood then."),
+  })
+  .strict();
+
+/** `GET …/graph/overview`: the topic map. */
+export const graphOverviewQuerySchema = graphOverviewInputSchema;
+
+/** `GET …/graph/expand`: one topic's page of beliefs, or one belief's neighbourhood (exactly one of the two). */
+export const graphExpandQuerySchema = z
+  .object({
+    topic: z.string().min(1).max(200).optional().describe("A topic of the scope: a page of its beliefs and their belief-to-belief edges."),
+    afterId: z.string().min(1).max(500).optional().describe("With topic: the page after this belief id (`next` of the previous page)."),
+    limit: z.number().int().min(1).max(500).optional().describe("With topic: beliefs per page (default 200, at most 500)."),
+    belief: z.string().min(1).max(500).optional().describe("A belief of the scope: its neighbourhood (evidence, mutations and beliefs)."),
+    depth: z.number().int().min(1).max(5).optional().describe("With belief: hops (default 1)."),
+    maxNodes: z.number().int().min(1).max(2_000).optional().describe("With belief: at most this many nodes (default 300)."),
   })
   .strict();
 

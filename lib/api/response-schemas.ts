@@ -5,7 +5,7 @@
  * documented. Registered names (`RESPONSE_REGISTRY`) become `#/components/schemas/<id>`.
  */
 import { z } from "zod";
-import { BELIEF_STATUSES, REASONING_TYPES, RELATIONS } from "@/lib/engine";
+import { BELIEF_STATUSES, EDGE_KINDS, REASONING_TYPES, RELATIONS } from "@/lib/engine";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
 import { ROLES } from "@/lib/access/roles";
 
@@ -287,4 +287,44 @@ export const errorResponseSchema = named(
     }),
   }),
   "`{error: {code, message, details, requestId}}`: never a stack trace.",
+);
+
+const topicEdgeResponseSchema = z.object({
+  kind: z.enum(EDGE_KINDS),
+  from: z.string(),
+  to: z.string(),
+  beliefId: z.string().nullable(),
+  seq: z.number().int().nullable(),
+  live: z.boolean(),
+  time: z.string(),
+  changeSet: z.string(),
+  fromTopic: z.string().optional(),
+  toTopic: z.string().optional(),
+});
+
+export const graphOverviewResponseSchema = named(
+  "GraphOverview",
+  z.object({
+    scope: z.string(),
+    beliefs: z.number().int(),
+    topics: z.array(
+      z.object({ topic: z.string(), beliefs: z.number().int(), live: z.number().int(), maxTension: unit, contested: z.number().int(), updatedAt: z.string() }),
+    ),
+    links: z.array(z.object({ from: z.string(), to: z.string(), relations: z.number().int(), rebuttals: z.number().int() })),
+    contested: z.array(beliefResponseSchema),
+    recent: z.array(beliefResponseSchema),
+  }),
+  "The topic map of a scope: one row per topic (belief count, highest tension), the live relations between topics, and the most contested and most recently changed beliefs.",
+);
+
+export const graphExpansionResponseSchema = named(
+  "GraphExpansion",
+  z.object({
+    beliefs: z.array(beliefResponseSchema),
+    evidence: z.array(evidenceResponseSchema),
+    mutations: z.array(mutationResponseSchema),
+    edges: z.array(topicEdgeResponseSchema),
+    next: z.string().nullable(),
+  }),
+  "One expansion of the graph: a topic's page of beliefs with the belief-to-belief edges touching them (`next` pages on), or a belief's neighbourhood.",
 );

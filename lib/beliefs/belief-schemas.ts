@@ -211,6 +211,28 @@ export const graphInputSchema = z
   .strict();
 export type GraphInput = z.input<typeof graphInputSchema>;
 
+/** The graph's topic map: how many contested and recently changed beliefs come with it. */
+export const graphOverviewInputSchema = z.object({ notable: z.number().int().min(0).max(500).default(40) }).strict();
+export type GraphOverviewInput = z.input<typeof graphOverviewInputSchema>;
+
+/**
+ * One expansion of the graph: a topic into a page of its beliefs (ordered by id; `afterId` pages on), or a belief into
+ * its neighbourhood up to `depth` hops and `maxNodes` nodes. Exactly one of `topic` and `belief`.
+ */
+export const graphExpandInputSchema = z
+  .object({
+    topic: z.string().min(1).max(200).optional(),
+    afterId: id.optional(),
+    limit: z.number().int().min(1).max(500).default(200),
+    belief: id.optional(),
+    depth: z.number().int().min(1).max(5).default(1),
+    maxNodes: z.number().int().min(1).max(2_000).default(300),
+  })
+  .strict()
+  .refine((v) => (v.topic === undefined) !== (v.belief === undefined), { message: "Give either a topic or a belief to expand, not both and not neither.", path: ["topic"] })
+  .refine((v) => v.afterId === undefined || v.topic !== undefined, { message: "afterId pages a topic's beliefs: give the topic too.", path: ["afterId"] });
+export type GraphExpandInput = z.input<typeof graphExpandInputSchema>;
+
 export const setParamsInputSchema = z.object({ params: engineParamsInputSchema, note: z.string().max(2_000).optional() }).strict();
 export type SetParamsInput = z.input<typeof setParamsInputSchema>;
 

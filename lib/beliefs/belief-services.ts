@@ -28,7 +28,8 @@ import type {
 } from "@/lib/engine";
 import type { RecallAnswer } from "@/lib/engine/recall";
 import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/replay";
-import type { GraphSlice, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
+import type { GraphViewServices } from "./graph-view-services";
+import type { GraphEdge, GraphOverview, GraphSlice, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
 import type { HarvestedClaim } from "@/lib/engine";
 
 /** Who is asking: a user principal (session, or API token possibly limited to one scope), or the operator (`OPERATOR`). */
@@ -192,6 +193,27 @@ export interface ReplayCheckResult {
 import type { ScopeParamsView } from "@/lib/identity/scope-params";
 export type { ScopeParamsView };
 
+/** The graph's first view of a scope: its topic map (`GraphOverview` of the store) and how many beliefs it holds. */
+export interface GraphOverviewResult extends GraphOverview {
+  scope: string;
+  /** Beliefs of the scope, live and ended (the sum over the topics). */
+  beliefs: number;
+}
+
+/**
+ * One expansion: the nodes it adds and its edges. A topic's page lists its beliefs and every live belief-to-belief
+ * edge touching them, whose far end may lie in another topic (named by `fromTopic` / `toTopic`) and is then not in
+ * `beliefs`; `next` pages on. A belief's expansion is its neighbourhood (evidence, mutations, beliefs; every edge
+ * between them), `next` null.
+ */
+export interface GraphExpansion {
+  beliefs: readonly Belief[];
+  evidence: readonly Evidence[];
+  mutations: readonly MutationRecord[];
+  edges: readonly (GraphEdge & { fromTopic?: string; toTopic?: string })[];
+  next: string | null;
+}
+
 export interface ScopeOverview {
   scope: string;
   beliefs: number;
@@ -208,7 +230,7 @@ export interface ScopeOverview {
 // The facade
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface BeliefServices extends IdentityServices, SignInServices, EmbeddingServices {
+export interface BeliefServices extends IdentityServices, SignInServices, EmbeddingServices, GraphViewServices {
   // ---- writes (editor) ----
   registerEvidence(caller: Caller, scopeSlug: string, input: unknown): Promise<RegisterEvidenceResult>;
   assimilate(caller: Caller, scopeSlug: string, input: unknown): Promise<AssimilateResult>;
@@ -243,6 +265,10 @@ export interface BeliefServices extends IdentityServices, SignInServices, Embedd
   getMutation(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationRecord>;
   overview(caller: Caller, scopeSlug: string): Promise<ScopeOverview>;
   graph(caller: Caller, scopeSlug: string, input?: unknown): Promise<GraphSlice>;
+  /** The topic map of a scope: never its beliefs in full (`graphOverviewInputSchema`). */
+  graphOverview(caller: Caller, scopeSlug: string, input?: unknown): Promise<GraphOverviewResult>;
+  /** One expansion of the graph, a topic's page or a belief's neighbourhood (`graphExpandInputSchema`). */
+  graphExpand(caller: Caller, scopeSlug: string, input: unknown): Promise<GraphExpansion>;
   replayCheck(caller: Caller, scopeSlug: string, input?: unknown): Promise<ReplayCheckResult>;
 
   // ---- parameters (read: viewer; set: owner) ----

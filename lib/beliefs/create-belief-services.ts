@@ -3,6 +3,7 @@
  * caller only ever sees `BeliefServiceError` (or, for a bug, the original error, which the boundary logs as a 500).
  */
 import type { BeliefServices, BeliefServicesConfig } from "./belief-services";
+import { graphViewServices } from "./graph-view-services";
 import { identityServices, signInServices } from "./identity-services";
 import { mutationServices } from "./mutation-services";
 import { readServices } from "./read-services";
@@ -37,6 +38,7 @@ export function createBeliefServices(config: BeliefServicesConfig): BeliefServic
     ...scopeServices(kit),
     ...scopeListServices(kit),
     ...embeddingServices(kit),
+    ...graphViewServices(kit),
     ...identityServices(config.db),
     ...signInServices(config.db),
   };

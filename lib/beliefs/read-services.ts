@@ -19,7 +19,9 @@ import {
   getBeliefInputSchema,
   getEvidenceInputSchema,
   getMutationInputSchema,
+  graphExpandInputSchema,
   graphInputSchema,
+  graphOverviewInputSchema,
   listBeliefsInputSchema,
   listMutationsInputSchema,
   recallInputSchema,
@@ -43,6 +45,8 @@ type ReadServices = Pick<
   | "getMutation"
   | "overview"
   | "graph"
+  | "graphOverview"
+  | "graphExpand"
   | "replayCheck"
 >;
 
@@ -189,6 +193,27 @@ export function readServices(kit: ServiceKit): ReadServices {
       const data = await store.exportScope(ctx.view, input.asOf ? { asOf: input.asOf } : {});
       const slice = sliceOfExport(data, input.asOf ? await asOfParams(ctx, data.beliefs, input.asOf) : null);
       return withReferences(ctx, data, slice, input.asOf);
+    },
+
+    async graphOverview(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(graphOverviewInputSchema, rawInput ?? {});
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      const map = await store.graphOverview(ctx.view, { notable: input.notable });
+      return { scope: ctx.scope.slug, beliefs: map.topics.reduce((sum, t) => sum + t.beliefs, 0), ...map };
+    },
+
+    async graphExpand(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(graphExpandInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "read");
+      if (input.belief !== undefined) {
+        const slice = await store.neighbourhood(ctx.view, input.belief, { depth: input.depth, maxNodes: input.maxNodes });
+        return { ...slice, next: null };
+      }
+      // One more than the page tells whether another follows.
+      const found = await store.listBeliefs(ctx.view, { liveOnly: false, topic: input.topic, afterId: input.afterId, limit: input.limit + 1 });
+      const beliefs = found.slice(0, input.limit);
+      const edges = await store.beliefLinks(ctx.view, beliefs.map((b) => b.id));
+      return { beliefs, evidence: [], mutations: [], edges, next: found.length > input.limit ? (beliefs.at(-1)?.id ?? null) : null };
     },
 
     async replayCheck(caller, scopeSlug, rawInput) {

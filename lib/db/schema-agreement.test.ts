@@ -78,7 +78,7 @@ describe.each(TEST_BACKENDS)("schema.prisma agrees with the migrations on $name"
     await location?.cleanup();
   });
 
-  it("parses the nine models and the role enum", () => {
+  it("parses the ten models and the role enum", () => {
     expect(schema.models.map((m) => m.name)).toEqual([
       "User",
       "Account",
@@ -89,6 +89,7 @@ describe.each(TEST_BACKENDS)("schema.prisma agrees with the migrations on $name"
       "Grant",
       "ApiToken",
       "ScopeParams",
+      "GraphView",
     ]);
     expect(schema.enums.get("Role")).toBe("scope_role");
   });
@@ -224,6 +225,8 @@ describe.each(TEST_BACKENDS)("schema.prisma agrees with the migrations on $name"
       data: { userId: user.id, scopeId: scope.id, name: "t", tokenHash: "th", prefix: "cred_x", lastUsedAt: stamp, revokedAt: stamp },
     });
     await db.prisma.scopeParams.create({ data: { scopeId: scope.id, version: 1, params: { cap: 0.65 }, createdById: user.id } });
+    await db.prisma.graphView.create({ data: { scopeId: scope.id, name: "triage", state: { topics: ["a"] }, positions: { b1: [1.5, -2, 1] }, createdById: user.id } });
+    expect(await db.prisma.graphView.findUniqueOrThrow({ where: { scopeId_name: { scopeId: scope.id, name: "triage" } } })).toMatchObject({ state: { topics: ["a"] }, positions: { b1: [1.5, -2, 1] } });
 
     const loaded = await db.prisma.scope.findUniqueOrThrow({
       where: { id: scope.id },

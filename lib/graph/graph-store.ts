@@ -182,6 +182,56 @@ export interface NeighbourhoodOptions {
   asOf?: IsoTime;
 }
 
+/** One topic of the home scope, as the graph's overview (the topic map) draws it. */
+export interface TopicSummary {
+  topic: string;
+  /** Beliefs of the topic, live and ended. */
+  beliefs: number;
+  live: number;
+  /** Highest tension among its live beliefs; 0 when it has none. */
+  maxTension: number;
+  /** Live beliefs with tension ≥ `contestedAt`. */
+  contested: number;
+  /** Latest `updatedAt` among its beliefs. */
+  updatedAt: IsoTime;
+}
+
+/**
+ * Relations between beliefs of two different topics (live belief-to-belief edges of every kind: entries citing a
+ * belief, SUPERSEDES, REFINES, SYNTHESIZES), counted per unordered pair; `from` < `to` in code-unit order.
+ */
+export interface TopicLink {
+  from: string;
+  to: string;
+  relations: number;
+  rebuttals: number;
+}
+
+export interface GraphOverviewOptions {
+  /** Tension from which a live belief counts as contested; default 0.25 (the status rules' threshold). */
+  contestedAt?: number;
+  /** How many contested and how many recently changed beliefs come with the map; default 40, at most 500. */
+  notable?: number;
+}
+
+/** The topic map of the home scope: a few rows per topic, never the scope's beliefs. */
+export interface GraphOverview {
+  /** Ordered by topic (code units). */
+  topics: readonly TopicSummary[];
+  /** Ordered by (from, to). */
+  links: readonly TopicLink[];
+  /** Live beliefs at tension ≥ contestedAt, highest first (ties by id), at most `notable`. */
+  contested: readonly Belief[];
+  /** Beliefs by `updatedAt`, latest first (ties by id), at most `notable`. */
+  recent: readonly Belief[];
+}
+
+/** A belief-to-belief edge with the topics of its two ends (how an expanded topic links to the rest of the map). */
+export interface TopicEdge extends GraphEdge {
+  fromTopic: string;
+  toTopic: string;
+}
+
 /** One scope, whole, as JSON: the CLI's `export` / `import` format. */
 export interface ScopeExport {
   format: "credence.scope-export";
@@ -311,6 +361,18 @@ export interface GraphStore {
    * the start node is missing, hidden or in another scope.
    */
   neighbourhood(view: ScopeView, nodeId: string, options?: NeighbourhoodOptions): Promise<GraphSlice>;
+  /**
+   * The topic map of the home scope (graph overview): per-topic counts and tension, the relations between topics, and
+   * the most contested and most recently changed beliefs; aggregated inside the store, so its cost does not grow with
+   * what is sent. Empty when the home scope is hidden.
+   */
+  graphOverview(view: ScopeView, options?: GraphOverviewOptions): Promise<GraphOverview>;
+  /**
+   * Live belief-to-belief edges (entries citing a belief, SUPERSEDES, REFINES, SYNTHESIZES) with at least one end among
+   * `beliefIds` and both ends home-scope beliefs, each with the topics of its ends; ids missing, hidden or of another
+   * scope contribute nothing. Ordered by (kind, from, to, seq).
+   */
+  beliefLinks(view: ScopeView, beliefIds: readonly string[]): Promise<readonly TopicEdge[]>;
   /** The whole home scope (graph view, export). With asOf: nodes, history and edges up to that time. */
   exportScope(view: ScopeView, options?: LoadOptions): Promise<ScopeExport>;
   /**
@@ -343,6 +405,18 @@ export interface GraphStore {
 // ---------------------------------------------------------------------------------------------------------------
 // Shared helpers (both adapters use them so they behave alike)
 // ---------------------------------------------------------------------------------------------------------------
+
+/** `GraphOverviewOptions` with their defaults, clamped (both adapters read them through this). */
+export function overviewOptions(options: GraphOverviewOptions = {}): { contestedAt: number; notable: number } {
+  const contestedAt = Number.isFinite(options.contestedAt) ? Math.min(1, Math.max(0, options.contestedAt ?? 0.25)) : 0.25;
+  const notable = Number.isFinite(options.notable) ? Math.min(500, Math.max(0, Math.floor(options.notable ?? 40))) : 40;
+  return { contestedAt, notable };
+}
+
+/** Code-unit order, what every ordering in the port's contract means (not the locale's). */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /** Id of the store-made placeholder for raw id `rawId` cited in `scope`: deterministic, one per (scope, rawId). */
 export function placeholderEvidenceId(scope: string, rawId: string): string {

@@ -15,6 +15,8 @@ import * as revisionsRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/revisi
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";
 import * as evidenceRoute from "@/app/api/v1/scopes/[scope]/evidence/route";
 import * as graphRoute from "@/app/api/v1/scopes/[scope]/graph/route";
+import * as graphOverviewRoute from "@/app/api/v1/scopes/[scope]/graph/overview/route";
+import * as graphExpandRoute from "@/app/api/v1/scopes/[scope]/graph/expand/route";
 import * as harvestRoute from "@/app/api/v1/scopes/[scope]/harvest/route";
 import * as ingestRoute from "@/app/api/v1/scopes/[scope]/ingest/route";
 import * as decisionRoute from "@/app/api/v1/scopes/[scope]/mutations/[id]/decision/route";
@@ -47,6 +49,8 @@ export const ROUTE_MODULES: Readonly<Record<string, RouteModule>> = {
   "/api/v1/scopes/{scope}/syntheses": synthesesRoute,
   "/api/v1/scopes/{scope}/syntheses/dismissals": dismissalsRoute,
   "/api/v1/scopes/{scope}/graph": graphRoute,
+  "/api/v1/scopes/{scope}/graph/overview": graphOverviewRoute,
+  "/api/v1/scopes/{scope}/graph/expand": graphExpandRoute,
 };
 
 const OPENAPI_PATH = "/api/v1/openapi.json";

@@ -186,6 +186,36 @@ export const read = {
     RETURN labels(n)[0] AS label, CASE WHEN n:Belief THEN n ${BELIEF_LIGHT} ELSE n {.*} END AS n
     LIMIT 1`,
 
+  /** Per-topic counts for the graph overview. */
+  topicSummaries: `
+    MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible
+    RETURN b.topic AS topic, count(*) AS beliefs, sum(CASE WHEN b.live THEN 1 ELSE 0 END) AS live,
+      coalesce(max(CASE WHEN b.live THEN b.tension END), 0.0) AS maxTension,
+      sum(CASE WHEN b.live AND b.tension >= $contestedAt THEN 1 ELSE 0 END) AS contested, max(b.updatedAt) AS updatedAt`,
+
+  /** Live belief-to-belief relations between two topics, per unordered pair. */
+  topicLinks: `
+    MATCH (a:Belief {ns: $ns, scope: $home})-[r:SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES]->(c:Belief {ns: $ns, scope: $home})
+    WHERE $home IN $visible AND a.topic <> c.topic AND r.dangling IS NULL AND coalesce(r.live, true)
+    WITH CASE WHEN a.topic < c.topic THEN a.topic ELSE c.topic END AS from, CASE WHEN a.topic < c.topic THEN c.topic ELSE a.topic END AS to, type(r) AS kind
+    RETURN from, to, count(*) AS relations, sum(CASE WHEN kind = 'REBUTS' THEN 1 ELSE 0 END) AS rebuttals`,
+
+  contestedBeliefs: `
+    MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible AND b.live AND b.tension >= $contestedAt
+    RETURN b ${BELIEF_LIGHT} AS b, b.tension AS tension ORDER BY tension DESC, b.id LIMIT $limit`,
+
+  recentBeliefs: `
+    MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible
+    RETURN b ${BELIEF_LIGHT} AS b, b.updatedAt AS updatedAt ORDER BY updatedAt DESC, b.id LIMIT $limit`,
+
+  /** Live belief-to-belief edges touching listed home beliefs, with both ends' topics. */
+  beliefLinks: `
+    MATCH (n:Belief {ns: $ns, scope: $home}) WHERE n.id IN $ids AND $home IN $visible
+    MATCH (n)-[r:SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES]-(m:Belief {ns: $ns, scope: $home})
+    WHERE r.dangling IS NULL AND coalesce(r.live, true)
+    RETURN DISTINCT type(r) AS kind, startNode(r).id AS from, endNode(r).id AS to, r {.*} AS r,
+      startNode(r).topic AS fromTopic, endNode(r).topic AS toTopic`,
+
   exportBeliefs: `
     MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR b.createdAt <= $asOf)
     RETURN b ${BELIEF_FULL} AS b`,

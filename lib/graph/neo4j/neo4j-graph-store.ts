@@ -28,8 +28,13 @@ import {
 import { redactUrl } from "@/lib/redact-url";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
+  byCodeUnits,
   candidateStatsOf,
   citationHopsByDepth,
+  overviewOptions,
+  type GraphOverview,
+  type GraphOverviewOptions,
+  type TopicEdge,
   type ApplyOptions,
   type ApplyResult,
   type CandidateSearchOptions,
@@ -423,6 +428,35 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     };
   }
 
+  async function graphOverview(view: ScopeView, options?: GraphOverviewOptions): Promise<GraphOverview> {
+    const { contestedAt, notable } = overviewOptions(options);
+    const base = { ...anchor(view), contestedAt };
+    const num = (v: unknown) => Number(toPlain(v));
+    const topics = (await query(read.topicSummaries, base))
+      .map((r) => ({ topic: String(r.topic), beliefs: num(r.beliefs), live: num(r.live), maxTension: num(r.maxTension), contested: num(r.contested), updatedAt: String(r.updatedAt) }))
+      .sort((a, b) => byCodeUnits(a.topic, b.topic));
+    const links = (await query(read.topicLinks, base))
+      .map((r) => ({ from: String(r.from), to: String(r.to), relations: num(r.relations), rebuttals: num(r.rebuttals) }))
+      .sort((a, b) => byCodeUnits(a.from, b.from) || byCodeUnits(a.to, b.to));
+    // Cypher orders strings by code point; ties and the cut are re-checked here in code units (the port's order).
+    const contested = notable === 0 ? [] : (await query(read.contestedBeliefs, { ...base, limit: limitOf(notable) })).map((r) => beliefFromProps(props(r.b)));
+    const recent = notable === 0 ? [] : (await query(read.recentBeliefs, { ...base, limit: limitOf(notable) })).map((r) => beliefFromProps(props(r.b)));
+    return {
+      topics,
+      links,
+      contested: contested.sort((a, b) => b.tension - a.tension || byCodeUnits(a.id, b.id)),
+      recent: recent.sort((a, b) => byCodeUnits(b.updatedAt, a.updatedAt) || byCodeUnits(a.id, b.id)),
+    };
+  }
+
+  async function beliefLinks(view: ScopeView, beliefIds: readonly string[]): Promise<TopicEdge[]> {
+    if (beliefIds.length === 0) return [];
+    const found = await query(read.beliefLinks, { ...anchor(view), ids: [...new Set(beliefIds)] });
+    return found
+      .map((r) => ({ ...edgeOf(String(r.kind), String(r.from), String(r.to), props(r.r)), fromTopic: String(r.fromTopic), toTopic: String(r.toTopic) }))
+      .sort((a, b) => byCodeUnits(a.kind, b.kind) || byCodeUnits(a.from, b.from) || byCodeUnits(a.to, b.to) || (a.seq ?? 0) - (b.seq ?? 0));
+  }
+
   // ---- the port ----
 
   const store: Neo4jGraphStore = {
@@ -629,6 +663,8 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
 
     neighbourhood,
+    graphOverview,
+    beliefLinks,
 
     async exportScope(view, options?: LoadOptions): Promise<ScopeExport> {
       const asOf = options?.asOf ?? null;

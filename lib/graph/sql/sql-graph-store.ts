@@ -17,6 +17,8 @@ import type {
   CandidateSearchOptions,
   CitationHop,
   GraphEdge,
+  GraphOverview,
+  GraphOverviewOptions,
   GraphSlice,
   GraphStore,
   ImportResult,
@@ -28,7 +30,7 @@ import type {
   ScopeView,
   SystemCitationIndex,
 } from "../graph-store";
-import { candidateStatsOf, citationHopsByDepth } from "../graph-store";
+import { candidateStatsOf, citationHopsByDepth, overviewOptions } from "../graph-store";
 import { mapPgError } from "./pg-errors";
 import { sqlIdempotencyMarks, writeIdempotencyMark } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
@@ -364,6 +366,33 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         mutations: [...mutations.values()],
         edges: [...edges.values()],
       };
+    },
+
+    async graphOverview(view, options?: GraphOverviewOptions): Promise<GraphOverview> {
+      const { contestedAt, notable } = overviewOptions(options);
+      const anchor = [view.homeScopeId, visible(view)];
+      const topics = await run(sql, read.topicSummaries, [...anchor, contestedAt]);
+      const links = await run(sql, read.topicLinks, anchor);
+      const contested = notable === 0 ? [] : await run(sql, read.contestedBeliefs, [...anchor, contestedAt, notable]);
+      const recent = notable === 0 ? [] : await run(sql, read.recentBeliefs, [...anchor, notable]);
+      return { topics, links, contested, recent };
+    },
+
+    async beliefLinks(view, beliefIds) {
+      if (beliefIds.length === 0) return [];
+      const rows = await run(sql, read.beliefLinks, [[...new Set(beliefIds)], view.homeScopeId, visible(view)]);
+      return rows.map((r) => ({
+        kind: r.kind,
+        from: r.from_id,
+        to: r.to_id,
+        beliefId: r.seq > 0 ? r.to_id : null,
+        seq: r.seq > 0 ? r.seq : null,
+        live: r.live,
+        time: r.data.time,
+        changeSet: r.data.changeSet,
+        fromTopic: r.from_topic,
+        toTopic: r.to_topic,
+      }));
     },
 
     async exportScope(view, options: LoadOptions = {}): Promise<ScopeExport> {

@@ -32,7 +32,10 @@ import {
   statement,
   statusCountRow,
   tableNameRow,
+  topicEdgeRow,
   topicFreezeDoc,
+  topicLinkRow,
+  topicSummaryRow,
   versionRow,
 } from "./sql-rows";
 
@@ -181,6 +184,59 @@ export const read = {
      ORDER BY CASE WHEN $8::boolean THEN time END DESC, CASE WHEN $8::boolean THEN id COLLATE "C" END DESC, time, id COLLATE "C"
      LIMIT $9`,
     dataRow(mutationDoc),
+  ),
+
+  /** Per-topic counts for the graph overview. [home, visible, contestedAt] */
+  topicSummaries: statement(
+    "read.topicSummaries",
+    `SELECT topic, count(*)::int AS beliefs, (count(*) FILTER (WHERE live))::int AS live,
+            COALESCE(max(tension) FILTER (WHERE live), 0)::float8 AS "maxTension",
+            (count(*) FILTER (WHERE live AND tension >= $3))::int AS contested,
+            max(data->>'updatedAt') AS "updatedAt"
+     FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[])
+     GROUP BY topic ORDER BY topic COLLATE "C"`,
+    topicSummaryRow,
+  ),
+
+  /** Live belief-to-belief relations between two topics, per unordered pair. [home, visible] */
+  topicLinks: statement(
+    "read.topicLinks",
+    `SELECT LEAST(a.topic COLLATE "C", c.topic COLLATE "C") AS "from", GREATEST(a.topic COLLATE "C", c.topic COLLATE "C") AS "to",
+            count(*)::int AS relations, (count(*) FILTER (WHERE g.kind = 'REBUTS'))::int AS rebuttals
+     FROM graph_beliefs a
+     JOIN graph_edges g ON g.from_id = a.id AND g.live AND g.kind <> 'CONCERNS'
+     JOIN graph_beliefs c ON c.id = g.to_id AND c.scope = $1
+     WHERE a.scope = $1 AND $1 = ANY($2::text[]) AND a.topic <> c.topic
+     GROUP BY 1, 2 ORDER BY 1, 2`,
+    topicLinkRow,
+  ),
+
+  /** The most contested live beliefs. [home, visible, contestedAt, limit] */
+  contestedBeliefs: statement(
+    "read.contestedBeliefs",
+    `SELECT data FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND live AND tension >= $3
+     ORDER BY tension DESC, id COLLATE "C" LIMIT $4`,
+    dataRow(beliefDoc),
+  ),
+
+  /** The most recently changed beliefs. [home, visible, limit] */
+  recentBeliefs: statement(
+    "read.recentBeliefs",
+    `SELECT data FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[])
+     ORDER BY data->>'updatedAt' DESC, id COLLATE "C" LIMIT $3`,
+    dataRow(beliefDoc),
+  ),
+
+  /** Live belief-to-belief edges touching listed home beliefs, with both ends' topics. [ids, home, visible] */
+  beliefLinks: statement(
+    "read.beliefLinks",
+    `SELECT g.kind, g.from_id, g.to_id, g.seq, g.live, g.data, a.topic AS from_topic, c.topic AS to_topic
+     FROM graph_edges g
+     JOIN graph_beliefs a ON a.id = g.from_id AND a.scope = $2
+     JOIN graph_beliefs c ON c.id = g.to_id AND c.scope = $2
+     WHERE (g.from_id = ANY($1::text[]) OR g.to_id = ANY($1::text[])) AND $2 = ANY($3::text[]) AND g.live AND g.kind <> 'CONCERNS'
+     ORDER BY g.kind COLLATE "C", g.from_id COLLATE "C", g.to_id COLLATE "C", g.seq`,
+    topicEdgeRow,
   ),
 
   /** [home, visible] */

@@ -171,6 +171,10 @@ export const beliefEdgeRow = z.object({
 /** Search's slim rows: checked by `candidateStatsOf` (plain checks), not here. */
 export const looseRow = z.record(z.string(), z.unknown());
 
+export const topicSummaryRow = z.object({ topic: z.string(), beliefs: int, live: int, maxTension: z.number(), contested: int, updatedAt: z.string() });
+export const topicLinkRow = z.object({ from: z.string(), to: z.string(), relations: int, rebuttals: int });
+export const topicEdgeRow = graphEdgeRow.extend({ from_topic: z.string(), to_topic: z.string() });
+
 export const idRow = z.object({ id: z.string() });
 export const noRows = z.unknown();
 export const countRow = z.object({ n: int });

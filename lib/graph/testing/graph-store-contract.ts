@@ -896,6 +896,67 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(await store.neighbourhood(v, grantedBelief.id)).toEqual({ beliefs: [], evidence: [], mutations: [], edges: [] });
       });
 
+      it("answers the topic map: counts and tension per topic, live relations between topics, contested and recent beliefs", async () => {
+        const home = uid("s");
+        const hidden = uid("s");
+        const a1 = makeBelief(home, "Alpha one is contested.", { topic: "alpha", tension: 0.6, updatedAt: at(3) });
+        const a2 = makeBelief(home, "Alpha two was retired.", { topic: "alpha", tension: 0.9, status: "retired", updatedAt: at(9) });
+        const b1 = makeBelief(home, "Beta one is mildly contested.", { topic: "beta", tension: 0.3, updatedAt: at(5) });
+        const g1 = makeBelief(home, "Gamma one is settled.", { topic: "gamma", tension: 0, updatedAt: at(1) });
+        const outsider = makeBelief(hidden, "A hidden belief citing alpha.", { topic: "alpha", tension: 0.95 });
+        await store.apply(
+          changeSet({
+            beliefs: [a1, a2, b1, g1].map((belief) => ({ belief, expectedVersion: null })),
+            history: [
+              // a1 is rebutted by b1 (alpha–beta) and supported by g1 through an entry later retracted (not live)
+              {
+                beliefId: a1.id,
+                items: [
+                  unsourcedEntry(1, { sourceId: b1.id, sourceKind: "belief", verified: true, relation: "REBUTS" }),
+                  unsourcedEntry(2, { sourceId: g1.id, sourceKind: "belief", verified: true }),
+                  { type: "retracted", seq: 3, targetSeq: 2, sourceId: g1.id, time: at(2), actor: "a", changeSet: "c" },
+                ],
+              },
+            ],
+            edges: [
+              { kind: "REFINES", from: g1.id, to: a1.id, time: at(1), changeSet: "c" },
+              { kind: "SUPERSEDES", from: a1.id, to: a2.id, time: at(1), changeSet: "c" },
+            ],
+          }),
+        );
+        await store.apply(insertBelief(outsider, [unsourcedEntry(1, { sourceId: a1.id, sourceKind: "belief", verified: true })]));
+
+        const overview = await store.graphOverview(view(home, hidden));
+        expect(overview.topics).toEqual([
+          { topic: "alpha", beliefs: 2, live: 1, maxTension: 0.6, contested: 1, updatedAt: at(9) },
+          { topic: "beta", beliefs: 1, live: 1, maxTension: 0.3, contested: 1, updatedAt: at(5) },
+          { topic: "gamma", beliefs: 1, live: 1, maxTension: 0, contested: 0, updatedAt: at(1) },
+        ]);
+        // Same-topic SUPERSEDES, the retracted entry and the other scope's citation are not relations between topics.
+        expect(overview.links).toEqual([
+          { from: "alpha", to: "beta", relations: 1, rebuttals: 1 },
+          { from: "alpha", to: "gamma", relations: 1, rebuttals: 0 },
+        ]);
+        expect(overview.contested.map((b) => b.id)).toEqual([a1.id, b1.id]);
+        expect(overview.recent.map((b) => b.id)).toEqual([a2.id, b1.id, a1.id, g1.id]);
+        expect((await store.graphOverview(view(home), { contestedAt: 0.5, notable: 1 })).contested.map((b) => b.id)).toEqual([a1.id]);
+        expect((await store.graphOverview(view(home), { notable: 2 })).recent.map((b) => b.id)).toEqual([a2.id, b1.id]);
+        expect(await store.graphOverview({ homeScopeId: home, visibleScopeIds: [hidden] })).toEqual({ topics: [], links: [], contested: [], recent: [] });
+
+        const links = await store.beliefLinks(view(home, hidden), [b1.id]);
+        expect(links).toEqual([
+          expect.objectContaining({ kind: "REBUTS", from: b1.id, to: a1.id, beliefId: a1.id, seq: 1, live: true, fromTopic: "beta", toTopic: "alpha" }),
+        ]);
+        const around = await store.beliefLinks(view(home), [a1.id, uid("none"), outsider.id]);
+        expect(around.map((e) => `${e.kind}:${e.from === a1.id ? "a1" : e.from === g1.id ? "g1" : "b1"}>${e.to === a1.id ? "a1" : "a2"}:${e.fromTopic}>${e.toTopic}`)).toEqual([
+          "REBUTS:b1>a1:beta>alpha",
+          "REFINES:g1>a1:gamma>alpha",
+          "SUPERSEDES:a1>a2:alpha>alpha",
+        ]);
+        expect(await store.beliefLinks({ homeScopeId: home, visibleScopeIds: [hidden] }, [a1.id])).toEqual([]);
+        expect(await store.beliefLinks(view(hidden, home), [outsider.id])).toEqual([]);
+      });
+
       it("stores unresolved citations against one in-scope placeholder per raw id", async () => {
         const a = uid("s");
         const b = uid("s");

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Caller } from "@/lib/access/principal";
-import { parseServiceInput } from "./belief-service-error";
+import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { ServiceKit } from "./service-kit";
 
 /** At most this many positions per view (a drawn graph, never a whole scope of 20 000). */

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { selectAssessor } from "@/lib/assess/select-assessor";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import type { AssessedRelation, Assessor, ReasoningType } from "@/lib/engine/assessor";
+import type { AssessedRelation, Assessor, DecidedRelation, ReasoningType } from "@/lib/engine/assessor";
 import type { Embedder } from "@/lib/engine/embedder";
 import { resolveParams } from "@/lib/engine/params";
 import { SemanticMatcher, withSemanticSimilarity } from "@/lib/retrieval/semantic-matcher";
@@ -23,13 +23,11 @@ import { withVectorCache } from "@/lib/retrieval/vector-cache";
 export const READ_KINDS = ["relations", "restatements", "messages"] as const;
 export type ReadKind = (typeof READ_KINDS)[number];
 
-/** A relation reading, with UNDECIDED when the reader is not sure enough to commit. */
-export type ReadRelation = AssessedRelation | "UNDECIDED";
 
 export interface Reader {
   /** The stamp of the reader that answered (the assessor's name). */
   readonly name: string;
-  relation(belief: string, evidence: string): Promise<{ relation: ReadRelation; confidence: number; guess?: AssessedRelation }>;
+  relation(belief: string, evidence: string): Promise<{ relation: AssessedRelation; confidence: number; guess?: DecidedRelation }>;
   restatement(a: string, b: string): Promise<{ same: boolean; score: number }>;
   message(text: string): Promise<{ manipulative: boolean; reasoningType: ReasoningType }>;
 }
@@ -45,9 +43,7 @@ export function readerOf(assessor: Assessor, embedder: Embedder | null): Reader 
     name: assessor.name,
     async relation(belief, evidence) {
       const r = await assessor.assessRelation(evidence, { id: "belief", text: belief });
-      const read = r as typeof r & { confidence?: number; guess?: AssessedRelation };
-      const relation = r.relation as ReadRelation;
-      return { relation, confidence: read.confidence ?? r.strength, ...(read.guess !== undefined ? { guess: read.guess } : {}) };
+      return { relation: r.relation, confidence: r.confidence, ...(r.guess !== undefined ? { guess: r.guess } : {}) };
     },
     async restatement(a, b) {
       const score = await measured.similarity(a, b);

@@ -14,7 +14,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { FLOORS, loadSet, PUBLIC_SETS, publicDir, type RelationRow, teamSets } from "@/lib/assess/eval/eval-sets";
-import { type BinaryFigures, formatBinary, formatCurve, formatRelationFigures, messageFigures, readRelations, type RelationFigures, relationFigures, restatementFigures } from "./score-reading";
+import { type BinaryFigures, formatBinary, formatCurve, formatRelationFigures, messageFigures, readRelations, type RelationFigures, relationFigures, restatementFigures } from "@/lib/assess/eval/score-reading";
 import { composeReader } from "@/lib/beliefs/batch-read";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");

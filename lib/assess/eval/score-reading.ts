@@ -10,16 +10,24 @@
  * - the confusion matrix (gold × read), and the risk–coverage curve: the same figures had the reader committed to its
  *   best guess at each confidence threshold.
  */
-import type { ReadRelation, Reader } from "@/lib/beliefs/batch-read";
-import type { AssessedRelation } from "@/lib/engine/assessor";
-import type { GoldRelation, MessageRow, RelationRow, RestatementRow } from "@/lib/assess/eval/eval-sets";
+import type { AssessedRelation, DecidedRelation } from "@/lib/engine/assessor";
+import type { GoldRelation, MessageRow, RelationRow, RestatementRow } from "./eval-sets";
+
+type ReadRelation = AssessedRelation;
+
+/** What the scoring needs of a reader (the batch reader's `Reader`, lib/beliefs/batch-read, has this shape). */
+export interface Reader {
+  relation(belief: string, evidence: string): Promise<{ relation: AssessedRelation; confidence: number; guess?: DecidedRelation }>;
+  restatement(a: string, b: string): Promise<{ same: boolean }>;
+  message(text: string): Promise<{ manipulative: boolean }>;
+}
 
 export interface RelationReading {
   row: RelationRow;
   relation: ReadRelation;
   confidence: number;
   /** The committed reading, or the best guess when UNDECIDED. */
-  guess: AssessedRelation;
+  guess: DecidedRelation;
 }
 
 export const READ_LABELS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED", "UNDECIDED"] as const;

@@ -7,7 +7,7 @@
  * without bge's query prefix. docs/bench-history.md "A stronger local model?" has the figures.
  *
  * The restatement and relation estimators run with bge when this file is preloaded with `COMPARE_EMBEDDER=bge`
- * (`COMPARE_EMBEDDER=bge npx tsx --import ./research/compare-embedders.ts research/measure-restatement.ts`): it then
+ * (`COMPARE_EMBEDDER=bge npx tsx --import ./research/compare-embedders.ts research/measure-public-restatement.ts`): it then
  * replaces the process's embedder before the script asks for it.
  */
 import { statSync } from "node:fs";

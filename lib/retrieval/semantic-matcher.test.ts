@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingModel } from "@/lib/engine";
-import { OTHER_PREDICATE_CEILING, restatementScore, structuralMismatch } from "@/lib/reading/restatement";
+import { restatementScore } from "@/lib/reading/restatement";
 import { SemanticMatcher } from "./semantic-matcher";
 
 const MODEL: EmbeddingModel = { name: "table", version: "1", dimensions: 3 };
@@ -16,48 +16,22 @@ function tableEmbedder(table: Record<string, Float32Array>) {
 }
 
 const A = "The ferry carries bicycles free of charge.";
-const B = "The ferry was built in a Norwegian yard.";
+const B = "Bicycles ride the ferry at no charge.";
 
-describe("SemanticMatcher.similarity reads subject and predicate apart", () => {
-  it("keeps two claims about one subject with unrelated predicates at 'same subject', not 'restates'", async () => {
-    expect(structuralMismatch(A, B)).toBeNull();
-    const { embedder } = tableEmbedder({
-      [A]: unit(1, 0, 0),
-      [B]: unit(0.9, Math.sqrt(1 - 0.81), 0),
-      "The ferry": unit(1, 0, 0),
-      "carries bicycles free of charge": unit(1, 0, 0),
-      "was built in a Norwegian yard": unit(0, 1, 0),
-    });
-    expect(await new SemanticMatcher(embedder).similarity(A, B)).toBe(OTHER_PREDICATE_CEILING);
+describe("SemanticMatcher.similarity is the restatement score of its reading", () => {
+  it("reads the two whole texts once and scores them with restatementScore", async () => {
+    const { embedder, calls } = tableEmbedder({ [A]: unit(1, 0, 0), [B]: unit(0.9, Math.sqrt(1 - 0.81), 0) });
+    const matcher = new SemanticMatcher(embedder);
+    const reading = await matcher.reading(A, B);
+    expect(reading.cosine).toBeCloseTo(0.9, 6);
+    expect(await matcher.similarity(A, B)).toBe(restatementScore(reading));
+    expect(calls.flat().sort()).toEqual([A, B].sort());
   });
 
-  it("leaves the whole-sentence reading when the predicates are alike", async () => {
-    const { embedder } = tableEmbedder({
-      [A]: unit(1, 0, 0),
-      [B]: unit(0.9, Math.sqrt(1 - 0.81), 0),
-      "The ferry": unit(1, 0, 0),
-      "carries bicycles free of charge": unit(1, 0, 0),
-      "was built in a Norwegian yard": unit(1, 0.1, 0),
-    });
-    expect(await new SemanticMatcher(embedder).similarity(A, B)).toBeGreaterThanOrEqual(0.9);
-  });
-
-  it("embeds the parts only when the answer could change (a pair already below the ceiling is left alone)", async () => {
-    const { embedder, calls } = tableEmbedder({ [A]: unit(1, 0, 0), [B]: unit(0.5, Math.sqrt(0.75), 0) });
-    expect(await new SemanticMatcher(embedder).similarity(A, B)).toBeLessThan(OTHER_PREDICATE_CEILING);
-    expect(calls.flat()).not.toContain("The ferry");
-  });
-});
-
-describe("SemanticMatcher.similarity is the score of its reading", () => {
-  it("gives the same number as restatementScore over the full reading, embedding less", async () => {
-    const { embedder, calls } = tableEmbedder({ [A]: unit(1, 0, 0), [B]: unit(0.5, Math.sqrt(0.75), 0) });
-    const lazy = new SemanticMatcher(embedder);
-    const similarity = await lazy.similarity(A, B);
-    const lazyCalls = calls.flat().length;
-    const full = await new SemanticMatcher(embedder).reading(A, B);
-    expect(similarity).toBe(restatementScore(full));
-    expect(full.parts).toBeDefined();
-    expect(calls.flat().length - lazyCalls).toBeGreaterThan(lazyCalls);
+  it("gives the cosines of a query to each item's whole text or best clause", async () => {
+    const C = "Lunch is served at noon; the cafe closes at three.";
+    const { embedder } = tableEmbedder({ q: unit(1, 0, 0), [C]: unit(0, 1, 0), "Lunch is served at noon": unit(0, 1, 0), "the cafe closes at three": unit(1, 0, 0) });
+    const cosines = await new SemanticMatcher(embedder).cosines("q", [{ id: "c", text: C }]);
+    expect(cosines.get("c")).toBeCloseTo(1, 6);
   });
 });

@@ -2,7 +2,7 @@
  * Meaning-based comparison for the services: sentence vectors from the `Embedder` port (cached per text, embedded in
  * batches), turned into the two measures the engine consumes through its inputs and ports:
  *
- * * `similarity(a, b)`: restatement similarity ∈ [0, 1] (./restatement), the measure behind ingest's twin check,
+ * * `similarity(a, b)`: restatement similarity ∈ [0, 1] (lib/reading/restatement), the measure behind ingest's twin check,
  *   topic assignment, the mutation protocol's merge / supersede / coexist and conflict check (`twinSimilarity`,
  *   `topicSimilarity`, `conflictMinSimilarity`, `relatedSimilarity`): `withSemanticSimilarity` puts it in place of
  *   the Assessor's own `similarity`, so every engine step uses this one measure.
@@ -12,8 +12,7 @@
  * The engine stays pure: everything here runs in the services and hands numbers in.
  */
 import type { Assessor, Embedder } from "@/lib/engine";
-import { beliefParts } from "@/lib/reading/parse/belief-parts";
-import { clausesOf, denegate, type DenegatedVectors, dot, NEGATED_ON_ONE_SIDE, OTHER_PREDICATE_CEILING, type RestatementReading, restatementReading, restatementScore, sharedFrame, type StatementVectors, structuralMismatch } from "@/lib/reading/restatement";
+import { clausesOf, dot, type RestatementReading, restatementPairs, restatementReading, restatementScore } from "@/lib/reading/restatement";
 import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
@@ -36,57 +35,32 @@ export class SemanticMatcher {
     this.cached.cache.set(this.embedder.model, text, vector);
   }
 
-  /** The statements' vectors (whole text and clauses), embedding everything missing in one call. */
-  async statements(texts: readonly string[]): Promise<StatementVectors[]> {
+  /** The whole text and clause vectors of each statement, embedding everything missing in one call. */
+  private async statements(texts: readonly string[]): Promise<{ whole: Float32Array; clauses: Float32Array[] }[]> {
     const clauses = texts.map((t) => clausesOf(t));
     await this.vectors([...texts, ...clauses.flat()]);
-    const all = await Promise.all(texts.map(async (text, i) => ({ text, whole: (await this.vectors([text]))[0] as Float32Array, clauses: await this.vectors(clauses[i] ?? []) })));
-    return all;
+    return Promise.all(texts.map(async (text, i) => ({ whole: (await this.vectors([text]))[0] as Float32Array, clauses: await this.vectors(clauses[i] ?? []) })));
   }
 
-  /** Restatement similarity ∈ [0, 1] of two statements (./restatement): `restatementScore` of a lazy `reading`. */
+  /** Restatement similarity ∈ [0, 1] of two statements (lib/reading/restatement `restatementScore`). */
   async similarity(a: string, b: string): Promise<number> {
-    return restatementScore(await this.read(a, b, true));
+    return restatementScore(await this.reading(a, b));
   }
 
   /**
-   * Every signal `similarity` weighs, read apart (`RestatementReading`), for refitting its limits offline
-   * (research/measure-restatement.ts); embeds the optional parts whenever they apply, so it costs more than `similarity`.
+   * The reading `similarity` scores (lib/reading/restatement `RestatementReading`): of the whole statements, or of
+   * the clause and statement that score best (`restatementPairs`).
    */
-  reading(a: string, b: string): Promise<RestatementReading> {
-    return this.read(a, b, false);
-  }
-
-  /**
-   * The reading of two statements. `lazy` (what `similarity` reads): the subject / predicate split is embedded only
-   * when it can change the score under the shipped limits; everything else is read whenever it applies.
-   */
-  private async read(a: string, b: string, lazy: boolean): Promise<RestatementReading> {
-    const [va, vb] = (await this.statements([a, b])) as [StatementVectors, StatementVectors];
-    const mismatch = structuralMismatch(a, b);
-    // A one-sided negation is weighed by what the sentence would say without it: one more embedding, only then.
-    let denegated: DenegatedVectors | undefined;
-    if (mismatch === NEGATED_ON_ONE_SIDE) {
-      const [da, db] = [denegate(a), denegate(b)];
-      const vectors = await this.vectors([da, db]);
-      denegated = { a: da !== a ? vectors[0] : undefined, b: db !== b ? vectors[1] : undefined };
+  async reading(a: string, b: string): Promise<RestatementReading> {
+    const pairs = restatementPairs(a, b);
+    await this.vectors(pairs.flat());
+    let best: RestatementReading | null = null;
+    for (const [x, y] of pairs) {
+      const [vx, vy] = (await this.vectors([x, y])) as [Float32Array, Float32Array];
+      const r = restatementReading(x, y, vx, vy);
+      if (best === null || restatementScore(r) > restatementScore(best)) best = r;
     }
-    // Two statements in one frame are judged by the parts they do not share: two more embeddings, only then.
-    let frameRest: number | undefined;
-    const frame = mismatch === null ? sharedFrame(a, b) : null;
-    if (frame) {
-      const [ra, rb] = await this.vectors(frame);
-      frameRest = dot(ra as Float32Array, rb as Float32Array);
-    }
-    const reading = restatementReading(va, vb, denegated, mismatch, frameRest);
-    // Subject and predicate read apart (two to four more embeddings): they only cap the score at
-    // OTHER_PREDICATE_CEILING, so `similarity` skips them when it is already there or below (or the texts are identical).
-    if (mismatch !== null || (lazy && (reading.identical || restatementScore(reading) <= OTHER_PREDICATE_CEILING))) return reading;
-    const [pa, pb] = [beliefParts(a), beliefParts(b)];
-    if (!pa || !pb) return reading;
-    const [sa, qa, sb, qb] = await this.vectors([pa.subject, pa.predicate, pb.subject, pb.predicate]);
-    const parts = { subject: dot(sa as Float32Array, sb as Float32Array), predicate: dot(qa as Float32Array, qb as Float32Array) };
-    return restatementReading(va, vb, denegated, mismatch, frameRest, parts);
+    return best as RestatementReading;
   }
 
   /**
@@ -98,7 +72,7 @@ export class SemanticMatcher {
     const statements = await this.statements(items.map((i) => i.text));
     const out = new Map<string, number>();
     items.forEach((item, i) => {
-      const s = statements[i] as StatementVectors;
+      const s = statements[i] as { whole: Float32Array; clauses: Float32Array[] };
       let best = dot(q as Float32Array, s.whole);
       for (const c of s.clauses) best = Math.max(best, dot(q as Float32Array, c));
       out.set(item.id, Math.max(out.get(item.id) ?? -1, best));

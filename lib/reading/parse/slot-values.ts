@@ -8,8 +8,6 @@
 import { isContentWord, stemWord, tokenize } from "./tokenize";
 import {
   ARTICLE_ONE,
-  boundSide,
-  AMOUNT_BOUND_PHRASES,
   CALENDAR_MINUTES,
   COUNT_ADVERBS,
   DAY_PART_ALT,
@@ -22,7 +20,6 @@ import {
   MULTIPLIER_WORDS,
   NUMBER_LIKE_WORDS,
   numberFromWord,
-  phraseAlternation,
   season,
   SEASON_ALT,
   unitOf,
@@ -292,31 +289,6 @@ export function slotValues(text: string): Set<string> {
 }
 
 /** Phrases that bound the number after them from above or from below (./value-vocabulary, longest first). */
-const BOUND = new RegExp(`\\b(${phraseAlternation(AMOUNT_BOUND_PHRASES)})\\s+([a-z0-9.,-]+)`, "g");
-
-/** The numbers a statement bounds, each with its direction ("no more than ten" → 10 ≤, "at least ten" → 10 ≥). */
-function boundsOf(text: string): Map<number, "upper" | "lower"> {
-  const lower = numeralize(text.toLowerCase().replace(/[’]/g, "'").split(/\s+/)).join(" ");
-  const out = new Map<number, "upper" | "lower">();
-  for (const m of lower.matchAll(BOUND)) {
-    const n = numberOf((m[2] as string).replace(/[.,]+$/, ""));
-    const side = boundSide(m[1] as string);
-    if (n !== null && side !== undefined) out.set(n, side);
-  }
-  return out;
-}
-
-/**
- * The number both statements bound in opposite directions ("no more than ten may ride" vs "at least ten must ride"),
- * or null: the same value, a different claim.
- */
-export function boundClash(a: string, b: string): number | null {
-  const ba = boundsOf(a);
-  const bb = boundsOf(b);
-  for (const [n, dir] of ba) if (bb.has(n) && bb.get(n) !== dir) return n;
-  return null;
-}
-
 /** A time of day matches a bare hour on the other side ("at 1 am" = "at one"). */
 export function matchesAny(value: string, others: ReadonlySet<string>): boolean {
   if (others.has(value)) return true;
@@ -331,16 +303,6 @@ export function matchesAny(value: string, others: ReadonlySet<string>): boolean 
     return Number.isInteger(n) && n >= 0 && n <= 24 && [...others].some((o) => o.startsWith("t") && matchesAny(o, new Set([value])));
   }
   return false;
-}
-
-/** True when both texts pin values and each pins one the other does not (a value conflict, not an omission). */
-export function slotClash(a: string, b: string): boolean {
-  const va = slotValues(a);
-  const vb = slotValues(b);
-  if (va.size === 0 || vb.size === 0) return false;
-  const onlyA = [...va].some((v) => !matchesAny(v, vb));
-  const onlyB = [...vb].some((v) => !matchesAny(v, va));
-  return onlyA && onlyB;
 }
 
 const NAMED_VALUE = new RegExp(`^(?:${WEEKDAY_ALT})$`);

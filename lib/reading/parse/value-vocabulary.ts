@@ -2,9 +2,9 @@
  * The one vocabulary of values that the readers of quantities share: number words and fractions, bound phrases,
  * units (time, money with ISO codes, SI and imperial measures, data sizes, shares, temperature, power, energy),
  * weekday, month, season and part-of-day names, calendar lengths and the tolerance between calendar lengths.
- * `numeric-cues` (quantities with a dimension and a bound), `slot-values` (coded slot values) and
- * `lib/reading/signals/restatement-cues` read values with these tables and nothing of their own, so "£20", "20 pounds"
- * and "GBP 20" are one amount everywhere, and a month is one length. Pure data and small lookups; topic-free.
+ * `numeric-cues` (quantities with a dimension and a bound) and `slot-values` (coded slot values) read values with
+ * these tables and nothing of their own, so "£20", "20 pounds" and "GBP 20" are one amount everywhere, and a month is
+ * one length. Pure data and small lookups; topic-free.
  */
 import { stemWord } from "./tokenize";
 
@@ -104,12 +104,6 @@ export const AMOUNT_BOUND_PHRASES: readonly string[] = [...UPPER_BOUND_PHRASES, 
 export const UPPER_TIME_BOUND_PHRASES: readonly string[] = ["no later than", "not later than", "before", "by", "until", "till"];
 export const LOWER_TIME_BOUND_PHRASES: readonly string[] = ["no earlier than", "not earlier than", "after", "past"];
 
-/** Words after a number that bound it ("ten or more" ≥ 10, "five or fewer" ≤ 5): the word after "or". */
-export const TRAILING_BOUND_WORDS: Readonly<Record<string, "upper" | "lower">> = {
-  more: "lower", over: "lower", above: "lower", higher: "lower", greater: "lower", longer: "lower",
-  fewer: "upper", less: "upper", under: "upper", below: "upper", lower: "upper", shorter: "upper",
-};
-
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
 
 /** Phrases as one alternation for a regular expression, longest first ("no more than" before "more than"). */
@@ -151,7 +145,7 @@ export const CALENDAR_DAYS: Readonly<Record<string, number>> = {
  * Calendar lengths are said loosely: a count of weeks stands for months at four weeks a month ("six weeks" / "a month
  * and a half", "twelve weeks" / "three months"). Two readers compare calendar lengths, with two needs:
  *
- * - a restatement takes two coded lengths this close as ONE value (lib/reading/signals/restatement-cues), so the tolerance
+ * - two coded lengths this close are ONE value (CALENDAR_SAME_TOLERANCE), so the tolerance
  *   must cover weeks said as months (six weeks / 45 days: 6.7 %) and still keep neighbouring months apart up to a year
  *   ("eleven months" / "a year": 8.3 %) and seven weeks from a month and a half (8.2 %): it sits between;
  * - a relation takes a measured value this close to a calendar length (a week or more, or a frequency) as NO

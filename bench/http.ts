@@ -41,6 +41,8 @@ const SEED = Number(flag("seed", "2000"));
 const STAGE_RUNS = Number(flag("stage-runs", "60"));
 const PARTS = flag("parts", "stages,http").split(",");
 const ROOT = path.resolve(flag("root", process.cwd()));
+/** An entry point of the checkout in `--root`: `bin/NAME`, or `scripts/NAME` in a checkout that keeps them there (a baseline). */
+const entryPoint = (name: string) => (existsSync(path.join(ROOT, "bin", name)) ? path.join("bin", name) : path.join("scripts", name));
 /** `--trace`: print every statement of one assimilation (after the warm-up), by stage. */
 const TRACE = args.includes("--trace");
 
@@ -381,7 +383,7 @@ function groupCpuSeconds(pgid: number | undefined): number | null {
 
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "bin", "serve.ts"), "--port", String(port)], {
+  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, entryPoint("serve.ts")), "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -491,9 +493,9 @@ async function httpBackend(backend: Backend): Promise<string[]> {
   try {
     const email = `bench-${process.pid}@example.test`;
     const slug = `bench-${backend}-${process.pid}`;
-    await runTsxIn(ROOT, "bin/cli.ts", ["user", "create", "--email", email, "--password", "bench-password-1"], env);
-    await runTsxIn(ROOT, "bin/cli.ts", ["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email], env);
-    const token = (await runTsxIn(ROOT, "bin/cli.ts", ["token", "create", "--email", email], env)).split("\n").pop() ?? "";
+    await runTsxIn(ROOT, entryPoint("cli.ts"), ["user", "create", "--email", email, "--password", "bench-password-1"], env);
+    await runTsxIn(ROOT, entryPoint("cli.ts"), ["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email], env);
+    const token = (await runTsxIn(ROOT, entryPoint("cli.ts"), ["token", "create", "--email", email], env)).split("\n").pop() ?? "";
     const target = { baseUrl: server.baseUrl, token, slug };
     // Seed through the API (assimilate at concurrency 8) so every backend holds the same kind of scope.
     const seedFn = opRequest(target, "assimilate");

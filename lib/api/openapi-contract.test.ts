@@ -10,6 +10,8 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ScenarioOptions, ScenarioReport } from "@/tools/api-client/scenario-types";
+import { defaultParams, emptyChangeSet, undecidedItem, writeBelief } from "@/lib/engine";
+import { getGraphStore } from "@/lib/graph/select-graph-store";
 import { API_OPERATIONS, openApiDocument } from "./openapi";
 import { openApiHarness, type ApiHarness } from "./testing/api-harness";
 import { matchRoute, startRouteServer, type RouteServer } from "./testing/route-server";
@@ -120,6 +122,20 @@ describe("the OpenAPI document as the API's contract", () => {
     await recordingFetch(`${base}/syntheses`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify({ beliefIds: [report.beliefs.deployMain, report.beliefs.deployRelease] }) });
     await recordingFetch(`${base}/syntheses/dismissals`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify({ beliefIds: ["a", "b", "c"] }) });
     await recordingFetch(`${base}/evidence`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: "{not json" });
+    // An undecided reading on a belief (what an ingest the reader cannot decide leaves), listed and decided over HTTP.
+    const scopeId = (await h.db.prisma.scope.findUniqueOrThrow({ where: { slug: h.scopes.home } })).id;
+    const store = await getGraphStore();
+    const record = await store.loadBelief({ homeScopeId: scopeId, visibleScopeIds: [scopeId] }, report.beliefs.deployMain ?? "");
+    if (!record) throw new Error("the scenarios' deploy belief is missing");
+    const now = new Date().toISOString();
+    const reading = undecidedItem({ sourceId: record.history.find((i) => i.type === "entry")?.sourceId ?? "x", sourceKind: "evidence", guess: "REBUTS", confidence: 0.4, weight: 0.6, tier: "observation", verified: true, effectiveTier: "observation", ess: 0.8, reasoning: "unclear", assessor: "test", time: now, actor: "test", changeSet: "cs-undecided" });
+    const written = writeBelief(record, [reading], defaultParams, now, false);
+    await store.apply({ ...emptyChangeSet("cs-undecided", "test", now), beliefs: [written.upsert], history: [written.append], entryOutputs: written.outputs });
+    await recordingFetch(`${base}/readings`, { headers: viewer });
+    const decision = { decision: "UNRELATED", reason: "not about the branch" };
+    const seq = written.append.items[0]?.seq ?? 0;
+    await recordingFetch(`${base}/beliefs/${report.beliefs.deployMain}/readings/${seq}/decision`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify(decision) });
+    await recordingFetch(`${base}/beliefs/${report.beliefs.deployMain}/readings/${seq}/decision`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify(decision) });
 
     const doc = openApiDocument();
     const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   assimilateInputSchema,
+  decideReadingInputSchema,
   harvestInputSchema,
   liftFreezeInputSchema,
   proposeMutationInputSchema,
@@ -18,6 +19,7 @@ import {
   ingestBodySchema,
   listBeliefsQuerySchema,
   listMutationsQuerySchema,
+  listReadingsQuerySchema,
   queryParameters,
   recallQuerySchema,
   retrieveQuerySchema,
@@ -26,6 +28,8 @@ import {
 import {
   assimilateResponseSchema,
   beliefDetailResponseSchema,
+  decideReadingResponseSchema,
+  readingQueueResponseSchema,
   beliefListResponseSchema,
   dismissedResponseSchema,
   freezeResponseSchema,
@@ -83,6 +87,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { operationId: "listBeliefs", method: "get", path: `${scoped}/beliefs`, summary: "With q: beliefs ranked by relevance × credence; without: the scope's beliefs", status: 200, response: beliefListResponseSchema, query: retrieveQuerySchema.partial().extend(listBeliefsQuerySchema.shape), errors: READ },
   { operationId: "getBelief", method: "get", path: `${scoped}/beliefs/{id}`, summary: "A belief with its full history", status: 200, response: beliefDetailResponseSchema, query: beliefDetailQuerySchema, pathParams: idParam("The belief id."), errors: READ },
   { operationId: "reviseEntry", method: "post", path: `${scoped}/beliefs/{id}/revisions`, summary: "Correct an earlier entry's weight or relation", status: 200, response: reviseResponseSchema, body: { schema: reviseEntryInputSchema, omit: ["beliefId"] }, pathParams: idParam("The belief id."), errors: WRITE },
+  { operationId: "listReadings", method: "get", path: `${scoped}/readings`, summary: "Open undecided readings and possible duplicates, oldest first; they move nothing until decided", status: 200, response: readingQueueResponseSchema, query: listReadingsQuerySchema, errors: READ },
+  { operationId: "decideReading", method: "post", path: `${scoped}/beliefs/{id}/readings/{seq}/decision`, summary: "Decide an undecided reading (SUPPORTS, REBUTS, CONTEXTUALIZES or UNRELATED) or a possible duplicate (DUPLICATE or DISTINCT)", status: 200, response: decideReadingResponseSchema, body: { schema: decideReadingInputSchema, omit: ["beliefId", "seq"] }, pathParams: [...idParam("The belief id."), { name: "seq", description: "The seq of the undecided reading or possible duplicate in the belief's history." }], errors: WRITE },
   { operationId: "replayBelief", method: "get", path: `${scoped}/beliefs/{id}/replay`, summary: "Stored state vs replay of the history", status: 200, response: replayResponseSchema, pathParams: idParam("The belief id."), errors: READ },
   { operationId: "recall", method: "get", path: `${scoped}/recall`, summary: "Settled answer or contested briefing", status: 200, response: recallResponseSchema, query: recallQuerySchema, errors: READ },
   { operationId: "proposeMutation", method: "post", path: `${scoped}/mutations`, summary: "Propose a mutation", status: 201, response: mutationResultResponseSchema, body: { schema: proposeMutationInputSchema }, errors: WRITE },

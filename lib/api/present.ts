@@ -19,6 +19,8 @@ import type {
   RetrievedBelief,
   ReviseEntryResult,
   SynthesisCandidate,
+  DecideReadingResult,
+  ReadingQueue,
 } from "@/lib/beliefs/belief-services";
 import type { Belief, History, MutationRecord, TopicFreeze } from "@/lib/engine";
 import type { RecallAnswer } from "@/lib/engine/recall";
@@ -26,6 +28,8 @@ import type { GraphElements } from "@/lib/graph/cytoscape-elements";
 import {
   assimilateResponseSchema,
   beliefDetailResponseSchema,
+  decideReadingResponseSchema,
+  readingQueueResponseSchema,
   beliefListResponseSchema,
   beliefResponseSchema,
   beliefWithHistoryResponseSchema,
@@ -109,6 +113,8 @@ export function presentIngest(result: IngestResult) {
       claims: result.claims,
       changes: { created: changed(true), revised: changed(false), contracted: result.contractions },
       relations: result.relations,
+      undecided: result.undecided,
+      possibleDuplicates: result.possibleDuplicates,
       disagreements: result.disagreements,
       changeSetId: result.changeSetId,
     },
@@ -134,6 +140,14 @@ export function presentRevise(result: ReviseEntryResult) {
   return present(reviseResponseSchema, { ...result, belief: { ...result.belief, history: result.history } }, "ReviseEntryResult");
 }
 
+export function presentReadingQueue(queue: ReadingQueue) {
+  return present(readingQueueResponseSchema, queue, "ReadingQueue");
+}
+
+export function presentDecideReading(result: DecideReadingResult) {
+  return present(decideReadingResponseSchema, { ...result, belief: { ...result.belief, history: result.history } }, "DecideReadingResult");
+}
+
 export function presentBeliefList(beliefs: readonly Belief[]) {
   return present(beliefListResponseSchema, { beliefs }, "BeliefList");
 }
@@ -153,6 +167,7 @@ export function presentBeliefDetail(detail: BeliefDetail) {
       supersedes: detail.supersedes,
       supersededBy: detail.supersededBy,
       asOf: detail.asOf,
+      openReadings: detail.openReadings,
     },
     "BeliefDetail",
   );

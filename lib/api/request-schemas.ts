@@ -11,6 +11,7 @@ import {
   graphOverviewInputSchema,
   ingestInputSchema,
   listBeliefsInputSchema,
+  listReadingsInputSchema,
   listMutationsInputSchema,
   recallInputSchema,
   retrieveInputSchema,
@@ -44,6 +45,9 @@ export const retrieveQuerySchema = retrieveInputSchema;
 /** `GET …/beliefs` without `q`: the listing (the service's own schema). */
 export const listBeliefsQuerySchema = listBeliefsInputSchema;
 export const recallQuerySchema = recallInputSchema;
+
+/** `GET …/readings`: at most `limit` open readings (the service's own schema). */
+export const listReadingsQuerySchema = listReadingsInputSchema;
 
 /** `GET …/mutations`: `status` (comma-separated or repeated) is the service's `statuses`. */
 export const listMutationsQuerySchema = z

@@ -5,7 +5,7 @@
  * documented. Registered names (`RESPONSE_REGISTRY`) become `#/components/schemas/<id>`.
  */
 import { z } from "zod";
-import { BELIEF_STATUSES, EDGE_KINDS, REASONING_TYPES, RELATIONS } from "@/lib/engine";
+import { BELIEF_STATUSES, EDGE_KINDS, REASONING_TYPES, RELATIONS, possibleDuplicateEventSchema, undecidedEventSchema } from "@/lib/engine";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
 import { ROLES } from "@/lib/access/roles";
 
@@ -25,6 +25,22 @@ export const historyItemResponseSchema = named("HistoryItem", historyItemSchema,
 export const evidenceEntryResponseSchema = named("EvidenceEntry", historyItemSchema.options[0], "An evidence entry (`type: \"entry\"`) as stored.");
 
 export const beliefResponseSchema = named("Belief", z.object(beliefSchema.shape), "A belief's stored state (without its history).");
+export const undecidedReadingResponseSchema = named(
+  "UndecidedReading",
+  undecidedEventSchema,
+  "Evidence the reader could not read with enough confidence (`type: \"undecided\"`): linked to the belief with no weight until decided.",
+);
+export const possibleDuplicateResponseSchema = named(
+  "PossibleDuplicate",
+  possibleDuplicateEventSchema,
+  "Another belief this one may duplicate (`type: \"possible_duplicate\"`): both kept, no weight, until decided.",
+);
+export const openReadingsResponseSchema = named(
+  "OpenReadings",
+  z.object({ undecided: z.array(undecidedReadingResponseSchema), possibleDuplicates: z.array(possibleDuplicateResponseSchema) }),
+  "A belief's undecided readings and possible duplicates that no decision has closed; they move neither credence nor tension.",
+);
+
 export const beliefWithHistoryResponseSchema = named(
   "BeliefWithHistory",
   beliefResponseSchema.extend({ history: z.array(historyItemResponseSchema) }),
@@ -133,6 +149,22 @@ export const ingestResponseSchema = named(
         claim: z.string(),
       }),
     ),
+    undecided: z
+      .array(
+        z.object({
+          beliefId: z.string(),
+          text: z.string(),
+          guess: z.enum([...RELATIONS, "UNRELATED"]),
+          confidence: unit,
+          similarity: z.number(),
+          reasoning: z.string(),
+          claim: z.string(),
+        }),
+      )
+      .describe("Related beliefs the reader left UNDECIDED: kept as undecided links with no weight."),
+    possibleDuplicates: z
+      .array(z.object({ beliefId: z.string(), otherBeliefId: z.string(), score: unit, claim: z.string() }))
+      .describe("New beliefs kept apart from an existing one they may duplicate."),
     disagreements: z.array(disagreement),
     changeSetId: z.string(),
   }),
@@ -184,6 +216,25 @@ export const beliefDetailResponseSchema = named(
     supersedes: z.array(beliefResponseSchema),
     supersededBy: beliefResponseSchema.nullable(),
     asOf: z.string().nullable(),
+    openReadings: openReadingsResponseSchema,
+  }),
+);
+
+export const readingQueueResponseSchema = named(
+  "ReadingQueue",
+  z.object({
+    undecided: z.array(z.object({ belief: beliefResponseSchema, reading: undecidedReadingResponseSchema, evidence: evidenceResponseSchema.nullable().describe("Null when the caller cannot read it.") })),
+    possibleDuplicates: z.array(z.object({ belief: beliefResponseSchema, link: possibleDuplicateResponseSchema, other: beliefResponseSchema.nullable() })),
+  }),
+  "The scope's open undecided readings and possible duplicates, oldest first.",
+);
+
+export const decideReadingResponseSchema = named(
+  "DecideReadingResult",
+  z.object({
+    belief: beliefWithHistoryResponseSchema,
+    changeSetId: z.string(),
+    entrySeq: z.number().int().nullable().describe("The entry a relation decision appended; null for UNRELATED, DUPLICATE and DISTINCT."),
   }),
 );
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   EVIDENCE_KINDS,
   MUTATION_STATUSES,
+  READING_DECISIONS,
   RELATIONS,
   REVIEW_DECISIONS,
   REVIEW_RESOLUTIONS,
@@ -120,6 +121,22 @@ export const reviseEntryInputSchema = z
   .strict()
   .refine((v) => v.weight !== undefined || v.relation !== undefined, { message: "weight or relation is required", path: ["weight"] });
 export type ReviseEntryInput = z.input<typeof reviseEntryInputSchema>;
+
+/** Decide an undecided reading (a relation or UNRELATED) or a possible duplicate (DUPLICATE or DISTINCT). */
+export const decideReadingInputSchema = z
+  .object({
+    beliefId: id,
+    /** The seq of the undecided reading or possible duplicate in the belief's history. */
+    seq: z.number().int().min(1),
+    decision: z.enum(READING_DECISIONS),
+    reason: text,
+    /** The entry's weight when a reading becomes a relation; default the weight the reader gave its guess. */
+    weight: unit.optional(),
+  })
+  .strict();
+export type DecideReadingInput = z.input<typeof decideReadingInputSchema>;
+
+export const listReadingsInputSchema = z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict();
 
 export const retractInputSchema = z
   .object({

@@ -22,6 +22,7 @@ import type {
   IsoTime,
   MutationDecision,
   MutationRecord,
+  OpenReadings,
   Relation,
   StabilityFlag,
   TopicFreeze,
@@ -31,6 +32,7 @@ import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/repl
 import type { GraphViewServices } from "./graph-view-services";
 import type { GraphEdge, GraphOverview, GraphSlice, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
 import type { HarvestedClaim } from "@/lib/engine";
+import type { ReadingQueue } from "./readings-service";
 
 /** Who is asking: a user principal (session, or API token possibly limited to one scope), or the operator (`OPERATOR`). */
 export type { Caller, Operator } from "@/lib/access/principal";
@@ -59,6 +61,8 @@ export interface BeliefDetail {
   supersededBy: Belief | null;
   /** Set when the detail is an "as of" reconstruction. */
   asOf: IsoTime | null;
+  /** Open undecided readings and possible duplicates (no weight until decided), as of `asOf` when set. */
+  openReadings: OpenReadings;
 }
 
 export interface RegisterEvidenceResult {
@@ -101,6 +105,17 @@ export interface IngestRelation {
   claim: string;
 }
 
+/** A related belief the reader could not decide for one claim: its guess and the confidence it gave. */
+export interface IngestUndecided {
+  beliefId: string;
+  text: string;
+  guess: Relation | "UNRELATED";
+  confidence: number;
+  similarity: number;
+  reasoning: string;
+  claim: string;
+}
+
 /** An existing live belief the text disagrees with (REBUTS), for the ingest's disagreement report. */
 export interface Disagreement {
   beliefId: string;
@@ -121,12 +136,27 @@ export interface IngestResult {
   /** Beliefs created (expansion) or supported as twins, and related beliefs revised. */
   changes: readonly BeliefChange[];
   relations: readonly IngestRelation[];
+  /** Related beliefs the reader left UNDECIDED: kept on each as an undecided link, with no weight. */
+  undecided: readonly IngestUndecided[];
+  /** New beliefs kept apart from an existing one they may duplicate, linked as a possible duplicate. */
+  possibleDuplicates: readonly { beliefId: string; otherBeliefId: string; score: number; claim: string }[];
   disagreements: readonly Disagreement[];
   /** Contraction events staged (belief id and severity). */
   contractions: readonly { beliefId: string; severity: number; reasoning: string }[];
   changeSetId: string;
   /** The staged beliefs after the change (dry run: what would be written). */
   beliefs: readonly Belief[];
+}
+
+export type { ReadingQueue, UndecidedReadingItem, PossibleDuplicateItem } from "./readings-service";
+
+export interface DecideReadingResult {
+  belief: Belief;
+  /** The belief's whole history after the decision. */
+  history: History;
+  changeSetId: string;
+  /** The entry a relation decision appended; null for UNRELATED, DUPLICATE and DISTINCT. */
+  entrySeq: number | null;
 }
 
 export interface ReviseEntryResult {
@@ -237,6 +267,10 @@ export interface BeliefServices extends IdentityServices, SignInServices, Embedd
   harvest(caller: Caller, scopeSlug: string, input: unknown): Promise<HarvestResult>;
   ingest(caller: Caller, scopeSlug: string, input: unknown): Promise<IngestResult>;
   reviseEntry(caller: Caller, scopeSlug: string, input: unknown): Promise<ReviseEntryResult>;
+  /** Open undecided readings and possible duplicates of the scope's live beliefs, oldest first (read). */
+  listReadings(caller: Caller, scopeSlug: string, input?: unknown): Promise<ReadingQueue>;
+  /** Decide an undecided reading or a possible duplicate (editor). */
+  decideReading(caller: Caller, scopeSlug: string, input: unknown): Promise<DecideReadingResult>;
   /** Editor of the source's own scope (403 if the caller sees the source without that role; 404 if not visible). */
   retract(caller: Caller, scopeSlug: string, input: unknown): Promise<RetractResult>;
   /** Throws `oscillation_hard_stop` (details.mutationId = the journaled blocked mutation) or `topic_frozen`. */

@@ -79,6 +79,8 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
               claim: c.claim.text,
             })),
           ),
+          undecided: staged.claims.flatMap((c) => c.undecided.map((u) => ({ ...u, text: textOf.get(u.beliefId) ?? "", claim: c.claim.text }))),
+          possibleDuplicates: staged.claims.flatMap((c) => (c.possibleDuplicate ? [{ ...c.possibleDuplicate, claim: c.claim.text }] : [])),
           disagreements: staged.disagreements.map((d) => ({ ...d, credence: credenceOf.get(d.beliefId) ?? 0 })),
           contractions: staged.contractions.filter((c) => c.contracted).map((c) => ({ beliefId: c.beliefId, severity: c.severity, reasoning: c.reasoning })),
           changeSetId,

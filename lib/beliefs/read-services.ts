@@ -10,6 +10,7 @@ import {
   type Evidence,
   type MutationRecord,
   isLiveStatus,
+  openReadings,
 } from "@/lib/engine";
 import { recall as recallAnswer } from "@/lib/engine/recall";
 import { checkReplay, derivedFields, replay } from "@/lib/engine/replay";
@@ -262,7 +263,8 @@ export function readServices(kit: ServiceKit): ReadServices {
         break;
       }
     }
-    return { belief, history: record.history, entries: state.entries, timeline: state.timeline, mutations, supersedes, supersededBy, asOf };
+    const openLinks = openReadings(record.history, asOf ?? undefined);
+    return { belief, history: record.history, entries: state.entries, timeline: state.timeline, mutations, supersedes, supersededBy, asOf, openReadings: openLinks };
   }
 
   /** Texts of evidence items that rebut candidate beliefs (recall may quote the strongest as the competing view). */

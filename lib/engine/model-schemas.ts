@@ -52,6 +52,28 @@ const evidenceEntrySchema = z
   })
   .strict();
 
+export const undecidedEventSchema = z
+  .object({
+    ...historyBase,
+    type: z.literal("undecided"),
+    sourceId: z.string().min(1),
+    sourceKind: z.enum(ITEM_KINDS).nullable(),
+    guess: z.enum([...RELATIONS, "UNRELATED"]),
+    confidence: unit,
+    weight: unit,
+    tier,
+    verified: z.boolean(),
+    effectiveTier: tier,
+    ess: unit,
+    reasoning: z.string(),
+    assessor: z.string(),
+  })
+  .strict();
+
+export const possibleDuplicateEventSchema = z
+  .object({ ...historyBase, type: z.literal("possible_duplicate"), otherBeliefId: z.string().min(1), score: unit, reasoning: z.string(), assessor: z.string() })
+  .strict();
+
 export const historyItemSchema = z.discriminatedUnion("type", [
   evidenceEntrySchema,
   z.object({ ...historyBase, type: z.literal("retracted"), targetSeq: z.number().int().min(1), sourceId: z.string() }).strict(),
@@ -78,26 +100,8 @@ export const historyItemSchema = z.discriminatedUnion("type", [
   z
     .object({ ...historyBase, type: z.literal("review"), action: z.enum(REVIEW_ACTIONS), mutationId: z.string().nullable(), note: z.string() })
     .strict(),
-  z
-    .object({
-      ...historyBase,
-      type: z.literal("undecided"),
-      sourceId: z.string().min(1),
-      sourceKind: z.enum(ITEM_KINDS).nullable(),
-      guess: z.enum([...RELATIONS, "UNRELATED"]),
-      confidence: unit,
-      weight: unit,
-      tier,
-      verified: z.boolean(),
-      effectiveTier: tier,
-      ess: unit,
-      reasoning: z.string(),
-      assessor: z.string(),
-    })
-    .strict(),
-  z
-    .object({ ...historyBase, type: z.literal("possible_duplicate"), otherBeliefId: z.string().min(1), score: unit, reasoning: z.string(), assessor: z.string() })
-    .strict(),
+  undecidedEventSchema,
+  possibleDuplicateEventSchema,
   z
     .object({
       ...historyBase,

@@ -23,6 +23,17 @@ import {
 import type { EngineParams } from "./params";
 import type { ReplayState } from "./replay";
 
+/**
+ * A new claim at least this similar to a live belief, yet below the twin threshold (`twinSimilarity`, 0.9), is kept
+ * as a new belief linked to that one as a possible duplicate. On the restatement similarity's scale
+ * (`lib/reading/restatement.ts`) 0.7 is "same subject" and 0.9 "restates"; a pair that clashes on a slot or a negation
+ * scores at most 0.8, so it reaches this band only when everything else is the same.
+ */
+export const POSSIBLE_DUPLICATE_SIMILARITY = 0.8;
+
+/** The weight an undecided reading's entry takes when decided, where the reader gave its guess no strength. */
+export const UNDECIDED_DEFAULT_WEIGHT = 0.5;
+
 export interface OpenReadings {
   /** Undecided readings no decision has closed, in seq order. */
   undecided: UndecidedEvent[];

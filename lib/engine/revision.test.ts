@@ -95,6 +95,50 @@ describe("ingest: the deploy-branch contradiction", () => {
     expect(below.claims[0]?.action).toBe("created");
   });
 
+  it("keeps an UNDECIDED reading on the belief as an undecided link that moves nothing, unless another claim committed", async () => {
+    const graph = withBeliefs([monday]);
+    const assessor = scriptedAssessor({
+      relations: [{ evidence: /release branch/, belief: /main branch/, relation: "UNDECIDED", guess: "REBUTS", confidence: 0.45, reasoning: "could go either way" }],
+      similarity: [{ a: /release branch/, b: /main branch/, value: 0.6 }],
+    });
+    const result = await ingest(input(graph, "Deploys go out from the protected release branch."), { assessor, params: defaultParams });
+    expect(result.claims[0]?.undecided).toEqual([{ beliefId: "b_main", guess: "REBUTS", confidence: 0.45, similarity: 0.6, reasoning: "could go either way" }]);
+    expect(result.claims[0]?.relations).toEqual([]);
+    const items = result.changeSet.history.find((h) => h.beliefId === "b_main")?.items ?? [];
+    expect(items).toEqual([
+      expect.objectContaining({ type: "undecided", seq: 2, sourceId: result.evidence.id, sourceKind: "evidence", guess: "REBUTS", confidence: 0.45, weight: 0.5, tier: "observation", verified: true }),
+    ]);
+    const after = applyChangeSet(graph, result.changeSet);
+    expectReplayInvariant(after, result);
+    expect(after.beliefs.get("b_main")?.belief.credence).toBe(monday.belief.credence);
+    expect(after.beliefs.get("b_main")?.belief.tension).toBe(monday.belief.tension);
+    expect(result.disagreements).toEqual([]);
+
+    const both = scriptedAssessor({
+      relations: [
+        { evidence: /release branch/, belief: /main branch/, relation: "UNDECIDED", guess: "REBUTS", confidence: 0.45 },
+        { evidence: /never ships/, belief: /main branch/, relation: "REBUTS", strength: 0.8 },
+      ],
+      similarity: [{ a: /release branch|never ships/, b: /main branch/, value: 0.6 }],
+    });
+    const committed = await ingest(input(graph, THURSDAY_TEXT), { assessor: both, params: defaultParams });
+    expect(committed.changeSet.history.find((h) => h.beliefId === "b_main")?.items.map((i) => i.type)).toEqual(["entry"]);
+  });
+
+  it("a new claim close to a belief but below the twin threshold is kept apart and linked as a possible duplicate", async () => {
+    const graph = withBeliefs([monday]);
+    const assessor = scriptedAssessor({ similarity: [{ a: "happen", b: "main", value: 0.85 }], relations: [{ relation: "UNRELATED" }] });
+    const result = await ingest(input(graph, "Deploys from main branch happen."), { assessor, params: defaultParams });
+    const created = result.claims[0];
+    expect(created).toMatchObject({ action: "created", possibleDuplicate: { otherBeliefId: "b_main", score: 0.85 } });
+    const items = result.changeSet.history.find((h) => h.beliefId === created?.beliefId)?.items ?? [];
+    expect(items.map((i) => i.type)).toEqual(["entry", "possible_duplicate"]);
+    expect(items[1]).toMatchObject({ otherBeliefId: "b_main", score: 0.85 });
+    const far = await ingest(input(graph, "Deploys from main branch happen."), { assessor: scriptedAssessor({ similarity: [{ a: "happen", b: "main", value: 0.6 }], relations: [{ relation: "UNRELATED" }] }), params: defaultParams });
+    expect(far.claims[0]?.possibleDuplicate).toBeNull();
+    expectReplayInvariant(applyChangeSet(graph, result.changeSet), result);
+  });
+
   it("discards manipulative input whole, keeping only the rejected evidence and asking nothing else", async () => {
     const graph = withBeliefs([monday]);
     const assessor = scriptedAssessor();

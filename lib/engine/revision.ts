@@ -25,7 +25,7 @@
  * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
  * is the same call with nothing written.
  */
-import type { Assessor, EssAssessment, ExtractedClaim, Relation } from "./assessor";
+import type { Assessor, DecidedRelation, EssAssessment, ExtractedClaim, Relation } from "./assessor";
 import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
 import { newBelief, writeBelief, type UnsequencedItem } from "./assimilate";
 import { EngineError } from "./errors";
@@ -34,6 +34,7 @@ import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type H
 import type { EngineParams } from "./params";
 import { isLive, replay, type ReplayState } from "./replay";
 import { withoutFraming } from "./harvest";
+import { POSSIBLE_DUPLICATE_SIMILARITY, UNDECIDED_DEFAULT_WEIGHT, undecidedItem } from "./readings";
 import { assignTopic, beliefKey } from "./topic";
 
 // ---- Ingest ----
@@ -76,6 +77,22 @@ export interface AppliedRelation {
   reasoning: string;
 }
 
+/** A relation the reader could not decide: kept on the belief as an undecided link with no weight (`./readings`). */
+export interface UndecidedRelation {
+  beliefId: string;
+  guess: DecidedRelation;
+  confidence: number;
+  similarity: number;
+  reasoning: string;
+}
+
+/** A new belief that may say the same as an existing one: both are kept, linked as a possible duplicate. */
+export interface PossibleDuplicate {
+  beliefId: string;
+  otherBeliefId: string;
+  score: number;
+}
+
 export type ClaimAction = "created" | "supported_existing" | "below_threshold";
 
 export interface ClaimOutcome {
@@ -86,6 +103,10 @@ export interface ClaimOutcome {
   /** For `supported_existing`: how the twin was matched. */
   match: "key" | "similarity" | null;
   relations: AppliedRelation[];
+  /** Related beliefs the reader left UNDECIDED for this claim. */
+  undecided: UndecidedRelation[];
+  /** For `created`: the existing belief it may duplicate (similarity in the possible-duplicate band), else null. */
+  possibleDuplicate: PossibleDuplicate | null;
 }
 
 export interface Disagreement {
@@ -178,6 +199,8 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const outcomes: ClaimOutcome[] = [];
   // Strongest assessment per (belief, relation) across claims.
   const best = new Map<string, { w: Working; rel: AppliedRelation; stamp: string; claim: string }>();
+  // Most confident undecided reading per belief across claims.
+  const openQuestions = new Map<string, { w: Working; u: UndecidedRelation; stamp: string; weight: number }>();
 
   for (const claim of claims) {
     const claimText = withoutFraming(claim.text.trim());
@@ -193,11 +216,13 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     const twin = byKey ?? bySim;
     let target: Working | null = null;
     let action: ClaimAction;
+    let possibleDuplicate: PossibleDuplicate | null = null;
     if (twin) {
       twin.items.push(entryOf("SUPPORTS", 1, byKey ? "same key" : `paraphrase (similarity ${fmt(sims.get(twin.record.belief.id) ?? 0)})`, ess.assessor));
       target = twin;
       action = "supported_existing";
     } else if (evidence.ess !== null && evidence.ess >= params.essThreshold) {
+      const near = pickMax(live, (w) => sims.get(w.record.belief.id) ?? 0, POSSIBLE_DUPLICATE_SIMILARITY);
       const topic = await assignTopic(
         {
           text: claimText,
@@ -211,6 +236,20 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
       const record: BeliefRecord = { belief, history: [] };
       const w: Working = { record, stored: false, items: [], fresh: true };
       w.items.push(entryOf("SUPPORTS", 1, "expansion: new claim", ess.assessor));
+      if (near) {
+        const score = sims.get(near.record.belief.id) ?? 0;
+        possibleDuplicate = { beliefId: belief.id, otherBeliefId: near.record.belief.id, score };
+        w.items.push({
+          type: "possible_duplicate",
+          time: input.now,
+          actor: input.actor,
+          changeSet: input.changeSetId,
+          otherBeliefId: near.record.belief.id,
+          score: clamp01(score),
+          reasoning: `similarity ${fmt(score)} to "${near.record.belief.text}": close, but not sure enough to merge`,
+          assessor: assessor.name,
+        });
+      }
       working.set(record.belief.id, w);
       target = w;
       action = "created";
@@ -223,17 +262,49 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
       .sort((a, b) => (sims.get(b.record.belief.id) ?? 0) - (sims.get(a.record.belief.id) ?? 0) || (a.record.belief.id < b.record.belief.id ? -1 : 1))
       .slice(0, params.relatedTopK);
     const applied: AppliedRelation[] = [];
+    const undecided: UndecidedRelation[] = [];
     for (const w of related) {
       const b = w.record.belief;
       const r = await assessor.assessRelation(claimText, { id: b.id, text: b.text, contextTags: b.contextTags });
-      if (r.relation === "UNRELATED" || r.relation === "UNDECIDED") continue;
+      if (r.relation === "UNRELATED") continue;
+      if (r.relation === "UNDECIDED") {
+        const u: UndecidedRelation = { beliefId: b.id, guess: r.guess ?? "UNRELATED", confidence: clamp01(r.confidence), similarity: sims.get(b.id) ?? 0, reasoning: r.reasoning };
+        undecided.push(u);
+        const prev = openQuestions.get(b.id);
+        if (!prev || u.confidence > prev.u.confidence) openQuestions.set(b.id, { w, u, stamp: r.assessor, weight: r.strength });
+        continue;
+      }
       const rel: AppliedRelation = { beliefId: b.id, relation: r.relation, strength: clamp01(r.strength), similarity: sims.get(b.id) ?? 0, reasoning: r.reasoning };
       applied.push(rel);
       const k = `${b.id}\u0000${r.relation}`;
       const prev = best.get(k);
       if (!prev || rel.strength > prev.rel.strength) best.set(k, { w, rel, stamp: r.assessor, claim: claimText });
     }
-    outcomes.push({ claim, action, beliefId: target?.record.belief.id ?? null, match: byKey ? "key" : bySim ? "similarity" : null, relations: applied });
+    outcomes.push({ claim, action, beliefId: target?.record.belief.id ?? null, match: byKey ? "key" : bySim ? "similarity" : null, relations: applied, undecided, possibleDuplicate });
+  }
+
+  // An undecided reading is kept only where no claim of this text committed to a relation with the belief.
+  const committed = new Set([...best.values()].map((b) => b.rel.beliefId));
+  for (const [beliefId, { w, u, stamp, weight }] of [...openQuestions].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    if (committed.has(beliefId)) continue;
+    w.items.push(
+      undecidedItem({
+        sourceId: evidence.id,
+        sourceKind: "evidence",
+        guess: u.guess,
+        confidence: u.confidence,
+        weight: weight > 0 ? weight : UNDECIDED_DEFAULT_WEIGHT,
+        tier,
+        verified: true,
+        effectiveTier: tier,
+        ess: evidence.ess ?? 1,
+        reasoning: u.reasoning,
+        assessor: stamp,
+        time: input.now,
+        actor: input.actor,
+        changeSet: input.changeSetId,
+      }),
+    );
   }
 
   const disagreements: Disagreement[] = [];

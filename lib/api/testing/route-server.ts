@@ -12,6 +12,8 @@ import * as assimilateRoute from "@/app/api/v1/scopes/[scope]/assimilate/route";
 import * as beliefRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/route";
 import * as replayRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/replay/route";
 import * as revisionsRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/revisions/route";
+import * as readingDecisionRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/readings/[seq]/decision/route";
+import * as readingsRoute from "@/app/api/v1/scopes/[scope]/readings/route";
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";
 import * as evidenceRoute from "@/app/api/v1/scopes/[scope]/evidence/route";
 import * as graphRoute from "@/app/api/v1/scopes/[scope]/graph/route";
@@ -41,6 +43,8 @@ export const ROUTE_MODULES: Readonly<Record<string, RouteModule>> = {
   "/api/v1/scopes/{scope}/beliefs": beliefsRoute,
   "/api/v1/scopes/{scope}/beliefs/{id}": beliefRoute,
   "/api/v1/scopes/{scope}/beliefs/{id}/revisions": revisionsRoute,
+  "/api/v1/scopes/{scope}/beliefs/{id}/readings/{seq}/decision": readingDecisionRoute,
+  "/api/v1/scopes/{scope}/readings": readingsRoute,
   "/api/v1/scopes/{scope}/beliefs/{id}/replay": replayRoute,
   "/api/v1/scopes/{scope}/recall": recallRoute,
   "/api/v1/scopes/{scope}/mutations": mutationsRoute,

@@ -66,8 +66,16 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
   const retracted = new Set(history.flatMap((h) => (h.type === "retracted" ? [h.targetSeq] : [])));
   const sources = [...new Set(history.flatMap((h) => (h.type === "entry" && h.sourceId && !retracted.has(h.seq) ? [h.sourceId] : [])))];
   const outcome = new Map(entries.map((e) => [e.seq, e]));
-  // Evidence cited in the history, as text: a source the caller cannot read (or a cited belief) stays an id.
-  const cited = [...new Set(history.flatMap((h) => (h.type === "entry" && h.sourceId ? [h.sourceId] : [])))];
+  // Evidence cited in the history (entries and undecided readings), as text: a source the caller cannot read (or a cited belief) stays an id.
+  const cited = [...new Set(history.flatMap((h) => ((h.type === "entry" || h.type === "undecided") && h.sourceId ? [h.sourceId] : [])))];
+  const { undecided, possibleDuplicates } = detail.openReadings;
+  const duplicateOf = new Map<string, string>();
+  await Promise.all(
+    possibleDuplicates.map(async (d) => {
+      const other = await services.getBelief(sessionPrincipal(user.id), slug, { beliefId: d.otherBeliefId }).catch(() => null);
+      if (other) duplicateOf.set(d.otherBeliefId, other.belief.text);
+    }),
+  );
   const evidence = new Map<string, Evidence>();
   await Promise.all(
     cited.map(async (sourceId) => {
@@ -171,6 +179,42 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           </table>
         </div>
       </section>
+      <section aria-labelledby="undecided-heading" data-testid="undecided-readings">
+        <h2 id="undecided-heading" className="mb-1 text-lg font-semibold">Undecided readings ({undecided.length})</h2>
+        <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Evidence the reader could not read with enough confidence. It is kept here and moves neither credence nor tension until someone decides it.
+        </p>
+        {undecided.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">None.</p>
+        ) : (
+          <ul className="space-y-2 text-sm">
+            {undecided.map((u) => (
+              <li key={u.seq} className="rounded border border-amber-300 p-2 dark:border-amber-700" data-testid="undecided-reading">
+                <span className="block whitespace-pre-wrap break-words">{evidence.get(u.sourceId)?.text ?? u.sourceId}</span>
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                  #{u.seq} · {utc(u.time)} · best guess <b>{RELATION_LABEL[u.guess] ?? u.guess.toLowerCase()}</b>, confidence {u.confidence.toFixed(2)} ·{" "}
+                  {u.assessor === "caller" ? "caller" : <AssessorLabel assessor={u.assessor} />}
+                  {u.reasoning ? `: ${readableReasoning(u.reasoning, [belief.text, evidence.get(u.sourceId)?.text ?? ""])}` : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {possibleDuplicates.length > 0 ? (
+        <section aria-labelledby="duplicates-heading" data-testid="possible-duplicates">
+          <h2 id="duplicates-heading" className="mb-1 text-lg font-semibold">Possible duplicates ({possibleDuplicates.length})</h2>
+          <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400">Beliefs that may say the same thing. Both are kept, with no effect on each other, until someone merges them or keeps them apart.</p>
+          <ul className="space-y-1 text-sm">
+            {possibleDuplicates.map((d) => (
+              <li key={d.seq}>
+                <Link className="underline" href={`/scopes/${slug}/beliefs/${encodeURIComponent(d.otherBeliefId)}`}>{duplicateOf.get(d.otherBeliefId) ?? d.otherBeliefId}</Link>
+                <span className="text-xs text-zinc-600 dark:text-zinc-400"> · score {d.score.toFixed(2)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {canWrite ? <BeliefActions scope={slug} beliefId={belief.id} beliefText={belief.text} topic={belief.topic} sources={sources} sourceOptions={sourceOptions} /> : null}
       {detail.supersedes.length > 0 || detail.supersededBy ? (
         <section>

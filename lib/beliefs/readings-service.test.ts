@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedAssessor } from "@/lib/engine/testing/scripted-assessor";
-import { BeliefServiceError } from "./belief-service-error";
+import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { DAY, openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
 
 describe("undecided readings and possible duplicates through the services", () => {

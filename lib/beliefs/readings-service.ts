@@ -6,7 +6,7 @@
  */
 import { decideReading as decide, isLiveStatus, type Belief, type Evidence, type PossibleDuplicateEvent, type UndecidedEvent } from "@/lib/engine";
 import { decideReadingInputSchema, listReadingsInputSchema } from "./belief-schemas";
-import { BeliefServiceError, itemNotFoundError, parseServiceInput } from "./belief-service-error";
+import { BeliefServiceError, itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices } from "./belief-services";
 import { notLiveError, type ServiceKit } from "./service-kit";
 

@@ -1,27 +1,8 @@
 /**
- * Polarity cues: explicit negation, implicit reversal ("unchanged", "disappeared"), change of state (read from the
- * grammar of change: "no longer", "now", "since …", verbs of transition), antonyms, and the direction of a stated effect (increase / decrease) weighed by the
- * valence of what moves (more vulnerabilities is bad news, more security good news).
+ * Change-of-state cues (read from the grammar of change: "no longer", "now", "since …", verbs of transition) and
+ * antonym pairs across two statements.
  */
-import { contentTokens, stemWord, tokenize, type Token } from "../parse/tokenize";
-
-const NEGATORS = new Set([
-  "not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "without",
-  "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "hasnt", "havent", "hadnt", "wont", "cant",
-  "couldnt", "shouldnt", "wouldnt", "mustnt",
-]);
-
-/** "not only", "no doubt", "never mind" do not negate the claim. */
-const NON_NEGATING = /\b(?:not only|not just|no doubt|never mind|no matter|nothing but|without exception)\b/g;
-
-/** Words that state the claimed effect did not occur or went away. */
-const REVERSALS = [
-  "unchanged", "disappeared", "disappears", "vanished", "vanishes", "reversed", "false", "untrue", "incorrect",
-  "wrong", "myth", "debunked", "refuted", "disproved", "contradicted", "contradicts", "flat", "stalled", "absent",
-  "lacks", "lacked", "failed to", "fails to", "did not hold", "no longer", "no effect", "no difference",
-  "no change", "no improvement", "no significant", "no measurable", "just as many", "just as much", "just as likely",
-  "just as often", "no better", "no worse", "did not differ", "same number of",
-];
+import { contentTokens, stemWord, tokenize } from "../parse/tokenize";
 
 /**
  * Change of state, read from the grammar of change rather than from topics: adverbs that mark a new state ("no
@@ -59,36 +40,6 @@ export function changeCues(text: string): string[] {
   return [...new Set(found)];
 }
 
-/** "still", "again", "continues to", "remains": the state holds on (or is back). */
-export function continuityCues(text: string): string[] {
-  return [...text.toLowerCase().matchAll(/\b(?:still|remains?|remained|continues? to|continued to|as before|as usual|unchanged since)\b/g)].map((m) => m[0]);
-}
-
-const INCREASE = new Set([
-  "increase", "increases", "increased", "increasing", "rise", "rises", "rose", "risen", "rising", "raise",
-  "raises", "raised", "grow", "grows", "grew", "grown", "growth", "higher", "more", "greater", "faster",
-  "improve", "improves", "improved", "improvement", "boost", "boosts", "boosted", "gain", "gains", "hike",
-  "hikes", "hiked", "doubled", "tripled", "exceeds", "exceeded", "accelerates", "accelerated", "up", "jumped",
-  "climbed", "surged", "extends", "extended", "larger", "longer", "bigger",
-]);
-const DECREASE = new Set([
-  "reduce", "reduces", "reduced", "reducing", "reduction", "lower", "lowers", "lowered", "lowering", "decrease",
-  "decreases", "decreased", "fall", "falls", "fell", "fallen", "drop", "drops", "dropped", "fewer", "less",
-  "slower", "decline", "declines", "declined", "cut", "cuts", "shrink", "shrinks", "shrank", "halved", "down",
-  "smaller", "shorter", "prevent", "prevents", "prevented", "slows", "slowed", "diminished", "eliminated",
-]);
-
-/** Nouns whose increase is bad news: "more X" argues against a claim of improvement. */
-const NEGATIVE_VALENCE = new Set(
-  [
-    "vulnerability", "bug", "defect", "error", "failure", "crash", "outage", "incident", "breach", "exploit",
-    "risk", "death", "injury", "disease", "illness", "complaint", "churn", "regression", "flaw", "attack",
-    "downtime", "problem", "fault", "leak", "insecure", "unsafe",
-  ].map(stemWord),
-);
-/** Verbs that neutralise a negative noun ("patched vulnerabilities", "fixed bugs"). */
-const REMEDIES = new Set(["patched", "fixed", "resolved", "mitigated", "closed", "addressed", "remediated", "repaired"]);
-
 const ANTONYM_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ["secure", "insecure"], ["safe", "unsafe"], ["safe", "dangerous"], ["success", "failure"], ["succeed", "fail"],
   ["pass", "fail"], ["enable", "disable"], ["true", "false"], ["always", "never"], ["allow", "forbid"],
@@ -99,85 +50,6 @@ const ANTONYM_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ["mandatory", "optional"], ["synchronous", "asynchronous"], ["sync", "async"], ["healthy", "unhealthy"],
   ["effective", "ineffective"], ["benefit", "harm"], ["profit", "loss"], ["remote", "onsite"],
 ];
-
-/** A comparison: one side more, less, better or worse than another ("more fibre than", "faster", "outperforms"). */
-const COMPARISON = /\b(?:more|less|fewer|better|worse|[a-z]{3,}er\s+than|outperform(?:s|ed)?|beats?|superior|inferior)\b/i;
-/** An equality of the compared sides: "identical", "equally", "the same", "just as … as", "no difference", "on par". */
-const EQUALITY = /\b(?:identical|equal|equally|the same|no difference|just as|as\s+\w+(?:\s+\w+)?\s+as|on par|indistinguishable|no better|no worse)\b/i;
-
-/**
- * The evidence finds equal what the belief says differs ("identical fibre content" against "has more fibre than"):
- * the comparison does not hold. Null when the belief states no comparison or already states an equality.
- * @example equalityAgainstComparison("Both engines scored the same.", "The new engine is faster than the old one.") // → "the same"
- */
-export function equalityAgainstComparison(evidence: string, belief: string): string | null {
-  if (!COMPARISON.test(belief) || EQUALITY.test(belief)) return null;
-  return EQUALITY.exec(evidence)?.[0].toLowerCase() ?? null;
-}
-
-export interface PolarityCues {
-  /** Explicit negators outside the non-negating idioms. */
-  negations: string[];
-  reversals: string[];
-  changes: string[];
-  /** Σ over direction words of dir · valence: > 0 the text claims something went up / got better, < 0 down. */
-  direction: number;
-}
-
-function phrasesIn(lower: string, phrases: readonly string[]): string[] {
-  return phrases.filter((p) => new RegExp(`\\b${p.replace(/ /g, "\\s+")}\\b`).test(lower));
-}
-
-/**
- * Read the polarity cues of one text.
- * @example negationCues("Pushing to main never ships anything.").negations // → ["never"]
- */
-export function negationCues(text: string): PolarityCues {
-  const lower = text.toLowerCase().replace(NON_NEGATING, " ");
-  const tokens = tokenize(lower);
-  const negations = tokens.filter((t) => NEGATORS.has(t.word)).map((t) => t.word);
-  return {
-    negations,
-    reversals: phrasesIn(lower, REVERSALS),
-    changes: changeCues(lower),
-    direction: effectDirection(text),
-  };
-}
-
-/**
- * Direction of the effect a text states: each increase word counts +1 and each decrease word −1, flipped when a
- * negative-valence noun (not remedied by "patched", "fixed"…) sits within eight tokens of it; a
- * "from A to B" pair of numbers adds sign(B − A).
- * @example effectDirection("The audit found a higher rate of unpatched vulnerabilities.") // → -1
- */
-export function effectDirection(text: string): number {
-  // "no longer" is a change of state and "up to" a bound, not directions of an effect.
-  const all = tokenize(text.toLowerCase().replace(/\b(?:no|any) longer\b|\bup to\b/g, " "));
-  let sum = 0;
-  for (const token of all) {
-    const dir = INCREASE.has(token.word) ? 1 : DECREASE.has(token.word) ? -1 : 0;
-    if (dir !== 0) sum += dir * valenceNear(all, token.index);
-  }
-  for (const m of text.matchAll(/\bfrom\s+(\d+(?:\.\d+)?)\s*\S*\s+to\s+(\d+(?:\.\d+)?)/gi)) {
-    const a = Number(m[1]);
-    const b = Number(m[2]);
-    if (b !== a) sum += Math.sign(b - a);
-  }
-  return sum;
-}
-
-/** −1 when the nearest negative-valence noun within a clause-sized window (eight tokens) is not remedied, else +1. */
-function valenceNear(all: readonly Token[], i: number): number {
-  for (let d = 1; d <= 8; d++) {
-    for (const j of [i + d, i - d]) {
-      const t = all[j];
-      if (t === undefined || !NEGATIVE_VALENCE.has(t.stem)) continue;
-      const before = all.slice(Math.max(0, j - 3), j);
-      return before.some((b) => REMEDIES.has(b.word)) ? 1 : -1;
-    }
-  }
-  return 1;
-}
 
 /**
  * Antonym conflicts: a content word of `belief` whose antonym (from the pair table, or the belief word with a

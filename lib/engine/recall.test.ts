@@ -44,7 +44,7 @@ describe("recall (deploy-branch contradiction)", () => {
     expect(answer.competingInterpretation).toBe(main.belief.text);
     expect(answer.reasons[0]).toBe("standing_rebuttal");
     expect(answer.reasons).toContain("recency");
-    expect(answer.whyDominantWins).toMatch(/^It is preferred over the other answer because the newer evidence behind it contradicts the other answer/);
+    expect(answer.whyDominantWins).toMatch(/^It is preferred over "We deploy from [^"]*" because the newer evidence behind it contradicts the other answer/);
     expect(answer.whyDominantWins).not.toMatch(/standing|rebuttal|real support|credence|tension/);
     expect(answer.beliefIds).toEqual(expect.arrayContaining(["b_main", "b_release"]));
     expect(answer.beliefIds).not.toContain("b_lunch");
@@ -70,6 +70,26 @@ describe("recall (deploy-branch contradiction)", () => {
     const { lunch } = deployBranch();
     const answer = await recall({ question: "When is lunch served?", candidates: [lunch], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
     expect(answer).toMatchObject({ mode: "settled", dominantBeliefIds: ["b_lunch"], competingBeliefIds: [], competingInterpretation: null, reasons: ["only_position"] });
+  });
+
+  it("answers with the best match: a dispute between two other matches neither replaces it nor marks it contested", async () => {
+    const { main, release } = deployBranch();
+    const staging = record("Our staging environment mirrors production.", [entry(1, { sourceId: "ev_staging", time: MONDAY }), entry(2, { sourceId: "ev_staging2", time: THURSDAY, changeSet: "c2" })], "b_staging");
+    const answer = await recall(
+      { question: "Does our staging environment mirror production?", candidates: [main, release, staging], load: noLoad, assessor: scriptedAssessor(), minRelevance: 0 },
+      defaultParams,
+    );
+    expect(answer.dominantBeliefIds).toEqual(["b_staging"]);
+    expect(answer.mode).not.toBe("contested");
+    expect(answer.competingBeliefIds).toEqual([]);
+  });
+
+  it("a rival must be about the question: a rebutting belief far less relevant than the best match does not contest it", async () => {
+    const backups = record("Database backups run every night at 02:00.", [entry(1, { sourceId: "ev_cron", time: MONDAY }), entry(2, { sourceId: "ev_log", time: THURSDAY, changeSet: "c2" })], "b_backups");
+    const loadTests = record("Load tests run every Friday.", [entry(1, { sourceId: "b_backups", sourceKind: "belief", relation: "REBUTS", time: THURSDAY })], "b_load");
+    const answer = await recall({ question: "How often do database backups run?", candidates: [backups, loadTests], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
+    expect(answer.dominantBeliefIds).toEqual(["b_backups"]);
+    expect(answer.mode).not.toBe("contested");
   });
 
   it("is contested by a strong evidence rebuttal alone, naming the evidence as the competing interpretation", async () => {
@@ -133,7 +153,7 @@ describe("recall (deploy-branch contradiction)", () => {
     expect(a.mode).toBe("contested");
     expect([...a.dominantBeliefIds, ...a.competingBeliefIds].sort()).toEqual(["b_8080", "b_9090"]);
     expect(a.dominantBeliefIds).toEqual(["b_9090"]);
-    expect(a.whyDominantWins).toBe("It is preferred over the other answer because it was confirmed more recently.");
+    expect(a.whyDominantWins).toBe('It is preferred over "The canary service listens on port 8080." because it was confirmed more recently.');
   });
 
   it("follows SUPERSEDES to the live end, loading beliefs outside the candidates, and stops on cycles", async () => {

@@ -4,10 +4,14 @@
  * 1. Candidates (a store's full-text matches in the URL's scope, with histories) are followed along `SUPERSEDES` to the
  *    live end of each chain (through the caller's loader, cycle-safe), then ranked by the shared scorer
  *    (relevance × credence, `retrieve`).
- * 2. **Contested** when a relevant belief has a real rebuttal of assessed strength ≥ `contestedRebuttalStrength`
- *    (0.3), or one relevant belief rebuts another; otherwise **settled**. A rebuts B when a real rebuttal on B comes
- *    from A itself or from evidence that (really) supports A.
- * 3. **Dominance** between the two positions (the top-ranked belief and its strongest rival in a rebut relation):
+ * 2. The best match (highest relevance × credence) is the answer's subject: only a **rival of that belief** can
+ *    contest it, never a dispute between two other matches. A rival is a belief that rebuts it or that it rebuts
+ *    (A rebuts B when a real rebuttal on B comes from A itself or from evidence that really supports A), or one that
+ *    gives another value of the same quantity — and it must itself be relevant: at least `RIVAL_RELEVANCE_SHARE` of the
+ *    best match's relevance. Without a rival belief, real rebutting evidence of assessed strength ≥
+ *    `contestedRebuttalStrength` (0.3) on the best match itself contests it. Otherwise **settled**: a dispute between
+ *    other matches never marks the answer contested.
+ * 3. **Dominance** between the two positions (the best match and its rival):
  *    a belief carrying a real rebuttal from the rival newer than its own last real support loses to the rival;
  *    otherwise higher credence wins, and a near-tie (|Δcredence| ≤ `dominanceTieMargin`, 0.05) goes to the belief
  *    whose latest real support is newer (then the higher-ranked one).
@@ -217,13 +221,20 @@ const REASON_TEXT: Record<WhyReason, (d: Position, c: Position | null) => string
   low_confidence: (d) => `too little evidence backs it to rely on (confidence ${pct(d.state.confidence)})`,
 };
 
-function explain(mode: RecallMode, reasons: readonly WhyReason[], dominant: Position, competing: Position | null): string {
+function explain(mode: RecallMode, reasons: readonly WhyReason[], dominant: Position, competing: Position | null, rival: BeliefText | null): string {
   const parts = reasons.map((r) => REASON_TEXT[r](dominant, competing));
   const list = (xs: readonly string[]) => (xs.length === 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
   if (mode === "insufficient") return `No answer is well enough supported: the best candidate is weak because ${list(parts)}.`;
+  if (mode === "contested" && rival) {
+    const named = `"${rival.text}"`;
+    return competing ? `It is preferred over ${named} because ${list(parts)}.` : `Evidence disputes it (${named}), and no other belief answers the question; the evidence still backs it (${pct(dominant.state.credence)}).`;
+  }
   if (parts.length === 0) return "It is the best match for the question.";
   return mode === "contested" ? `It is preferred over the other answer because ${list(parts)}.` : `This is the answer because ${list(parts)}.`;
 }
+
+/** A rival must be at least this share of the best match's relevance: about the same question, not a side topic. */
+export const RIVAL_RELEVANCE_SHARE = 0.5;
 
 /** Content words of a text without its numbers (to tell whether two quantities fill the same slot). */
 function slotWords(text: string): Set<string> {
@@ -287,30 +298,20 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
 
   const contestedBeliefIds = positions.filter((p) => p.state.maxRealRebuttalStrength >= params.contestedRebuttalStrength).map((p) => p.record.belief.id);
 
-  // Rebut pairs among relevant beliefs, best-ranked first.
-  let pair: [Position, Position] | null = null;
-  for (let i = 0; i < positions.length && !pair; i++) {
-    for (let j = i + 1; j < positions.length; j++) {
-      const a = positions[i] as Position;
-      const b = positions[j] as Position;
-      if (rebuttalsFrom(a, b).length > 0 || rebuttalsFrom(b, a).length > 0) {
-        pair = [a, b];
-        break;
-      }
-    }
-  }
-  // Different values for the same quantity compete even without a rebuttal between them.
-  for (let i = 0; i < positions.length && !pair; i++) {
-    for (let j = i + 1; j < positions.length; j++) {
-      const a = positions[i] as Position;
-      const b = positions[j] as Position;
-      if (competingQuantities(a.record.belief, b.record.belief)) {
-        pair = [a, b];
-        break;
-      }
-    }
-  }
-  const contested = pair !== null || contestedBeliefIds.length > 0;
+  // The best match's rival: the best-ranked relevant belief in a rebut relation with it, else one that gives another
+  // value of the same quantity.
+  const bestRelevance = scored[0]?.relevance ?? 0;
+  const rivals = positions.slice(1).filter((p) => (scored[p.rank]?.relevance ?? 0) >= RIVAL_RELEVANCE_SHARE * bestRelevance);
+  const rival =
+    rivals.find((p) => rebuttalsFrom(top, p).length > 0 || rebuttalsFrom(p, top).length > 0) ??
+    rivals.find((p) => competingQuantities(top.record.belief, p.record.belief)) ??
+    null;
+  const pair: [Position, Position] | null = rival ? [top, rival] : null;
+  // Without a rival belief, strong real rebutting evidence on the best match itself contests it (it is about the answer).
+  const strongestRebuttal = [...top.state.realRebuttals]
+    .filter((r) => r.assessedStrength >= params.contestedRebuttalStrength)
+    .sort((x, y) => y.assessedStrength - x.assessedStrength || (x.sourceId < y.sourceId ? -1 : 1))[0];
+  const contested = pair !== null || strongestRebuttal !== undefined;
   const beliefIds = positions.map((p) => p.record.belief.id);
 
   let dominant = top;
@@ -325,12 +326,11 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
     tension = positionsTension(v.dominant, v.competing, params);
   }
 
-  // A contested belief without a rival belief: the strongest rebutting evidence is the competing interpretation.
+  // A contested belief without a rival belief: the strongest relevant rebutting evidence is the competing interpretation.
   let competingText: BeliefText | null = competing ? beliefText(competing.record.belief) : null;
-  if (!competing && contested) {
-    const strongest = [...dominant.state.realRebuttals].sort((x, y) => y.assessedStrength - x.assessedStrength)[0];
-    const text = strongest ? input.evidenceTexts?.get(strongest.sourceId) : undefined;
-    if (strongest && text) competingText = { id: strongest.sourceId, text };
+  if (!competing && strongestRebuttal) {
+    const text = input.evidenceTexts?.get(strongestRebuttal.sourceId);
+    if (text) competingText = { id: strongestRebuttal.sourceId, text };
   }
 
   // A weak best answer is reported as such, never as settled.
@@ -351,7 +351,7 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
     question: input.question,
     dominantAnswer: phrasing.dominantAnswer,
     competingInterpretation: competingText ? phrasing.competingInterpretation : null,
-    whyDominantWins: explain(mode, reasons, dominant, competing),
+    whyDominantWins: explain(mode, reasons, dominant, competing, competingText),
     reasons,
     tension,
     confidence: dominant.state.confidence,

@@ -136,6 +136,9 @@ export const decideReadingInputSchema = z
   .strict();
 export type DecideReadingInput = z.input<typeof decideReadingInputSchema>;
 
+/** Undo a decision of a reading (the `decided` event's seq): the link opens again and the entry it added stops counting. */
+export const undoReadingDecisionInputSchema = z.object({ beliefId: id, seq: z.number().int().min(1), reason: text }).strict();
+
 export const listReadingsInputSchema = z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict();
 
 export const retractInputSchema = z

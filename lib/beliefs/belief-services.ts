@@ -271,6 +271,8 @@ export interface BeliefServices extends IdentityServices, SignInServices, Embedd
   listReadings(caller: Caller, scopeSlug: string, input?: unknown): Promise<ReadingQueue>;
   /** Decide an undecided reading or a possible duplicate (editor). */
   decideReading(caller: Caller, scopeSlug: string, input: unknown): Promise<DecideReadingResult>;
+  /** Undo a reading's decision (editor): the link opens again and credence returns to what it was before. */
+  undoReadingDecision(caller: Caller, scopeSlug: string, input: unknown): Promise<DecideReadingResult>;
   /** Editor of the source's own scope (403 if the caller sees the source without that role; 404 if not visible). */
   retract(caller: Caller, scopeSlug: string, input: unknown): Promise<RetractResult>;
   /** Throws `oscillation_hard_stop` (details.mutationId = the journaled blocked mutation) or `topic_frozen`. */

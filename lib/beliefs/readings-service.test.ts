@@ -43,6 +43,10 @@ describe("undecided readings and possible duplicates through the services", () =
     expect(item?.belief.id).toBe(base.belief.id);
     expect(item?.evidence?.text).toBe("Staging runs a copy of last month's production data.");
     expect(item?.reading).toMatchObject({ guess: "REBUTS", confidence: 0.41 });
+    const previewed = new Map(item?.preview.map((p) => [p.decision, p.credence]));
+    expect(previewed.get("REBUTS")).toBeLessThan(base.belief.credence);
+    expect(previewed.get("SUPPORTS")).toBeGreaterThan(base.belief.credence);
+    expect(previewed.get("UNRELATED")).toBeCloseTo(base.belief.credence, 12);
     await expect(services.listReadings(h.callers.outsider, home)).rejects.toMatchObject({ code: "not_found" });
 
     const decide = { beliefId: base.belief.id, seq: item?.reading.seq ?? 0, decision: "REBUTS", reason: "last month's data is not production" };
@@ -54,6 +58,15 @@ describe("undecided readings and possible duplicates through the services", () =
     expect(decided.belief.credence).toBeLessThan(base.belief.credence);
     expect((await services.listReadings(viewer, home)).undecided).toEqual([]);
     await expect(services.decideReading(ed, home, decide)).rejects.toMatchObject({ code: "conflict" });
+    expect((await services.replayCheck(viewer, home)).ok).toBe(true);
+
+    const decidedSeq = decided.history.find((x) => x.type === "decided" && x.targetSeq === decide.seq)?.seq ?? 0;
+    const undo = { beliefId: base.belief.id, seq: decidedSeq, reason: "read too quickly" };
+    await expect(services.undoReadingDecision(viewer, home, undo)).rejects.toMatchObject({ code: "forbidden" });
+    const undone = await services.undoReadingDecision(ed, home, undo);
+    expect(undone.belief.credence).toBeCloseTo(base.belief.credence, 12);
+    expect((await services.listReadings(viewer, home)).undecided.map((u) => u.evidence?.id)).toEqual([item?.evidence?.id]);
+    await expect(services.undoReadingDecision(ed, home, undo)).rejects.toMatchObject({ code: "conflict" });
     expect((await services.replayCheck(viewer, home)).ok).toBe(true);
   });
 

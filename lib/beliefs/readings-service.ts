@@ -4,8 +4,18 @@
  * reader's guess), and the decision that closes one. A reading decided as a relation adds the entry that carries it,
  * so credence and tension move at once and replay reproduces them.
  */
-import { decideReading as decide, isLiveStatus, type Belief, type Evidence, type PossibleDuplicateEvent, type UndecidedEvent } from "@/lib/engine";
-import { decideReadingInputSchema, listReadingsInputSchema } from "./belief-schemas";
+import {
+  decideReading as decide,
+  isLiveStatus,
+  previewDecisions,
+  reopenReading,
+  type Belief,
+  type DecisionPreview,
+  type Evidence,
+  type PossibleDuplicateEvent,
+  type UndecidedEvent,
+} from "@/lib/engine";
+import { decideReadingInputSchema, listReadingsInputSchema, undoReadingDecisionInputSchema } from "./belief-schemas";
 import { BeliefServiceError, itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices } from "./belief-services";
 import { notLiveError, type ServiceKit } from "./service-kit";
@@ -15,6 +25,8 @@ export interface UndecidedReadingItem {
   belief: Belief;
   reading: UndecidedEvent;
   evidence: Evidence | null;
+  /** What each decision would leave the belief at (nothing stored). */
+  preview: readonly DecisionPreview[];
 }
 
 /** An open possible duplicate with both beliefs (the other one null when it is gone or hidden). */
@@ -22,6 +34,8 @@ export interface PossibleDuplicateItem {
   belief: Belief;
   link: PossibleDuplicateEvent;
   other: Belief | null;
+  /** What each decision would leave the belief at (nothing stored). */
+  preview: readonly DecisionPreview[];
 }
 
 export interface ReadingQueue {
@@ -29,7 +43,7 @@ export interface ReadingQueue {
   possibleDuplicates: readonly PossibleDuplicateItem[];
 }
 
-export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listReadings" | "decideReading"> {
+export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listReadings" | "decideReading" | "undoReadingDecision"> {
   const { store, clock } = kit.config;
   return {
     async listReadings(caller, scopeSlug, rawInput = {}) {
@@ -37,7 +51,13 @@ export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listRead
       const ctx = await kit.context(caller, scopeSlug, "read");
       const open = await store.listOpenReadings(ctx.view, { limit: input.limit });
       const beliefIds = new Set(open.flatMap((o) => (o.item.type === "possible_duplicate" ? [o.beliefId, o.item.otherBeliefId] : [o.beliefId])));
-      const beliefs = new Map((await store.loadBeliefs(ctx.view, [...beliefIds])).map((r) => [r.belief.id, r.belief]));
+      const records = new Map((await store.loadBeliefs(ctx.view, [...beliefIds])).map((r) => [r.belief.id, r]));
+      const beliefs = new Map([...records].map(([id, r]) => [id, r.belief]));
+      const now = clock.now();
+      const preview = (beliefId: string, seq: number) => {
+        const record = records.get(beliefId);
+        return record ? previewDecisions(record, seq, ctx.params.params, now) : [];
+      };
       const evidenceIds = [...new Set(open.flatMap((o) => (o.item.type === "undecided" && o.item.sourceKind === "evidence" ? [o.item.sourceId] : [])))];
       const evidence = new Map<string, Evidence>();
       for (const id of evidenceIds) {
@@ -53,9 +73,9 @@ export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listRead
           const e = evidence.get(o.item.sourceId) ?? null;
           // Evidence withdrawn since it was read leaves nothing to decide.
           if (e?.retractedAt) continue;
-          undecided.push({ belief, reading: o.item, evidence: e });
+          undecided.push({ belief, reading: o.item, evidence: e, preview: preview(o.beliefId, o.item.seq) });
         } else {
-          possibleDuplicates.push({ belief, link: o.item, other: beliefs.get(o.item.otherBeliefId) ?? null });
+          possibleDuplicates.push({ belief, link: o.item, other: beliefs.get(o.item.otherBeliefId) ?? null, preview: preview(o.beliefId, o.item.seq) });
         }
       }
       return { undecided, possibleDuplicates };
@@ -82,6 +102,21 @@ export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listRead
         );
         await store.apply(result.changeSet);
         return { belief: result.record.belief, history: result.record.history, changeSetId, entrySeq: result.entrySeq };
+      });
+    },
+
+    async undoReadingDecision(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(undoReadingDecisionInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "editor");
+      return kit.retry(async () => {
+        const now = clock.now();
+        const changeSetId = kit.newId("changeset");
+        const record = await store.loadBelief(ctx.view, input.beliefId);
+        if (!record) throw itemNotFoundError("belief", input.beliefId, "beliefId");
+        if (!isLiveStatus(record.belief.status)) throw notLiveError(input.beliefId, record.belief.status);
+        const result = reopenReading({ record, decidedSeq: input.seq, reason: input.reason, actor: ctx.actor, now, changeSetId }, ctx.params.params);
+        await store.apply(result.changeSet);
+        return { belief: result.record.belief, history: result.record.history, changeSetId, entrySeq: null };
       });
     },
   };

@@ -9,6 +9,8 @@ import {
   foldCheckpoint,
   newBelief,
   openReadings,
+  previewDecisions,
+  reopenReading,
   replay,
   replayIncremental,
   type BeliefRecord,
@@ -131,5 +133,41 @@ describe("decideReading", () => {
     const kept = decideReading(input(record, "DISTINCT"), P);
     expect(kept.state.credence).toBe(record.belief.credence);
     expect(openReadings(kept.record.history).possibleDuplicates).toEqual([]);
+  });
+});
+
+describe("undoing a decision", () => {
+  const history: HistoryItem[] = [
+    makeEntry({ seq: 1, sourceId: "a" }),
+    makeEntry({ seq: 2, sourceId: "b", time: minutesAfter(5), changeSet: "c2" }),
+    undecided({ seq: 3, sourceId: "e-undecided", guess: "REBUTS", confidence: 0.4, time: minutesAfter(10), changeSet: "c3" }),
+  ];
+  const at = (m: number) => minutesAfter(m);
+
+  it("previews each decision as the decision itself would leave the belief", () => {
+    const record = recordOf(history);
+    const preview = previewDecisions(record, 3, P, at(20));
+    expect(preview.map((p) => p.decision)).toEqual(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]);
+    for (const p of preview) {
+      const done = decideReading({ record, targetSeq: 3, decision: p.decision, reason: "r", actor: "u", now: at(20), changeSetId: "c9" }, P);
+      expect(p.credence).toBeCloseTo(done.state.credence, 12);
+    }
+    const byDecision = Object.fromEntries(preview.map((p) => [p.decision, p.credence]));
+    expect(byDecision.REBUTS).toBeLessThan(record.belief.credence);
+    expect(byDecision.SUPPORTS).toBeGreaterThan(record.belief.credence);
+    expect(byDecision.UNRELATED).toBeCloseTo(record.belief.credence, 12);
+  });
+
+  it("gives back the credence and tension from before, and opens the link again", () => {
+    const record = recordOf(history);
+    const done = decideReading({ record, targetSeq: 3, decision: "REBUTS", reason: "reads against", actor: "u", now: at(20), changeSetId: "c9" }, P);
+    expect(done.record.belief.credence).toBeLessThan(record.belief.credence);
+    const decidedSeq = done.record.history.find((h) => h.type === "decided")!.seq;
+    const undone = reopenReading({ record: done.record, decidedSeq, reason: "misclick", actor: "u", now: at(21), changeSetId: "c10" }, P);
+    expect(undone.record.belief.credence).toBeCloseTo(record.belief.credence, 12);
+    expect(undone.record.belief.tension).toBeCloseTo(record.belief.tension, 12);
+    expect(openReadings(undone.record.history).undecided.map((u) => u.sourceId)).toEqual(["e-undecided"]);
+    expect(() => reopenReading({ record: undone.record, decidedSeq, reason: "again", actor: "u", now: at(22), changeSetId: "c11" }, P)).toThrow(/undone already/);
+    expect(() => reopenReading({ record: undone.record, decidedSeq: 1, reason: "x", actor: "u", now: at(22), changeSetId: "c11" }, P)).toThrow(/no decision/);
   });
 });

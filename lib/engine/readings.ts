@@ -158,3 +158,72 @@ export function decideReading(input: DecideReadingInput, params: EngineParams): 
 }
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
+
+/** What one decision of an open link would leave the belief at. */
+export interface DecisionPreview {
+  decision: ReadingDecision;
+  credence: number;
+  tension: number;
+}
+
+/**
+ * What each decision that fits an open link would do to the belief's credence and tension (a dry run of
+ * `decideReading`; nothing is stored).
+ */
+export function previewDecisions(record: BeliefRecord, targetSeq: number, params: EngineParams, now: IsoTime): DecisionPreview[] {
+  const target = record.history.find((h) => h.seq === targetSeq);
+  if (!target || (target.type !== "undecided" && target.type !== "possible_duplicate")) return [];
+  const decisions: ReadingDecision[] = target.type === "undecided" ? [...RELATIONS, "UNRELATED"] : ["DUPLICATE", "DISTINCT"];
+  return decisions.map((decision) => {
+    const r = decideReading({ record, targetSeq, decision, reason: "preview", actor: "preview", now, changeSetId: "preview" }, params);
+    return { decision, credence: r.state.credence, tension: r.state.tension };
+  });
+}
+
+export interface ReopenReadingInput {
+  record: BeliefRecord;
+  /** The seq of the `decided` event to undo. */
+  decidedSeq: number;
+  reason: string;
+  actor: string;
+  now: IsoTime;
+  changeSetId: string;
+}
+
+/**
+ * Undo a decision: the link it closed is open again (a fresh copy of the undecided reading or possible duplicate),
+ * and the entry a relation decision added is revised to weight 0, so replay gives the credence and tension the belief
+ * had before the decision. Nothing is deleted: the decision, the revision and the reopened link stay in the history.
+ * Throws `EngineError` `invalid_decision` when `decidedSeq` is no decision, `already_decided` when it was undone before.
+ */
+export function reopenReading(input: ReopenReadingInput, params: EngineParams): DecideReadingResult {
+  const decided = input.record.history.find((h): h is DecidedEvent => h.type === "decided" && h.seq === input.decidedSeq);
+  if (!decided) throw new EngineError("invalid_decision", `History item #${input.decidedSeq} is no decision.`);
+  const target = input.record.history.find((h) => h.seq === decided.targetSeq);
+  if (!target || (target.type !== "undecided" && target.type !== "possible_duplicate")) {
+    throw new EngineError("invalid_decision", `Decision #${input.decidedSeq} closed no undecided reading or possible duplicate.`);
+  }
+  const reopened = input.record.history.some(
+    (h) => h.seq > decided.seq && h.type === target.type && h.changeSet !== decided.changeSet && sameLink(h, target),
+  );
+  if (reopened) throw new EngineError("already_decided", `Decision #${input.decidedSeq} was undone already.`);
+  const base = { time: input.now, actor: input.actor, changeSet: input.changeSetId };
+  const items: UnsequencedItem[] = [];
+  if (decided.entrySeq !== null) items.push({ type: "revised", ...base, targetSeq: decided.entrySeq, weight: 0, reason: `undo: ${input.reason}` });
+  const { seq: _seq, time: _time, actor: _actor, changeSet: _changeSet, ...link } = target;
+  items.push({ ...link, ...base } as UnsequencedItem);
+  const write = writeBelief(input.record, items, params, input.now, false);
+  const changeSet: ChangeSet = {
+    ...emptyChangeSet(input.changeSetId, input.actor, input.now),
+    beliefs: [write.upsert],
+    history: [write.append],
+    entryOutputs: write.outputs,
+  };
+  return { changeSet, record: write.record, state: write.state, entrySeq: null };
+}
+
+function sameLink(a: History[number], b: UndecidedEvent | PossibleDuplicateEvent): boolean {
+  if (a.type === "undecided" && b.type === "undecided") return a.sourceId === b.sourceId;
+  if (a.type === "possible_duplicate" && b.type === "possible_duplicate") return a.otherBeliefId === b.otherBeliefId;
+  return false;
+}

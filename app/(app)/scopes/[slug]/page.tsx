@@ -53,6 +53,7 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
           Graph
         </Link>
         {writer ? <Link href={`/scopes/${scope.slug}/ingest`} className={navLink} data-testid="scope-ingest-link">Ingest</Link> : null}
+        {writer ? <Link href={`/scopes/${scope.slug}/readings`} className={navLink} data-testid="scope-readings-link">Needs a reader</Link> : null}
         {reviewer ? (
           <Link href={`/scopes/${scope.slug}/review`} className={navLink} data-testid="scope-review-link">
             Review{overview.pendingReview > 0 ? ` (${overview.pendingReview})` : ""}

@@ -65,7 +65,8 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
         {back}
         <h1 className="mt-2 text-2xl font-semibold tracking-tight">Review queue</h1>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          <span data-testid="review-pending-count">{queue.pending.length}</span> pending · {queue.blocked.length} blocked · {frozen.length} frozen topic(s) · {candidates.length} synthesis candidate(s)
+          <span data-testid="review-pending-count">{queue.pending.length}</span> pending · {queue.blocked.length} blocked · {frozen.length} frozen topic(s) · {candidates.length} synthesis candidate(s) ·{" "}
+          <Link href={`/scopes/${slug}/readings`} className="underline" data-testid="review-readings-link">needs a reader</Link>
         </p>
       </div>
 

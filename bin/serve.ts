@@ -17,7 +17,7 @@ import { queueDepth } from "@/lib/jobs/job-queue";
 import { createJobWorker, jobLeaseSeconds } from "@/lib/jobs/job-worker";
 import { createDrainer } from "@/lib/ops/drain";
 import { setQueueDepthSource } from "@/lib/ops/metrics";
-import { guardApiRequest } from "@/lib/ops/http-guard";
+import { answerClientError, guardApiRequest } from "@/lib/ops/http-guard";
 import { ensureAuthSecret } from "./auth-secret";
 
 const { values } = parseArgs({
@@ -64,6 +64,27 @@ async function main(): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   const drainer = createDrainer();
+  setQueueDepthSource(() => queueDepth(db.sql));
+  const server = createServer(
+    drainer.track((req, res) => {
+      if (guardApiRequest(req, res)) return;
+      void handle(req, res);
+    }),
+  );
+  server.on("clientError", answerClientError);
+  // Bound first, then the job worker starts: a server that cannot take its port does no work and ends (main's catch
+  // closes the database, releasing the data folder's lock, and exits non-zero).
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, hostname, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await db.close().catch(() => {});
+    const code = (error as { code?: string }).code;
+    throw new Error(code === "EADDRINUSE" ? `port ${port} on ${hostname} is already in use (set PORT or --port)` : `cannot listen on ${hostname}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+  });
   // Every server works the durable job queue (CREDENCE_JOB_WORKER=off to leave it to others); SIGTERM lets the job
   // in hand finish within the grace period, and a job whose server died is taken over when its lease runs out.
   if (process.env.CREDENCE_JOB_WORKER !== "off") {
@@ -78,14 +99,7 @@ async function main(): Promise<void> {
     worker.start();
     drainer.onDrain(() => worker.stop());
   }
-  setQueueDepthSource(() => queueDepth(db.sql));
-  const server = createServer(
-    drainer.track((req, res) => {
-      if (guardApiRequest(req, res)) return;
-      void handle(req, res);
-    }),
-  );
-  server.listen(port, hostname, () => console.log(`credence: serving on http://${hostname}:${port}`));
+  console.log(`credence: serving on http://${hostname}:${port}`);
 
   let closing = false;
   async function shutdown(signal: string): Promise<void> {

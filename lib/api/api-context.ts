@@ -18,6 +18,8 @@ export async function authenticate(request: Request): Promise<Principal> {
 export interface Caller {
   principal: Principal;
   rateKey: string;
+  /** How the caller proved who it is: an API token, or the browser's session cookie. */
+  via: "token" | "session";
 }
 
 export async function authenticateCaller(request: Request): Promise<Caller> {
@@ -26,10 +28,10 @@ export async function authenticateCaller(request: Request): Promise<Caller> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const token = match?.[1] ? await (await getBeliefServices()).authenticateToken(match[1]) : null;
     if (!token) throw new ApiError(401, "unauthenticated", "The API token is missing, malformed, unknown or revoked.");
-    return { principal: tokenPrincipal(token), rateKey: `token:${token.tokenId}` };
+    return { principal: tokenPrincipal(token), rateKey: `token:${token.tokenId}`, via: "token" };
   }
   const session = await auth();
-  if (session?.user?.id) return { principal: sessionPrincipal(session.user.id), rateKey: `user:${session.user.id}` };
+  if (session?.user?.id) return { principal: sessionPrincipal(session.user.id), rateKey: `user:${session.user.id}`, via: "session" };
   getEnv(); // configuration errors surface here rather than as a confusing 401
   throw new ApiError(401, "unauthenticated", "Send an API token as `Authorization: Bearer <token>`, or sign in.");
 }

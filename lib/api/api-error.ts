@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BeliefServiceError, httpStatusOf } from "@/lib/errors/belief-service-error";
 import { issueFields } from "@/lib/engine";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/lib/db/db-errors";
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS, DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isPoolBusy } from "@/lib/db/db-errors";
 import { GraphStoreError } from "@/lib/graph/errors";
 import { getLogger } from "@/lib/ops/logger";
 import { currentRequest } from "@/lib/ops/request-context";
@@ -31,9 +31,9 @@ export function errorResponse(status: number, code: string, message: string, det
   // errors keep the plain documented body (a hidden and a missing item must answer byte for byte alike).
   const requestId = status >= 500 ? request?.requestId : undefined;
   const body: ApiErrorBody = { error: { code, message, details, ...(requestId !== undefined ? { requestId } : {}) } };
-  // Every 503 is an outage the client should wait out: say how long.
+  // Every 503 is an outage or a full pool the client should wait out: say how long.
   const headers: Record<string, string> = { "cache-control": "no-store" };
-  if (status === 503) headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
+  if (status === 503) headers["retry-after"] = String(typeof details.retryAfterSeconds === "number" ? details.retryAfterSeconds : DATABASE_RETRY_AFTER_SECONDS);
   return Response.json(body, { status, headers });
 }
 
@@ -43,6 +43,10 @@ export function errorResponse(status: number, code: string, message: string, det
  */
 export function handleApiError(error: unknown): Response {
   if (error instanceof ApiError) return errorResponse(error.status, error.code, error.message, error.details);
+  // Checked before the services' own `unavailable`, which may wrap it: a full pool is load, not an outage.
+  if (isPoolBusy(error)) {
+    return errorResponse(503, "busy", "Every database connection is in use right now; retry shortly (with the same Idempotency-Key, a write is never applied twice).", { retryAfterSeconds: DATABASE_BUSY_RETRY_AFTER_SECONDS });
+  }
   if (error instanceof BeliefServiceError) {
     return errorResponse(httpStatusOf(error.code), error.code, error.message, { ...error.details });
   }

@@ -4,6 +4,9 @@ import { getDatabase } from "@/lib/db/database";
 import { authenticateCaller, getBeliefServices } from "./api-context";
 import { ApiError, handleApiError } from "./api-error";
 import { textProblem, unstorableText } from "./nul-path";
+import { requireSameOriginWrite } from "./same-origin";
+import { operationFor } from "./openapi";
+import { checkQuery } from "./request-schemas";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 import { observeRequest } from "@/lib/ops/metrics";
@@ -80,7 +83,7 @@ function withRateHeaders(response: Response, decision: RateDecision): Response {
 }
 
 /**
- * Wraps a route handler: authenticates (Bearer token or session), spends one request from the caller's rate bucket
+ * Wraps a route handler: authenticates (Bearer token or session; a session's writes must be same-origin JSON), spends one request from the caller's rate bucket
  * (429 with Retry-After when empty), hands over the services, parses the body lazily, makes a POST with an
  * `Idempotency-Key` idempotent, and maps every error to the documented shape. A handler returns a Response or a
  * JSON-able value (200).
@@ -115,12 +118,15 @@ function answer(handler: (ctx: ApiContext) => Promise<Response | object>) {
       const raw = await route.params;
       const params: Record<string, string> = {};
       for (const [key, value] of Object.entries(raw ?? {})) params[key] = Array.isArray(value) ? value.join("/") : decodeParam(value);
-      const { principal, rateKey } = await authenticateCaller(request);
+      const { principal, rateKey, via } = await authenticateCaller(request);
+      if (via === "session") requireSameOriginWrite(request);
       const decision = await getRateLimiter().take(rateKey);
       if (!decision.allowed) return rateLimited(decision);
       for (const [key, value] of Object.entries(params)) checkText(key, value);
       const url = new URL(request.url);
       for (const [key, value] of url.searchParams) checkText(key, value);
+      const operation = operationFor(request.method, url.pathname);
+      if (operation) checkQuery(url, operation.query);
       const idempotencyKey = request.method === "POST" ? idempotencyKeyOf(request) : null;
       let text: Promise<string> | undefined;
       let parsed: Promise<unknown> | undefined;
@@ -155,7 +161,7 @@ function purgeNowAndThen(sql: SqlExecutor): void {
 
 /**
  * A write under an Idempotency-Key: the body must be well-formed JSON before the key is claimed (a malformed retry
- * never occupies it); the first request runs, its response (status < 500) is stored and replayed byte for byte to
+ * never occupies it); the first request runs, its final response (`isFinalStatus`) is stored and replayed byte for byte to
  * every later request with the same key and bytes; a different request under the key is 409 `idempotency_conflict`.
  */
 async function runIdempotent(

@@ -12,6 +12,26 @@ export const IDEMPOTENCY_LEASE_SECONDS = 300;
 /** Printable ASCII without spaces, 1–255 characters (a UUID fits; so does any client's own scheme). */
 export const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/** Answers that say "not now" (timeout, conflict or frozen topic, too early, rate limit): the same request may pass later. */
+const NOT_NOW = new Set([408, 409, 425, 429]);
+
+/**
+ * Whether an answer is final, i.e. the same request would get it again: 2xx and 4xx except "not now" answers, and no
+ * 5xx. Only final answers are stored under a key; a retry after any other runs the request again.
+ */
+export function isFinalStatus(status: number): boolean {
+  return status < 500 && !NOT_NOW.has(status);
+}
+
+/**
+ * Whether a response is kept under its key: a final one; a 5xx whose request committed a write (a retry must not
+ * write again); never a "not now" answer, since all such a request writes is the journal of its refusal, and a retry
+ * is a new attempt.
+ */
+function keeps(status: number, committed: boolean): boolean {
+  return isFinalStatus(status) || (status >= 500 && committed);
+}
+
 export interface StoredResponse {
   status: number;
   body: string;
@@ -27,7 +47,7 @@ export type IdempotencyClaim =
       kind: "fresh";
       claimId: string;
       takeover: boolean;
-      /** Stores the response; a 5xx is not stored (the key is freed) unless `keep` (a write of the request committed). */
+      /** Stores the response if it `keeps` (`keep`: a write of the request committed); otherwise frees the key. */
       complete(response: StoredResponse, options?: { keep?: boolean }): Promise<void>;
       abandon(): Promise<void>;
     }
@@ -79,7 +99,7 @@ export async function claimIdempotencyKey(sql: SqlExecutor, options: ClaimOption
       await sql.query(`DELETE FROM "api_idempotency_keys" WHERE "principal" = $1 AND "key" = $2 AND "state" = 'pending' AND "claim_id" = $3`, [principal, key, claimId]);
     };
     const complete = async (response: StoredResponse, completion: { keep?: boolean } = {}) => {
-      if (response.status >= 500 && completion.keep !== true) return abandon();
+      if (!keeps(response.status, completion.keep === true)) return abandon();
       await sql.query(`UPDATE "api_idempotency_keys" SET "state" = 'done', "status" = $3, "body" = $4 WHERE "principal" = $1 AND "key" = $2 AND "claim_id" = $5`, [
         principal,
         key,

@@ -24,7 +24,12 @@ import {
   recallQuerySchema,
   retrieveQuerySchema,
   synthesisPairBodySchema,
+  addGrantBodySchema,
+  addMemberBodySchema,
+  changeRoleBodySchema,
+  createScopeBodySchema,
 } from "./request-schemas";
+import { enqueueJobBodySchema } from "@/lib/jobs/job-api";
 import {
   assimilateResponseSchema,
   beliefDetailResponseSchema,
@@ -49,18 +54,27 @@ import {
   scopeListResponseSchema,
   synthesisAcceptedResponseSchema,
   synthesisListResponseSchema,
+  scopeCreatedResponseSchema,
+  memberListResponseSchema,
+  memberResultResponseSchema,
+  grantListResponseSchema,
+  grantResultResponseSchema,
+  jobResponseSchema,
 } from "./response-schemas";
 
 /** One documented operation: its route, its request schemas and the response schema its presenter parses with. */
 export interface ApiOperation {
   operationId: string;
-  method: "get" | "post";
+  method: "get" | "post" | "patch" | "delete";
   /** The OpenAPI path template, e.g. `/api/v1/scopes/{scope}/recall`. */
   path: string;
   summary: string;
-  /** The success status (200 unless it creates something). */
-  status: 200 | 201;
-  response: z.ZodType;
+  /** The success status (200 unless it creates something, queues work or answers nothing). */
+  status: 200 | 201 | 202 | 204;
+  /** The body's schema (none for a 204). */
+  response?: z.ZodType;
+  /** The body is a server-sent event stream whose events carry `response` as JSON data. */
+  eventStream?: boolean;
   body?: { schema: z.ZodType; omit?: string[] };
   query?: z.ZodObject;
   /** Path parameters besides `scope`. */
@@ -75,10 +89,22 @@ const scoped = "/api/v1/scopes/{scope}";
 const READ = [404, 422];
 const WRITE = [400, 403, 404, 409, 413, 422];
 const idParam = (description: string) => [{ name: "id", description }];
+const SCOPE_ADMIN = [400, 403, 404, 409, 413, 415, 422];
 
 /** Every REST operation; the routes under `app/api/v1` present with the same `response` schemas. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
   { operationId: "listScopes", method: "get", path: "/api/v1/scopes", summary: "The scopes the caller may read, with its role in each", status: 200, response: scopeListResponseSchema, scoped: false, errors: [] },
+  { operationId: "createScope", method: "post", path: "/api/v1/scopes", summary: "Create a scope; the caller becomes its owner (a scope-limited token may not)", status: 201, response: scopeCreatedResponseSchema, body: { schema: createScopeBodySchema }, scoped: false, errors: SCOPE_ADMIN },
+  { operationId: "listMembers", method: "get", path: `${scoped}/members`, summary: "The scope's members and their roles", status: 200, response: memberListResponseSchema, errors: READ },
+  { operationId: "addMember", method: "post", path: `${scoped}/members`, summary: "Owner: add an existing user, by email, with a role", status: 201, response: memberResultResponseSchema, body: { schema: addMemberBodySchema }, errors: SCOPE_ADMIN },
+  { operationId: "changeMemberRole", method: "patch", path: `${scoped}/members/{userId}`, summary: "Owner: change a member's role (never the last owner's)", status: 200, response: memberResultResponseSchema, body: { schema: changeRoleBodySchema }, pathParams: [{ name: "userId", description: "The member's userId (from listMembers)." }], errors: SCOPE_ADMIN },
+  { operationId: "removeMember", method: "delete", path: `${scoped}/members/{userId}`, summary: "Owner, or the member itself: end a membership (never the last owner's)", status: 204, pathParams: [{ name: "userId", description: "The member's userId (from listMembers)." }], errors: [403, 404, 409] },
+  { operationId: "listGrants", method: "get", path: `${scoped}/grants`, summary: "Read grants from this scope and to it", status: 200, response: grantListResponseSchema, errors: READ },
+  { operationId: "addGrant", method: "post", path: `${scoped}/grants`, summary: "Owner: let another scope resolve this scope's items", status: 201, response: grantResultResponseSchema, body: { schema: addGrantBodySchema }, errors: SCOPE_ADMIN },
+  { operationId: "removeGrant", method: "delete", path: `${scoped}/grants/{toScope}`, summary: "Owner: withdraw the grant to another scope", status: 204, pathParams: [{ name: "toScope", description: "The slug of the scope the grant was to." }], errors: [403, 404] },
+  { operationId: "enqueueJob", method: "post", path: "/api/v1/jobs", summary: "Queue long work (ingest, harvest); follow it at /api/v1/jobs/{id}", status: 202, response: jobResponseSchema, body: { schema: enqueueJobBodySchema }, scoped: false, errors: [400, 404, 413, 422] },
+  { operationId: "getJob", method: "get", path: "/api/v1/jobs/{id}", summary: "A job's state, progress and result (another caller's job answers like a missing one)", status: 200, response: jobResponseSchema, scoped: false, pathParams: idParam("The job id."), errors: [404] },
+  { operationId: "streamJobEvents", method: "get", path: "/api/v1/jobs/{id}/events", summary: "Server-sent events: `event: job` with the job each time it changes, until it succeeds or fails", status: 200, response: jobResponseSchema, eventStream: true, scoped: false, pathParams: idParam("The job id."), errors: [404] },
   { operationId: "registerEvidence", method: "post", path: `${scoped}/evidence`, summary: "Register an evidence item", status: 201, response: registerEvidenceResponseSchema, body: { schema: registerEvidenceInputSchema }, errors: [...WRITE, 502] },
   { operationId: "assimilate", method: "post", path: `${scoped}/assimilate`, summary: "Assimilate a claim with evidence entries; the answer's belief carries its history", status: 200, response: assimilateResponseSchema, body: { schema: assimilateInputSchema }, errors: WRITE },
   { operationId: "harvest", method: "post", path: `${scoped}/harvest`, summary: "Split model output into claims (and with commit, assimilate them)", status: 200, response: harvestResponseSchema, body: { schema: harvestInputSchema }, errors: WRITE },
@@ -106,10 +132,11 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
 const STATUS_TEXT: Record<number, string> = {
   400: "The body is not JSON (`malformed_json`).",
   401: "No, malformed, unknown or revoked credentials (`unauthenticated`).",
-  403: "The caller sees the thing but its role does not allow the action (`forbidden`).",
+  403: "The caller sees the thing but its role does not allow the action (`forbidden`); or a write signed in by cookie from another origin.",
   404: "The scope or id does not exist or is outside the caller's view (`not_found`; identical answers).",
   409: "A state conflict (`conflict`, `oscillation_hard_stop`, `topic_frozen`, `idempotency_conflict`, `idempotency_in_progress`).",
   413: "The body exceeds 1 MiB (`payload_too_large`).",
+  415: "A write signed in by cookie without a JSON content type (`unsupported_media_type`).",
   422: "Invalid fields (`invalid`): `details.fields` names each.",
   502: "The configured assessor failed (`assessment_failed`); nothing was written.",
 };
@@ -134,7 +161,8 @@ function componentSchemas(): Record<string, unknown> {
   return schemas;
 }
 
-function idOf(schema: z.ZodType): string {
+function idOf(schema: z.ZodType | undefined): string {
+  if (!schema) throw new Error("an operation without a response schema");
   const id = RESPONSE_REGISTRY.get(schema)?.id;
   if (!id) throw new Error("a response schema without a registered name");
   return id;
@@ -154,28 +182,58 @@ function operationObject(op: ApiOperation) {
     ...(op.scoped === false ? [] : [scopeParam]),
     ...(op.pathParams ?? []).map((p) => ({ name: p.name, in: "path", required: true, schema: { type: "string" }, description: p.description })),
     ...(op.query ? queryParameters(op.query) : []),
-    ...(op.body ? [idempotencyKey] : []),
+    ...(op.body && op.method === "post" ? [idempotencyKey] : []),
   ];
   const errors = [401, ...op.errors].sort((a, b) => a - b);
   return {
     operationId: op.operationId,
     summary: op.summary,
-    tags: [op.scoped === false ? "scopes" : op.path.split("/")[5] ?? "scopes"],
+    tags: [op.scoped === false ? (op.path.split("/")[3] ?? "scopes") : op.path.split("/")[5] ?? "scopes"],
     parameters,
     ...(op.body ? { requestBody: requestBody(op.body.schema, op.body.omit) } : {}),
     responses: {
       [String(op.status)]: {
-        description: op.summary,
+        description: op.eventStream ? `${op.summary}. Each event's \`data\` is a ${idOf(op.response)} as JSON.` : op.summary,
         headers: {
           "RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
           "RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
         },
-        content: { "application/json": { schema: { $ref: `#/components/schemas/${idOf(op.response)}` } } },
+        ...(op.response === undefined
+          ? {}
+          : op.eventStream
+            ? { content: { "text/event-stream": { schema: { type: "string", "x-event-data": { $ref: `#/components/schemas/${idOf(op.response)}` } } } } }
+            : { content: { "application/json": { schema: { $ref: `#/components/schemas/${idOf(op.response)}` } } } }),
       },
       ...Object.fromEntries(errors.map((status) => [String(status), { description: STATUS_TEXT[status] ?? "Error.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }])),
       "429": { $ref: "#/components/responses/RateLimited" },
     },
   };
+}
+
+const OPENAPI_JSON_PATH = "/api/v1/openapi.json";
+
+const compiledPaths = (() => {
+  const byPath = new Map<string, ApiOperation[]>([[OPENAPI_JSON_PATH, []]]);
+  for (const op of API_OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  return [...byPath].map(([template, operations]) => {
+    const methods = new Set(template === OPENAPI_JSON_PATH ? ["GET"] : operations.map((op) => op.method.toUpperCase()));
+    return {
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+      operations,
+      methods: [...methods, ...(methods.has("GET") ? ["HEAD"] : [])].sort(),
+    };
+  });
+})();
+
+/** The methods a REST path answers (its operations', HEAD with GET), or null when no operation has this path. */
+export function allowedMethods(pathname: string): string[] | null {
+  return compiledPaths.find((route) => route.pattern.test(pathname))?.methods ?? null;
+}
+
+/** The documented operation a request is (HEAD as its GET), or undefined. */
+export function operationFor(method: string, pathname: string): ApiOperation | undefined {
+  const verb = method.toLowerCase() === "head" ? "get" : method.toLowerCase();
+  return compiledPaths.find((route) => route.pattern.test(pathname))?.operations.find((op) => op.method === verb);
 }
 
 /** The OpenAPI 3.1 document served at /api/v1/openapi.json. */

@@ -5,6 +5,9 @@
  */
 import { z } from "zod";
 import type { ReadableScope } from "@/lib/access/readable-scopes";
+import type { GrantView } from "@/lib/identity/grants";
+import type { MemberView } from "@/lib/identity/members";
+import type { ScopeSummary } from "@/lib/identity/scopes";
 import type {
   AssimilateResult,
   BeliefDetail,
@@ -49,6 +52,11 @@ import {
   retractResponseSchema,
   reviseResponseSchema,
   scopeListResponseSchema,
+  scopeCreatedResponseSchema,
+  memberListResponseSchema,
+  memberResultResponseSchema,
+  grantListResponseSchema,
+  grantResultResponseSchema,
   synthesisAcceptedResponseSchema,
   synthesisListResponseSchema,
 } from "./response-schemas";
@@ -82,8 +90,34 @@ export function presentMutation(mutation: MutationRecord) {
   return present(mutationResponseSchema, mutation, "Mutation");
 }
 
+const scopeView = (s: Pick<ReadableScope, "slug" | "name" | "isPublic" | "role">) => ({ slug: s.slug, name: s.name, public: s.isPublic, role: s.role });
+
 export function presentScopes(scopes: readonly ReadableScope[]) {
-  return present(scopeListResponseSchema, { scopes: scopes.map((s) => ({ slug: s.slug, name: s.name, public: s.isPublic, role: s.role })) }, "ScopeList");
+  return present(scopeListResponseSchema, { scopes: scopes.map(scopeView) }, "ScopeList");
+}
+
+export function presentScopeCreated(scope: ScopeSummary) {
+  return present(scopeCreatedResponseSchema, { scope: scopeView(scope) }, "ScopeCreated");
+}
+
+const memberView = (m: MemberView) => ({ userId: m.userId, email: m.email, name: m.name, role: m.role, since: m.createdAt.toISOString() });
+
+export function presentMembers(members: readonly MemberView[]) {
+  return present(memberListResponseSchema, { members: members.map(memberView) }, "MemberList");
+}
+
+export function presentMember(member: MemberView) {
+  return present(memberResultResponseSchema, { member: memberView(member) }, "MemberResult");
+}
+
+const grantView = (g: GrantView) => ({ from: { slug: g.fromSlug, name: g.fromName }, to: { slug: g.toSlug, name: g.toName }, createdAt: g.createdAt.toISOString() });
+
+export function presentGrants(grants: readonly GrantView[], incoming: readonly GrantView[]) {
+  return present(grantListResponseSchema, { grants: grants.map(grantView), incoming: incoming.map(grantView) }, "GrantList");
+}
+
+export function presentGrant(grant: GrantView) {
+  return present(grantResultResponseSchema, { grant: grantView(grant) }, "GrantResult");
 }
 
 export function presentRegisterEvidence(result: RegisterEvidenceResult) {

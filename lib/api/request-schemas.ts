@@ -17,6 +17,7 @@ import {
   retrieveInputSchema,
 } from "@/lib/beliefs/belief-schemas";
 import { BELIEF_STATUSES, EDGE_KINDS } from "@/lib/engine";
+import { emailSchema, roleSchema, scopeNameSchema, slugSchema } from "@/lib/identity/schemas";
 
 /** `POST …/ingest` (and the MCP `remember` tool): the text with its source, as HTTP clients state it. */
 export const ingestBodySchema = z
@@ -36,6 +37,24 @@ export const ingestBodySchema = z
 
 /** `POST …/syntheses` and `…/syntheses/dismissals`: the pair as `{beliefIds: [a, b]}`. */
 export const synthesisPairBodySchema = z.object({ beliefIds: z.tuple([z.string().trim().min(1).max(500), z.string().trim().min(1).max(500)]) }).strict();
+
+/** `POST /api/v1/scopes`: a new scope; the caller becomes its owner. */
+export const createScopeBodySchema = z
+  .object({
+    slug: slugSchema.describe("The scope's address: lowercase letters, digits and single dashes, 2–48 characters."),
+    name: scopeNameSchema.describe("A human name."),
+    isPublic: z.boolean().optional().describe("true: any signed-in user may read it (default false)."),
+  })
+  .strict();
+
+/** `POST …/members`: an existing user, by email, with a role. */
+export const addMemberBodySchema = z.object({ email: emailSchema, role: roleSchema }).strict();
+
+/** `PATCH …/members/{userId}`: the member's new role. */
+export const changeRoleBodySchema = z.object({ role: roleSchema }).strict();
+
+/** `POST …/grants`: scope `toSlug` may resolve this scope's items (cite them as evidence). */
+export const addGrantBodySchema = z.object({ toSlug: slugSchema.describe("The scope that receives read access to this scope's items.") }).strict();
 
 /** `?dryRun=true` on ingest and retractions. */
 export const dryRunQuerySchema = z.object({ dryRun: z.boolean().default(false).describe("true: report without writing.") });
@@ -133,6 +152,23 @@ export function readQuery(url: URL, schema: z.ZodObject): Record<string, unknown
     else out[name] = value;
   }
   return out;
+}
+
+const NO_QUERY = z.object({}).strict();
+
+/**
+ * Every query parameter of a request checked against what its operation documents (`schema`; none when absent): a
+ * name the operation does not take, or a value its type refuses (`k=abc`, `minCredence=NaN`), is a ZodError naming
+ * the parameter (a 422 at the boundary), before the route runs.
+ */
+export function checkQuery(url: URL, schema: z.ZodObject = NO_QUERY): void {
+  const known = new Set(Object.keys(queryKinds(schema)));
+  const unknown = [...new Set(url.searchParams.keys())].filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    const takes = known.size > 0 ? `this operation takes ${[...known].join(", ")}` : "this operation takes no query parameters";
+    throw new z.ZodError(unknown.map((name) => ({ code: "custom" as const, path: [name], message: `unknown query parameter; ${takes}`, input: url.searchParams.get(name) })));
+  }
+  schema.parse(readQuery(url, schema));
 }
 
 /** OpenAPI query parameters generated from a query schema (lists: comma-separated, `explode: false`). */

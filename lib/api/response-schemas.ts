@@ -8,6 +8,7 @@ import { z } from "zod";
 import { BELIEF_STATUSES, EDGE_KINDS, REASONING_TYPES, RELATIONS, possibleDuplicateEventSchema, undecidedEventSchema } from "@/lib/engine";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
 import { ROLES } from "@/lib/access/roles";
+import { JOB_KINDS, JOB_STATES } from "@/lib/jobs/job-queue";
 
 /** Named schemas, published as `#/components/schemas/<id>`. */
 export const RESPONSE_REGISTRY = z.registry<{ id: string; description?: string }>();
@@ -71,19 +72,67 @@ export const essResponseSchema = named(
 
 // ---- per operation --------------------------------------------------------------------------------------------
 
-export const scopeListResponseSchema = named(
-  "ScopeList",
+export const scopeResponseSchema = named(
+  "Scope",
   z.object({
-    scopes: z.array(
-      z.object({
-        slug: z.string(),
-        name: z.string(),
-        public: z.boolean(),
-        role: z.enum(ROLES).nullable().describe("The caller's role; null for a public scope it is not a member of (it may read)."),
-      }),
-    ),
+    slug: z.string(),
+    name: z.string(),
+    public: z.boolean(),
+    role: z.enum(ROLES).nullable().describe("The caller's role; null for a public scope it is not a member of (it may read)."),
   }),
-  "The scopes the caller may read, by name.",
+  "A scope as the caller sees it.",
+);
+
+export const scopeListResponseSchema = named("ScopeList", z.object({ scopes: z.array(scopeResponseSchema) }), "The scopes the caller may read, by name.");
+
+export const scopeCreatedResponseSchema = named("ScopeCreated", z.object({ scope: scopeResponseSchema }), "The new scope; the caller is its owner.");
+
+export const memberResponseSchema = named(
+  "Member",
+  z.object({
+    userId: z.string().describe("Names the member in `…/members/{userId}`."),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: z.enum(ROLES),
+    since: z.string().describe("ISO-8601 time the membership began."),
+  }),
+  "A member of a scope with its role.",
+);
+export const memberListResponseSchema = named("MemberList", z.object({ members: z.array(memberResponseSchema) }), "A scope's members, by email.");
+export const memberResultResponseSchema = named("MemberResult", z.object({ member: memberResponseSchema }), "The member after the change.");
+
+export const grantResponseSchema = named(
+  "Grant",
+  z.object({
+    from: z.object({ slug: z.string(), name: z.string() }).describe("The scope whose items may be resolved."),
+    to: z.object({ slug: z.string(), name: z.string() }).describe("The scope that may resolve them (cite them as evidence)."),
+    createdAt: z.string(),
+  }),
+  "A read grant between two scopes.",
+);
+export const grantListResponseSchema = named(
+  "GrantList",
+  z.object({ grants: z.array(grantResponseSchema).describe("Grants from this scope."), incoming: z.array(grantResponseSchema).describe("Grants to this scope.") }),
+  "A scope's grants, outgoing and incoming.",
+);
+export const grantResultResponseSchema = named("GrantResult", z.object({ grant: grantResponseSchema }), "The new grant.");
+
+export const jobResponseSchema = named(
+  "Job",
+  z.object({
+    id: z.string(),
+    kind: z.enum(JOB_KINDS),
+    scope: z.string(),
+    state: z.enum(JOB_STATES),
+    attempts: z.number().int(),
+    maxAttempts: z.number().int(),
+    progress: z.unknown().describe("What the job has done so far (kind-specific), or null."),
+    result: z.unknown().describe("Once succeeded: the same body the synchronous operation answers (ingest or harvest); else null."),
+    error: z.unknown().describe("Once failed: the API error body of the last attempt; else null."),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  "A job: long work (ingest, harvest) run by the server's worker, followed at `/api/v1/jobs/{id}`.",
 );
 
 export const registerEvidenceResponseSchema = named("RegisterEvidenceResult", z.object({ evidence: evidenceResponseSchema, assessment: essResponseSchema.nullable() }));

@@ -107,6 +107,8 @@ export function identityServices(db: IdentityDb): IdentityServices {
         if (input.ownerEmail === undefined) throw new BeliefServiceError("invalid", "ownerEmail: required", { fields: [{ field: "ownerEmail", message: "required" }] });
         ownerId = (await requireUserByEmail(db, input.ownerEmail, "ownerEmail")).id;
       } else {
+        // A token limited to one scope acts in that scope only: a new scope is outside it.
+        if (caller.tokenScopeId !== null) throw new BeliefServiceError("forbidden", "a token limited to one scope cannot create scopes; use an unrestricted token");
         ownerId = caller.userId;
       }
       return createScope(db, { slug: input.slug, name: input.name, isPublic: input.isPublic, ownerId });

@@ -88,6 +88,15 @@ describe("database outage: stop, freeze, recover (own Postgres cluster)", () => 
     expect((await readyRoute.GET()).status).toBe(200);
   });
 
+  it("requests in flight when the database stops each get an answer (200/201, or 503), none is cut off", async () => {
+    const inFlight = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? list() : write(`In flight ${i} ${suffix}.`)));
+    await cluster.stop();
+    const answers = await Promise.all(inFlight);
+    for (const answer of answers) expect([200, 201, 503]).toContain(answer.status);
+    await cluster.start();
+    expect((await eventually(list, 200))?.status).toBe(200);
+  });
+
   it("a frozen database (SIGSTOP): requests end with 503 after the pool's timeouts instead of hanging", async () => {
     await cluster.freeze();
     try {

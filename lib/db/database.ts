@@ -10,7 +10,7 @@ import {
   type SocketAddress,
 } from "./data-folder-lock";
 import type { EmbeddedSocketServer } from "./embedded-socket-server";
-import { databaseTimeoutsFromEnv, poolTimeoutOptions, type DatabaseTimeouts } from "./db-errors";
+import { databaseTimeoutsFromEnv, poolSizeFromEnv, poolTimeoutOptions, type DatabaseTimeouts } from "./db-errors";
 import { processSingleton } from "@/lib/process-singleton";
 import { redactUrl } from "@/lib/redact-url";
 import { migrate } from "./migrate";
@@ -56,7 +56,7 @@ export type OpenDatabaseConfig = {
   waitIfHeldMs?: number;
   /** Default prisma/migrations under the working directory. */
   migrationsDir?: string;
-  /** Pool size; default 10 on a server, 4 embedded (PGlite runs one statement at a time anyway). */
+  /** Pool size; default `CREDENCE_DB_POOL_SIZE`, else 10 on a server, 4 embedded (PGlite runs one statement at a time anyway). */
   maxConnections?: number;
   /** Server mode: connect / statement / read timeouts; default `databaseTimeoutsFromEnv()` (lib/db/db-errors). */
   timeouts?: DatabaseTimeouts;
@@ -109,8 +109,8 @@ export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {})
 async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Promise<Database> {
   // Timeouts: a database that stops answering fails requests quickly (503) instead of hanging them.
   const timeouts = config.timeouts ?? databaseTimeoutsFromEnv();
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? 10, ...poolTimeoutOptions(timeouts) });
-  pool.on("error", () => {}); // idle-client errors surface on the next query instead of crashing the process
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? poolSizeFromEnv(10), ...poolTimeoutOptions(timeouts) });
+  keepErrorsOnQueries(pool);
   try {
     const applied = await migrate(pool, { dir: config.migrationsDir });
     const location = redactUrl(databaseUrl, "DATABASE_URL");
@@ -142,7 +142,7 @@ async function openEmbedded(dataDir: string, displayDir: string, config: OpenDat
     // pgvector ships with PGlite as a package: loaded always, so a database that created the extension opens again.
     pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite"), extensions: { vector } });
     socketServer = await startEmbeddedSocketServer(pglite, { socketDir: dataDir });
-    pool = createSocketPool(socketServer.address, config.maxConnections ?? 4);
+    pool = createSocketPool(socketServer.address, config.maxConnections ?? poolSizeFromEnv(4));
     const applied = await migrate(pool, { dir: config.migrationsDir });
     // Published only after migrating, so a client never sees a half-migrated database.
     await lock.publish(socketServer.address);
@@ -170,8 +170,18 @@ function createSocketPool(address: SocketAddress, max: number): pg.Pool {
     database: "postgres",
     max,
   });
-  pool.on("error", () => {});
+  keepErrorsOnQueries(pool);
   return pool;
+}
+
+/**
+ * A connection that breaks (the database stops, a socket resets) emits `error`: the pool listens only while the
+ * connection is idle, and an unheard `error` would end the process with every request in flight unanswered. Every
+ * connection gets a listener for its whole life, so the failure reaches the query that was using it (a 503) instead.
+ */
+function keepErrorsOnQueries(pool: pg.Pool): void {
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
 }
 
 function assemble(

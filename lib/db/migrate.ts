@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Pool } from "pg";
+import type { Pool, PoolClient } from "pg";
 import type { Umzug } from "umzug";
 import { clientExecutor, type SqlExecutor } from "./sql-executor";
 
@@ -61,6 +61,22 @@ async function migrator(sql: SqlExecutor, files: MigrationFile[]): Promise<Umzug
   });
 }
 
+/** How often a process waiting for another's migration asks for the lock again. */
+const LOCK_POLL_MS = 100;
+
+/**
+ * Takes the migration lock, waiting as long as another process migrates. Asked with `pg_try_advisory_lock` in a loop
+ * rather than one blocking `pg_advisory_lock`, so the wait is never a statement that `statement_timeout` (or the
+ * client's query timeout) could cancel.
+ */
+async function waitForMigrationLock(client: PoolClient): Promise<void> {
+  for (;;) {
+    const [row] = (await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MIGRATION_LOCK_KEY])).rows;
+    if (row?.locked) return;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+}
+
 /**
  * Applies every pending migration on one connection that holds a session advisory lock, so concurrent starters
  * against one server wait for each other and the second finds nothing to do. Returns the names applied.
@@ -70,7 +86,7 @@ export async function migrate(pool: Pool, options: { dir?: string } = {}): Promi
   const files = await readMigrations(options.dir);
   const client = await pool.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await waitForMigrationLock(client);
     try {
       const applied = await (await migrator(clientExecutor(client), files)).up();
       return applied.map((migration) => migration.name);

@@ -4,6 +4,8 @@
 import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
 import { principalKey } from "@/lib/api/idempotency";
+import { present } from "@/lib/api/present";
+import { jobResponseSchema } from "@/lib/api/response-schemas";
 import { getDatabase } from "@/lib/db/database";
 import { enqueueJob, getJob, JOB_KINDS, type Job } from "./job-queue";
 import { jobInputSchemas } from "./job-handlers";
@@ -21,7 +23,7 @@ export const enqueueJobBodySchema = z
   });
 
 export function presentJob(job: Job) {
-  return {
+  return present(jobResponseSchema, {
     id: job.id,
     kind: job.kind,
     scope: job.scope,
@@ -33,7 +35,7 @@ export function presentJob(job: Job) {
     error: job.error,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
-  };
+  }, "Job");
 }
 
 export const TERMINAL_STATES: ReadonlySet<string> = new Set(["succeeded", "failed"]);

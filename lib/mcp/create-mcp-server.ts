@@ -64,15 +64,18 @@ export function isWriteTool(tool: Pick<McpTool, "annotations">): boolean {
   return !tool.annotations.readOnlyHint;
 }
 
-/** The tool's JSON Schema as published: its own arguments plus `scope` (required unless there is a default) and, for writes, `idempotencyKey`. */
-export function toolInputJsonSchema(input: z.ZodObject, defaultScope: string | null, writes = false): { type: "object"; [key: string]: unknown } {
+/**
+ * The tool's JSON Schema as published: its own arguments plus `scope` (required unless there is a default; none for a
+ * tool that acts on no one scope) and, for writes, `idempotencyKey`.
+ */
+export function toolInputJsonSchema(input: z.ZodObject, defaultScope: string | null, writes = false, scoped = true): { type: "object"; [key: string]: unknown } {
   const schema = z.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const properties = {
-    scope: scopeProperty(defaultScope),
+    ...(scoped ? { scope: scopeProperty(defaultScope) } : {}),
     ...((schema.properties as Record<string, unknown> | undefined) ?? {}),
     ...(writes ? { idempotencyKey: IDEMPOTENCY_KEY_PROPERTY } : {}),
   };
-  const required = [...(defaultScope ? [] : ["scope"]), ...((schema.required as string[] | undefined) ?? [])];
+  const required = [...(defaultScope || !scoped ? [] : ["scope"]), ...((schema.required as string[] | undefined) ?? [])];
   const { $schema: _ignored, ...rest } = schema;
   return { ...rest, type: "object", properties, required };
 }
@@ -102,12 +105,12 @@ function splitScope(args: Record<string, unknown> | undefined, defaultScope: str
  * API refuses a bad field: `invalid` (422) naming each unknown argument and each required one that is missing, with
  * the names the tool does take. Checked before any service runs.
  */
-export function checkArgumentNames(tool: Pick<McpTool, "name" | "input">, args: Record<string, unknown>): void {
+export function checkArgumentNames(tool: Pick<McpTool, "name" | "input" | "scoped">, args: Record<string, unknown>): void {
   const schema = toolInputJsonSchema(tool.input, "default");
   const known = Object.keys(schema.properties as Record<string, unknown>).filter((name) => name !== "scope");
   const unknown = Object.keys(args).filter((name) => !known.includes(name));
   if (unknown.length === 0) return;
-  const takes = `${tool.name} takes ${known.join(", ")} (and scope)`;
+  const takes = `${tool.name} takes ${known.length > 0 ? known.join(", ") : "no arguments"}${tool.scoped === false ? "" : " (and scope)"}`;
   const missing = (schema.required as string[]).filter((name) => args[name] === undefined);
   throw new ApiError(422, "invalid", "The request has invalid fields.", {
     fields: [
@@ -115,6 +118,13 @@ export function checkArgumentNames(tool: Pick<McpTool, "name" | "input">, args: 
       ...missing.map((field) => ({ field, message: "required" })),
     ],
   });
+}
+
+/** The arguments of a tool that acts on no one scope: `scope` is not one of them (named as unknown if sent). */
+function unscopedArguments(args: Record<string, unknown> | undefined): Record<string, unknown> {
+  const unstorable = unstorableText(args ?? {});
+  if (unstorable !== null) throw new ApiError(422, "invalid", "The request has invalid fields.", { fields: [unstorable] });
+  return args ?? {};
 }
 
 const BELIEF_URI = /^credence:\/\/([^/]+)\/beliefs\/([^/]+)$/;
@@ -154,7 +164,7 @@ export function createMcpServer({ services, principal, defaultScope, sql, member
       name: tool.name,
       title: tool.annotations.title,
       description: tool.description,
-      inputSchema: toolInputJsonSchema(tool.input, defaultScope, isWriteTool(tool)),
+      inputSchema: toolInputJsonSchema(tool.input, defaultScope, isWriteTool(tool), tool.scoped !== false),
       annotations: tool.annotations,
     })),
   }));
@@ -163,7 +173,7 @@ export function createMcpServer({ services, principal, defaultScope, sql, member
     const tool = MCP_TOOLS.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; call tools/list.`);
     try {
-      const { scope, rest } = splitScope(request.params.arguments, defaultScope);
+      const { scope, rest } = tool.scoped === false ? { scope: "", rest: unscopedArguments(request.params.arguments) } : splitScope(request.params.arguments, defaultScope);
       const { idempotencyKey, ...args } = rest;
       checkArgumentNames(tool, isWriteTool(tool) ? args : rest);
       if (!isWriteTool(tool) || idempotencyKey === undefined) return toolSuccess(tool, await tool.run({ services, principal }, scope, rest));

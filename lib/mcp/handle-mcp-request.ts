@@ -8,6 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Principal } from "@/lib/access/principal";
 import { authenticateCaller, getBeliefServices, type Caller } from "@/lib/api/api-context";
 import { errorResponse } from "@/lib/api/api-error";
+import { crossOrigin } from "@/lib/api/same-origin";
 import { getRateLimiter, rateLimited } from "@/lib/api/rate-limiter";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { getDatabase } from "@/lib/db/database";
@@ -24,22 +25,8 @@ async function tokenScopeSlug(services: BeliefServices, principal: Principal): P
   return scopes.find((s) => s.id === principal.tokenScopeId)?.slug ?? null;
 }
 
-/**
- * MCP's transport rules ask servers to validate `Origin` against DNS rebinding: agents send none, and a browser page
- * may only call from the app's own origin (its host compared with the request's `Host` or `X-Forwarded-Host`).
- */
-function crossOrigin(request: Request): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) return false;
-  // Behind a reverse proxy the public host arrives as X-Forwarded-Host.
-  const hosts = [request.headers.get("host") ?? new URL(request.url).host, request.headers.get("x-forwarded-host")];
-  try {
-    return !hosts.includes(new URL(origin).host);
-  } catch {
-    return true;
-  }
-}
-
+// MCP's transport rules ask servers to validate `Origin` against DNS rebinding: agents send none, and a browser page
+// may only call from the app's own origin.
 export async function handleMcpRequest(request: Request): Promise<Response> {
   if (crossOrigin(request)) {
     return errorResponse(403, "forbidden", "Cross-origin requests to the MCP endpoint are refused; MCP clients send no Origin header.");

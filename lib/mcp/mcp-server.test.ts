@@ -73,13 +73,18 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
   let thursdayId = "";
   let mondayEvidence = "";
 
-  it("lists the eight tools with JSON schemas; scope is required unless the connection has a default", async () => {
+  it("lists the tools with JSON schemas; scope is required unless the connection has a default or the tool acts on no one scope", async () => {
     const client = await connect(h.tokens.viewer);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
+    const unscoped = ["create_scope", "list_scopes"];
     for (const tool of tools) {
       expect(tool.description?.length ?? 0).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe("object");
+      if (unscoped.includes(tool.name)) {
+        expect(tool.inputSchema.properties ?? {}, tool.name).not.toHaveProperty("scope");
+        continue;
+      }
       expect(tool.inputSchema.properties).toHaveProperty("scope");
       expect(tool.inputSchema.required).toContain("scope");
     }
@@ -341,7 +346,7 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
         );
       const first = await post();
       expect(first.status).toBe(200);
-      expect(((await first.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(8);
+      expect(((await first.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(MCP_TOOL_NAMES.length);
       expect((await post()).status).toBe(200);
       const limited = await post();
       expect(limited.status).toBe(429);

@@ -1,3 +1,4 @@
+import { MCP_TOOL_NAMES } from "./testing/mcp-client-kit";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -54,7 +55,7 @@ describe("MCP tool schemas", () => {
   });
 
   it("every tool has a title, a description for a model, and a closed object schema", () => {
-    expect(MCP_TOOLS).toHaveLength(8);
+    expect(MCP_TOOLS.map((t) => t.name)).toEqual([...MCP_TOOL_NAMES]);
     for (const tool of MCP_TOOLS) {
       const schema = published(tool.name) as JsonSchema & { type: string; additionalProperties?: boolean };
       expect(schema.type).toBe("object");

@@ -15,8 +15,15 @@ import {
   presentRecall,
   presentRetract,
   presentRetrieved,
+  presentGrant,
+  presentGrants,
+  presentMember,
+  presentMembers,
+  presentScopeCreated,
+  presentScopes,
 } from "@/lib/api/present";
-import { ingestBodySchema } from "@/lib/api/request-schemas";
+import { addGrantBodySchema, addMemberBodySchema, changeRoleBodySchema, createScopeBodySchema, ingestBodySchema } from "@/lib/api/request-schemas";
+import { ApiError } from "@/lib/api/api-error";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
 import { MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
@@ -37,8 +44,10 @@ export interface McpToolAnnotations {
 export interface McpTool {
   name: string;
   description: string;
-  /** The tool's own arguments (without `scope`, which every tool takes and `createMcpServer` adds). */
+  /** The tool's own arguments (without `scope`, which every scoped tool takes and `createMcpServer` adds). */
   input: z.ZodObject;
+  /** false: the tool acts on no one scope (listing or creating scopes) and takes no `scope` argument. */
+  scoped?: boolean;
   annotations: McpToolAnnotations;
   /** `args` without `scope`; the services parse it again with their own schema (as the REST routes do). */
   run(ctx: McpToolContext, scope: string, args: Record<string, unknown>): Promise<object>;
@@ -156,6 +165,8 @@ const harvestInput = z
   })
   .strict();
 
+const memberRefInput = z.object({ userId: z.string().min(1).max(64).describe("The member's userId (from list_members).") }).strict();
+
 const readOnly = (title: string): McpToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 const write = (title: string, destructive = false): McpToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: destructive, idempotentHint: false, openWorldHint: false });
 
@@ -256,6 +267,98 @@ export const MCP_TOOLS: readonly McpTool[] = [
     annotations: write("Harvest claims from model output"),
     async run({ services, principal }, scope, args) {
       return presentHarvest(await services.harvest(principal, scope, args));
+    },
+  },
+  {
+    name: "list_scopes",
+    description: "The scopes (memories) you may read, with your role in each (null for a public scope you are not a member of). A token limited to one scope sees only that one.",
+    input: z.object({}).strict(),
+    scoped: false,
+    annotations: readOnly("List scopes"),
+    async run({ services, principal }) {
+      return presentScopes(await services.listScopes(principal));
+    },
+  },
+  {
+    name: "create_scope",
+    description: "Create a scope (a separate memory, e.g. one per project or tenant); you become its owner. A token limited to one scope cannot create scopes.",
+    input: createScopeBodySchema,
+    scoped: false,
+    annotations: write("Create a scope"),
+    async run({ services, principal }, _scope, args) {
+      return presentScopeCreated(await services.createScope(principal, createScopeBodySchema.parse(args)));
+    },
+  },
+  {
+    name: "list_members",
+    description: "The scope's members with their userId, email and role (viewer, editor, reviewer, owner). Any member may read the roster; use the userId with change_member_role or remove_member.",
+    input: z.object({}).strict(),
+    annotations: readOnly("List a scope's members"),
+    async run({ services, principal }, scope) {
+      return presentMembers(await services.listMembers(principal, scope));
+    },
+  },
+  {
+    name: "add_member",
+    description: "Owner only: add an existing user, by email, with a role: viewer (reads), editor (writes evidence and beliefs), reviewer (also decides queued mutations), owner (also manages members and grants).",
+    input: addMemberBodySchema,
+    annotations: write("Add a member"),
+    async run({ services, principal }, scope, args) {
+      return presentMember(await services.addMember(principal, scope, addMemberBodySchema.parse(args)));
+    },
+  },
+  {
+    name: "change_member_role",
+    description: "Owner only: change a member's role to viewer, editor, reviewer or owner. The last owner cannot be demoted (conflict with reason last_owner): make someone else owner first.",
+    input: memberRefInput.extend(changeRoleBodySchema.shape),
+    annotations: write("Change a member's role"),
+    async run({ services, principal }, scope, args) {
+      const { userId, role } = memberRefInput.extend(changeRoleBodySchema.shape).parse(args);
+      await services.changeRole(principal, scope, { userId, role });
+      const member = (await services.listMembers(principal, scope)).find((m) => m.userId === userId);
+      if (!member) throw new ApiError(404, "not_found", "No such member.", { userId });
+      return presentMember(member);
+    },
+  },
+  {
+    name: "remove_member",
+    description: "Owner only (or a member removing itself): end a membership; the user keeps its account and its other scopes. The last owner cannot be removed (conflict with reason last_owner).",
+    input: memberRefInput,
+    annotations: write("Remove a member", true),
+    async run({ services, principal }, scope, args) {
+      const { userId } = memberRefInput.parse(args);
+      await services.removeMember(principal, scope, { userId });
+      return { removed: { userId } };
+    },
+  },
+  {
+    name: "list_grants",
+    description: "The scope's read grants: `grants` (other scopes that may resolve this scope's items) and `incoming` (scopes whose items this scope may cite).",
+    input: z.object({}).strict(),
+    annotations: readOnly("List a scope's grants"),
+    async run({ services, principal }, scope) {
+      const [grants, incoming] = await Promise.all([services.listGrants(principal, scope), services.listIncomingGrants(principal, scope)]);
+      return presentGrants(grants, incoming);
+    },
+  },
+  {
+    name: "add_grant",
+    description: "Owner only: let scope `toSlug` resolve this scope's items, so its members can cite this scope's evidence and beliefs as verified sources. Nothing else of this scope becomes visible to them.",
+    input: addGrantBodySchema,
+    annotations: write("Grant another scope read access"),
+    async run({ services, principal }, scope, args) {
+      return presentGrant(await services.addGrant(principal, scope, addGrantBodySchema.parse(args)));
+    },
+  },
+  {
+    name: "remove_grant",
+    description: "Owner only: withdraw the grant to scope `toSlug`; that scope can no longer resolve this scope's items (entries that cited them count as unverified from then on).",
+    input: addGrantBodySchema,
+    annotations: write("Withdraw a grant", true),
+    async run({ services, principal }, scope, args) {
+      const { toSlug } = addGrantBodySchema.parse(args);
+      await services.removeGrant(principal, scope, { toSlug });
+      return { removed: { toSlug } };
     },
   },
 ];

@@ -1,6 +1,6 @@
 /**
  * `idempotencyKey` on a write tool: the REST API's Idempotency-Key semantics (lib/api/idempotency) for a tool call.
- * The first call under a key runs and its answer is kept 24 h (tool errors included, failures of ours excepted); a retry
+ * The first call under a key runs and its final answer is kept 24 h (`isFinalStatus`: tool errors included; failures of ours, conflicts and rate limits excepted); a retry
  * with the same key and the same arguments gets that answer back without writing again; other arguments under the key
  * are `idempotency_conflict`. Keys are per principal and shared with the REST API's (one key, one request).
  */

@@ -1,10 +1,31 @@
 /**
  * What the custom server (bin/serve.ts) checks before Next sees a request, and the API's answers for paths no
- * route handles: a path under /api/ whose percent-encoding is broken (`/api/v1/scopes/%zz/beliefs`) is a
- * JSON 400 `malformed_path` instead of Next's plain-text 500; an unmatched /api/v1 path is a JSON 404 `not_found`.
- * Both in the API's error shape `{"error": {"code", "message", "details"}}`.
+ * route handles: a path under /api/ whose percent-encoding is broken (`/api/v1/scopes/%zz/beliefs`) is a JSON 400
+ * `malformed_path` instead of Next's plain-text 500; a method the server does not serve (TRACE on any path, PUT on a
+ * POST-only route) is a JSON 405 `method_not_allowed` with `Allow`; an unmatched /api/v1 path is a JSON 404
+ * `not_found`; a request whose head is too large is a JSON 431. All in the API's error shape
+ * `{"error": {"code", "message", "details"}}`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { allowedMethods } from "@/lib/api/openapi";
+
+/** Methods some route of this server answers; anything else (TRACE, CONNECT, made-up verbs) is refused everywhere. */
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/** What a page answers (POST: server actions). */
+const PAGE_METHODS = ["GET", "HEAD", "POST"];
+/** The endpoints under /api/ outside the REST API's OpenAPI document, with their methods (the files under app/api). */
+const OTHER_API_ROUTES: readonly [RegExp, string[]][] = [
+  [/^\/api\/mcp$/, ["DELETE", "GET", "HEAD", "POST"]],
+  [/^\/api\/(?:health\/(?:live|ready)|metrics|docs)$/, ["GET", "HEAD"]],
+  [/^\/api\/auth\//, ["GET", "HEAD", "POST"]],
+];
+
+/** The methods an /api/ path answers, or null for a path no route serves (the 404 is the routes' to give). */
+function apiMethods(path: string): string[] | null {
+  if (path.startsWith("/api/v1/")) return allowedMethods(path);
+  return OTHER_API_ROUTES.find(([pattern]) => pattern.test(path))?.[1] ?? null;
+}
 
 interface ErrorBody {
   error: { code: string; message: string; details: Record<string, unknown> };
@@ -31,12 +52,42 @@ export function decodablePath(target: string): boolean {
  */
 export function guardApiRequest(req: IncomingMessage, res: ServerResponse, requestId?: string): boolean {
   const target = req.url ?? "/";
+  const method = (req.method ?? "GET").toUpperCase();
+  const path = target.split("?")[0] ?? "/";
+  const api = path.startsWith("/api/") ? apiMethods(path) : null;
+  const allow = api ?? PAGE_METHODS;
+  if (!SERVED_METHODS.has(method) || (api !== null && method !== "OPTIONS" && !api.includes(method))) {
+    const payload = body("method_not_allowed", `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}.`, { method, allow });
+    res.writeHead(405, { "content-type": "application/json", "cache-control": "no-store", allow: allow.join(", ") });
+    res.end(JSON.stringify(payload));
+    return true;
+  }
   if (!target.startsWith("/api/")) return false;
   if (decodablePath(target)) return false;
   const payload = body("malformed_path", "The request path is not valid percent-encoding.", requestId ? { requestId } : {});
   res.writeHead(400, { "content-type": "application/json", "cache-control": "no-store" });
   res.end(JSON.stringify(payload));
   return true;
+}
+
+/**
+ * The answer to a request Node could not parse (the server's `clientError`): 431 for a head past the size limit (a
+ * 100 kB query string), 400 otherwise, each with a JSON body, then the connection is closed. A socket that is already
+ * gone is just destroyed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? 431 : 400;
+  const payload = tooLarge
+    ? body("headers_too_large", "The request line and headers are too large (a long query string?); send the input in a POST body.")
+    : body("malformed_request", "The request is not valid HTTP.");
+  const text = JSON.stringify(payload);
+  const reason = tooLarge ? "Request Header Fields Too Large" : "Bad Request";
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
 export function unmatchedApiPath(request: Request): Response {

@@ -251,6 +251,52 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   note("listSyntheses");
   ok("listSyntheses", await editor.GET("/api/v1/scopes/{scope}/syntheses", at));
 
+  // ---- 9. a scope of the agent's own: members, roles and grants ----
+  const ownSlug = `${scope}-own`.slice(0, 48);
+  note("createScope");
+  const own = ok("createScope", await editor.POST("/api/v1/scopes", { body: { slug: ownSlug, name: "An agent's own scope" } }));
+  check(own.scope.slug === ownSlug && own.scope.role === "owner", "the creator owns the new scope");
+  const atOwn = { params: { path: { scope: ownSlug } } };
+  note("listMembers");
+  const roster = ok("listMembers", await editor.GET("/api/v1/scopes/{scope}/members", at));
+  const self = ok("listMembers", await editor.GET("/api/v1/scopes/{scope}/members", atOwn)).members;
+  check(self.length === 1 && self[0]?.role === "owner", "the new scope has its creator as only member");
+  const colleague = roster.members.find((m) => m.userId !== self[0]?.userId);
+  check(colleague !== undefined, "the home scope has another member to invite");
+  note("addMember");
+  const added = ok("addMember", await editor.POST("/api/v1/scopes/{scope}/members", { ...atOwn, body: { email: colleague.email, role: "viewer" } }));
+  check(added.member.role === "viewer", "the colleague joins as a viewer");
+  note("changeMemberRole");
+  const promoted = ok("changeMemberRole", await editor.PATCH("/api/v1/scopes/{scope}/members/{userId}", { params: { path: { scope: ownSlug, userId: added.member.userId } }, body: { role: "reviewer" } }));
+  check(promoted.member.role === "reviewer", "the colleague is now a reviewer");
+  note("removeMember");
+  const removed = await editor.DELETE("/api/v1/scopes/{scope}/members/{userId}", { params: { path: { scope: ownSlug, userId: added.member.userId } } });
+  check(removed.response.status === 204, `removeMember answers 204 (got ${removed.response.status})`);
+  note("addGrant");
+  const grant = ok("addGrant", await editor.POST("/api/v1/scopes/{scope}/grants", { ...atOwn, body: { toSlug: scope } }));
+  check(grant.grant.from.slug === ownSlug && grant.grant.to.slug === scope, "the grant runs from the new scope to the home scope");
+  note("listGrants");
+  const grants = ok("listGrants", await editor.GET("/api/v1/scopes/{scope}/grants", at));
+  check(grants.incoming.some((g) => g.from.slug === ownSlug), "the home scope sees the incoming grant");
+  note("removeGrant");
+  const withdrawn = await editor.DELETE("/api/v1/scopes/{scope}/grants/{toScope}", { params: { path: { scope: ownSlug, toScope: scope } } });
+  check(withdrawn.response.status === 204, `removeGrant answers 204 (got ${withdrawn.response.status})`);
+
+  // ---- 10. long work as a job ----
+  note("enqueueJob");
+  const job = ok("enqueueJob", await editor.POST("/api/v1/jobs", { body: { kind: "ingest", scope, input: { text: "The on-call rota changes every Monday." } } }));
+  check(job.kind === "ingest" && job.scope === scope, "the job is queued for the scope");
+  note("getJob");
+  const followed = ok("getJob", await editor.GET("/api/v1/jobs/{id}", { params: { path: { id: job.id } } }));
+  check(followed.id === job.id, "the job can be followed by its id");
+  note("streamJobEvents");
+  const events = await editor.GET("/api/v1/jobs/{id}/events", { params: { path: { id: job.id } }, parseAs: "stream" });
+  check(events.response.status === 200 && events.data !== undefined && events.data !== null, `the job's events stream (got ${events.response.status})`);
+  const reader = (events.data as ReadableStream<Uint8Array>).getReader();
+  const first = await reader.read();
+  await reader.cancel();
+  check(new TextDecoder().decode(first.value).startsWith("event: job\ndata: {"), "the stream opens with the job's state");
+
   return {
     beliefs,
     evidence,

@@ -28,9 +28,16 @@ import * as retractionsRoute from "@/app/api/v1/scopes/[scope]/retractions/route
 import * as dismissalsRoute from "@/app/api/v1/scopes/[scope]/syntheses/dismissals/route";
 import * as synthesesRoute from "@/app/api/v1/scopes/[scope]/syntheses/route";
 import * as unfreezeRoute from "@/app/api/v1/scopes/[scope]/topics/[topic]/unfreeze/route";
+import * as membersRoute from "@/app/api/v1/scopes/[scope]/members/route";
+import * as memberRoute from "@/app/api/v1/scopes/[scope]/members/[userId]/route";
+import * as grantsRoute from "@/app/api/v1/scopes/[scope]/grants/route";
+import * as grantRoute from "@/app/api/v1/scopes/[scope]/grants/[toScope]/route";
+import * as jobsRoute from "@/app/api/v1/jobs/route";
+import * as jobRoute from "@/app/api/v1/jobs/[id]/route";
+import * as jobEventsRoute from "@/app/api/v1/jobs/[id]/events/route";
 
 type RouteHandler = (request: Request, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type RouteModule = Partial<Record<"GET" | "POST", RouteHandler>>;
+type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", RouteHandler>>;
 
 /** Path template (as in the OpenAPI document) → the route module Next would serve it from. */
 export const ROUTE_MODULES: Readonly<Record<string, RouteModule>> = {
@@ -55,6 +62,13 @@ export const ROUTE_MODULES: Readonly<Record<string, RouteModule>> = {
   "/api/v1/scopes/{scope}/graph": graphRoute,
   "/api/v1/scopes/{scope}/graph/overview": graphOverviewRoute,
   "/api/v1/scopes/{scope}/graph/expand": graphExpandRoute,
+  "/api/v1/scopes/{scope}/members": membersRoute,
+  "/api/v1/scopes/{scope}/members/{userId}": memberRoute,
+  "/api/v1/scopes/{scope}/grants": grantsRoute,
+  "/api/v1/scopes/{scope}/grants/{toScope}": grantRoute,
+  "/api/v1/jobs": jobsRoute,
+  "/api/v1/jobs/{id}": jobRoute,
+  "/api/v1/jobs/{id}/events": jobEventsRoute,
 };
 
 const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -104,16 +118,28 @@ async function dispatch(incoming: IncomingMessage, baseUrl: string): Promise<Res
   if (url.pathname === OPENAPI_PATH && method === "GET") return openApiRoute.GET();
   const route = matchRoute(url.pathname);
   if (!route) return Response.json({ error: { code: "not_found", message: `no route ${url.pathname}`, details: {} } }, { status: 404 });
-  const handler = route.module[method as "GET" | "POST"];
+  const handler = route.module[method as keyof RouteModule];
   if (!handler) return Response.json({ error: { code: "method_not_allowed", message: `${method} is not allowed here`, details: {} } }, { status: 405 });
   return handler(request, { params: Promise.resolve(route.params) });
 }
 
+/** Writes the answer as it comes (an event stream included); a client that goes away cancels the body. */
 async function write(response: Response, out: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   out.writeHead(response.status, headers);
-  out.end(Buffer.from(await response.arrayBuffer()));
+  if (!response.body) {
+    out.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  out.on("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (done) break;
+    out.write(Buffer.from(value));
+  }
+  out.end();
 }
 
 export interface RouteServer {

@@ -1,6 +1,24 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
-export const MCP_TOOL_NAMES = ["remember", "assimilate", "recall", "search_beliefs", "get_belief", "propose_mutation", "retract_source", "harvest_claims"] as const;
+export const MCP_TOOL_NAMES = [
+  "remember",
+  "assimilate",
+  "recall",
+  "search_beliefs",
+  "get_belief",
+  "propose_mutation",
+  "retract_source",
+  "harvest_claims",
+  "list_scopes",
+  "create_scope",
+  "list_members",
+  "add_member",
+  "change_member_role",
+  "remove_member",
+  "list_grants",
+  "add_grant",
+  "remove_grant",
+] as const;
 
 export interface ToolAnswer {
   isError: boolean;

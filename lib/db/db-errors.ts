@@ -3,8 +3,9 @@
  * failure is answered 503 `unavailable` with `Retry-After`, never a 500. Recognised wherever it comes from:
  * pg (connection refused or reset, the pool's connect timeout, the client's query read timeout, SQLSTATE class 08,
  * 57P01–57P03 shutdown / cannot connect, 57014 a statement cancelled by `statement_timeout`) and Prisma (P1001 can't
- * reach, P1002 timed out, P1008 operation timed out, P1017 connection closed), also when wrapped (`cause`, Prisma's
- * driver-adapter error). A full pool is not an outage: see `isPoolBusy`.
+ * reach, P1002 timed out, P1008 operation timed out, P1017 connection closed; a driver-adapter error of kind
+ * ConnectionClosed, DatabaseNotReachable, SocketTimeout or TooManyConnections, e.g. a P2010 raw query whose connection
+ * the stopping server closed), also when wrapped (`cause`, Prisma's driver-adapter error). A full pool is not an outage: see `isPoolBusy`.
  */
 
 /** What a client is told to wait before retrying an outage. */
@@ -17,6 +18,8 @@ const POOL_WAIT_TIMEOUT = /^timeout exceeded when trying to connect$/i;
 
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017"]);
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014", "53300"]);
+/** Prisma's driver-adapter error kinds for a connection that is gone or never came (`driverAdapterError.cause.kind`). */
+const ADAPTER_KINDS = new Set(["ConnectionClosed", "DatabaseNotReachable", "SocketTimeout", "TooManyConnections"]);
 const NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 const MESSAGES = [
   /Connection terminated/i,
@@ -66,6 +69,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (const fields of errorChain(error)) {
     const code = typeof fields.code === "string" ? fields.code : undefined;
     if (code !== undefined && (PRISMA_CODES.has(code) || SQLSTATES.has(code) || NODE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof fields.kind === "string" && ADAPTER_KINDS.has(fields.kind)) return true;
     const message = typeof fields.message === "string" ? fields.message : "";
     if (MESSAGES.some((pattern) => pattern.test(message))) return true;
   }

@@ -22,9 +22,9 @@ import { mcpErrorAnswer, toolErrorFromAnswer, toolErrorResult, type McpErrorAnsw
 import { MCP_TOOLS, presentBeliefDetail, type McpTool } from "./mcp-tools";
 import { parseIdempotencyKey, runIdempotentTool } from "./run-idempotent-tool";
 import { unstorableText } from "@/lib/api/nul-path";
+import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, MCP_SERVER_TITLE, MCP_SERVER_VERSION } from "./server-identity";
 
-export const MCP_SERVER_NAME = "credence";
-export const MCP_SERVER_VERSION = "0.1.0";
+export { MCP_SERVER_NAME, MCP_SERVER_VERSION };
 
 /** MCP's "resource not found" code (spec, resources/read). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -40,8 +40,7 @@ export interface McpServerOptions {
   memberScopes: () => Promise<readonly { slug: string; name: string }[]>;
 }
 
-const INSTRUCTIONS = `Credence is a memory that keeps contradictions visible. Beliefs carry a credence computed from their evidence; when sources disagree, both positions stay and recall says "contested".
-Your scopes are listed as resources (credence://{scope}/summary). Use remember for anything you are told or read (with its source), recall before answering from memory, get_belief to see why something is believed, retract_source when a source turns out wrong. Errors come back with a stable code (not_found, forbidden, invalid, conflict, topic_frozen, oscillation_hard_stop, assessment_failed, unavailable, unauthenticated) and the fields at fault.`;
+
 
 function scopeProperty(defaultScope: string | null) {
   return {
@@ -155,8 +154,8 @@ const SUMMARY_DESCRIPTION = "Belief counts by status, mean tension, review queue
 
 export function createMcpServer({ services, principal, defaultScope, sql, memberScopes }: McpServerOptions): Server {
   const server = new Server(
-    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: "Credence belief memory" },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: MCP_SERVER_TITLE },
+    { capabilities: { tools: {}, resources: {} }, instructions: MCP_INSTRUCTIONS },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({

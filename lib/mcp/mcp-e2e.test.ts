@@ -4,6 +4,8 @@
  * bin/cli.test.ts), and the SDK's own Client over Streamable HTTP and over stdio (`bin/mcp.ts`
  * spawned as a local process, proxying to the server).
  */
+import { spawn } from "node:child_process";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -48,9 +50,9 @@ async function httpClient(token: string): Promise<Client> {
   return client;
 }
 
-async function stdioClient(args: string[]): Promise<Client> {
-  const { command, args: argv } = scriptCommand(MCP_SCRIPT, ["--url", server.baseUrl, ...args]);
-  const transport = new StdioClientTransport({ command, args: argv, env: { ...(process.env as Record<string, string>) }, stderr: "pipe" });
+async function stdioClient(args: string[], env: Record<string, string> = {}, urlFlag = true): Promise<Client> {
+  const { command, args: argv } = scriptCommand(MCP_SCRIPT, urlFlag ? ["--url", server.baseUrl, ...args] : args);
+  const transport = new StdioClientTransport({ command, args: argv, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" });
   transport.stderr?.on("data", (chunk: Buffer) => stdioLogs.push(chunk.toString()));
   const client = new Client({ name: "credence-mcp-e2e-stdio", version: "1.0.0" });
   await client.connect(transport);
@@ -179,10 +181,51 @@ describe("MCP over stdio (bin/mcp.ts proxying to the server)", () => {
     const env = { CREDENCE_TOKEN: "", CREDENCE_URL: "", CREDENCE_SCOPE: "" };
     const bad = await runScript(MCP_SCRIPT, ["--url", server.baseUrl, "--token", "cred_wrong"], env);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/cannot connect .*\/api\/mcp/);
+    expect(bad.stderr).toMatch(/^credence-mcp: cannot connect to http:\/\/127\.0\.0\.1:\d+\/api\/mcp: .+\n$/);
     expect(bad.stdout).toBe("");
     const none = await runScript(MCP_SCRIPT, ["--url", server.baseUrl], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--token \(or CREDENCE_TOKEN\) is required/);
+  });
+});
+
+describe("the stdio bridge as clients and the MCP inspector launch it", () => {
+  it("is configured by the environment alone, and a lone `--` before the flags is ignored", async () => {
+    const byEnv = await stdioClient([], { CREDENCE_URL: server.baseUrl, CREDENCE_TOKEN: tokens.editor, CREDENCE_SCOPE: "team" }, false);
+    expect((await byEnv.listTools()).tools.map((t) => t.name).sort()).toEqual([...MCP_TOOL_NAMES].sort());
+    expect(ok(await callTool(byEnv, "list_members", {})).members).toEqual([expect.objectContaining({ email: "editor@mcp.test", role: "owner" })]);
+    const dashed = await stdioClient(["--", "--url", server.baseUrl, "--token", tokens.editor], { CREDENCE_TOKEN: "", CREDENCE_URL: "" }, false);
+    expect((await dashed.listTools()).tools.length).toBe(MCP_TOOL_NAMES.length);
+  });
+
+  it("answers initialize without waiting for the server it proxies to", async () => {
+    // A server that accepts connections and never answers: the handshake with the client must not depend on it.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const client = await stdioClient(["--url", `http://127.0.0.1:${port}`, "--token", tokens.editor], {}, false);
+      expect(client.getServerVersion()?.name).toBe("credence");
+      expect(client.getInstructions()).toMatch(/keeps contradictions visible/);
+      await client.close();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it("a client that goes away (stdout closed: EPIPE) ends the bridge quietly, without a stack trace", async () => {
+    const { command, args } = scriptCommand(MCP_SCRIPT, ["--url", server.baseUrl, "--token", tokens.editor]);
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    child.stdout.destroy();
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "gone", version: "1" } } };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    expect(await exited).toBe(0);
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stderr).not.toMatch(/EPIPE/);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The stdio MCP server for clients that launch a local process: a thin proxy to a running Credence server's
- * `/api/mcp` (the embedded database belongs to that one process). It connects as an MCP client over Streamable HTTP
- * with the API token, then re-exposes the upstream tools and resources unchanged over stdio — results, tool errors
- * and protocol errors pass through as the server wrote them.
+ * `/api/mcp` (the embedded database belongs to that one process). It serves stdio at once and answers `initialize` by
+ * itself (a client's connect timeout never waits on the server), while it connects upstream as an MCP client over
+ * Streamable HTTP with the API token; every other request waits for that connection, then passes through unchanged —
+ * results, tool errors and protocol errors as the server wrote them.
  */
 import type { Readable, Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +18,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, MCP_SERVER_TITLE, MCP_SERVER_VERSION } from "./server-identity";
 
 export const DEFAULT_CREDENCE_URL = "http://127.0.0.1:3000";
 
@@ -44,35 +46,43 @@ export function mcpEndpoint(config: McpProxyConfig): URL {
 }
 
 export interface McpProxy {
-  upstream: Client;
+  /** Settles once the upstream connection is made (or refused: a bad token, a server that is down). */
+  upstream: Promise<Client>;
   server: Server;
   close(): Promise<void>;
 }
 
-/** Connects upstream first (a bad token or a server that is down fails here, before stdio is served). */
-export async function startStdioProxy(config: McpProxyConfig, io: { stdin?: Readable; stdout?: Writable } = {}): Promise<McpProxy> {
-  const upstream = new Client({ name: "credence-mcp-stdio", version: "0.1.0" });
+/** Connects upstream: an MCP client of the server's `/api/mcp`, authenticated with the token. */
+export async function connectUpstream(config: McpProxyConfig): Promise<Client> {
+  const upstream = new Client({ name: "credence-mcp-stdio", version: MCP_SERVER_VERSION });
   await upstream.connect(new StreamableHTTPClientTransport(mcpEndpoint(config), { requestInit: { headers: { authorization: `Bearer ${config.token}` } } }));
+  return upstream;
+}
 
-  const info = upstream.getServerVersion();
-  const instructions = upstream.getInstructions();
+/**
+ * Serves MCP on stdio (or the given streams) for `config`'s server. `initialize` is answered here with the server's own
+ * name, version and instructions; the upstream connection starts at once and every later request waits for it.
+ */
+export async function startStdioProxy(config: McpProxyConfig, io: { stdin?: Readable; stdout?: Writable } = {}): Promise<McpProxy> {
+  const upstream = connectUpstream(config);
+  upstream.catch(() => {}); // the caller hears of a failure through `upstream`; requests answer it as an error
   const server = new Server(
-    { name: info?.name ?? "credence", version: info?.version ?? "0.0.0", ...(info?.title ? { title: info.title } : {}) },
-    { capabilities: { tools: {}, resources: {} }, ...(instructions ? { instructions } : {}) },
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: MCP_SERVER_TITLE },
+    { capabilities: { tools: {}, resources: {} }, instructions: MCP_INSTRUCTIONS },
   );
   const options = { timeout: UPSTREAM_TIMEOUT_MS };
-  server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params, options));
-  server.setRequestHandler(CallToolRequestSchema, (request) => upstream.callTool(request.params, undefined, options));
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => upstream.listResources(request.params, options));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => upstream.listResourceTemplates(request.params, options));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => upstream.readResource(request.params, options));
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => (await upstream).listTools(request.params, options));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => (await upstream).callTool(request.params, undefined, options));
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => (await upstream).listResources(request.params, options));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => (await upstream).listResourceTemplates(request.params, options));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => (await upstream).readResource(request.params, options));
 
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
     await server.close().catch(() => {});
-    await upstream.close().catch(() => {});
+    await upstream.then((client) => client.close()).catch(() => {});
   };
   server.onclose = () => void close();
   await server.connect(new StdioServerTransport(io.stdin, io.stdout));

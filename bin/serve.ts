@@ -17,7 +17,8 @@ import { queueDepth } from "@/lib/jobs/job-queue";
 import { createJobWorker, jobLeaseSeconds } from "@/lib/jobs/job-worker";
 import { createDrainer } from "@/lib/ops/drain";
 import { setQueueDepthSource } from "@/lib/ops/metrics";
-import { answerClientError, guardApiRequest } from "@/lib/ops/http-guard";
+import { answerClientError, answerConnect, guardApiRequest } from "@/lib/ops/http-guard";
+import { allowedMethods } from "@/lib/api/openapi";
 import { ensureAuthSecret } from "./auth-secret";
 
 const { values } = parseArgs({
@@ -67,11 +68,12 @@ async function main(): Promise<void> {
   setQueueDepthSource(() => queueDepth(db.sql));
   const server = createServer(
     drainer.track((req, res) => {
-      if (guardApiRequest(req, res)) return;
+      if (guardApiRequest(req, res, { restMethods: allowedMethods })) return;
       void handle(req, res);
     }),
   );
   server.on("clientError", answerClientError);
+  server.on("connect", answerConnect);
   // Bound first, then the job worker starts: a server that cannot take its port does no work and ends (main's catch
   // closes the database, releasing the data folder's lock, and exits non-zero).
   await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@ import pg from "pg";
 import { openDatabase, type Database } from "@/lib/db/database";
 import { migrate } from "@/lib/db/migrate";
 import { serverBackend, type TestBackend } from "@/lib/db/testing/test-backends";
-import { createThrowawayDatabase } from "@/lib/testing/postgres";
+import { createThrowawayDatabase } from "@/lib/db/testing/postgres";
 import { json, openApiHarness, type ApiHarness, type Handler } from "./testing/api-harness";
 import * as assimilateRoute from "@/app/api/v1/scopes/[scope]/assimilate/route";
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";

@@ -29,7 +29,7 @@ import {
   changeRoleBodySchema,
   createScopeBodySchema,
 } from "./request-schemas";
-import { enqueueJobBodySchema } from "@/lib/jobs/job-api";
+import { enqueueJobRequestSchema, jobResponseSchema } from "./job-schemas";
 import {
   assimilateResponseSchema,
   beliefDetailResponseSchema,
@@ -59,7 +59,6 @@ import {
   memberResultResponseSchema,
   grantListResponseSchema,
   grantResultResponseSchema,
-  jobResponseSchema,
 } from "./response-schemas";
 
 /** One documented operation: its route, its request schemas and the response schema its presenter parses with. */
@@ -102,7 +101,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { operationId: "listGrants", method: "get", path: `${scoped}/grants`, summary: "Read grants from this scope and to it", status: 200, response: grantListResponseSchema, errors: READ },
   { operationId: "addGrant", method: "post", path: `${scoped}/grants`, summary: "Owner: let another scope resolve this scope's items", status: 201, response: grantResultResponseSchema, body: { schema: addGrantBodySchema }, errors: SCOPE_ADMIN },
   { operationId: "removeGrant", method: "delete", path: `${scoped}/grants/{toScope}`, summary: "Owner: withdraw the grant to another scope", status: 204, pathParams: [{ name: "toScope", description: "The slug of the scope the grant was to." }], errors: [403, 404] },
-  { operationId: "enqueueJob", method: "post", path: "/api/v1/jobs", summary: "Queue long work (ingest, harvest); follow it at /api/v1/jobs/{id}", status: 202, response: jobResponseSchema, body: { schema: enqueueJobBodySchema }, scoped: false, errors: [400, 404, 413, 422] },
+  { operationId: "enqueueJob", method: "post", path: "/api/v1/jobs", summary: "Queue long work (ingest, harvest); follow it at /api/v1/jobs/{id}", status: 202, response: jobResponseSchema, body: { schema: enqueueJobRequestSchema }, scoped: false, errors: [400, 404, 413, 422] },
   { operationId: "getJob", method: "get", path: "/api/v1/jobs/{id}", summary: "A job's state, progress and result (another caller's job answers like a missing one)", status: 200, response: jobResponseSchema, scoped: false, pathParams: idParam("The job id."), errors: [404] },
   { operationId: "streamJobEvents", method: "get", path: "/api/v1/jobs/{id}/events", summary: "Server-sent events: `event: job` with the job each time it changes, until it succeeds or fails", status: 200, response: jobResponseSchema, eventStream: true, scoped: false, pathParams: idParam("The job id."), errors: [404] },
   { operationId: "registerEvidence", method: "post", path: `${scoped}/evidence`, summary: "Register an evidence item", status: 201, response: registerEvidenceResponseSchema, body: { schema: registerEvidenceInputSchema }, errors: [...WRITE, 502] },

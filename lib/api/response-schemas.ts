@@ -8,12 +8,11 @@ import { z } from "zod";
 import { BELIEF_STATUSES, EDGE_KINDS, REASONING_TYPES, RELATIONS, possibleDuplicateEventSchema, undecidedEventSchema } from "@/lib/engine";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
 import { ROLES } from "@/lib/access/roles";
-import { JOB_KINDS, JOB_STATES } from "@/lib/jobs/job-queue";
 
 /** Named schemas, published as `#/components/schemas/<id>`. */
 export const RESPONSE_REGISTRY = z.registry<{ id: string; description?: string }>();
 
-function named<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+export function named<S extends z.ZodType>(id: string, schema: S, description?: string): S {
   RESPONSE_REGISTRY.add(schema, { id, ...(description ? { description } : {}) });
   return schema;
 }
@@ -117,23 +116,6 @@ export const grantListResponseSchema = named(
 );
 export const grantResultResponseSchema = named("GrantResult", z.object({ grant: grantResponseSchema }), "The new grant.");
 
-export const jobResponseSchema = named(
-  "Job",
-  z.object({
-    id: z.string(),
-    kind: z.enum(JOB_KINDS),
-    scope: z.string(),
-    state: z.enum(JOB_STATES),
-    attempts: z.number().int(),
-    maxAttempts: z.number().int(),
-    progress: z.unknown().describe("What the job has done so far (kind-specific), or null."),
-    result: z.unknown().describe("Once succeeded: the same body the synchronous operation answers (ingest or harvest); else null."),
-    error: z.unknown().describe("Once failed: the API error body of the last attempt; else null."),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  }),
-  "A job: long work (ingest, harvest) run by the server's worker, followed at `/api/v1/jobs/{id}`.",
-);
 
 export const registerEvidenceResponseSchema = named("RegisterEvidenceResult", z.object({ evidence: evidenceResponseSchema, assessment: essResponseSchema.nullable() }));
 

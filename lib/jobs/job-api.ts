@@ -5,19 +5,13 @@ import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
 import { principalKey } from "@/lib/api/idempotency";
 import { present } from "@/lib/api/present";
-import { jobResponseSchema } from "@/lib/api/response-schemas";
+import { enqueueJobRequestSchema, jobResponseSchema } from "@/lib/api/job-schemas";
 import { getDatabase } from "@/lib/db/database";
-import { enqueueJob, getJob, JOB_KINDS, type Job } from "./job-queue";
+import { enqueueJob, getJob, type Job } from "./job-queue";
 import { jobInputSchemas } from "./job-handlers";
 
-export const enqueueJobBodySchema = z
-  .object({
-    kind: z.enum(JOB_KINDS),
-    scope: z.string().trim().min(1).max(200),
-    input: z.record(z.string(), z.unknown()),
-  })
-  .strict()
-  .superRefine((body, ctx) => {
+/** The enqueue body, with the input checked against the kind's own schema (named `input.<field>` when it fails). */
+export const enqueueJobBodySchema = enqueueJobRequestSchema.superRefine((body, ctx) => {
     const parsed = jobInputSchemas[body.kind].safeParse(body.input);
     if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: ["input", ...issue.path.map(String)], message: issue.message });
   });

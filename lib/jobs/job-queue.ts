@@ -9,10 +9,10 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Principal } from "@/lib/access/principal";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
+import { JOB_KINDS, JOB_STATES } from "@/lib/api/job-schemas";
 
-export const JOB_KINDS = ["ingest", "harvest"] as const;
+export { JOB_KINDS, JOB_STATES };
 export type JobKind = (typeof JOB_KINDS)[number];
-export const JOB_STATES = ["queued", "running", "succeeded", "failed"] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
 /** How long a claimed job belongs to its worker without a heartbeat. */

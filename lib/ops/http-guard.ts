@@ -8,7 +8,6 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { allowedMethods } from "@/lib/api/openapi";
 
 /** Methods some route of this server answers; anything else (TRACE, CONNECT, made-up verbs) is refused everywhere. */
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -21,9 +20,12 @@ const OTHER_API_ROUTES: readonly [RegExp, string[]][] = [
   [/^\/api\/auth\//, ["GET", "HEAD", "POST"]],
 ];
 
+/** The methods a REST path answers (HEAD with GET), or null for a path no operation has: the REST API's route table. */
+export type RestMethods = (pathname: string) => string[] | null;
+
 /** The methods an /api/ path answers, or null for a path no route serves (the 404 is the routes' to give). */
-function apiMethods(path: string): string[] | null {
-  if (path.startsWith("/api/v1/")) return allowedMethods(path);
+function apiMethods(path: string, restMethods: RestMethods | undefined): string[] | null {
+  if (path.startsWith("/api/v1/")) return restMethods?.(path) ?? null;
   return OTHER_API_ROUTES.find(([pattern]) => pattern.test(path))?.[1] ?? null;
 }
 
@@ -47,14 +49,16 @@ export function decodablePath(target: string): boolean {
 }
 
 /**
- * Answers the request itself when it must not reach Next (returns true); otherwise leaves it alone (false).
- * Only /api/ paths are guarded: pages keep Next's own handling.
+ * Answers the request itself when it must not reach Next (returns true); otherwise leaves it alone (false). Methods
+ * are checked on every path (`restMethods`: the REST API's own table, from its OpenAPI document); percent-encoding
+ * only on /api/ paths: pages keep Next's own handling.
  */
-export function guardApiRequest(req: IncomingMessage, res: ServerResponse, requestId?: string): boolean {
+export function guardApiRequest(req: IncomingMessage, res: ServerResponse, options: { requestId?: string; restMethods?: RestMethods } = {}): boolean {
+  const { requestId, restMethods } = options;
   const target = req.url ?? "/";
   const method = (req.method ?? "GET").toUpperCase();
   const path = target.split("?")[0] ?? "/";
-  const api = path.startsWith("/api/") ? apiMethods(path) : null;
+  const api = path.startsWith("/api/") ? apiMethods(path, restMethods) : null;
   const allow = api ?? PAGE_METHODS;
   if (!SERVED_METHODS.has(method) || (api !== null && method !== "OPTIONS" && !api.includes(method))) {
     const payload = body("method_not_allowed", `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}.`, { method, allow });
@@ -68,6 +72,19 @@ export function guardApiRequest(req: IncomingMessage, res: ServerResponse, reque
   res.writeHead(400, { "content-type": "application/json", "cache-control": "no-store" });
   res.end(JSON.stringify(payload));
   return true;
+}
+
+/** A raw HTTP/1.1 answer with a JSON body, then the connection closes (for sockets Node hands over before Next). */
+function writeRaw(socket: Duplex, status: number, reason: string, payload: ErrorBody, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(payload);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncache-control: no-store\r\n${extra}content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+}
+
+/** CONNECT (the server's `connect` event: Node never hands it to the request handler): a JSON 405 like any other method. */
+export function answerConnect(req: IncomingMessage, socket: Duplex): void {
+  const allow = PAGE_METHODS.join(", ");
+  writeRaw(socket, 405, "Method Not Allowed", body("method_not_allowed", `CONNECT is not allowed; allowed: ${allow}.`, { method: "CONNECT", allow: PAGE_METHODS }), { allow });
 }
 
 /**
@@ -85,9 +102,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const payload = tooLarge
     ? body("headers_too_large", "The request line and headers are too large (a long query string?); send the input in a POST body.")
     : body("malformed_request", "The request is not valid HTTP.");
-  const text = JSON.stringify(payload);
-  const reason = tooLarge ? "Request Header Fields Too Large" : "Bad Request";
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  writeRaw(socket, status, tooLarge ? "Request Header Fields Too Large" : "Bad Request", payload);
 }
 
 export function unmatchedApiPath(request: Request): Response {

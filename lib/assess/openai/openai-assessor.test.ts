@@ -183,11 +183,11 @@ describe("OpenAI assessor against a local chat-completions server", () => {
     expect(store).toEqual([]);
   });
 
-  it("never retries other 4xx answers", async () => {
-    server.enqueueChat({ status: 400, body: { error: { message: "bad schema", type: "invalid_request_error" } } });
+  it("never retries other 4xx answers (a 400 to the response format is a fallback: openai-fallback.test.ts)", async () => {
+    server.enqueueChat({ status: 403, body: { error: { message: "model not allowed", type: "permission_error" } } });
     const error = await rejection(makeAssessor().assessRelation("x", BELIEF));
     expect(error.code).toBe("unavailable");
-    expect(error.message).toContain("HTTP 400");
+    expect(error.message).toContain("HTTP 403");
     expect(server.chatRequests()).toHaveLength(1);
   });
 

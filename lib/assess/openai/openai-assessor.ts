@@ -1,6 +1,8 @@
 /**
  * The OpenAI-compatible assessor (docs/design.md §6): every judgement is one chat completion with a strict JSON-schema
- * response format, parsed again with the prompt's zod schema; similarity is the cosine of two embeddings.
+ * response format, parsed again with the prompt's zod schema; similarity is the cosine of two embeddings. A server
+ * without structured outputs (it answers 400 to `json_schema`) is asked in JSON mode, then with the schema in the
+ * prompt, where a malformed answer gets one repair turn naming what was wrong.
  *
  * Failure policy (each failure is an `AssessmentError`, never a partial result):
  * * 429 → retried after `retry-after-ms` / `retry-after` (else backoff); 5xx and connection errors → retried with
@@ -174,10 +176,103 @@ export function createOpenAiAssessor(options: OpenAiAssessorOptions, deps: OpenA
     }
   }
 
+  /**
+   * How this server takes the answer's shape: strict `json_schema` first; a server that refuses it (HTTP 400/422/501)
+   * is asked in JSON mode (`json_object`), and one that refuses that too gets the schema in the prompt. Learnt once per
+   * assessor; every mode's answer is validated with the prompt's zod schema.
+   */
+  let mode: "json_schema" | "json_object" | "prompt" = "json_schema";
+
+  const refusesFormat = (error: unknown): boolean => {
+    const cause = error instanceof AssessmentError && error.code === "unavailable" ? error.cause : error;
+    return cause instanceof APIError && (cause.status === 400 || cause.status === 422 || cause.status === 501);
+  };
+
+  /** The answer in JSON or prompt mode: the message's JSON (a code fence around it is tolerated), or a SyntaxError. */
+  function jsonOf(content: string | null | undefined, what: string): unknown {
+    const text = (content ?? "").trim().replace(/^```(?:json)?\s*/i, "").replace(/```$/, "").trim();
+    if (!text) throw new SyntaxError(`${what}: the answer is empty.`);
+    return JSON.parse(text) as unknown;
+  }
+
+  /** JSON or prompt mode: the schema goes in the system message; one repair turn names what was wrong with the last answer. */
+  async function judgeLoosely<I, O>(prompt: PromptDefinition<I, O>, input: I, deadline: number, what: string): Promise<O> {
+    const schema = JSON.stringify(z.toJSONSchema(prompt.schema, { io: "output", unrepresentable: "any" }));
+    const base = prompt.messages(input).map((m, i) =>
+      i === 0 && m.role === "system" ? { ...m, content: `${m.content}\nAnswer with one JSON object named ${prompt.name} that fits this JSON Schema, and nothing else: ${schema}` } : m,
+    );
+    let messages: { role: "system" | "user" | "assistant"; content: string }[] = base;
+    let lastFormatError: unknown;
+    for (let formatAttempt = 0; formatAttempt <= MAX_FORMAT_RETRIES; formatAttempt++) {
+      const completion = await withRetries(what, deadline, (timeout) =>
+        client.chat.completions.create(
+          {
+            model: config.model,
+            messages,
+            ...(mode === "json_object" ? { response_format: { type: "json_object" as const } } : {}),
+            max_tokens: config.budget.maxOutputTokens,
+            temperature: 0,
+          },
+          { timeout },
+        ),
+      ).catch((error: unknown) => {
+        if (error instanceof TypeError || error instanceof SyntaxError) throw new SyntaxError(`${what}: the server's answer is not a chat completion.`);
+        throw error;
+      });
+      if (!isCompletion(completion)) {
+        lastFormatError = new SyntaxError(`${what}: the server's answer is not a chat completion.`);
+        continue;
+      }
+      const choice = completion.choices[0] as { message?: { content?: string | null; refusal?: string | null }; finish_reason?: string } | undefined;
+      if (choice?.message?.refusal) throw new AssessmentError("refused", `${what}: the model refused (${choice.message.refusal}).`);
+      if (choice?.finish_reason === "content_filter") throw new AssessmentError("refused", `${what}: the answer was withheld by the server's content filter.`);
+      const content = choice?.message?.content ?? "";
+      let problem: string;
+      try {
+        const parsed = prompt.schema.safeParse(jsonOf(content, what));
+        if (parsed.success) return parsed.data;
+        lastFormatError = parsed.error;
+        problem = parsed.error.issues.map((i) => `${i.path.join(".") || "answer"}: ${i.message}`).join("; ");
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        lastFormatError = error;
+        problem = `it is not valid JSON (${error.message})`;
+      }
+      // The repair turn: the model sees its own answer and what is wrong with it.
+      messages = [...base, { role: "assistant", content }, { role: "user", content: `That answer does not fit the schema: ${problem}. Answer again with only the corrected JSON object.` }];
+    }
+    throw new AssessmentError("malformed", `${what}: the model's answer was not valid for the schema after ${MAX_FORMAT_RETRIES + 1} attempts.`, {
+      cause: lastFormatError,
+    });
+  }
+
   /** One structured judgement: transport retries inside, malformed output asked again at most twice. */
   async function judge<I, O>(prompt: PromptDefinition<I, O>, input: I): Promise<O> {
     const deadline = now() + config.budget.totalMs;
     const what = `${prompt.version} assessment`;
+    for (;;) {
+      if (mode === "json_schema") {
+        try {
+          return await judgeStrictly(prompt, input, deadline, what);
+        } catch (error) {
+          if (!refusesFormat(error)) throw error;
+          mode = "json_object";
+          continue;
+        }
+      }
+      try {
+        return await judgeLoosely(prompt, input, deadline, what);
+      } catch (error) {
+        if (mode === "json_object" && refusesFormat(error)) {
+          mode = "prompt";
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  async function judgeStrictly<I, O>(prompt: PromptDefinition<I, O>, input: I, deadline: number, what: string): Promise<O> {
     const messages = prompt.messages(input);
     let lastFormatError: unknown;
     for (let formatAttempt = 0; formatAttempt <= MAX_FORMAT_RETRIES; formatAttempt++) {

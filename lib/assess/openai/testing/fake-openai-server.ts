@@ -83,7 +83,8 @@ function block(content: string, tag: string): string | undefined {
 export function defaultChatAnswer(request: RecordedRequest): Reply {
   const body = request.body as { response_format?: { json_schema?: { name?: string } }; messages?: Array<{ content?: string }> };
   const user = body.messages?.find((_m, i) => i === 1)?.content ?? "";
-  const name = body.response_format?.json_schema?.name;
+  // JSON mode and prompt mode name the schema in the system message instead.
+  const name = body.response_format?.json_schema?.name ?? body.messages?.[0]?.content?.match(/one JSON object named (\w+)/)?.[1];
   const answers: Record<string, unknown> = {
     evidence_strength: { ess: 0.6, reasoningType: "empirical", manipulative: false, reasoning: "A measurement with a clear source." },
     evidence_relation: { relation: "SUPPORTS", strength: 0.7, confidence: 0.9, guess: null, reasoning: "The evidence restates the belief." },
@@ -126,7 +127,16 @@ export function defaultEmbeddingAnswer(request: RecordedRequest): Reply {
   };
 }
 
-export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
+export interface FakeServerOptions {
+  /**
+   * Which `response_format` types the server takes (default both). A request with another one is refused with 400,
+   * as servers without structured outputs do.
+   */
+  responseFormats?: ReadonlyArray<"json_schema" | "json_object">;
+}
+
+export async function startFakeOpenAiServer(options: FakeServerOptions = {}): Promise<FakeOpenAiServer> {
+  const formats = new Set(options.responseFormats ?? ["json_schema", "json_object"]);
   const requests: RecordedRequest[] = [];
   const chatQueue: Reply[] = [];
   const embeddingQueue: Reply[] = [];
@@ -143,7 +153,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     };
     requests.push(recorded);
     let reply: Reply;
-    if (recorded.path.endsWith("/chat/completions")) reply = chatQueue.shift() ?? defaultChatAnswer(recorded);
+    const format = (recorded.body as { response_format?: { type?: string } } | undefined)?.response_format?.type;
+    if (recorded.path.endsWith("/chat/completions") && format !== undefined && !formats.has(format as "json_schema")) {
+      reply = { status: 400, body: { error: { message: `response_format ${format} is not supported`, type: "invalid_request_error" } } };
+    } else if (recorded.path.endsWith("/chat/completions")) reply = chatQueue.shift() ?? defaultChatAnswer(recorded);
     else if (recorded.path.endsWith("/embeddings")) reply = embeddingQueue.shift() ?? defaultEmbeddingAnswer(recorded);
     else reply = { status: 404, body: { error: { message: "not found" } } };
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));

@@ -24,7 +24,7 @@ import { lexicalOverlap, textSimilarity } from "./signals/lexical-overlap";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./parse/clauses";
 import { changeCues } from "./signals/negation-cues";
 import { compareQuantifiers, compareQuantities } from "./signals/numeric-cues";
-import { pressureByShape, shapeReasoningType } from "./signals/message-shape";
+import { plainReport, pressureByShape, shapeReasoningType } from "./signals/message-shape";
 import { pressureCues } from "./signals/pressure-cues";
 import { loadManipulationModel, type ManipulationModel, readManipulation } from "./models/manipulation-model";
 import { COMMIT_AT, relationConfidence } from "./models/relation-confidence";
@@ -241,7 +241,8 @@ export function classifyBySignals(
  */
 export function assessEss(text: string): Omit<EssAssessment, "assessor"> {
   const pressure = pressureCues(text);
-  const shape = pressure.length === 0 ? pressureByShape(text) : null;
+  // A plain report asks nothing of the reader: its shape (an exclamation, a crowd, a feeling) presses nothing.
+  const shape = pressure.length === 0 && !plainReport(text) ? pressureByShape(text) : null;
   if (shape !== null) {
     return {
       ess: 0.05,
@@ -284,7 +285,7 @@ export const MANIPULATION_MODEL: ManipulationModel | null = loadManipulationMode
  */
 export function assessEssWithMeaning(text: string, vector: ArrayLike<number>, model: ManipulationModel): Omit<EssAssessment, "assessor"> {
   const words = assessEss(text);
-  if (words.manipulative) return words;
+  if (words.manipulative || plainReport(text)) return words;
   const reading = readManipulation(model, text, vector);
   if (!reading.manipulative) return words;
   return {

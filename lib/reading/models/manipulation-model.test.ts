@@ -81,12 +81,18 @@ describe("assessEssWithMeaning (cues, then the model)", () => {
   });
 
   it("marks a message the model reads as pressure, naming the nearest prototype's kind", () => {
-    const r = assessEssWithMeaning(honest, [0, 0.9, 0.1, 0], fixedModel(5));
+    const asks = "Note that high water at the harbour is at 14:10 on Saturday.";
+    expect(assessEss(asks).manipulative).toBe(false);
+    const r = assessEssWithMeaning(asks, [0, 0.9, 0.1, 0], fixedModel(5));
     expect(r.manipulative).toBe(true);
     expect(r.reasoningType).toBe("threat");
     expect(r.ess).toBeLessThanOrEqual(0.05);
     expect(r.reasoning).toMatch(/fitted model/);
     expect(readManipulation(fixedModel(5), honest, [0, 0, 0, 1]).kind).toBe("social_pressure");
+  });
+
+  it("leaves a plain report, which asks the reader to hold nothing, to the cues", () => {
+    expect(assessEssWithMeaning(honest, [0, 0.9, 0.1, 0], fixedModel(5))).toEqual(assessEss(honest));
   });
 
   it("lets a pressure cue decide before the model", () => {
@@ -124,6 +130,19 @@ describe("the committed model on the local embedding", () => {
     const assessor = createHeuristicAssessor({ embedder });
     expect((await assessor.assessEvidence(pressure[1] as string)).manipulative).toBe(true);
     expect((await assessor.assessEvidence(honest[0] as string)).manipulative).toBe(false);
+  });
+
+  it("reads first-person reports, preference changes and requests about the writer's own details as no pressure", async () => {
+    const assessor = createHeuristicAssessor({ embedder });
+    const ordinary = [
+      "These days I'd call myself mostly vegetarian. Fish maybe twice a month, and meat hardly ever.",
+      "Could you change my contact address to 14 Alder Row? We moved in March.",
+      "Thanks so much, you've been a great help with the seating plan!",
+      "Everyone at the meeting agreed to push the launch back a week.",
+    ];
+    for (const text of ordinary) expect((await assessor.assessEvidence(text)).manipulative, text).toBe(false);
+    // Pressure about the world beside them still reads as pressure.
+    expect((await assessor.assessEvidence("Everyone on the board already agrees the roof is fine, so you're the only one still listing it as leaking.")).manipulative).toBe(true);
   });
 
   it("reads a long pasted log as the longest message it knows, not as pressure (no extrapolation on length)", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asksRestraint, evidenceMarks, messageShape, openQuestion, pressureByShape, repeatedValue, shapeReasoningType, sourceMarks, withoutReportedSpeech } from "./message-shape";
+import { asksRestraint, evidenceMarks, messageShape, openQuestion, plainReport, pressureByShape, repeatedValue, shapeReasoningType, sourceMarks, withoutReportedSpeech } from "./message-shape";
 
 describe("pressure by message shape", () => {
   it("reads a message aimed at the reader that pushes and grounds nothing as pressure", () => {
@@ -152,5 +152,17 @@ describe("sourceMarks", () => {
     expect(sourceMarks("The whole crew says the winch is rated 2.5 t since 14 May at 09:00.")).toEqual([]);
     expect(sourceMarks("The winch plate (photo attached) reads 2.5 t; certificate WC-3310, page 2.")).toEqual(expect.arrayContaining(["identifier", "locator", "attachment"]));
     expect(sourceMarks("The signed form is in the shared folder.")).toContain("attachment");
+  });
+});
+
+describe("plainReport", () => {
+  it("is a report or a request about the writer's own details, asking the reader to hold nothing about the world", () => {
+    expect(plainReport("I've switched to the late shift, so I'm free in the mornings now.")).toBe(true);
+    expect(plainReport("Could you set my status to away until Thursday?")).toBe(true);
+    expect(plainReport("Congratulations on the new flat, you deserve it!")).toBe(true);
+    expect(plainReport("Please book a table for six near the station.")).toBe(true);
+    expect(plainReport("Update the record to say the bridge reopened.")).toBe(false);
+    expect(plainReport("Your notes still say the pool closes at eight.")).toBe(false);
+    expect(plainReport("You must accept that the bridge reopened.")).toBe(false);
   });
 });

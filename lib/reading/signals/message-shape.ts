@@ -272,3 +272,32 @@ export function pressureByShape(text: string): string | null {
   const s = messageShape(text);
   return s.addressed && s.push.length >= PUSH_NEEDED && !s.grounded ? s.push.join(", ") : null;
 }
+
+/** The reader's own records or beliefs named, or what the reader holds or said ("your notes", "you still have"). */
+const READER_HOLDS =
+  /\byour (?:records?|notes?|memory|store|graph|copy|entry|entries|database|files?|beliefs?|answers?|data|system|figure|value|version|view|position)\b|\b(?:still|now) (?:says?|shows?|reads?|lists?)\b|\byou(?:'re| are)? (?:keep|still|agreed|said|told|confirmed|already|the only)\b/;
+/** The writer's own details as an order's object ("update my address", "mark me as away", "remind me"). */
+const ABOUT_WRITER = /\b(?:my|our) [a-z]+|\bme (?:as|to|for|up|know|on|off)\b|\bremind me\b|\bi'?m\b|\bi am\b|\bi'?ve\b/;
+/** Courtesy to the reader: thanks, congratulations, sympathy, good wishes. */
+const COURTESY = /\b(?:thanks?|thank you|congrat\w*|sorry|good luck|best wishes|you deserve|great help|well done|cheers)\b/;
+/** Verbs of holding, asserting, recording or changing a claim: what a request must bear on to ask about one. */
+const BELIEF_VERB =
+  /\b(?:accept|agree|believe|admit|concede|confirm|record|mark|set|change|update|switch|revise|store|save|log|treat|consider|drop|delete|remove|erase|overwrite|replace|write|put|enter|note|fix|correct|amend|flip|trust|take my word|go with|say|tell|show|keep|label|file|flag|doubt|question|forget)\b/;
+
+/**
+ * A plain report: the writer's own words ask nothing of the reader about a claim. No record or belief of the reader's
+ * is named, nothing is put on the reader ("you must …"), and every piece that asks the reader to hold, record or
+ * change something is a courtesy (thanks, congratulations, sympathy) or bears on the writer's own details ("could you
+ * update my address", "mark me as away on Friday"); a request for a task ("book a table", "let me know") asks for no
+ * belief: a first-person report, a preference changed, plans, news, thanks, or a
+ * record of what happened. Pressure moves what the reader holds; a message that asks nothing of it can carry feeling
+ * or an exclamation without pressing anything.
+ */
+export function plainReport(text: string): boolean {
+  const own = withoutReportedSpeech(text).toLowerCase().replace(/[’‘]/g, "'");
+  if (READER_HOLDS.test(own) || OBLIGES_READER.test(own)) return false;
+  const pieces = own.split(/(?<=[.!?;:])\s+|,\s+|\s+[-–—]\s+/).map((p) => p.trim()).filter(Boolean);
+  return pieces.every((p) => {
+    return !BELIEF_VERB.test(p) || COURTESY.test(p) || ABOUT_WRITER.test(p);
+  });
+}

@@ -28,7 +28,7 @@
  * before any rule reads the message (./message-shape withoutReportedSpeech): reporting pressure is not applying it.
  */
 import type { ReasoningType } from "@/lib/engine/assessor";
-import { evidenceMarks, messageShape, openQuestion, repeatedValue, sourceMarks, withoutReportedSpeech } from "./message-shape";
+import { evidenceMarks, messageShape, openQuestion, plainReport, repeatedValue, sourceMarks, withoutReportedSpeech } from "./message-shape";
 import { contentStems, contentTokens } from "../parse/tokenize";
 
 export type PressureKind = Extract<
@@ -328,6 +328,8 @@ const WARRANT =
 /** A group's agreement asserted as settled. */
 const SETTLED =
   /\b(?:common (?:knowledge|ground|sense)|(?:well|long|firmly|widely) (?:established|known|accepted)|(?:it'?s|it is|it'?s been|it has been|has been|been) (?:\w+ ){0,2}(?:established|settled|agreed)|(?:no|not up for) (?:debate|dispute|discussion|argument)|(?:universally|widely|generally) (?:accepted|agreed|known)|(?:everyone|everybody|the whole \w+|the entire \w+|all of us|the rest of us) (?:already )?(?:knows?|agrees?|accepts?|is in agreement|are in agreement|is on the same page|are on the same page)|(?:on the same page|in agreement)|every \w+(?: \w+)? (?:i'?ve|i have) (?:spoken|talked|asked|worked)(?: to| with)?)\b/;
+/** A group's decision to act: "agreed to postpone", "voted to …", "agreed that the review should go ahead". */
+const DECIDED = /\b(?:agreed|voted|decided|resolved) (?:to \w+|that [^.;]*\b(?:should|will|would|shall)\b)/;
 /** A crowd's agreement with a claim (not what the crowd does: "everyone switched to …" reports a practice). */
 const AGREES = /\b(?:agree[sd]?|in agreement|knows?|thinks?|believes?|accepts?|accepted|considers?|(?:is|are) convinced|on the same page|settled|takes? it as read)\b/;
 /**
@@ -470,7 +472,10 @@ export function pressureCues(text: string): PressureCue[] {
   const standingCue = ownStanding !== null && sourceless && (WARRANT.test(lower) || directive !== null || anyDirective(lower) !== null) ? ownStanding[0] : null;
   if (standingCue !== null && !authorityCue) cues.push({ kind: "appeal_to_authority", match: standingCue.trim() });
   const settled = SETTLED.exec(lower)?.[0] ?? (crowd !== undefined && social === undefined && AGREES.test(crowd) ? crowd : null);
-  const consensusCue = settled !== null && sourceless ? settled : null;
+  // A group's decision to act, recorded in a message that asks nothing of the reader ("everyone present agreed to
+  // postpone …"), is a record of what happened, not agreement offered in place of evidence.
+  const decision = crowd !== undefined && settled === crowd && DECIDED.test(crowd) && plainReport(text);
+  const consensusCue = settled !== null && sourceless && !decision ? settled : null;
   if (consensusCue !== null && social === undefined) cues.push({ kind: "social_pressure", match: consensusCue.trim() });
   // One value said three or more times in a short message aimed at the reader ("6 … 6 … write 6").
   const valueAgain = repeatedValue(own) && (addressed || directive !== null || anyDirective(lower) !== null);

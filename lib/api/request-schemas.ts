@@ -24,6 +24,7 @@ export const ingestBodySchema = z
   .object({
     text: ingestInputSchema.shape.text,
     topic: ingestInputSchema.shape.topic,
+    observedAt: ingestInputSchema.shape.observedAt,
     source: z
       .object({
         kind: callerEvidenceKindSchema.default("observation"),

@@ -127,6 +127,23 @@ export const assimilateResponseSchema = named(
     entries: z.array(evidenceEntryResponseSchema).describe("The entries this call appended."),
     changeSetId: z.string(),
     cascade: z.array(beliefChangeResponseSchema).describe("Other beliefs the change-set moved (visible ones only)."),
+    match: z
+      .enum(["id", "key", "restatement"])
+      .nullable()
+      .describe("How the claim found its belief: by beliefId, by the same normalised text, read as a restatement of a live belief, or null for a new belief."),
+    relations: z
+      .array(
+        z.object({
+          beliefId: z.string(),
+          text: z.string(),
+          relation: z.enum(["SUPPORTS", "REBUTS", "CONTEXTUALIZES"]),
+          strength: unit,
+          similarity: z.number(),
+          reasoning: z.string(),
+          assessor: z.string(),
+        }),
+      )
+      .describe("Other live beliefs the reader related the claim to (match: relate); each received the claim's cited sources with that relation."),
   }),
 );
 

@@ -1,17 +1,21 @@
 /**
  * Assimilate (editor): evidence entries for one belief, named by id or by its claim. A claim whose normalised text
  * matches a live belief writes to it; with `matchRestatement` a claim that restates a live belief reinforces it;
- * otherwise a new belief is created in the topic the text is closest to. One change-set; a lost optimistic-concurrency
- * race reloads and runs again (`kit.retry`), so concurrent writers never lose an update.
+ * otherwise a new belief is created in the topic the text is closest to. With `relate`, the claim is also read against
+ * the scope's most similar other live beliefs, as ingest reads a text: each one it supports, rebuts or qualifies gets
+ * the claim's cited sources as entries of that relation (weight × the reader's strength), so a changed value competes
+ * with the belief it changes. One change-set; a lost optimistic-concurrency race reloads and runs again (`kit.retry`),
+ * so concurrent writers never lose an update.
  */
-import { isLiveStatus, type BeliefRecord, type Tier } from "@/lib/engine";
+import { isLiveStatus, mergeChangeSets, type BeliefRecord, type ChangeSet, type Tier } from "@/lib/engine";
 import { assimilate as assimilateEvidence, assimilateOnCheckpoint, type BeliefHead, type NewBeliefSpec } from "@/lib/engine/assimilate";
 import { assignTopic, beliefKey } from "@/lib/engine/topic";
 import { assimilateInputSchema } from "./belief-schemas";
 import { itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
-import type { AssimilateResult, BeliefServices } from "./belief-services";
+import type { AssimilateRelation, AssimilateResult, BeliefChange, BeliefServices } from "./belief-services";
 import type { CallerContext } from "./caller-context";
-import { notLiveError, type ServiceKit } from "./service-kit";
+import { eventTimeOfWrite } from "./observed-at";
+import { beliefChange, notLiveError, type ServiceKit } from "./service-kit";
 
 /**
  * Histories up to this many items come with the belief when a write loads it (one round trip; the full replay of a
@@ -31,6 +35,10 @@ export interface AssimilateRequest {
   contextTags?: readonly string[];
   /** A claim without a same-key belief reinforces the live belief it restates (harvest), instead of creating one. */
   matchRestatement?: boolean;
+  /** The claim's cited sources also bear on the other live beliefs the reader relates the claim to (module comment). */
+  relate?: boolean;
+  /** When the evidence was true or seen (ISO-8601 UTC); default the recorded time. */
+  observedAt?: string;
   evidence: readonly { sourceId: string | null; tier: Tier; relation: "SUPPORTS" | "REBUTS" | "CONTEXTUALIZES"; weight: number; reasoning: string | null; assessor: string }[];
 }
 
@@ -39,11 +47,15 @@ export function assimilateService(kit: ServiceKit): Pick<BeliefServices, "assimi
     async assimilate(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(assimilateInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
+      const relate = input.match === "relate";
       return assimilateRequest(kit, ctx, {
+        matchRestatement: relate,
+        relate,
         claim: input.claim === undefined ? undefined : typeof input.claim === "string" ? { text: input.claim } : input.claim,
         beliefId: input.beliefId,
         topic: input.topic,
         contextTags: input.contextTags,
+        observedAt: input.observedAt,
         evidence: input.evidence.map((e) => ({
           sourceId: e.sourceId ?? null,
           tier: e.tier,
@@ -64,8 +76,10 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
   const params = ctx.params.params;
   return kit.retry(async () => {
     const now = clock.now();
+    const observedAt = eventTimeOfWrite(request.observedAt, now);
     const changeSetId = kit.newId("changeset");
     let target: { existing: BeliefRecord } | { create: NewBeliefSpec } | { head: BeliefHead };
+    let found: AssimilateResult["match"] = null;
     // The checkpoint rows a fold needs: those of the sources this write cites (a long history's fold reads no others).
     const headOptions = { historyLimit, checkpointSources: request.evidence.flatMap((e) => (e.sourceId === null ? [] : [e.sourceId])) };
     if (request.beliefId !== undefined) {
@@ -73,15 +87,20 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
       if (!head) throw itemNotFoundError("belief", request.beliefId, "beliefId");
       if (!isLiveStatus(head.belief.status)) throw notLiveError(request.beliefId, head.belief.status);
       target = targetOf(head);
+      found = "id";
     } else {
       const claim = request.claim as NonNullable<AssimilateRequest["claim"]>;
       const key = beliefKey(claim.text);
       const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
       const head = match ? await store.loadBeliefHead(ctx.view, match.id, headOptions) : null;
       const record = head ? null : request.matchRestatement ? await restated(kit, ctx, claim.text, params.twinSimilarity) : null;
-      if (head) target = targetOf(head);
-      else if (record) target = { existing: record };
-      else {
+      if (head) {
+        target = targetOf(head);
+        found = "key";
+      } else if (record) {
+        target = { existing: record };
+        found = "restatement";
+      } else {
         // Topic by similarity needs only the beliefs' texts: the best full-text candidates, no histories.
         const ranked = request.topic ? [] : (await kit.rank(ctx.view, claim.text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id })).ranked;
         const related = ranked.length === 0 ? [] : (await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).map((r) => ({ belief: r.belief }));
@@ -107,18 +126,22 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
         };
       }
     }
-    const base = { evidence: request.evidence, resolver: store.resolverFor(ctx.view), params, time: now, actor: ctx.actor, changeSetId };
+    const base = { evidence: request.evidence, resolver: store.resolverFor(ctx.view), params, time: now, observedAt, actor: ctx.actor, changeSetId };
+    const targetId = "create" in target ? target.create.id : "head" in target ? target.head.belief.id : target.existing.belief.id;
+    const related = request.relate && request.claim ? await relateClaim(kit, ctx, request.claim.text, targetId, request.evidence, base) : NOTHING_RELATED;
+    const withRelated = (changeSet: ChangeSet) => (related.changeSet ? mergeChangeSets(changeSet, related.changeSet) : changeSet);
+    const extra = { match: found, relations: related.relations, cascade: related.changes };
     if ("head" in target) {
       // A long history: fold the new entries onto the stored checkpoint, or (no usable checkpoint, or an item that
       // rewrites an earlier entry) load the history and replay it, which stores a checkpoint for the next write.
       const folded = await assimilateOnCheckpoint({ ...base, head: target.head });
       if (!("fallback" in folded)) {
-        await store.apply(folded.changeSet);
+        await store.apply(withRelated(folded.changeSet));
         const lastSeq = folded.write.append.items.reduce((m, it) => Math.max(m, it.seq), target.head.lastSeq);
         // The answer carries the history (the API's contract): read after the commit, up to this write's last item.
         const stored = await store.loadBelief(ctx.view, folded.write.belief.id);
         const history = (stored?.history ?? []).filter((it) => it.seq <= lastSeq);
-        return { belief: folded.write.belief, history, created: false, entries: folded.entries, changeSetId, cascade: [] };
+        return { belief: folded.write.belief, history, created: false, entries: folded.entries, changeSetId, ...extra };
       }
       const record = await store.loadBelief(ctx.view, target.head.belief.id);
       if (!record) throw itemNotFoundError("belief", target.head.belief.id, "beliefId");
@@ -127,9 +150,63 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
       target = { existing: record };
     }
     const result = await assimilateEvidence({ ...base, target });
-    await store.apply(result.changeSet);
-    return { belief: result.write.record.belief, history: result.write.record.history, created: result.write.before === null, entries: result.entries, changeSetId, cascade: [] };
+    await store.apply(withRelated(result.changeSet));
+    return { belief: result.write.record.belief, history: result.write.record.history, created: result.write.before === null, entries: result.entries, changeSetId, ...extra };
   });
+}
+
+const NOTHING_RELATED: { changeSet: ChangeSet | null; relations: AssimilateRelation[]; changes: BeliefChange[] } = { changeSet: null, relations: [], changes: [] };
+
+/**
+ * The claim read against the scope's other live beliefs, as ingest reads each claim of a text: the `relatedTopK` most
+ * similar ones (similarity ≥ `relatedSimilarity`, the same restatement measure as the twin check) get the reader's
+ * relation; each one that the claim supports, rebuts or qualifies receives an entry per source the caller cited in
+ * support of the claim (same tier, weight × the reader's strength). Anonymous assertions and the caller's own
+ * rebuttals are not carried over. Nothing is written here: the change-set joins the claim's own.
+ */
+async function relateClaim(
+  kit: ServiceKit,
+  ctx: CallerContext,
+  claimText: string,
+  targetId: string,
+  evidence: AssimilateRequest["evidence"],
+  base: { resolver: ReturnType<ServiceKit["config"]["store"]["resolverFor"]>; params: CallerContext["params"]["params"]; time: string; observedAt: string; actor: string; changeSetId: string },
+): Promise<typeof NOTHING_RELATED> {
+  const cited = evidence.filter((e) => e.sourceId !== null && e.relation === "SUPPORTS");
+  if (cited.length === 0) return NOTHING_RELATED;
+  const { store, assessor } = kit.config;
+  const params = base.params;
+  const { ranked } = await kit.rank(ctx.view, claimText, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
+  const records = (await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).filter(
+    (r) => r.belief.id !== targetId && r.belief.scope === ctx.scope.id && isLiveStatus(r.belief.status),
+  );
+  const scored: { record: BeliefRecord; similarity: number }[] = [];
+  for (const record of records) scored.push({ record, similarity: await assessor.similarity(claimText, record.belief.text) });
+  const nearest = scored
+    .filter((s) => s.similarity >= params.relatedSimilarity)
+    .sort((a, b) => b.similarity - a.similarity || (a.record.belief.id < b.record.belief.id ? -1 : 1))
+    .slice(0, params.relatedTopK);
+  let changeSet: ChangeSet | null = null;
+  const relations: AssimilateRelation[] = [];
+  const changes: BeliefChange[] = [];
+  for (const { record, similarity } of nearest) {
+    const b = record.belief;
+    const reading = await assessor.assessRelation(claimText, { id: b.id, text: b.text, contextTags: b.contextTags });
+    if (reading.relation === "UNRELATED" || reading.relation === "UNDECIDED") continue;
+    const strength = Math.min(1, Math.max(0, Number.isFinite(reading.strength) ? reading.strength : 0));
+    // A belief never cites itself: a source that is the related belief stays out.
+    const sources = cited.filter((e) => e.sourceId !== b.id);
+    if (strength <= 0 || sources.length === 0) continue;
+    const written = await assimilateEvidence({
+      ...base,
+      target: { existing: record },
+      evidence: sources.map((e) => ({ sourceId: e.sourceId, tier: e.tier, relation: reading.relation, weight: e.weight * strength, reasoning: reading.reasoning, assessor: reading.assessor })),
+    });
+    changeSet = changeSet === null ? written.changeSet : mergeChangeSets(changeSet, written.changeSet);
+    relations.push({ beliefId: b.id, text: b.text, relation: reading.relation, strength, similarity, reasoning: reading.reasoning, assessor: reading.assessor });
+    changes.push(beliefChange(record, written.write.record.belief, false));
+  }
+  return { changeSet, relations, changes };
 }
 
 /** The write target for a loaded head: the record when its history came with it, else the head itself. */

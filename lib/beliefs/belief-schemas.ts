@@ -29,6 +29,13 @@ export const isoTimeSchema = z
   .refine((value) => !Number.isNaN(Date.parse(value)), "an ISO-8601 date or date-time")
   .transform((value) => new Date(value).toISOString());
 const iso = isoTimeSchema;
+/**
+ * When the evidence was true or seen (event time), ISO-8601; default the time the server records it. Not more than
+ * `OBSERVED_AT_MAX_SKEW_MS` in the future (checked by the services against their clock).
+ */
+export const observedAtSchema = iso.describe(
+  "ISO-8601 time when this was true or seen (event time), e.g. for imported history; default: when it is recorded. Cooling, drift windows and asOf use it. At most 5 minutes in the future.",
+);
 const topic = z.string().trim().min(1).max(200);
 
 /** Caller-registered evidence kinds (`unresolved` placeholders are made by stores only). */
@@ -48,6 +55,7 @@ export const registerEvidenceInputSchema = z
     uri: z.string().trim().min(1).max(2_000).optional(),
     /** Run the assessor's ESS on the text and store it (an entry citing this item then carries that ess). Default true. */
     assess: z.boolean().default(true),
+    observedAt: observedAtSchema.optional(),
   })
   .strict();
 export type RegisterEvidenceInput = z.input<typeof registerEvidenceInputSchema>;
@@ -82,6 +90,13 @@ export const assimilateInputSchema = z
     topic: topic.optional(),
     contextTags: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
     evidence: z.array(evidenceEntryInputSchema).min(1).max(200),
+    observedAt: observedAtSchema.optional(),
+    /**
+     * `relate` (default): a claim that restates a live belief reinforces it, and the claim's cited sources also bear on
+     * the other beliefs the reader relates it to (a changed value rebuts the old one). `exact`: the claim is written
+     * verbatim, matched only by its normalised text.
+     */
+    match: z.enum(["relate", "exact"]).default("relate"),
   })
   .strict()
   .refine((v) => v.claim !== undefined || v.beliefId !== undefined, { message: "claim or beliefId is required", path: ["claim"] });
@@ -94,6 +109,7 @@ export const harvestInputSchema = z
     /** false (default): only split and return the claims. true: assimilate each claim (model_assertion unless sourced). */
     commit: z.boolean().default(false),
     topic: topic.optional(),
+    observedAt: observedAtSchema.optional(),
   })
   .strict();
 export type HarvestInput = z.input<typeof harvestInputSchema>;
@@ -106,6 +122,7 @@ export const ingestInputSchema = z
     topic: topic.optional(),
     /** Return the staged change-set without writing anything. */
     dryRun: z.boolean().default(false),
+    observedAt: observedAtSchema.optional(),
   })
   .strict();
 export type IngestInput = z.input<typeof ingestInputSchema>;
@@ -176,12 +193,17 @@ export const retrieveInputSchema = z
     k: z.number().int().min(1).max(100).default(10),
     minCredence: unit.optional(),
     includeEnded: z.boolean().default(false),
+    asOf: iso.optional().describe("ISO-8601 time: rank the beliefs as they stood then (event time)."),
   })
   .strict();
 export type RetrieveInput = z.input<typeof retrieveInputSchema>;
 
 export const recallInputSchema = z
-  .object({ q: z.string().trim().min(1).max(2_000), k: z.number().int().min(1).max(50).default(10) })
+  .object({
+    q: z.string().trim().min(1).max(2_000),
+    k: z.number().int().min(1).max(50).default(10),
+    asOf: iso.optional().describe("ISO-8601 time: answer from what was believed then (event time)."),
+  })
   .strict();
 export type RecallInput = z.input<typeof recallInputSchema>;
 

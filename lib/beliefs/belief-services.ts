@@ -79,8 +79,26 @@ export interface AssimilateResult {
   /** The entries this call appended (verified / effectiveTier / launderingReason decided through the caller's view). */
   entries: readonly EvidenceEntry[];
   changeSetId: string;
-  /** Other beliefs changed in the same change-set (grounding stripped by this change), visible ones only. */
+  /** Other beliefs changed in the same change-set (related by the reader, or grounding stripped), visible ones only. */
   cascade: readonly BeliefChange[];
+  /**
+   * How the claim found its belief: `id` (beliefId), `key` (same normalised text), `restatement` (the reader read it
+   * as restating a live belief), null (a new belief).
+   */
+  match: "id" | "key" | "restatement" | null;
+  /** Other live beliefs the reader related the claim to, each given the claim's cited sources with that relation. */
+  relations: readonly AssimilateRelation[];
+}
+
+/** One belief an assimilated claim bears on, as the reader read it (`match: "relate"`). */
+export interface AssimilateRelation {
+  beliefId: string;
+  text: string;
+  relation: "SUPPORTS" | "REBUTS" | "CONTEXTUALIZES";
+  strength: number;
+  similarity: number;
+  reasoning: string;
+  assessor: string;
 }
 
 export interface HarvestResult {

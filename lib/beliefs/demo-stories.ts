@@ -7,7 +7,8 @@
  * security evidence chain (a study, a measurement, a report, and a belief that cites the first belief); a laundering
  * attempt (self-citation, citing an ungrounded belief); a retraction with its cascade; an oscillation stopped by the
  * monitor (supersede, then A→B→A → hard stop, topic frozen); a mutation waiting for review; a disputed belief
- * (supported, then rebutted by real measurements until tension passes 0.5).
+ * (supported, then rebutted by real measurements until tension passes 0.5). Each story states its entries exactly
+ * (`match: "exact"`), so the reader relates nothing the story did not write.
  */
 import type { IsoTime } from "@/lib/engine";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
@@ -79,6 +80,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
   at(0, 10, 30);
   const study = await register(users.editor, "ossStudy", "document", "A 2024 study of 500 CVEs found that open-source projects patched vulnerabilities 3.2x faster than proprietary equivalents.");
   const oss = await services.assimilate(users.editor, scope, {
+    match: "exact",
     claim: "Open-source software tends to be more secure than proprietary alternatives.",
     topic: "open source security",
     evidence: [{ sourceId: study, tier: "document", weight: 0.72, reasoning: "Directly relevant empirical data supporting the belief's core claim." }],
@@ -100,6 +102,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
     capacity.push(await register(users.editor, `capacity${i}`, "document", text, false));
   }
   const autoscaler = await services.assimilate(users.editor, scope, {
+    match: "exact",
     claim: "The staging cluster autoscaler keeps up with peak load.",
     topic: "autoscaler capacity",
     evidence: capacity.map((id) => ({ sourceId: id, tier: "document" as const })),
@@ -108,6 +111,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
 
   at(1, 16, 45);
   const vendorClaim = await services.assimilate(agent, scope, {
+    match: "exact",
     claim: "Vendor X's closed-source SDK has no known vulnerabilities.",
     evidence: [{ sourceId: null, tier: "model_assertion", reasoning: "The model said so." }],
   });
@@ -119,6 +123,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
   });
   at(1, 16, 55);
   const laundered = await services.assimilate(agent, scope, {
+    match: "exact",
     claim: "Vendor X's SDK is safe to ship in production.",
     evidence: [{ sourceId: vendorClaim.belief.id, tier: "document", reasoning: "Cites an ungrounded belief as if it were a document." }],
   });
@@ -130,6 +135,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
   await services.assimilate(users.reviewer, scope, { beliefId: oss.belief.id, evidence: [{ sourceId: scorecard, tier: "document", weight: 0.6 }] });
   at(2, 10, 0);
   const slaBelief = await services.assimilate(users.editor, scope, {
+    match: "exact",
     claim: "Our open-source dependencies are patched fast enough for our 14-day security SLA.",
     topic: "open source security",
     evidence: [
@@ -141,10 +147,11 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
 
   at(2, 15, 20);
   const blog = await register(users.editor, "leftpadBlog", "document", "Blog post: the left-pad 2.0 package on npm ships a credential-stealing backdoor.", false);
-  const leftpad = await services.assimilate(users.editor, scope, { claim: "The left-pad 2.0 package is compromised.", evidence: [{ sourceId: blog, tier: "document" }] });
+  const leftpad = await services.assimilate(users.editor, scope, { match: "exact", claim: "The left-pad 2.0 package is compromised.", evidence: [{ sourceId: blog, tier: "document" }] });
   beliefs.leftpad = leftpad.belief.id;
   at(2, 15, 40);
   const removal = await services.assimilate(users.editor, scope, {
+    match: "exact",
     claim: "We must remove left-pad 2.0 from every build.",
     evidence: [{ sourceId: leftpad.belief.id, tier: "document", reasoning: "Follows from the compromise." }],
   });
@@ -162,6 +169,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
     backupDocs.push(await register(users.editor, `backupDoc${i}`, "document", `Operations handbook, section ${i + 1}: production database backups run every hour.`, false));
   }
   const hourly = await services.assimilate(users.editor, scope, {
+    match: "exact",
     claim: "Production database backups run hourly.",
     topic: "database backups",
     evidence: backupDocs.map((id) => ({ sourceId: id, tier: "document" as const })),
@@ -210,6 +218,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
   const limitDocs: string[] = [];
   for (let i = 0; i < 4; i++) limitDocs.push(await register(users.editor, `limitDoc${i}`, "document", `API gateway policy ${i + 1}: 100 requests per minute per token.`, false));
   const limit = await services.assimilate(users.editor, scope, {
+    match: "exact",
     claim: "The public API rate limit is 100 requests per minute.",
     topic: "api rate limit",
     evidence: limitDocs.map((id) => ({ sourceId: id, tier: "document" as const })),

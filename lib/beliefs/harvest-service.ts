@@ -8,6 +8,7 @@ import { assimilateRequest } from "./assimilate-service";
 import { harvestInputSchema } from "./belief-schemas";
 import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { AssimilateResult, BeliefServices } from "./belief-services";
+import { eventTimeOfWrite } from "./observed-at";
 import type { ServiceKit } from "./service-kit";
 
 export function harvestService(kit: ServiceKit): Pick<BeliefServices, "harvest"> {
@@ -16,6 +17,7 @@ export function harvestService(kit: ServiceKit): Pick<BeliefServices, "harvest">
     async harvest(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(harvestInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, input.commit ? "editor" : "read");
+      const observedAt = eventTimeOfWrite(input.observedAt, clock.now());
       const claims = harvestClaims(input.text, input.producedBy);
       if (!input.commit || claims.length === 0) return { claims, assimilated: [], evidence: null };
       let sourceId = input.producedBy.sourceId ?? null;
@@ -38,6 +40,7 @@ export function harvestService(kit: ServiceKit): Pick<BeliefServices, "harvest">
           reasoningType: null,
           discarded: false,
           createdAt: now,
+          observedAt,
           retractedAt: null,
         };
         await store.apply({ ...emptyChangeSet(kit.newId("changeset"), ctx.actor, now), evidence: [evidence] });
@@ -50,6 +53,7 @@ export function harvestService(kit: ServiceKit): Pick<BeliefServices, "harvest">
           await assimilateRequest(kit, ctx, {
             claim: { text: claim.text, quantity: claim.quantity },
             topic: input.topic,
+            observedAt,
             matchRestatement: true,
             evidence: [{ sourceId, tier, relation: "SUPPORTS", weight: 1, reasoning: `harvested from ${producer}`, assessor: "caller" }],
           }),

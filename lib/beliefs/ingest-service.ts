@@ -9,6 +9,7 @@ import { ingestInputSchema } from "./belief-schemas";
 import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, IngestResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
+import { eventTimeOfWrite } from "./observed-at";
 import { beliefChange, withGroundingPropagation, type ServiceKit } from "./service-kit";
 
 /** How many full-text candidates (best first) ingest relates a new text with. */
@@ -30,6 +31,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
       const params = ctx.params.params;
       const run = async (): Promise<IngestResult> => {
         const now = clock.now();
+        const observedAt = eventTimeOfWrite(input.observedAt, now);
         const changeSetId = kit.newId("changeset");
         const candidates = await relatedRecords(ctx, input.text);
         const before = new Map(candidates.map((r) => [r.belief.id, r]));
@@ -44,6 +46,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
             newBeliefId: () => kit.newId("belief"),
             actor: ctx.actor,
             now,
+            observedAt,
             candidates,
             topic: input.topic ?? null,
             sourceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,

@@ -4,6 +4,8 @@
  */
 import {
   HYBRID_ANSWER_FLOOR,
+  eventTime,
+  rankByRelevance,
   type Belief,
   type BeliefRecord,
   type EngineParams,
@@ -58,6 +60,12 @@ type ReadServices = Pick<
 const MAX_RECALL_CANDIDATES = 50;
 /** Rebutting evidence items whose text recall may quote (the strongest rebuttal of the dominant belief). */
 const MAX_REBUTTAL_TEXTS = 10;
+/**
+ * An `asOf` search or recall: the candidates (best by relevance × today's credence, ended beliefs included) that are
+ * replayed to that time and ranked again by their credence then. Relevance does not change with time; a belief whose
+ * credence was much higher then than now can only be missed when more than this many rank above it today.
+ */
+const AS_OF_CANDIDATES = 200;
 /** Home beliefs whose cross-scope citations the whole-scope graph resolves into reference nodes. */
 const MAX_REFERENCE_CITERS = 500;
 
@@ -72,6 +80,15 @@ export function readServices(kit: ServiceKit): ReadServices {
     async retrieve(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(retrieveInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
+      if (input.asOf !== undefined) {
+        const { ranked } = await kit.rank(ctx.view, input.q, { k: AS_OF_CANDIDATES, scope: ctx.scope.id, includeEnded: true });
+        const past = await beliefsAsOf(ctx, ranked.map((r) => r.candidate.id), input.asOf);
+        const scored = ranked.flatMap((r) => {
+          const belief = past.beliefs.get(r.candidate.id);
+          return belief ? [{ belief, relevance: r.relevance }] : [];
+        });
+        return rankByRelevance(scored, { k: input.k, minCredence: input.minCredence, includeEnded: input.includeEnded, asOf: input.asOf });
+      }
       // The whole candidate domain is ranked on slim rows (the engine's filters and formula), then the top k loaded.
       const { ranked } = await kit.rank(ctx.view, input.q, {
         k: input.k,
@@ -90,16 +107,19 @@ export function readServices(kit: ServiceKit): ReadServices {
       const input = parseServiceInput(recallInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "read");
       const params = ctx.params.params;
-      // Rank the whole domain once (ended beliefs included: their chains lead to live ends), keep the best.
-      const { ranked, semantic } = await kit.rank(ctx.view, input.q, { k: MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
-      const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id));
+      const asOf = input.asOf;
+      // Rank the whole domain once (ended beliefs included: their chains lead to live ends), keep the best. As of a
+      // time: the histories up to then (the engine replays them), so the answer is what was believed then.
+      const { ranked, semantic } = await kit.rank(ctx.view, input.q, { k: asOf ? AS_OF_CANDIDATES : MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
+      const cut = asOf ? { asOf } : {};
+      const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id), cut);
       const best = new Set(ranked.slice(0, input.k).map((r) => r.candidate.id));
       const evidenceTexts = await rebuttalTexts(ctx, records.filter((r) => best.has(r.belief.id)));
       return recallAnswer(
         {
           question: input.q,
           candidates: records,
-          load: (id) => store.loadBelief(ctx.view, id),
+          load: (id) => store.loadBelief(ctx.view, id, cut),
           assessor,
           k: input.k,
           evidenceTexts,
@@ -319,10 +339,18 @@ export function readServices(kit: ServiceKit): ReadServices {
     return out;
   }
 
+  /**
+   * The `asOf` machinery of every read (belief, graph, search, recall): the beliefs among `ids` that existed then (the
+   * store cuts histories and beliefs by event time), each replayed to that time.
+   */
+  async function beliefsAsOf(ctx: CallerContext, ids: readonly string[], asOf: string): Promise<{ records: readonly BeliefRecord[]; beliefs: Map<string, Belief> }> {
+    const records = await store.loadBeliefs(ctx.view, ids, { asOf });
+    return { records, beliefs: await asOfParams(ctx, records, asOf) };
+  }
+
   async function replaySliceAsOf(ctx: CallerContext, slice: GraphSlice, asOf: string): Promise<GraphSlice> {
     const ids = slice.beliefs.filter((b) => b.scope === ctx.scope.id).map((b) => b.id);
-    const records = await store.loadBeliefs(ctx.view, ids, { asOf });
-    const replayed = await asOfParams(ctx, records, asOf);
+    const { beliefs: replayed } = await beliefsAsOf(ctx, ids, asOf);
     return { ...slice, beliefs: slice.beliefs.map((b) => replayed.get(b.id) ?? b) };
   }
 }
@@ -338,7 +366,7 @@ export function sliceOfExport(data: ScopeExport, replayed: ReadonlyMap<string, B
       if (item.type !== "entry") continue;
       const from = entryEdgeSource(belief.scope, item.sourceId, item.sourceKind);
       if (from === null || !nodeIds.has(from)) continue;
-      edges.push({ kind: item.relation, from, to: belief.id, beliefId: belief.id, seq: item.seq, live: !removed.has(item.seq), time: item.time, changeSet: item.changeSet });
+      edges.push({ kind: item.relation, from, to: belief.id, beliefId: belief.id, seq: item.seq, live: !removed.has(item.seq), time: eventTime(item), changeSet: item.changeSet });
     }
   }
   for (const e of data.edges) {

@@ -6,6 +6,7 @@ import { emptyChangeSet, type Evidence } from "@/lib/engine";
 import { registerEvidenceInputSchema } from "./belief-schemas";
 import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices } from "./belief-services";
+import { eventTimeOfWrite } from "./observed-at";
 import type { ServiceKit } from "./service-kit";
 
 export function registerEvidenceService(kit: ServiceKit): Pick<BeliefServices, "registerEvidence"> {
@@ -14,8 +15,9 @@ export function registerEvidenceService(kit: ServiceKit): Pick<BeliefServices, "
     async registerEvidence(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(registerEvidenceInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      const assessment = input.assess ? await assessor.assessEvidence(input.text) : null;
       const now = clock.now();
+      const observedAt = eventTimeOfWrite(input.observedAt, now);
+      const assessment = input.assess ? await assessor.assessEvidence(input.text) : null;
       const evidence: Evidence = {
         id: kit.newId("evidence"),
         scope: ctx.scope.id,
@@ -27,6 +29,7 @@ export function registerEvidenceService(kit: ServiceKit): Pick<BeliefServices, "
         reasoningType: assessment?.reasoningType ?? null,
         discarded: assessment?.manipulative ?? false,
         createdAt: now,
+        observedAt,
         retractedAt: null,
       };
       await store.apply({ ...emptyChangeSet(kit.newId("changeset"), ctx.actor, now), evidence: [evidence] });

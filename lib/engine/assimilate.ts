@@ -13,6 +13,7 @@ import {
   TIERS,
   type Belief,
   type BeliefRecord,
+  eventTime,
   type EvidenceEntry,
   type History,
   type HistoryItem,
@@ -119,6 +120,7 @@ export function writeBelief(
   const belief: Belief = {
     ...current.belief,
     ...derivedFields(state),
+    validFrom: validFromAfter(isNew ? null : current.belief.validFrom, appended, current.belief.validFrom),
     version: current.belief.version + 1,
     updatedAt: time,
   };
@@ -130,6 +132,25 @@ export function writeBelief(
     append: { beliefId: belief.id, items: appendedOut },
     outputs,
   };
+}
+
+/**
+ * A belief's `validFrom` after a write: the earliest event time of its history (an item observed before the belief's
+ * first observation moves it back), so an `asOf` read shows the belief from when it was first true or seen. `fallback`
+ * when neither the belief nor the items hold a time.
+ */
+function validFromAfter(current: IsoTime | null, items: readonly HistoryItem[], fallback: IsoTime): IsoTime {
+  let best = current;
+  let bestMs = best === null ? Number.POSITIVE_INFINITY : Date.parse(best);
+  for (const it of items) {
+    const at = eventTime(it);
+    const ms = Date.parse(at);
+    if (ms < bestMs) {
+      best = at;
+      bestMs = ms;
+    }
+  }
+  return best ?? fallback;
 }
 
 /** Gather belief writes into one change-set. */
@@ -150,8 +171,10 @@ export interface AssimilateInput {
   /** The caller's authorised view: the only way the engine learns whether a source exists. */
   resolver: AuthorisedResolver;
   params: EngineParams;
-  /** From the server's clock. */
+  /** From the server's clock: when the entries are recorded. */
   time: IsoTime;
+  /** When the evidence was true or seen, as the caller stated it (validated by the caller's boundary); default `time`. */
+  observedAt?: IsoTime;
   actor: string;
   changeSetId: string;
 }
@@ -190,7 +213,7 @@ export async function assimilate(input: AssimilateInput): Promise<AssimilateResu
  * the caller's view, sequentially in input order (deterministic lookup sequences); an entry whose Evidence is already
  * retracted is followed by a `retracted` event in the same change-set.
  */
-async function evidenceItems(input: Pick<AssimilateInput, "evidence" | "resolver" | "actor" | "time" | "changeSetId">, citerId: string, lastSeq: number): Promise<{ items: UnsequencedItem[]; lookups: string[] }> {
+async function evidenceItems(input: Pick<AssimilateInput, "evidence" | "resolver" | "actor" | "time" | "observedAt" | "changeSetId">, citerId: string, lastSeq: number): Promise<{ items: UnsequencedItem[]; lookups: string[] }> {
   const evidence = z.array(evidenceInputSchema).max(1000).parse(input.evidence);
   const cache = new ResolutionCache(input.resolver);
   const items: UnsequencedItem[] = [];
@@ -214,6 +237,7 @@ async function evidenceItems(input: Pick<AssimilateInput, "evidence" | "resolver
       assessor: ev.assessor,
       actor: input.actor,
       time: input.time,
+      observedAt: input.observedAt ?? input.time,
       changeSet: input.changeSetId,
       contribution: 0,
       effectiveWeight: 0,
@@ -225,6 +249,7 @@ async function evidenceItems(input: Pick<AssimilateInput, "evidence" | "resolver
         sourceId: ev.sourceId,
         actor: input.actor,
         time: input.time,
+        observedAt: input.observedAt ?? input.time,
         changeSet: input.changeSetId,
       });
     }
@@ -280,7 +305,7 @@ export function writeBeliefOnCheckpoint(
     const o = outcome.get(it.seq);
     return o ? { ...it, contribution: o.contribution, effectiveWeight: o.effectiveWeight } : it;
   });
-  const belief: Belief = { ...head.belief, ...folded.derived, version: head.belief.version + 1, updatedAt: time };
+  const belief: Belief = { ...head.belief, ...folded.derived, validFrom: validFromAfter(head.belief.validFrom, appended, head.belief.validFrom), version: head.belief.version + 1, updatedAt: time };
   return {
     belief,
     upsert: { belief, expectedVersion: head.belief.version, checkpoint: folded.slice },

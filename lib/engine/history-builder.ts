@@ -46,6 +46,7 @@ export function makeEntry(p: EntryInput): EvidenceEntry {
     assessor: p.assessor ?? "caller",
     actor: p.actor ?? "agent",
     time: p.time ?? EPOCH,
+    ...(p.observedAt !== undefined ? { observedAt: p.observedAt } : {}),
     changeSet: p.changeSet ?? `cs-${p.seq}`,
     contribution: p.contribution ?? 0,
     effectiveWeight: p.effectiveWeight ?? 0,
@@ -55,12 +56,19 @@ export function makeEntry(p: EntryInput): EvidenceEntry {
 interface EventBase {
   seq: number;
   time?: IsoTime;
+  observedAt?: IsoTime;
   actor?: string;
   changeSet?: string;
 }
 
-function base(p: EventBase): { seq: number; time: IsoTime; actor: string; changeSet: string } {
-  return { seq: p.seq, time: p.time ?? EPOCH, actor: p.actor ?? "system", changeSet: p.changeSet ?? `cs-${p.seq}` };
+function base(p: EventBase): { seq: number; time: IsoTime; observedAt?: IsoTime; actor: string; changeSet: string } {
+  return {
+    seq: p.seq,
+    time: p.time ?? EPOCH,
+    ...(p.observedAt !== undefined ? { observedAt: p.observedAt } : {}),
+    actor: p.actor ?? "system",
+    changeSet: p.changeSet ?? `cs-${p.seq}`,
+  };
 }
 
 export function makeRetracted(p: EventBase & { targetSeq: number; sourceId?: string }): RetractedEvent {

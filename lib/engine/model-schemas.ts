@@ -30,7 +30,7 @@ const num = z.number().finite();
 const tier = z.enum(TIERS);
 const relationSchema = z.enum(RELATIONS);
 
-const historyBase = { seq: z.number().int().min(1), time: iso, actor: z.string(), changeSet: z.string() };
+const historyBase = { seq: z.number().int().min(1), time: iso, observedAt: iso.optional(), actor: z.string(), changeSet: z.string() };
 
 const evidenceEntrySchema = z
   .object({
@@ -160,6 +160,7 @@ export const evidenceSchema = z
     reasoningType: z.enum(REASONING_TYPES).nullable(),
     discarded: z.boolean(),
     createdAt: iso,
+    observedAt: iso.optional(),
     retractedAt: iso.nullable(),
   })
   .strict();
@@ -212,6 +213,7 @@ export const mutationRecordSchema = z
       .nullable(),
     actor: z.string(),
     time: iso,
+    observedAt: iso.optional(),
     changeSet: z.string(),
   })
   .strict();

@@ -125,13 +125,19 @@ export type LaunderingReason = (typeof LAUNDERING_REASONS)[number];
 /** Who decided an entry's relation and weight: an assessor stamp, or `caller` when the request stated it. */
 export type EntryAssessor = AssessorStamp | "caller";
 
-/** ISO-8601 timestamp, set by the server's clock (never by the caller). */
+/** ISO-8601 timestamp. */
 export type IsoTime = string;
 
 interface HistoryItemBase {
-  /** Position in the belief's history, strictly increasing from 1. */
+  /** Position in the belief's history, strictly increasing from 1: the record order. */
   seq: number;
+  /** When the item was recorded: the server's clock at the write (never the caller's). */
   time: IsoTime;
+  /**
+   * When it happened or was seen (event time), as the caller stated it; absent = `time`. Replay orders, cools and
+   * cuts `asOf` by it (`eventTime`), ties in record order.
+   */
+  observedAt?: IsoTime;
   actor: string;
   /** Items written by one request share it. */
   changeSet: string;
@@ -281,6 +287,14 @@ export function isReadingEvent(item: HistoryItem): item is ReadingEvent {
   return item.type === "undecided" || item.type === "possible_duplicate" || item.type === "decided";
 }
 
+/** How far ahead of the server's clock a caller's `observedAt` may lie: callers' clocks run a little fast or slow. */
+export const OBSERVED_AT_MAX_SKEW_MS = 5 * 60_000;
+
+/** When an item happened: its `observedAt`, else the time it was recorded. */
+export function eventTime(item: { time: IsoTime; observedAt?: IsoTime }): IsoTime {
+  return item.observedAt ?? item.time;
+}
+
 export type HistoryEvent = RetractedEvent | StrippedEvent | RevisedEvent | ContractionEvent | StatusEvent | ReviewEvent | ReadingEvent;
 export type HistoryItem = EvidenceEntry | HistoryEvent;
 export type History = readonly HistoryItem[];
@@ -358,7 +372,10 @@ export interface Evidence {
   reasoningType: ReasoningType | null;
   /** Assessed as manipulative: kept for audit only; citing it counts as unverified. */
   discarded: boolean;
+  /** When it was registered (the server's clock). */
   createdAt: IsoTime;
+  /** When it was true or seen, as the caller stated it; absent = `createdAt`. `asOf` reads show it from then on. */
+  observedAt?: IsoTime;
   retractedAt: IsoTime | null;
 }
 
@@ -440,6 +457,9 @@ export interface MutationRecord {
   beliefIds: readonly string[];
   review: ReviewRecord | null;
   actor: string;
+  /** When it was journaled (the server's clock). */
   time: IsoTime;
+  /** When its source event happened (event time), as the proposal stated it; absent = `time`. Drift windows count by it. */
+  observedAt?: IsoTime;
   changeSet: string;
 }

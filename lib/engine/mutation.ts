@@ -34,6 +34,7 @@ import { propagateGrounding, type CascadeContext } from "./grounding";
 import { splitSentences } from "./harvest";
 import {
   MUTATION_TYPES,
+  OBSERVED_AT_MAX_SKEW_MS,
   REVIEW_RESOLUTIONS,
   type Belief,
   type BeliefEdge,
@@ -74,6 +75,13 @@ export const mutationRequestSchema = z
     mutationType: z.enum(MUTATION_TYPES),
     topic: z.string().trim().min(1).max(80).optional(),
     contextTags: z.array(z.string().trim().min(1).max(80)).max(20).default([]),
+    /** When the source event happened (event time): the drift window counts back from it. Default: the recorded time. */
+    observedAt: z
+      .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()])
+      .refine((v) => !Number.isNaN(Date.parse(v)), "an ISO-8601 date or date-time")
+      .transform((v) => new Date(v).toISOString())
+      .optional()
+      .describe("ISO-8601 time when the source event happened (event time); default: when it is recorded. At most 5 minutes in the future."),
   })
   .strict();
 export type MutationRequestInput = z.input<typeof mutationRequestSchema>;
@@ -181,6 +189,11 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
   const { assessor, params } = deps;
   const cache = new ResolutionCache(deps.resolver);
   const { request, evidenceIds } = await parseMutationRequest(input.body, cache);
+  // Event time: the source event's, as stated; the drift window counts back from it. Never far ahead of the clock.
+  const eventAt = request.observedAt ?? input.now;
+  if (Date.parse(eventAt) > Date.parse(input.now) + OBSERVED_AT_MAX_SKEW_MS) {
+    throw validationFailed([{ field: "observedAt", message: `in the future: at most ${OBSERVED_AT_MAX_SKEW_MS / 60_000} minutes after the server's time (${input.now})` }], "mutation");
+  }
   const key = beliefKey(request.belief);
   const live = input.candidates
     .filter((r) => r.belief.scope === input.scope)
@@ -204,6 +217,7 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
     review: null,
     actor: input.actor,
     time: input.now,
+    observedAt: eventAt,
     changeSet: input.changeSetId,
     ...over,
   });
@@ -225,6 +239,7 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
       assessor: "caller",
       actor: input.actor,
       time: input.now,
+      observedAt: eventAt,
       changeSet: input.changeSetId,
       contribution: 0,
       effectiveWeight: 0,
@@ -261,7 +276,7 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
     const blocked = await stabilityGate(topic, target.record.belief.key, target.record.belief.text);
     if (blocked) return blocked;
     const write = writeBelief(target.record, [{ type: "retired", time: input.now, actor: input.actor, changeSet: input.changeSetId, note: request.reason }], params, input.now);
-    const report = stabilityReport((await input.loadTopic(topic)).records, "retire", input.now, params);
+    const report = stabilityReport((await input.loadTopic(topic)).records, "retire", eventAt, params);
     const warnings = report.warnings;
     const mutation = journal({ topic, decision: "retire", status: "applied", warnings, flags: report.flags, beliefIds: [target.record.belief.id] });
     return finish({ decision: "retire", status: "applied", mutation, beliefId: null, existingBeliefId: target.record.belief.id, conflictReport: null, warnings, flags: report.flags, blocked: null, grantedCredence: null }, [write], edgesFor([target.record.belief.id]), [write.record], []);
@@ -348,7 +363,7 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
     }
     if (decision === "coexist") writes.push(coexistLink(e, created.id, analysis?.existingContextTags ?? [], input, params));
   }
-  const stability = stabilityReport((await input.loadTopic(topic.topic)).records, decision, input.now, params);
+  const stability = stabilityReport((await input.loadTopic(topic.topic)).records, decision, eventAt, params);
   const warnings = [...intentWarning(decision), ...stability.warnings];
   const status: MutationStatus = decision === "review" ? "pending_review" : "applied";
   const touched = [created.id, ...(conflict ? [conflict.record.belief.id] : [])];

@@ -4,7 +4,8 @@
  * Order of work:
  * 1. Events up to `asOf` of kind `retracted`, `stripped`, `revised` are applied first: a removed entry is skipped as
  *    if it had never arrived; a revised entry carries its revised weight/relation from the start.
- * 2. The remaining items fold in `seq` order. Live entries are grouped into change-sets (consecutive live entries
+ * 2. The remaining items fold in event-time order (`eventTime`: `observedAt`, else the recorded `time`), ties in `seq`
+ *    order, so histories holding the same items in any record order replay alike. Live entries are grouped into change-sets (consecutive live entries
  *    sharing `changeSet`); resistance and cooling are fixed at the start of each group. `contraction`, status and
  *    review events apply in place. Status is evaluated at every checkpoint: the end of each group and after each
  *    in-place event (this is where the `disputed` hysteresis is carried).
@@ -38,6 +39,7 @@ import {
   type Relation,
   type ReviewState,
   type Tier,
+  eventTime,
   isLiveStatus,
   isReadingEvent,
 } from "./model";
@@ -107,7 +109,7 @@ export interface ReplayState extends DerivedBeliefFields {
 }
 
 export interface ReplayOptions {
-  /** Only items with time ≤ asOf take part (ISO string or epoch ms). */
+  /** Only items whose event time (`eventTime`) is ≤ asOf take part (ISO string or epoch ms). */
   asOf?: IsoTime | number;
   /** Record a checkpoint per change-set and per in-place event. */
   timeline?: boolean;
@@ -149,14 +151,7 @@ function toMs(t: IsoTime | number): number {
  * @example replay([entry({ tier: "held_out_truth" })], defaultParams).credence ≈ 0.881
  */
 export function replay(history: History, params: EngineParams, options: ReplayOptions = {}): ReplayState {
-  // Items may arrive unsorted from a store; the fold is defined in seq order.
-  let items: History = history;
-  for (let i = 1; i < history.length; i++) {
-    if ((history[i] as HistoryItem).seq < (history[i - 1] as HistoryItem).seq) {
-      items = [...history].sort(bySeq);
-      break;
-    }
-  }
+  const items = inFoldOrder(history);
   const fold = new Fold(params, options);
   fold.prepare(items);
   for (const item of items) fold.fold(item);
@@ -186,10 +181,12 @@ export type CheckpointVote = [value: Num, real: boolean, seq: number];
  * not with the number of entries. Only valid for the parameters whose version it carries.
  */
 export interface FoldCheckpoint {
-  format: 1;
+  format: 2;
   paramsVersion: string;
   /** Highest seq folded. */
   foldedSeq: number;
+  /** Latest event time folded (epoch ms), null before any item: a new item observed earlier needs a full replay. */
+  foldedAt: Num | null;
   /** Removals and revisions of entries not folded yet (a rewrite of a folded entry needs a full replay). */
   removed: [number, "retracted" | "stripped"][];
   revisedWeight: [number, Num][];
@@ -231,9 +228,10 @@ const voteSchema = z.tuple([numSchema, z.boolean(), z.number().int()]).nullable(
  */
 export const foldCheckpointSchema = z
   .object({
-    format: z.literal(1),
+    format: z.literal(2),
     paramsVersion: z.string(),
     foldedSeq: z.number().int().nonnegative(),
+    foldedAt: numSchema.nullable(),
     removed: z.array(z.tuple([z.number().int(), z.enum(["retracted", "stripped"])])),
     revisedWeight: z.array(z.tuple([z.number().int(), numSchema])),
     revisedRelation: z.array(z.tuple([z.number().int(), z.enum(RELATIONS)])),
@@ -360,13 +358,7 @@ export function foldCheckpoint(history: History, params: EngineParams): FoldChec
 
 /** `replay(history, params)` and the checkpoint of the same fold, in one pass (what a write stores beside the belief). */
 export function replayWithCheckpoint(history: History, params: EngineParams): { state: ReplayState; checkpoint: FoldCheckpoint } {
-  let items: History = history;
-  for (let i = 1; i < history.length; i++) {
-    if ((history[i] as HistoryItem).seq < (history[i - 1] as HistoryItem).seq) {
-      items = [...history].sort(bySeq);
-      break;
-    }
-  }
+  const items = inFoldOrder(history);
   const fold = new Fold(params, {});
   fold.prepare(items);
   for (const item of items) fold.fold(item);
@@ -393,7 +385,10 @@ export interface IncrementalReplay {
   checkpoint: FoldCheckpoint | null;
 }
 
-/** Why `replayIncremental` needs a full replay instead. */
+/**
+ * Why `replayIncremental` needs a full replay instead (`out_of_order`: an item observed before one already folded, or
+ * not after the checkpoint's last seq).
+ */
 export type IncrementalFallback = "params_changed" | "rewrites_history" | "out_of_order" | "sources_not_loaded";
 
 /**
@@ -409,13 +404,17 @@ export function replayIncremental(
 ): IncrementalReplay | { fallback: IncrementalFallback } {
   const slice = "head" in checkpoint ? checkpoint : sliceOfCheckpoint(checkpoint);
   const head = slice.head;
-  if (head.format !== 1 || head.paramsVersion !== versionOf(params)) return { fallback: "params_changed" };
+  if (head.format !== 2 || head.paramsVersion !== versionOf(params)) return { fallback: "params_changed" };
   const covered = slice.covered === "all" ? null : new Set(slice.covered);
   let last = head.foldedSeq;
+  let lastAt = head.foldedAt === null ? Number.NEGATIVE_INFINITY : unnum(head.foldedAt);
   for (const item of newItems) {
     if (item.type === "retracted" || item.type === "stripped" || item.type === "revised") return { fallback: "rewrites_history" };
-    if (item.seq <= last) return { fallback: "out_of_order" };
+    // The fold continues only with items that come after everything folded: a later seq and no earlier event time.
+    const at = Date.parse(eventTime(item));
+    if (item.seq <= last || !(at >= lastAt)) return { fallback: "out_of_order" };
     last = item.seq;
+    lastAt = at;
     // A contraction scales every standing vote; an entry reads its source's row: both need the rows at hand.
     if (covered !== null && ((item.type === "entry" && item.sourceId !== null && !covered.has(item.sourceId)) || item.type === "contraction"))
       return { fallback: "sources_not_loaded" };
@@ -445,8 +444,27 @@ export function sourcesOf(items: readonly { type: string; sourceId?: string | nu
   return [...out];
 }
 
-function bySeq(a: HistoryItem, b: HistoryItem): number {
-  return a.seq - b.seq;
+/**
+ * The order a fold reads a history in: by event time, ties by seq (record order). Stores hand items in seq order; a
+ * history whose event times follow its seqs (every history written without `observedAt`) is returned as is.
+ */
+export function inFoldOrder(history: History): History {
+  const n = history.length;
+  const keys = new Float64Array(n);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    const item = history[i] as HistoryItem;
+    keys[i] = Date.parse(eventTime(item));
+    if (i > 0 && sorted) {
+      const prev = history[i - 1] as HistoryItem;
+      const dt = (keys[i] as number) - (keys[i - 1] as number);
+      if (dt < 0 || (dt === 0 && item.seq < prev.seq)) sorted = false;
+    }
+  }
+  if (sorted) return history;
+  const index = Array.from({ length: n }, (_, i) => i);
+  index.sort((a, b) => (keys[a] as number) - (keys[b] as number) || (history[a] as HistoryItem).seq - (history[b] as HistoryItem).seq);
+  return index.map((i) => history[i] as HistoryItem);
 }
 
 /** The fold's running state. A class (not closures) so a replay allocates no functions. */
@@ -519,6 +537,8 @@ class Fold {
   private readonly restoredOutcomes: EntryOutcome[] = [];
   /** Highest seq folded so far. */
   private foldedSeq = 0;
+  /** Latest event time folded so far (epoch ms). */
+  private foldedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly params: EngineParams,
@@ -540,7 +560,7 @@ class Fold {
   }
 
   inWindow(item: HistoryItem): boolean {
-    return this.asOfMs === Number.POSITIVE_INFINITY || this.timeMs(item.time) <= this.asOfMs;
+    return this.asOfMs === Number.POSITIVE_INFINITY || this.timeMs(eventTime(item)) <= this.asOfMs;
   }
 
   /** Pass 1: removals and revisions. */
@@ -624,12 +644,12 @@ class Fold {
     if (entry.changeSet !== this.groupId) {
       this.closeGroup();
       this.groupId = entry.changeSet;
-      this.groupTime = this.timeMs(entry.time);
+      this.groupTime = this.timeMs(eventTime(entry));
       const t = tensionOf(this.S, this.R, this.params);
       this.resistance = 1 / (confidenceOf(this.massN(), t, this.params) + 1);
     }
     this.lastSeq = entry.seq;
-    this.lastTime = entry.time;
+    this.lastTime = eventTime(entry);
 
     const params = this.params;
     const prevMove = this.lastMoving.get(entry.actor);
@@ -698,7 +718,7 @@ class Fold {
         sourceKind: entry.sourceKind,
         effectiveTier: tier,
         assessedStrength: assessed,
-        time: entry.time,
+        time: eventTime(entry),
         changeSet: entry.changeSet,
         actor: entry.actor,
       };
@@ -706,11 +726,11 @@ class Fold {
         this.realSupports.push(ref);
         this.supportSources.add(entry.sourceId);
         this.strongestTier = this.strongestTier === null ? tier : maxTier(this.strongestTier, tier);
-        this.lastSupportAt = entry.time;
+        this.lastSupportAt = eventTime(entry);
       } else {
         this.realRebuttals.push(ref);
         if (assessed > this.maxRebuttal) this.maxRebuttal = assessed;
-        this.lastRebuttalAt = entry.time;
+        this.lastRebuttalAt = eventTime(entry);
       }
     }
   }
@@ -737,7 +757,7 @@ class Fold {
         for (const m of this.masses) m.value *= k;
         if (s >= 1 && this.terminal === null) {
           this.terminal = "contracted";
-          this.validUntil = item.time;
+          this.validUntil = eventTime(item);
         }
         break;
       }
@@ -745,7 +765,7 @@ class Fold {
       case "retired":
         if (this.terminal === null) {
           this.terminal = item.type;
-          this.validUntil = item.time;
+          this.validUntil = eventTime(item);
         }
         break;
       case "promoted":
@@ -757,7 +777,7 @@ class Fold {
           this.reviewState = "none";
           if (item.action === "rejected" && this.terminal === null) {
             this.terminal = "retired";
-            this.validUntil = item.time;
+            this.validUntil = eventTime(item);
           }
         }
         break;
@@ -770,13 +790,15 @@ class Fold {
   fold(item: HistoryItem): void {
     if (!this.inWindow(item)) return;
     if (item.seq > this.foldedSeq) this.foldedSeq = item.seq;
+    const at = this.timeMs(eventTime(item));
+    if (at > this.foldedAt) this.foldedAt = at;
     // Undecided readings, possible duplicates and their decisions carry no weight: no group boundary, no checkpoint.
     if (isReadingEvent(item)) return;
     if (item.type === "entry") this.entry(item);
     else if (item.type !== "retracted" && item.type !== "stripped" && item.type !== "revised") {
       this.closeGroup();
       this.event(item);
-      this.checkpoint(item.seq, item.time);
+      this.checkpoint(item.seq, eventTime(item));
     }
   }
 
@@ -806,9 +828,10 @@ class Fold {
       else anonRebuts++;
     }
     const head: CheckpointHead = {
-      format: 1,
+      format: 2,
       paramsVersion: versionOf(this.params),
       foldedSeq: this.foldedSeq,
+      foldedAt: this.foldedAt === Number.NEGATIVE_INFINITY ? null : num(this.foldedAt),
       removed: pending(this.removed),
       revisedWeight: pending(this.revisedWeight).map(([seq, w]) => [seq, num(w)]),
       revisedRelation: pending(this.revisedRelation),
@@ -842,6 +865,7 @@ class Fold {
     const cp = slice.head;
     const f = new Fold(params, {});
     f.foldedSeq = cp.foldedSeq;
+    f.foldedAt = cp.foldedAt === null ? Number.NEGATIVE_INFINITY : unnum(cp.foldedAt);
     for (const [seq, kind] of cp.removed) f.removed.set(seq, kind);
     for (const [seq, w] of cp.revisedWeight) f.revisedWeight.set(seq, unnum(w));
     for (const [seq, rel] of cp.revisedRelation) f.revisedRelation.set(seq, rel);

@@ -301,6 +301,22 @@ export function retrieve<T extends RetrievalCandidate>(query: string, candidates
   return rankByTerms(query, withTerms, options).map(({ item, relevance, score }) => ({ belief: item.belief, relevance, score }));
 }
 
+/**
+ * Candidates whose relevance is already known, ranked with the credences and statuses they carry — an `asOf` read,
+ * where the beliefs are replayed to that time and relevance (text against question) does not change: the same filters
+ * (liveness judged at `asOf`) and the same order as `rankByTerms` (score = relevance × credence ↓, credence ↓, id ↑).
+ */
+export function rankByRelevance<T extends RetrievalCandidate>(scored: readonly { belief: T; relevance: number }[], options: RetrieveOptions = {}): Retrieved<T>[] {
+  const k = Math.max(0, options.k ?? 10);
+  const minRelevance = options.minRelevance ?? 0;
+  return scored
+    .filter((s) => s.relevance > minRelevance && qualifies(s.belief, options))
+    .map((s) => ({ item: { ...s.belief, terms: [] as string[] }, relevance: s.relevance, score: s.relevance * s.belief.credence, belief: s.belief }))
+    .sort((a, b) => (rankedBefore(a, b) ? -1 : rankedBefore(b, a) ? 1 : 0))
+    .slice(0, k)
+    .map(({ belief, relevance, score }) => ({ belief, relevance, score }));
+}
+
 function qualifies(c: Omit<RetrievalCandidate, "text">, o: RetrieveOptions): boolean {
   if (!o.includeEnded && !isLiveCandidate(c, o.asOf)) return false;
   if (o.scope !== undefined && c.scope !== o.scope) return false;

@@ -51,6 +51,8 @@ export interface IngestInput {
   newBeliefId: () => string;
   actor: string;
   now: IsoTime;
+  /** When the text was true or seen (event time of its evidence and entries); default `now`. */
+  observedAt?: IsoTime;
   /** Live beliefs of the scope that may relate to the text (the store's full-text candidates), with histories. */
   candidates: readonly BeliefRecord[];
   /** A topic named by the request, for every new belief. */
@@ -162,6 +164,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     reasoningType: ess.reasoningType,
     discarded: ess.manipulative,
     createdAt: input.now,
+    observedAt: input.observedAt ?? input.now,
     retractedAt: null,
   };
   const base = emptyChangeSet(input.changeSetId, input.actor, input.now);
@@ -178,6 +181,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const entryOf = (relation: Relation, weight: number, reasoning: string, stamp: string): UnsequencedItem => ({
     type: "entry",
     time: input.now,
+    observedAt: input.observedAt ?? input.now,
     actor: input.actor,
     changeSet: input.changeSetId,
     sourceId: evidence.id,
@@ -242,6 +246,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
         w.items.push({
           type: "possible_duplicate",
           time: input.now,
+          observedAt: input.observedAt ?? input.now,
           actor: input.actor,
           changeSet: input.changeSetId,
           otherBeliefId: near.record.belief.id,
@@ -287,8 +292,9 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const committed = new Set([...best.values()].map((b) => b.rel.beliefId));
   for (const [beliefId, { w, u, stamp, weight }] of [...openQuestions].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     if (committed.has(beliefId)) continue;
-    w.items.push(
-      undecidedItem({
+    w.items.push({
+      observedAt: input.observedAt ?? input.now,
+      ...undecidedItem({
         sourceId: evidence.id,
         sourceKind: "evidence",
         guess: u.guess,
@@ -304,7 +310,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
         actor: input.actor,
         changeSet: input.changeSetId,
       }),
-    );
+    });
   }
 
   const disagreements: Disagreement[] = [];
@@ -328,7 +334,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     const severity = c.contract ? clamp01(c.severity) : 0;
     contractions.push({ beliefId: b.id, contracted: c.contract && severity > 0, severity, reasoning: c.reasoning });
     if (c.contract && severity > 0) {
-      w.items.push({ type: "contraction", time: input.now, actor: input.actor, changeSet: input.changeSetId, severity, reasoning: c.reasoning, assessor: c.assessor });
+      w.items.push({ type: "contraction", time: input.now, observedAt: input.observedAt ?? input.now, actor: input.actor, changeSet: input.changeSetId, severity, reasoning: c.reasoning, assessor: c.assessor });
     }
   }
 

@@ -113,6 +113,16 @@ describe("drift and supersession counting", () => {
     expect(stabilityReport(reinforcements, "reinforce", at(300), defaultParams)).toMatchObject({ mutationsInWindow: 0, flags: [] });
   });
 
+  it("counts the drift window in event time: a journal imported in one minute but observed weeks apart does not drift", () => {
+    const DAY = 24 * 60;
+    // Six mutations journaled within one minute, each observed a week after the one before.
+    const weekly = Array.from({ length: 5 }, (_, i) => makeMutationRecord({ time: at(100 * DAY), observedAt: at(i * 7 * DAY) }));
+    expect(stabilityReport(weekly, "new", at(35 * DAY), defaultParams)).toMatchObject({ mutationsInWindow: 1, flags: [] });
+    // The same journal observed within one week drifts.
+    const sameWeek = weekly.map((r, i) => ({ ...r, observedAt: at(i * 60) }));
+    expect(stabilityReport(sameWeek, "new", at(300), defaultParams).flags).toEqual(["drift_warning"]);
+  });
+
   it("flags the fourth supersession of a topic for architectural review", () => {
     const three = [supersede(A, B, 0), supersede(B, "C.", 1), supersede("C.", "D.", 2)];
     expect(stabilityReport(three, "coexist", at(3), defaultParams).flags).not.toContain("architectural_review");

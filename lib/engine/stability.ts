@@ -13,7 +13,7 @@
  */
 import type { TopicFreeze } from "./change-set";
 import { EngineError } from "./errors";
-import type { IsoTime, MutationDecision, MutationRecord, StabilityFlag } from "./model";
+import { eventTime, type IsoTime, type MutationDecision, type MutationRecord, type StabilityFlag } from "./model";
 import type { EngineParams } from "./params";
 
 export function isFrozen(freeze: TopicFreeze | null | undefined): boolean {
@@ -45,20 +45,20 @@ function effectiveDecision(r: MutationRecord): MutationDecision {
 export function leftBeliefs(records: readonly MutationRecord[], keyOf: (text: string) => string, since?: IsoTime | null): LeftBelief[] {
   const out: LeftBelief[] = [];
   for (const r of sortedByTime(records)) {
-    if (since && Date.parse(r.time) <= Date.parse(since)) continue;
+    if (since && Date.parse(eventTime(r)) <= Date.parse(since)) continue;
     if (r.status !== "applied" && r.status !== "approved") continue;
     const decision = effectiveDecision(r);
     if (decision === "supersede" && r.conflictReport) {
-      out.push({ beliefId: r.conflictReport.existingBeliefId, text: r.conflictReport.existingText, key: keyOf(r.conflictReport.existingText), mutationId: r.id, time: r.time });
+      out.push({ beliefId: r.conflictReport.existingBeliefId, text: r.conflictReport.existingText, key: keyOf(r.conflictReport.existingText), mutationId: r.id, time: eventTime(r) });
     } else if (decision === "retire") {
-      out.push({ beliefId: r.beliefIds[0] ?? null, text: r.belief, key: keyOf(r.belief), mutationId: r.id, time: r.time });
+      out.push({ beliefId: r.beliefIds[0] ?? null, text: r.belief, key: keyOf(r.belief), mutationId: r.id, time: eventTime(r) });
     }
   }
   return out;
 }
 
 function sortedByTime(records: readonly MutationRecord[]): MutationRecord[] {
-  return [...records].sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...records].sort((a, b) => Date.parse(eventTime(a)) - Date.parse(eventTime(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export interface OscillationInput {
@@ -100,7 +100,7 @@ export function checkOscillation(input: OscillationInput, params: EngineParams):
 
 function latestBlockedTime(records: readonly MutationRecord[]): IsoTime | null {
   let latest: IsoTime | null = null;
-  for (const r of records) if (r.status === "blocked" && (latest === null || Date.parse(r.time) > Date.parse(latest))) latest = r.time;
+  for (const r of records) if (r.status === "blocked" && (latest === null || Date.parse(eventTime(r)) > Date.parse(latest))) latest = eventTime(r);
   return latest;
 }
 
@@ -113,7 +113,7 @@ export interface StabilityReport {
   warnings: string[];
 }
 
-/** Drift and supersession counting for a mutation about to be journaled with `decision` at `now`. */
+/** Drift and supersession counting for a mutation about to be journaled with `decision`, observed at `now` (event time). */
 export function stabilityReport(
   records: readonly MutationRecord[],
   decision: MutationDecision,
@@ -124,7 +124,11 @@ export function stabilityReport(
   // Reinforcement is not a mutation (§4.4): it is journaled but never counts toward drift.
   const counted = records.filter((r) => MOVED.has(r.status) && r.decision !== "reinforce");
   const moves = decision !== "blocked" && decision !== "reinforce";
-  const inWindow = counted.filter((r) => nowMs - Date.parse(r.time) < params.driftWindowMs && Date.parse(r.time) <= nowMs).length + (moves ? 1 : 0);
+  const inWindow =
+    counted.filter((r) => {
+      const at = Date.parse(eventTime(r));
+      return nowMs - at < params.driftWindowMs && at <= nowMs;
+    }).length + (moves ? 1 : 0);
   const supersessions = counted.filter((r) => effectiveDecision(r) === "supersede").length + (decision === "supersede" ? 1 : 0);
   const flags: StabilityFlag[] = [];
   const warnings: string[] = [];

@@ -80,7 +80,8 @@ export interface ApplyOptions {
 
 export interface LoadOptions {
   /**
-   * "As of" read: only history items with `time` ≤ asOf; a belief created after asOf is absent. The stored derived
+   * "As of" read, in event time: only history items whose `eventTime` (`observedAt`, else `time`) is ≤ asOf; a belief
+   * whose `validFrom` (its first observation) is after asOf is absent, and so is evidence observed after it. The stored derived
    * fields stay current: the engine's `replay(history, params, asOf)` turns the history into the past state.
    */
   asOf?: IsoTime;

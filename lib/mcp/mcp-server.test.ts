@@ -301,7 +301,7 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     const recall = errorOf(await callTool(viewer, "recall", { scope: home, query: "Which branch do we deploy from?" }));
     expect([recall.code, recall.status]).toEqual(["invalid", 422]);
     expect(recall.details.fields).toEqual([
-      { field: "query", message: "unknown argument; recall takes q, k (and scope)" },
+      { field: "query", message: "unknown argument; recall takes q, k, asOf (and scope)" },
       { field: "q", message: "required" },
     ]);
     // The same code and status the REST API answers for a bad field of the same operation.

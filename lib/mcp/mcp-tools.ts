@@ -58,6 +58,9 @@ export interface McpTool {
 /** The REST API's `GET …/beliefs/{id}` body: the `get_belief` result and the belief resource's document. */
 export { presentBeliefDetail };
 
+const OBSERVED_AT_HELP =
+  "ISO-8601 time when this was true or seen (event time), e.g. when importing history; default: now. At most 5 minutes in the future.";
+
 const TIER_HELP =
   "Evidence tier, weakest first: model_assertion (an unsourced model statement) · observation (someone saw or said it) · document (a written source) · measurement · executable_check (a test or script result) · held_out_truth (ground truth). The cited evidence's kind caps the tier actually counted.";
 
@@ -84,6 +87,7 @@ const rememberInput = z
       .optional()
       .describe("The source of the text. Default: an observation without a URI."),
     topic: z.string().min(1).max(200).optional().describe("Topic to file new beliefs under; omitted, the most similar existing topic is used."),
+    observedAt: z.string().optional().describe(OBSERVED_AT_HELP),
     dryRun: z.boolean().optional().describe("true: return what would change without writing anything."),
   })
   .strict();
@@ -96,11 +100,16 @@ const assimilateInput = z
     claim: z
       .union([z.string().min(1).max(20_000), z.object({ text: z.string().min(1).max(20_000), quantity: z.object({ value: z.number(), unit: z.string().max(100) }).strict().optional() }).strict()])
       .optional()
-      .describe("The claim as one declarative sentence (or {text, quantity}). Matched by normalised wording against the scope's live beliefs; otherwise a new belief. Give this or beliefId."),
+      .describe("The claim as one declarative sentence (or {text, quantity}). A live belief with the same wording, or (match: relate, the default) one the claim restates, is reinforced; otherwise a new belief. Give this or beliefId."),
     beliefId: z.string().min(1).max(500).optional().describe("An existing belief of the scope to add evidence to (instead of claim)."),
     topic: z.string().min(1).max(200).optional().describe("Topic for a new belief."),
     contextTags: z.array(z.string().min(1).max(100)).max(20).optional().describe("Contexts in which the claim holds (e.g. [\"staging\"])."),
     evidence: z.array(entrySchema).min(1).max(200).describe("One or more evidence entries for (or against) the claim, each with its tier."),
+    observedAt: z.string().optional().describe(OBSERVED_AT_HELP),
+    match: z
+      .enum(["relate", "exact"])
+      .optional()
+      .describe("relate (default): a restatement of a live belief reinforces it, and a claim that contradicts another belief (e.g. a changed value) rebuts it with the same sources. exact: write the claim verbatim, matched only by its exact wording."),
   })
   .strict();
 
@@ -108,6 +117,7 @@ const recallInput = z
   .object({
     q: z.string().min(1).max(2_000).describe("The question in natural language, e.g. \"Which branch do we deploy from?\"."),
     k: z.number().int().min(1).max(50).optional().describe("How many relevant beliefs to weigh (default 10)."),
+    asOf: z.string().optional().describe("ISO-8601 time: answer from what was believed then (e.g. the day of an incident)."),
   })
   .strict();
 
@@ -117,6 +127,7 @@ const searchInput = z
     k: z.number().int().min(1).max(100).optional().describe("Maximum results (default 10)."),
     minCredence: z.number().min(0).max(1).optional().describe("Only beliefs with at least this credence."),
     includeEnded: z.boolean().optional().describe("Also return superseded or retired beliefs (default false)."),
+    asOf: z.string().optional().describe("ISO-8601 time: rank the beliefs as they stood then."),
   })
   .strict();
 
@@ -137,6 +148,7 @@ const proposeInput = z
     mutationType: z.enum(MUTATION_TYPES).describe("Your intent: new, updated, superseded, merged, coexisting or retired. The protocol decides what actually happens and says so in `decision`."),
     topic: z.string().min(1).max(80).optional().describe("Topic."),
     contextTags: z.array(z.string().min(1).max(80)).max(20).optional().describe("Contexts in which the belief holds."),
+    observedAt: z.string().optional().describe("ISO-8601 time when the source event happened; the drift window counts back from it. Default: now."),
   })
   .strict();
 
@@ -162,6 +174,7 @@ const harvestInput = z
       .describe("Who produced the text; claims are stamped with it."),
     commit: z.boolean().optional().describe("false (default): only return the claims. true: assimilate each claim into the scope."),
     topic: z.string().min(1).max(200).optional().describe("Topic for committed claims."),
+    observedAt: z.string().optional().describe(OBSERVED_AT_HELP),
   })
   .strict();
 
@@ -184,6 +197,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
         kind: request.source?.kind,
         uri: request.source?.uri,
         topic: request.topic,
+        observedAt: request.observedAt,
         dryRun: request.dryRun,
       });
       return presentIngest(result);

@@ -4,7 +4,7 @@
  * attempt, a retraction and its cascade, an oscillation stopped by the monitor, a mutation waiting for review, a
  * disputed belief, a harvest — and the reads around them. Every request and answer is typed by the generated
  * `openapi-types.ts` only; nothing here imports the server's code. Any answer that is not what the scenario expects
- * throws.
+ * throws. Claims are written as stated (`match: "exact"`), as the seeds' stories write them.
  *
  *   CREDENCE_URL=http://127.0.0.1:3000 CREDENCE_TOKEN=cred_… CREDENCE_REVIEWER_TOKEN=cred_… \
  *     npx tsx tools/api-client/seed-scenarios.ts <scope>
@@ -103,6 +103,7 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   // ---- 2. the open-source-security evidence chain ----
   const study = await register("ossStudy", "document", "A 2024 study of 500 CVEs found that open-source projects patched vulnerabilities 3.2x faster than proprietary equivalents.");
   const oss = await assimilate({
+    match: "exact",
     claim: "Open-source software tends to be more secure than proprietary alternatives.",
     topic: "open source security",
     evidence: [{ sourceId: study, tier: "document", weight: 0.72, reasoning: "Directly relevant empirical data." }],
@@ -111,6 +112,7 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   const scan = await register("ossScan", "measurement", "Our dependency scanner measured a median of 9 days to patch critical CVEs in open-source dependencies, against 41 days for proprietary vendors.");
   await assimilate({ beliefId: oss.belief.id, evidence: [{ sourceId: scan, tier: "measurement", weight: 0.8 }] });
   const sla = await assimilate({
+    match: "exact",
     claim: "Our open-source dependencies are patched fast enough for our 14-day security SLA.",
     topic: "open source security",
     evidence: [
@@ -122,18 +124,18 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   check(sla.entries.every((e) => e.verified && e.launderingReason === null), "the chain's citations are verified, none laundered");
 
   // ---- 3. a laundering attempt ----
-  const vendor = await assimilate({ claim: "Vendor X's closed-source SDK has no known vulnerabilities.", evidence: [{ sourceId: null, tier: "model_assertion", reasoning: "The model said so." }] });
+  const vendor = await assimilate({ match: "exact", claim: "Vendor X's closed-source SDK has no known vulnerabilities.", evidence: [{ sourceId: null, tier: "model_assertion", reasoning: "The model said so." }] });
   beliefs.vendorClaim = vendor.belief.id;
   const selfCite = await assimilate({ beliefId: vendor.belief.id, evidence: [{ sourceId: vendor.belief.id, tier: "held_out_truth", reasoning: "Citing itself as proof." }] });
   check(selfCite.entries.every((e) => e.launderingReason !== null && e.effectiveWeight === 0), "a self-citation is laundered (weight 0)");
-  const laundered = await assimilate({ claim: "Vendor X's SDK is safe to ship in production.", evidence: [{ sourceId: vendor.belief.id, tier: "document", reasoning: "Cites an ungrounded belief." }] });
+  const laundered = await assimilate({ match: "exact", claim: "Vendor X's SDK is safe to ship in production.", evidence: [{ sourceId: vendor.belief.id, tier: "document", reasoning: "Cites an ungrounded belief." }] });
   beliefs.vendorLaundered = laundered.belief.id;
   check(laundered.entries.every((e) => e.launderingReason !== null), "citing an ungrounded belief is laundered");
 
   // ---- 4. a retraction and its cascade ----
   const blog = await register("leftpadBlog", "document", "Blog post: the left-pad 2.0 package on npm ships a credential-stealing backdoor.", false);
-  const leftpad = await assimilate({ claim: "The left-pad 2.0 package is compromised.", evidence: [{ sourceId: blog, tier: "document" }] });
-  const removal = await assimilate({ claim: "We must remove left-pad 2.0 from every build.", evidence: [{ sourceId: leftpad.belief.id, tier: "document", reasoning: "Follows from the compromise." }] });
+  const leftpad = await assimilate({ match: "exact", claim: "The left-pad 2.0 package is compromised.", evidence: [{ sourceId: blog, tier: "document" }] });
+  const removal = await assimilate({ match: "exact", claim: "We must remove left-pad 2.0 from every build.", evidence: [{ sourceId: leftpad.belief.id, tier: "document", reasoning: "Follows from the compromise." }] });
   beliefs.leftpad = leftpad.belief.id;
   beliefs.leftpadRemoval = removal.belief.id;
   note("retractSource");
@@ -150,7 +152,7 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   // ---- 5. an oscillation the monitor stops ----
   const handbook: string[] = [];
   for (let i = 0; i < 6; i++) handbook.push(await register(`backupDoc${i}`, "document", `Operations handbook, section ${i + 1}: production database backups run every hour.`, false));
-  const hourly = await assimilate({ claim: "Production database backups run hourly.", topic: "database backups", evidence: handbook.map((id) => ({ sourceId: id, tier: "document" as const })) });
+  const hourly = await assimilate({ match: "exact", claim: "Production database backups run hourly.", topic: "database backups", evidence: handbook.map((id) => ({ sourceId: id, tier: "document" as const })) });
   beliefs.backupsHourly = hourly.belief.id;
   const cron = await register("backupCron", "executable_check", "Cron check: the backup job's schedule is '0 2 * * *' (once a day at 02:00).", false);
   await assimilate({ beliefId: hourly.belief.id, evidence: [{ sourceId: cron, tier: "executable_check", relation: "REBUTS", weight: 0.8 }] });
@@ -180,7 +182,7 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   // ---- 6. a mutation waiting for review ----
   const policies: string[] = [];
   for (let i = 0; i < 4; i++) policies.push(await register(`limitDoc${i}`, "document", `API gateway policy ${i + 1}: 100 requests per minute per token.`, false));
-  const limit = await assimilate({ claim: "The public API rate limit is 100 requests per minute.", topic: "api rate limit", evidence: policies.map((id) => ({ sourceId: id, tier: "document" as const })) });
+  const limit = await assimilate({ match: "exact", claim: "The public API rate limit is 100 requests per minute.", topic: "api rate limit", evidence: policies.map((id) => ({ sourceId: id, tier: "document" as const })) });
   beliefs.rateLimit100 = limit.belief.id;
   const sighting = await register("rateLimitSighting", "observation", "An integration test saw HTTP 429 responses at 50 requests per minute.", false);
   note("proposeMutation");
@@ -208,7 +210,7 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   for (const [i, text] of ["Load test report: p95 latency stayed under 200 ms at twice last year's peak.", "Capacity review: autoscaling added nodes within 90 seconds at the sales peak.", "SRE runbook: target utilisation leaves 40% headroom at peak."].entries()) {
     capacity.push(await register(`capacity${i}`, "document", text, false));
   }
-  const autoscaler = await assimilate({ claim: "The staging cluster autoscaler keeps up with peak load.", topic: "autoscaler capacity", evidence: capacity.map((id) => ({ sourceId: id, tier: "document" as const })) });
+  const autoscaler = await assimilate({ match: "exact", claim: "The staging cluster autoscaler keeps up with peak load.", topic: "autoscaler capacity", evidence: capacity.map((id) => ({ sourceId: id, tier: "document" as const })) });
   beliefs.autoscaler = autoscaler.belief.id;
   let disputed = autoscaler.belief;
   const measurements = [

@@ -39,7 +39,7 @@ export const read = {
   beliefsByIds: `
     UNWIND $ids AS id
     MATCH (b:Belief {ns: $ns, scope: $home, id: id})
-    WHERE $home IN $visible AND ($asOf IS NULL OR b.createdAt <= $asOf)
+    WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(b.validFrom, b.createdAt) <= $asOf)
     RETURN b ${BELIEF_FULL} AS b ORDER BY b.id`,
 
   /** A belief for a write: its history only when it has at most $historyLimit items (`loadBeliefHead`). */
@@ -156,7 +156,7 @@ export const read = {
 
   /**
    * One breadth-first level of the graph view: every edge of every kind, both directions, from the frontier's
-   * home-scope nodes to visible nodes (as of `$asOf` when given: nodes and edges created by then).
+   * home-scope nodes to visible nodes (as of `$asOf` when given: nodes and edges observed by then — event time).
    */
   neighbourhoodLevel: `
     CALL () {
@@ -169,7 +169,7 @@ export const read = {
     WITH n WHERE $home IN $visible
     MATCH (n)-[r:${ALL_TYPES}]-(m)
     WHERE m.ns = $ns AND m.scope IN $visible AND r.dangling IS NULL
-      AND ($asOf IS NULL OR (r.time <= $asOf AND coalesce(m.createdAt, m.time) <= $asOf))
+      AND ($asOf IS NULL OR (r.time <= $asOf AND coalesce(m.validFrom, m.observedAt, m.createdAt, m.time) <= $asOf))
     RETURN type(r) AS kind, startNode(r).id AS from, endNode(r).id AS to, r {.*} AS r,
       labels(m)[0] AS label, CASE WHEN m:Belief THEN m ${BELIEF_LIGHT} ELSE m {.*} END AS m`,
 
@@ -182,7 +182,7 @@ export const read = {
       UNION ALL
       MATCH (n:Mutation {ns: $ns, scope: $home, id: $id}) RETURN n
     }
-    WITH n WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(n.createdAt, n.time) <= $asOf)
+    WITH n WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(n.validFrom, n.observedAt, n.createdAt, n.time) <= $asOf)
     RETURN labels(n)[0] AS label, CASE WHEN n:Belief THEN n ${BELIEF_LIGHT} ELSE n {.*} END AS n
     LIMIT 1`,
 
@@ -217,10 +217,10 @@ export const read = {
       startNode(r).topic AS fromTopic, endNode(r).topic AS toTopic`,
 
   exportBeliefs: `
-    MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR b.createdAt <= $asOf)
+    MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(b.validFrom, b.createdAt) <= $asOf)
     RETURN b ${BELIEF_FULL} AS b`,
   exportEvidence: `
-    MATCH (e:Evidence {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR e.createdAt <= $asOf)
+    MATCH (e:Evidence {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(e.observedAt, e.createdAt) <= $asOf)
     RETURN e {.*} AS e`,
   exportMutations: `
     MATCH (m:Mutation {ns: $ns, scope: $home}) WHERE $home IN $visible AND ($asOf IS NULL OR m.time <= $asOf)

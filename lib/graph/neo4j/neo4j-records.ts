@@ -12,7 +12,7 @@ import {
   mutationRecordSchema,
   topicFreezeSchema,
 } from "@/lib/graph/graph-store";
-import { isLiveStatus, tokenize, type Belief, type Evidence, type FoldCheckpoint, type HistoryItem, type MutationRecord, type TopicFreeze } from "@/lib/engine";
+import { eventTime, isLiveStatus, tokenize, type Belief, type Evidence, type FoldCheckpoint, type HistoryItem, type MutationRecord, type TopicFreeze } from "@/lib/engine";
 
 /** Plain JS value of a Neo4j result value: Integers become numbers, lists and maps are converted deeply. */
 export function toPlain(value: unknown): unknown {
@@ -130,11 +130,11 @@ export function beliefFromProps(props: Record<string, unknown>): Belief {
   return beliefSchema.parse(JSON.parse(props.model)) as Belief;
 }
 
-/** The stored history (JSON strings in seq order), optionally cut at `asOf` (items with time ≤ asOf). */
+/** The stored history (JSON strings in seq order), optionally cut at `asOf` (items whose event time is ≤ asOf). */
 export function historyFromProp(value: unknown, asOf?: string): HistoryItem[] {
   const list = Array.isArray(value) ? value : [];
   const items = list.map((s) => historyItemSchema.parse(JSON.parse(String(s))) as HistoryItem);
-  return asOf === undefined ? items : items.filter((item) => item.time <= asOf);
+  return asOf === undefined ? items : items.filter((item) => Date.parse(eventTime(item)) <= Date.parse(asOf));
 }
 
 export function evidenceToProps(namespace: string, e: Evidence): Record<string, unknown> {
@@ -150,6 +150,7 @@ export function evidenceToProps(namespace: string, e: Evidence): Record<string, 
     reasoningType: e.reasoningType,
     discarded: e.discarded,
     createdAt: e.createdAt,
+    observedAt: e.observedAt ?? null,
     retractedAt: e.retractedAt,
     // Indexed lookup key of placeholders: (ns, scope, placeholderFor) finds the one for a raw id whatever its id.
     placeholderFor: e.kind === "unresolved" ? e.text : null,
@@ -168,6 +169,7 @@ export function evidenceFromProps(props: Record<string, unknown>): Evidence {
     reasoningType: nullable(props, "reasoningType"),
     discarded: props.discarded ?? false,
     createdAt: props.createdAt,
+    ...(typeof props.observedAt === "string" ? { observedAt: props.observedAt } : {}),
     retractedAt: nullable(props, "retractedAt"),
   }) as Evidence;
 }

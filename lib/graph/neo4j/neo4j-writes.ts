@@ -14,7 +14,7 @@
  */
 import neo4j from "neo4j-driver";
 import type { CypherRunner } from "./neo4j-runner";
-import { isLiveStatus, joinCheckpoint, type BeliefEdge, type BeliefUpsert, type ChangeSet, type Evidence, type FoldCheckpoint, type HistoryItem, type MutationRecord } from "@/lib/engine";
+import { eventTime, isLiveStatus, joinCheckpoint, type BeliefEdge, type BeliefUpsert, type ChangeSet, type Evidence, type FoldCheckpoint, type HistoryItem, type MutationRecord } from "@/lib/engine";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeExport } from "../graph-store";
 import { write, read } from "./neo4j-cypher";
@@ -248,7 +248,8 @@ async function linkEntries(
         sourceId: e.item.sourceId,
         resolved: e.item.sourceKind !== null,
         live: true,
-        time: e.item.time,
+        // An entry's edge exists from the entry's event time on (what `asOf` reads cut by).
+        time: eventTime(e.item),
         changeSet: e.item.changeSet,
         tier: e.item.tier,
         effectiveTier: e.item.effectiveTier,

@@ -41,15 +41,15 @@ import {
 
 /**
  * Beliefs with their histories: `$1` is always asOf (null = now); the condition's parameters start at `$2`.
- * History items after asOf and beliefs created after it are left out.
+ * History items observed after asOf and beliefs first observed after it are left out (event time).
  */
 function beliefRecords(name: string, where: string) {
   return statement(
     name,
     `SELECT b.data, COALESCE((SELECT jsonb_agg(h.data ORDER BY h.seq) FROM graph_history h
-               WHERE h.belief_id = b.id AND ($1::timestamptz IS NULL OR h.time <= $1::timestamptz)), '[]'::jsonb) AS history
+               WHERE h.belief_id = b.id AND ($1::timestamptz IS NULL OR h.observed_at <= $1::timestamptz)), '[]'::jsonb) AS history
      FROM graph_beliefs b
-     WHERE (${where}) AND ($1::timestamptz IS NULL OR b.created_at <= $1::timestamptz)
+     WHERE (${where}) AND ($1::timestamptz IS NULL OR b.valid_from <= $1::timestamptz)
      ORDER BY b.id COLLATE "C"`,
     beliefRecordRow,
   );
@@ -265,10 +265,10 @@ export const read = {
     "read.nodesById",
     `SELECT label, data FROM (
      SELECT 'belief' AS label, data, id FROM graph_beliefs WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
-       AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
+       AND ($3::timestamptz IS NULL OR valid_from <= $3::timestamptz)
      UNION ALL
      SELECT 'evidence', data, id FROM graph_evidence WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
-       AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
+       AND ($3::timestamptz IS NULL OR observed_at <= $3::timestamptz)
      UNION ALL
      SELECT 'mutation', data, id FROM graph_mutations WHERE id = ANY($1::text[]) AND scope = ANY($2::text[])
        AND ($3::timestamptz IS NULL OR time <= $3::timestamptz)
@@ -288,7 +288,7 @@ export const read = {
   /** [home, visible, asOf] */
   exportEvidence: statement(
     "read.exportEvidence",
-    `SELECT data FROM graph_evidence WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz) ORDER BY id COLLATE "C"`,
+    `SELECT data FROM graph_evidence WHERE scope = $1 AND $1 = ANY($2::text[]) AND ($3::timestamptz IS NULL OR observed_at <= $3::timestamptz) ORDER BY id COLLATE "C"`,
     dataRow(evidenceDoc),
   ),
 
@@ -367,11 +367,11 @@ export const admin = {
 // ---- writes (all bulk: rows travel as one JSON parameter) ----
 
 const BELIEF_COLUMNS = `scope, topic, key, status, live, review_state, credence, confidence, tension, support_weight,
-  rebuttal_weight, version, created_at, updated_at, valid_until, search_terms, data, fold_checkpoint`;
+  rebuttal_weight, version, created_at, updated_at, valid_from, valid_until, search_terms, data, fold_checkpoint`;
 const BELIEF_VALUES = `u.d->>'scope', u.d->>'topic', u.d->>'key', u.d->>'status', u.live, u.d->>'reviewState',
   (u.d->>'credence')::float8, (u.d->>'confidence')::float8, (u.d->>'tension')::float8, (u.d->>'supportWeight')::float8,
   (u.d->>'rebuttalWeight')::float8, (u.d->>'version')::int, (u.d->>'createdAt')::timestamptz,
-  (u.d->>'updatedAt')::timestamptz, (u.d->>'validUntil')::timestamptz, u.terms, u.d, u.checkpoint`;
+  (u.d->>'updatedAt')::timestamptz, (u.d->>'validFrom')::timestamptz, (u.d->>'validUntil')::timestamptz, u.terms, u.d, u.checkpoint`;
 /**
  * `$1`: JSON array of `{belief, expected, live, terms, checkpoint, cpAll, cpSources}`: checkpoint = the head (null when
  * the upsert has none), cpSources = its rows (`[source, …data]`), cpAll = they are all of the belief's rows (the others
@@ -380,8 +380,9 @@ const BELIEF_VALUES = `u.d->>'scope', u.d->>'topic', u.d->>'key', u.d->>'status'
 const BELIEF_SOURCE = `(SELECT e->'belief' AS d, (e->>'expected')::int AS expected, (e->>'live')::boolean AS live,
   e->>'terms' AS terms, NULLIF(e->'checkpoint', 'null'::jsonb) AS checkpoint FROM jsonb_array_elements($1::jsonb) AS e) AS u`;
 
-const EVIDENCE_INSERT = `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
-   SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz, (d->>'retractedAt')::timestamptz, d
+const EVIDENCE_INSERT = `INSERT INTO graph_evidence (id, scope, kind, text, created_at, observed_at, retracted_at, data)
+   SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz,
+     COALESCE((d->>'observedAt')::timestamptz, (d->>'createdAt')::timestamptz), (d->>'retractedAt')::timestamptz, d
    FROM jsonb_array_elements($1::jsonb) AS d`;
 
 /**
@@ -472,9 +473,9 @@ export const write = {
   /** [history rows JSON] */
   insertHistory: statement(
     "write.insertHistory",
-    `INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, target_seq,
-       verified, laundered, live, data)
-     SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, r->>'change_set', r->>'source_id',
+    `INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
+       target_seq, verified, laundered, live, data)
+     SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
        r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
        (r->>'laundered')::boolean, TRUE, r->'data'
      FROM jsonb_array_elements($1::jsonb) AS r`,
@@ -487,9 +488,9 @@ export const write = {
   insertHistoryAndEntryEdges: statement(
     "write.insertHistoryAndEntryEdges",
     `WITH h AS (
-       INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, target_seq,
-         verified, laundered, live, data)
-       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, r->>'change_set', r->>'source_id',
+       INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
+         target_seq, verified, laundered, live, data)
+       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
          r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
          (r->>'laundered')::boolean, TRUE, r->'data'
        FROM jsonb_array_elements($1::jsonb) AS r)
@@ -502,8 +503,8 @@ export const write = {
   /** Placeholders the store makes for unresolved entries; returns the ones it created. [evidence JSON] */
   createPlaceholders: statement(
     "write.createPlaceholders",
-    `INSERT INTO graph_evidence (id, scope, kind, text, created_at, retracted_at, data)
-     SELECT d->>'id', d->>'scope', 'unresolved', d->>'text', (d->>'createdAt')::timestamptz, NULL, d
+    `INSERT INTO graph_evidence (id, scope, kind, text, created_at, observed_at, retracted_at, data)
+     SELECT d->>'id', d->>'scope', 'unresolved', d->>'text', (d->>'createdAt')::timestamptz, (d->>'createdAt')::timestamptz, NULL, d
      FROM jsonb_array_elements($1::jsonb) AS d
      ON CONFLICT DO NOTHING RETURNING id`,
     idRow,

@@ -9,7 +9,7 @@
  * fails the change-set with VersionConflict. Beliefs that only get history (no upsert) are locked with
  * `SELECT … FOR UPDATE` before their seq is checked. Rows are touched in id order to keep lock order stable.
  */
-import { isLiveStatus, tokenize, type Belief, type ChangeSet, type CheckpointSlice, type Evidence, type HistoryItem, type MutationRecord } from "@/lib/engine";
+import { eventTime, isLiveStatus, tokenize, type Belief, type ChangeSet, type CheckpointSlice, type Evidence, type HistoryItem, type MutationRecord } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeExport } from "../graph-store";
@@ -117,6 +117,7 @@ interface HistoryRow {
   seq: number;
   type: string;
   time: string;
+  observed_at: string;
   change_set: string;
   source_id: string | null;
   source_kind: string | null;
@@ -129,7 +130,7 @@ interface HistoryRow {
 }
 
 function historyRow(beliefId: string, item: HistoryItem): HistoryRow {
-  const base = { belief_id: beliefId, seq: item.seq, type: item.type, time: item.time, change_set: item.changeSet, data: item };
+  const base = { belief_id: beliefId, seq: item.seq, type: item.type, time: item.time, observed_at: eventTime(item), change_set: item.changeSet, data: item };
   if (item.type === "entry") {
     return {
       ...base,
@@ -195,7 +196,8 @@ async function appendHistory(
     from: r.source_kind === null ? placeholderOf.get(`${scopeOf.get(r.belief_id) ?? ""}\u0000${r.source_id ?? ""}`) : r.source_id,
     to: r.belief_id,
     seq: r.seq,
-    time: r.time,
+    // An entry's edge exists from the entry's event time on (what `asOf` reads cut by).
+    time: r.observed_at,
     data: { time: r.time, changeSet: r.change_set },
   });
   // Without placeholders to make first, the rows and their edges go in one statement.

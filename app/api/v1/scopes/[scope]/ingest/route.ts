@@ -11,6 +11,7 @@ export const POST = apiRoute(async ({ services, principal, params, body, url }) 
     kind: request.source?.kind,
     uri: request.source?.uri,
     topic: request.topic,
+    observedAt: request.observedAt,
     dryRun,
   });
   return presentIngest(result);

@@ -23,7 +23,9 @@ function flag(name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 }
-const SIZES = flag("sizes", "1000,5000,20000").split(",").map(Number);
+const SIZES = flag("sizes", "1000,5000,20000").split(",").filter(Boolean).map(Number);
+/** Scopes (beliefs) drawn as their topic map, against the 50-node demo graph in the same run; `--maps ""` skips. */
+const MAPS = flag("maps", "2000,20000").split(",").filter(Boolean).map(Number);
 const RENDERERS = flag("renderers", "canvas,webgl").split(",");
 const LAYOUTS = flag("layouts", "worker,main").split(",");
 const RUNS = Number(flag("runs", "3"));
@@ -55,11 +57,24 @@ async function bundle(dir: string): Promise<void> {
     outfile: join(dir, "layout-worker.js"),
     logLevel: "error",
   });
+  await build({
+    entryPoints: [join(root, "bench/ui/map-page.tsx")],
+    bundle: true,
+    minify: true,
+    format: "iife",
+    platform: "browser",
+    jsx: "automatic",
+    alias: { "@": root.replace(/\/$/, "") },
+    define: { "process.env.NODE_ENV": '"production"' },
+    outfile: join(dir, "map.js"),
+    logLevel: "error",
+  });
+  writeFileSync(join(dir, "map.html"), `<!doctype html><html><head><meta charset="utf-8"><title>map bench</title></head><body style="margin:0"><div id="root"></div><script src="map.js"></script></body></html>`);
   writeFileSync(join(dir, "index.html"), `<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body style="margin:0"><div id="root"></div><script src="bench.js"></script></body></html>`);
 }
 
 function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const files: Record<string, [string, string]> = { "/": ["index.html", "text/html"], "/bench.js": ["bench.js", "text/javascript"], "/layout-worker.js": ["layout-worker.js", "text/javascript"] };
+  const files: Record<string, [string, string]> = { "/": ["index.html", "text/html"], "/bench.js": ["bench.js", "text/javascript"], "/layout-worker.js": ["layout-worker.js", "text/javascript"], "/map.html": ["map.html", "text/html"], "/map.js": ["map.js", "text/javascript"] };
   const server = createServer((req, res) => {
     const file = files[new URL(req.url ?? "/", "http://x").pathname];
     if (!file) return void res.writeHead(404).end();
@@ -125,6 +140,79 @@ async function measure(browser: Browser, url: string, n: number, renderer: strin
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
+interface MapRow {
+  beliefs: number;
+  demoMs: number;
+  readyMs: number[];
+  topicLayoutMs: number;
+  drawn: number;
+  expandMs: number[];
+  fps: number;
+  revisitMs: number;
+  revisitSame: boolean;
+  revisitLayoutMs: number;
+  load: number;
+}
+
+interface MapState {
+  rendered: { ms: number; sinceStartMs: number; elements: number; layoutIn: string } | null;
+  topicLayoutMs: number;
+  error: string | null;
+  topics: string[];
+}
+
+/** The 50-node demo graph (125 generated elements, fcose on the main thread as the explorer runs it): first render, ms. */
+async function demoMs(browser: Browser, url: string): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const page = await browser.newPage({ viewport: { width: 1240, height: 800 } });
+    await page.goto(`${url}?n=125&renderer=canvas`, { waitUntil: "commit" });
+    await page.waitForFunction(() => Boolean((window as unknown as { __bench?: BenchState }).__bench?.rendered), undefined, { timeout: RENDER_TIMEOUT_MS, polling: 50 });
+    times.push(await page.evaluate(() => (window as unknown as { __bench: BenchState }).__bench.rendered!.ms));
+    await page.close();
+  }
+  return median(times);
+}
+
+async function measureMap(browser: Browser, url: string, beliefs: number, demo: number): Promise<MapRow> {
+  const row: MapRow = { beliefs, demoMs: demo, readyMs: [], topicLayoutMs: 0, drawn: 0, expandMs: [], fps: 0, revisitMs: 0, revisitSame: false, revisitLayoutMs: -1, load: 0 };
+  let first: Record<string, [number, number]> = {};
+  const open = async (stored?: Record<string, [number, number]>) => {
+    const page = await browser.newPage({ viewport: { width: 1240, height: 800 } });
+    if (stored) await page.addInitScript((p) => ((window as unknown as { __storedPositions: unknown }).__storedPositions = p), stored);
+    await page.goto(`${url}map.html?map=${beliefs}`, { waitUntil: "commit", timeout: RENDER_TIMEOUT_MS });
+    await page.waitForFunction(() => {
+      const b = (window as unknown as { __bench?: MapState }).__bench;
+      return Boolean(b && (b.rendered || b.error));
+    }, undefined, { timeout: RENDER_TIMEOUT_MS, polling: 50 });
+    const state = await page.evaluate(() => (window as unknown as { __bench: MapState }).__bench);
+    if (!state.rendered) throw new Error(`map render failed (${beliefs}): ${state.error}`);
+    return { page, state };
+  };
+  for (let run = 0; run < RUNS; run++) {
+    const { page, state } = await open();
+    row.readyMs.push(state.rendered!.sinceStartMs);
+    row.topicLayoutMs = state.topicLayoutMs;
+    row.drawn = state.rendered!.elements;
+    if (run === 0) first = await page.evaluate(() => (window as unknown as { __bench: { positions(): Record<string, [number, number]> } }).__bench.positions());
+    if (run === RUNS - 1) {
+      await page.waitForTimeout(300);
+      row.fps = (await page.evaluate((ms) => (window as unknown as { __bench: { pan(ms: number): Promise<{ fps: number }> } }).__bench.pan(ms), PAN_MS)).fps;
+      for (const topic of state.topics.slice(0, 3)) row.expandMs.push(await page.evaluate((t) => (window as unknown as { __bench: { expand(t: string): Promise<number> } }).__bench.expand(t), topic));
+    }
+    await page.close();
+  }
+  // A revisit: the stored positions drawn as they are, no layout computed; the same picture.
+  const { page, state } = await open(first);
+  row.revisitMs = state.rendered!.sinceStartMs;
+  row.revisitLayoutMs = state.topicLayoutMs;
+  const again = await page.evaluate(() => (window as unknown as { __bench: { positions(): Record<string, [number, number]> } }).__bench.positions());
+  row.revisitSame = JSON.stringify(Object.entries(again).sort()) === JSON.stringify(Object.entries(first).sort()) && state.rendered!.layoutIn === "none";
+  await page.close();
+  row.load = loadavg()[0] ?? 0;
+  return row;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "credence-bench-ui-"));
   await bundle(dir);
@@ -155,6 +243,25 @@ async function main(): Promise<void> {
         }
       }
     }
+    const maps: MapRow[] = [];
+    if (MAPS.length > 0) {
+      const demo = await demoMs(browser, url);
+      for (const beliefs of MAPS) {
+        const row = await measureMap(browser, url, beliefs, demo);
+        maps.push(row);
+        console.error(`map ${beliefs}: ready ${median(row.readyMs).toFixed(0)} ms vs demo ${demo.toFixed(0)} ms (load ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+      }
+    }
+    if (maps.length > 0) {
+      console.log("");
+      console.log("| scope (beliefs) | drawn (nodes + edges) | topic map ready, median (ms) | 50-node demo, same run (ms) | ratio | of which topic layout (ms) | expand one topic, median of 3 (ms) | panning (fps) | revisit ready (ms) | revisit: layout computed | revisit: same positions | load average (1 min) |");
+      console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|");
+      for (const r of maps) {
+        const ready = median(r.readyMs);
+        console.log(`| ${r.beliefs} | ${r.drawn} | ${ready.toFixed(0)} | ${r.demoMs.toFixed(0)} | ${(ready / r.demoMs).toFixed(2)}× | ${r.topicLayoutMs.toFixed(0)} | ${median(r.expandMs).toFixed(0)} | ${r.fps.toFixed(1)} | ${r.revisitMs.toFixed(0)} | ${r.revisitLayoutMs > 0 ? "yes" : "no"} | ${r.revisitSame ? "yes" : "NO"} | ${r.load.toFixed(1)} |`);
+      }
+    }
+    if (rows.length === 0) return;
     console.log("");
     console.log("| generated elements | drawn (nodes + edges) | renderer | fcose runs in | first full render, median (ms) | of which layout + draw (ms) | of which fcose (ms) | panning (fps) | worst frame while panning (ms) | load average (1 min) |");
     console.log("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|");

@@ -46,7 +46,8 @@ export function layoutTopics(topics: readonly { topic: string; beliefs: number }
     .filter((s): s is { a: number; b: number; w: number } => s.a !== undefined && s.b !== undefined);
   const k = spacing;
   const iterations = n > 400 ? 60 : 120;
-  let temperature = spacing * 2;
+  let temperature = spacing;
+  const frame = spacing * Math.sqrt(n + 1) * 1.1;
   const dx = new Float64Array(n);
   const dy = new Float64Array(n);
   for (let it = 0; it < iterations; it++) {
@@ -79,13 +80,16 @@ export function layoutTopics(topics: readonly { topic: string; beliefs: number }
       dy[s.b] = dy[s.b]! + ey * f;
     }
     for (let i = 0; i < n; i++) {
-      // A pull to the centre keeps unlinked topics from drifting away.
-      dx[i] = dx[i]! - xs[i]! * 0.02;
-      dy[i] = dy[i]! - ys[i]! * 0.02;
       const d = Math.sqrt(dx[i]! * dx[i]! + dy[i]! * dy[i]!) || 1;
       const step = Math.min(d, temperature);
       xs[i] = xs[i]! + (dx[i]! / d) * step;
       ys[i] = ys[i]! + (dy[i]! / d) * step;
+      // The frame: a disc as large as the starting spiral, so unlinked topics cannot drift away from the rest.
+      const r = Math.sqrt(xs[i]! * xs[i]! + ys[i]! * ys[i]!);
+      if (r > frame) {
+        xs[i] = (xs[i]! / r) * frame;
+        ys[i] = (ys[i]! / r) * frame;
+      }
     }
     temperature *= 0.95;
   }

@@ -95,7 +95,7 @@ const scopeSlug = z.string().min(1).max(48);
 
 /** The topic map of a large scope (the explorer's first view there): the same service as `GET …/graph/overview`. */
 export async function graphOverviewAction(input: { scope: string }): Promise<ActionResult<GraphOverviewResult>> {
-  return runAction(z.object({ scope: scopeSlug }).strict(), input, async ({ scope }, userId) => (await getBeliefServices()).graphOverview(sessionPrincipal(userId), scope, {}));
+  return runAction(z.object({ scope: scopeSlug }).strict(), input, async ({ scope }, userId) => (await getBeliefServices()).graphOverview(sessionPrincipal(userId), scope, { notable: 24 }));
 }
 
 const expandInput = z.object({ scope: scopeSlug, expand: z.unknown() }).strict();

@@ -1,0 +1,163 @@
+import { spawn } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+import { generateTopicScope } from "../bench/topic-scope";
+import { scriptCommand } from "../lib/ops/compiled-script";
+import { cli, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+/** The CLI's `import`, the export on its stdin. */
+async function importScope(slug: string, json: string): Promise<string> {
+  const { command, args } = scriptCommand("bin/cli.ts", ["import", "--scope", slug]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, CREDENCE_DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" } });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(err.trim()) : reject(new Error(`import exited ${code}: ${err}`))));
+    child.stdin.end(json);
+  });
+}
+
+type Placed = Record<string, [number, number]>;
+
+/** Where every node of the canvas stands (graph coordinates), read from Cytoscape itself. */
+async function positions(page: Page): Promise<Placed> {
+  return page.evaluate(() => {
+    const el = document.querySelector("[data-graph-canvas]") as unknown as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: { id(): string; position(): { x: number; y: number } }) => T): T[] } } } };
+    const cy = el?._cyreg?.cy;
+    if (!cy) return {};
+    return Object.fromEntries(cy.nodes().map((n) => [n.id(), [n.position().x, n.position().y]]));
+  });
+}
+
+/** Page coordinates of a node, for a real click. */
+async function nodePoint(page: Page, id: string): Promise<{ x: number; y: number }> {
+  return page.evaluate((nodeId) => {
+    const el = document.querySelector("[data-graph-canvas]") as HTMLElement & { _cyreg?: { cy?: { getElementById(id: string): { renderedPosition(): { x: number; y: number } } } } };
+    const box = el.getBoundingClientRect();
+    const p = el._cyreg!.cy!.getElementById(nodeId).renderedPosition();
+    return { x: box.left + p.x, y: box.top + p.y };
+  }, id);
+}
+
+async function mapReady(page: Page): Promise<void> {
+  await expect(page.getByTestId("graph-map-summary")).toContainText("2,000 beliefs");
+  await expect(page.getByTestId("graph-loading")).toHaveCount(0);
+  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels")), { timeout: 20_000 }).toBeGreaterThanOrEqual(8);
+}
+
+let slug: string;
+let owner: TestUser;
+let viewer: TestUser;
+let topicIds: string[];
+
+test.beforeAll(async () => {
+  [owner, viewer] = await Promise.all([createUser("map-owner"), createUser("map-viewer")]);
+  slug = uniqueSlug("map");
+  await cli("scope", "create", "--slug", slug, "--name", "Platform team", "--owner", owner.email);
+  await cli("member", "add", "--scope", slug, "--email", viewer.email, "--role", "viewer");
+  const data = generateTopicScope(2_000, { scope: slug });
+  topicIds = [...new Set(data.beliefs.map((b) => b.belief.topic))].sort();
+  expect(await importScope(slug, JSON.stringify(data))).toContain("2000 beliefs");
+});
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`desktop, ${scheme}: the 2 000-belief scope opens as its topic map; a topic expands in place, then a belief's local graph`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
+    const page = await context.newPage();
+    await signIn(page, owner);
+    await page.goto(`/scopes/${slug}/graph`);
+    await mapReady(page);
+    // The key is on screen with the graph, without scrolling.
+    const legend = await page.getByTestId("graph-legend").boundingBox();
+    expect(legend && legend.y + legend.height).toBeLessThanOrEqual(900);
+    const overview = await positions(page);
+    expect(Object.keys(overview).filter((id) => id.startsWith("topic:")).sort()).toEqual(topicIds.map((t) => `topic:${t}`));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `e2e/artifacts/graph-overview-2000-${scheme}.png` });
+
+    // A click selects the largest topic; its panel expands it into its beliefs, where it stood.
+    const topic = topicIds[0]!;
+    const at = await nodePoint(page, `topic:${topic}`);
+    await page.mouse.click(at.x, at.y);
+    await expect(page.getByTestId("graph-topic-panel")).toContainText(topic);
+    await page.getByRole("button", { name: "Expand into its beliefs" }).click();
+    await expect(page).toHaveURL(new RegExp(`topics=${topic}`));
+    await expect.poll(async () => Object.keys(await positions(page)).filter((id) => id.startsWith("b-")).length, { timeout: 20_000 }).toBeGreaterThan(20);
+    const expanded = await positions(page);
+    expect(expanded[`topic:${topic}`]).toBeUndefined();
+    // Nothing else moved.
+    for (const id of Object.keys(overview)) if (id !== `topic:${topic}` && expanded[id]) expect(expanded[id]).toEqual(overview[id]);
+    await snap(page, `graph-map-expanded-${scheme}`);
+
+    // A belief of the topic: its local graph (evidence and neighbours) around it, depth 2 from the slider.
+    const belief = Object.keys(expanded).find((id) => id.startsWith("b-"))!;
+    await page.goto(`/scopes/${slug}/graph?topics=${topic}&local=${belief}&node=${belief}`);
+    await expect(page.getByTestId("graph-local")).toBeVisible();
+    await expect.poll(async () => Object.keys(await positions(page)).filter((id) => id.startsWith("ev-")).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    await page.getByLabel("depth").fill("2");
+    await expect(page).toHaveURL(/depth=2/);
+    await page.waitForTimeout(500);
+    await snap(page, `graph-map-local-${scheme}`);
+    await context.close();
+  });
+}
+
+test("a reload draws the same positions, and a saved view reopens exactly for another member", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, owner);
+  const topic = topicIds[1]!;
+  await page.goto(`/scopes/${slug}/graph?topics=${topic}`);
+  await mapReady(page);
+  await expect.poll(async () => Object.keys(await positions(page)).filter((id) => id.startsWith("b-")).length).toBeGreaterThan(5);
+  const before = await positions(page);
+  await page.reload();
+  await mapReady(page);
+  await expect.poll(async () => Object.keys(await positions(page)).length).toBe(Object.keys(before).length);
+  expect(await positions(page)).toEqual(before);
+
+  // Pin a topic somewhere else by dragging it, then save the view under a name.
+  const other = `topic:${topicIds[2]!}`;
+  const from = await nodePoint(page, other);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 60, from.y + 40, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await positions(page))[other]).not.toEqual(before[other]);
+  await page.getByLabel("Name of the view to save").fill("triage");
+  await page.getByRole("button", { name: "Save view" }).click();
+  await expect(page.getByTestId("graph-save-status")).toContainText("Saved the view");
+  const saved = await positions(page);
+  await context.close();
+
+  // A viewer opens it: the same nodes at the same places, the same topic expanded.
+  const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const readerPage = await reader.newPage();
+  await signIn(readerPage, viewer);
+  await readerPage.goto(`/scopes/${slug}/graph`);
+  await mapReady(readerPage);
+  await expect(readerPage.getByRole("button", { name: "Save view" })).toHaveCount(0);
+  await readerPage.getByTestId("graph-open-view").selectOption("triage");
+  await expect(readerPage).toHaveURL(new RegExp(`topics=${topic}`));
+  await expect.poll(async () => Object.keys(await positions(readerPage)).length, { timeout: 20_000 }).toBe(Object.keys(saved).length);
+  expect(await positions(readerPage)).toEqual(saved);
+  await reader.close();
+});
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`phone, ${scheme}: the topic map with its key on screen`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: scheme, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await signIn(page, viewer);
+    await page.goto(`/scopes/${slug}/graph`);
+    await expect(page.getByTestId("graph-map-summary")).toContainText("2,000 beliefs");
+    await expect(page.getByTestId("graph-loading")).toHaveCount(0);
+    await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels")), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    const legend = await page.getByTestId("graph-legend").boundingBox();
+    expect(legend && legend.y + legend.height).toBeLessThanOrEqual(844);
+    await page.screenshot({ path: `e2e/artifacts/graph-overview-2000-phone-${scheme}.png` });
+    await context.close();
+  });
+}

@@ -44,7 +44,7 @@ async function nodePoint(page: Page, id: string): Promise<{ x: number; y: number
 async function mapReady(page: Page): Promise<void> {
   await expect(page.getByTestId("graph-map-summary")).toContainText("2,000 beliefs");
   await expect(page.getByTestId("graph-loading")).toHaveCount(0);
-  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels")), { timeout: 20_000 }).toBeGreaterThanOrEqual(8);
+  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels")), { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
 }
 
 let slug: string;

@@ -73,7 +73,7 @@ export function layoutTopics(topics: readonly { topic: string; beliefs: number }
       const ex = xs[s.a]! - xs[s.b]!;
       const ey = ys[s.a]! - ys[s.b]!;
       const d = Math.sqrt(ex * ex + ey * ey) || 1e-3;
-      const f = (d / k) * (0.5 + 0.5 * s.w);
+      const f = (d / k) * (0.25 + 0.15 * s.w);
       dx[s.a] = dx[s.a]! - ex * f;
       dy[s.a] = dy[s.a]! - ey * f;
       dx[s.b] = dx[s.b]! + ex * f;
@@ -93,7 +93,8 @@ export function layoutTopics(topics: readonly { topic: string; beliefs: number }
     }
     temperature *= 0.95;
   }
-  separate(xs, ys, radius, 24);
+  // Clear space around each topic for its label and the beliefs that orbit it.
+  separate(xs, ys, radius, 90);
   const out = new Map<string, Point>();
   order.forEach((t, i) => out.set(t.topic, { x: Math.round(xs[i]! * 10) / 10, y: Math.round(ys[i]! * 10) / 10 }));
   return out;
@@ -102,7 +103,7 @@ export function layoutTopics(topics: readonly { topic: string; beliefs: number }
 /** Pushes overlapping circles apart (each keeps `gap` px of clear space), a few sweeps. */
 function separate(xs: Float64Array, ys: Float64Array, radius: readonly number[], gap: number): void {
   const n = xs.length;
-  for (let sweep = 0; sweep < 30; sweep++) {
+  for (let sweep = 0; sweep < 200; sweep++) {
     let moved = false;
     for (let i = 0; i < n; i++)
       for (let j = i + 1; j < n; j++) {

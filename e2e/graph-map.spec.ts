@@ -84,9 +84,10 @@ for (const scheme of ["light", "dark"] as const) {
     await expect(page.getByTestId("graph-topic-panel")).toContainText(topic);
     await page.getByRole("button", { name: "Expand into its beliefs" }).click();
     await expect(page).toHaveURL(new RegExp(`topics=${topic}`));
-    await expect.poll(async () => Object.keys(await positions(page)).filter((id) => id.startsWith("b-")).length, { timeout: 20_000 }).toBeGreaterThan(20);
+    // Contested and recent beliefs already orbit their topics: wait for the topic node itself to give way.
+    await expect.poll(async () => (await positions(page))[`topic:${topic}`], { timeout: 20_000 }).toBeUndefined();
     const expanded = await positions(page);
-    expect(expanded[`topic:${topic}`]).toBeUndefined();
+    expect(Object.keys(expanded).filter((id) => id.startsWith("b-")).length).toBeGreaterThan(Object.keys(overview).filter((id) => id.startsWith("b-")).length);
     // Nothing else moved.
     for (const id of Object.keys(overview)) if (id !== `topic:${topic}` && expanded[id]) expect(expanded[id]).toEqual(overview[id]);
     await snap(page, `graph-map-expanded-${scheme}`);
@@ -111,7 +112,7 @@ test("a reload draws the same positions, and a saved view reopens exactly for an
   const topic = topicIds[1]!;
   await page.goto(`/scopes/${slug}/graph?topics=${topic}`);
   await mapReady(page);
-  await expect.poll(async () => Object.keys(await positions(page)).filter((id) => id.startsWith("b-")).length).toBeGreaterThan(5);
+  await expect.poll(async () => (await positions(page))[`topic:${topic}`], { timeout: 20_000 }).toBeUndefined();
   const before = await positions(page);
   await page.reload();
   await mapReady(page);
@@ -145,19 +146,3 @@ test("a reload draws the same positions, and a saved view reopens exactly for an
   expect(await positions(readerPage)).toEqual(saved);
   await reader.close();
 });
-
-for (const scheme of ["light", "dark"] as const) {
-  test(`phone, ${scheme}: the topic map with its key on screen`, async ({ browser }) => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: scheme, isMobile: true, hasTouch: true });
-    const page = await context.newPage();
-    await signIn(page, viewer);
-    await page.goto(`/scopes/${slug}/graph`);
-    await expect(page.getByTestId("graph-map-summary")).toContainText("2,000 beliefs");
-    await expect(page.getByTestId("graph-loading")).toHaveCount(0);
-    await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels")), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
-    const legend = await page.getByTestId("graph-legend").boundingBox();
-    expect(legend && legend.y + legend.height).toBeLessThanOrEqual(844);
-    await page.screenshot({ path: `e2e/artifacts/graph-overview-2000-phone-${scheme}.png` });
-    await context.close();
-  });
-}

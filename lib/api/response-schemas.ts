@@ -5,7 +5,7 @@
  * documented. Registered names (`RESPONSE_REGISTRY`) become `#/components/schemas/<id>`.
  */
 import { z } from "zod";
-import { BELIEF_STATUSES, EDGE_KINDS, REASONING_TYPES, RELATIONS, possibleDuplicateEventSchema, undecidedEventSchema } from "@/lib/engine";
+import { BELIEF_STATUSES, EDGE_KINDS, READING_DECISIONS, REASONING_TYPES, RELATIONS, possibleDuplicateEventSchema, undecidedEventSchema } from "@/lib/engine";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
 import { ROLES } from "@/lib/access/roles";
 
@@ -268,11 +268,22 @@ export const beliefDetailResponseSchema = named(
   }),
 );
 
+const decisionPreviewSchema = z
+  .array(z.object({ decision: z.enum(READING_DECISIONS), credence: z.number(), tension: z.number() }))
+  .describe("What each decision that fits the link would leave the belief's credence and tension at; nothing is stored.");
+
 export const readingQueueResponseSchema = named(
   "ReadingQueue",
   z.object({
-    undecided: z.array(z.object({ belief: beliefResponseSchema, reading: undecidedReadingResponseSchema, evidence: evidenceResponseSchema.nullable().describe("Null when the caller cannot read it.") })),
-    possibleDuplicates: z.array(z.object({ belief: beliefResponseSchema, link: possibleDuplicateResponseSchema, other: beliefResponseSchema.nullable() })),
+    undecided: z.array(
+      z.object({
+        belief: beliefResponseSchema,
+        reading: undecidedReadingResponseSchema,
+        evidence: evidenceResponseSchema.nullable().describe("Null when the caller cannot read it."),
+        preview: decisionPreviewSchema,
+      }),
+    ),
+    possibleDuplicates: z.array(z.object({ belief: beliefResponseSchema, link: possibleDuplicateResponseSchema, other: beliefResponseSchema.nullable(), preview: decisionPreviewSchema })),
   }),
   "The scope's open undecided readings and possible duplicates, oldest first.",
 );

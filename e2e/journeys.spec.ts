@@ -257,7 +257,7 @@ test("the analyst ingests with a dry run, then commits, and the recall box finds
   expect(((await rest("GET", "/beliefs")).body.beliefs as unknown[]).length).toBe(1);
 
   await page.getByRole("button", { name: "Ingest more" }).click();
-  await form.getByLabel("Text or model output").fill("Deploys go out from the protected release branch; pushing to main never ships anything.");
+  await form.getByLabel("Text or model output").fill("Deploys go out from the protected release branch; nothing is ever deployed from the main branch.");
   await form.getByRole("button", { name: "Dry run" }).click();
   await expect(page.getByTestId("ingest-disagreements")).toContainText("Deploys go from the main branch.");
   await snap(page, "27-ingest-disagreement");

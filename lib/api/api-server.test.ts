@@ -100,7 +100,7 @@ describe.each(backends)("REST API over HTTP: $name", (backend) => {
     const monday = (await ingest("Deploys go from the main branch.")).json() as { outcome: string; changes: { created: { beliefId: string }[] } };
     expect(monday.outcome).toBe("committed");
     const mondayId = monday.changes.created[0]?.beliefId as string;
-    const thursday = (await ingest("Deploys go out from the protected release branch; pushing to main never ships anything.")).json() as {
+    const thursday = (await ingest("Deploys go out from the protected release branch; nothing is ever deployed from the main branch.")).json() as {
       evidence: { id: string };
       changes: { created: { beliefId: string }[] };
       disagreements: { beliefId: string }[];

@@ -145,7 +145,7 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const mondayId = mondayBody.changes.created[0]?.beliefId as string;
     expect(mondayId).toBeTruthy();
 
-    const thursday = await ingest("Deploys go out from the protected release branch; pushing to main never ships anything.");
+    const thursday = await ingest("Deploys go out from the protected release branch; nothing is ever deployed from the main branch.");
     expect(thursday.status).toBe(200);
     const thursdayBody = (await thursday.json()) as { evidence: { id: string }; changes: { created: { beliefId: string }[] }; disagreements: { beliefId: string }[] };
     expect(thursdayBody.disagreements.map((d) => d.beliefId)).toEqual([mondayId]);

@@ -159,7 +159,7 @@ export async function seedDemoStories(services: BeliefServices, options: SeedDem
 
   // ---- Day 3 (Thursday): the release-branch statement from another teammate; backups become canonical ----
   at(3, 15, 0);
-  const thursday = await services.ingest(users.reviewer, scope, { text: "Deploys go out from the protected release branch; pushing to main never ships anything." });
+  const thursday = await services.ingest(users.reviewer, scope, { text: "Deploys go out from the protected release branch; nothing is ever deployed from the main branch." });
   beliefs.deployRelease = createdIn(thursday.changes);
   evidence.deployThursday = thursday.evidence.id;
 

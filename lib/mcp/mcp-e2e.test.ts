@@ -73,7 +73,7 @@ function errorOf(answer: ToolAnswer): { code: string; message: string; details: 
 async function deployStory(client: Client, scope: Record<string, string>) {
   const monday = ok(await callTool(client, "remember", { ...scope, text: "The team deploys to production from the main branch.", source: { kind: "observation", uri: "chat://standup/monday" } }));
   const mondayId = (monday.changes as { created: { beliefId: string }[] }).created[0]?.beliefId ?? "";
-  const thursday = ok(await callTool(client, "remember", { ...scope, text: "The team deploys to production from the protected release branch; pushing to main never ships anything." }));
+  const thursday = ok(await callTool(client, "remember", { ...scope, text: "The team deploys to production from the protected release branch; nothing is ever deployed from the main branch." }));
   const thursdayId = (thursday.changes as { created: { beliefId: string }[] }).created[0]?.beliefId ?? "";
   expect((thursday.disagreements as { beliefId: string }[]).map((d) => d.beliefId)).toEqual([mondayId]);
   const answer = ok(await callTool(client, "recall", { ...scope, q: "Which branch does the team deploy to production from?" }));

@@ -107,7 +107,7 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     expect(mondayId).not.toBe("");
     expect((monday.evidence as { uri: string }).uri).toBe("slack://standup/monday");
 
-    const thursdayAnswer = await callTool(editor, "remember", { scope: home, text: "The team deploys to production from the protected release branch; pushing to main never ships anything." });
+    const thursdayAnswer = await callTool(editor, "remember", { scope: home, text: "The team deploys to production from the protected release branch; nothing is ever deployed from the main branch." });
     const thursday = ok(thursdayAnswer);
     expect(thursdayAnswer.text.split("\n").slice(0, 2)).toEqual([
       `committed: evidence ${(thursday.evidence as { id: string }).id}; 1 belief(s) created, 1 revised.`,

@@ -27,7 +27,7 @@ describe("reading by meaning with the local model (PGlite)", () => {
       const r = await services.assimilate(ed, home, { claim: text, evidence: [{ sourceId: null, tier: "model_assertion" }] });
       ids[name] = r.belief.id;
     };
-    const release = await services.ingest(ed, home, { text: "Deploys go out from the protected release branch; pushing to main never ships anything." });
+    const release = await services.ingest(ed, home, { text: "Deploys go out from the protected release branch; nothing is ever deployed from the main branch." });
     ids.release = release.changes.find((c) => c.created)?.beliefId as string;
     await seed("migrations", "Database migrations are approved by the platform on-call engineer.");
     await seed("hourly", "Production database backups run hourly.");

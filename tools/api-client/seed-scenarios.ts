@@ -85,7 +85,7 @@ export async function runSeedScenarios(options: ScenarioOptions): Promise<Scenar
   note("ingest");
   const thursday = ok(
     "ingest",
-    await reviewer.POST("/api/v1/scopes/{scope}/ingest", { ...at, body: { text: "Deploys go out from the protected release branch; pushing to main never ships anything.", source: { kind: "observation", uri: "chat://thursday" } } }),
+    await reviewer.POST("/api/v1/scopes/{scope}/ingest", { ...at, body: { text: "Deploys go out from the protected release branch; nothing is ever deployed from the main branch.", source: { kind: "observation", uri: "chat://thursday" } } }),
   );
   check(thursday.disagreements.some((d) => d.beliefId === mondayBelief), "Thursday's statement disagrees with Monday's belief");
   beliefs.deployRelease = thursday.changes.created[0]?.beliefId ?? "";

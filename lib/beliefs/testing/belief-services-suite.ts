@@ -32,7 +32,7 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect(monday.outcome).toBe("committed");
       const mondayId = monday.changes.find((c) => c.created)?.beliefId as string;
       h.clock.set("2026-03-05T15:00:00.000Z");
-      const thursday = await h.services.ingest(ed, home, { text: "Deploys go out from the protected release branch; pushing to main never ships anything." });
+      const thursday = await h.services.ingest(ed, home, { text: "Deploys go out from the protected release branch; nothing is ever deployed from the main branch." });
       expect(thursday.disagreements.map((d) => d.beliefId)).toEqual([mondayId]);
       const thursdayId = thursday.changes.find((c) => c.created)?.beliefId as string;
       expect(thursdayId).toBeDefined();

@@ -139,7 +139,7 @@ export interface PolarityComparison {
 
 /**
  * Compare the polarity of `evidence` with `belief`, clause by clause.
- * @example comparePolarity("Deploys still go out from the release branch.", "Deploys go out from the release branch; pushing to main never ships anything.").flips.length // → 0
+ * @example comparePolarity("Deploys still go out from the release branch.", "Deploys go out from the release branch; nothing is ever deployed from the main branch.").flips.length // → 0
  */
 export function comparePolarity(evidence: string, belief: string, options: PolarityOptions = {}): PolarityComparison {
   const e = clauses(evidence, options);

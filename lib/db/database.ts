@@ -11,6 +11,7 @@ import {
 } from "./data-folder-lock";
 import type { EmbeddedSocketServer } from "./embedded-socket-server";
 import { databaseTimeoutsFromEnv, poolSizeFromEnv, poolTimeoutOptions, type DatabaseTimeouts } from "./db-errors";
+import { getLogger } from "@/lib/ops/logger";
 import { processSingleton } from "@/lib/process-singleton";
 import { redactUrl } from "@/lib/redact-url";
 import { migrate } from "./migrate";
@@ -110,7 +111,7 @@ async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Prom
   // Timeouts: a database that stops answering fails requests quickly (503) instead of hanging them.
   const timeouts = config.timeouts ?? databaseTimeoutsFromEnv();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? poolSizeFromEnv(10), ...poolTimeoutOptions(timeouts) });
-  keepErrorsOnQueries(pool);
+  guardPoolErrors(pool, redactUrl(databaseUrl, "DATABASE_URL"));
   try {
     const applied = await migrate(pool, { dir: config.migrationsDir });
     const location = redactUrl(databaseUrl, "DATABASE_URL");
@@ -170,18 +171,28 @@ function createSocketPool(address: SocketAddress, max: number): pg.Pool {
     database: "postgres",
     max,
   });
-  keepErrorsOnQueries(pool);
+  guardPoolErrors(pool, describeAddress(address));
   return pool;
 }
 
 /**
- * A connection that breaks (the database stops, a socket resets) emits `error`: the pool listens only while the
- * connection is idle, and an unheard `error` would end the process with every request in flight unanswered. Every
- * connection gets a listener for its whole life, so the failure reaches the query that was using it (a 503) instead.
+ * A pg client emits `error` when its connection breaks (backend terminated, socket closed, EPIPE), even while it
+ * is checked out and between queries, where pg-pool has no listener on it: unhandled, that event ends the
+ * process. Every client gets a listener for its whole life; it logs the first failure once, and the client, now
+ * unqueryable, is discarded by the pool (at once when idle, on release when checked out). The query in flight, if
+ * any, still rejects, and the next query gets a fresh connection.
  */
-function keepErrorsOnQueries(pool: pg.Pool): void {
+function guardPoolErrors(pool: pg.Pool, where: string): void {
+  pool.on("connect", (client) => {
+    let logged = false;
+    client.on("error", (error) => {
+      if (logged) return;
+      logged = true;
+      getLogger().warn({ err: error, database: where }, "database: a pooled connection failed and is discarded");
+    });
+  });
+  // An idle client's failure reaches the pool too, after the client's own listener has logged it.
   pool.on("error", () => {});
-  pool.on("connect", (client) => client.on("error", () => {}));
 }
 
 function assemble(

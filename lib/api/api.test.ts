@@ -266,7 +266,7 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
   it("the graph's topic map and one expansion at a time: topics summing to the scope, a topic paged, a belief's neighbourhood", async () => {
     const viewer = { token: h.tokens.viewer };
     for (const [topic, claim] of [["graph-map-a", "The map test's first claim holds."], ["graph-map-a", "The map test's second claim holds."], ["graph-map-b", "The map test's third claim holds."]]) {
-      const written = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, topic, evidence: [{ tier: "observation" }] });
+      const written = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, topic, evidence: [{ tier: "observation" }], match: "exact" });
       expect(written.status).toBe(200);
     }
     const overview = await h.call(graphOverviewRoute.GET, "GET", `/scopes/${home}/graph/overview`, { scope: home }, viewer);
@@ -378,7 +378,7 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const groundedId = ((await grounded.json()) as { belief: { id: string } }).belief.id;
 
     const cite = async (claim: string, sourceId: string) => {
-      const response = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, evidence: [{ sourceId, tier: "document" }] });
+      const response = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, evidence: [{ sourceId, tier: "document" }], match: "exact" });
       expect(response.status).toBe(200);
       return ((await response.json()) as { belief: { credence: number; status: string }; entries: { verified: boolean }[] });
     };

@@ -186,13 +186,26 @@ describe("the OpenAPI document as the API's contract", () => {
     const broken = { mode: "settled", question: "q" } as unknown as Parameters<typeof presentRecall>[0];
     expect(() => presentRecall(broken)).toThrow(ResponseShapeError);
     const { handleApiError } = await import("./api-error");
+    const { createLogger, setLogger } = await import("@/lib/ops/logger");
+    const { Writable } = await import("node:stream");
+    const logged: { msg?: string; err?: { type?: string; message?: string } }[] = [];
+    setLogger(createLogger(new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) logged.push(JSON.parse(line) as (typeof logged)[number]);
+        done();
+      },
+    })));
     let status = 0;
     try {
       presentRecall(broken);
     } catch (error) {
-      vi.spyOn(console, "error").mockImplementation(() => {});
       status = handleApiError(error).status;
+    } finally {
+      setLogger(undefined);
     }
     expect(status).toBe(500);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ msg: "api: unhandled error", err: { type: "ResponseShapeError" } });
+    expect(logged[0]!.err!.message).toContain("does not fit RecallAnswer");
   });
 });

@@ -7,7 +7,9 @@ import {
   clausesOf,
   COSINE_SCALE,
   coverage,
+  deniesStatement,
   negated,
+  restatementPairs,
   valuesDiffer,
   valuesIn,
   piecewise,
@@ -80,6 +82,14 @@ describe("the restatement decision", () => {
     expect(restatementScore({ ...reading(0, 0), identical: true })).toBe(1);
   });
 
+  it("reads each claim of a list against the other statement; a claim denies it when only a veto keeps them apart", () => {
+    const one = "The ferry leaves from pier four.";
+    expect(restatementPairs("The ferry leaves from pier four; tickets are sold on board.", one)).toHaveLength(3);
+    expect(deniesStatement(reading(0.6, 0.6, "negated on one side"))).toBe(true);
+    expect(deniesStatement(reading(0.5, 0.4, "negated on one side"))).toBe(false);
+    expect(deniesStatement(reading(0.9, 0.9))).toBe(false);
+  });
+
   it("splits a two-part statement into clauses for retrieval, and leaves a one-part one whole", () => {
     expect(clausesOf("Lunch is served at noon; the cafe closes at three in the afternoon.")).toEqual(["Lunch is served at noon", "the cafe closes at three in the afternoon"]);
     expect(clausesOf("The cafe closes at three.")).toEqual([]);
@@ -110,6 +120,11 @@ describe("restatement with the local model", () => {
     const s = await matcher.similarity("The night bus stops at the hospital.", "The night bus does not stop at the hospital.");
     expect(s).toBeLessThan(RESTATES);
     expect(s).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it("does not merge a list into a statement one of its other claims denies", async () => {
+    const s = await matcher.similarity("The night bus leaves from the north depot; nothing leaves from the south depot.", "The night bus leaves from the south depot.");
+    expect(s).toBeLessThan(RESTATES);
   });
 
   it("keeps two claims about different things apart", async () => {

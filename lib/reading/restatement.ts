@@ -215,11 +215,12 @@ export function claimsOf(text: string): string[] {
 /**
  * The pairs of texts a restatement is read on: the two whole statements and, when exactly one side lists several
  * claims (`claimsOf`), each of them against the other side: a claim restates a statement of two when it restates one
- * of them. The decision is the best score over these pairs.
+ * of them. The decision is the best score over these pairs, unless one of the claims denies the other statement
+ * (`deniesStatement`): then only the whole pair's reading counts.
  */
 export function restatementPairs(a: string, b: string): [string, string][] {
-  const [ca, cb] = [claimsOf(a), claimsOf(b)];
   const pairs: [string, string][] = [[a, b]];
+  const [ca, cb] = [claimsOf(a), claimsOf(b)];
   if (ca.length > 0 && cb.length === 0) for (const c of ca) pairs.push([c, b]);
   if (cb.length > 0 && ca.length === 0) for (const c of cb) pairs.push([a, c]);
   return pairs;
@@ -242,4 +243,14 @@ export function clausesOf(text: string): string[] {
     else out.push(p);
   }
   return out.length > 1 ? out : [];
+}
+
+/**
+ * Whether a claim of a list denies the other statement: the pair would be at least a possible duplicate
+ * (agreement ≥ POSSIBLE_AGREEMENT) but for a veto. "… from the release branch; nothing is ever deployed from the main
+ * branch" against "The team deploys to production from the main branch": its second claim denies the statement, so its
+ * first (a near copy with another branch named) does not make the list a restatement of it.
+ */
+export function deniesStatement(r: RestatementReading): boolean {
+  return r.veto !== null && agreement(r) >= POSSIBLE_AGREEMENT;
 }

@@ -12,7 +12,7 @@
  * The engine stays pure: everything here runs in the services and hands numbers in.
  */
 import type { Assessor, Embedder } from "@/lib/engine";
-import { clausesOf, dot, type RestatementReading, restatementPairs, restatementReading, restatementScore } from "@/lib/reading/restatement";
+import { clausesOf, deniesStatement, dot, type RestatementReading, restatementPairs, restatementReading, restatementScore } from "@/lib/reading/restatement";
 import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
@@ -49,18 +49,22 @@ export class SemanticMatcher {
 
   /**
    * The reading `similarity` scores (lib/reading/restatement `RestatementReading`): of the whole statements, or of
-   * the clause and statement that score best (`restatementPairs`).
+   * the clause and statement that score best (`restatementPairs`), or of the whole statements when a clause denies the
+   * other statement (`deniesStatement`).
    */
   async reading(a: string, b: string): Promise<RestatementReading> {
     const pairs = restatementPairs(a, b);
     await this.vectors(pairs.flat());
-    let best: RestatementReading | null = null;
+    const readings: RestatementReading[] = [];
     for (const [x, y] of pairs) {
       const [vx, vy] = (await this.vectors([x, y])) as [Float32Array, Float32Array];
-      const r = restatementReading(x, y, vx, vy);
-      if (best === null || restatementScore(r) > restatementScore(best)) best = r;
+      readings.push(restatementReading(x, y, vx, vy));
     }
-    return best as RestatementReading;
+    const [whole, ...claims] = readings as [RestatementReading, ...RestatementReading[]];
+    if (claims.some(deniesStatement)) return whole;
+    let best = whole;
+    for (const r of claims) if (restatementScore(r) > restatementScore(best)) best = r;
+    return best;
   }
 
   /**

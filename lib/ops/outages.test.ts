@@ -190,9 +190,10 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
 
   describe("Neo4j (the graph store)", () => {
     it("stops answering (SIGSTOP): reads and writes end 503 unavailable; back: the same server answers, acknowledged writes all there", async () => {
+      // Each claim is its own belief (match: exact): the test counts acknowledged writes, not how claims relate.
       const token = fx.editorTokens[4] as string;
       const acknowledged: string[] = [];
-      const assimilate = (claim: string) => api("POST", `/scopes/${fx.scope}/assimilate`, token, { claim, evidence: [{ tier: "observation", direction: "+" }] });
+      const assimilate = (claim: string) => api("POST", `/scopes/${fx.scope}/assimilate`, token, { claim, match: "exact", evidence: [{ tier: "observation", direction: "+" }] });
       for (let i = 0; i < 3; i++) {
         const claim = `Before the graph outage ${suffix}: runner ${i} is healthy.`;
         const answer = await assimilate(claim);
@@ -224,7 +225,7 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
     it("stops (the process ends): reads and writes end 503 unavailable; started again on the same data: the same server answers, acknowledged writes all there", async () => {
       const token = fx.editorTokens[5] as string;
       const acknowledged: string[] = [];
-      const assimilate = (claim: string) => api("POST", `/scopes/${fx.scope}/assimilate`, token, { claim, evidence: [{ tier: "observation", direction: "+" }] });
+      const assimilate = (claim: string) => api("POST", `/scopes/${fx.scope}/assimilate`, token, { claim, match: "exact", evidence: [{ tier: "observation", direction: "+" }] });
       for (let i = 0; i < 3; i++) {
         const claim = `Before the graph restart ${suffix}: builder ${i} is idle.`;
         const answer = await assimilate(claim);

@@ -1,25 +1,29 @@
 /**
  * `npx tsx research/measure-public-restatement.ts [--limit N] [--sweep]`: the restatement decision (lib/reading/restatement)
- * scored on the public MRPC development half (../shared/eval/public/mrpc-dev.jsonl), over every pair and over a
+ * scored on the public MRPC development half (`mrpc-dev.jsonl` where eval:assessor finds the public sets), over every pair and over a
  * balanced sample (every different-meaning pair and as many same-meaning ones, the first by sha256 of the id).
  * `--sweep` prints accuracy, precision and recall per agreement threshold (how SAME_AGREEMENT and POSSIBLE_AGREEMENT
- * are chosen), and each veto's precision on MRPC and on SICK (../shared/eval/public/sick-dev.jsonl, where "not the
+ * are chosen), and each veto's precision on MRPC and on SICK (`sick-dev.jsonl`, where "not the
  * same claim" is any label but SUPPORTS). Development figures: the thresholds are chosen on this set.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { publicDir } from "@/lib/assess/eval/eval-sets";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { agreement, negated, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore } from "@/lib/reading/restatement";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
-const publicDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "eval", "public");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const found = publicDir(repoRoot);
+if (!found) throw new Error("public development sets not found: set CREDENCE_EVAL_DIR (see lib/assess/eval/eval-sets.ts)");
+const setsDir: string = found;
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const load = <T>(file: string): T[] => readFileSync(path.join(publicDir, file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as T);
+const load = <T>(file: string): T[] => readFileSync(path.join(setsDir, file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as T);
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 interface Scored { id: string; same: boolean; reading: RestatementReading; a: string; b: string }

@@ -210,7 +210,7 @@ export interface ManipulationReading {
  * withoutReportedSpeech: "the vendor emailed saying \"everyone has switched\"; that is no reason to change it"). The
  * embedding reads what a message is about and how it addresses the reader; a firm, urgent correction that cites a
  * ticket and a measurement sits near pressure in that space, and the pool's honest controls were too few and too plain
- * to teach the difference (held-out v6). A request to hold off or check first, the writer's own error and a claim
+ * to teach the difference. A request to hold off or check first, the writer's own error and a claim
  * offered as second-hand are set aside the same way (./message-shape asksRestraint). Evidence does not excuse a change
  * kept out of the record, checking waived, or one value said three times ("8:15 … 8:15 … 8:15": figures and times are
  * evidence marks themselves); these exceptions raise the model's mean leave-one-file-out recall 84.0 → 92.1 % (pooled

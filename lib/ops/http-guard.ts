@@ -62,8 +62,6 @@ export function guardApiRequest(req: IncomingMessage, res: ServerResponse, optio
   const allow = api ?? PAGE_METHODS;
   if (!SERVED_METHODS.has(method) || (api !== null && method !== "OPTIONS" && !api.includes(method))) {
     const payload = body("method_not_allowed", `${method} is not allowed on ${path}; allowed: ${allow.join(", ")}.`, { method, allow });
-    // Read and drop the body no route will read: left on a kept-alive socket it would be parsed as the next request.
-    req.resume();
     res.writeHead(405, { "content-type": "application/json", "cache-control": "no-store", allow: allow.join(", ") });
     res.end(JSON.stringify(payload));
     return true;
@@ -71,7 +69,6 @@ export function guardApiRequest(req: IncomingMessage, res: ServerResponse, optio
   if (!target.startsWith("/api/")) return false;
   if (decodablePath(target)) return false;
   const payload = body("malformed_path", "The request path is not valid percent-encoding.", requestId ? { requestId } : {});
-  req.resume();
   res.writeHead(400, { "content-type": "application/json", "cache-control": "no-store" });
   res.end(JSON.stringify(payload));
   return true;

@@ -14,11 +14,16 @@ import { startAppServer, type AppServer } from "@/lib/testing/app-server";
 
 type ErrorBody = { error: { code: string; message: string; details: Record<string, unknown> } };
 
-/** One raw HTTP request (any method, any target length), answered as status, headers and text. */
+/**
+ * One raw HTTP request (any method, any target length), answered as status, headers and text. A body is framed with
+ * its Content-Length: Node sends a DELETE's body unframed, and the server would rightly read those bytes as the start
+ * of the next request on the kept-alive socket.
+ */
 function raw(baseUrl: string, method: string, target: string, headers: Record<string, string> = {}, body?: string) {
   const url = new URL(baseUrl);
+  const framed = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path: target, headers }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path: target, headers: framed }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (text += chunk));

@@ -5,10 +5,10 @@ import { useState, useTransition, type FormEvent } from "react";
 import { recallAction } from "@/lib/actions/belief-actions";
 import type { RecallAnswer } from "@/lib/engine/recall";
 import { buttonClass, humanMessage, inputClass } from "@/components/ui/form";
+import { confidenceWords, tensionWords, uncertaintyWords } from "@/lib/engine/bands";
 
 /** The recall question's limit (the services' recall input allows 2 000 characters). */
 const RECALL_MAX_CHARS = 2_000;
-import { confidenceMeaning, tensionMeaning } from "@/components/graph/node-meaning";
 
 /** "What do we believe about X, and where do we disagree?" — the settled answer or the contested briefing. */
 export function RecallBox({ scope }: { scope: string }) {
@@ -161,13 +161,13 @@ function RecallFigures({ answer, contested }: { answer: RecallAnswer & { dominan
       <div>
         <dt className="inline text-zinc-600 dark:text-zinc-400">{contested ? "Tension between the two views: " : "Tension of this belief (as in the table): "}</dt>
         <dd className="inline">
-          <span className="tabular-nums">{answer.tension.toFixed(2)}</span> ({tensionMeaning(answer.tension)})
+          <span className="tabular-nums">{answer.tension.toFixed(2)}</span> ({tensionWords(answer.tension)})
         </dd>
       </div>
       <div>
         <dt className="inline text-zinc-600 dark:text-zinc-400">Confidence: </dt>
         <dd className="inline">
-          <span className="tabular-nums">{answer.confidence.toFixed(2)}</span> ({confidenceMeaning(answer.confidence)})
+          <span className="tabular-nums">{answer.confidence.toFixed(2)}</span> ({confidenceWords(answer.confidence)})
         </dd>
       </div>
       <div className="flex items-center gap-2" data-testid="recall-uncertainty">
@@ -177,7 +177,7 @@ function RecallFigures({ answer, contested }: { answer: RecallAnswer & { dominan
           <span className="relative inline-block h-2 w-24 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-700" aria-hidden="true">
             <span className="absolute inset-y-0 left-0 rounded bg-zinc-600 dark:bg-zinc-300" style={{ width: `${Math.round(uncertainty * 100)}%` }} />
           </span>
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">{uncertainty >= 0.6 ? "much is unknown" : uncertainty >= 0.25 ? "some is unknown" : "little is unknown"}</span>
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">{uncertaintyWords(answer.confidence)}</span>
         </dd>
       </div>
     </dl>

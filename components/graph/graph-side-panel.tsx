@@ -2,7 +2,7 @@ import Link from "next/link";
 import { DECISION_TEXT, MUTATION_STATUS_TEXT, plainWords } from "@/components/review/mutation-words";
 import type { Belief, Evidence, MutationRecord } from "@/lib/engine/model";
 import { StatusBadge } from "@/components/beliefs/belief-badges";
-import { confidenceMeaning, credenceMeaning, tensionMeaning } from "./node-meaning";
+import { confidenceWords, credenceWords, tensionWords } from "@/lib/engine/bands";
 
 export type SelectedNode = { kind: "belief"; belief: Belief } | { kind: "evidence"; evidence: Evidence } | { kind: "mutation"; mutation: MutationRecord };
 
@@ -51,9 +51,9 @@ export function GraphSidePanel({ scope, scopeId, node, focused, onFocus, onExpan
             <span className="font-mono text-xs text-zinc-500">{node.belief.topic}</span>
           </div>
           <dl className="space-y-1.5">
-            <Figure name="Credence" value={node.belief.credence} meaning={credenceMeaning(node.belief.credence)} />
-            <Figure name="Confidence" value={node.belief.confidence} meaning={confidenceMeaning(node.belief.confidence)} />
-            <Figure name="Tension" value={node.belief.tension} meaning={tensionMeaning(node.belief.tension)} />
+            <Figure name="Credence" value={node.belief.credence} meaning={credenceWords(node.belief.credence)} />
+            <Figure name="Confidence" value={node.belief.confidence} meaning={confidenceWords(node.belief.confidence)} />
+            <Figure name="Tension" value={node.belief.tension} meaning={tensionWords(node.belief.tension)} />
             <div>
               <dt className="text-xs text-zinc-500">Evidence</dt>
               <dd>

@@ -133,7 +133,7 @@ export const GRAPH_PRESETS = [
   { id: "contested", label: "Contested", hint: "any live rebuttal (tension above 0)" },
   { id: "disputed", label: "Disputed", hint: "status disputed" },
   { id: "recent", label: "Recently changed", hint: "changed in the 7 days before the latest change" },
-  { id: "lowConfidence", label: "Low confidence", hint: "confidence under 0.4: thinly evidenced" },
+  { id: "lowConfidence", label: "Low confidence", hint: "confidence under 0.4: thinly evidenced, or not enough evidence" },
 ] as const;
 export type GraphPreset = (typeof GRAPH_PRESETS)[number]["id"];
 

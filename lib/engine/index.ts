@@ -25,5 +25,6 @@ export * from "./synthesis";
 export * from "./revision";
 export * from "./mutation";
 export * from "./readings";
+export * from "./bands";
 // Names defined in more than one module: the model's definition is the shared one.
 export type { Quantity } from "./model";

@@ -7,6 +7,7 @@ import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { requireUser } from "@/lib/auth/session";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { Evidence, HistoryItem } from "@/lib/engine";
+import { beliefReading } from "@/lib/engine/bands";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
 import { CredenceChart, type ChartEvent } from "@/components/beliefs/credence-chart";
 import { readableReasoning } from "@/components/beliefs/readable-reasoning";
@@ -18,12 +19,6 @@ const WRITERS = new Set(["editor", "reviewer", "owner"]);
 export const metadata: Metadata = { title: "Belief" };
 
 const RELATION_LABEL: Readonly<Record<string, string>> = { SUPPORTS: "supports", REBUTS: "rebuts", CONTEXTUALIZES: "scopes (context)" };
-
-function meaning(credence: number, confidence: number): string {
-  const lean = credence >= 0.85 ? "very likely true" : credence >= 0.65 ? "probably true" : credence > 0.35 ? "undecided" : credence > 0.15 ? "probably false" : "very likely false";
-  const settled = confidence >= 0.6 ? "well settled" : confidence >= 0.35 ? "moderately settled" : "thinly evidenced";
-  return `${lean}, ${settled}`;
-}
 
 function utc(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -102,7 +97,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           <span>credence <b className="tabular-nums">{belief.credence.toFixed(2)}</b></span>
           <span>confidence <b className="tabular-nums">{belief.confidence.toFixed(2)}</b></span>
           <TensionBar tension={belief.tension} />
-          <span className="text-zinc-600 dark:text-zinc-400">({meaning(belief.credence, belief.confidence)})</span>
+          <span className="text-zinc-600 dark:text-zinc-400">({beliefReading(belief.credence, belief.confidence)})</span>
         </p>
         <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
           topic <span className="font-mono">{belief.topic}</span>{belief.contextTags.length ? ` · context ${belief.contextTags.join(", ")}` : ""}

@@ -181,6 +181,10 @@ export const reviewMutationInputSchema = z
   .strict();
 export type ReviewMutationInput = z.input<typeof reviewMutationInputSchema>;
 
+/** Undo an approved supersede or merge: the mutation returns to the queue; the note says why (journaled). */
+export const undoReviewInputSchema = z.object({ mutationId: id, note: z.string().trim().min(1).max(4_000) }).strict();
+export type UndoReviewInput = z.input<typeof undoReviewInputSchema>;
+
 export const liftFreezeInputSchema = z.object({ topic, note: z.string().trim().min(1).max(4_000) }).strict();
 export type LiftFreezeInput = z.input<typeof liftFreezeInputSchema>;
 

@@ -298,6 +298,11 @@ export interface BeliefServices extends IdentityServices, SignInServices, Embedd
 
   // ---- review (reviewer) ----
   reviewMutation(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationResult>;
+  /**
+   * Undo an approved supersede or merge (reviewer): one new change-set reinstates the superseded belief and returns the
+   * proposal to the queue; both decisions stay in the histories and the journal (`mutation.undone`).
+   */
+  undoReview(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationResult>;
   liftFreeze(caller: Caller, scopeSlug: string, input: unknown): Promise<TopicFreeze>;
   /** viewer */
   reviewQueue(caller: Caller, scopeSlug: string): Promise<ReviewQueue>;

@@ -4,8 +4,8 @@
  * oscillation, the topic freeze), then answered with `oscillation_hard_stop` / `topic_frozen` naming it.
  */
 import { liftFreeze as liftedFreeze, normaliseTopic, type BeliefRecord, type TopicFreeze } from "@/lib/engine";
-import { proposeMutation as runProtocol, reviewMutation as runReview } from "@/lib/engine/mutation";
-import { liftFreezeInputSchema, proposeMutationInputSchema, reviewMutationInputSchema } from "./belief-schemas";
+import { proposeMutation as runProtocol, reviewMutation as runReview, undoReview as runUndo } from "@/lib/engine/mutation";
+import { liftFreezeInputSchema, proposeMutationInputSchema, reviewMutationInputSchema, undoReviewInputSchema } from "./belief-schemas";
 import { BeliefServiceError, itemNotFoundError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, MutationResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
@@ -13,7 +13,7 @@ import { beliefChange, type ServiceKit } from "./service-kit";
 import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import { emptyChangeSet } from "@/lib/engine";
 
-type MutationServices = Pick<BeliefServices, "proposeMutation" | "reviewMutation" | "liftFreeze" | "reviewQueue">;
+type MutationServices = Pick<BeliefServices, "proposeMutation" | "reviewMutation" | "undoReview" | "liftFreeze" | "reviewQueue">;
 
 const MAX_CONFLICT_CANDIDATES = 50;
 
@@ -93,6 +93,44 @@ export function mutationServices(kit: ServiceKit): MutationServices {
         const { mutation: updated, changeSet } = await runReview(
           { body: { decision: input.decision, resolution: input.resolution, note: input.note }, mutation, proposed, existing, reviewer: ctx.actor, now, changeSetId },
           { params, cascade: { index: kit.resolvedCitations(), paramsFor } },
+        );
+        await store.apply(changeSet);
+        const before = new Map<string, BeliefRecord>([[proposed.belief.id, proposed], ...(existing ? ([[existing.belief.id, existing]] as const) : [])]);
+        const proposedAfter = changeSet.beliefs.find((u) => u.belief.id === proposed.belief.id)?.belief ?? proposed.belief;
+        return {
+          mutation: updated,
+          decision: updated.decision,
+          warnings: updated.warnings,
+          flags: updated.flags,
+          belief: proposedAfter,
+          changes: changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null)),
+        };
+      });
+    },
+
+    async undoReview(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(undoReviewInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "reviewer");
+      const params = ctx.params.params;
+      return kit.retry(async () => {
+        const now = clock.now();
+        const changeSetId = kit.newId("changeset");
+        const mutation = await store.getMutation(ctx.view, input.mutationId);
+        if (!mutation) throw itemNotFoundError("mutation", input.mutationId, "mutationId");
+        const proposedId = mutation.beliefIds[0];
+        const proposed = proposedId ? await store.loadBelief(ctx.view, proposedId) : null;
+        if (!proposed) throw new BeliefServiceError("conflict", `the belief proposed by mutation ${mutation.id} is gone`);
+        const existingId = mutation.conflictReport?.existingBeliefId;
+        const existing = existingId ? await store.loadBelief(ctx.view, existingId) : null;
+        // A reinstated belief must not share its key with a live one: something may have taken its place since.
+        if (existing && mutation.review?.resolution === "supersede") {
+          const holders = await store.listBeliefs(ctx.view, { key: existing.belief.key, liveOnly: true, limit: 1 });
+          const holder = holders.find((b) => b.id !== existing.belief.id);
+          if (holder) throw new BeliefServiceError("conflict", `“${existing.belief.text}” cannot be reinstated: belief ${holder.id} now holds the same statement`);
+        }
+        const { mutation: updated, changeSet } = runUndo(
+          { body: { note: input.note }, mutation, proposed, existing, reviewer: ctx.actor, now, changeSetId },
+          { params },
         );
         await store.apply(changeSet);
         const before = new Map<string, BeliefRecord>([[proposed.belief.id, proposed], ...(existing ? ([[existing.belief.id, existing]] as const) : [])]);

@@ -278,6 +278,8 @@ export function readServices(kit: ServiceKit): ReadServices {
     let supersededBy: Belief | null = null;
     for (let i = record.history.length - 1; i >= 0; i--) {
       const item = record.history[i];
+      // A reinstatement after the supersession undid it: no successor to show.
+      if (item?.type === "reinstated") break;
       if (item?.type === "superseded" && item.byBeliefId) {
         supersededBy = (await store.loadBelief(ctx.view, item.byBeliefId, asOf ? { asOf } : {}))?.belief ?? null;
         break;

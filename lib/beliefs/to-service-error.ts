@@ -1,7 +1,7 @@
 /**
  * Every failure of a service becomes a `BeliefServiceError` here (one place), so each boundary maps one error type:
  * zod → `invalid` naming each field; the engine's `EngineError` → `invalid` (or `conflict` for a mutation that is no
- * longer pending, or a reading decided already), its fields kept; assessor failures → `assessment_failed` (nothing was written); store races that
+ * longer pending, a reading decided already, or a review decision that can no longer be undone), its fields kept; assessor failures → `assessment_failed` (nothing was written); store races that
  * outlived the retries → `conflict`; a store that is down → `unavailable`.
  * Anything else is rethrown unchanged: a bug, which the boundary logs and answers with a generic 500.
  */
@@ -14,7 +14,7 @@ export function toServiceError(error: unknown): unknown {
   if (error instanceof BeliefServiceError) return error;
   if (error instanceof ZodError) return invalidInputError(error);
   if (error instanceof EngineError) {
-    const code = error.code === "not_pending" || error.code === "already_decided" ? "conflict" : "invalid";
+    const code = error.code === "not_pending" || error.code === "already_decided" || error.code === "not_undoable" ? "conflict" : "invalid";
     return new BeliefServiceError(code, error.message, error.fields.length > 0 ? { fields: error.fields } : {}, { cause: error });
   }
   if (error instanceof AssessmentError) {

@@ -30,6 +30,8 @@ export const ENGINE_ERROR_CODES = [
   "invalid_decision",
   /** Deciding an undecided reading or possible duplicate that was decided already. */
   "already_decided",
+  /** Undoing a review decision that is not an approved supersede or merge, or whose effect has moved on since. */
+  "not_undoable",
 ] as const;
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 

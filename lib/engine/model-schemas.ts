@@ -92,7 +92,7 @@ export const historyItemSchema = z.discriminatedUnion("type", [
   z
     .object({
       ...historyBase,
-      type: z.enum(["superseded", "retired", "promoted"]),
+      type: z.enum(["superseded", "retired", "promoted", "reinstated"]),
       byBeliefId: z.string().optional(),
       note: z.string().optional(),
     })
@@ -183,6 +183,16 @@ export const conflictReportSchema = z
   })
   .strict();
 
+const reviewRecordSchema = z
+  .object({
+    decision: z.enum(REVIEW_DECISIONS),
+    resolution: z.enum(REVIEW_RESOLUTIONS).nullable(),
+    note: z.string(),
+    reviewer: z.string(),
+    time: iso,
+  })
+  .strict();
+
 export const mutationRecordSchema = z
   .object({
     id: z.string().min(1),
@@ -201,16 +211,10 @@ export const mutationRecordSchema = z
     flags: z.array(z.enum(STABILITY_FLAGS)),
     conflictReport: conflictReportSchema.nullable(),
     beliefIds: z.array(z.string()),
-    review: z
-      .object({
-        decision: z.enum(REVIEW_DECISIONS),
-        resolution: z.enum(REVIEW_RESOLUTIONS).nullable(),
-        note: z.string(),
-        reviewer: z.string(),
-        time: iso,
-      })
-      .strict()
-      .nullable(),
+    review: reviewRecordSchema.nullable(),
+    undone: z
+      .array(reviewRecordSchema.extend({ undoneBy: z.string(), undoneAt: iso, undoNote: z.string(), undoChangeSet: z.string() }).strict())
+      .optional(),
     actor: z.string(),
     time: iso,
     observedAt: iso.optional(),

@@ -204,9 +204,13 @@ export interface ContractionEvent extends HistoryItemBase {
   assessor: EntryAssessor;
 }
 
-/** Status events. `superseded` and `retired` end the belief (validUntil = event time); `promoted` is a reviewer's promotion. */
+/**
+ * Status events. `superseded` and `retired` end the belief (validUntil = event time); `promoted` is a reviewer's
+ * promotion; `reinstated` makes a superseded or retired belief live again (a reviewer undid the decision that ended it:
+ * validUntil cleared, the status rules resume from where they stood). A contracted belief stays contracted.
+ */
 export interface StatusEvent extends HistoryItemBase {
-  type: "superseded" | "retired" | "promoted";
+  type: "superseded" | "retired" | "promoted" | "reinstated";
   /** For `superseded`: the belief that replaced this one. */
   byBeliefId?: string;
   note?: string;
@@ -306,6 +310,7 @@ export const HISTORY_EVENT_TYPES = [
   "superseded",
   "retired",
   "promoted",
+  "reinstated",
   "review",
   ...READING_EVENT_TYPES,
 ] as const;
@@ -434,6 +439,16 @@ export interface ReviewRecord {
   time: IsoTime;
 }
 
+/** A review decision that was undone, kept in the journal. */
+export interface UndoneReview extends ReviewRecord {
+  undoneBy: string;
+  undoneAt: IsoTime;
+  /** Why it was undone (the reviewer's note). */
+  undoNote: string;
+  /** The change-set that undid it. */
+  undoChangeSet: string;
+}
+
 /** One journaled mutation (the seed's `belief_mutation`). */
 export interface MutationRecord {
   id: string;
@@ -456,6 +471,11 @@ export interface MutationRecord {
   /** Beliefs this mutation touched (CONCERNS edges). */
   beliefIds: readonly string[];
   review: ReviewRecord | null;
+  /**
+   * Review decisions a reviewer undid, oldest first: the mutation went back to `pending_review` and `review` was
+   * cleared; each keeps the decision it undid beside who undid it, when and why. Absent when none was undone.
+   */
+  undone?: readonly UndoneReview[];
   actor: string;
   /** When it was journaled (the server's clock). */
   time: IsoTime;

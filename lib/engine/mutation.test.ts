@@ -4,7 +4,7 @@ import type { BeliefRecord, EvidenceEntry, EvidenceKind, HistoryItem } from "./m
 import { defaultParams } from "./params";
 import { checkReplay } from "./replay";
 import { EngineError } from "./errors";
-import { inlineIds, parseMutationRequest, proposeMutation, reviewMutation, type MutationInput, type MutationRequestInput } from "./mutation";
+import { inlineIds, parseMutationRequest, proposeMutation, reviewMutation, undoReview, type MutationInput, type MutationRequestInput } from "./mutation";
 import { liftFreeze } from "./stability";
 import { at, entryAt, makeEvidence, storedRecord } from "./testing/fixtures";
 import { applyChangeSet, emptyGraph, memoryCitationIndex, memoryResolver, topicStateOf, type MemoryGraph } from "./testing/memory-graph";
@@ -242,6 +242,75 @@ describe("the Judge's decision tree", () => {
     await expect(
       reviewMutation({ body: { decision: "approve", note: "again" }, mutation: coexist.mutation, proposed: nRec, existing: null, reviewer: "jd", now: at(3001), changeSetId: "x" }, { params }),
     ).rejects.toMatchObject({ name: "EngineError", code: "not_pending" });
+  });
+
+  it("an approved supersede is undone in a new change-set: E live again as it stood, N back in the queue, both decisions kept", async () => {
+    const e = existing(E_TEXT);
+    const g = graphWith([e]);
+    const r = await run(g, body({ belief: "Deploys to production require one approval.", mutationType: "superseded", topic: "approvals-n" })).promise;
+    const after = applyChangeSet(g, r.changeSet);
+    const nId = r.beliefId ?? "";
+    const sup = await reviewMutation(
+      { body: { decision: "approve", resolution: "supersede", note: "newer rule" }, mutation: r.mutation, proposed: after.beliefs.get(nId) as BeliefRecord, existing: after.beliefs.get("b_e") ?? null, reviewer: "jd", now: at(3000), changeSetId: "cs_rev" },
+      { params },
+    );
+    const superseded = applyChangeSet(after, sup.changeSet);
+    expect(superseded.beliefs.get("b_e")?.belief.status).toBe("superseded");
+    expect(superseded.beliefs.get(nId)?.belief.topic).toBe(e.belief.topic);
+
+    const undo = (graph: MemoryGraph, b: unknown, mutation = sup.mutation) =>
+      undoReview({ body: b, mutation, proposed: graph.beliefs.get(nId) as BeliefRecord, existing: graph.beliefs.get("b_e") ?? null, reviewer: "rae", now: at(3100), changeSetId: "cs_undo" }, { params });
+    expect(() => undo(superseded, {})).toThrow(EngineError);
+    const u = undo(superseded, { note: "approved by mistake" });
+    expect(u.changeSet.id).toBe("cs_undo");
+    const restored = applyChangeSet(superseded, u.changeSet);
+    const eNow = restored.beliefs.get("b_e");
+    const nNow = restored.beliefs.get(nId);
+    expect(eNow?.belief).toMatchObject({ status: e.belief.status, validUntil: null });
+    expect(eNow?.belief.credence).toBeCloseTo(e.belief.credence, 12);
+    expect(eNow?.history.slice(-2).map((h) => h.type)).toEqual(["superseded", "reinstated"]);
+    expect(nNow?.belief).toMatchObject({ reviewState: "pending_review", supersedesId: null, topic: r.mutation.topic });
+    expect(nNow?.history.slice(-2).map((h) => (h.type === "review" ? `review ${h.action}` : h.type))).toEqual(["review approved", "review requested"]);
+    expect(u.mutation).toMatchObject({ status: "pending_review", review: null, undone: [{ resolution: "supersede", reviewer: "jd", note: "newer rule", undoneBy: "rae", undoNote: "approved by mistake", undoChangeSet: "cs_undo" }] });
+    expect(restored.mutations.get(r.mutation.id)?.status).toBe("pending_review");
+    expectInvariant(restored, ["b_e", nId]);
+
+    // Undone once, it is pending again: no second undo; a reviewer decides it afresh.
+    expect(() => undo(restored, { note: "again" }, u.mutation)).toThrow(expect.objectContaining({ code: "not_undoable" }));
+    const coexist = await reviewMutation(
+      { body: { decision: "approve", resolution: "coexist", note: "both hold after all" }, mutation: u.mutation, proposed: nNow as BeliefRecord, existing: eNow ?? null, reviewer: "rae", now: at(3200), changeSetId: "cs_rev2" },
+      { params },
+    );
+    expect(coexist.mutation).toMatchObject({ status: "approved", undone: [expect.objectContaining({ undoneBy: "rae" })] });
+  });
+
+  it("an undo is refused when the decision's effect has moved on: N ended since, or E no longer superseded by N", async () => {
+    const e = existing(E_TEXT);
+    const g = graphWith([e]);
+    const r = await run(g, body({ belief: "Deploys to production require one approval.", mutationType: "superseded" })).promise;
+    const after = applyChangeSet(g, r.changeSet);
+    const nId = r.beliefId ?? "";
+    const approve = (resolution: "supersede" | "merge" | "coexist") =>
+      reviewMutation({ body: { decision: "approve", resolution, note: "ok" }, mutation: r.mutation, proposed: after.beliefs.get(nId) as BeliefRecord, existing: after.beliefs.get("b_e") ?? null, reviewer: "jd", now: at(3000), changeSetId: "cs_rev" }, { params });
+    const undoIn = (graph: MemoryGraph, mutation: typeof r.mutation) => () =>
+      undoReview({ body: { note: "undo" }, mutation, proposed: graph.beliefs.get(nId) as BeliefRecord, existing: graph.beliefs.get("b_e") ?? null, reviewer: "rae", now: at(3100), changeSetId: "cs_undo" }, { params });
+
+    const coexist = await approve("coexist");
+    expect(undoIn(applyChangeSet(after, coexist.changeSet), coexist.mutation)).toThrow(expect.objectContaining({ code: "not_undoable" }));
+
+    const merge = await approve("merge");
+    const merged = applyChangeSet(after, merge.changeSet);
+    const mergeUndo = undoIn(merged, merge.mutation)();
+    expect(applyChangeSet(merged, mergeUndo.changeSet).beliefs.get(nId)?.belief.reviewState).toBe("pending_review");
+
+    const sup = await approve("supersede");
+    const superseded = applyChangeSet(after, sup.changeSet);
+    const nRec = superseded.beliefs.get(nId) as BeliefRecord;
+    const retiredN = { ...superseded, beliefs: new Map(superseded.beliefs).set(nId, { ...nRec, history: [...nRec.history, { type: "retired" as const, seq: nRec.history.length + 1, time: at(3050), actor: "x", changeSet: "c_ret" }] }) };
+    expect(undoIn(retiredN, sup.mutation)).toThrow(/has been retired since/);
+    const eRec = superseded.beliefs.get("b_e") as BeliefRecord;
+    const reinstatedE = { ...superseded, beliefs: new Map(superseded.beliefs).set("b_e", { ...eRec, history: [...eRec.history, { type: "reinstated" as const, seq: eRec.history.length + 1, time: at(3050), actor: "x", changeSet: "c_re" }] }) };
+    expect(undoIn(reinstatedE, sup.mutation)).toThrow(/no longer superseded/);
   });
 
   it("no conflict when E's credence is not above 0.7 or similarity not above 0.7 → new", async () => {

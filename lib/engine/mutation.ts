@@ -553,3 +553,88 @@ export async function reviewMutation(input: ReviewInput, deps: Pick<MutationDeps
   }
   return { mutation, resolution, changeSet };
 }
+
+// ---- Undoing a review ----
+
+export const undoReviewRequestSchema = z.object({ note: z.string().trim().min(1, "note is required").max(4000) }).strict();
+
+export interface UndoReviewInput {
+  body: unknown;
+  mutation: MutationRecord;
+  /** The proposed belief N (the mutation's first belief). */
+  proposed: BeliefRecord;
+  /** The belief N was approved to supersede or refine (the conflict report's). */
+  existing: BeliefRecord | null;
+  reviewer: string;
+  now: IsoTime;
+  changeSetId: string;
+}
+
+export interface UndoReviewResult {
+  mutation: MutationRecord;
+  changeSet: ChangeSet;
+}
+
+/** The latest `superseded` or `reinstated` event of a history: what its supersession stands at. */
+function lastSupersession(history: BeliefRecord["history"]): { type: "superseded" | "reinstated"; byBeliefId: string | null } | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i];
+    if (item?.type === "superseded" || item?.type === "reinstated") return { type: item.type, byBeliefId: item.type === "superseded" ? (item.byBeliefId ?? null) : null };
+  }
+  return null;
+}
+
+/**
+ * A reviewer undoes an approved `supersede` or `merge`: the mutation goes back to the review queue as it was before
+ * the decision, in one new change-set, and nothing is deleted.
+ * - supersede: E gets a `reinstated` event (live again, its credence and evidence as they stand), N loses
+ *   `supersedesId` and returns to the topic it was proposed under;
+ * - both: N gets a `review` `requested` event (pending review again), and the mutation is `pending_review` with its
+ *   decision moved to `undone` (who decided, who undid it, when and why).
+ * Beliefs whose citations of E were stripped when E ended stay stripped (`stripped` is never undone).
+ * Throws `EngineError` `not_undoable` when the mutation is not an approved supersede or merge, when N has ended since,
+ * or when E is no longer superseded by N; `validation_failed` without a note.
+ */
+export function undoReview(input: UndoReviewInput, deps: Pick<MutationDeps, "params">): UndoReviewResult {
+  const parsed = undoReviewRequestSchema.safeParse(input.body);
+  if (!parsed.success) throw validationFailed(issueFields(parsed.error.issues), "mutation");
+  const { note } = parsed.data;
+  const { params } = deps;
+  const { mutation } = input;
+  const review = mutation.review;
+  if (mutation.status !== "approved" || !review || (review.resolution !== "supersede" && review.resolution !== "merge")) {
+    throw new EngineError("not_undoable", `Mutation ${mutation.id} is ${mutation.status}${review?.resolution ? ` (${review.resolution})` : ""}: only an approved supersede or merge can be undone.`);
+  }
+  const n = input.proposed;
+  if (n.belief.id !== mutation.beliefIds[0]) throw new EngineError("belief_missing", "The proposed belief does not belong to this mutation.");
+  const nState = replay(n.history, params);
+  if (!isLive(nState)) throw new EngineError("not_undoable", `The proposed belief has been ${nState.status} since; its decision can no longer be undone.`);
+  const base = { time: input.now, actor: input.reviewer, changeSet: input.changeSetId };
+  const writes: BeliefWrite[] = [];
+  if (review.resolution === "supersede") {
+    const e = input.existing;
+    const standing = e ? lastSupersession(e.history) : null;
+    if (!e || standing?.type !== "superseded" || standing.byBeliefId !== n.belief.id) {
+      throw new EngineError("not_undoable", `The existing belief is no longer superseded by ${n.belief.id}; nothing to undo.`);
+    }
+    writes.push(writeBelief(e, [{ type: "reinstated", ...base, note: `undo of mutation ${mutation.id}: ${note}` }], params, input.now));
+    const restored = { ...n.belief, topic: mutation.topic, supersedesId: n.belief.supersedesId === e.belief.id ? null : n.belief.supersedesId };
+    writes.unshift(writeBelief({ ...n, belief: restored }, [{ type: "review", action: "requested", mutationId: mutation.id, note: `undo: ${note}`, ...base }], params, input.now));
+  } else {
+    writes.push(writeBelief(n, [{ type: "review", action: "requested", mutationId: mutation.id, note: `undo: ${note}`, ...base }], params, input.now));
+  }
+  const updated: MutationRecord = {
+    ...mutation,
+    status: "pending_review",
+    review: null,
+    undone: [...(mutation.undone ?? []), { ...review, undoneBy: input.reviewer, undoneAt: input.now, undoNote: note, undoChangeSet: input.changeSetId }],
+  };
+  const changeSet: ChangeSet = {
+    ...emptyChangeSet(input.changeSetId, input.reviewer, input.now),
+    beliefs: writes.map((w) => w.upsert),
+    history: writes.map((w) => w.append),
+    entryOutputs: writes.flatMap((w) => w.outputs),
+    mutationUpdates: [{ mutation: updated }],
+  };
+  return { mutation: updated, changeSet };
+}

@@ -97,10 +97,11 @@ export interface Position {
   predecessors: string[];
 }
 
-/** The belief that superseded `record`, from its `superseded` status event. */
+/** The belief that superseded `record`, from its latest `superseded` status event (none after a `reinstated` one). */
 function supersededBy(history: History): string | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const item = history[i];
+    if (item?.type === "reinstated") return null;
     if (item?.type === "superseded" && item.byBeliefId) return item.byBeliefId;
   }
   return null;

@@ -22,7 +22,7 @@ const P = defaultParams;
 type Op =
   | { kind: "entry"; spec: EntrySpec }
   | { kind: "contraction"; severity: number }
-  | { kind: "status"; type: "superseded" | "retired" | "promoted" }
+  | { kind: "status"; type: "superseded" | "retired" | "promoted" | "reinstated" }
   | { kind: "review"; action: "requested" | "approved" | "rejected" }
   | { kind: "retracted" | "stripped"; target: number }
   | { kind: "revised"; target: number; weight: number | undefined; relation: "SUPPORTS" | "REBUTS" | "CONTEXTUALIZES" | undefined };
@@ -31,7 +31,7 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
   // Gaps of 0–14 minutes: most change-sets of one actor fall inside the cooling window (10 minutes), some outside.
   { weight: 12, arbitrary: arbEntrySpec().map((spec): Op => ({ kind: "entry", spec: { ...spec, minutes: spec.minutes % 15 } })) },
   { weight: 1, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((severity): Op => ({ kind: "contraction", severity })) },
-  { weight: 1, arbitrary: fc.constantFrom("superseded", "retired", "promoted").map((type): Op => ({ kind: "status", type: type as "superseded" | "retired" | "promoted" })) },
+  { weight: 1, arbitrary: fc.constantFrom("superseded", "retired", "promoted", "reinstated").map((type): Op => ({ kind: "status", type: type as "superseded" | "retired" | "promoted" | "reinstated" })) },
   { weight: 1, arbitrary: fc.constantFrom("requested", "approved", "rejected").map((action): Op => ({ kind: "review", action: action as "requested" | "approved" | "rejected" })) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("retracted", "stripped"), target: fc.nat() }).map((r): Op => ({ kind: r.kind as "retracted" | "stripped", target: r.target })) },
   {

@@ -771,6 +771,12 @@ class Fold {
       case "promoted":
         this.promoted = true;
         break;
+      case "reinstated":
+        if (this.terminal === "superseded" || this.terminal === "retired") {
+          this.terminal = null;
+          this.validUntil = null;
+        }
+        break;
       case "review":
         if (item.action === "requested") this.reviewState = "pending_review";
         else {

@@ -46,6 +46,23 @@ describe("toCytoscapeElements", () => {
     expect(toCytoscapeElements(dead, {}, weights).edges.map((e) => e.data.weight)).toEqual([0, 0]);
   });
 
+  it("draws a SUPERSEDES edge dead once its older belief is reinstated, and a REFINES edge dead while its refinement waits for review again", () => {
+    const older: Belief = { ...belief("old", 0.9, 0), status: "superseded" };
+    const newer = belief("new", 0.6, 0);
+    const structural = (o: Partial<Belief>, n: Partial<Belief>): GraphSlice => ({
+      beliefs: [{ ...older, ...o }, { ...newer, ...n }],
+      evidence: [],
+      mutations: [],
+      edges: [
+        { kind: "SUPERSEDES", from: "new", to: "old", beliefId: null, seq: null, live: true, time: "2026-01-01T00:00:00Z", changeSet: "c1" },
+        { kind: "REFINES", from: "new", to: "old", beliefId: null, seq: null, live: true, time: "2026-01-01T00:00:00Z", changeSet: "c1" },
+      ],
+    });
+    const liveOf = (s: GraphSlice) => toCytoscapeElements(s).edges.map((e) => [e.data.type, e.data.live, e.data.weight]);
+    expect(liveOf(structural({}, {}))).toEqual([["SUPERSEDES", true, 1], ["REFINES", true, 1]]);
+    expect(liveOf(structural({ status: "supported" }, { reviewState: "pending_review" }))).toEqual([["SUPERSEDES", false, 0], ["REFINES", false, 0]]);
+  });
+
   it("labels a mutation by what it did and its status, not by its belief's text", () => {
     const m = { id: "m", scope: "s", topic: "t", belief: "belief a", decision: "supersede", status: "pending_review" } as unknown as GraphSlice["mutations"][number];
     const withMutation: GraphSlice = { ...slice, mutations: [m], edges: [...slice.edges, { kind: "CONCERNS", from: "m", to: "a", beliefId: null, seq: null, live: true, time: "2026-01-01T00:00:00Z", changeSet: "c" }] };

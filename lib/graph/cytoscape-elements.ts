@@ -98,6 +98,20 @@ export function entryWeightKey(beliefId: string, seq: number): string {
   return `${beliefId}#${seq}`;
 }
 
+/**
+ * Whether a reviewer's structural decision still stands, read from the beliefs it joins: a SUPERSEDES edge whose
+ * older belief is no longer superseded (the supersession was undone and the belief reinstated), or a REFINES edge whose
+ * refining belief waits for review again (the merge was undone), is drawn as dead. Edges are never deleted.
+ */
+function decisionStands(edge: GraphEdge, beliefs: ReadonlyMap<string, GraphSlice["beliefs"][number]>): boolean {
+  if (edge.kind === "SUPERSEDES") {
+    const older = beliefs.get(edge.to);
+    return older === undefined || older.status === "superseded";
+  }
+  if (edge.kind === "REFINES") return beliefs.get(edge.from)?.reviewState !== "pending_review";
+  return true;
+}
+
 function edgeWeight(edge: GraphEdge, entryWeights: ReadonlyMap<string, number> | undefined): number {
   if (!edge.live) return 0;
   if (edge.beliefId === null || edge.seq === null || !entryWeights) return 1;
@@ -118,7 +132,9 @@ export function toCytoscapeElements(slice: GraphSlice, filters: ElementFilters =
 
   const edges: EdgeElement[] = [];
   const used = new Set<string>();
-  for (const edge of slice.edges) {
+  const allBeliefs = new Map(slice.beliefs.map((b) => [b.id, b]));
+  for (const stored of slice.edges) {
+    const edge = stored.live && !decisionStands(stored, allBeliefs) ? { ...stored, live: false } : stored;
     if (filters.edgeTypes && filters.edgeTypes.length > 0 && !filters.edgeTypes.includes(edge.kind)) continue;
     if (droppedBeliefs.has(edge.from) || droppedBeliefs.has(edge.to)) continue;
     const known = (id: string) => beliefs.has(id) || others.has(id);

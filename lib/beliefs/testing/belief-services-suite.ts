@@ -243,6 +243,39 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
     });
 
+    it("undo a review: an approved supersede is undone in a new change-set; the old belief is live again, the proposal waits again", async () => {
+      const docs: string[] = [];
+      for (let i = 0; i < 4; i++) docs.push((await h.services.registerEvidence(ed, home, { kind: "document", text: `Queue policy ${i}: jobs retry 5 times.`, assess: false })).evidence.id);
+      const old = await h.services.assimilate(ed, home, { match: "exact", claim: "Failed background jobs retry 5 times.", evidence: docs.map((d) => ({ sourceId: d, tier: "document" as const })) });
+      const obs = (await h.services.registerEvidence(ed, home, { kind: "observation", text: "A failed job was retried 3 times.", assess: false })).evidence.id;
+      h.clock.advance(MINUTE);
+      const n = await h.services.proposeMutation(ed, home, { belief: "Failed background jobs retry 3 times.", strength: 0.7, reason: `Observed in ${obs}.`, sourceEvent: obs, mutationType: "superseded" });
+      expect(n.mutation.status).toBe("pending_review");
+      const proposedId = n.belief?.id as string;
+      h.clock.advance(MINUTE);
+      await h.services.reviewMutation(h.callers.reviewer, home, { mutationId: n.mutation.id, decision: "approve", resolution: "supersede", note: "Newer observation." });
+      expect((await h.services.getBelief(h.callers.viewer, home, { beliefId: old.belief.id })).belief.status).toBe("superseded");
+
+      expect((await errorOf(h.services.undoReview(ed, home, { mutationId: n.mutation.id, note: "x" }))).code).toBe("forbidden");
+      h.clock.advance(MINUTE);
+      const undone = await h.services.undoReview(h.callers.reviewer, home, { mutationId: n.mutation.id, note: "Approved by mistake." });
+      expect(undone.mutation).toMatchObject({ status: "pending_review", review: null, undone: [expect.objectContaining({ resolution: "supersede", undoNote: "Approved by mistake." })] });
+      const oldNow = await h.services.getBelief(h.callers.viewer, home, { beliefId: old.belief.id });
+      expect(oldNow.belief.status).toBe(old.belief.status);
+      expect(oldNow.belief.credence).toBeCloseTo(old.belief.credence, 12);
+      expect(oldNow.belief.validUntil).toBeNull();
+      expect(oldNow.supersededBy).toBeNull();
+      expect(oldNow.history.slice(-2).map((i) => i.type)).toEqual(["superseded", "reinstated"]);
+      const proposedNow = await h.services.getBelief(h.callers.viewer, home, { beliefId: proposedId });
+      expect(proposedNow.belief).toMatchObject({ reviewState: "pending_review", supersedesId: null });
+      expect((await h.services.reviewQueue(h.callers.viewer, home)).pending.map((m) => m.id)).toContain(n.mutation.id);
+      expect((await h.services.getMutation(h.callers.viewer, home, { mutationId: n.mutation.id })).undone).toHaveLength(1);
+      // Undone once: nothing left to undo; the reviewer decides again.
+      expect((await errorOf(h.services.undoReview(h.callers.reviewer, home, { mutationId: n.mutation.id, note: "again" }))).code).toBe("conflict");
+      await h.services.reviewMutation(h.callers.reviewer, home, { mutationId: n.mutation.id, decision: "reject", note: "Three retries was a misconfigured worker." });
+      expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
+    });
+
     it("ingest: dry run writes nothing, manipulative input is discarded keeping the evidence", async () => {
       const before = (await h.services.listBeliefs(h.callers.viewer, home, { liveOnly: false, limit: 1000 })).length;
       const dry = await h.services.ingest(ed, home, { text: "Staging databases are reset every night.", dryRun: true });

@@ -5,6 +5,13 @@
  * `--sweep` prints accuracy, precision and recall per agreement threshold (how SAME_AGREEMENT and POSSIBLE_AGREEMENT
  * are chosen), and each veto's precision on MRPC and on SICK (`sick-dev.jsonl`, where "not the
  * same claim" is any label but SUPPORTS). Development figures: the thresholds are chosen on this set.
+ * `--candidates` prints the same for vetoes that were measured and not adopted (below), with what each would do to
+ * the balanced MRPC figures and how many SICK pairs now read as the same claim it would keep apart:
+ *
+ *   substitution      each side keeps exactly one content word the other lacks (`unmatchedTokens`), in the same place
+ *                     (a matched neighbour on the same side of it), and the two words' own vectors are further apart
+ *                     than a threshold (or, a variant, the whole sentences' cosine is below one);
+ *   ordinal values    "first" / "second" … read as values, so the values veto fires on them.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -12,7 +19,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { publicDir } from "@/lib/assess/eval/eval-sets";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import { agreement, negated, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore } from "@/lib/reading/restatement";
+import { contentTokens } from "@/lib/reading/parse/tokenize";
+import { agreement, dot, negated, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore, unmatchedTokens } from "@/lib/reading/restatement";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,6 +35,31 @@ const load = <T>(file: string): T[] => readFileSync(path.join(setsDir, file), "u
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 interface Scored { id: string; same: boolean; reading: RestatementReading; a: string; b: string }
+
+/**
+ * The one content word each side keeps that the other lacks, when each keeps exactly one and both sit in the same
+ * place (the matched word before it, or the one after it, has the same stem on both sides); null otherwise.
+ */
+function substitution(a: string, b: string): [string, string] | null {
+  const [ta, tb] = [contentTokens(a), contentTokens(b)];
+  const [ua, ub] = [unmatchedTokens(ta, tb), unmatchedTokens(tb, ta)];
+  if (ua.length !== 1 || ub.length !== 1) return null;
+  const [wa, wb] = [ua[0], ub[0]] as [NonNullable<(typeof ua)[0]>, NonNullable<(typeof ub)[0]>];
+  const around = (ts: typeof ta, i: number) => [ts[ts.findIndex((t) => t.index === i) - 1]?.stem ?? "^", ts[ts.findIndex((t) => t.index === i) + 1]?.stem ?? "$"];
+  const [pa, na] = around(ta, wa.index);
+  const [pb, nb] = around(tb, wb.index);
+  return pa === pb || na === nb ? [wa.word, wb.word] : null;
+}
+
+const ORDINALS: Readonly<Record<string, string>> = { first: "1", second: "2", third: "3", fourth: "4", fifth: "5", sixth: "6", seventh: "7", eighth: "8", ninth: "9", tenth: "10" };
+
+/** Each side names an ordinal ("first" …) the other does not, where the values veto does not already fire. */
+function ordinalsDiffer(a: string, b: string): boolean {
+  if (valuesDiffer(a, b) !== null) return false;
+  const of = (t: string) => new Set((t.toLowerCase().match(/[a-z]+/g) ?? []).flatMap((w) => (ORDINALS[w] ? [ORDINALS[w]] : [])));
+  const [oa, ob] = [of(a), of(b)];
+  return [...oa].some((o) => !ob.has(o)) && [...ob].some((o) => !oa.has(o));
+}
 
 function figures(rows: readonly Scored[], same: (r: Scored) => boolean): { accuracy: number; precision: number; recall: number; line: string } {
   const tp = rows.filter((r) => r.same && same(r)).length;
@@ -77,6 +110,52 @@ async function main(): Promise<void> {
       `veto "${name}": MRPC fires ${m.length}, not the same claim ${pct(m.filter((r) => !r.same).length / Math.max(1, m.length))} (base ${pct(negatives.length / scored.length)}); ` +
         `SICK fires ${s.length}, not SUPPORTS ${pct(s.filter((r) => r.label !== "SUPPORTS").length / Math.max(1, s.length))} (base ${pct(sick.filter((r) => r.label !== "SUPPORTS").length / sick.length)})`,
     );
+  }
+  if (process.argv.includes("--candidates")) await candidates(matcher, scored, balanced, sick);
+}
+
+/** The vetoes measured and not adopted (module comment), scored as the adopted ones are, plus their effect. */
+async function candidates(matcher: SemanticMatcher, scored: readonly Scored[], balanced: readonly Scored[], sick: readonly { belief: string; evidence: string; label: string }[]): Promise<void> {
+  const wordCosine = async (a: string, b: string): Promise<number | null> => {
+    const swap = substitution(a, b);
+    if (swap === null) return null;
+    const [u, v] = await matcher.vectors(swap);
+    return dot(u as Float32Array, v as Float32Array);
+  };
+  const sentenceCosine = async (a: string, b: string): Promise<number | null> => {
+    if (substitution(a, b) === null) return null;
+    const [u, v] = await matcher.vectors([a, b]);
+    return dot(u as Float32Array, v as Float32Array);
+  };
+  const sickRows = sick.map((r) => ({ a: r.belief, b: r.evidence, same: r.label === "SUPPORTS" }));
+  const measures: [string, (a: string, b: string) => Promise<number | null>, number[]][] = [
+    ["substitution, words' own cosine <", wordCosine, [0.3, 0.4, 0.5, 0.6, 0.7, 1.01]],
+    ["substitution, sentences' cosine <", sentenceCosine, [0.8, 0.85, 0.9, 0.95]],
+    ["ordinal values differ", async (a, b) => (ordinalsDiffer(a, b) ? 0 : null), [0.5]],
+  ];
+  const sickBase = sickRows.filter((r) => !r.same).length / sickRows.length;
+  const mrpcBase = scored.filter((r) => !r.same).length / scored.length;
+  for (const [name, measure, thresholds] of measures) {
+    const m = new Map<string, number | null>();
+    for (const r of scored) m.set(r.id, await measure(r.a, r.b));
+    const s: { a: string; b: string; same: boolean; x: number }[] = [];
+    for (const r of sickRows) {
+      const x = await measure(r.a, r.b);
+      if (x !== null) s.push({ ...r, x });
+    }
+    for (const t of thresholds) {
+      const fires = (r: Scored) => { const x = m.get(r.id); return x !== null && x !== undefined && x < t; };
+      const mf = scored.filter(fires);
+      const sf = s.filter((r) => r.x < t);
+      const split: { same: boolean }[] = [];
+      for (const r of sf) if (restatementScore(await matcher.reading(r.a, r.b)) >= RESTATES) split.push(r);
+      const kept = figures(balanced, (r) => restatementScore(r.reading) >= RESTATES && !fires(r));
+      console.log(
+        `candidate "${name}${name.endsWith("<") ? ` ${t}` : ""}": MRPC fires ${mf.length}, not the same claim ${pct(mf.filter((r) => !r.same).length / Math.max(1, mf.length))} (base ${pct(mrpcBase)}); ` +
+          `SICK fires ${sf.length}, not SUPPORTS ${pct(sf.filter((r) => !r.same).length / Math.max(1, sf.length))} (base ${pct(sickBase)}); ` +
+          `as a veto: MRPC balanced accuracy ${pct(kept.accuracy)}, "same" precision ${pct(kept.precision)}; SICK pairs now same it keeps apart ${split.length}, ${pct(split.filter((r) => !r.same).length / Math.max(1, split.length))} of them not SUPPORTS`,
+      );
+    }
   }
 }
 

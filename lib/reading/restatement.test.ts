@@ -22,7 +22,10 @@ import {
   restatementScore,
   restatementVeto,
   SAME_AGREEMENT,
+  unmatchedTokens,
+  vetoedSimilarity,
 } from "./restatement";
+import { contentTokens } from "./parse/tokenize";
 
 const reading = (cosine: number, cover: number, veto: string | null = null): RestatementReading => ({ identical: false, cosine, coverage: cover, veto });
 
@@ -42,6 +45,13 @@ describe("restatement signals", () => {
     expect(valuesDiffer("The hall has three exits.", "The hall has exits on every side.")).toBeNull();
     expect(valuesDiffer("The gauge is read hourly.", "The gauge is read once every week.")).toEqual(["every hour", "every week"]);
     expect(valuesDiffer("The gauge is read nightly.", "The gauge is read each night.")).toBeNull();
+  });
+
+  it("names the content words a side has that the other lacks, after stems and compounds", () => {
+    const unmatched = (a: string, b: string) => unmatchedTokens(contentTokens(a), contentTokens(b)).map((t) => t.word);
+    expect(unmatched("The bookshop stocks maps.", "The book shop stocked maps and globes.")).toEqual([]);
+    expect(unmatched("The book shop stocked maps and globes.", "The bookshop stocks maps.")).toEqual(["globes"]);
+    expect(unmatched("Invoices are sent from the Leeds office.", "Invoices are sent from the York office.")).toEqual(["leeds"]);
   });
 
   it("reads negation on one side, in its usual spellings", () => {
@@ -80,6 +90,15 @@ describe("the restatement decision", () => {
     expect(restatementScore(vetoed)).toBeGreaterThanOrEqual(0.7);
     expect(restatementScore(reading(0.2, 0))).toBeCloseTo(piecewise(0.2, COSINE_SCALE), 12);
     expect(restatementScore({ ...reading(0, 0), identical: true })).toBe(1);
+  });
+
+  it("applies the vetoes to a similarity measured without a reading, and leaves every other one as it is", () => {
+    // Words only, the two pairs below are one bag of words: numbers and "not" are not content words.
+    expect(vetoedSimilarity("Runner 3 is healthy.", "Runner 4 is healthy.", 1)).toBe(POSSIBLE_DUPLICATE - 0.01);
+    expect(vetoedSimilarity("The nightly build is green.", "The nightly build is not green.", 0.95)).toBe(POSSIBLE_DUPLICATE - 0.01);
+    expect(vetoedSimilarity("Runner 3 is healthy.", "Runner 4 is healthy.", 0.4)).toBe(0.4);
+    expect(vetoedSimilarity("The cache is warmed before a deploy.", "Before a deploy the cache is warmed.", 1)).toBe(1);
+    expect(vetoedSimilarity("Runner 3 is healthy.", "Runner 3 is healthy. ", 1)).toBe(1);
   });
 
   it("reads each claim of a list against the other statement; a claim denies it when only a veto keeps them apart", () => {

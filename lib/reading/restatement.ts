@@ -20,7 +20,15 @@
  * each side that the other does not state marks a different claim in 60 % of MRPC pairs (base rate 32 %) and a
  * non-entailment in 96 % of SICK pairs (base rate 71 %); a one-sided negation in 63 % of MRPC pairs and 99 % of SICK
  * pairs. A role-swap check (same content words in another order) was measured and dropped: on SICK it fires on
- * entailments more often than not, on MRPC only on paraphrases.
+ * entailments more often than not, on MRPC only on paraphrases. A substitution check (each side keeps exactly one
+ * content word the other lacks, in the same place, and the two words' own vectors, or the two sentences, are further
+ * apart than a threshold) was measured and dropped too: on SICK it marks a non-entailment in 84–86 % of the pairs it
+ * fires on (base rate 71 %), on MRPC a different claim in 0–5 % (base rate 32 %); a one-word swap there is how a
+ * paraphrase is written ("said" / "stated"). So a one-word swap of a rival ("main branch" / "release branch") still
+ * reads as the same claim when the sentences stay close (docs/reading.md, limits).
+ *
+ * Without sentence vectors (no embedding model), the caller's own similarity (words only, or another model's plain
+ * cosine) stands in for the reading, and the two vetoes still apply to it (`vetoedSimilarity`).
  *
  * The thresholds are chosen on the public MRPC development half (research/measure-public-restatement.ts), precision
  * first: SAME_AGREEMENT is the lowest agreement at which "same" precision on a balanced sample stays at or above
@@ -89,25 +97,28 @@ export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /**
- * The smaller of the two shares of a side's content stems that the other side also has (1 when a side has none). A
- * compound counts as had when the other side writes it as two words, and the two words as had when the other side
- * writes them as one ("toymaker" / "toy maker").
+ * The content tokens of `xs` that `ys` does not have: neither the same stem, nor a compound `ys` writes as two words,
+ * nor one of two words `ys` writes as one ("toymaker" / "toy maker").
+ */
+export function unmatchedTokens(xs: readonly Token[], ys: readonly Token[]): Token[] {
+  const stems = new Set(ys.map((t) => t.stem));
+  const words = new Set(ys.map((t) => t.word));
+  const joined = new Set(ys.slice(1).map((t, i) => `${(ys[i] as Token).word}${t.word}`));
+  return xs.filter((t, i) => {
+    const before = xs[i - 1];
+    const after = xs[i + 1];
+    return !(stems.has(t.stem) || joined.has(t.word) || (after !== undefined && words.has(`${t.word}${after.word}`)) || (before !== undefined && words.has(`${before.word}${t.word}`)));
+  });
+}
+
+/**
+ * The smaller of the two shares of a side's content stems that the other side also has (1 when a side has none), a
+ * token counting as had unless it is one of `unmatchedTokens`.
  */
 export function coverage(a: string, b: string): number {
   const ta = contentTokens(a);
   const tb = contentTokens(b);
-  const share = (xs: readonly Token[], ys: readonly Token[]) => {
-    if (xs.length === 0) return 1;
-    const stems = new Set(ys.map((t) => t.stem));
-    const words = new Set(ys.map((t) => t.word));
-    const joined = new Set(ys.slice(1).map((t, i) => `${(ys[i] as Token).word}${t.word}`));
-    const had = xs.filter((t, i) => {
-      const before = xs[i - 1];
-      const after = xs[i + 1];
-      return stems.has(t.stem) || joined.has(t.word) || (after !== undefined && words.has(`${t.word}${after.word}`)) || (before !== undefined && words.has(`${before.word}${t.word}`));
-    }).length;
-    return had / xs.length;
-  };
+  const share = (xs: readonly Token[], ys: readonly Token[]) => (xs.length === 0 ? 1 : (xs.length - unmatchedTokens(xs, ys).length) / xs.length);
   return Math.min(share(ta, tb), share(tb, ta));
 }
 
@@ -190,6 +201,17 @@ export function restatementScore(r: RestatementReading): number {
 
 /** The highest score of a pair that is neither the same claim nor a possible duplicate. */
 const BELOW_DUPLICATE = POSSIBLE_DUPLICATE - 0.01;
+
+/**
+ * A similarity measured without a restatement reading (words only, or another model's plain cosine), with the
+ * vetoes applied as `restatementScore` applies them: when `restatementVeto` fires, at most just below
+ * POSSIBLE_DUPLICATE, so "runner 0 is healthy" / "runner 1 is healthy" (one bag of words, numbers aside) are never
+ * merged, while a high similarity still reads as "same subject" for the conflict check.
+ */
+export function vetoedSimilarity(a: string, b: string, similarity: number): number {
+  if (a.trim() === b.trim() || restatementVeto(a, b) === null) return similarity;
+  return Math.min(similarity, BELOW_DUPLICATE);
+}
 
 /** Whether a reading is the same claim: `restatementScore` ≥ RESTATES. */
 export function readsAsRestatement(r: RestatementReading): boolean {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingModel } from "@/lib/engine";
-import { restatementScore } from "@/lib/reading/restatement";
-import { SemanticMatcher } from "./semantic-matcher";
+import { selectAssessor } from "@/lib/assess/select-assessor";
+import { POSSIBLE_DUPLICATE, restatementScore } from "@/lib/reading/restatement";
+import { SemanticMatcher, withSemanticSimilarity } from "./semantic-matcher";
 
 const MODEL: EmbeddingModel = { name: "table", version: "1", dimensions: 3 };
 const unit = (...xs: number[]) => {
@@ -33,5 +34,24 @@ describe("SemanticMatcher.similarity is the restatement score of its reading", (
     const { embedder } = tableEmbedder({ q: unit(1, 0, 0), [C]: unit(0, 1, 0), "Lunch is served at noon": unit(0, 1, 0), "the cafe closes at three": unit(1, 0, 0) });
     const cosines = await new SemanticMatcher(embedder).cosines("q", [{ id: "c", text: C }]);
     expect(cosines.get("c")).toBeCloseTo(1, 6);
+  });
+});
+
+describe("withSemanticSimilarity without an embedding model", () => {
+  it("keeps the Assessor's own similarity, with the restatement vetoes: claims with other values or one negated are never one claim", async () => {
+    const heuristic = selectAssessor({}, { embedder: null });
+    const measured = withSemanticSimilarity(heuristic, null);
+    const [zero, one] = ["Build agent 0 is idle.", "Build agent 1 is idle."];
+    expect(await heuristic.similarity(zero, one)).toBe(1);
+    const apart = await measured.similarity(zero, one);
+    expect(apart).toBeLessThan(POSSIBLE_DUPLICATE);
+    // Still "same subject" (0.7): the engine's conflict check compares the two.
+    expect(apart).toBeGreaterThanOrEqual(0.7);
+    expect(await measured.similarity(one, zero)).toBe(apart);
+    expect(await measured.similarity("The staging database is encrypted.", "The staging database is not encrypted.")).toBeLessThan(POSSIBLE_DUPLICATE);
+    const reordered = ["The cache is warmed before a deploy.", "Before a deploy the cache is warmed."] as const;
+    expect(await measured.similarity(...reordered)).toBe(await heuristic.similarity(...reordered));
+    expect(await measured.similarity(zero, zero)).toBe(1);
+    expect(measured.name).toBe(heuristic.name);
   });
 });

@@ -12,7 +12,7 @@
  * The engine stays pure: everything here runs in the services and hands numbers in.
  */
 import type { Assessor, Embedder } from "@/lib/engine";
-import { clausesOf, deniesStatement, dot, type RestatementReading, restatementPairs, restatementReading, restatementScore } from "@/lib/reading/restatement";
+import { clausesOf, deniesStatement, dot, type RestatementReading, restatementPairs, restatementReading, restatementScore, vetoedSimilarity } from "@/lib/reading/restatement";
 import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
@@ -88,13 +88,15 @@ export class SemanticMatcher {
 /**
  * The Assessor with its `similarity` replaced by the matcher's restatement similarity (everything else unchanged):
  * how the engine's twin, topic, conflict and oscillation checks compare meaning. Without a matcher (no embedding
- * model) the Assessor is returned as it is: lexical similarity.
+ * model) it keeps the Assessor's own similarity (the heuristic's words, or an LLM server's embedding cosine), with the
+ * restatement vetoes applied (`vetoedSimilarity`): two claims that state different values, or one negated, are never
+ * read as one, whichever measure says how close they are.
  */
 export function withSemanticSimilarity(assessor: Assessor, matcher: SemanticMatcher | null): Assessor {
-  if (matcher === null) return assessor;
+  const similarity = matcher === null ? async (a: string, b: string) => vetoedSimilarity(a, b, await assessor.similarity(a, b)) : (a: string, b: string) => matcher.similarity(a, b);
   return new Proxy(assessor, {
     get(target, prop, receiver) {
-      if (prop === "similarity") return (a: string, b: string) => matcher.similarity(a, b);
+      if (prop === "similarity") return similarity;
       const value: unknown = Reflect.get(target, prop, receiver);
       return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

@@ -7,9 +7,10 @@
  * with the belief it changes. One change-set; a lost optimistic-concurrency race reloads and runs again (`kit.retry`),
  * so concurrent writers never lose an update.
  */
-import { isLiveStatus, mergeChangeSets, type BeliefRecord, type ChangeSet, type Tier } from "@/lib/engine";
+import { isLiveStatus, mergeChangeSets, type Belief, type BeliefRecord, type ChangeSet, type Tier } from "@/lib/engine";
 import { assimilate as assimilateEvidence, assimilateOnCheckpoint, type BeliefHead, type NewBeliefSpec } from "@/lib/engine/assimilate";
 import { assignTopic, beliefKey } from "@/lib/engine/topic";
+import { ResolutionCache } from "@/lib/engine/verification";
 import { assimilateInputSchema } from "./belief-schemas";
 import { itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { AssimilateRelation, AssimilateResult, BeliefChange, BeliefServices } from "./belief-services";
@@ -24,7 +25,7 @@ import { beliefChange, notLiveError, type ServiceKit } from "./service-kit";
  */
 const HEAD_HISTORY_LIMIT = 2000;
 
-/** How many full-text candidates (best first) a restatement or a topic is looked for among. */
+/** How many ranked candidates (best first) a restatement, a topic and the related beliefs are looked for among. */
 const RESTATEMENT_CANDIDATES = 20;
 
 /** What assimilate writes, once the caller's input is parsed (harvest builds the same request for each claim). */
@@ -78,6 +79,9 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
     const now = clock.now();
     const observedAt = eventTimeOfWrite(request.observedAt, now);
     const changeSetId = kit.newId("changeset");
+    // The claim's nearest live beliefs, ranked once and read as slim rows: restatement, topic and relation choose
+    // among the same candidates, and only the beliefs the change-set writes are read with their histories.
+    const candidates = request.claim ? nearestBeliefs(kit, ctx, request.claim.text) : () => Promise.resolve([]);
     let target: { existing: BeliefRecord } | { create: NewBeliefSpec } | { head: BeliefHead };
     let found: AssimilateResult["match"] = null;
     // The checkpoint rows a fold needs: those of the sources this write cites (a long history's fold reads no others).
@@ -93,22 +97,22 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
       const key = beliefKey(claim.text);
       const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
       const head = match ? await store.loadBeliefHead(ctx.view, match.id, headOptions) : null;
-      const record = head ? null : request.matchRestatement ? await restated(kit, ctx, claim.text, params.twinSimilarity) : null;
+      const twin = head ? null : request.matchRestatement ? await restated(kit, await candidates(), claim.text, params.twinSimilarity) : null;
+      const twinHead = twin ? await store.loadBeliefHead(ctx.view, twin.id, headOptions) : null;
       if (head) {
         target = targetOf(head);
         found = "key";
-      } else if (record) {
-        target = { existing: record };
+      } else if (twinHead) {
+        target = targetOf(twinHead);
         found = "restatement";
       } else {
-        // Topic by similarity needs only the beliefs' texts: the best full-text candidates, no histories.
-        const ranked = request.topic ? [] : (await kit.rank(ctx.view, claim.text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id })).ranked;
-        const related = ranked.length === 0 ? [] : (await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).map((r) => ({ belief: r.belief }));
+        // Topic by similarity needs only the candidates' texts and topics.
+        const related = request.topic ? [] : await candidates();
         const topic = await assignTopic(
           {
             text: claim.text,
             requested: request.topic ?? null,
-            liveBeliefs: related.map((r) => ({ id: r.belief.id, text: r.belief.text, topic: r.belief.topic })),
+            liveBeliefs: related.map((b) => ({ id: b.id, text: b.text, topic: b.topic })),
             similarity: (a, b) => assessor.similarity(a, b),
           },
           params,
@@ -126,9 +130,10 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
         };
       }
     }
-    const base = { evidence: request.evidence, resolver: store.resolverFor(ctx.view), params, time: now, observedAt, actor: ctx.actor, changeSetId };
+    // One resolution per cited source, shared by the claim's entries and those its related beliefs receive.
+    const base = { evidence: request.evidence, resolver: new ResolutionCache(store.resolverFor(ctx.view)), params, time: now, observedAt, actor: ctx.actor, changeSetId };
     const targetId = "create" in target ? target.create.id : "head" in target ? target.head.belief.id : target.existing.belief.id;
-    const related = request.relate && request.claim ? await relateClaim(kit, ctx, request.claim.text, targetId, request.evidence, base) : NOTHING_RELATED;
+    const related = request.relate && request.claim ? await relateClaim(kit, ctx, request.claim.text, await candidates(), targetId, request.evidence, base) : NOTHING_RELATED;
     const withRelated = (changeSet: ChangeSet) => (related.changeSet ? mergeChangeSets(changeSet, related.changeSet) : changeSet);
     const extra = { match: found, relations: related.relations, cascade: related.changes };
     if ("head" in target) {
@@ -168,42 +173,49 @@ async function relateClaim(
   kit: ServiceKit,
   ctx: CallerContext,
   claimText: string,
+  candidates: readonly Belief[],
   targetId: string,
   evidence: AssimilateRequest["evidence"],
-  base: { resolver: ReturnType<ServiceKit["config"]["store"]["resolverFor"]>; params: CallerContext["params"]["params"]; time: string; observedAt: string; actor: string; changeSetId: string },
+  base: { resolver: ResolutionCache; params: CallerContext["params"]["params"]; time: string; observedAt: string; actor: string; changeSetId: string },
 ): Promise<typeof NOTHING_RELATED> {
   const cited = evidence.filter((e) => e.sourceId !== null && e.relation === "SUPPORTS");
   if (cited.length === 0) return NOTHING_RELATED;
   const { store, assessor } = kit.config;
   const params = base.params;
-  const { ranked } = await kit.rank(ctx.view, claimText, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
-  const records = (await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).filter(
-    (r) => r.belief.id !== targetId && r.belief.scope === ctx.scope.id && isLiveStatus(r.belief.status),
-  );
-  const scored: { record: BeliefRecord; similarity: number }[] = [];
-  for (const record of records) scored.push({ record, similarity: await assessor.similarity(claimText, record.belief.text) });
+  const others = candidates.filter((b) => b.id !== targetId && b.scope === ctx.scope.id && isLiveStatus(b.status));
+  const scored: { belief: Belief; similarity: number }[] = [];
+  for (const belief of others) scored.push({ belief, similarity: await assessor.similarity(claimText, belief.text) });
   const nearest = scored
     .filter((s) => s.similarity >= params.relatedSimilarity)
-    .sort((a, b) => b.similarity - a.similarity || (a.record.belief.id < b.record.belief.id ? -1 : 1))
+    .sort((a, b) => b.similarity - a.similarity || (a.belief.id < b.belief.id ? -1 : 1))
     .slice(0, params.relatedTopK);
-  let changeSet: ChangeSet | null = null;
-  const relations: AssimilateRelation[] = [];
-  const changes: BeliefChange[] = [];
-  for (const { record, similarity } of nearest) {
-    const b = record.belief;
+  const read: { belief: Belief; reading: Omit<AssimilateRelation, "beliefId" | "text">; sources: typeof cited }[] = [];
+  for (const { belief: b, similarity } of nearest) {
     const reading = await assessor.assessRelation(claimText, { id: b.id, text: b.text, contextTags: b.contextTags });
     if (reading.relation === "UNRELATED" || reading.relation === "UNDECIDED") continue;
     const strength = Math.min(1, Math.max(0, Number.isFinite(reading.strength) ? reading.strength : 0));
     // A belief never cites itself: a source that is the related belief stays out.
     const sources = cited.filter((e) => e.sourceId !== b.id);
     if (strength <= 0 || sources.length === 0) continue;
+    read.push({ belief: b, reading: { relation: reading.relation, strength, similarity, reasoning: reading.reasoning, assessor: reading.assessor }, sources });
+  }
+  if (read.length === 0) return NOTHING_RELATED;
+  // Only the beliefs that receive entries are read with their histories, in one round trip; one that stopped being
+  // live since it was ranked is left alone.
+  const records = new Map((await store.loadBeliefs(ctx.view, read.map((r) => r.belief.id))).map((r) => [r.belief.id, r]));
+  let changeSet: ChangeSet | null = null;
+  const relations: AssimilateRelation[] = [];
+  const changes: BeliefChange[] = [];
+  for (const { belief: b, reading, sources } of read) {
+    const record = records.get(b.id);
+    if (!record || !isLiveStatus(record.belief.status)) continue;
     const written = await assimilateEvidence({
       ...base,
       target: { existing: record },
-      evidence: sources.map((e) => ({ sourceId: e.sourceId, tier: e.tier, relation: reading.relation, weight: e.weight * strength, reasoning: reading.reasoning, assessor: reading.assessor })),
+      evidence: sources.map((e) => ({ sourceId: e.sourceId, tier: e.tier, relation: reading.relation, weight: e.weight * reading.strength, reasoning: reading.reasoning, assessor: reading.assessor })),
     });
     changeSet = changeSet === null ? written.changeSet : mergeChangeSets(changeSet, written.changeSet);
-    relations.push({ beliefId: b.id, text: b.text, relation: reading.relation, strength, similarity, reasoning: reading.reasoning, assessor: reading.assessor });
+    relations.push({ beliefId: b.id, text: b.text, ...reading });
     changes.push(beliefChange(record, written.write.record.belief, false));
   }
   return { changeSet, relations, changes };
@@ -215,16 +227,28 @@ function targetOf(head: BeliefHead): { existing: BeliefRecord } | { head: Belief
 }
 
 /**
- * The live belief that `text` restates (the most similar one with similarity ≥ `threshold`, the engine's
- * `twinSimilarity`), or null: a harvested claim reinforces it instead of becoming a duplicate.
+ * The belief among `candidates` that `text` restates (the most similar one with similarity ≥ `threshold`, the
+ * engine's `twinSimilarity`; ties to the lowest id), or null: a harvested claim reinforces it instead of becoming a
+ * duplicate.
  */
-async function restated(kit: ServiceKit, ctx: CallerContext, text: string, threshold: number): Promise<BeliefRecord | null> {
-  const { store, assessor } = kit.config;
-  const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
-  let best: { record: BeliefRecord; similarity: number } | null = null;
-  for (const record of await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))) {
-    const similarity = await assessor.similarity(text, record.belief.text);
-    if (similarity >= threshold && (best === null || similarity > best.similarity)) best = { record, similarity };
+async function restated(kit: ServiceKit, candidates: readonly Belief[], text: string, threshold: number): Promise<Belief | null> {
+  let best: { belief: Belief; similarity: number } | null = null;
+  for (const belief of candidates) {
+    const similarity = await kit.config.assessor.similarity(text, belief.text);
+    if (similarity >= threshold && (best === null || similarity > best.similarity)) best = { belief, similarity };
   }
-  return best?.record ?? null;
+  return best?.belief ?? null;
+}
+
+/**
+ * The `RESTATEMENT_CANDIDATES` beliefs of the home scope ranked nearest `text`, as slim rows ordered by id; ranked
+ * and read on the first call only.
+ */
+function nearestBeliefs(kit: ServiceKit, ctx: CallerContext, text: string): () => Promise<readonly Belief[]> {
+  let found: Promise<readonly Belief[]> | null = null;
+  return () =>
+    (found ??= (async () => {
+      const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
+      return kit.config.store.listBeliefs(ctx.view, { ids: ranked.map((r) => r.candidate.id), liveOnly: false });
+    })());
 }

@@ -126,6 +126,11 @@ export interface ListBeliefsOptions {
   reviewState?: "none" | "pending_review";
   /** Keyset pagination: ids strictly greater than this (results are ordered by id). */
   afterId?: string;
+  /**
+   * Only these beliefs (ids missing, hidden or of another scope are left out): the slim rows of listed beliefs, e.g.
+   * ranked candidates a write compares by text and topic without loading their histories.
+   */
+  ids?: readonly string[];
   /** Default: all. */
   limit?: number;
 }

@@ -59,6 +59,18 @@ export const read = {
       AND ($afterId IS NULL OR b.id > $afterId)
     RETURN b ${BELIEF_LIGHT} AS b ORDER BY b.id LIMIT $limit`,
 
+  /** `listBeliefs` of listed ids: each looked up by its (ns, id) key, not by a scan of the scope. */
+  listBeliefsByIds: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, id: id})
+    WHERE b.scope = $home AND $home IN $visible
+      AND (NOT $liveOnly OR b.live)
+      AND ($topic IS NULL OR b.topic = $topic)
+      AND ($key IS NULL OR b.key = $key)
+      AND ($reviewState IS NULL OR b.reviewState = $reviewState)
+      AND ($afterId IS NULL OR b.id > $afterId)
+    RETURN DISTINCT b ${BELIEF_LIGHT} AS b ORDER BY b.id LIMIT $limit`,
+
   /** Live home-scope beliefs whose history holds an undecided reading or a possible duplicate (open or not). */
   beliefsWithReadings: `
     MATCH (b:Belief {ns: $ns, scope: $home})

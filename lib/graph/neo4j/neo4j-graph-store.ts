@@ -575,7 +575,8 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
 
     async listBeliefs(view, options?: ListBeliefsOptions) {
-      const found = await query(read.listBeliefs, {
+      if (options?.ids?.length === 0) return [];
+      const found = await query(options?.ids ? read.listBeliefsByIds : read.listBeliefs, {
         ...anchor(view),
         liveOnly: options?.liveOnly ?? true,
         topic: options?.topic ?? null,
@@ -583,6 +584,7 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
         reviewState: options?.reviewState ?? null,
         afterId: options?.afterId ?? null,
         limit: limitOf(options?.limit),
+        ...(options?.ids ? { ids: [...options.ids] } : {}),
       });
       return found.map((r) => beliefFromProps(props(r.b)));
     },

@@ -229,6 +229,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async listBeliefs(view, options: ListBeliefsOptions = {}) {
+      if (options.ids?.length === 0) return [];
       return run(sql, read.listBeliefs, [
         view.homeScopeId,
         visible(view),
@@ -238,6 +239,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         options.reviewState ?? null,
         options.afterId ?? null,
         options.limit ?? null,
+        options.ids ? [...options.ids] : null,
       ]);
     },
 

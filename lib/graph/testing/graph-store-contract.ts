@@ -810,6 +810,14 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         const page1 = await store.listBeliefs(view(scope), { liveOnly: false, limit: 2 });
         const page2 = await store.listBeliefs(view(scope), { liveOnly: false, afterId: page1[1]?.id ?? "", limit: 2 });
         expect([...page1, ...page2].map((b) => b.id)).toEqual(sorted);
+        // Listed ids: slim rows of those in the home scope (missing and other scopes' ids left out), the filters still apply.
+        const theirs = await seedBelief(uid("s"), "Someone else's belief.");
+        const [first, , third, retired] = beliefs as [Belief, Belief, Belief, Belief];
+        const listed = [retired.id, "b_missing", theirs.belief.id, first.id, first.id];
+        expect(await store.listBeliefs(view(scope, theirs.belief.scope), { ids: listed, liveOnly: false })).toEqual([first, retired].sort((a, b) => (a.id < b.id ? -1 : 1)));
+        expect((await store.listBeliefs(view(scope), { ids: listed })).map((b) => b.id)).toEqual([first.id]);
+        expect((await store.listBeliefs(view(scope), { ids: [first.id, third.id], topic: "beta" })).map((b) => b.id)).toEqual([third.id]);
+        expect(await store.listBeliefs(view(scope), { ids: [] })).toEqual([]);
       });
 
       it("keeps the mutation journal, the review queue and counts by status", async () => {

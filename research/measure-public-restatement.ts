@@ -11,7 +11,11 @@
  *   substitution      each side keeps exactly one content word the other lacks (`unmatchedTokens`), in the same place
  *                     (a matched neighbour on the same side of it), and the two words' own vectors are further apart
  *                     than a threshold (or, a variant, the whole sentences' cosine is below one);
- *   ordinal values    "first" / "second" … read as values, so the values veto fires on them.
+ *   ordinal values    "first" / "second" … read as values, so the values veto fires on them;
+ *   values counted    a value stated more often on one side counts as one the other does not state (`valueCounts`);
+ *   identifiers       a word of letters and digits ("a1b2", "ec2"; not a number with a unit, "100ms") is one value,
+ *                     not the numbers in it.
+ * The last three are scored on the pairs they add to the values veto.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -20,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { publicDir } from "@/lib/assess/eval/eval-sets";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { contentTokens } from "@/lib/reading/parse/tokenize";
-import { agreement, dot, negated, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore, unmatchedTokens } from "@/lib/reading/restatement";
+import { agreement, dot, negated, valueCounts, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore, unmatchedTokens } from "@/lib/reading/restatement";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -49,6 +53,24 @@ function substitution(a: string, b: string): [string, string] | null {
   const [pa, na] = around(ta, wa.index);
   const [pb, nb] = around(tb, wb.index);
   return pa === pb || na === nb ? [wa.word, wb.word] : null;
+}
+
+/** A word of letters and digits that is not a number followed by its unit. */
+const IDENTIFIER = /\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)(?![0-9]+(?:\.\d+)?[a-z]+\b)[a-z0-9]+\b/g;
+
+/** Each side states a value the other does not, values read by `read`, compared with `more`. */
+function valuesDifferBy(a: string, b: string, read: (t: string) => Map<string, number>, counted: boolean): boolean {
+  const [va, vb] = [read(a), read(b)];
+  const more = (x: Map<string, number>, y: Map<string, number>) => [...x].some(([n, k]) => (counted ? k > (y.get(n) ?? 0) : !y.has(n)));
+  return more(va, vb) && more(vb, va);
+}
+
+/** `valueCounts` with each identifier (`IDENTIFIER`) read as one value. */
+function identifierValues(text: string): Map<string, number> {
+  const lower = text.toLowerCase();
+  const out = valueCounts(lower.replace(IDENTIFIER, " "));
+  for (const id of lower.match(IDENTIFIER) ?? []) out.set(`id ${id}`, (out.get(`id ${id}`) ?? 0) + 1);
+  return out;
 }
 
 const ORDINALS: Readonly<Record<string, string>> = { first: "1", second: "2", third: "3", fourth: "4", fifth: "5", sixth: "6", seventh: "7", eighth: "8", ninth: "9", tenth: "10" };
@@ -132,6 +154,8 @@ async function candidates(matcher: SemanticMatcher, scored: readonly Scored[], b
     ["substitution, words' own cosine <", wordCosine, [0.3, 0.4, 0.5, 0.6, 0.7, 1.01]],
     ["substitution, sentences' cosine <", sentenceCosine, [0.8, 0.85, 0.9, 0.95]],
     ["ordinal values differ", async (a, b) => (ordinalsDiffer(a, b) ? 0 : null), [0.5]],
+    ["values counted differ", async (a, b) => (valuesDiffer(a, b) === null && valuesDifferBy(a, b, valueCounts, true) ? 0 : null), [0.5]],
+    ["identifier values differ", async (a, b) => (valuesDiffer(a, b) === null && valuesDifferBy(a, b, identifierValues, false) ? 0 : null), [0.5]],
   ];
   const sickBase = sickRows.filter((r) => !r.same).length / sickRows.length;
   const mrpcBase = scored.filter((r) => !r.same).length / scored.length;

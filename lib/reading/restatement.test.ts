@@ -23,6 +23,7 @@ import {
   restatementVeto,
   SAME_AGREEMENT,
   unmatchedTokens,
+  valueCounts,
   vetoedSimilarity,
 } from "./restatement";
 import { contentTokens } from "./parse/tokenize";
@@ -39,6 +40,7 @@ describe("restatement signals", () => {
 
   it("reads numbers in digits and in words and how often things repeat, and a difference only when each side states its own", () => {
     expect([...valuesIn("It holds 1,200 seats and two stages.")].sort()).toEqual(["1200", "2"]);
+    expect([...valueCounts("Two vans and 2 trucks leave hourly.")]).toEqual([["2", 2], ["every hour", 1]]);
     expect(valuesDiffer("The hall has three exits.", "The hall has 3 exits.")).toBeNull();
     expect(valuesDiffer("The hall has three exits.", "The hall has five exits.")).toEqual(["3", "5"]);
     // A number on one side only is left to the wording: it may be a detail the other side leaves out.

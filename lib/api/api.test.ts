@@ -18,6 +18,7 @@ import * as replayRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/replay/ro
 import * as revisionsRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/revisions/route";
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";
 import * as evidenceRoute from "@/app/api/v1/scopes/[scope]/evidence/route";
+import * as evidenceRelationRoute from "@/app/api/v1/scopes/[scope]/evidence/[id]/relation/route";
 import * as graphRoute from "@/app/api/v1/scopes/[scope]/graph/route";
 import * as graphOverviewRoute from "@/app/api/v1/scopes/[scope]/graph/overview/route";
 import * as graphExpandRoute from "@/app/api/v1/scopes/[scope]/graph/expand/route";
@@ -83,6 +84,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: "GET belief", method: "GET", handler: beliefRoute.GET, ...withId("/beliefs", "") },
   { name: "GET replay", method: "GET", handler: replayRoute.GET, ...withId("/beliefs", "/replay") },
   { name: "POST revisions", method: "POST", handler: revisionsRoute.POST, ...withId("/beliefs", "/revisions"), body: () => ({ seq: 1, weight: 0.5, reason: "mis-weighted" }) },
+  { name: "POST evidence relation", method: "POST", handler: evidenceRelationRoute.POST, ...withId("/evidence", "/relation"), body: () => ({ beliefId: "b_x", relation: "REBUTS", reason: "misread" }) },
   { name: "POST decision", method: "POST", handler: decisionRoute.POST, ...withId("/mutations", "/decision"), body: () => ({ decision: "reject", note: "no" }) },
   { name: "POST unfreeze", method: "POST", handler: unfreezeRoute.POST, ...withId("/topics", "/unfreeze", "topic"), body: () => ({ note: "lift it" }) },
 ];

@@ -151,6 +151,13 @@ describe("the OpenAPI document as the API's contract", () => {
     const seq = written.append.items[0]?.seq ?? 0;
     await recordingFetch(`${base}/beliefs/${report.beliefs.deployMain}/readings/${seq}/decision`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify(decision) });
     await recordingFetch(`${base}/beliefs/${report.beliefs.deployMain}/readings/${seq}/decision`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: JSON.stringify(decision) });
+    // A relation corrected and undone over HTTP, and one refused with its fields named.
+    const corrected = record.history.find((i) => i.type === "entry" && i.sourceKind === "evidence");
+    const relationUrl = `${base}/evidence/${encodeURIComponent(corrected?.type === "entry" ? (corrected.sourceId ?? "x") : "x")}/relation`;
+    const editorJson = { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" };
+    const fixed = (await (await recordingFetch(relationUrl, { method: "POST", headers: editorJson, body: JSON.stringify({ beliefId: report.beliefs.deployMain, relation: "UNRELATED", reason: "not about the branch" }) })).json()) as { correction: { from: string } };
+    await recordingFetch(relationUrl, { method: "POST", headers: editorJson, body: JSON.stringify({ beliefId: report.beliefs.deployMain, relation: fixed.correction.from, reason: "undo" }) });
+    await recordingFetch(relationUrl, { method: "POST", headers: editorJson, body: JSON.stringify({ beliefId: report.beliefs.deployMain, relation: "MAYBE" }) });
 
     const doc = openApiDocument();
     const ajv = new Ajv2020({ strict: false, allErrors: true });

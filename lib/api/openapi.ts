@@ -9,6 +9,7 @@ import {
   retractInputSchema,
   reviewMutationInputSchema,
   reviseEntryInputSchema,
+  correctRelationInputSchema,
 } from "@/lib/beliefs/belief-schemas";
 import {
   beliefDetailQuerySchema,
@@ -51,6 +52,7 @@ import {
   RESPONSE_REGISTRY,
   retractResponseSchema,
   reviseResponseSchema,
+  correctRelationResponseSchema,
   scopeListResponseSchema,
   synthesisAcceptedResponseSchema,
   synthesisListResponseSchema,
@@ -112,6 +114,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { operationId: "listBeliefs", method: "get", path: `${scoped}/beliefs`, summary: "With q: beliefs ranked by relevance × credence; without: the scope's beliefs", status: 200, response: beliefListResponseSchema, query: retrieveQuerySchema.partial().extend(listBeliefsQuerySchema.shape), errors: READ },
   { operationId: "getBelief", method: "get", path: `${scoped}/beliefs/{id}`, summary: "A belief with its full history", status: 200, response: beliefDetailResponseSchema, query: beliefDetailQuerySchema, pathParams: idParam("The belief id."), errors: READ },
   { operationId: "reviseEntry", method: "post", path: `${scoped}/beliefs/{id}/revisions`, summary: "Correct an earlier entry's weight or relation", status: 200, response: reviseResponseSchema, body: { schema: reviseEntryInputSchema, omit: ["beliefId"] }, pathParams: idParam("The belief id."), errors: WRITE },
+  { operationId: "correctRelation", method: "post", path: `${scoped}/evidence/{id}/relation`, summary: "Correct how an evidence item bears on a belief (SUPPORTS, REBUTS, CONTEXTUALIZES or UNRELATED), with a reason; undo by correcting it back to `correction.from`", status: 200, response: correctRelationResponseSchema, body: { schema: correctRelationInputSchema, omit: ["evidenceId"] }, pathParams: idParam("The evidence id."), errors: WRITE },
   { operationId: "listReadings", method: "get", path: `${scoped}/readings`, summary: "Open undecided readings and possible duplicates, oldest first; they move nothing until decided", status: 200, response: readingQueueResponseSchema, query: listReadingsQuerySchema, errors: READ },
   { operationId: "decideReading", method: "post", path: `${scoped}/beliefs/{id}/readings/{seq}/decision`, summary: "Decide an undecided reading (SUPPORTS, REBUTS, CONTEXTUALIZES or UNRELATED) or a possible duplicate (DUPLICATE or DISTINCT)", status: 200, response: decideReadingResponseSchema, body: { schema: decideReadingInputSchema, omit: ["beliefId", "seq"] }, pathParams: [...idParam("The belief id."), { name: "seq", description: "The seq of the undecided reading or possible duplicate in the belief's history." }], errors: WRITE },
   { operationId: "replayBelief", method: "get", path: `${scoped}/beliefs/{id}/replay`, summary: "Stored state vs replay of the history", status: 200, response: replayResponseSchema, pathParams: idParam("The belief id."), errors: READ },

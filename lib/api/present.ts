@@ -21,6 +21,7 @@ import type {
   RetractResult,
   RetrievedBelief,
   ReviseEntryResult,
+  CorrectRelationResult,
   SynthesisCandidate,
   DecideReadingResult,
   ReadingQueue,
@@ -51,6 +52,7 @@ import {
   replayResponseSchema,
   retractResponseSchema,
   reviseResponseSchema,
+  correctRelationResponseSchema,
   scopeListResponseSchema,
   scopeCreatedResponseSchema,
   memberListResponseSchema,
@@ -172,6 +174,10 @@ export function presentRetract(result: RetractResult) {
 
 export function presentRevise(result: ReviseEntryResult) {
   return present(reviseResponseSchema, { ...result, belief: { ...result.belief, history: result.history } }, "ReviseEntryResult");
+}
+
+export function presentCorrectRelation(result: CorrectRelationResult) {
+  return present(correctRelationResponseSchema, { ...result, belief: { ...result.belief, history: result.history } }, "CorrectRelationResult");
 }
 
 export function presentReadingQueue(queue: ReadingQueue) {

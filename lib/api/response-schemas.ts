@@ -5,7 +5,7 @@
  * documented. Registered names (`RESPONSE_REGISTRY`) become `#/components/schemas/<id>`.
  */
 import { z } from "zod";
-import { BELIEF_STATUSES, EDGE_KINDS, READING_DECISIONS, REASONING_TYPES, RELATIONS, possibleDuplicateEventSchema, undecidedEventSchema } from "@/lib/engine";
+import { BELIEF_STATUSES, DECIDED_RELATIONS, EDGE_KINDS, READING_DECISIONS, REASONING_TYPES, RELATIONS, possibleDuplicateEventSchema, undecidedEventSchema } from "@/lib/engine";
 import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/graph/graph-store";
 import { ROLES } from "@/lib/access/roles";
 
@@ -241,6 +241,33 @@ export const retractResponseSchema = named(
 export const reviseResponseSchema = named(
   "ReviseEntryResult",
   z.object({ belief: beliefWithHistoryResponseSchema, changeSetId: z.string(), cascade: z.array(beliefChangeResponseSchema) }),
+);
+
+const decidedRelation = z.enum(DECIDED_RELATIONS);
+
+export const correctRelationResponseSchema = named(
+  "CorrectRelationResult",
+  z.object({
+    belief: beliefWithHistoryResponseSchema,
+    changeSetId: z.string(),
+    cascade: z.array(beliefChangeResponseSchema).describe("Other beliefs that lost their grounding by it (visible ones only)."),
+    correction: z
+      .object({
+        evidenceId: z.string(),
+        beliefId: z.string(),
+        from: decidedRelation.describe("The relation the evidence carried before. To undo, correct it back to this (with the same `seq` if one was given)."),
+        to: decidedRelation,
+        reason: z.string(),
+        actor: z.string().describe("Who corrected it (a user id, or `operator`)."),
+        time: z.string().describe("When (the server's clock, ISO-8601)."),
+        entrySeqs: z.array(z.number().int()).describe("The evidence's entries on the belief that were corrected."),
+        revisionSeqs: z.array(z.number().int()).describe("The `revised` history items that record it, one per entry."),
+      })
+      .describe("What was corrected: who, when, from, to and why, as the belief's history now records it."),
+    before: stateSnapshot.describe("The belief just before the correction."),
+    after: stateSnapshot.describe("The belief after it: credence and tension moved at once."),
+  }),
+  "A relation correction: the belief with its history, what changed, and the figures before and after.",
 );
 
 export const beliefListResponseSchema = named(

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import {
+  DECIDED_RELATIONS,
   EVIDENCE_KINDS,
   MUTATION_STATUSES,
   READING_DECISIONS,
@@ -132,12 +133,33 @@ export const reviseEntryInputSchema = z
     beliefId: id,
     seq: z.number().int().min(1),
     weight: unit.optional(),
-    relation: z.enum(RELATIONS).optional(),
+    relation: z.enum(DECIDED_RELATIONS).optional(),
     reason: text,
   })
   .strict()
   .refine((v) => v.weight !== undefined || v.relation !== undefined, { message: "weight or relation is required", path: ["weight"] });
 export type ReviseEntryInput = z.input<typeof reviseEntryInputSchema>;
+
+/**
+ * Correct how one evidence item bears on a belief: a `revised` event per live entry of that evidence on the belief
+ * (`lib/engine/corrections.ts`). UNRELATED says it does not bear on the belief at all. To undo, correct it back to the
+ * relation the answer's `correction.from` names.
+ */
+export const correctRelationInputSchema = z
+  .object({
+    evidenceId: id.describe("The evidence whose relation is corrected."),
+    beliefId: id.describe("The belief it bears on."),
+    relation: z.enum(DECIDED_RELATIONS).describe("What the evidence does to the belief: SUPPORTS, REBUTS, CONTEXTUALIZES (limits where it holds; moves nothing) or UNRELATED (does not bear on it)."),
+    reason: text.describe("Why: kept in the belief's history beside who corrected it and when."),
+    seq: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("One entry of the evidence on the belief (its seq); needed only when its entries carry different relations. Omitted: every live entry of the evidence."),
+  })
+  .strict();
+export type CorrectRelationInput = z.input<typeof correctRelationInputSchema>;
 
 /** Decide an undecided reading (a relation or UNRELATED) or a possible duplicate (DUPLICATE or DISTINCT). */
 export const decideReadingInputSchema = z

@@ -15,6 +15,7 @@ import type { ReadableScope } from "@/lib/access/readable-scopes";
 import type {
   Belief,
   BeliefRecord,
+  DecidedRelation,
   EssAssessment,
   Evidence,
   EvidenceEntry,
@@ -185,6 +186,25 @@ export interface ReviseEntryResult {
   cascade: readonly BeliefChange[];
 }
 
+/** A relation correction: the revision's result, what was corrected, and the belief's figures before and after. */
+export interface CorrectRelationResult extends ReviseEntryResult {
+  correction: {
+    evidenceId: string;
+    beliefId: string;
+    /** The relation the evidence carried before: correct it back to this to undo. */
+    from: DecidedRelation;
+    to: DecidedRelation;
+    reason: string;
+    actor: string;
+    time: IsoTime;
+    /** The entries corrected, and the `revised` events that did it (one per entry). */
+    entrySeqs: readonly number[];
+    revisionSeqs: readonly number[];
+  };
+  before: NonNullable<BeliefChange["before"]>;
+  after: NonNullable<BeliefChange["before"]>;
+}
+
 export interface RetractResult {
   sourceId: string;
   dryRun: boolean;
@@ -285,6 +305,8 @@ export interface BeliefServices extends IdentityServices, SignInServices, Embedd
   harvest(caller: Caller, scopeSlug: string, input: unknown): Promise<HarvestResult>;
   ingest(caller: Caller, scopeSlug: string, input: unknown): Promise<IngestResult>;
   reviseEntry(caller: Caller, scopeSlug: string, input: unknown): Promise<ReviseEntryResult>;
+  /** Correct how an evidence item bears on a belief (editor); undone by correcting it back to `correction.from`. */
+  correctRelation(caller: Caller, scopeSlug: string, input: unknown): Promise<CorrectRelationResult>;
   /** Open undecided readings and possible duplicates of the scope's live beliefs, oldest first (read). */
   listReadings(caller: Caller, scopeSlug: string, input?: unknown): Promise<ReadingQueue>;
   /** Decide an undecided reading or a possible duplicate (editor). */

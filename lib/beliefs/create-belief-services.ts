@@ -13,6 +13,7 @@ import { ingestService } from "./ingest-service";
 import { registerEvidenceService } from "./register-evidence-service";
 import { retractService } from "./retract-service";
 import { reviseEntryService } from "./revise-entry-service";
+import { correctRelationService } from "./correct-relation-service";
 import { readingsService } from "./readings-service";
 import { scopeListServices } from "./scope-list-services";
 import { scopeServices } from "./scope-services";
@@ -32,6 +33,7 @@ export function createBeliefServices(config: BeliefServicesConfig): BeliefServic
     ...harvestService(kit),
     ...ingestService(kit),
     ...reviseEntryService(kit),
+    ...correctRelationService(kit),
     ...readingsService(kit),
     ...retractService(kit),
     ...mutationServices(kit),

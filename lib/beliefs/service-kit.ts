@@ -109,8 +109,8 @@ export function beliefChange(before: BeliefRecord | null, after: BeliefRecord["b
 }
 
 /** A write that names a belief which is no longer live (superseded, retired…): the caller must cite a live one. */
-export function notLiveError(beliefId: string, status: string): BeliefServiceError {
-  return new BeliefServiceError("invalid", `belief ${beliefId} is ${status}: cite it from a live belief instead`, { fields: [{ field: "beliefId", message: "not live" }] });
+export function notLiveError(beliefId: string, status: string, hint = "cite it from a live belief instead"): BeliefServiceError {
+  return new BeliefServiceError("invalid", `belief ${beliefId} is ${status}: ${hint}`, { fields: [{ field: "beliefId", message: "not live" }] });
 }
 
 /**

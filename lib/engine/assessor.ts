@@ -17,6 +17,8 @@ export const RELATIONS = ["SUPPORTS", "REBUTS", "CONTEXTUALIZES"] as const;
 export type Relation = (typeof RELATIONS)[number];
 /** A committed reading: one of the relations, or "does not bear on it". */
 export type DecidedRelation = Relation | "UNRELATED";
+/** The committed readings, in the order the relations come first. */
+export const DECIDED_RELATIONS = [...RELATIONS, "UNRELATED"] as const satisfies readonly DecidedRelation[];
 /** UNDECIDED: the reader is not sure enough to commit; the evidence is kept as an undecided link with no weight. */
 export type AssessedRelation = DecidedRelation | "UNDECIDED";
 export const ASSESSED_RELATIONS = [...RELATIONS, "UNRELATED", "UNDECIDED"] as const satisfies readonly AssessedRelation[];

@@ -26,5 +26,6 @@ export * from "./revision";
 export * from "./mutation";
 export * from "./readings";
 export * from "./bands";
+export * from "./corrections";
 // Names defined in more than one module: the model's definition is the shared one.
 export type { Quantity } from "./model";

@@ -22,7 +22,7 @@ import {
   STABILITY_FLAGS,
   TIERS,
 } from "./model";
-import { REASONING_TYPES } from "./assessor";
+import { DECIDED_RELATIONS, REASONING_TYPES } from "./assessor";
 
 const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "an ISO-8601 time");
 const unit = z.number().finite().min(0).max(1);
@@ -84,7 +84,7 @@ export const historyItemSchema = z.discriminatedUnion("type", [
       type: z.literal("revised"),
       targetSeq: z.number().int().min(1),
       weight: unit.optional(),
-      relation: relationSchema.optional(),
+      relation: z.enum(DECIDED_RELATIONS).optional(),
       reason: z.string(),
     })
     .strict(),

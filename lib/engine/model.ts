@@ -187,12 +187,14 @@ export interface StrippedEvent extends HistoryItemBase {
 /**
  * A correction of an earlier entry: the fold runs as if the entry had carried these values from the start.
  * Omitted fields keep their earlier value; with several revisions of one entry the later one (by seq) wins per field.
+ * A relation corrected to UNRELATED says the evidence does not bear on the belief: the entry counts for nothing (no
+ * credence, tension or mass, no support) while it stays in the history, and a later revision can give it a relation back.
  */
 export interface RevisedEvent extends HistoryItemBase {
   type: "revised";
   targetSeq: number;
   weight?: number;
-  relation?: Relation;
+  relation?: DecidedRelation;
   reason: string;
 }
 

@@ -13,7 +13,7 @@ import {
   minutesAfter,
   renumber,
 } from "./history-builder";
-import { checkReplay, defaultParams, derivedFields, logit, replay, resolveParams, supportRefsOf, withEntryOutputs, type HistoryItem } from "./index";
+import { DECIDED_RELATIONS, checkReplay, defaultParams, derivedFields, logit, replay, resolveParams, supportRefsOf, withEntryOutputs, type HistoryItem } from "./index";
 
 const P = defaultParams;
 const L = logit(P.modelAssertionCap);
@@ -212,7 +212,7 @@ describe("replay: properties", () => {
   it("reports as support refs exactly the live, verified, non-laundered SUPPORTS entries the replay keeps", () => {
     // supportRefsOf is a scan (stores answer it without a replay); the replay's own outcomes are the reference.
     const arbEvents = (n: number) =>
-      fc.array(fc.record({ target: fc.integer({ min: 1, max: Math.max(1, n) }), kind: fc.constantFrom("retracted", "stripped", "revised"), relation: arbRelation }), { maxLength: 8 });
+      fc.array(fc.record({ target: fc.integer({ min: 1, max: Math.max(1, n) }), kind: fc.constantFrom("retracted", "stripped", "revised"), relation: fc.constantFrom(...DECIDED_RELATIONS) }), { maxLength: 8 });
     fc.assert(
       fc.property(
         arbHistory(25).chain((h) => fc.tuple(fc.constant(h), arbEvents(h.length))),

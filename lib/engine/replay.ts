@@ -24,7 +24,6 @@
 import { z } from "zod";
 import {
   BELIEF_STATUSES,
-  RELATIONS,
   REVIEW_STATES,
   TIERS,
   isRealTier,
@@ -36,24 +35,24 @@ import {
   type HistoryItem,
   type IsoTime,
   type ItemKind,
-  type Relation,
   type ReviewState,
   type Tier,
   eventTime,
   isLiveStatus,
   isReadingEvent,
 } from "./model";
+import { DECIDED_RELATIONS, type DecidedRelation } from "./assessor";
 import { confidenceOf, deriveLiveStatus, initialStatusMemory, tension as tensionOf, type StatusMemory } from "./network";
 import { logit, paramsVersion, sigmoid, type EngineParams } from "./params";
 import type { SupportRef } from "./ports";
 
-/** Why an entry contributes nothing in the replayed state. */
-export type ZeroReason = "contextualizes" | "laundered" | "retracted" | "stripped" | "outvoted";
+/** Why an entry contributes nothing in the replayed state (`unrelated`: a revision said it does not bear on the belief). */
+export type ZeroReason = "contextualizes" | "unrelated" | "laundered" | "retracted" | "stripped" | "outvoted";
 
 export interface EntryOutcome {
   seq: number;
-  /** Relation and weight after `revised` events. */
-  relation: Relation;
+  /** Relation and weight after `revised` events (UNRELATED only by a revision). */
+  relation: DecidedRelation;
   weight: number;
   /** weight × ess (after revisions). */
   assessedStrength: number;
@@ -190,7 +189,7 @@ export interface FoldCheckpoint {
   /** Removals and revisions of entries not folded yet (a rewrite of a folded entry needs a full replay). */
   removed: [number, "retracted" | "stripped"][];
   revisedWeight: [number, Num][];
-  revisedRelation: [number, Relation][];
+  revisedRelation: [number, DecidedRelation][];
   /** real, model, S, R, n. */
   sums: Num[];
   /**
@@ -234,7 +233,7 @@ export const foldCheckpointSchema = z
     foldedAt: numSchema.nullable(),
     removed: z.array(z.tuple([z.number().int(), z.enum(["retracted", "stripped"])])),
     revisedWeight: z.array(z.tuple([z.number().int(), numSchema])),
-    revisedRelation: z.array(z.tuple([z.number().int(), z.enum(RELATIONS)])),
+    revisedRelation: z.array(z.tuple([z.number().int(), z.enum(DECIDED_RELATIONS)])),
     sums: z.array(numSchema),
     sources: z.array(z.tuple([z.string(), voteSchema, voteSchema, numSchema.nullable(), z.boolean(), z.boolean()])),
     anonSupports: z.number().int(),
@@ -479,7 +478,7 @@ class Fold {
 
   private readonly removed = new Map<number, "retracted" | "stripped">();
   private readonly revisedWeight = new Map<number, number>();
-  private readonly revisedRelation = new Map<number, Relation>();
+  private readonly revisedRelation = new Map<number, DecidedRelation>();
 
   // Running sums (contraction scales them in place).
   private real = 0;
@@ -638,6 +637,10 @@ class Fold {
     }
     if (relation === "CONTEXTUALIZES") {
       outcome.zeroReason = "contextualizes";
+      return;
+    }
+    if (relation === "UNRELATED") {
+      outcome.zeroReason = "unrelated";
       return;
     }
 
@@ -1021,7 +1024,7 @@ export function isGrounded(state: Pick<ReplayState, "status" | "realSupports">):
  */
 export function supportRefsOf(history: History): SupportRef[] {
   const removed = new Set<number>();
-  const relation = new Map<number, Relation>();
+  const relation = new Map<number, DecidedRelation>();
   for (const item of history) {
     if (item.type === "retracted" || item.type === "stripped") removed.add(item.targetSeq);
     else if (item.type === "revised" && item.relation !== undefined) relation.set(item.targetSeq, item.relation);

@@ -16,6 +16,7 @@ import * as readingDecisionRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/
 import * as readingsRoute from "@/app/api/v1/scopes/[scope]/readings/route";
 import * as beliefsRoute from "@/app/api/v1/scopes/[scope]/beliefs/route";
 import * as evidenceRoute from "@/app/api/v1/scopes/[scope]/evidence/route";
+import * as evidenceRelationRoute from "@/app/api/v1/scopes/[scope]/evidence/[id]/relation/route";
 import * as graphRoute from "@/app/api/v1/scopes/[scope]/graph/route";
 import * as graphOverviewRoute from "@/app/api/v1/scopes/[scope]/graph/overview/route";
 import * as graphExpandRoute from "@/app/api/v1/scopes/[scope]/graph/expand/route";
@@ -43,6 +44,7 @@ type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", RouteHand
 export const ROUTE_MODULES: Readonly<Record<string, RouteModule>> = {
   "/api/v1/scopes": scopesRoute,
   "/api/v1/scopes/{scope}/evidence": evidenceRoute,
+  "/api/v1/scopes/{scope}/evidence/{id}/relation": evidenceRelationRoute,
   "/api/v1/scopes/{scope}/assimilate": assimilateRoute,
   "/api/v1/scopes/{scope}/harvest": harvestRoute,
   "/api/v1/scopes/{scope}/ingest": ingestRoute,

@@ -83,6 +83,14 @@ only by its normalised text.
 and the competing interpretation, with the belief ids on each side and why the dominant one wins), \`insufficient\`
 (the best candidate has credence below one half or confidence below 0.1: say so rather than answer) and \`no_answer\`.
 
+A misread relation is corrected with \`POST …/evidence/{id}/relation\` (\`{beliefId, relation, reason}\`; \`relation\` is
+\`SUPPORTS\`, \`REBUTS\`, \`CONTEXTUALIZES\` or \`UNRELATED\`, which counts for nothing): one \`revised\` history item per
+entry of the evidence on the belief, so credence and tension move at once and replay reproduces them. The answer's
+\`correction\` says who, when, from, to and why, with the belief's figures \`before\` and \`after\`; the undo is the same
+call back to \`correction.from\`. A field to fix is named: \`relation\` when the evidence already bears that way, \`seq\`
+(one entry) when its entries on the belief disagree, \`beliefId\` when it has no live entry there, \`evidenceId\` while its
+reading is still undecided (decide the reading instead).
+
 ## Errors
 
 Always \`{"error": {"code", "message", "details"}}\`, never a stack trace, never a 5xx for bad input.

@@ -306,6 +306,20 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
     });
 
+    it("correct a relation: UNRELATED strips the citers of a belief it leaves without support; the undo gives the relation back", async () => {
+      const doc = await h.services.registerEvidence(ed, home, { kind: "document", text: "Runbook: the queue drains in under a minute.", assess: false });
+      const a = await h.services.assimilate(ed, home, { claim: "The job queue drains within a minute.", evidence: [{ sourceId: doc.evidence.id, tier: "document" }] });
+      const b = await h.services.assimilate(ed, home, { claim: "Queue backlogs never page anyone.", evidence: [{ sourceId: a.belief.id, tier: "document" }] });
+      const unrelated = await h.services.correctRelation(ed, home, { evidenceId: doc.evidence.id, beliefId: a.belief.id, relation: "UNRELATED", reason: "The runbook is about another queue." });
+      expect(unrelated.after.credence).toBe(0.5);
+      expect(unrelated.cascade.map((c) => c.beliefId)).toEqual([b.belief.id]);
+      const back = await h.services.correctRelation(ed, home, { evidenceId: doc.evidence.id, beliefId: a.belief.id, relation: unrelated.correction.from, reason: "Undo: it is this queue." });
+      expect(back.correction).toMatchObject({ from: "UNRELATED", to: "SUPPORTS" });
+      expect(back.belief.credence).toBeCloseTo(a.belief.credence, 12);
+      expect((await h.services.getBelief(ed, home, { beliefId: a.belief.id })).belief.credence).toBe(back.belief.credence);
+      expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
+    });
+
     it("synthesis: a rebut pair with lasting support is proposed; dismissal holds until new support; accepting links both", async () => {
       const docs = async (prefix: string, n: number) => {
         const ids: string[] = [];

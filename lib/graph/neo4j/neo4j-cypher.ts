@@ -180,7 +180,7 @@ export const read = {
     }
     WITH n WHERE $home IN $visible
     MATCH (n)-[r:${ALL_TYPES}]-(m)
-    WHERE m.ns = $ns AND m.scope IN $visible AND r.dangling IS NULL
+    WHERE m.ns = $ns AND m.scope IN $visible AND r.dangling IS NULL AND r.unrelated IS NULL
       AND ($asOf IS NULL OR (r.time <= $asOf AND coalesce(m.validFrom, m.observedAt, m.createdAt, m.time) <= $asOf))
     RETURN type(r) AS kind, startNode(r).id AS from, endNode(r).id AS to, r {.*} AS r,
       labels(m)[0] AS label, CASE WHEN m:Belief THEN m ${BELIEF_LIGHT} ELSE m {.*} END AS m`,
@@ -208,7 +208,7 @@ export const read = {
   /** Live belief-to-belief relations between two topics, per unordered pair. */
   topicLinks: `
     MATCH (a:Belief {ns: $ns, scope: $home})-[r:SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES]->(c:Belief {ns: $ns, scope: $home})
-    WHERE $home IN $visible AND a.topic <> c.topic AND r.dangling IS NULL AND coalesce(r.live, true)
+    WHERE $home IN $visible AND a.topic <> c.topic AND r.dangling IS NULL AND r.unrelated IS NULL AND coalesce(r.live, true)
     WITH CASE WHEN a.topic < c.topic THEN a.topic ELSE c.topic END AS from, CASE WHEN a.topic < c.topic THEN c.topic ELSE a.topic END AS to, type(r) AS kind
     RETURN from, to, count(*) AS relations, sum(CASE WHEN kind = 'REBUTS' THEN 1 ELSE 0 END) AS rebuttals`,
 
@@ -224,7 +224,7 @@ export const read = {
   beliefLinks: `
     MATCH (n:Belief {ns: $ns, scope: $home}) WHERE n.id IN $ids AND $home IN $visible
     MATCH (n)-[r:SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES]-(m:Belief {ns: $ns, scope: $home})
-    WHERE r.dangling IS NULL AND coalesce(r.live, true)
+    WHERE r.dangling IS NULL AND r.unrelated IS NULL AND coalesce(r.live, true)
     RETURN DISTINCT type(r) AS kind, startNode(r).id AS from, endNode(r).id AS to, r {.*} AS r,
       startNode(r).topic AS fromTopic, endNode(r).topic AS toTopic`,
 
@@ -430,6 +430,22 @@ export const write = {
     MATCH (b:Belief {ns: $ns, id: row.beliefId})<-[r:${ENTRY_TYPES}]-()
     WHERE r.seq = row.seq
     SET r.live = false, r.endedAt = coalesce(r.endedAt, row.time)`,
+
+  /**
+   * An entry revised to UNRELATED keeps its edge (a citation the cascade still follows) marked `unrelated`, which no
+   * graph read draws; a later revision to a relation clears the mark (`relateEntryEdges`).
+   */
+  markEntryEdgesUnrelated: `
+    UNWIND $rows AS row
+    MATCH (b:Belief {ns: $ns, id: row.beliefId})<-[r:${ENTRY_TYPES}]-()
+    WHERE r.seq = row.seq
+    SET r.unrelated = true`,
+
+  relateEntryEdges: `
+    UNWIND $rows AS row
+    MATCH (b:Belief {ns: $ns, id: row.beliefId})<-[r:${ENTRY_TYPES}]-()
+    WHERE r.seq = row.seq AND r.unrelated IS NOT NULL
+    REMOVE r.unrelated`,
 
   /** A revised relation: relationship types are immutable, so the edge is recreated with the new type. */
   retypeEntryEdges(type: string): string {

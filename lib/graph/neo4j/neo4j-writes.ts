@@ -275,9 +275,16 @@ async function updateEntryEdges(
   if (ended.length > 0) {
     await tx.run(write.endEntryEdges, { ns, rows: ended.map((e) => ({ beliefId: e.beliefId, seq: neo4j.int(e.seq), time: e.time })) });
   }
-  // In seq order: with two revisions of one entry the later one wins.
+  // In seq order: with two revisions of one entry the later one wins. UNRELATED marks the edge; a relation retypes it
+  // and clears the mark.
   for (const r of retyped) {
-    await tx.run(write.retypeEntryEdges(r.relation), { ns, rows: [{ beliefId: r.beliefId, seq: neo4j.int(r.seq) }] });
+    const rows = [{ beliefId: r.beliefId, seq: neo4j.int(r.seq) }];
+    if (r.relation === "UNRELATED") {
+      await tx.run(write.markEntryEdgesUnrelated, { ns, rows });
+    } else {
+      await tx.run(write.retypeEntryEdges(r.relation), { ns, rows });
+      await tx.run(write.relateEntryEdges, { ns, rows });
+    }
   }
 }
 

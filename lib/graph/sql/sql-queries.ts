@@ -208,7 +208,7 @@ export const read = {
     `SELECT LEAST(a.topic COLLATE "C", c.topic COLLATE "C") AS "from", GREATEST(a.topic COLLATE "C", c.topic COLLATE "C") AS "to",
             count(*)::int AS relations, (count(*) FILTER (WHERE g.kind = 'REBUTS'))::int AS rebuttals
      FROM graph_beliefs a
-     JOIN graph_edges g ON g.from_id = a.id AND g.live AND g.kind <> 'CONCERNS'
+     JOIN graph_edges g ON g.from_id = a.id AND g.live AND g.kind NOT IN ('CONCERNS', 'UNRELATED')
      JOIN graph_beliefs c ON c.id = g.to_id AND c.scope = $1
      WHERE a.scope = $1 AND $1 = ANY($2::text[]) AND a.topic <> c.topic
      GROUP BY 1, 2 ORDER BY 1, 2`,
@@ -238,7 +238,7 @@ export const read = {
      FROM graph_edges g
      JOIN graph_beliefs a ON a.id = g.from_id AND a.scope = $2
      JOIN graph_beliefs c ON c.id = g.to_id AND c.scope = $2
-     WHERE (g.from_id = ANY($1::text[]) OR g.to_id = ANY($1::text[])) AND $2 = ANY($3::text[]) AND g.live AND g.kind <> 'CONCERNS'
+     WHERE (g.from_id = ANY($1::text[]) OR g.to_id = ANY($1::text[])) AND $2 = ANY($3::text[]) AND g.live AND g.kind NOT IN ('CONCERNS', 'UNRELATED')
      ORDER BY g.kind COLLATE "C", g.from_id COLLATE "C", g.to_id COLLATE "C", g.seq`,
     topicEdgeRow,
   ),
@@ -280,11 +280,11 @@ export const read = {
     nodeRow,
   ),
 
-  /** Every edge touching the frontier. [frontier, asOf] */
+  /** Every edge touching the frontier but those of entries revised to UNRELATED (no relation to draw). [frontier, asOf] */
   edgesAround: statement(
     "read.edgesAround",
     `SELECT kind, from_id, to_id, seq, live, data FROM graph_edges
-     WHERE (from_id = ANY($1::text[]) OR to_id = ANY($1::text[])) AND ($2::timestamptz IS NULL OR time <= $2::timestamptz)
+     WHERE (from_id = ANY($1::text[]) OR to_id = ANY($1::text[])) AND kind <> 'UNRELATED' AND ($2::timestamptz IS NULL OR time <= $2::timestamptz)
      ORDER BY from_id COLLATE "C", to_id COLLATE "C", seq, kind COLLATE "C"`,
     graphEdgeRow,
   ),
@@ -558,7 +558,7 @@ export const write = {
      WHERE belief_id = $1 AND seq = $2 AND type = 'entry'`,
     noRows,
   ),
-  /** [beliefId, seq, relation] */
+  /** [beliefId, seq, relation]; an entry revised to UNRELATED keeps its edge, of kind UNRELATED, which no graph read draws. */
   reviseEntryEdge: statement("write.reviseEntryEdge", `UPDATE graph_edges SET kind = $3 WHERE to_id = $1 AND seq = $2 AND seq > 0`, noRows),
   /** Replay outputs patched into the stored entries. [JSON of {b, s, c, w}] */
   patchEntryOutputs: statement(

@@ -16,7 +16,8 @@ import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeE
 import { write } from "./sql-queries";
 import { run } from "./sql-rows";
 
-const ENTRY_RELATIONS = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES"]);
+/** The relations an entry can carry in the indexed columns: UNRELATED only by a revision. */
+const ENTRY_RELATIONS = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]);
 
 /** Space-separated engine content terms: what the tsvector indexes (see the port header). */
 export function searchTerms(text: string): string {

@@ -304,6 +304,45 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(n.edges.find((e) => e.seq === 2)?.live).toBe(false);
       });
 
+      it("an entry revised to UNRELATED leaves the supports and the drawn graph, stays a citation, and returns when revised again", async () => {
+        const scope = uid("s");
+        const evs = [0, 1].map((i) => makeEvidence(scope, `u${i}`));
+        const belief = makeBelief(scope, "Unrelated entries are kept but not drawn.");
+        const history: HistoryItem[] = [citeEvidence(1, evs[0]!.id), citeEvidence(2, evs[1]!.id)];
+        await store.apply(insertBelief(belief, history, evs));
+        const revise = async (version: number, item: HistoryItem) => {
+          history.push(item);
+          await store.apply(changeSet({ beliefs: [{ belief: { ...belief, version: version + 1 }, expectedVersion: version }], history: [{ beliefId: belief.id, items: [item] }] }));
+        };
+        const supports = async () => {
+          const r = await store.resolverFor(view(scope)).resolve(belief.id);
+          return r?.kind === "belief" ? r.supports : null;
+        };
+        const drawn = async () => (await store.neighbourhood(view(scope), belief.id)).edges.filter((e) => e.beliefId === belief.id).map((e) => [e.seq, e.kind, e.live]);
+
+        await revise(1, { type: "revised", seq: 3, targetSeq: 1, relation: "UNRELATED", reason: "not about this", time: at(1), actor: "a", changeSet: "c1" });
+        expect(await supports()).toEqual(supportRefsOf(history));
+        expect((await supports())?.map((s) => s.sourceId)).toEqual([evs[1]!.id]);
+        expect(await drawn()).toEqual([[2, "SUPPORTS", true]]);
+        expect(await store.beliefLinks(view(scope), [belief.id])).toEqual([]);
+        expect(await store.citationIndex().citersOf(evs[0]!.id)).toEqual([{ beliefId: belief.id, seq: 1 }]);
+
+        await revise(2, { type: "revised", seq: 4, targetSeq: 1, relation: "REBUTS", reason: "it argues against", time: at(2), actor: "a", changeSet: "c2" });
+        expect(await supports()).toEqual(supportRefsOf(history));
+        expect(await drawn()).toEqual([
+          [1, "REBUTS", true],
+          [2, "SUPPORTS", true],
+        ]);
+        await revise(3, { type: "revised", seq: 5, targetSeq: 1, relation: "UNRELATED", reason: "again", time: at(3), actor: "a", changeSet: "c3" });
+        await revise(4, { type: "revised", seq: 6, targetSeq: 1, relation: "SUPPORTS", reason: "undo", time: at(4), actor: "a", changeSet: "c4" });
+        expect((await supports())?.map((s) => s.sourceId)).toEqual([evs[0]!.id, evs[1]!.id]);
+        expect(await supports()).toEqual(supportRefsOf(history));
+        expect(await drawn()).toEqual([
+          [1, "SUPPORTS", true],
+          [2, "SUPPORTS", true],
+        ]);
+      });
+
       it("answers a hidden id exactly like a missing one, with the same queries", async () => {
         const home = uid("s");
         const hidden = uid("s");

@@ -296,6 +296,43 @@ describe("MCP endpoint (Streamable HTTP, in process)", () => {
     expect(replayedRefusal.meta).toEqual({ "credence/idempotentReplayed": true });
   });
 
+  it("correct_relation: credence moves, a retry under its key replays without a second revision, the undo restores it; errors as REST", async () => {
+    const editor = await connect(h.tokens.editor, `?scope=${home}`);
+    const evidence = (ok(await callTool(editor, "remember", { text: "The incident review found the pager rota had gaps every weekend." })).evidence as { id: string }).id;
+    const assimilated = ok(await callTool(editor, "assimilate", { claim: "The pager rota covers every weekend.", match: "exact", evidence: [{ sourceId: evidence, tier: "observation" }] }));
+    const belief = assimilated.belief as { id: string; credence: number; tension: number };
+    expect(belief.credence).toBeGreaterThan(0.5);
+
+    const args = { evidenceId: evidence, beliefId: belief.id, relation: "REBUTS", reason: "The review says the rota has gaps.", idempotencyKey: `mcp-${randomUUID()}` };
+    const first = await callTool(editor, "correct_relation", args);
+    const fixed = ok(first) as { correction: { from: string; to: string; revisionSeqs: number[] }; after: { credence: number }; belief: { history: { type: string }[] } };
+    expect(fixed.correction).toMatchObject({ from: "SUPPORTS", to: "REBUTS" });
+    expect(fixed.after.credence).toBeLessThan(0.5);
+    expect(first.text.split("\n").slice(0, 2)).toEqual([
+      expect.stringMatching(new RegExp(`^corrected: evidence ${evidence} on belief ${belief.id} is now REBUTS \\(was SUPPORTS\\); credence 0\\.\\d\\d → 0\\.\\d\\d`)),
+      "To undo: correct_relation with relation SUPPORTS.",
+    ]);
+    const replayed = await callTool(editor, "correct_relation", args);
+    expect(replayed.structured).toEqual(fixed);
+    expect(replayed.meta).toEqual({ "credence/idempotentReplayed": true });
+    const stored = ok(await callTool(editor, "get_belief", { beliefId: belief.id })).belief as { credence: number; history: { type: string }[] };
+    expect(stored.history.filter((i) => i.type === "revised")).toHaveLength(1);
+    expect(stored.credence).toBe(fixed.after.credence);
+
+    const undone = ok(await callTool(editor, "correct_relation", { evidenceId: evidence, beliefId: belief.id, relation: fixed.correction.from, reason: "Undo: wrong review." })) as { after: { credence: number; tension: number } };
+    expect(undone.after.credence).toBeCloseTo(belief.credence, 12);
+
+    const invalid = errorOf(await callTool(editor, "correct_relation", { evidenceId: evidence, beliefId: belief.id, relation: "SUPPORTS", reason: "already" }));
+    expect([invalid.code, invalid.status, invalid.details.fields?.map((f) => f.field)]).toEqual(["invalid", 422, ["relation"]]);
+    const outsider = await connect(h.tokens.outsider);
+    const hidden = errorOf(await callTool(outsider, "correct_relation", { scope: home, evidenceId: evidence, beliefId: belief.id, relation: "REBUTS", reason: "probe" }));
+    const absent = errorOf(await callTool(outsider, "correct_relation", { scope: `${home}-none`, evidenceId: evidence, beliefId: belief.id, relation: "REBUTS", reason: "probe" }));
+    expect([hidden.code, hidden.status]).toEqual(["not_found", 404]);
+    expect(hidden.message.replace(home, "S")).toBe(absent.message.replace(`${home}-none`, "S"));
+    const viewer = errorOf(await callTool(await connect(h.tokens.viewer, `?scope=${home}`), "correct_relation", { evidenceId: evidence, beliefId: belief.id, relation: "REBUTS", reason: "probe" }));
+    expect([viewer.code, viewer.status]).toEqual(["forbidden", 403]);
+  });
+
   it("a wrong argument name is a tool error with the REST API's code (invalid, 422) naming it and the names the tool takes, never a 500", async () => {
     const viewer = await connect(h.tokens.viewer);
     const recall = errorOf(await callTool(viewer, "recall", { scope: home, query: "Which branch do we deploy from?" }));

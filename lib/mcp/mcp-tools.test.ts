@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   assimilateInputSchema,
+  correctRelationInputSchema,
   getBeliefInputSchema,
   harvestInputSchema,
   proposeMutationInputSchema,
@@ -23,6 +24,7 @@ const SERVICE_SCHEMAS: Record<string, { schema: z.ZodType; omitted?: string[] }>
   get_belief: { schema: getBeliefInputSchema },
   propose_mutation: { schema: proposeMutationInputSchema },
   retract_source: { schema: retractInputSchema },
+  correct_relation: { schema: correctRelationInputSchema },
   harvest_claims: { schema: harvestInputSchema },
 };
 

@@ -9,6 +9,7 @@ import type { Principal } from "@/lib/access/principal";
 import {
   presentAssimilate,
   presentBeliefDetail,
+  presentCorrectRelation,
   presentHarvest,
   presentIngest,
   presentMutationResult,
@@ -26,7 +27,7 @@ import { addGrantBodySchema, addMemberBodySchema, changeRoleBodySchema, createSc
 import { ApiError } from "@/lib/api/api-error";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
-import { MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
+import { DECIDED_RELATIONS, MUTATION_TYPES, RELATIONS, TIERS } from "@/lib/engine";
 
 export interface McpToolContext {
   services: BeliefServices;
@@ -159,6 +160,18 @@ const retractInput = z
   })
   .strict();
 
+const correctRelationInput = z
+  .object({
+    evidenceId: z.string().min(1).max(500).describe("The evidence item whose relation to the belief is wrong (e.g. a `sourceId` in get_belief's history, or the evidence.id remember returned)."),
+    beliefId: z.string().min(1).max(500).describe("The belief it bears on."),
+    relation: z
+      .enum(DECIDED_RELATIONS)
+      .describe("What the evidence really does to the belief: SUPPORTS, REBUTS (argues against it), CONTEXTUALIZES (limits where it holds; moves nothing) or UNRELATED (does not bear on it; counts for nothing)."),
+    reason: z.string().min(1).max(20_000).describe("Why, in a sentence: kept in the belief's history with who corrected it and when."),
+    seq: z.number().int().min(1).optional().describe("One entry of the evidence on the belief (its seq in get_belief's history), only needed when its entries carry different relations."),
+  })
+  .strict();
+
 const harvestInput = z
   .object({
     text: z.string().min(1).max(20_000).describe("Model or agent output to split into atomic claims."),
@@ -272,6 +285,24 @@ export const MCP_TOOLS: readonly McpTool[] = [
     annotations: write("Retract a source", true),
     async run({ services, principal }, scope, args) {
       return presentRetract(await services.retract(principal, scope, args));
+    },
+  },
+  {
+    name: "correct_relation",
+    description:
+      "Correct how an evidence item bears on a belief when it was misread (e.g. stored as SUPPORTS while it argues against the claim). The belief is recomputed as if the evidence had carried the corrected relation from the start: credence and tension move at once, and the history records who, when, from, to and why. Nothing is deleted. Returns `correction.from`: to undo, call correct_relation again with relation = correction.from.",
+    input: correctRelationInput,
+    annotations: write("Correct how evidence bears on a belief"),
+    async run({ services, principal }, scope, args) {
+      return presentCorrectRelation(await services.correctRelation(principal, scope, args));
+    },
+    headline(result) {
+      const r = result as { correction: { evidenceId: string; beliefId: string; from: string; to: string }; before: { credence: number; tension: number }; after: { credence: number; tension: number } };
+      const c = r.correction;
+      return [
+        `corrected: evidence ${c.evidenceId} on belief ${c.beliefId} is now ${c.to} (was ${c.from}); credence ${r.before.credence.toFixed(2)} → ${r.after.credence.toFixed(2)}, tension ${r.before.tension.toFixed(2)} → ${r.after.tension.toFixed(2)}.`,
+        `To undo: correct_relation with relation ${c.from}.`,
+      ].join("\n");
     },
   },
   {

@@ -8,6 +8,7 @@ export const MCP_TOOL_NAMES = [
   "get_belief",
   "propose_mutation",
   "retract_source",
+  "correct_relation",
   "harvest_claims",
   "list_scopes",
   "create_scope",

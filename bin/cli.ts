@@ -213,6 +213,16 @@ const COMMANDS: Record<string, Command> = {
       return exportCommand(services, { scope: text(o, "scope"), ...(asOf ? { asOf } : {}) }, cliIo);
     },
   },
+  "export-readings": {
+    usage: "export-readings --scope S [--source person|reader]   (labelled belief/evidence pairs as JSON lines; `read relations` reads them)",
+    options: { scope: str, source: str },
+    required: ["scope"],
+    async run(services, o) {
+      const { exportReadingsCommand } = await import("@/lib/beliefs/cli-commands");
+      const source = optionalText(o, "source");
+      return exportReadingsCommand(services, { scope: text(o, "scope"), ...(source !== undefined ? { source } : {}) }, cliIo);
+    },
+  },
   import: {
     usage: "import --scope S   (JSON from stdin, into an empty scope)",
     options: { scope: str },

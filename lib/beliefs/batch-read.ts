@@ -5,7 +5,8 @@
  * process embedder behind a vector cache, and the services' restatement measure (`withSemanticSimilarity`) compared
  * with the engine's twin threshold.
  *
- * - relations:    `{id, belief, evidence}` → `{id, relation, confidence, reader}`
+ * - relations:    `{id, belief, evidence}` → `{id, relation, confidence, reader}`; a labelled line of `export-readings`
+ *                  is read as it is, its `relation` echoed as `expected`
  * - restatements: `{id, a, b}`             → `{id, same, score, reader}`
  * - messages:     `{id, text}`             → `{id, manipulative, reasoningType, reader}`
  *
@@ -19,6 +20,7 @@ import type { Embedder } from "@/lib/engine/embedder";
 import { resolveParams } from "@/lib/engine/params";
 import { SemanticMatcher, withSemanticSimilarity } from "@/lib/retrieval/semantic-matcher";
 import { withVectorCache } from "@/lib/retrieval/vector-cache";
+import { LABEL_FIELDS } from "./export-readings";
 
 export const READ_KINDS = ["relations", "restatements", "messages"] as const;
 export type ReadKind = (typeof READ_KINDS)[number];
@@ -66,12 +68,17 @@ export function composeReader(env: Readonly<Record<string, string | undefined>> 
 const text = z.string().trim().min(1, "must not be empty").max(10_000, "must be at most 10 000 characters");
 const id = z.union([z.string().max(200), z.number().finite()]);
 const INPUT = {
-  relations: z.object({ id, belief: text, evidence: text }).strict(),
+  // A labelled line of `export-readings` is read as it is: its label fields are accepted, and `relation` is echoed.
+  relations: z.object({ id, belief: text, evidence: text, ...optionalFields(LABEL_FIELDS) }).strict(),
   restatements: z.object({ id, a: text, b: text }).strict(),
   messages: z.object({ id, text }).strict(),
 } as const;
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+function optionalFields<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<T[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
+}
 
 /** One input line read by `reader`: the output object, or `{line, error}` when the line is not valid input. */
 export async function readLine(kind: ReadKind, reader: Reader, line: string, lineNumber: number): Promise<Record<string, unknown>> {
@@ -92,7 +99,7 @@ export async function readLine(kind: ReadKind, reader: Reader, line: string, lin
       case "relations": {
         const row = parsed.data as z.infer<typeof INPUT.relations>;
         const r = await reader.relation(row.belief, row.evidence);
-        return { id: row.id, relation: r.relation, confidence: round(r.confidence), ...(r.guess ? { guess: r.guess } : {}), reader: reader.name };
+        return { id: row.id, relation: r.relation, confidence: round(r.confidence), ...(r.guess ? { guess: r.guess } : {}), reader: reader.name, ...(row.relation ? { expected: row.relation } : {}) };
       }
       case "restatements": {
         const row = parsed.data as z.infer<typeof INPUT.restatements>;
@@ -133,7 +140,8 @@ Reads JSON lines on stdin with the reader the server uses (the offline reader, o
 OPENAI_API_KEY / OPENAI_BASE_URL is set) and writes one JSON line per input line, in input order, on stdout:
   relations     {"id", "belief", "evidence"} -> {"id", "relation", "confidence", "reader"}
                 relation: SUPPORTS | REBUTS | CONTEXTUALIZES | UNRELATED | UNDECIDED (not sure enough to commit;
-                "guess" then names the best guess); confidence: the probability the reading is right
+                "guess" then names the best guess); confidence: the probability the reading is right.
+                The lines of \`export-readings --scope S\` are read as they are; their label comes back as "expected"
   restatements  {"id", "a", "b"}               -> {"id", "same", "score", "reader"}
   messages      {"id", "text"}                 -> {"id", "manipulative", "reasoningType", "reader"}
 A line that is not valid input gets {"line", "error"} and the rest go on; the exit code is 1 when any line failed.`;

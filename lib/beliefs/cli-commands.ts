@@ -1,6 +1,6 @@
 /**
  * Handlers the operator CLI wires (`bin/cli.ts`): `replay check [--scope S]`, `export --scope S`,
- * `import --scope S`. They act as the operator (owner of every scope) through the same services as everyone else.
+ * `export-readings --scope S`, `import --scope S`. They act as the operator (owner of every scope) through the same services as everyone else.
  * Each returns the process exit code: 0 success; 1 a replay mismatch or a refused import/export (the reason on
  * stderr as one line). Export writes `serializeScopeExport` (sorted keys) and a newline: importing that text and
  * exporting again gives the same text, up to the scope id the import rewrote.
@@ -10,6 +10,7 @@ import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { SetParamsInput } from "./belief-schemas";
 import { OPERATOR } from "@/lib/access/principal";
 import type { BeliefServices } from "./belief-services";
+import { LABEL_SOURCES, labelledPairs } from "./export-readings";
 
 export interface CliIo {
   out(text: string): void;
@@ -50,6 +51,27 @@ export async function exportCommand(services: BeliefServices, options: { scope: 
   try {
     const data = await services.exportScope(OPERATOR, options.scope, options.asOf ? { asOf: options.asOf } : {});
     io.out(`${serializeScopeExport(data)}\n`);
+    return 0;
+  } catch (error) {
+    return failure(io, error);
+  }
+}
+
+/**
+ * `export-readings --scope S [--source person|reader]`: the scope's labelled (belief, evidence) pairs as JSON lines
+ * (`labelledPairs`), a count on stderr. The lines are `read relations` input as they are.
+ */
+export async function exportReadingsCommand(services: BeliefServices, options: { scope: string; source?: string }, io: CliIo): Promise<number> {
+  const source = LABEL_SOURCES.find((s) => s === options.source);
+  if (options.source !== undefined && source === undefined) {
+    io.err(`invalid: --source must be ${LABEL_SOURCES.join(" or ")}`);
+    return 1;
+  }
+  try {
+    const pairs = labelledPairs(await services.exportScope(OPERATOR, options.scope), source ? { source } : {});
+    if (pairs.length > 0) io.out(`${pairs.map((p) => JSON.stringify(p)).join("\n")}\n`);
+    const by = (s: string) => pairs.filter((p) => p.source === s).length;
+    io.err(`exported ${pairs.length} labelled pairs from ${options.scope}: ${by("person")} by a person, ${by("reader")} by the reader`);
     return 0;
   } catch (error) {
     return failure(io, error);

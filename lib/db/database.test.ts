@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderInUseError, LOCK_FILE_NAME } from "./data-folder-lock";
 import { openDatabase, type Database } from "./database";
@@ -219,6 +220,40 @@ describe("server mode", () => {
       await Promise.all([a.close(), b.close()]);
     } finally {
       await location.cleanup();
+    }
+  });
+
+  it("opens a database that records every migration without waiting for the migration lock", async () => {
+    const location = await serverBackend.create();
+    const migrator = new pg.Client({ connectionString: location.config.databaseUrl });
+    const dir = await mkdtemp(path.join(os.tmpdir(), "credence-migrations-"));
+    try {
+      await (await location.open()).close();
+      await migrator.connect();
+      // What another process holds while it applies files this one does not know (a newer version starting).
+      await migrator.query("SELECT pg_advisory_lock(7262001)");
+      const again = await location.open();
+      expect(again.appliedMigrations).toEqual([]);
+      await again.close();
+      // A migration the database does not record: the opener waits for the lock, then applies it.
+      for (const migration of await readMigrations()) {
+        await mkdir(path.join(dir, migration.name));
+        await writeFile(path.join(dir, migration.name, "migration.sql"), migration.sql);
+      }
+      await mkdir(path.join(dir, "20990101000000_newer"));
+      await writeFile(path.join(dir, "20990101000000_newer", "migration.sql"), `CREATE TABLE "probe_newer" ("id" INTEGER);`);
+      let settled = false;
+      const waiting = location.open({ migrationsDir: dir }).finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(settled).toBe(false);
+      await migrator.query("SELECT pg_advisory_unlock(7262001)");
+      const newer = await waiting;
+      expect(newer.appliedMigrations).toEqual(["20990101000000_newer"]);
+      await newer.close();
+    } finally {
+      await migrator.end().catch(() => {});
+      await location.cleanup();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -13,13 +13,18 @@ const MIGRATION_LOCK_KEY = 7_262_001;
 
 export type MigrationFile = { name: string; sql: string };
 
-/** `prisma/migrations/<timestamp>_<name>/migration.sql`, ordered by folder name (the timestamp prefix). */
-export async function readMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Promise<MigrationFile[]> {
+/** The migrations' names: `prisma/migrations/<timestamp>_<name>/` folders, ordered by name (the timestamp prefix). */
+async function migrationNames(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const folders = entries
+  return entries
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
+}
+
+/** `prisma/migrations/<timestamp>_<name>/migration.sql`, ordered by folder name (the timestamp prefix). */
+export async function readMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const folders = await migrationNames(dir);
   return Promise.all(
     folders.map(async (name) => ({ name, sql: await readFile(path.join(dir, name, "migration.sql"), "utf8") })),
   );
@@ -78,14 +83,30 @@ async function waitForMigrationLock(client: PoolClient): Promise<void> {
 }
 
 /**
+ * True when the database records every one of `names` as applied. A migration's record commits in the migration's own
+ * transaction, so a recorded name is a migration wholly applied, and one still being applied by another process is
+ * missing here.
+ */
+async function allApplied(client: PoolClient, names: readonly string[]): Promise<boolean> {
+  const [table] = (await client.query<{ present: boolean }>(`SELECT to_regclass('"_credence_migrations"') IS NOT NULL AS "present"`)).rows;
+  if (!table?.present) return false;
+  const applied = new Set((await client.query<{ name: string }>(`SELECT "name" FROM "_credence_migrations"`)).rows.map((row) => row.name));
+  return names.every((name) => applied.has(name));
+}
+
+/**
  * Applies every pending migration on one connection that holds a session advisory lock, so concurrent starters
  * against one server wait for each other and the second finds nothing to do. Returns the names applied.
+ * A database that already records every migration (each start of a server or CLI call after the first) is left as it
+ * is after two small reads: no lock, no migration file read, no migration library loaded.
  * Multi-statement files rely on the simple query protocol (no parameters on the file itself).
  */
 export async function migrate(pool: Pool, options: { dir?: string } = {}): Promise<string[]> {
-  const files = await readMigrations(options.dir);
+  const dir = options.dir ?? DEFAULT_MIGRATIONS_DIR;
   const client = await pool.connect();
   try {
+    if (await allApplied(client, await migrationNames(dir))) return [];
+    const files = await readMigrations(dir);
     await waitForMigrationLock(client);
     try {
       const applied = await (await migrator(clientExecutor(client), files)).up();

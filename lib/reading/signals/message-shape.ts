@@ -17,7 +17,7 @@
  *   pressure  ⇔ addressed ∧ push ≥ PUSH_NEEDED (1) ∧ ¬grounded
  * PUSH_NEEDED was read on the development messages and the shared set only: with 1, no honest control there reads as
  * pressure; with 2, the shape almost never fires. With the word classes, the shape alone (no phrase cue) finds 127 of
- * 329 manipulative messages across the development pool and the pressure helper's own probe sentences, with none of
+ * 329 manipulative messages across the development pool and a probe set the team wrote, with none of
  * 264 honest controls nor of 1,437 honest relation/restatement texts read as pressure.
  * Pure; no I/O.
  */

@@ -1,4 +1,4 @@
--- Identity and authorization (issue #2). Written by hand in the shape `prisma migrate diff` emits;
+-- Identity and authorization. Written by hand in the shape `prisma migrate diff` emits;
 -- lib/db/schema-agreement.test.ts checks it against prisma/schema.prisma on PGlite and on a Postgres server.
 
 -- CreateEnum

@@ -1,4 +1,4 @@
--- The SQL graph store (issue #4): the belief graph on the same Postgres as Prisma (PGlite or a server).
+-- The SQL graph store: the belief graph on the same Postgres as Prisma (PGlite or a server).
 -- Not modelled in schema.prisma: only lib/graph/sql reads and writes these tables, through parameterised SQL.
 --
 -- Every node row keeps the engine's value as JSON (`data`, the source of truth for reads and exact export) beside the

@@ -1,4 +1,4 @@
--- Idempotency keys of the REST API (issue #5): `Idempotency-Key` on a write replays the first response for the same
+-- Idempotency keys of the REST API: `Idempotency-Key` on a write replays the first response for the same
 -- principal, key and request, and refuses a different request under the same key. Not modelled in schema.prisma:
 -- only lib/api/idempotency.ts reads and writes it, through parameterised SQL.
 --

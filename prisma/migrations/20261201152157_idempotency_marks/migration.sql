@@ -1,4 +1,4 @@
--- Idempotency in the same transaction as the write (issue #15). A claim of `api_idempotency_keys` gets an id
+-- Idempotency in the same transaction as the write. A claim of `api_idempotency_keys` gets an id
 -- (`claim_id`, kept when a retry takes a stale key over, new when an expired key is claimed again), and the SQL graph
 -- store writes one row of `graph_idempotency_marks` per change-set applied under that claim, in the change-set's own
 -- transaction. A retry that takes a key over finds the marks and does not write again. Not modelled in schema.prisma:

@@ -1,4 +1,4 @@
--- Sentence vectors for beliefs and evidence texts (issue #11). Not modelled in schema.prisma: only lib/graph/sql
+-- Sentence vectors for beliefs and evidence texts. Not modelled in schema.prisma: only lib/graph/sql
 -- (sql-vectors.ts) reads and writes this table, through parameterised SQL. docs/decisions/008-sentence-vectors.md explains the choice.
 --
 -- One row per node (its current vector), keyed by the node's id. `model` is `name@version` of the Embedder that made

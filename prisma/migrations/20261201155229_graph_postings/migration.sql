@@ -1,4 +1,4 @@
--- Postings for retrieval (issue #12): one row per (belief, content term), so a query's ranking statistics and its
+-- Postings for retrieval: one row per (belief, content term), so a query's ranking statistics and its
 -- best candidates come from an index-only read of the postings of its terms instead of every matching belief row.
 -- Not modelled in schema.prisma: only lib/graph/sql/sql-search.ts reads it; the triggers below keep it equal to
 -- graph_beliefs ("search_terms" split into terms), whatever writes the beliefs.

@@ -1,4 +1,4 @@
--- Rate limits shared by every app server on one Postgres (issue #15; used when REDIS_URL is not set and the database
+-- Rate limits shared by every app server on one Postgres (used when REDIS_URL is not set and the database
 -- is a server): one token bucket per key, refilled and spent in one atomic statement by lib/api/rate-limiter-postgres.ts.
 -- Not modelled in schema.prisma. Rows of keys unseen for a day are removed now and then.
 CREATE TABLE "api_rate_buckets" (

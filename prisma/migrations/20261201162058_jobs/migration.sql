@@ -1,4 +1,4 @@
--- Background jobs (issue #15): a durable queue in the app's own database (PGlite or Postgres), claimed with
+-- Background jobs: a durable queue in the app's own database (PGlite or Postgres), claimed with
 -- `FOR UPDATE SKIP LOCKED` under a lease so a job whose server died is picked up by another. Not modelled in
 -- schema.prisma: only lib/jobs reads and writes it, through parameterised SQL.
 CREATE TABLE "jobs" (

@@ -1,4 +1,4 @@
--- Incremental replay (issue #12): the engine's fold state after a belief's whole history (`FoldCheckpoint`,
+-- Incremental replay: the engine's fold state after a belief's whole history (`FoldCheckpoint`,
 -- lib/engine/replay.ts), written with the belief by every change-set that carries one, so the next write to the
 -- belief folds only its own items instead of replaying the history. NULL = none stored (rows written before this
 -- migration, imports, writes that did not compute one): the next write replays the history and stores one.

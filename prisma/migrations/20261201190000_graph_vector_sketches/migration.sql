@@ -1,4 +1,4 @@
--- Vector search that does not compute a cosine for every vector of a scope (issue #12), on every SQL backend.
+-- Vector search that does not compute a cosine for every vector of a scope, on every SQL backend.
 -- Not modelled in schema.prisma: only lib/graph/sql/sql-vectors.ts reads and writes these, beside graph_embeddings.
 --
 -- `graph_vector_sketches`: one narrow row per stored vector with its sign sketch (bit i = 1 when component i > 0: the

@@ -1,4 +1,4 @@
--- Incremental replay, split (issue #12): a belief's fold checkpoint kept as a small head in
+-- Incremental replay, split: a belief's fold checkpoint kept as a small head in
 -- "graph_beliefs"."fold_checkpoint" (`CheckpointHead`: the scalars and the counts of the rows) and one row per
 -- (belief, source) here (`CheckpointSource` without its name), so a write reads and rewrites only the rows of the
 -- sources it cites instead of the whole checkpoint (290 KiB for 4 000 sources).

@@ -1,4 +1,4 @@
--- Per-(scope, term) document counts for retrieval (issue #12): how many beliefs of a scope hold a term (`n_all`) and
+-- Per-(scope, term) document counts for retrieval: how many beliefs of a scope hold a term (`n_all`) and
 -- how many of them are current (`n_current`, the postings' `current`), so a query's document frequencies are a few
 -- row reads instead of a count over every posting of its terms (lib/graph/sql/sql-search.ts, step 1). Not modelled
 -- in schema.prisma: only sql-search.ts reads it. Kept by statement-level triggers on graph_postings, in the same

@@ -96,7 +96,11 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   await expect(fifty.getByLabel("Resolution")).toHaveValue("");
   await fifty.getByLabel("Resolution").selectOption("supersede");
   await fifty.getByLabel("Note for the journal").fill("The gateway was reconfigured to 50/min last week.");
-  await fifty.getByRole("button", { name: "Approve" }).click();
+  // A supersede asks first, with both beliefs' figures, and warns that the replacement is weaker.
+  await fifty.getByRole("button", { name: "Supersede…" }).click();
+  const confirm = page.getByRole("dialog", { name: "Replace the existing belief?" });
+  await expect(confirm.getByTestId("review-weaker")).toContainText("The replacement is weaker than the belief it replaces");
+  await confirm.getByRole("button", { name: "Yes, supersede" }).click();
   await expect(cards).toHaveCount(1);
   await expect(page.getByTestId("toast").first()).toContainText("Approved: “The public API rate limit is 50 requests per minute.” The journal keeps your note.");
   await expect(page.getByTestId("header-review-count")).toHaveText("1");

@@ -1,5 +1,6 @@
 import Link from "next/link";
-import type { Belief, EngineParams, Evidence, MutationRecord } from "@/lib/engine";
+import { isLiveStatus, type Belief, type EngineParams, type Evidence, type MutationRecord } from "@/lib/engine";
+import type { BeliefFigures } from "./replacement-check";
 import { StatusBadge } from "@/components/beliefs/belief-badges";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { decisionPath } from "./decision-path";
@@ -9,6 +10,8 @@ import { DECISION_TEXT, MUTATION_TYPE_TEXT, plainWarning } from "./mutation-word
 import { FlagBadge } from "./flag-badge";
 
 export { FlagBadge };
+
+const figuresOf = (b: Belief): BeliefFigures => ({ text: b.text, credence: b.credence, supportCount: b.supportCount });
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -23,9 +26,25 @@ function Figure({ label, value }: { label: string; value: string }) {
  * A pending mutation beside the belief it conflicts with, the decision path, the figures, and the decision form.
  * `source`: the evidence the agent cited, as text (null when it is not evidence the reviewer can read);
  * `existingNow`: the existing belief as it stands now (it may have been superseded or retired since the proposal); null
- * when the reviewer can no longer read it, undefined to leave it out.
+ * when the reviewer can no longer read it, undefined to leave it out. `proposedNow`: the proposed belief as it stands now.
  */
-export function PendingMutationCard({ scope, mutation, params, canDecide, source = null, existingNow }: { scope: string; mutation: MutationRecord; params: EngineParams; canDecide: boolean; source?: Evidence | null; existingNow?: Belief | null }) {
+export function PendingMutationCard({
+  scope,
+  mutation,
+  params,
+  canDecide,
+  source = null,
+  existingNow,
+  proposedNow = null,
+}: {
+  scope: string;
+  mutation: MutationRecord;
+  params: EngineParams;
+  canDecide: boolean;
+  source?: Evidence | null;
+  existingNow?: Belief | null;
+  proposedNow?: Belief | null;
+}) {
   const report = mutation.conflictReport;
   const proposedId = mutation.beliefIds.find((id) => id !== report?.existingBeliefId);
   const beliefHref = (id: string) => `/scopes/${scope}/beliefs/${encodeURIComponent(id)}`;
@@ -118,7 +137,15 @@ export function PendingMutationCard({ scope, mutation, params, canDecide, source
           {mutation.warnings.map((w) => <li key={w}>{plainWarning(w)}</li>)}
         </ul>
       ) : null}
-      {canDecide ? <ReviewDecisionForm scope={scope} mutationId={mutation.id} summary={mutation.belief} /> : null}
+      {canDecide ? (
+        <ReviewDecisionForm
+          scope={scope}
+          mutationId={mutation.id}
+          summary={mutation.belief}
+          proposal={proposedNow ? figuresOf(proposedNow) : null}
+          existing={existingNow && isLiveStatus(existingNow.status) ? figuresOf(existingNow) : null}
+        />
+      ) : null}
     </article>
   );
 }

@@ -35,6 +35,21 @@ export async function reviewMutationAction(_previous: null, formData: FormData):
   });
 }
 
+const undoInput = z.object({ scope, mutationId: id, note });
+
+/**
+ * Undo an approved supersede or merge — reviewer or owner: the replaced belief is live again and the proposal waits in
+ * the queue again; both decisions stay in the journal.
+ */
+export async function undoReviewAction(input: z.input<typeof undoInput>): Promise<ActionResult<MutationResult>> {
+  return runAction(undoInput, input, async ({ scope: slug, ...rest }, userId) => {
+    const services = await getBeliefServices();
+    const result = await services.undoReview(sessionPrincipal(userId), slug, rest);
+    revalidatePath(`/scopes/${slug}`, "layout");
+    return result;
+  });
+}
+
 const liftInput = z.object({ scope, topic: z.string().trim().min(1).max(200), note });
 
 /** Lift a topic freeze left by an oscillation hard stop — reviewer or owner. */

@@ -10,10 +10,18 @@ import { FlagBadge, PendingMutationCard } from "@/components/review/pending-muta
 import { LiftFreezeForm } from "@/components/review/lift-freeze-form";
 import { SynthesisActions } from "@/components/review/synthesis-actions";
 import { stabilityByTopic } from "@/components/review/stability-by-topic";
+import { UndoReviewButton } from "@/components/review/undo-review-button";
+import { PENDING_HEADING_ID } from "@/components/review/review-anchors";
 
 export const metadata: Metadata = { title: "Review queue" };
 
 const REVIEWERS = new Set(["reviewer", "owner"]);
+/** How many approved supersedes and merges the page lists with an undo. */
+const RECENT_DECISIONS = 5;
+
+function utc(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
 
 function Empty({ children, testId }: { children: ReactNode; testId: string }) {
   return <p className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400" data-testid={testId}>{children}</p>;
@@ -51,14 +59,19 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
     frozenSet,
   );
   // What the reviewer needs beside each card: the cited evidence as text, and the existing belief as it stands now.
-  const [sources, existing] = await Promise.all([
+  const beliefNow = (id: string) => services.getBelief(caller, slug, { beliefId: id }).then((d) => d.belief, () => null);
+  const [sources, existing, proposed] = await Promise.all([
     Promise.all(queue.pending.map((m) => services.getEvidence(caller, slug, { evidenceId: m.sourceEvent }).catch(() => null))),
-    Promise.all(
-      queue.pending.map((m) =>
-        m.conflictReport ? services.getBelief(caller, slug, { beliefId: m.conflictReport.existingBeliefId }).then((d) => d.belief, () => null) : Promise.resolve(undefined),
-      ),
-    ),
+    Promise.all(queue.pending.map((m) => (m.conflictReport ? beliefNow(m.conflictReport.existingBeliefId) : Promise.resolve(undefined)))),
+    Promise.all(queue.pending.map((m) => (m.beliefIds[0] ? beliefNow(m.beliefIds[0]) : Promise.resolve(null)))),
   ]);
+  // Approved supersedes and merges, the latest first: what a reviewer may want to take back.
+  const undoable = journal
+    .filter((m) => m.status === "approved" && (m.review?.resolution === "supersede" || m.review?.resolution === "merge"))
+    .sort((a, b) => (b.review?.time ?? "").localeCompare(a.review?.time ?? ""))
+    .slice(0, RECENT_DECISIONS);
+  const people = [...new Set([...queue.pending.map((m) => m.actor), ...undoable.flatMap((m) => (m.review ? [m.review.reviewer] : []))])];
+  const names = await services.memberEmails(caller, slug, people);
   return (
     <div className="space-y-8">
       <div>
@@ -71,11 +84,33 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
       </div>
 
       <section aria-label="Pending mutations" className="space-y-3">
-        <h2 className="text-lg font-semibold">Pending mutations</h2>
+        <h2 id={PENDING_HEADING_ID} tabIndex={-1} className="text-lg font-semibold focus:outline-none">Pending mutations</h2>
         {queue.pending.length === 0 ? (
           <Empty testId="review-empty">Nothing waits for review. Mutations the protocol cannot resolve on its own appear here.</Empty>
         ) : (
-          queue.pending.map((m, i) => <PendingMutationCard key={m.id} scope={slug} mutation={m} params={current.params} canDecide source={sources[i] ?? null} existingNow={existing[i]} />)
+          queue.pending.map((m, i) => <PendingMutationCard key={m.id} scope={slug} mutation={m} params={current.params} canDecide source={sources[i] ?? null} existingNow={existing[i]} proposedNow={proposed[i] ?? null} />)
+        )}
+      </section>
+
+      <section aria-label="Recently decided" className="space-y-3">
+        <h2 className="text-lg font-semibold">Recently decided</h2>
+        {undoable.length === 0 ? (
+          <Empty testId="decided-empty">No supersede or merge to take back. Approved ones are listed here with an undo.</Empty>
+        ) : (
+          <ul className="space-y-2" data-testid="recent-decisions">
+            {undoable.map((m) => (
+              <li key={m.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-testid="recent-decision">
+                <p className="min-w-0 flex-1 break-words">
+                  <span className="font-semibold">{m.review?.resolution === "supersede" ? "Superseded" : "Merged"}</span>{" "}
+                  {m.conflictReport ? <>“{m.conflictReport.existingText}” {m.review?.resolution === "supersede" ? "with" : "into"} </> : null}“{m.belief}”
+                  <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                    {m.review ? `${utc(m.review.time)} · by ${names.get(m.review.reviewer) ?? "a reviewer"} · “${m.review.note}”` : null}
+                  </span>
+                </p>
+                <UndoReviewButton scope={slug} mutationId={m.id} resolution={m.review?.resolution === "merge" ? "merge" : "supersede"} label={`“${m.belief}”`} />
+              </li>
+            ))}
+          </ul>
         )}
       </section>
 

@@ -2,7 +2,7 @@
  * Seeds the demo on the embedded default: users for the three roles, two scopes that cite each other through a
  * grant, and the seeds' own stories written through the belief services with a back-dated clock. Idempotent: a data folder that already holds the demo is left as it is.
  */
-import { OPERATOR, sessionPrincipal } from "@/lib/access/principal";
+import { OPERATOR, sessionPrincipal, tokenPrincipal } from "@/lib/access/principal";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { seedDemoStories } from "@/lib/beliefs/demo-stories";
 import { composeServices } from "@/lib/beliefs/get-belief-services";
@@ -52,9 +52,12 @@ export async function seedDemo(db: Database, store?: GraphStore): Promise<string
 /** The seeds' stories, written through the belief services with the back-dated clock. */
 async function seedStories(services: BeliefServices, clock: SettableClock, userIds: Map<string, string>): Promise<void> {
   const as = (email: string) => sessionPrincipal(userIds.get(email) ?? "");
+  // The stories' agent writes through an API token of the analyst's, as an agent would, so the journal says so.
+  const token = await services.createToken(OPERATOR, { email: "analyst@example.com", name: "release-assistant" });
+  const agent = tokenPrincipal({ userId: token.userId, scopeId: token.scopeId, tokenId: token.id, name: token.name });
   await seedDemoStories(services, {
     scopeSlug: "platform",
     clock,
-    users: { owner: as("owner@example.com"), editor: as("analyst@example.com"), reviewer: as("reviewer@example.com") },
+    users: { owner: as("owner@example.com"), editor: as("analyst@example.com"), reviewer: as("reviewer@example.com"), agent },
   });
 }

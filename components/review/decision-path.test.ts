@@ -39,4 +39,10 @@ describe("decisionPath", () => {
     expect(steps).toHaveLength(1);
     expect(steps[0]).toMatchObject({ answer: "no", outcome: "new" });
   });
+
+  it("ends at the conflict check when the existing belief has ended since, whatever its figures", () => {
+    const steps = decisionPath(report({ decision: "new" }), params, "superseded");
+    expect(steps).toEqual([expect.objectContaining({ answer: "no", outcome: "new", detail: "the existing belief is superseded now" })]);
+    expect(decisionPath(report(), params, "supported").map((s) => s.answer)).toEqual(["yes", "no", "no", "no"]);
+  });
 });

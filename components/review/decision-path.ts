@@ -1,4 +1,4 @@
-import type { ConflictReport, EngineParams, MutationDecision } from "@/lib/engine";
+import { isLiveStatus, type ConflictReport, type EngineParams, type MutationDecision } from "@/lib/engine";
 
 export interface DecisionStep {
   question: string;
@@ -13,18 +13,22 @@ export interface DecisionStep {
  * The mutation protocol's decision tree (docs/design.md §4.4) walked again over a journaled conflict report, so a reviewer sees
  * which branch was taken and why: conflict (existing credence > conflictMinCredence and similarity > conflictMinSimilarity)
  * → more specific? merge → contradicted by strong evidence? supersede → different context? coexist → else review.
- * The report's own `decision` is what the protocol did; the walk only explains it.
+ * The report's own `decision` is what the protocol did; the walk only explains it. `existingStatus`: the existing
+ * belief's status when the report was walked again now (a belief that has ended is no conflict partner).
  */
 export function decisionPath(
   report: ConflictReport,
   params: Pick<EngineParams, "conflictMinCredence" | "conflictMinSimilarity" | "strongRebuttalStrength">,
+  existingStatus?: string,
 ): DecisionStep[] {
-  const conflict = report.existingCredence > params.conflictMinCredence && report.similarity > params.conflictMinSimilarity;
+  const live = existingStatus === undefined || isLiveStatus(existingStatus);
+  const conflict = live && report.existingCredence > params.conflictMinCredence && report.similarity > params.conflictMinSimilarity;
+  const figures = `similarity ${report.similarity.toFixed(2)} (> ${params.conflictMinSimilarity}), existing credence ${report.existingCredence.toFixed(2)} (> ${params.conflictMinCredence})`;
   const steps: DecisionStep[] = [
     {
       question: "Conflicts with a live belief?",
       answer: conflict ? "yes" : "no",
-      detail: `similarity ${report.similarity.toFixed(2)} (> ${params.conflictMinSimilarity}), existing credence ${report.existingCredence.toFixed(2)} (> ${params.conflictMinCredence})`,
+      detail: live ? figures : `the existing belief is ${existingStatus} now`,
       outcome: conflict ? null : report.decision,
     },
   ];

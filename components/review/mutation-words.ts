@@ -34,12 +34,16 @@ export const MUTATION_STATUS_TEXT: Readonly<Record<string, string>> = {
   applied: "applied",
 };
 
-/** The engine's warning about an intent the protocol overrode, in plain words; other warnings pass unchanged. */
+/**
+ * The engine's warning about an intent the protocol overrode, in plain words; other warnings pass unchanged. It names
+ * neither the proposer (a person or an agent: the caller knows which) nor the engine's gloss of the type (an "update"
+ * to a different statement is not a reinforcement).
+ */
 export function plainWarning(warning: string): string {
-  const m = warning.match(/^mutationType "(\w+)" asked for (\w+); the protocol decided (\w+)\.$/);
+  const m = warning.match(/^mutationType "(\w+)" asked for \w+; the protocol decided (\w+)\.$/);
   if (!m) return warning;
-  const [, type = "", intended = "", decided = ""] = m;
-  return `The agent asked to ${MUTATION_TYPE_TEXT[type] ?? type} (“${DECISION_TEXT[intended] ?? intended}”), but the protocol decided to ${DECISION_TEXT[decided] ?? decided}.`;
+  const [, type = "", decided = ""] = m;
+  return `It was proposed to ${MUTATION_TYPE_TEXT[type] ?? type}, but the protocol decided to ${DECISION_TEXT[decided] ?? decided}.`;
 }
 
 /** A journal value in plain words: the table's text, else the value with its underscores as spaces. */

@@ -3,6 +3,8 @@ export type Principal = {
   readonly userId: string;
   /** Set when the request came with a token limited to this scope: it sees only that scope as home. */
   readonly tokenScopeId: string | null;
+  /** Set when the request came with an API token (an agent acting as the user): which one, named as it was then. */
+  readonly token?: { readonly id: string; readonly name: string };
 };
 
 /** The operator (the CLI on the machine itself): acts in any scope as its owner, without a user. */
@@ -28,6 +30,7 @@ export function sessionPrincipal(userId: string): Principal {
 }
 
 /** The principal behind an authenticated API token (`authenticateToken`): its user, limited to its scope if it has one. */
-export function tokenPrincipal(token: { readonly userId: string; readonly scopeId: string | null }): Principal {
-  return Object.freeze({ userId: token.userId, tokenScopeId: token.scopeId });
+export function tokenPrincipal(token: { readonly userId: string; readonly scopeId: string | null; readonly tokenId?: string; readonly name?: string }): Principal {
+  const named = token.tokenId === undefined ? {} : { token: Object.freeze({ id: token.tokenId, name: token.name ?? "" }) };
+  return Object.freeze({ userId: token.userId, tokenScopeId: token.scopeId, ...named });
 }

@@ -63,14 +63,15 @@ export async function liftFreezeAction(_previous: null, formData: FormData): Pro
 }
 
 const pairInput = z.object({ scope, beliefAId: id, beliefBId: id });
+const acceptInput = pairInput.extend({ text: z.string().trim().min(1, "Write the synthesis as one sentence.").max(1_000).optional() });
 
 /**
  * Accept a proposed dialectical synthesis: it enters as a fresh provisional belief (editor or higher). No revalidation
  * here: the refreshed queue would drop the candidate before its row could confirm what happened; the row shows the
  * outcome and the next visit reads the new state.
  */
-export async function acceptSynthesisAction(input: z.input<typeof pairInput>): Promise<ActionResult<AssimilateResult>> {
-  return runAction(pairInput, input, async ({ scope: slug, ...pair }, userId) => {
+export async function acceptSynthesisAction(input: z.input<typeof acceptInput>): Promise<ActionResult<AssimilateResult>> {
+  return runAction(acceptInput, input, async ({ scope: slug, ...pair }, userId) => {
     const services = await getBeliefServices();
     const result = await services.acceptSynthesis(sessionPrincipal(userId), slug, pair);
     return result;

@@ -203,6 +203,8 @@ export const reviewMutationInputSchema = z
   .strict();
 export type ReviewMutationInput = z.input<typeof reviewMutationInputSchema>;
 
+export const recheckMutationInputSchema = z.object({ mutationId: id }).strict();
+
 /** Undo an approved supersede or merge: the mutation returns to the queue; the note says why (journaled). */
 export const undoReviewInputSchema = z.object({ mutationId: id, note: z.string().trim().min(1).max(4_000) }).strict();
 export type UndoReviewInput = z.input<typeof undoReviewInputSchema>;
@@ -212,6 +214,8 @@ export type LiftFreezeInput = z.input<typeof liftFreezeInputSchema>;
 
 export const synthesisPairInputSchema = z.object({ beliefAId: id, beliefBId: id }).strict();
 export type SynthesisPairInput = z.input<typeof synthesisPairInputSchema>;
+/** Accepting a synthesis: the pair, and optionally the sentence as the person rewrote it (else the assessor's). */
+export const acceptSynthesisInputSchema = synthesisPairInputSchema.extend({ text: z.string().trim().min(1).max(1_000).optional() }).strict();
 
 export const retrieveInputSchema = z
   .object({

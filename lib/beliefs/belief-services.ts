@@ -28,6 +28,7 @@ import type {
   StabilityFlag,
   TopicFreeze,
 } from "@/lib/engine";
+import type { ConflictRecheck } from "@/lib/engine/mutation";
 import type { RecallAnswer } from "@/lib/engine/recall";
 import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/replay";
 import type { GraphViewServices } from "./graph-view-services";
@@ -232,6 +233,15 @@ export interface ReviewQueue {
   counts: Readonly<Record<MutationRecord["status"], number>>;
 }
 
+/** A journaled conflict walked through the protocol again (`recheckMutation`). */
+export interface MutationRecheck {
+  mutationId: string;
+  /** When it was walked (the server's clock). */
+  computedAt: IsoTime;
+  /** Null when the mutation recorded no conflict, or its existing belief can no longer be read. */
+  recheck: ConflictRecheck | null;
+}
+
 export interface SynthesisCandidate {
   /** Stable pair id: `${beliefAId}|${beliefBId}` with the ids sorted. */
   id: string;
@@ -325,6 +335,11 @@ export interface BeliefServices extends IdentityServices, SignInServices, Embedd
    * proposal to the queue; both decisions stay in the histories and the journal (`mutation.undone`).
    */
   undoReview(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationResult>;
+  /**
+   * The protocol's conflict check and decision tree walked again for a journaled mutation against the existing belief as
+   * it stands now (reviewer; assessor calls, writes nothing): what the review card shows as its decision path.
+   */
+  recheckMutation(caller: Caller, scopeSlug: string, input: unknown): Promise<MutationRecheck>;
   liftFreeze(caller: Caller, scopeSlug: string, input: unknown): Promise<TopicFreeze>;
   /** viewer */
   reviewQueue(caller: Caller, scopeSlug: string): Promise<ReviewQueue>;

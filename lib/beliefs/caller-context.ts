@@ -8,7 +8,7 @@ import { isOperator, OPERATOR_ACTOR, type Caller } from "@/lib/access/principal"
 import type { IdentityDb } from "@/lib/identity/identity-db";
 import type { ScopeParamsRepository, ScopeParamsView } from "@/lib/identity/scope-params";
 import type { Role } from "@/lib/access/roles";
-import type { ScopeView } from "@/lib/engine";
+import type { MutationVia, ScopeView } from "@/lib/engine";
 
 export interface ScopeRef {
   id: string;
@@ -23,6 +23,8 @@ export interface CallerContext {
   view: ScopeView;
   /** Written as `actor` on history items, mutation records and evidence (`registeredBy`). */
   actor: string;
+  /** How the request arrived (browser session, API token, operator), journaled on proposals. */
+  via: MutationVia;
   /** The caller's role in the URL's scope (null for a public scope it is not a member of). */
   role: Role | null;
   /** True when the caller holds at least `minimum` in a scope it can see (the operator always does). */
@@ -45,6 +47,7 @@ export async function callerContext(db: IdentityDb, caller: Caller, scopeSlug: s
     scope: { id: home.id, slug: home.slug, name: home.name, isPublic: home.isPublic },
     view: scopeViewOf({ ...view, home }),
     actor: isOperator(caller) ? OPERATOR_ACTOR : caller.userId,
+    via: isOperator(caller) ? { kind: "operator" } : caller.token ? { kind: "token", tokenId: caller.token.id, tokenName: caller.token.name } : { kind: "session" },
     role: home.role,
     hasRole: (scopeId, minimum) => view.hasRole(scopeId, minimum),
     canRead: (scopeId) => view.canRead(scopeId),

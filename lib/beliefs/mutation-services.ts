@@ -4,8 +4,8 @@
  * oscillation, the topic freeze), then answered with `oscillation_hard_stop` / `topic_frozen` naming it.
  */
 import { liftFreeze as liftedFreeze, normaliseTopic, type BeliefRecord, type TopicFreeze } from "@/lib/engine";
-import { proposeMutation as runProtocol, reviewMutation as runReview, undoReview as runUndo } from "@/lib/engine/mutation";
-import { liftFreezeInputSchema, proposeMutationInputSchema, reviewMutationInputSchema, undoReviewInputSchema } from "./belief-schemas";
+import { proposeMutation as runProtocol, recheckConflict, reviewMutation as runReview, undoReview as runUndo } from "@/lib/engine/mutation";
+import { liftFreezeInputSchema, proposeMutationInputSchema, recheckMutationInputSchema, reviewMutationInputSchema, undoReviewInputSchema } from "./belief-schemas";
 import { BeliefServiceError, itemNotFoundError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, MutationResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
@@ -13,7 +13,7 @@ import { beliefChange, type ServiceKit } from "./service-kit";
 import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import { emptyChangeSet } from "@/lib/engine";
 
-type MutationServices = Pick<BeliefServices, "proposeMutation" | "reviewMutation" | "undoReview" | "liftFreeze" | "reviewQueue">;
+type MutationServices = Pick<BeliefServices, "proposeMutation" | "reviewMutation" | "undoReview" | "recheckMutation" | "liftFreeze" | "reviewQueue">;
 
 const MAX_CONFLICT_CANDIDATES = 50;
 
@@ -41,6 +41,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
             body: input,
             scope: ctx.scope.id,
             actor: ctx.actor,
+            via: ctx.via,
             now,
             mutationId: kit.newId("mutation"),
             changeSetId,
@@ -144,6 +145,19 @@ export function mutationServices(kit: ServiceKit): MutationServices {
           changes: changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null)),
         };
       });
+    },
+
+    async recheckMutation(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(recheckMutationInputSchema, rawInput);
+      const ctx = await kit.context(caller, scopeSlug, "reviewer");
+      const mutation = await store.getMutation(ctx.view, input.mutationId);
+      if (!mutation) throw itemNotFoundError("mutation", input.mutationId, "mutationId");
+      const report = mutation.conflictReport;
+      const existing = report ? await store.loadBelief(ctx.view, report.existingBeliefId) : null;
+      const computedAt = clock.now();
+      if (!report || !existing) return { mutationId: mutation.id, computedAt, recheck: null };
+      const recheck = await recheckConflict({ proposal: mutation.belief, existing, atProposal: report }, { assessor, params: ctx.params.params });
+      return { mutationId: mutation.id, computedAt, recheck };
     },
 
     async liftFreeze(caller, scopeSlug, rawInput) {

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { acceptSynthesis as stageSynthesis, detectSynthesisCandidates, dismissSynthesis as dismissalOf, type BeliefRecord, type SynthesisDismissal } from "@/lib/engine";
-import { synthesisPairInputSchema } from "./belief-schemas";
+import { acceptSynthesisInputSchema, synthesisPairInputSchema } from "./belief-schemas";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, SynthesisCandidate } from "./belief-services";
 import type { CallerContext } from "./caller-context";
@@ -93,10 +93,13 @@ export function synthesisServices(kit: ServiceKit): SynthesisServices {
     },
 
     async acceptSynthesis(caller, scopeSlug, rawInput) {
+      const input = parseServiceInput(acceptSynthesisInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
       const params = ctx.params.params;
-      const { a, b } = await findPair(ctx, rawInput);
-      const proposal = await assessor.proposeSynthesis({ id: a.id, text: a.text, contextTags: a.contextTags }, { id: b.id, text: b.text, contextTags: b.contextTags });
+      const { a, b } = await findPair(ctx, { beliefAId: input.beliefAId, beliefBId: input.beliefBId });
+      const proposed = await assessor.proposeSynthesis({ id: a.id, text: a.text, contextTags: a.contextTags }, { id: b.id, text: b.text, contextTags: b.contextTags });
+      // A person may rewrite the proposed sentence before accepting it (the context tags stay the assessor's).
+      const proposal = input.text ? { ...proposed, text: input.text } : proposed;
       const now = clock.now();
       const changeSetId = kit.newId("changeset");
       const changeSet = stageSynthesis({ a, b, proposal, newBeliefId: kit.newId("belief"), changeSetId, actor: ctx.actor, now }, params);

@@ -216,6 +216,13 @@ export const mutationRecordSchema = z
       .array(reviewRecordSchema.extend({ undoneBy: z.string(), undoneAt: iso, undoNote: z.string(), undoChangeSet: z.string() }).strict())
       .optional(),
     actor: z.string(),
+    via: z
+      .discriminatedUnion("kind", [
+        z.object({ kind: z.literal("session") }).strict(),
+        z.object({ kind: z.literal("token"), tokenId: z.string(), tokenName: z.string() }).strict(),
+        z.object({ kind: z.literal("operator") }).strict(),
+      ])
+      .optional(),
     time: iso,
     observedAt: iso.optional(),
     changeSet: z.string(),

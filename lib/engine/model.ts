@@ -441,6 +441,12 @@ export interface ReviewRecord {
   time: IsoTime;
 }
 
+/**
+ * How a proposal reached the service: typed by a person in a browser session, sent by an agent through an API token
+ * (named as it was then), or by the operator's CLI.
+ */
+export type MutationVia = { kind: "session" } | { kind: "token"; tokenId: string; tokenName: string } | { kind: "operator" };
+
 /** A review decision that was undone, kept in the journal. */
 export interface UndoneReview extends ReviewRecord {
   undoneBy: string;
@@ -479,6 +485,8 @@ export interface MutationRecord {
    */
   undone?: readonly UndoneReview[];
   actor: string;
+  /** How the proposal arrived (absent on records journaled before it was kept). */
+  via?: MutationVia;
   /** When it was journaled (the server's clock). */
   time: IsoTime;
   /** When its source event happened (event time), as the proposal stated it; absent = `time`. Drift windows count by it. */

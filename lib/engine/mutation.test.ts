@@ -4,7 +4,7 @@ import type { BeliefRecord, EvidenceEntry, EvidenceKind, HistoryItem } from "./m
 import { defaultParams } from "./params";
 import { checkReplay } from "./replay";
 import { EngineError } from "./errors";
-import { inlineIds, parseMutationRequest, proposeMutation, reviewMutation, undoReview, type MutationInput, type MutationRequestInput } from "./mutation";
+import { inlineIds, parseMutationRequest, proposeMutation, recheckConflict, reviewMutation, undoReview, type MutationInput, type MutationRequestInput } from "./mutation";
 import { liftFreeze } from "./stability";
 import { at, entryAt, makeEvidence, storedRecord } from "./testing/fixtures";
 import { applyChangeSet, emptyGraph, memoryCitationIndex, memoryResolver, topicStateOf, type MemoryGraph } from "./testing/memory-graph";
@@ -242,6 +242,36 @@ describe("the Judge's decision tree", () => {
     await expect(
       reviewMutation({ body: { decision: "approve", note: "again" }, mutation: coexist.mutation, proposed: nRec, existing: null, reviewer: "jd", now: at(3001), changeSetId: "x" }, { params }),
     ).rejects.toMatchObject({ name: "EngineError", code: "not_pending" });
+  });
+
+  it("the decision path is walked again against the existing belief as it stands now, not as it stood at proposal", async () => {
+    const e = existing(E_TEXT);
+    const g = graphWith([e]);
+    const proposal = "Deploys to production require one approval.";
+    const r = await run(g, body({ belief: proposal, mutationType: "superseded" })).promise;
+    const atProposal = r.conflictReport;
+    expect(atProposal).toMatchObject({ decision: "review", contradictedByStrongEvidence: false });
+    if (!atProposal) return;
+    const assessor = scriptedAssessor();
+
+    expect(r.mutation.via).toBeUndefined();
+    const viaToken = await run(g, body({ belief: proposal, mutationType: "superseded" }), {}, { via: { kind: "token", tokenId: "t1", tokenName: "ci-bot" } }).promise;
+    expect(viaToken.mutation.via).toEqual({ kind: "token", tokenId: "t1", tokenName: "ci-bot" });
+
+    const same = await recheckConflict({ proposal, existing: e, atProposal }, { assessor, params });
+    expect(same).toMatchObject({ conflict: true, report: { decision: "review", contradictedByStrongEvidence: false } });
+    expect(same.report.existingCredence).toBeCloseTo(atProposal.existingCredence, 12);
+
+    // A strong real rebuttal arrives after the proposal: the protocol would now supersede.
+    const rebutted = existing(E_TEXT, true);
+    const now = await recheckConflict({ proposal, existing: rebutted, atProposal }, { assessor, params });
+    expect(now).toMatchObject({ conflict: true, report: { decision: "supersede", contradictedByStrongEvidence: true, strongRebuttalSeqs: [4] } });
+    expect(now.report.existingCredence).toBeLessThan(atProposal.existingCredence);
+
+    // The existing belief ended since: no conflict partner, the protocol would add the proposal as new.
+    const ended = { ...e, history: [...e.history, { type: "superseded" as const, seq: 4, time: at(500), actor: "x", changeSet: "c_sup", byBeliefId: "b_other" }] };
+    const gone = await recheckConflict({ proposal, existing: ended, atProposal }, { assessor, params });
+    expect(gone).toMatchObject({ conflict: false, existingStatus: "superseded", report: { decision: "new", moreSpecific: atProposal.moreSpecific } });
   });
 
   it("an approved supersede is undone in a new change-set: E live again as it stood, N back in the queue, both decisions kept", async () => {

@@ -39,18 +39,20 @@ import {
   type Belief,
   type BeliefEdge,
   type BeliefRecord,
+  type BeliefStatus,
   type ConflictReport,
   type IsoTime,
   type MutationDecision,
   type MutationRecord,
   type MutationStatus,
   type MutationType,
+  type MutationVia,
   type ReviewResolution,
   type StabilityFlag,
 } from "./model";
 import type { EngineParams } from "./params";
 import type { AuthorisedResolver } from "./ports";
-import { isLive, replay } from "./replay";
+import { isLive, replay, type ReplayState } from "./replay";
 import { checkOscillation, freezeTopic, leftBeliefs, stabilityReport, type StabilityBlock } from "./stability";
 import { assignTopic, beliefKey } from "./topic";
 import { ResolutionCache, verifySource } from "./verification";
@@ -138,6 +140,8 @@ export interface MutationInput {
   body: unknown;
   scope: string;
   actor: string;
+  /** How the proposal arrived, journaled beside the actor. */
+  via?: MutationVia;
   now: IsoTime;
   mutationId: string;
   changeSetId: string;
@@ -216,6 +220,7 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
     beliefIds: [],
     review: null,
     actor: input.actor,
+    ...(input.via ? { via: input.via } : {}),
     time: input.now,
     observedAt: eventAt,
     changeSet: input.changeSetId,
@@ -295,8 +300,8 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
   let strongSeqs: number[] = [];
   if (conflict) {
     analysis = await assessor.analyseConflict(request.belief, beliefText(conflict.record.belief));
-    strongSeqs = conflict.state.realRebuttals.filter((r) => r.assessedStrength >= params.strongRebuttalStrength).map((r) => r.seq);
-    decision = analysis.moreSpecific ? "merge" : strongSeqs.length > 0 ? "supersede" : analysis.differentContext ? "coexist" : "review";
+    strongSeqs = strongRebuttalSeqs(conflict.state, params);
+    decision = conflictDecision(analysis, strongSeqs);
   }
 
   const inherits = conflict && (decision === "merge" || decision === "supersede");
@@ -424,6 +429,71 @@ export async function proposeMutation(input: MutationInput, deps: MutationDeps):
     }
     return { ...result, changeSet };
   }
+}
+
+/** Seqs of E's real rebuttals strong enough for the supersede rule (assessed strength ≥ `strongRebuttalStrength`). */
+function strongRebuttalSeqs(state: ReplayState, params: EngineParams): number[] {
+  return state.realRebuttals.filter((r) => r.assessedStrength >= params.strongRebuttalStrength).map((r) => r.seq);
+}
+
+/** The decision tree below the conflict check: more specific → merge, strong rebuttal → supersede, context → coexist, else review. */
+function conflictDecision(analysis: Pick<ConflictAssessment, "moreSpecific" | "differentContext">, strongSeqs: readonly number[]): MutationDecision {
+  return analysis.moreSpecific ? "merge" : strongSeqs.length > 0 ? "supersede" : analysis.differentContext ? "coexist" : "review";
+}
+
+export interface ConflictRecheck {
+  /** The conflict report as the protocol would write it now (its `decision` is what it would decide now). */
+  report: ConflictReport;
+  /** Whether E passes the conflict check now: live, a different statement, credence and similarity above the thresholds. */
+  conflict: boolean;
+  /** E's status now (a superseded or retired E is no conflict partner any more). */
+  existingStatus: BeliefStatus;
+}
+
+/**
+ * The protocol's conflict check and decision tree walked again for a journaled proposal against the existing belief as
+ * it stands now (its replayed credence and rebuttals, a fresh similarity and, when it still conflicts, a fresh
+ * assessment), so a reviewer reads the path that holds today rather than the one frozen at proposal time. Writes
+ * nothing. When E no longer conflicts (ended, or below a threshold) the report keeps the proposal-time assessment
+ * fields and its decision is `new`, as the protocol would decide without a conflict.
+ */
+export async function recheckConflict(
+  input: { proposal: string; existing: BeliefRecord; atProposal: ConflictReport },
+  deps: { assessor: Assessor; params: EngineParams },
+): Promise<ConflictRecheck> {
+  const { params, assessor } = deps;
+  const e = input.existing;
+  const state = replay(e.history, params);
+  const similarity = await assessor.similarity(input.proposal, e.belief.text);
+  const conflict = isLive(state) && e.belief.key !== beliefKey(input.proposal) && state.credence > params.conflictMinCredence && similarity > params.conflictMinSimilarity;
+  const strongSeqs = strongRebuttalSeqs(state, params);
+  const base = {
+    existingBeliefId: e.belief.id,
+    existingText: e.belief.text,
+    existingCredence: state.credence,
+    similarity,
+    contradictedByStrongEvidence: strongSeqs.length > 0,
+    strongRebuttalSeqs: strongSeqs,
+  };
+  if (!conflict) {
+    const { moreSpecific, differentContext, proposedContextTags, existingContextTags, reasoning, assessor: stamp } = input.atProposal;
+    return { report: { ...base, moreSpecific, differentContext, proposedContextTags, existingContextTags, reasoning, assessor: stamp, decision: "new" }, conflict, existingStatus: state.status };
+  }
+  const analysis = await assessor.analyseConflict(input.proposal, beliefText(e.belief));
+  return {
+    report: {
+      ...base,
+      moreSpecific: analysis.moreSpecific,
+      differentContext: analysis.differentContext,
+      proposedContextTags: analysis.proposedContextTags,
+      existingContextTags: analysis.existingContextTags,
+      decision: conflictDecision(analysis, strongSeqs),
+      reasoning: analysis.reasoning,
+      assessor: analysis.assessor,
+    },
+    conflict,
+    existingStatus: state.status,
+  };
 }
 
 /** E gets its context tags and a `CONTEXTUALIZES` entry from N that moves nothing. */

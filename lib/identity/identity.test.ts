@@ -211,7 +211,7 @@ describe.each(TEST_BACKENDS)("identity services on $name", (backend) => {
       expect(await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } })).not.toHaveProperty("tokenHash");
 
       const when = new Date("2030-01-02T03:04:05.000Z");
-      expect(await authenticateToken(db, created.token, when)).toEqual({ tokenId: created.id, userId: alice.id, scopeId: null });
+      expect(await authenticateToken(db, created.token, when)).toEqual({ tokenId: created.id, userId: alice.id, scopeId: null, name: "agent" });
       const listed = await listTokens(db, alice.id);
       expect(listed.map((t) => [t.id, t.lastUsedAt?.toISOString()])).toEqual([[created.id, when.toISOString()]]);
       expect(JSON.stringify(listed)).not.toContain(created.token);

@@ -91,7 +91,7 @@ export async function revokeToken(db: IdentityDb, actor: Actor, tokenId: string)
   if (!token.revokedAt) await db.prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
 }
 
-export type TokenPrincipal = { tokenId: string; userId: string; scopeId: string | null };
+export type TokenPrincipal = { tokenId: string; userId: string; scopeId: string | null; name: string };
 
 /**
  * The identity behind a presented secret, or null for an unknown, malformed or revoked one. One statement: it checks
@@ -103,15 +103,15 @@ export async function authenticateToken(db: IdentityDb, secret: string, now: Dat
   const tokenHash = hashToken(secret);
   // `timestamp(3)` columns hold UTC wall time (Prisma's convention): the ISO text's zone is dropped by the cast.
   const at = now.toISOString();
-  const rows = await db.prisma.$queryRaw<{ id: string; user_id: string; scope_id: string | null }[]>`
-    WITH t AS (SELECT id, user_id, scope_id, last_used_at FROM api_tokens WHERE token_hash = ${tokenHash} AND revoked_at IS NULL),
+  const rows = await db.prisma.$queryRaw<{ id: string; user_id: string; scope_id: string | null; name: string }[]>`
+    WITH t AS (SELECT id, user_id, scope_id, name, last_used_at FROM api_tokens WHERE token_hash = ${tokenHash} AND revoked_at IS NULL),
     used AS (
       UPDATE api_tokens a SET last_used_at = ${at}::timestamp(3) FROM t
       WHERE a.id = t.id AND (t.last_used_at IS NULL OR t.last_used_at < ${at}::timestamp(3) - interval '1 minute'
                              OR t.last_used_at > ${at}::timestamp(3))
       RETURNING a.id
     )
-    SELECT t.id, t.user_id, t.scope_id FROM t`;
+    SELECT t.id, t.user_id, t.scope_id, t.name FROM t`;
   const row = rows[0];
-  return row ? { tokenId: row.id, userId: row.user_id, scopeId: row.scope_id } : null;
+  return row ? { tokenId: row.id, userId: row.user_id, scopeId: row.scope_id, name: row.name } : null;
 }

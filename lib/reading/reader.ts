@@ -23,7 +23,7 @@ import { evidenceStrength } from "./signals/evidence-cues";
 import { lexicalOverlap, textSimilarity } from "./signals/lexical-overlap";
 import { alignClauses, clauses, comparePolarity, sharedStems } from "./parse/clauses";
 import { changeCues } from "./signals/negation-cues";
-import { compareQuantifiers, compareQuantities } from "./signals/numeric-cues";
+import { compareQuantifiers, compareQuantities, writtenQuantity } from "./signals/numeric-cues";
 import { plainReport, pressureByShape, shapeReasoningType } from "./signals/message-shape";
 import { pressureCues } from "./signals/pressure-cues";
 import { loadManipulationModel, type ManipulationModel, readManipulation } from "./models/manipulation-model";
@@ -78,7 +78,8 @@ export function relationSignals(evidence: string, belief: BeliefText, semantic?:
   if (flip) rebut.push(`negation on the same clause (${quote(flip.evidence.negated ? flip.evidence.negators : flip.belief.negators)})`);
   for (const a of polarity.bothNegated) support.push(`both negate "${a.shared.join(" ")}"`);
   for (const c of numbers.conflicts) {
-    rebut.push(`numeric conflict (${round(c.evidence.value)} vs ${round(c.belief.value)} ${c.belief.unit})`);
+    // As written in each text ("50 requests per minute" vs "100 requests per minute"), not in the normalised unit.
+    rebut.push(`numeric conflict (“${writtenQuantity(evidence, c.evidence)}” against “${writtenQuantity(belief.text, c.belief)}”)`);
   }
   for (const m of numbers.matches) support.push(`same quantity (${round(m.value)} ${m.unit})`);
   const quantifiers = compareQuantifiers(evidence, belief.text);

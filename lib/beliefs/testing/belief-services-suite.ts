@@ -251,10 +251,17 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       h.clock.advance(MINUTE);
       const n = await h.services.proposeMutation(ed, home, { belief: "Failed background jobs retry 3 times.", strength: 0.7, reason: `Observed in ${obs}.`, sourceEvent: obs, mutationType: "superseded" });
       expect(n.mutation.status).toBe("pending_review");
+      // The journal keeps how the proposal arrived: these callers are browser sessions.
+      expect(n.mutation.via).toEqual({ kind: "session" });
       const proposedId = n.belief?.id as string;
+      // The decision path is walked again when asked, against the beliefs as they stand, and says when.
+      expect((await errorOf(h.services.recheckMutation(ed, home, { mutationId: n.mutation.id }))).code).toBe("forbidden");
+      const fresh = await h.services.recheckMutation(h.callers.reviewer, home, { mutationId: n.mutation.id });
+      expect(fresh).toMatchObject({ mutationId: n.mutation.id, computedAt: h.clock.now(), recheck: { conflict: true, report: { decision: n.mutation.decision } } });
       h.clock.advance(MINUTE);
       await h.services.reviewMutation(h.callers.reviewer, home, { mutationId: n.mutation.id, decision: "approve", resolution: "supersede", note: "Newer observation." });
       expect((await h.services.getBelief(h.callers.viewer, home, { beliefId: old.belief.id })).belief.status).toBe("superseded");
+      expect((await h.services.recheckMutation(h.callers.reviewer, home, { mutationId: n.mutation.id })).recheck).toMatchObject({ conflict: false, existingStatus: "superseded", report: { decision: "new" } });
 
       expect((await errorOf(h.services.undoReview(ed, home, { mutationId: n.mutation.id, note: "x" }))).code).toBe("forbidden");
       h.clock.advance(MINUTE);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareQuantifiers, compareQuantities, locatedQuantities, normaliseQuantity, numericQuantities } from "./numeric-cues";
+import { compareQuantifiers, compareQuantities, locatedQuantities, normaliseQuantity, numericQuantities, writtenQuantity } from "./numeric-cues";
 import { MONTH_DAYS } from "../parse/value-vocabulary";
 
 describe("numericQuantities", () => {
@@ -269,5 +269,28 @@ describe("a fraction of a time unit", () => {
     const share = q("A third of the tenants cycle to work.");
     expect(share.map((x) => x.unit)).toEqual(["%"]);
     expect(share[0]?.value).toBeCloseTo(100 / 3);
+  });
+});
+
+describe("writtenQuantity: a conflict quoted in the words each text used", () => {
+  const conflictOf = (evidence: string, belief: string) => {
+    const c = compareQuantities(evidence, belief).conflicts[0];
+    return c ? [writtenQuantity(evidence, c.evidence), writtenQuantity(belief, c.belief)] : null;
+  };
+
+  it("quotes each side as written, not in the normalised unit", () => {
+    expect(conflictOf("The crawler was throttled at 30 pages per minute.", "The crawler fetches 90 pages per minute.")).toEqual(["30 pages per minute", "90 pages per minute"]);
+    expect(conflictOf("The job actually runs every eight hours.", "The cleanup job runs daily.")).toEqual(["every eight hours", "daily"]);
+  });
+
+  it("keeps a thousands separator and stops at the next phrase", () => {
+    expect(conflictOf("Each shard holds 2,500 documents on average.", "Each shard holds 250 documents at most times.")).toEqual(["2,500 documents", "250 documents"]);
+  });
+
+  it("without an offset, words the value in the largest unit that keeps it at least one", () => {
+    expect(writtenQuantity("", { value: 72_000, unit: "per_day" })).toBe("50 per minute");
+    expect(writtenQuantity("", { value: 7_200, unit: "duration" })).toBe("2 hours");
+    expect(writtenQuantity("", { value: 0.5, unit: "per_day" })).toBe("3.5 per week");
+    expect(writtenQuantity("", { value: 12, unit: "request" })).toBe("12 request");
   });
 });

@@ -449,6 +449,39 @@ function stemsNearIn(text: string, reach = 4): (at: number | undefined) => Set<s
 type Interval = readonly [number, number];
 
 
+/** A matched quantity is reported as a value, not a place (the belief's offset matters only for quoting a conflict). */
+const withoutOffset = ({ at: _at, ...q }: NumericQuantity): NumericQuantity => q;
+
+const UNITS_PER_DAY: ReadonlyArray<readonly [string, number]> = [["per second", 86400], ["per minute", 1440], ["per hour", 24], ["per day", 1], ["per week", 1 / 7]];
+const SECONDS_IN: ReadonlyArray<readonly [string, number]> = [["weeks", 604800], ["days", 86400], ["hours", 3600], ["minutes", 60], ["seconds", 1]];
+const plain = (x: number): string => String(Math.round(x * 100) / 100);
+
+/**
+ * A quantity as a person wrote it: the words of `text` from the quantity's offset to the end of its clause (at most
+ * four words, up to a linking word after the first two, so "50 requests per minute" and "every six hours" come back as
+ * written). Without an offset, the value
+ * in the largest unit that keeps it at least 1 ("72000 per_day" → "50 per minute", 7200 s → "2 hours").
+ */
+export function writtenQuantity(text: string, q: NumericQuantity): string {
+  if (q.at !== undefined && q.at >= 0 && q.at < text.length) {
+    const clause = text.slice(q.at).split(/,(?=\s|$)|[;:!?]|\.(?=\s|$)/)[0] ?? "";
+    const words = clause.trim().split(/\s+/).slice(0, 4);
+    // A linking word after the number and its unit starts the next phrase ("100 requests at 2 a.m.").
+    const next = words.findIndex((w, i) => i >= 2 && NOT_UNITS.has(w.toLowerCase()));
+    const phrase = (next === -1 ? words : words.slice(0, next)).join(" ");
+    if (phrase) return phrase;
+  }
+  if (q.unit === "per_day") {
+    const [name, per] = UNITS_PER_DAY.find(([, k]) => q.value / k >= 1) ?? UNITS_PER_DAY[UNITS_PER_DAY.length - 1] ?? ["per day", 1];
+    return `${plain(q.value / per)} ${name}`;
+  }
+  if (q.unit === "duration") {
+    const [name, s] = SECONDS_IN.find(([, k]) => q.value / k >= 1) ?? ["seconds", 1];
+    return `${plain(q.value / s)} ${name}`;
+  }
+  return `${plain(q.value)}${q.unit ? ` ${q.unit}` : ""}`;
+}
+
 /** A quantity as an interval: `= v` → [v ± 1 %], `< v` → (−∞, v], `> v` → [v, ∞). */
 function interval(q: NumericQuantity): Interval {
   const slack = q.unit === "year_ce" ? 0.5 : Math.max(0.01 * Math.abs(q.value), q.spread ?? 0);
@@ -467,7 +500,7 @@ const disjoint = (a: Interval, b: Interval) => a[1] < b[0] || b[1] < a[0];
  * @example compareQuantities("it ends around 4:30", "it finishes before 6 a.m.").matches.length // → 1
  */
 export function compareQuantities(evidence: string, belief: string): NumericComparison {
-  const bq = numericQuantities(belief).filter((q) => q.unit !== "" && q.unit !== "year_ce").map(normaliseQuantity);
+  const bq = locatedQuantities(belief).filter((q) => q.unit !== "" && q.unit !== "year_ce").map(normaliseQuantity);
   const eq = locatedQuantities(evidence).map(normaliseQuantity);
   const years = (t: string) => numericQuantities(t).filter((q) => q.unit === "year_ce");
   // A year compares only when the belief states exactly one (the date of its claim).
@@ -504,7 +537,7 @@ export function compareQuantities(evidence: string, belief: string): NumericComp
     }
     sameDimension++;
     if (sameUnit.some((e) => within(interval(e), range))) {
-      matches.push(b);
+      matches.push(withoutOffset(b));
       if (b.bound !== undefined) withinBound++;
     } else {
       // A value within 5 % of a plain belief value is a measurement of it, neither a match nor a conflict.

@@ -60,10 +60,12 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
   );
   // What the reviewer needs beside each card: the cited evidence as text, and the existing belief as it stands now.
   const beliefNow = (id: string) => services.getBelief(caller, slug, { beliefId: id }).then((d) => d.belief, () => null);
-  const [sources, existing, proposed] = await Promise.all([
+  const [sources, existing, proposed, rechecks] = await Promise.all([
     Promise.all(queue.pending.map((m) => services.getEvidence(caller, slug, { evidenceId: m.sourceEvent }).catch(() => null))),
     Promise.all(queue.pending.map((m) => (m.conflictReport ? beliefNow(m.conflictReport.existingBeliefId) : Promise.resolve(undefined)))),
     Promise.all(queue.pending.map((m) => (m.beliefIds[0] ? beliefNow(m.beliefIds[0]) : Promise.resolve(null)))),
+    // The decision path as it holds now, not as it stood at proposal (an assessor that fails leaves the card on the old one).
+    Promise.all(queue.pending.map((m) => services.recheckMutation(caller, slug, { mutationId: m.id }).catch(() => null))),
   ]);
   // Approved supersedes and merges, the latest first: what a reviewer may want to take back.
   const undoable = journal
@@ -88,7 +90,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
         {queue.pending.length === 0 ? (
           <Empty testId="review-empty">Nothing waits for review. Mutations the protocol cannot resolve on its own appear here.</Empty>
         ) : (
-          queue.pending.map((m, i) => <PendingMutationCard key={m.id} scope={slug} mutation={m} params={current.params} canDecide source={sources[i] ?? null} existingNow={existing[i]} proposedNow={proposed[i] ?? null} />)
+          queue.pending.map((m, i) => <PendingMutationCard key={m.id} scope={slug} mutation={m} params={current.params} canDecide source={sources[i] ?? null} existingNow={existing[i]} proposedNow={proposed[i] ?? null} recheck={rechecks[i] ?? null} emails={names} />)
         )}
       </section>
 
@@ -166,13 +168,12 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
         ) : (
           candidates.map((c) => (
             <article key={c.id} className="space-y-2 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid="synthesis-candidate">
-              <p className="font-medium">{c.text}</p>
               <div className="grid gap-2 text-sm md:grid-cols-2">
                 <p><span className="text-zinc-500">reconciles </span><Link className="hover:underline" href={`/scopes/${slug}/beliefs/${encodeURIComponent(c.beliefA.id)}`}>{c.beliefA.text}</Link> <span className="tabular-nums text-zinc-500">({c.beliefA.credence.toFixed(2)})</span></p>
                 <p><span className="text-zinc-500">with </span><Link className="hover:underline" href={`/scopes/${slug}/beliefs/${encodeURIComponent(c.beliefB.id)}`}>{c.beliefB.text}</Link> <span className="tabular-nums text-zinc-500">({c.beliefB.credence.toFixed(2)})</span></p>
               </div>
               <p className="text-sm text-zinc-600 dark:text-zinc-400"><AssessorLabel assessor={c.assessor} /> <span className="ml-1">{c.reasoning}</span></p>
-              <SynthesisActions scope={slug} beliefAId={c.beliefA.id} beliefBId={c.beliefB.id} />
+              <SynthesisActions scope={slug} beliefAId={c.beliefA.id} beliefBId={c.beliefB.id} text={c.text} template={c.assessor.startsWith("heuristic")} />
             </article>
           ))
         )}

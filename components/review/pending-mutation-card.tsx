@@ -35,11 +35,13 @@ function PathSteps({ report, params, existingStatus, testId }: { report: Conflic
   return (
     <ol className="space-y-1 text-sm" data-testid={testId}>
       {decisionPath(report, params, existingStatus).map((step) => (
-        <li key={step.question} className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
-          <span className={`w-8 text-xs font-semibold uppercase ${step.answer === "yes" ? "text-emerald-700 dark:text-emerald-400" : "text-zinc-600 dark:text-zinc-400"}`}>{step.answer}</span>
-          <span>{step.question}</span>
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">{step.detail}</span>
-          {step.outcome ? <span className="rounded bg-zinc-900 px-1.5 py-0.5 text-xs font-semibold text-white dark:bg-zinc-100 dark:text-zinc-900">→ {step.outcome}</span> : null}
+        <li key={step.question} className="grid grid-cols-[2rem_1fr] items-baseline gap-x-2">
+          <span className={`text-xs font-semibold uppercase ${step.answer === "yes" ? "text-emerald-700 dark:text-emerald-400" : "text-zinc-600 dark:text-zinc-400"}`}>{step.answer}</span>
+          <span className="flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-0.5">
+            <span>{step.question}</span>
+            <span className="text-xs text-zinc-600 dark:text-zinc-400">{step.detail}</span>
+            {step.outcome ? <span className="rounded bg-zinc-900 px-1.5 py-0.5 text-xs font-semibold text-white dark:bg-zinc-100 dark:text-zinc-900">→ {step.outcome}</span> : null}
+          </span>
         </li>
       ))}
     </ol>

@@ -352,8 +352,11 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       h.clock.advance(DAY);
       await h.services.assimilate(ed, home, { beliefId: q.belief.id, evidence: [{ sourceId: q3 as string, tier: "document" }] });
       expect(await ids()).toContain(candidate?.id);
-      const accepted = await h.services.acceptSynthesis(ed, home, pair);
+      // A person may rewrite the template sentence before accepting it; the belief takes their words.
+      const rewritten = "Which store answers graph queries fastest depends on the query shape.";
+      const accepted = await h.services.acceptSynthesis(ed, home, { ...pair, text: rewritten });
       expect(accepted.belief.status).toBe("provisional");
+      expect(accepted.belief.text).toBe(rewritten);
       const hood = await h.services.graph(h.callers.viewer, home, { nodeId: accepted.belief.id });
       expect(hood.edges.filter((e) => e.kind === "SYNTHESIZES").map((e) => e.to).sort()).toEqual([p.belief.id, q.belief.id].sort());
       expect(await ids()).not.toContain(candidate?.id);

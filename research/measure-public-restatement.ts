@@ -1,5 +1,5 @@
 /**
- * `npx tsx research/measure-public-restatement.ts [--limit N] [--sweep]`: the restatement decision (lib/reading/restatement)
+ * `npx tsx research/measure-public-restatement.ts [--limit N] [--sweep] [--policy]`: the restatement decision (lib/reading/restatement)
  * scored on the public MRPC development half (`mrpc-dev.jsonl` where eval:assessor finds the public sets), over every pair and over a
  * balanced sample (every different-meaning pair and as many same-meaning ones, the first by sha256 of the id).
  * `--sweep` prints accuracy, precision and recall per agreement threshold (how SAME_AGREEMENT and POSSIBLE_AGREEMENT
@@ -8,14 +8,18 @@
  * `--candidates` prints the same for vetoes that were measured and not adopted (below), with what each would do to
  * the balanced MRPC figures and how many SICK pairs now read as the same claim it would keep apart:
  *
- *   substitution      each side keeps exactly one content word the other lacks (`unmatchedTokens`), in the same place
- *                     (a matched neighbour on the same side of it), and the two words' own vectors are further apart
- *                     than a threshold (or, a variant, the whole sentences' cosine is below one);
+ *   substitution      a one-word swap (`oneWordSwap`: each side keeps exactly one content word the other lacks, in the
+ *                     same place), and the two words' own vectors are further apart than a threshold (or, a variant,
+ *                     the whole sentences' cosine is below one);
  *   ordinal values    "first" / "second" … read as values, so the values veto fires on them;
  *   values counted    a value stated more often on one side counts as one the other does not state (`valueCounts`);
  *   identifiers       a word of letters and digits ("a1b2", "ec2"; not a number with a unit, "100ms") is one value,
  *                     not the numbers in it.
  * The last three are scored on the pairs they add to the values veto.
+ * `--policy` prints what the write policy (lib/reading/merge-policy) does with the pairs read as the same claim: how
+ * many are one-word swaps (`swapOf`), kept apart and linked as possible duplicates instead of merged, how many of
+ * those are not the same claim (MRPC) or not an entailment (SICK), and the precision of the merges that are left; and
+ * the same on the team's own restatement development files (lib/assess/eval/restatement-dev*.jsonl).
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -23,8 +27,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { publicDir } from "@/lib/assess/eval/eval-sets";
 import { getEmbedder } from "@/lib/embed/select-embedder";
-import { contentTokens } from "@/lib/reading/parse/tokenize";
-import { agreement, dot, negated, valueCounts, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore, unmatchedTokens } from "@/lib/reading/restatement";
+import { agreement, dot, negated, oneWordSwap, valueCounts, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore } from "@/lib/reading/restatement";
+import { swapOf } from "@/lib/reading/merge-policy";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -39,21 +43,6 @@ const load = <T>(file: string): T[] => readFileSync(path.join(setsDir, file), "u
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 interface Scored { id: string; same: boolean; reading: RestatementReading; a: string; b: string }
-
-/**
- * The one content word each side keeps that the other lacks, when each keeps exactly one and both sit in the same
- * place (the matched word before it, or the one after it, has the same stem on both sides); null otherwise.
- */
-function substitution(a: string, b: string): [string, string] | null {
-  const [ta, tb] = [contentTokens(a), contentTokens(b)];
-  const [ua, ub] = [unmatchedTokens(ta, tb), unmatchedTokens(tb, ta)];
-  if (ua.length !== 1 || ub.length !== 1) return null;
-  const [wa, wb] = [ua[0], ub[0]] as [NonNullable<(typeof ua)[0]>, NonNullable<(typeof ub)[0]>];
-  const around = (ts: typeof ta, i: number) => [ts[ts.findIndex((t) => t.index === i) - 1]?.stem ?? "^", ts[ts.findIndex((t) => t.index === i) + 1]?.stem ?? "$"];
-  const [pa, na] = around(ta, wa.index);
-  const [pb, nb] = around(tb, wb.index);
-  return pa === pb || na === nb ? [wa.word, wb.word] : null;
-}
 
 /** A word of letters and digits that is not a number followed by its unit. */
 const IDENTIFIER = /\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)(?![0-9]+(?:\.\d+)?[a-z]+\b)[a-z0-9]+\b/g;
@@ -113,6 +102,7 @@ async function main(): Promise<void> {
   const band = scored.filter((r) => possible(r) && !same(r));
   console.log(`possible-duplicate band: ${band.length} pairs, ${pct(band.filter((r) => r.same).length / Math.max(1, band.length))} of them the same claim`);
   console.log(`${ms.toFixed(1)} ms per pair (embedding included)`);
+  if (process.argv.includes("--policy")) await policy(matcher, scored, balanced);
   if (!process.argv.includes("--sweep")) return;
   console.log("agreement threshold (no veto): all pairs acc / prec / rec | balanced acc / prec / rec");
   for (let t = 0.5; t <= 0.8001; t += 0.01) {
@@ -136,16 +126,42 @@ async function main(): Promise<void> {
   if (process.argv.includes("--candidates")) await candidates(matcher, scored, balanced, sick);
 }
 
+/** The write policy on the pairs read as the same claim (module comment), on MRPC and on SICK. */
+async function policy(matcher: SemanticMatcher, scored: readonly Scored[], balanced: readonly Scored[]): Promise<void> {
+  const sick = load<{ belief: string; evidence: string; label: string }>("sick-dev.jsonl").slice(0, Number(arg("--limit") ?? Infinity));
+  const sickScored: { same: boolean; a: string; b: string; score: number }[] = [];
+  for (const r of sick) sickScored.push({ same: r.label === "SUPPORTS", a: r.belief, b: r.evidence, score: restatementScore(await matcher.reading(r.belief, r.evidence)) });
+  const report = (name: string, rows: readonly { same: boolean; a: string; b: string; score: number }[], notSame: string) => {
+    const read = rows.filter((r) => r.score >= RESTATES);
+    const swaps = read.filter((r) => swapOf(r.a, r.b) !== null);
+    const merged = read.filter((r) => swapOf(r.a, r.b) === null);
+    console.log(
+      `policy, ${name}: read as the same claim ${read.length} (${pct(read.filter((r) => r.same).length / Math.max(1, read.length))} the same); ` +
+        `one-word swaps among them ${swaps.length}, ${pct(swaps.filter((r) => !r.same).length / Math.max(1, swaps.length))} ${notSame}; ` +
+        `merged ${merged.length}, ${pct(merged.filter((r) => r.same).length / Math.max(1, merged.length))} the same`,
+    );
+  };
+  report("MRPC dev, all pairs", scored.map((r) => ({ same: r.same, a: r.a, b: r.b, score: restatementScore(r.reading) })), "not the same claim");
+  report("MRPC dev, balanced", balanced.map((r) => ({ same: r.same, a: r.a, b: r.b, score: restatementScore(r.reading) })), "not the same claim");
+  report("SICK dev, all pairs", sickScored, "not SUPPORTS");
+  const team: { same: boolean; a: string; b: string; score: number }[] = [];
+  for (const file of ["restatement-dev.jsonl", "restatement-dev2.jsonl", "restatement-dev3.jsonl"]) {
+    const rows = readFileSync(path.join(repoRoot, "lib/assess/eval", file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { a: string; b: string; same: boolean });
+    for (const r of rows) team.push({ same: r.same, a: r.a, b: r.b, score: restatementScore(await matcher.reading(r.a, r.b)) });
+  }
+  report("the team's restatement dev files", team, "not the same claim");
+}
+
 /** The vetoes measured and not adopted (module comment), scored as the adopted ones are, plus their effect. */
 async function candidates(matcher: SemanticMatcher, scored: readonly Scored[], balanced: readonly Scored[], sick: readonly { belief: string; evidence: string; label: string }[]): Promise<void> {
   const wordCosine = async (a: string, b: string): Promise<number | null> => {
-    const swap = substitution(a, b);
+    const swap = oneWordSwap(a, b);
     if (swap === null) return null;
     const [u, v] = await matcher.vectors(swap);
     return dot(u as Float32Array, v as Float32Array);
   };
   const sentenceCosine = async (a: string, b: string): Promise<number | null> => {
-    if (substitution(a, b) === null) return null;
+    if (oneWordSwap(a, b) === null) return null;
     const [u, v] = await matcher.vectors([a, b]);
     return dot(u as Float32Array, v as Float32Array);
   };

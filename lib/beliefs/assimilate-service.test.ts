@@ -1,9 +1,13 @@
 /**
  * assimilate through the services on embedded PGlite (the harness folds onto the checkpoint past two history items):
  * a new claim creates a belief, the same claim reinforces it, a named belief must exist and be live, and the stored
- * belief always equals the replay of its history.
+ * belief always equals the replay of its history. With the offline model, the restatement write policy: a reworded
+ * claim reinforces the belief it restates, a rival that swaps one word is kept apart and queued as a possible duplicate.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalEmbedder } from "@/lib/embed/local-embedder";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
+import { RESTATES } from "@/lib/reading/restatement";
 import { errorOf, MINUTE, openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
 
 describe("assimilate", () => {
@@ -44,6 +48,46 @@ describe("assimilate", () => {
     const base = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The VPN gateway supports IPv6.", evidence: [{ sourceId: await doc("Gateway datasheet lists IPv6."), tier: "document" }] });
     const rebutted = await h.services.assimilate(h.callers.editor, h.scopes.home, { beliefId: base.belief.id, evidence: [{ sourceId: await doc("Test from an IPv6-only host timed out."), tier: "observation", relation: "REBUTS" }] });
     expect(rebutted.belief.credence).toBeLessThan(base.belief.credence);
+  });
+
+  it("merges a reworded restatement, and keeps a one-word rival apart, linked as a possible duplicate in the readings queue", async () => {
+    const services = h.withAssessor(createHeuristicAssessor(), { embedder: new LocalEmbedder() });
+    const { editor: ed, viewer } = h.callers;
+    const home = h.scopes.home;
+    const webhook = await services.assimilate(ed, home, { claim: "The payments service retries a failed webhook three times.", evidence: [{ sourceId: await doc("Payments runbook: webhook retries."), tier: "document" }] });
+    h.clock.advance(MINUTE);
+    const reworded = await services.assimilate(ed, home, { claim: "A failed webhook is retried three times by the payments service.", evidence: [{ sourceId: await doc("Webhook delivery log, April."), tier: "observation" }] });
+    expect(reworded).toMatchObject({ created: false, match: "restatement", possibleDuplicate: null });
+    expect(reworded.belief.id).toBe(webhook.belief.id);
+
+    const office = await services.assimilate(ed, home, { claim: "Engineers on the platform team work from the office.", evidence: [{ sourceId: await doc("Office badge report, March."), tier: "document" }] });
+    expect(office.possibleDuplicate).toBeNull();
+    h.clock.advance(MINUTE);
+    const remote = await services.assimilate(ed, home, { claim: "Engineers on the platform team work remotely.", evidence: [{ sourceId: await doc("Platform team handbook: remote first."), tier: "document" }] });
+    expect(remote).toMatchObject({ created: true, match: null });
+    expect(remote.belief.id).not.toBe(office.belief.id);
+    expect(remote.possibleDuplicate).toEqual({ beliefId: remote.belief.id, otherBeliefId: office.belief.id, score: expect.any(Number) });
+    // The reader reads the two as one claim; only the write policy keeps them apart.
+    expect(remote.possibleDuplicate?.score).toBeGreaterThanOrEqual(RESTATES);
+    expect(remote.history.map((i) => i.type)).toEqual(["entry", "possible_duplicate"]);
+
+    const queue = await services.listReadings(viewer, home);
+    const listed = queue.possibleDuplicates.filter((d) => d.belief.id === remote.belief.id);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]?.other?.id).toBe(office.belief.id);
+    expect(listed[0]?.link.reasoning).toContain('one word swapped ("remotely" / "office")');
+
+    // Harvest writes through the same policy.
+    const staging = await services.assimilate(ed, home, { claim: "Release builds are signed with the staging key.", evidence: [{ sourceId: await doc("Signing config, build 12."), tier: "document" }] });
+    h.clock.advance(MINUTE);
+    const harvested = await services.harvest(ed, home, { text: "Release builds are signed with the production key.", producedBy: { name: "build-bot" }, commit: true });
+    expect(harvested.assimilated).toHaveLength(1);
+    const [production] = harvested.assimilated;
+    expect(production).toMatchObject({ created: true, possibleDuplicate: { otherBeliefId: staging.belief.id } });
+    expect((await services.listReadings(viewer, home)).possibleDuplicates.map((d) => [d.belief.id, d.other?.id])).toEqual(
+      expect.arrayContaining([[remote.belief.id, office.belief.id], [production?.belief.id, staging.belief.id]]),
+    );
+    expect((await services.replayCheck(viewer, home)).ok).toBe(true);
   });
 
   it("an unknown belief is not_found, a viewer is forbidden, and neither writes anything", async () => {

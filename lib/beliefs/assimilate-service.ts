@@ -1,7 +1,8 @@
 /**
  * Assimilate (editor): evidence entries for one belief, named by id or by its claim. A claim whose normalised text
- * matches a live belief writes to it; with `matchRestatement` a claim that restates a live belief reinforces it;
- * otherwise a new belief is created in the topic the text is closest to. With `relate`, the claim is also read against
+ * matches a live belief writes to it; with `matchRestatement` a claim that surely restates a live belief reinforces
+ * it, and one that only may (the write policy, `restatementPolicy`) becomes a new belief linked to that one as a
+ * possible duplicate, for a reviewer to decide; otherwise a new belief is created in the topic the text is closest to. With `relate`, the claim is also read against
  * the scope's most similar other live beliefs, as ingest reads a text: each one it supports, rebuts or qualifies gets
  * the claim's cited sources as entries of that relation (weight × the reader's strength), so a changed value competes
  * with the belief it changes. One change-set; a lost optimistic-concurrency race reloads and runs again (`kit.retry`),
@@ -9,10 +10,12 @@
  */
 import { isLiveStatus, mergeChangeSets, type Belief, type BeliefRecord, type ChangeSet, type Tier } from "@/lib/engine";
 import { assimilate as assimilateEvidence, assimilateOnCheckpoint, type BeliefHead, type NewBeliefSpec } from "@/lib/engine/assimilate";
+import { possibleDuplicateItem, type RestatementChoice } from "@/lib/engine/readings";
 import { assignTopic, beliefKey } from "@/lib/engine/topic";
 import { ResolutionCache } from "@/lib/engine/verification";
 import { assimilateInputSchema } from "./belief-schemas";
 import { itemNotFoundError, parseServiceInput } from "@/lib/errors/belief-service-error";
+import { restatementPolicy } from "@/lib/reading/merge-policy";
 import type { AssimilateRelation, AssimilateResult, BeliefChange, BeliefServices } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import { eventTimeOfWrite } from "./observed-at";
@@ -34,7 +37,10 @@ export interface AssimilateRequest {
   beliefId?: string;
   topic?: string;
   contextTags?: readonly string[];
-  /** A claim without a same-key belief reinforces the live belief it restates (harvest), instead of creating one. */
+  /**
+   * A claim without a same-key belief reinforces the live belief it surely restates, instead of creating one, and is
+   * linked as a possible duplicate to one it only may restate (`restatementPolicy`).
+   */
   matchRestatement?: boolean;
   /** The claim's cited sources also bear on the other live beliefs the reader relates the claim to (module comment). */
   relate?: boolean;
@@ -82,8 +88,9 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
     // The claim's nearest live beliefs, ranked once and read as slim rows: restatement, topic and relation choose
     // among the same candidates, and only the beliefs the change-set writes are read with their histories.
     const candidates = request.claim ? nearestBeliefs(kit, ctx, request.claim.text) : () => Promise.resolve([]);
-    let target: { existing: BeliefRecord } | { create: NewBeliefSpec } | { head: BeliefHead };
+    let target: { existing: BeliefRecord } | { create: NewBeliefSpec; possibleDuplicate?: ReturnType<typeof possibleDuplicateItem> } | { head: BeliefHead };
     let found: AssimilateResult["match"] = null;
+    let possibleDuplicate: AssimilateResult["possibleDuplicate"] = null;
     // The checkpoint rows a fold needs: those of the sources this write cites (a long history's fold reads no others).
     const headOptions = { historyLimit, checkpointSources: request.evidence.flatMap((e) => (e.sourceId === null ? [] : [e.sourceId])) };
     if (request.beliefId !== undefined) {
@@ -97,8 +104,8 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
       const key = beliefKey(claim.text);
       const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
       const head = match ? await store.loadBeliefHead(ctx.view, match.id, headOptions) : null;
-      const twin = head ? null : request.matchRestatement ? await restated(kit, await candidates(), claim.text, params.twinSimilarity) : null;
-      const twinHead = twin ? await store.loadBeliefHead(ctx.view, twin.id, headOptions) : null;
+      const choice = head || !request.matchRestatement ? null : await restatementOf(kit, ctx, await candidates(), claim.text);
+      const twinHead = choice?.action === "merge" ? await store.loadBeliefHead(ctx.view, choice.id, headOptions) : null;
       if (head) {
         target = targetOf(head);
         found = "key";
@@ -117,17 +124,16 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
           },
           params,
         );
+        const id = kit.newId("belief");
+        const other = choice?.action === "possible_duplicate" ? (await candidates()).find((b) => b.id === choice.id) : undefined;
         target = {
-          create: {
-            id: kit.newId("belief"),
-            scope: ctx.scope.id,
-            topic: topic.topic,
-            text: claim.text,
-            key,
-            quantity: claim.quantity ?? null,
-            contextTags: request.contextTags ?? [],
-          },
+          create: { id, scope: ctx.scope.id, topic: topic.topic, text: claim.text, key, quantity: claim.quantity ?? null, contextTags: request.contextTags ?? [] },
         };
+        if (other && choice?.action === "possible_duplicate") {
+          // Kept apart, not sure: the new belief carries the link a reviewer decides (the "needs a reader" queue).
+          target.possibleDuplicate = possibleDuplicateItem({ other, similarity: choice.similarity, reason: choice.reason, assessor: assessor.name, time: now, observedAt, actor: ctx.actor, changeSet: changeSetId });
+          possibleDuplicate = { beliefId: id, otherBeliefId: other.id, score: choice.similarity };
+        }
       }
     }
     // One resolution per cited source, shared by the claim's entries and those its related beliefs receive.
@@ -135,7 +141,7 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
     const targetId = "create" in target ? target.create.id : "head" in target ? target.head.belief.id : target.existing.belief.id;
     const related = request.relate && request.claim ? await relateClaim(kit, ctx, request.claim.text, await candidates(), targetId, request.evidence, base) : NOTHING_RELATED;
     const withRelated = (changeSet: ChangeSet) => (related.changeSet ? mergeChangeSets(changeSet, related.changeSet) : changeSet);
-    const extra = { match: found, relations: related.relations, cascade: related.changes };
+    const extra = { match: found, relations: related.relations, cascade: related.changes, possibleDuplicate };
     if ("head" in target) {
       // A long history: fold the new entries onto the stored checkpoint, or (no usable checkpoint, or an item that
       // rewrites an earlier entry) load the history and replay it, which stores a checkpoint for the next write.
@@ -227,17 +233,17 @@ function targetOf(head: BeliefHead): { existing: BeliefRecord } | { head: Belief
 }
 
 /**
- * The belief among `candidates` that `text` restates (the most similar one with similarity ≥ `threshold`, the
- * engine's `twinSimilarity`; ties to the lowest id), or null: a harvested claim reinforces it instead of becoming a
- * duplicate.
+ * What the write policy (`restatementPolicy`) makes of `text` and the live beliefs of the home scope among
+ * `candidates` (ordered by id, so ties go to the lowest id): the belief it surely restates (merge), the one it may
+ * duplicate (kept apart and linked), or null.
  */
-async function restated(kit: ServiceKit, candidates: readonly Belief[], text: string, threshold: number): Promise<Belief | null> {
-  let best: { belief: Belief; similarity: number } | null = null;
-  for (const belief of candidates) {
-    const similarity = await kit.config.assessor.similarity(text, belief.text);
-    if (similarity >= threshold && (best === null || similarity > best.similarity)) best = { belief, similarity };
+async function restatementOf(kit: ServiceKit, ctx: CallerContext, candidates: readonly Belief[], text: string): Promise<RestatementChoice> {
+  const scored: { id: string; text: string; similarity: number }[] = [];
+  for (const b of candidates) {
+    if (b.scope !== ctx.scope.id || !isLiveStatus(b.status)) continue;
+    scored.push({ id: b.id, text: b.text, similarity: await kit.config.assessor.similarity(text, b.text) });
   }
-  return best?.belief ?? null;
+  return restatementPolicy(text, scored, ctx.params.params);
 }
 
 /**

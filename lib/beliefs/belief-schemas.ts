@@ -93,9 +93,10 @@ export const assimilateInputSchema = z
     evidence: z.array(evidenceEntryInputSchema).min(1).max(200),
     observedAt: observedAtSchema.optional(),
     /**
-     * `relate` (default): a claim that restates a live belief reinforces it, and the claim's cited sources also bear on
-     * the other beliefs the reader relates it to (a changed value rebuts the old one). `exact`: the claim is written
-     * verbatim, matched only by its normalised text.
+     * `relate` (default): a claim that surely restates a live belief reinforces it (one that only may, such as a claim
+     * differing by one swapped word, becomes a new belief linked to it as a possible duplicate: `restatementPolicy`),
+     * and the claim's cited sources also bear on the other beliefs the reader relates it to (a changed value rebuts the
+     * old one). `exact`: the claim is written verbatim, matched only by its normalised text.
      */
     match: z.enum(["relate", "exact"]).default("relate"),
   })

@@ -33,7 +33,7 @@ import type { RecallAnswer } from "@/lib/engine/recall";
 import type { Checkpoint, EntryOutcome, ReplayMismatch } from "@/lib/engine/replay";
 import type { GraphViewServices } from "./graph-view-services";
 import type { GraphEdge, GraphOverview, GraphSlice, ImportResult, ScopeExport } from "@/lib/graph/graph-store";
-import type { HarvestedClaim } from "@/lib/engine";
+import type { HarvestedClaim, PossibleDuplicate } from "@/lib/engine";
 import type { ReadingQueue } from "./readings-service";
 
 /** Who is asking: a user principal (session, or API token possibly limited to one scope), or the operator (`OPERATOR`). */
@@ -90,6 +90,11 @@ export interface AssimilateResult {
   match: "id" | "key" | "restatement" | null;
   /** Other live beliefs the reader related the claim to, each given the claim's cited sources with that relation. */
   relations: readonly AssimilateRelation[];
+  /**
+   * A new belief that may restate a live one (`otherBeliefId`) but not surely (the write policy, `restatementPolicy`):
+   * kept apart and linked as a possible duplicate, listed in the readings queue; null otherwise.
+   */
+  possibleDuplicate: PossibleDuplicate | null;
 }
 
 /** One belief an assimilated claim bears on, as the reader read it (`match: "relate"`). */

@@ -1,10 +1,13 @@
 /**
  * Ingest (editor): a document read by the assessor, split into claims, each related to the scope's most related live
  * beliefs and staged by the engine's revision pipeline (reinforce, relate, create, contract), with the grounding
- * cascade of any belief that lost its last real support. One change-set, or none on a dry run.
+ * cascade of any belief that lost its last real support. A claim reinforces a belief it restates only when the write
+ * policy is sure (`restatementPolicy`); otherwise it is kept apart and linked as a possible duplicate. One change-set,
+ * or none on a dry run.
  */
 import type { BeliefRecord } from "@/lib/engine";
 import { ingest as stageIngest } from "@/lib/engine/revision";
+import { restatementPolicy } from "@/lib/reading/merge-policy";
 import { ingestInputSchema } from "./belief-schemas";
 import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, IngestResult } from "./belief-services";
@@ -51,7 +54,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
             topic: input.topic ?? null,
             sourceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,
           },
-          { assessor, params },
+          { assessor, params, restatement: restatementPolicy },
         );
         let changeSet = staged.changeSet;
         if (staged.outcome === "staged") {

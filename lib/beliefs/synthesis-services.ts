@@ -108,7 +108,7 @@ export function synthesisServices(kit: ServiceKit): SynthesisServices {
       const created = changeSet.beliefs[0]?.belief;
       if (!created) throw new BeliefServiceError("invalid", "the synthesis produced no belief");
       const history = changeSet.history.filter((append) => append.beliefId === created.id).flatMap((append) => append.items);
-      return { belief: created, history, created: true, entries: [], changeSetId, cascade: [], match: null, relations: [] };
+      return { belief: created, history, created: true, entries: [], changeSetId, cascade: [], match: null, relations: [], possibleDuplicate: null };
     },
 
     async dismissSynthesis(caller, scopeSlug, rawInput) {

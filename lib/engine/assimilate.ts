@@ -18,6 +18,7 @@ import {
   type History,
   type HistoryItem,
   type IsoTime,
+  type PossibleDuplicateEvent,
   type Quantity,
 } from "./model";
 import type { EngineParams } from "./params";
@@ -164,8 +165,11 @@ export function changeSetOf(writes: readonly BeliefWrite[], id: string, actor: s
 }
 
 export interface AssimilateInput {
-  /** The belief to add evidence to, or the spec of a new one. */
-  target: { existing: BeliefRecord } | { create: NewBeliefSpec };
+  /**
+   * The belief to add evidence to, or the spec of a new one; a new one may carry the `possible_duplicate` link the
+   * restatement policy asked for (`possibleDuplicateItem` in ./readings), appended after its entries.
+   */
+  target: { existing: BeliefRecord } | { create: NewBeliefSpec; possibleDuplicate?: Omit<PossibleDuplicateEvent, "seq"> };
   /** Parsed with `evidenceInputSchema`; a ZodError names each bad field. */
   evidence: readonly unknown[];
   /** The caller's authorised view: the only way the engine learns whether a source exists. */
@@ -198,6 +202,7 @@ export async function assimilate(input: AssimilateInput): Promise<AssimilateResu
       ? input.target.existing
       : { belief: newBelief(input.target.create, input.params, input.time), history: [] };
   const { items, lookups } = await evidenceItems(input, current.belief.id, current.history.reduce((m, it) => Math.max(m, it.seq), 0));
+  if ("create" in input.target && input.target.possibleDuplicate) items.push(input.target.possibleDuplicate);
   const write = writeBelief(current, items, input.params, input.time, !("existing" in input.target));
   const entries = write.append.items.filter((it): it is EvidenceEntry => it.type === "entry");
   return {

@@ -9,6 +9,7 @@
  * | `AuthorisedResolver`, `CitationIndex` | here | every `GraphStore` (`resolverFor(view)`, `citationIndex()`)     |
  * | `Assessor`               | `./assessor`      | `lib/reading`, `lib/assess/openai`                     |
  * | `Embedder`               | `./embedder`      | `lib/embed`                                                     |
+ * | `RestatementPolicy`      | `./readings`      | `lib/reading/merge-policy.ts` (`restatementPolicy`)             |
  * | `GraphStore`             | `lib/graph/graph-store.ts` (its types name the store's own shapes: slices, exports) | `lib/graph/sql`, `lib/graph/neo4j` |
  *
  * Everything is re-exported from `@/lib/engine`, so a caller imports a port from one entry point.

@@ -24,12 +24,64 @@ import type { EngineParams } from "./params";
 import type { ReplayState } from "./replay";
 
 /**
- * A new claim at least this similar to a live belief, yet below the twin threshold (`twinSimilarity`, 0.9), is kept
- * as a new belief linked to that one as a possible duplicate. On the restatement similarity's scale
+ * A new claim at least this similar to a live belief, yet not surely the same claim (below the twin threshold,
+ * `twinSimilarity` 0.9, or not sure for the restatement policy, `RestatementPolicy`), is kept as a new belief linked to
+ * that one as a possible duplicate. On the restatement similarity's scale
  * (`lib/reading/restatement.ts`) 0.7 is "same subject" and 0.9 "restates"; a pair that clashes on a slot or a negation
  * scores at most 0.8, so it reaches this band only when everything else is the same.
  */
 export const POSSIBLE_DUPLICATE_SIMILARITY = 0.8;
+
+/** A live belief a new claim is compared with, and the restatement similarity of the two (`Assessor.similarity`). */
+export interface RestatementCandidate {
+  id: string;
+  text: string;
+  similarity: number;
+}
+
+/**
+ * What a write makes of a new claim and the live beliefs it is compared with: `merge` it into one (the claim surely
+ * restates it), keep it apart and link it to one as a `possible_duplicate` (close, but not sure; `reason` says why),
+ * or neither (null).
+ */
+export type RestatementChoice =
+  | { action: "merge"; id: string; similarity: number }
+  | { action: "possible_duplicate"; id: string; similarity: number; reason: string }
+  | null;
+
+/**
+ * The write policy for restatements, a port: every write that merges a claim into the belief it restates (ingest,
+ * and assimilate's restatement match) asks it, so merging has one rule. Implemented by `restatementPolicy`
+ * (lib/reading/merge-policy.ts), which reads the two texts as well as their score.
+ */
+export type RestatementPolicy = (claim: string, candidates: readonly RestatementCandidate[], params: EngineParams) => RestatementChoice;
+
+/**
+ * The `possible_duplicate` event a new belief gets when the restatement policy keeps it apart from `other` (an
+ * ingest, harvest or assimilation appends it after the belief's first entries).
+ */
+export function possibleDuplicateItem(p: {
+  other: { id: string; text: string };
+  similarity: number;
+  reason: string;
+  assessor: string;
+  time: IsoTime;
+  observedAt: IsoTime;
+  actor: string;
+  changeSet: string;
+}): Omit<PossibleDuplicateEvent, "seq"> {
+  return {
+    type: "possible_duplicate",
+    time: p.time,
+    observedAt: p.observedAt,
+    actor: p.actor,
+    changeSet: p.changeSet,
+    otherBeliefId: p.other.id,
+    score: clamp01(p.similarity),
+    reasoning: `similarity ${p.similarity.toFixed(2)} to "${p.other.text}": ${p.reason}, not sure enough to merge`,
+    assessor: p.assessor,
+  };
+}
 
 /** The weight an undecided reading's entry takes when decided, where the reader gave its guess no strength. */
 export const UNDECIDED_DEFAULT_WEIGHT = 0.5;

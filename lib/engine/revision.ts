@@ -7,10 +7,12 @@
  * 2. **Manipulative** input: the whole staged change-set is discarded; the result's change-set holds only the
  *    rejected Evidence item (`discarded: true`) for audit, and no other assessment is asked for.
  * 3. **Claims** (the Assessor's extraction, or the caller's harvested claims). Per claim:
- *    * **twin**: a live belief with the same key, or similarity ≥ `twinSimilarity` (0.9), gets a `SUPPORTS` entry
- *      (weight 1) instead of a twin;
+ *    * **twin**: a live belief with the same key, or one the claim surely restates (the restatement policy,
+ *      `deps.restatement`: similarity ≥ `twinSimilarity` (0.9) and sure), gets a `SUPPORTS` entry (weight 1) instead
+ *      of a twin;
  *    * **expansion**: otherwise, with ESS ≥ `essThreshold` (0.3), a new `provisional` belief whose first entry is a
- *      `SUPPORTS` of weight 1 (topic by `assignTopic`); below the threshold, nothing is created;
+ *      `SUPPORTS` of weight 1 (topic by `assignTopic`), linked as a `possible_duplicate` to the belief the policy
+ *      names as close but not sure; below the threshold, nothing is created;
  *    * **revision**: the top `relatedTopK` (5) other live beliefs with similarity ≥ `relatedSimilarity` (0.3) get an
  *      assessed relation; `SUPPORTS`/`REBUTS`/`CONTEXTUALIZES` become entries with weight = assessed strength.
  *      Per (belief, relation) only the strongest assessment across claims is written (one vote per source anyway).
@@ -34,7 +36,7 @@ import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type H
 import type { EngineParams } from "./params";
 import { isLive, replay, type ReplayState } from "./replay";
 import { withoutFraming } from "./harvest";
-import { POSSIBLE_DUPLICATE_SIMILARITY, UNDECIDED_DEFAULT_WEIGHT, undecidedItem } from "./readings";
+import { possibleDuplicateItem, UNDECIDED_DEFAULT_WEIGHT, undecidedItem, type RestatementPolicy } from "./readings";
 import { assignTopic, beliefKey } from "./topic";
 
 // ---- Ingest ----
@@ -66,6 +68,8 @@ export interface IngestInput {
 export interface IngestDeps {
   assessor: Assessor;
   params: EngineParams;
+  /** Whether a claim is merged into a live belief it restates, linked to it as a possible duplicate, or neither. */
+  restatement: RestatementPolicy;
   /** When given, contracted beliefs are propagated (stripping citers that lost grounding) into the same change-set. */
   cascade?: Omit<CascadeContext, "time" | "actor" | "changeSetId">;
 }
@@ -216,7 +220,8 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
 
     const simByText = new Map(live.map((w) => [w.record.belief.text, sims.get(w.record.belief.id) ?? 0]));
     const byKey = live.find((w) => w.record.belief.key === key);
-    const bySim = byKey ? undefined : pickMax(live, (w) => sims.get(w.record.belief.id) ?? 0, params.twinSimilarity);
+    const choice = byKey ? null : deps.restatement(claimText, live.map((w) => ({ id: w.record.belief.id, text: w.record.belief.text, similarity: sims.get(w.record.belief.id) ?? 0 })), params);
+    const bySim = choice?.action === "merge" ? working.get(choice.id) : undefined;
     const twin = byKey ?? bySim;
     let target: Working | null = null;
     let action: ClaimAction;
@@ -226,7 +231,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
       target = twin;
       action = "supported_existing";
     } else if (evidence.ess !== null && evidence.ess >= params.essThreshold) {
-      const near = pickMax(live, (w) => sims.get(w.record.belief.id) ?? 0, POSSIBLE_DUPLICATE_SIMILARITY);
+      const near = choice?.action === "possible_duplicate" ? working.get(choice.id) : undefined;
       const topic = await assignTopic(
         {
           text: claimText,
@@ -240,20 +245,21 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
       const record: BeliefRecord = { belief, history: [] };
       const w: Working = { record, stored: false, items: [], fresh: true };
       w.items.push(entryOf("SUPPORTS", 1, "expansion: new claim", ess.assessor));
-      if (near) {
+      if (near && choice?.action === "possible_duplicate") {
         const score = sims.get(near.record.belief.id) ?? 0;
         possibleDuplicate = { beliefId: belief.id, otherBeliefId: near.record.belief.id, score };
-        w.items.push({
-          type: "possible_duplicate",
-          time: input.now,
-          observedAt: input.observedAt ?? input.now,
-          actor: input.actor,
-          changeSet: input.changeSetId,
-          otherBeliefId: near.record.belief.id,
-          score: clamp01(score),
-          reasoning: `similarity ${fmt(score)} to "${near.record.belief.text}": close, but not sure enough to merge`,
-          assessor: assessor.name,
-        });
+        w.items.push(
+          possibleDuplicateItem({
+            other: { id: near.record.belief.id, text: near.record.belief.text },
+            similarity: score,
+            reason: choice.reason,
+            assessor: assessor.name,
+            time: input.now,
+            observedAt: input.observedAt ?? input.now,
+            actor: input.actor,
+            changeSet: input.changeSetId,
+          }),
+        );
       }
       working.set(record.belief.id, w);
       target = w;
@@ -385,19 +391,6 @@ async function entryTexts(
     else if (o.relation === "SUPPORTS") supports.push(t);
   }
   return { rebuttals, supports };
-}
-
-function pickMax<T>(items: readonly T[], score: (t: T) => number, atLeast: number): T | undefined {
-  let best: T | undefined;
-  let bestScore = -Infinity;
-  for (const t of items) {
-    const s = score(t);
-    if (s >= atLeast && s > bestScore) {
-      best = t;
-      bestScore = s;
-    }
-  }
-  return best;
 }
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);

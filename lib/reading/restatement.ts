@@ -112,6 +112,27 @@ export function unmatchedTokens(xs: readonly Token[], ys: readonly Token[]): Tok
 }
 
 /**
+ * A one-word swap: the one content word each side keeps that the other lacks (`unmatchedTokens`), when each keeps
+ * exactly one and both sit in the same place (the matched word before it, or the one after it, has the same stem on
+ * both sides): "Deploys go from the main branch" / "Deploys go from the release branch" → ["main", "release"]; null
+ * otherwise. It measures only. Read as the same claim, such a pair is a rival as often as a rewording (docs/reading.md),
+ * so the write policy (`./merge-policy`) does not merge on it, and the restatement score does not read it.
+ */
+export function oneWordSwap(a: string, b: string): [string, string] | null {
+  const [ta, tb] = [contentTokens(a), contentTokens(b)];
+  const [ua, ub] = [unmatchedTokens(ta, tb), unmatchedTokens(tb, ta)];
+  const [wa, wb] = [ua[0], ub[0]];
+  if (ua.length !== 1 || ub.length !== 1 || wa === undefined || wb === undefined) return null;
+  const around = (ts: readonly Token[], w: Token) => {
+    const i = ts.indexOf(w);
+    return [ts[i - 1]?.stem ?? "^", ts[i + 1]?.stem ?? "$"];
+  };
+  const [pa, na] = around(ta, wa);
+  const [pb, nb] = around(tb, wb);
+  return pa === pb || na === nb ? [wa.word, wb.word] : null;
+}
+
+/**
  * The smaller of the two shares of a side's content stems that the other side also has (1 when a side has none), a
  * token counting as had unless it is one of `unmatchedTokens`.
  */

@@ -225,7 +225,8 @@ describe.each(backends)("REST API over HTTP: $name", (backend) => {
     });
     expect(proposal.status).toBe(201);
     const mutation = (proposal.json() as { mutation: { id: string; decision: string; status: string } }).mutation;
-    expect(mutation).toMatchObject({ decision: "review", status: "pending_review" });
+    // The journal says it came through an API token, and which one (a person in the browser reads differently).
+    expect(mutation).toMatchObject({ decision: "review", status: "pending_review", via: { kind: "token", tokenName: expect.any(String), tokenId: expect.any(String) } });
     const queue = (await call("GET", `/scopes/${home}/mutations?status=pending_review`, tokens.viewer)).json() as { mutations: { id: string }[] };
     expect(queue.mutations.map((m) => m.id)).toContain(mutation.id);
     const byEditor = await call("POST", `/scopes/${home}/mutations/${mutation.id}/decision`, tokens.editor, { body: { decision: "approve", note: "self" } });

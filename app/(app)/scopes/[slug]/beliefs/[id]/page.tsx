@@ -6,19 +6,20 @@ import { sessionPrincipal } from "@/lib/access/principal";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { requireUser } from "@/lib/auth/session";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
-import type { Evidence, HistoryItem } from "@/lib/engine";
+import { isLiveStatus, relationCorrections, type Evidence, type HistoryItem, type RelationCorrection } from "@/lib/engine";
 import { beliefReading } from "@/lib/engine/bands";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
 import { CredenceChart, type ChartEvent } from "@/components/beliefs/credence-chart";
 import { readableReasoning } from "@/components/beliefs/readable-reasoning";
 import { BeliefActions } from "@/components/beliefs/belief-actions";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
+import { CorrectRelation, UndoCorrection } from "@/components/beliefs/correct-relation";
+import { relationWords } from "@/components/beliefs/relation-words";
 
 const WRITERS = new Set(["editor", "reviewer", "owner"]);
 
 export const metadata: Metadata = { title: "Belief" };
 
-const RELATION_LABEL: Readonly<Record<string, string>> = { SUPPORTS: "supports", REBUTS: "rebuts", CONTEXTUALIZES: "scopes (context)" };
 
 function utc(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -37,7 +38,7 @@ function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
     case "review":
       return `review ${item.action}: ${item.note}`;
     case "undecided":
-      return `undecided reading of ${item.sourceId}: best guess ${RELATION_LABEL[item.guess] ?? item.guess.toLowerCase()}, confidence ${item.confidence.toFixed(2)} (no weight until decided)`;
+      return `undecided reading of ${item.sourceId}: best guess ${relationWords(item.guess)}, confidence ${item.confidence.toFixed(2)} (no weight until decided)`;
     case "possible_duplicate":
       return `possible duplicate of ${item.otherBeliefId} (score ${item.score.toFixed(2)}; kept apart until decided)`;
     case "decided":
@@ -45,6 +46,15 @@ function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
     default:
       return item.note ? `${item.type}: ${item.note}` : item.type;
   }
+}
+
+/** A relation correction in the history: who changed which entry from what to what, and why. */
+function CorrectionNote({ c, by }: { c: RelationCorrection; by: string }) {
+  return (
+    <span data-testid="correction-note">
+      relation of entry #{c.targetSeq} corrected by {by}: <b>{relationWords(c.from)}</b> → <b>{relationWords(c.to)}</b>. Why: “{c.reason}”
+    </span>
+  );
 }
 
 export default async function BeliefPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
@@ -61,6 +71,37 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
   const retracted = new Set(history.flatMap((h) => (h.type === "retracted" ? [h.targetSeq] : [])));
   const sources = [...new Set(history.flatMap((h) => (h.type === "entry" && h.sourceId && !retracted.has(h.seq) ? [h.sourceId] : [])))];
   const outcome = new Map(entries.map((e) => [e.seq, e]));
+  // The relation each entry counts with now (after corrections), and who corrected what, from, to and why.
+  const relationNow = (seq: number, recorded: string): string => outcome.get(seq)?.relation ?? recorded;
+  const corrections = relationCorrections(history);
+  const correctionAt = new Map(corrections.map((c) => [c.seq, c]));
+  const removed = new Set(history.flatMap((h) => (h.type === "retracted" || h.type === "stripped" ? [h.targetSeq] : [])));
+  const members = await services.listMembers(sessionPrincipal(user.id), slug).catch(() => []);
+  const memberName = new Map(members.map((m) => [m.userId, m.name ?? m.email]));
+  const who = (actor: string) => (actor === "operator" ? "the operator" : (memberName.get(actor) ?? actor));
+  // Corrections are offered on live entries of readable evidence whose reading is not still undecided; an evidence
+  // item whose live entries disagree is corrected one entry at a time.
+  const canCorrect = canWrite && isLiveStatus(belief.status);
+  const openReadingSources = new Set(detail.openReadings.undecided.map((u) => u.sourceId));
+  const liveRelations = new Map<string, Set<string>>();
+  for (const h of history) {
+    if (h.type === "entry" && h.sourceId && !removed.has(h.seq)) liveRelations.set(h.sourceId, (liveRelations.get(h.sourceId) ?? new Set()).add(relationNow(h.seq, h.relation)));
+  }
+  const correctable = (h: Extract<HistoryItem, { type: "entry" }>) => canCorrect && h.sourceId !== null && evidence.has(h.sourceId) && !removed.has(h.seq) && !openReadingSources.has(h.sourceId);
+  const targetOf = (sourceId: string, seq: number) => ({ scope: slug, beliefId: belief.id, evidenceId: sourceId, ...((liveRelations.get(sourceId)?.size ?? 0) > 1 ? { seq } : {}) });
+  // A correction can be undone from its row while it is the latest word on each entry it corrected.
+  const latestCorrection = new Map<number, number>();
+  for (const c of corrections) latestCorrection.set(c.targetSeq, Math.max(latestCorrection.get(c.targetSeq) ?? 0, c.seq));
+  const undoable = (c: RelationCorrection): boolean => {
+    const group = corrections.filter((o) => o.changeSet === c.changeSet);
+    return (
+      canCorrect &&
+      c.sourceId !== null &&
+      group[0]?.seq === c.seq &&
+      group.every((o) => latestCorrection.get(o.targetSeq) === o.seq && !removed.has(o.targetSeq)) &&
+      !openReadingSources.has(c.sourceId)
+    );
+  };
   // Evidence cited in the history (entries and undecided readings), as text: a source the caller cannot read (or a cited belief) stays an id.
   const cited = [...new Set(history.flatMap((h) => ((h.type === "entry" || h.type === "undecided") && h.sourceId ? [h.sourceId] : [])))];
   const { undecided, possibleDuplicates } = detail.openReadings;
@@ -80,7 +121,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
   );
   const chartEvents: ChartEvent[] = history.map((h) =>
     h.type === "entry"
-      ? { time: h.time, seq: h.seq, kind: h.relation === "SUPPORTS" ? "support" : h.relation === "REBUTS" ? "rebut" : "context", label: `${RELATION_LABEL[h.relation] ?? h.relation}: ${h.sourceId ? (evidence.get(h.sourceId)?.text.slice(0, 120) ?? h.sourceId) : "anonymous"}` }
+      ? { time: h.time, seq: h.seq, kind: relationNow(h.seq, h.relation) === "SUPPORTS" ? "support" : relationNow(h.seq, h.relation) === "REBUTS" ? "rebut" : "context", label: `${relationWords(relationNow(h.seq, h.relation))}: ${h.sourceId ? (evidence.get(h.sourceId)?.text.slice(0, 120) ?? h.sourceId) : "anonymous"}` }
       : { time: h.time, seq: h.seq, kind: h.type, label: describeEvent(h) },
   );
   const sourceOptions = sources.map((sourceId) => {
@@ -94,7 +135,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
         <h1 className="mt-2 text-xl font-semibold" data-testid="belief-text">{belief.text}</h1>
         <p className="mt-2 flex flex-wrap items-center gap-3 text-sm">
           <StatusBadge status={belief.status} />
-          <span>credence <b className="tabular-nums">{belief.credence.toFixed(2)}</b></span>
+          <span>credence <b className="tabular-nums" data-testid="belief-credence">{belief.credence.toFixed(2)}</b></span>
           <span>confidence <b className="tabular-nums">{belief.confidence.toFixed(2)}</b></span>
           <TensionBar tension={belief.tension} />
           <span className="text-zinc-600 dark:text-zinc-400">({beliefReading(belief.credence, belief.confidence)})</span>
@@ -134,7 +175,13 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                   <tr key={item.seq} className="border-t border-zinc-100 align-top dark:border-zinc-800">
                     <td className="py-1.5 pr-2 tabular-nums">{item.seq}</td>
                     <td className="py-1.5 pr-2 whitespace-nowrap">{utc(item.time)}</td>
-                    <td className="py-1.5 pr-2">{RELATION_LABEL[item.relation] ?? item.relation}</td>
+                    <td className="py-1.5 pr-2" data-testid="history-relation">
+                      {relationWords(relationNow(item.seq, item.relation))}
+                      {relationNow(item.seq, item.relation) !== item.relation ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">recorded as {relationWords(item.relation)}</span> : null}
+                      {correctable(item) && item.sourceId ? (
+                        <CorrectRelation target={targetOf(item.sourceId, item.seq)} current={relationNow(item.seq, item.relation)} evidenceText={evidence.get(item.sourceId)?.text ?? ""} />
+                      ) : null}
+                    </td>
                     <td className="max-w-md py-1.5 pr-2" data-testid="history-evidence">
                       {item.sourceId && evidence.get(item.sourceId) ? (
                         <>
@@ -166,7 +213,17 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                   <tr key={item.seq} className="border-t border-zinc-100 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
                     <td className="py-1.5 pr-2 tabular-nums">{item.seq}</td>
                     <td className="py-1.5 pr-2 whitespace-nowrap">{utc(item.time)}</td>
-                    <td colSpan={7} className="py-1.5 pr-2 text-zinc-700 dark:text-zinc-300">{describeEvent(item)}</td>
+                    <td colSpan={7} className="py-1.5 pr-2 text-zinc-700 dark:text-zinc-300">
+                      {correctionAt.get(item.seq) ? <CorrectionNote c={correctionAt.get(item.seq) as RelationCorrection} by={who(item.actor)} /> : describeEvent(item)}
+                      {correctionAt.get(item.seq) && undoable(correctionAt.get(item.seq) as RelationCorrection) ? (
+                        <UndoCorrection
+                          target={targetOf(correctionAt.get(item.seq)?.sourceId ?? "", correctionAt.get(item.seq)?.targetSeq ?? 0)}
+                          from={correctionAt.get(item.seq)?.from ?? ""}
+                          to={correctionAt.get(item.seq)?.to ?? ""}
+                          reason={correctionAt.get(item.seq)?.reason ?? ""}
+                        />
+                      ) : null}
+                    </td>
                   </tr>
                 ),
               )}
@@ -187,7 +244,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
               <li key={u.seq} className="rounded border border-amber-300 p-2 dark:border-amber-700" data-testid="undecided-reading">
                 <span className="block whitespace-pre-wrap break-words">{evidence.get(u.sourceId)?.text ?? u.sourceId}</span>
                 <span className="block text-xs text-zinc-600 dark:text-zinc-400">
-                  #{u.seq} · {utc(u.time)} · best guess <b>{RELATION_LABEL[u.guess] ?? u.guess.toLowerCase()}</b>, confidence {u.confidence.toFixed(2)} ·{" "}
+                  #{u.seq} · {utc(u.time)} · best guess <b>{relationWords(u.guess)}</b>, confidence {u.confidence.toFixed(2)} ·{" "}
                   {u.assessor === "caller" ? "caller" : <AssessorLabel assessor={u.assessor} />}
                   {u.reasoning ? `: ${readableReasoning(u.reasoning, [belief.text, evidence.get(u.sourceId)?.text ?? ""])}` : ""}
                 </span>

@@ -22,7 +22,7 @@ describe("cli embeddings (embedded)", () => {
     location = await embeddedBackend.create();
     const db = await location.open();
     try {
-      const { services, store, ownsStore } = await composeServices(db, { embedder: null });
+      const { services, close } = await composeServices(db, { embedder: null });
       try {
         await services.createUser(OPERATOR, { email: "ann@example.com", password: "ann-password" });
         await services.createScope(OPERATOR, { slug: "lab", name: "Lab", ownerEmail: "ann@example.com" });
@@ -31,7 +31,7 @@ describe("cli embeddings (embedded)", () => {
           evidence: [{ sourceId: null, tier: "model_assertion" }],
         });
       } finally {
-        if (ownsStore) await store.close();
+        await close();
       }
     } finally {
       await db.close();

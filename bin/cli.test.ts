@@ -103,6 +103,24 @@ describe.each(TEST_BACKENDS)("cli on $name", (backend) => {
     expectFailure(lastOwner, /last owner/);
     expectFailure(noScope, /no scope nowhere/);
   });
+
+  it("runs identity commands without the graph store and the embedding model; a belief command needs them", SLOW, async () => {
+    // Neo4j selected but unreachable, and no embedding model: `user create` touches neither (a model missing would
+    // have said so on stderr), `params show` selects the store on its first call and fails with one line naming it.
+    const modelDir = await mkdtemp(path.join(os.tmpdir(), "credence-no-model-"));
+    try {
+      const env = { ...location.env, NEO4J_URI: "bolt://127.0.0.1:9", CREDENCE_MODEL_DIR: modelDir };
+      const [created, params] = await Promise.all([
+        runScript(CLI, ["user", "create", "--email", "eve@example.com", "--password", "eve-password"], env),
+        runScript(CLI, ["params", "show", "--scope", "lab"], env),
+      ]);
+      expect(created).toMatchObject({ code: 0, stderr: "" });
+      expect(created.stdout).toMatch(/^created user eve@example.com/);
+      expectFailure(params, /graph store is unavailable: .*Neo4j at bolt:\/\/127\.0\.0\.1:9/);
+    } finally {
+      await rm(modelDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("cli on the embedded data folder", () => {

@@ -4,14 +4,14 @@
  * Results go to stdout (`token create` prints the token alone); errors go to stderr as one line, exit code 1
  * (2 for usage errors).
  */
+// Only light modules are imported here: `--help` and a usage error load nothing else, and a command loads the database,
+// the services and what they need when it runs (lib/beliefs/get-belief-services: identity commands never load the
+// assessor, the embedding runtime or a graph store).
 import { parseArgs } from "node:util";
-import { databaseConfigFromEnv, openDatabase, type Database } from "@/lib/db/database";
-import { DataFolderInUseError } from "@/lib/db/data-folder-lock";
-import { getEnv } from "@/lib/env";
+import type { Database } from "@/lib/db/database";
 import { OPERATOR } from "@/lib/access/principal";
-import { BeliefServiceError, fieldError } from "@/lib/errors/belief-service-error";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
-import { composeServices, type ComposedServices } from "@/lib/beliefs/get-belief-services";
+import type { ComposedServices } from "@/lib/beliefs/get-belief-services";
 import type { GraphStore } from "@/lib/graph/graph-store";
 import { isRole, ROLES } from "@/lib/access/roles";
 
@@ -23,7 +23,7 @@ type Command = {
   options: Record<string, { type: "string" | "boolean" }>;
   required: string[];
   /** Resolves to the exit code when it is not 0 (a replay mismatch, a refused import). */
-  run(services: BeliefServices, options: Options, out: (line: string) => void, db: Database, store: GraphStore): Promise<void | number>;
+  run(services: BeliefServices, options: Options, out: (line: string) => void, db: Database, store: () => Promise<GraphStore>): Promise<void | number>;
 };
 
 const cliIo = {
@@ -53,7 +53,7 @@ function optionalText(options: Options, name: string): string | undefined {
 
 function role(options: Options): (typeof ROLES)[number] {
   const value = text(options, "role");
-  if (!isRole(value)) throw fieldError("invalid", `bad role "${value}": use ${ROLES.join(", ")}`, "role");
+  if (!isRole(value)) throw new UsageError(`bad role "${value}": use ${ROLES.join(", ")}`);
   return value;
 }
 
@@ -343,14 +343,20 @@ export async function main(argv: string[]): Promise<number> {
   let db: Database | undefined;
   let composed: ComposedServices | undefined;
   try {
+    const [{ databaseConfigFromEnv, openDatabase }, { getEnv }, { composeServices }] = await Promise.all([
+      import("@/lib/db/database"),
+      import("@/lib/env"),
+      import("@/lib/beliefs/get-belief-services"),
+    ]);
     db = await openDatabase(databaseConfigFromEnv(getEnv(), { owner: "credence cli", ifHeld: "connect", maxConnections: 2 }));
     composed = await composeServices(db);
     return (await command.run(composed.services, options, out, db, composed.store)) ?? 0;
   } catch (error) {
-    if (error instanceof BeliefServiceError || error instanceof UsageError || error instanceof DataFolderInUseError) return fail(error.message, 1);
+    // A refusal (BeliefServiceError), a usage error found late, a held data folder, a database that cannot be reached:
+    // the message is the line.
     return fail(error instanceof Error ? error.message : String(error), 1);
   } finally {
-    if (composed?.ownsStore) await composed.store.close();
+    await composed?.close();
     await db?.close();
   }
 }

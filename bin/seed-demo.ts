@@ -5,10 +5,9 @@
 import { OPERATOR, sessionPrincipal, tokenPrincipal } from "@/lib/access/principal";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
 import { seedDemoStories } from "@/lib/beliefs/demo-stories";
-import { composeServices } from "@/lib/beliefs/get-belief-services";
+import { composeServices, type ComposeOptions } from "@/lib/beliefs/get-belief-services";
 import { settableClock, type SettableClock } from "@/lib/beliefs/settable-clock";
 import type { Database } from "@/lib/db/database";
-import type { GraphStore } from "@/lib/graph/graph-store";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 
 export const DEMO_PASSWORD = "credence-demo";
@@ -20,14 +19,14 @@ export const DEMO_USERS = [
 ] as const;
 
 /**
- * `store`: the graph store to write through — the server's process store by default; the CLI passes the one it
- * composed for its own connection.
+ * `store`: the graph store to write through, or how to get it — the server's process store by default; the CLI passes
+ * the one it composed for its own connection. It is needed only when the stories are written.
  */
-export async function seedDemo(db: Database, store?: GraphStore): Promise<string> {
+export async function seedDemo(db: Database, store?: ComposeOptions["store"]): Promise<string> {
   const owner = DEMO_USERS[0];
   // The stories are back-dated: the services read time from this clock (docs/design.md §8).
   const clock = settableClock();
-  const { services } = await composeServices(db, { store: store ?? (await getGraphStore()), clock });
+  const { services } = await composeServices(db, { store: store ?? getGraphStore, clock });
   const known = (await services.listUsers(OPERATOR)).some((u) => u.email === owner.email);
   if (!known) {
     const ids = new Map<string, string>();

@@ -20,7 +20,7 @@ import { scopeServices } from "./scope-services";
 import { createServiceKit } from "./service-kit";
 import { embeddingServices } from "./embedding-services";
 import { synthesisServices } from "./synthesis-services";
-import { toServiceError } from "./to-service-error";
+import { withServiceErrors } from "./to-service-error";
 import { withAmbientIdempotency } from "@/lib/graph/idempotency-mark";
 import { instrumentStore } from "@/lib/ops/metrics";
 
@@ -46,15 +46,5 @@ export function createBeliefServices(config: BeliefServicesConfig): BeliefServic
     ...identityServices(config.db),
     ...signInServices(config.db),
   };
-  const wrapped = {} as Record<string, unknown>;
-  for (const [name, method] of Object.entries(services) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await method(...args);
-      } catch (error) {
-        throw toServiceError(error);
-      }
-    };
-  }
-  return Object.freeze(wrapped) as unknown as BeliefServices;
+  return withServiceErrors(services);
 }

@@ -32,3 +32,18 @@ export function toServiceError(error: unknown): unknown {
   }
   return error;
 }
+
+/** `methods` with each method's failure passed through `toServiceError` (a frozen copy; the methods are async). */
+export function withServiceErrors<T extends object>(methods: T): T {
+  const wrapped = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(methods) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        throw toServiceError(error);
+      }
+    };
+  }
+  return Object.freeze(wrapped) as T;
+}

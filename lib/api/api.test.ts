@@ -267,10 +267,18 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
 
   it("the graph's topic map and one expansion at a time: topics summing to the scope, a topic paged, a belief's neighbourhood", async () => {
     const viewer = { token: h.tokens.viewer };
+    // The three claims differ by one swapped word: each is its own belief, linked to the first as a possible duplicate.
+    const written: { belief: { id: string }; match: string | null; possibleDuplicate: { beliefId: string; otherBeliefId: string } | null }[] = [];
     for (const [topic, claim] of [["graph-map-a", "The map test's first claim holds."], ["graph-map-a", "The map test's second claim holds."], ["graph-map-b", "The map test's third claim holds."]]) {
-      const written = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, topic, evidence: [{ tier: "observation" }], match: "exact" });
-      expect(written.status).toBe(200);
+      const response = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, topic, evidence: [{ tier: "observation" }] });
+      expect(response.status).toBe(200);
+      written.push((await response.json()) as (typeof written)[number]);
     }
+    expect(new Set(written.map((w) => w.belief.id)).size).toBe(3);
+    expect(written.map((w) => w.match)).toEqual([null, null, null]);
+    expect(written[0]?.possibleDuplicate).toBeNull();
+    expect(written[1]?.possibleDuplicate).toEqual({ beliefId: written[1]?.belief.id, otherBeliefId: written[0]?.belief.id, score: expect.any(Number) });
+    expect(written[2]?.possibleDuplicate?.beliefId).toBe(written[2]?.belief.id);
     const overview = await h.call(graphOverviewRoute.GET, "GET", `/scopes/${home}/graph/overview`, { scope: home }, viewer);
     expect(overview.status).toBe(200);
     const map = (await json(overview)) as { beliefs: number; topics: { topic: string; beliefs: number }[]; recent: { topic: string }[] };
@@ -380,10 +388,11 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
     const groundedId = ((await grounded.json()) as { belief: { id: string } }).belief.id;
 
     const cite = async (claim: string, sourceId: string) => {
-      const response = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, evidence: [{ sourceId, tier: "document" }], match: "exact" });
+      const response = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.editor, { claim, evidence: [{ sourceId, tier: "document" }] });
       expect(response.status).toBe(200);
       return ((await response.json()) as { belief: { credence: number; status: string }; entries: { verified: boolean }[] });
     };
+    // The claims differ by one swapped word, so each is a fresh belief (linked to the others as a possible duplicate).
     const hidden = await cite("Our gateway handles the peak load comfortably.", groundedId);
     const absent = await cite("Our proxy handles the peak load comfortably.", `blf_${randomBytes(8).toString("hex")}`);
     expect(hidden.belief.credence).toBe(absent.belief.credence);

@@ -132,7 +132,7 @@ export function presentAssimilate(result: AssimilateResult) {
 }
 
 export function presentHarvest(result: HarvestResult) {
-  return present(harvestResponseSchema, { claims: result.claims, assimilated: result.assimilated.map((a) => ({ beliefId: a.belief.id, created: a.created })) }, "HarvestResult");
+  return present(harvestResponseSchema, { claims: result.claims, assimilated: result.assimilated.map((a) => ({ beliefId: a.belief.id, created: a.created, possibleDuplicate: a.possibleDuplicate })) }, "HarvestResult");
 }
 
 /** The ingest answer of the REST API and the MCP `remember` tool. */

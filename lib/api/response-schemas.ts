@@ -119,6 +119,14 @@ export const grantResultResponseSchema = named("GrantResult", z.object({ grant: 
 
 export const registerEvidenceResponseSchema = named("RegisterEvidenceResult", z.object({ evidence: evidenceResponseSchema, assessment: essResponseSchema.nullable() }));
 
+/** A new belief kept apart from a live one it may restate (match: relate), linked as a possible duplicate. */
+const assimilatedDuplicate = z
+  .object({ beliefId: z.string(), otherBeliefId: z.string(), score: unit })
+  .nullable()
+  .describe(
+    "With match: relate, a new belief that may restate a live one (otherBeliefId) but not surely (a score below the twin threshold, or two claims that differ by one swapped word): both kept and linked as a possible duplicate, listed for a reviewer in GET …/readings; null otherwise.",
+  );
+
 export const assimilateResponseSchema = named(
   "AssimilateResult",
   z.object({
@@ -144,6 +152,7 @@ export const assimilateResponseSchema = named(
         }),
       )
       .describe("Other live beliefs the reader related the claim to (match: relate); each received the claim's cited sources with that relation."),
+    possibleDuplicate: assimilatedDuplicate,
   }),
 );
 
@@ -166,7 +175,7 @@ export const harvestResponseSchema = named(
         tier: z.enum(["model_assertion", "sourced"]),
       }),
     ),
-    assimilated: z.array(z.object({ beliefId: z.string(), created: z.boolean() })),
+    assimilated: z.array(z.object({ beliefId: z.string(), created: z.boolean(), possibleDuplicate: assimilatedDuplicate })),
   }),
 );
 

@@ -110,7 +110,7 @@ const assimilateInput = z
     match: z
       .enum(["relate", "exact"])
       .optional()
-      .describe("relate (default): a restatement of a live belief reinforces it, and a claim that contradicts another belief (e.g. a changed value) rebuts it with the same sources. exact: write the claim verbatim, matched only by its exact wording."),
+      .describe("relate (default): a sure restatement of a live belief reinforces it (a possible one, such as a claim differing by one swapped word, becomes a new belief linked to it as a possible duplicate for a reviewer: see possibleDuplicate in the answer), and a claim that contradicts another belief (e.g. a changed value) rebuts it with the same sources. exact: write the claim verbatim, matched only by its exact wording."),
   })
   .strict();
 

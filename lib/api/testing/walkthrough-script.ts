@@ -75,9 +75,11 @@ is recorded, at most 5 minutes ahead of the server's clock). A history entry kee
 (when it was recorded). Cooling, drift windows, the stability monitor and \`asOf\` (on a belief, \`recall\`, the ranked
 \`GET …/beliefs?q=\` and the graph) go by \`observedAt\`, so an import in any order gives the same state.
 
-\`assimilate\` relates a claim like \`ingest\` (\`match: "relate"\`, the default): a restatement of a live belief
-reinforces it, and a changed value competes with the old one. \`match: "exact"\` writes the claim verbatim, matched
-only by its normalised text.
+\`assimilate\` relates a claim like \`ingest\` (\`match: "relate"\`, the default): a sure restatement of a live belief
+reinforces it, and a changed value competes with the old one. A claim that only may restate one (a score just under
+the twin threshold, or two claims that differ by one swapped word, "main branch" / "release branch") becomes a new
+belief linked to it as a possible duplicate: \`possibleDuplicate\` in the answer, and \`GET …/readings\` lists it for a
+reviewer. \`match: "exact"\` writes the claim verbatim, matched only by its normalised text.
 
 \`recall\` answers in one of four modes: \`settled\` (one answer, well enough supported), \`contested\` (a dominant answer
 and the competing interpretation, with the belief ids on each side and why the dominant one wins), \`insufficient\`

@@ -385,15 +385,17 @@ test("a reviewer accepts one synthesis candidate and the queue no longer propose
   // Two beliefs, each with real support from two change-sets, and a real rebuttal of B by evidence supporting A.
   const side = async (claim: string, texts: [string, string]) => {
     const first = await registerEvidence(rest, "document", texts[0]);
-    // match: exact: the two sides differ in one word, which the offline restatement reading would merge (a known limit).
-    const created = await rest("POST", "/assimilate", { claim, match: "exact", evidence: [{ sourceId: first, tier: "document" }] });
+    const created = await rest("POST", "/assimilate", { claim, evidence: [{ sourceId: first, tier: "document" }] });
     const id = (created.body.belief as { id: string }).id;
     const second = await registerEvidence(rest, "document", texts[1]);
     await rest("POST", "/assimilate", { beliefId: id, evidence: [{ sourceId: second, tier: "document" }] });
-    return { id, first };
+    return { id, first, possibleDuplicate: created.body.possibleDuplicate as { otherBeliefId: string } | null };
   };
   const a = await side("Remote work raises engineering productivity.", ["Study A: remote engineers closed 12% more tickets.", "Survey B: remote teams shipped more features per quarter."]);
+  // The two sides differ by one swapped word: the write keeps them apart and links them as a possible duplicate.
   const b = await side("Office work raises engineering productivity.", ["Study C: co-located engineers resolved incidents 20% faster.", "Report D: office teams onboarded new hires in half the time."]);
+  expect(b.id).not.toBe(a.id);
+  expect(b.possibleDuplicate?.otherBeliefId).toBe(a.id);
   await rest("POST", "/assimilate", { beliefId: b.id, evidence: [{ sourceId: a.first, tier: "document", relation: "REBUTS", weight: 0.8 }] });
 
   const page = await newPage(null, browser, owner);

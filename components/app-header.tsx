@@ -8,12 +8,13 @@ import { PendingReviewLink } from "./review/pending-review-link";
 export function AppHeader({ user, scopes, publicScopes = [], pendingReviews = {} }: { user: SessionUser; scopes: ScopeChoice[]; publicScopes?: ScopeChoice[]; pendingReviews?: Readonly<Record<string, number>> }) {
   return (
     <header className="border-b border-zinc-200 bg-white/80 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
-        <Link href="/" className="font-semibold tracking-tight">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-4 sm:gap-4">
+        <Link href="/" className="shrink-0 font-semibold tracking-tight">
           Credence
         </Link>
+        {/* The switcher takes the width left over, so a long scope name never widens the page on a phone. */}
         <ScopeSwitcher scopes={scopes} publicScopes={publicScopes} />
-        <div className="ml-auto flex items-center gap-3 text-sm">
+        <div className="ml-auto flex shrink-0 items-center gap-1 text-sm sm:gap-3">
           <PendingReviewLink counts={pendingReviews} />
           <span className="hidden text-zinc-600 sm:inline dark:text-zinc-400" data-testid="signed-in-user">
             {user.name === user.email ? user.email : `${user.name} · ${user.email}`}

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { promisify } from "node:util";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { scriptCommand } from "../lib/ops/compiled-script";
 
@@ -49,4 +50,17 @@ export async function signIn(page: Page, user: TestUser): Promise<void> {
 export async function snap(page: Page, name: string): Promise<void> {
   mkdirSync("e2e/artifacts", { recursive: true });
   await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+}
+
+const IMPACT_RANK = { minor: 0, moderate: 1, serious: 2, critical: 3 } as const;
+
+/**
+ * No axe finding at or above `least` on the page as it is now. With `allRules`, axe's best-practice rules (heading
+ * order, landmarks) run beside the WCAG 2.x A and AA ones.
+ */
+export async function expectAxeClean(page: Page, name: string, { least = "serious", allRules = false }: { least?: keyof typeof IMPACT_RANK; allRules?: boolean } = {}): Promise<void> {
+  const builder = new AxeBuilder({ page });
+  const result = await (allRules ? builder : builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])).analyze();
+  const bad = result.violations.filter((v) => IMPACT_RANK[v.impact ?? "minor"] >= IMPACT_RANK[least]);
+  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
 }

@@ -68,7 +68,7 @@ export function GraphLegend() {
   return (
     <section aria-label="Legend in full" className="space-y-3 text-xs text-zinc-700 dark:text-zinc-300" data-testid="graph-legend-detail">
       <div>
-        <h3 className="mb-1 font-semibold">Belief colour: tension (how strongly live evidence disagrees)</h3>
+        <h2 className="mb-1 font-semibold">Belief colour: tension (how strongly live evidence disagrees)</h2>
         <div className="relative">
           <RampBar className="h-3 w-full rounded border border-zinc-300 dark:border-zinc-700" />
           {TENSION_THRESHOLDS.map((t) => (
@@ -104,7 +104,7 @@ export function GraphLegend() {
         <li><span aria-hidden className="mr-1 inline-block h-2.5 w-2.5 rotate-45 border border-zinc-600 bg-[#e69f00] align-middle" />mutation</li>
       </ul>
       <div>
-        <h3 className="mb-1 font-semibold">Edges (width: effective weight; dashed: retracted or stripped)</h3>
+        <h2 className="mb-1 font-semibold">Edges (width: effective weight; dashed: retracted or stripped)</h2>
         <ul className="space-y-0.5">
           {EDGE_KINDS.map((kind) => (
             <li key={kind} className="flex items-center gap-2">

@@ -47,15 +47,15 @@ export function MembersSection({ scope, members, canManage, currentUserId }: { s
           <tr>
             <th className="py-1 font-medium">Member</th>
             <th className="py-1 font-medium">Role</th>
-            {canManage ? <th className="py-1" /> : null}
+            {canManage ? <th className="py-1"><span className="sr-only">Actions</span></th> : null}
           </tr>
         </thead>
         <tbody>
           {members.map((member) => (
             <tr key={member.userId} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="member-row">
-              <td className="py-2">
+              <td className="py-2 pr-2 wrap-anywhere">
                 <span className="font-medium">{member.name ?? member.email}</span>
-                {member.name ? <span className="ml-2 text-zinc-500">{member.email}</span> : null}
+                {member.name ? <span className="block text-zinc-500 sm:ml-2 sm:inline">{member.email}</span> : null}
                 {member.userId === currentUserId ? <span className="ml-2 text-xs text-zinc-500">(you)</span> : null}
               </td>
               <td className="py-2">

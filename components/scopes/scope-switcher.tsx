@@ -16,11 +16,11 @@ export function ScopeSwitcher({ scopes, publicScopes = [] }: { scopes: ScopeChoi
   const params = useParams<{ slug?: string }>();
   if (scopes.length === 0 && publicScopes.length === 0) return null;
   return (
-    <label className="flex items-center gap-2 text-sm">
+    <label className="flex min-w-0 flex-1 items-center gap-2 text-sm sm:flex-none">
       <span className="sr-only">Scope</span>
       <select
         aria-label="Switch scope"
-        className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+        className="w-full min-w-0 truncate rounded-md border border-zinc-300 bg-white px-2 py-1 sm:w-auto sm:max-w-xs dark:border-zinc-700 dark:bg-zinc-900"
         value={params.slug ?? ""}
         onChange={(event) => router.push(event.target.value ? `/scopes/${event.target.value}` : "/")}
       >

@@ -61,19 +61,24 @@ export function TokensSection({ scope, tokens }: { scope: string; tokens: TokenR
           <thead className="text-left text-zinc-500">
             <tr>
               <th className="py-1 font-medium">Name</th>
-              <th className="py-1 font-medium">Token</th>
+              <th className="hidden py-1 font-medium sm:table-cell">Token</th>
               <th className="py-1 font-medium">Limited to</th>
-              <th className="py-1 font-medium">Last used</th>
-              <th />
+              <th className="hidden py-1 font-medium sm:table-cell">Last used</th>
+              <th className="py-1"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody>
             {tokens.map((token) => (
               <tr key={token.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="token-row">
-                <td className="py-2">{token.name}</td>
-                <td className="py-2 font-mono text-xs">{token.prefix}…</td>
-                <td className="py-2">{token.scopeSlug ?? "all my scopes"}</td>
-                <td className="py-2">{when(token.lastUsedAt)}</td>
+                <td className="py-2 pr-2 wrap-anywhere">
+                  {token.name}
+                  {/* Below sm the token and last-used columns fold under the name, so the table fits a phone. */}
+                  <span className="block font-mono text-xs text-zinc-500 sm:hidden">{token.prefix}…</span>
+                  <span className="block text-xs text-zinc-500 sm:hidden">Last used: {when(token.lastUsedAt)}</span>
+                </td>
+                <td className="hidden py-2 font-mono text-xs sm:table-cell">{token.prefix}…</td>
+                <td className="py-2 pr-2 wrap-anywhere">{token.scopeSlug ?? "all my scopes"}</td>
+                <td className="hidden py-2 sm:table-cell">{when(token.lastUsedAt)}</td>
                 <td className="py-2 text-right">
                   {token.revokedAt ? (
                     <span className="text-xs text-zinc-500">revoked</span>

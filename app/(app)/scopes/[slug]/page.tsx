@@ -130,23 +130,28 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
             <thead className="text-left text-zinc-500">
               <tr>
                 <th className="py-1 font-medium">Belief</th>
-                <th className="py-1 font-medium">Status</th>
-                <th className="py-1 text-right font-medium">Credence</th>
-                <th className="py-1 pl-4 pr-4 font-medium">Tension</th>
+                <th className="hidden py-1 font-medium sm:table-cell">Status</th>
+                <th className="hidden py-1 text-right font-medium sm:table-cell">Credence</th>
+                <th className="py-1 pl-2 font-medium sm:pl-4 sm:pr-4">Tension</th>
                 <th className="hidden py-1 font-medium sm:table-cell">Topic</th>
               </tr>
             </thead>
             <tbody>
               {byTension.map((b) => (
                 <tr key={b.id} className="border-t border-zinc-100 align-top dark:border-zinc-800" data-testid="belief-row">
-                  <td className="py-2 pr-3">
+                  <td className="py-2 pr-3 wrap-break-word">
                     <Link href={`/scopes/${scope.slug}/beliefs/${encodeURIComponent(b.id)}`} className="hover:underline">
                       {b.text}
                     </Link>
+                    {/* Below sm, status and credence fold under the belief so its text keeps the width and Tension stays in view. */}
+                    <span className="mt-1 flex items-center gap-2 text-xs sm:hidden">
+                      <StatusBadge status={b.status} />
+                      <span className="tabular-nums text-zinc-600 dark:text-zinc-400">credence {b.credence.toFixed(2)}</span>
+                    </span>
                   </td>
-                  <td className="py-2"><StatusBadge status={b.status} /></td>
-                  <td className="py-2 text-right tabular-nums">{b.credence.toFixed(2)}</td>
-                  <td className="py-2 pl-4 pr-4 whitespace-nowrap"><TensionBar tension={b.tension} /></td>
+                  <td className="hidden py-2 sm:table-cell"><StatusBadge status={b.status} /></td>
+                  <td className="hidden py-2 text-right tabular-nums sm:table-cell">{b.credence.toFixed(2)}</td>
+                  <td className="py-2 pl-2 whitespace-nowrap sm:pl-4 sm:pr-4"><TensionBar tension={b.tension} /></td>
                   <td className="hidden py-2 font-mono text-xs break-all text-zinc-500 sm:table-cell">{b.topic}</td>
                 </tr>
               ))}

@@ -3,8 +3,8 @@ import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fix
 
 /**
  * An owner on a phone (390×844), light and dark: the scope table, a belief, the review queue, the settings and the
- * graph fit the width without sideways scrolling, and axe (all rules, best practices included) finds nothing moderate
- * or worse. The scope's name is long on purpose: the header's scope switcher must not widen the page. Screenshots go
+ * graph fit the width without sideways scrolling, and axe (all rules, best practices included) finds nothing at all,
+ * not even a minor finding such as an empty table header. The scope's name is long on purpose: the header's scope switcher must not widen the page. Screenshots go
  * to e2e/artifacts/phone-*.png.
  */
 
@@ -60,9 +60,11 @@ test("on a phone, light and dark, the scope, a belief, review, settings and grap
     for (const visit of visits) {
       await page.goto(visit.path);
       await visit.ready(page);
+      // The legend's headings count for heading order only once it is open.
+      if (visit.name === "graph") await page.getByText("Legend in full").click();
       await snap(page, `phone-${visit.name}-${scheme}`);
       await expectFitsPhone(page, `${visit.name} (${scheme})`);
-      await expectAxeClean(page, `${visit.name} (${scheme})`, { least: "moderate", allRules: true });
+      await expectAxeClean(page, `${visit.name} (${scheme})`, { least: "minor", allRules: true });
     }
     // The scope table keeps Tension in view beside each belief.
     await page.goto(`/scopes/${slug}`);

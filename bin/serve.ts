@@ -11,6 +11,7 @@ import next from "next";
 import { getEnv } from "@/lib/env";
 import { databaseConfigFromEnv, openDatabase, registerDatabase } from "@/lib/db/database";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
+import type { Embedder } from "@/lib/engine";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { getGraphStore } from "@/lib/graph/select-graph-store";
 import { queueDepth } from "@/lib/jobs/job-queue";
@@ -36,24 +37,23 @@ async function main(): Promise<void> {
   const hostname = values.hostname ?? process.env.HOSTNAME ?? "127.0.0.1";
   ensureAuthSecret(env);
 
+  // Next.js, the database and the embedding model are made ready side by side (each waits on files, compiles wasm or
+  // loads a native library at some point, when another can run); the server listens once all three are.
+  // Next.js needs neither the database nor the model to prepare (no route module is loaded at start: next.config.js).
+  const app = next({ dev: values.dev, dir: process.cwd(), hostname, port });
+  const preparing = app.prepare();
+  // Awaited below; a failure here must not count as unhandled while the database opens.
+  preparing.catch(() => {});
+  // Selected at start, so a missing embedding model is said once, here (lib/embed/select-embedder).
+  const embedder = getEmbedder();
+  const loadingModel = embedder ? loadEmbeddingModel(embedder) : Promise.resolve();
+
   const started = performance.now();
   // A CLI command holding the folder for a moment is waited for; a second server is refused with a message naming us.
   const db = await openDatabase({ ...databaseConfigFromEnv(env), owner: `credence server on http://${hostname}:${port}`, waitIfHeldMs: 15_000 });
   registerDatabase(db);
   console.log(`credence: database ${db.describe()} ready in ${Math.round(performance.now() - started)} ms`);
-  // Selected at start, so a missing embedding model is said once, here (lib/embed/select-embedder).
-  const embedder = getEmbedder();
-  if (embedder) {
-    // Loaded now, not on the first request that needs a vector (the ONNX session takes ~0.1–5 s to build).
-    const loading = performance.now();
-    try {
-      await embedder.load?.();
-      console.log(`credence: reading by meaning with ${embedder.model.name}@${embedder.model.version} (loaded in ${Math.round(performance.now() - loading)} ms)`);
-    } catch (error) {
-      // The embedder retries its load on the next use; until then the reads fall back to words (lib/retrieval).
-      console.warn(`credence: the embedding model did not load (${error instanceof Error ? error.message : String(error)}): it is retried on first use`);
-    }
-  }
+  await loadingModel;
 
   if (values.demo) {
     const { seedDemo } = await import("./seed-demo");
@@ -61,8 +61,7 @@ async function main(): Promise<void> {
     console.log(summary);
   }
 
-  const app = next({ dev: values.dev, dir: process.cwd(), hostname, port });
-  await app.prepare();
+  await preparing;
   const handle = app.getRequestHandler();
   const drainer = createDrainer();
   setQueueDepthSource(() => queueDepth(db.sql));
@@ -115,6 +114,21 @@ async function main(): Promise<void> {
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/**
+ * Loads the model at start, not on the first request that needs a vector (the ONNX session takes ~0.1–5 s to build),
+ * so a server that says it serves reads by meaning at once. Never rejects.
+ */
+async function loadEmbeddingModel(embedder: Embedder): Promise<void> {
+  const loading = performance.now();
+  try {
+    await embedder.load?.();
+    console.log(`credence: reading by meaning with ${embedder.model.name}@${embedder.model.version} (loaded in ${Math.round(performance.now() - loading)} ms)`);
+  } catch (error) {
+    // The embedder retries its load on the next use; until then the reads fall back to words (lib/retrieval).
+    console.warn(`credence: the embedding model did not load (${error instanceof Error ? error.message : String(error)}): it is retried on first use`);
+  }
 }
 
 main().catch((error: unknown) => {

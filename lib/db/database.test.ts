@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderInUseError, LOCK_FILE_NAME } from "./data-folder-lock";
-import { openDatabase, type Database } from "./database";
+import { openDatabase, PGLITE_SHARED_BUFFERS, type Database } from "./database";
 import { readMigrations } from "./migrate";
 import { freshEmbeddedFolder, serverBackend, TEST_BACKENDS, type TestLocation } from "./testing/test-backends";
 import { holdDataFolder, runNodeEval } from "./spawn-script";
@@ -27,6 +27,8 @@ describe.each(TEST_BACKENDS)("database on $name", (backend) => {
     expect(db.mode).toBe(backend.name);
     const rows = await db.sql.query<{ name: string }>(`SELECT "name" FROM "_credence_migrations"`);
     expect(rows.map((row) => row.name)).toContain("20250101000000_identity");
+    // PGlite runs with its smaller buffer pool; a Postgres server keeps its own setting.
+    if (backend.name === "embedded") expect(await db.sql.query("SHOW shared_buffers")).toEqual([{ shared_buffers: PGLITE_SHARED_BUFFERS }]);
   });
 
   it("commits a transaction, rolls one back when its function throws, and nests with savepoints", async () => {

@@ -122,6 +122,14 @@ async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Prom
   }
 }
 
+/**
+ * PGlite's buffer pool. Postgres's default, 128MB, is resident in PGlite's wasm memory from the start and never given
+ * back. Measured on this machine: a process that opened the database held 290 MiB with 128MB, 190 MiB with 32MB (and
+ * spent 0.3–0.5 s less CPU opening it); after scanning a 52 MB table, 370 against 211 MiB, the scan 10 % slower (pages
+ * missing from the pool are read from the operating system's cache).
+ */
+export const PGLITE_SHARED_BUFFERS = "32MB";
+
 async function openEmbedded(dataDir: string, displayDir: string, config: OpenDatabaseConfig): Promise<Database> {
   const lock: HeldLock = await acquireDataFolderLock(dataDir, config.owner ?? `credence process ${process.pid}`);
   let pglite: PGlite | undefined;
@@ -141,7 +149,11 @@ async function openEmbedded(dataDir: string, displayDir: string, config: OpenDat
       import("@electric-sql/pglite-pgvector"),
     ]);
     // pgvector ships with PGlite as a package: loaded always, so a database that created the extension opens again.
-    pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite"), extensions: { vector } });
+    pglite = await PGlite.create({
+      dataDir: path.join(dataDir, "pglite"),
+      extensions: { vector },
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    });
     socketServer = await startEmbeddedSocketServer(pglite, { socketDir: dataDir });
     pool = createSocketPool(socketServer.address, config.maxConnections ?? poolSizeFromEnv(4));
     const applied = await migrate(pool, { dir: config.migrationsDir });

@@ -3,7 +3,8 @@
  * Postgres server, Neo4j), in two parts. Reports only; asserts nothing.
  *
  * 1. **Stages of one assimilation** (in process, the REST route handler called as Next calls it, sequentially): where
- *    the time of `POST …/assimilate` goes — authentication, rate limit, idempotency (a request with an
+ *    the time of `POST …/assimilate` goes (`--stage-op cite`: the claim cites a registered document, so the related
+ *    beliefs receive entries too; `--stage-op ingest`: `POST …/ingest` of a two-sentence text) — authentication, rate limit, idempotency (a request with an
  *    `Idempotency-Key` minus one without), access and parameters (the services' own database reads), the graph
  *    store's loads, the engine with the configured assessor and embedder, the commit — with the database round trips
  *    of each stage (every `pg` query and every Cypher statement is counted).
@@ -14,7 +15,7 @@
  *    not in it), and the machine's 1-minute load average.
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
- *        --seed 2000  --stage-runs 60  --parts stages,http  --root <checkout with .next>
+ *        --seed 2000  --stage-runs 60  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
  *        --trace (part 1: every statement of one assimilation, with and without a key, mean ms over the stage runs)
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -39,6 +40,8 @@ const OPS = flag("ops", "assimilate,ingest,search,recall").split(",") as Op[];
 const SECONDS = Number(flag("seconds", "5"));
 const SEED = Number(flag("seed", "2000"));
 const STAGE_RUNS = Number(flag("stage-runs", "60"));
+const STAGE_OP = flag("stage-op", "assimilate") as "assimilate" | "cite" | "ingest";
+if (!["assimilate", "cite", "ingest"].includes(STAGE_OP)) throw new Error(`--stage-op ${STAGE_OP}: assimilate, cite or ingest`);
 const PARTS = flag("parts", "stages,http").split(",");
 const ROOT = path.resolve(flag("root", process.cwd()));
 /** An entry point of the checkout in `--root`: `bin/NAME`, or `scripts/NAME` in a checkout that keeps them there (a baseline). */
@@ -170,7 +173,7 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
       import("@/lib/db/database"),
       import("@/lib/graph/select-graph-store"),
       Promise.all([import("@/lib/identity/users"), import("@/lib/identity/scopes"), import("@/lib/identity/tokens")]),
-      import("@/app/api/v1/scopes/[scope]/assimilate/route"),
+      STAGE_OP === "ingest" ? import("@/app/api/v1/scopes/[scope]/ingest/route") : import("@/app/api/v1/scopes/[scope]/assimilate/route"),
       import("@/lib/api/api-context"),
       import("@/lib/api/rate-limiter"),
     ]);
@@ -230,17 +233,30 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
   const { token } = await tokens.createToken(db, user.id, { name: "bench" });
   process.env.CREDENCE_RATE_LIMIT_PER_MINUTE = "100000000";
 
+  const headers = (key: string | null) => ({ authorization: `Bearer ${token}`, "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) });
+  // `cite`: every claim cites one registered document.
+  let cited: string | null = null;
+  if (STAGE_OP === "cite") {
+    const evidenceRoute = await import("@/app/api/v1/scopes/[scope]/evidence/route");
+    const registered = await evidenceRoute.POST(
+      new Request(`http://localhost/api/v1/scopes/${scope.slug}/evidence`, { method: "POST", headers: headers(null), body: JSON.stringify({ kind: "document", text: "The bench's cited report.", assess: false }) }),
+      { params: Promise.resolve({ scope: scope.slug }) },
+    );
+    cited = ((await registered.json()) as { evidence: { id: string } }).evidence.id;
+  }
   const request = (key: string | null) =>
-    new Request(`http://localhost/api/v1/scopes/${scope.slug}/assimilate`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) },
-      body: JSON.stringify({ claim: claimText(), evidence: [{ tier: "document", weight: 0.8, sourceId: null }] }),
-    });
+    STAGE_OP === "ingest"
+      ? new Request(`http://localhost/api/v1/scopes/${scope.slug}/ingest`, { method: "POST", headers: headers(key), body: JSON.stringify({ text: `${claimText()}. ${claimText()}.` }) })
+      : new Request(`http://localhost/api/v1/scopes/${scope.slug}/assimilate`, {
+          method: "POST",
+          headers: headers(key),
+          body: JSON.stringify({ claim: claimText(), evidence: [{ tier: "document", weight: 0.8, sourceId: cited }] }),
+        });
   const call = async (key: string | null) => {
     const started = performance.now();
     const response = await timed("route", () => route.POST(request(key), { params: Promise.resolve({ scope: scope.slug }) }));
     await response.text();
-    if (response.status !== 200) throw new Error(`assimilate answered ${response.status}`);
+    if (response.status !== 200) throw new Error(`${STAGE_OP} answered ${response.status}`);
     return performance.now() - started;
   };
   // Warm up (module loads, first statements), with a seed of beliefs so searches have something to rank.
@@ -267,7 +283,9 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
 
   counters = { time: {}, trips: {} };
   const plain: number[] = [];
+  const cpuBefore = process.cpuUsage();
   for (let i = 0; i < STAGE_RUNS; i++) plain.push(await call(null));
+  const cpu = process.cpuUsage(cpuBefore);
   const c = counters;
   counters = { time: {}, trips: {} };
   const keyed: number[] = [];
@@ -309,6 +327,8 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
     "commit: apply (ms; round trips)": `${ms(commitMs)}; ${trips("commit")}`,
     "route outside the services (auth, rate, parse, present) (ms; round trips)": `${ms(total - servicesMs)}; ${trips("route")}`,
     "round trips per assimilation (total)": (per(c.trips.route) + per(c.trips.services) + per(c.trips.load) + per(c.trips.commit)).toFixed(1),
+    // This process's CPU (the embedded PGlite's included; a Postgres server's or Neo4j's not): what load inflates least.
+    "process CPU per assimilation (ms)": ms((cpu.user + cpu.system) / 1000 / n),
     ...(backend === "neo4j" ? { "of which Cypher statements": (cypher / (20 + 2 * n)).toFixed(1) } : {}),
     "load average (1 min)": load1(),
   };
@@ -542,7 +562,8 @@ async function main(): Promise<void> {
     }
     const rows = Object.keys(Object.values(columns)[0] ?? {});
     const allRows = [...new Set([...rows, ...Object.values(columns).flatMap((c) => Object.keys(c))])];
-    console.log(`\nStages of one POST …/assimilate (new claim, one entry), in process, ${STAGE_RUNS} sequential runs each:\n`);
+    const what = { assimilate: "POST …/assimilate (new claim, one anonymous entry)", cite: "POST …/assimilate (new claim citing a registered document)", ingest: "POST …/ingest (two sentences)" }[STAGE_OP];
+    console.log(`\nStages of one ${what}, in process, ${STAGE_RUNS} sequential runs each:\n`);
     console.log(`| stage | ${BACKENDS.join(" | ")} |`);
     console.log(`|---|${BACKENDS.map(() => "---:").join("|")}|`);
     for (const row of allRows) console.log(`| ${row} | ${BACKENDS.map((b) => columns[b]?.[row] ?? "").join(" | ")} |`);

@@ -3,7 +3,7 @@
  * queue (viewer). A blocked mutation is journaled first (its change-set is applied: the blocked record and, for an
  * oscillation, the topic freeze), then answered with `oscillation_hard_stop` / `topic_frozen` naming it.
  */
-import { liftFreeze as liftedFreeze, normaliseTopic, type BeliefRecord, type TopicFreeze } from "@/lib/engine";
+import { liftFreeze as liftedFreeze, normaliseTopic, type BeliefRecord, type ChangeSet, type MutationRecord, type TopicFreeze } from "@/lib/engine";
 import { proposeMutation as runProtocol, recheckConflict, reviewMutation as runReview, undoReview as runUndo } from "@/lib/engine/mutation";
 import { liftFreezeInputSchema, proposeMutationInputSchema, recheckMutationInputSchema, reviewMutationInputSchema, undoReviewInputSchema } from "./belief-schemas";
 import { BeliefServiceError, itemNotFoundError } from "@/lib/errors/belief-service-error";
@@ -86,26 +86,13 @@ export function mutationServices(kit: ServiceKit): MutationServices {
         const mutation = await store.getMutation(ctx.view, input.mutationId);
         if (!mutation) throw itemNotFoundError("mutation", input.mutationId, "mutationId");
         if (mutation.status !== "pending_review") throw new BeliefServiceError("conflict", `mutation ${mutation.id} is ${mutation.status}, not waiting for review`);
-        const proposedId = mutation.beliefIds[0];
-        const proposed = proposedId ? await store.loadBelief(ctx.view, proposedId) : null;
-        if (!proposed) throw new BeliefServiceError("conflict", `the belief proposed by mutation ${mutation.id} is gone`);
-        const existingId = mutation.conflictReport?.existingBeliefId;
-        const existing = existingId ? await store.loadBelief(ctx.view, existingId) : null;
+        const { proposed, existing } = await reviewedBeliefs(kit, ctx, mutation);
         const { mutation: updated, changeSet } = await runReview(
           { body: { decision: input.decision, resolution: input.resolution, note: input.note }, mutation, proposed, existing, reviewer: ctx.actor, now, changeSetId },
           { params, cascade: { index: kit.resolvedCitations(), paramsFor } },
         );
         await store.apply(changeSet);
-        const before = new Map<string, BeliefRecord>([[proposed.belief.id, proposed], ...(existing ? ([[existing.belief.id, existing]] as const) : [])]);
-        const proposedAfter = changeSet.beliefs.find((u) => u.belief.id === proposed.belief.id)?.belief ?? proposed.belief;
-        return {
-          mutation: updated,
-          decision: updated.decision,
-          warnings: updated.warnings,
-          flags: updated.flags,
-          belief: proposedAfter,
-          changes: changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null)),
-        };
+        return reviewResult(ctx, proposed, existing, updated, changeSet);
       });
     },
 
@@ -118,11 +105,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
         const changeSetId = kit.newId("changeset");
         const mutation = await store.getMutation(ctx.view, input.mutationId);
         if (!mutation) throw itemNotFoundError("mutation", input.mutationId, "mutationId");
-        const proposedId = mutation.beliefIds[0];
-        const proposed = proposedId ? await store.loadBelief(ctx.view, proposedId) : null;
-        if (!proposed) throw new BeliefServiceError("conflict", `the belief proposed by mutation ${mutation.id} is gone`);
-        const existingId = mutation.conflictReport?.existingBeliefId;
-        const existing = existingId ? await store.loadBelief(ctx.view, existingId) : null;
+        const { proposed, existing } = await reviewedBeliefs(kit, ctx, mutation);
         // A reinstated belief must not share its key with a live one: something may have taken its place since.
         if (existing && mutation.review?.resolution === "supersede") {
           const holders = await store.listBeliefs(ctx.view, { key: existing.belief.key, liveOnly: true, limit: 1 });
@@ -134,16 +117,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
           { params },
         );
         await store.apply(changeSet);
-        const before = new Map<string, BeliefRecord>([[proposed.belief.id, proposed], ...(existing ? ([[existing.belief.id, existing]] as const) : [])]);
-        const proposedAfter = changeSet.beliefs.find((u) => u.belief.id === proposed.belief.id)?.belief ?? proposed.belief;
-        return {
-          mutation: updated,
-          decision: updated.decision,
-          warnings: updated.warnings,
-          flags: updated.flags,
-          belief: proposedAfter,
-          changes: changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null)),
-        };
+        return reviewResult(ctx, proposed, existing, updated, changeSet);
       });
     },
 
@@ -190,5 +164,29 @@ export function mutationServices(kit: ServiceKit): MutationServices {
       ]);
       return { pending, blocked, frozenTopics, counts };
     },
+  };
+}
+
+/** The beliefs a review decides between: the proposal (gone is a conflict) and the belief its conflict report names. */
+async function reviewedBeliefs(kit: ServiceKit, ctx: CallerContext, mutation: MutationRecord): Promise<{ proposed: BeliefRecord; existing: BeliefRecord | null }> {
+  const { store } = kit.config;
+  const proposedId = mutation.beliefIds[0];
+  const proposed = proposedId ? await store.loadBelief(ctx.view, proposedId) : null;
+  if (!proposed) throw new BeliefServiceError("conflict", `the belief proposed by mutation ${mutation.id} is gone`);
+  const existingId = mutation.conflictReport?.existingBeliefId;
+  const existing = existingId ? await store.loadBelief(ctx.view, existingId) : null;
+  return { proposed, existing };
+}
+
+/** A review's or an undo's answer: the mutation as it now stands and the changes the caller may see. */
+function reviewResult(ctx: CallerContext, proposed: BeliefRecord, existing: BeliefRecord | null, updated: MutationRecord, changeSet: ChangeSet): MutationResult {
+  const before = new Map<string, BeliefRecord>([[proposed.belief.id, proposed], ...(existing ? ([[existing.belief.id, existing]] as const) : [])]);
+  return {
+    mutation: updated,
+    decision: updated.decision,
+    warnings: updated.warnings,
+    flags: updated.flags,
+    belief: changeSet.beliefs.find((u) => u.belief.id === proposed.belief.id)?.belief ?? proposed.belief,
+    changes: changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null)),
   };
 }

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { cli, createUser, signIn, uniqueSlug, type TestUser } from "./fixtures";
+import { cli, createUser, expectAxeClean, signIn, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * An analyst corrects a misread relation on a belief's page, sees credence move, and undoes it: with the mouse on a
@@ -54,12 +53,6 @@ async function credence(page: Page): Promise<number> {
 /** The audit's entry row in the evidence history. */
 const auditRow = (page: Page) => page.getByTestId("history").getByRole("row").filter({ hasText: MISREAD });
 
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical" || v.impact === "moderate");
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
-}
-
 test("an analyst corrects a misread relation, sees credence move, and undoes it (desktop light and dark, phone)", async ({ browser, request }) => {
   const seeded = await seed(request);
   const url = `/scopes/${seeded.slug}/beliefs/${encodeURIComponent(seeded.beliefId)}`;
@@ -91,7 +84,7 @@ test("an analyst corrects a misread relation, sees credence move, and undoes it 
   const note = page.getByTestId("correction-note");
   await expect(note).toHaveText(`relation of entry #2 corrected by ${seeded.analyst.name}: supports → rebuts. Why: “The audit says staging is flat, so it argues against mirroring.”`);
   await shot(page, "desktop-light-2-corrected");
-  await expectAccessible(page, "belief page after a correction (light)");
+  await expectAxeClean(page, "belief page after a correction (light)", { least: "moderate" });
 
   // The undo on the correction's row: credence returns, and the history keeps both.
   await page.getByTestId("undo-correction").click();
@@ -115,7 +108,7 @@ test("an analyst corrects a misread relation, sees credence move, and undoes it 
   await expect(dialog.getByRole("radio", { name: /unrelated/ })).toBeChecked();
   await page.keyboard.press("Tab");
   await page.keyboard.type("The audit is about network zones, not about what staging mirrors.");
-  await expectAccessible(page, "correction dialog (dark)");
+  await expectAxeClean(page, "correction dialog (dark)", { least: "moderate" });
   await shot(page, "desktop-dark-1-dialog", false);
   await page.keyboard.press("Tab");
   await page.keyboard.press("Tab");

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { cli, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * The review queue tells the truth and a supersede can be taken back: the card names the agent token that proposed,
@@ -19,12 +18,6 @@ async function pageFor(browser: Browser, user: TestUser, options: { phone?: bool
   const page = await context.newPage();
   await signIn(page, user);
   return page;
-}
-
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
 }
 
 /** REST as the agent's token. */
@@ -82,10 +75,10 @@ test("a supersede asks first, warns that the replacement is weaker, and can be u
   // A weaker replacement: focus starts on the safe answer.
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   await snap(page, "truth-01-supersede-confirm");
-  await expectAccessible(page, "review confirm (light)");
+  await expectAxeClean(page, "review confirm (light)");
   await page.emulateMedia({ colorScheme: "dark" });
   await snap(page, "truth-02-supersede-confirm-dark");
-  await expectAccessible(page, "review confirm (dark)");
+  await expectAxeClean(page, "review confirm (dark)");
   await page.emulateMedia({ colorScheme: "light" });
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();

@@ -114,7 +114,7 @@ export function unmatchedTokens(xs: readonly Token[], ys: readonly Token[]): Tok
 /**
  * A one-word swap: the one content word each side keeps that the other lacks (`unmatchedTokens`), when each keeps
  * exactly one and both sit in the same place (the matched word before it, or the one after it, has the same stem on
- * both sides): "Deploys go from the main branch" / "Deploys go from the release branch" → ["main", "release"]; null
+ * both sides): "The night train stops at Lyon" / "The night train stops at Dijon" → ["lyon", "dijon"]; null
  * otherwise. It measures only. Read as the same claim, such a pair is a rival as often as a rewording (docs/reading.md),
  * so the write policy (`./merge-policy`) does not merge on it, and the restatement score does not read it.
  */
@@ -302,9 +302,9 @@ export function clausesOf(text: string): string[] {
 
 /**
  * Whether a claim of a list denies the other statement: the pair would be at least a possible duplicate
- * (agreement ≥ POSSIBLE_AGREEMENT) but for a veto. "… from the release branch; nothing is ever deployed from the main
- * branch" against "The team deploys to production from the main branch": its second claim denies the statement, so its
- * first (a near copy with another branch named) does not make the list a restatement of it.
+ * (agreement ≥ POSSIBLE_AGREEMENT) but for a veto. "The night train stops at Dijon; it never stops at Lyon" against
+ * "The night train stops at Lyon": its second claim denies the statement, so its first (a near copy with another
+ * town named) does not make the list a restatement of it.
  */
 export function deniesStatement(r: RestatementReading): boolean {
   return r.veto !== null && agreement(r) >= POSSIBLE_AGREEMENT;

@@ -1,4 +1,5 @@
 import type { Checkpoint } from "@/lib/engine/replay";
+import { formatUtc } from "@/components/ui/format-time";
 
 export interface ChartEvent {
   time: string;
@@ -13,7 +14,7 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 /** Axis ticks over [t0, t1]: days when the span is over two days, else hours; at most ~6. */
 export function timeTicks(t0: number, t1: number): { t: number; label: string }[] {
   const span = t1 - t0;
-  if (span <= 0) return [{ t: t0, label: new Date(t0).toISOString().slice(0, 16).replace("T", " ") }];
+  if (span <= 0) return [{ t: t0, label: formatUtc(t0) }];
   const hour = 3_600_000;
   const day = 24 * hour;
   const steps = [hour, 3 * hour, 6 * hour, 12 * hour, day, 2 * day, 7 * day, 14 * day, 30 * day, 90 * day, 365 * day];
@@ -72,13 +73,13 @@ export function CredenceChart({ timeline, events = [] }: { timeline: readonly Ch
         <path d={d} fill="none" className="stroke-sky-600 dark:stroke-sky-400" strokeWidth={2} />
         {timeline.map((c, i) => (
           <circle key={c.seq} cx={x(times[i] ?? t0)} cy={y(c.credence)} r={3.5} className="fill-sky-600 dark:fill-sky-400">
-            <title>{`${new Date(c.time).toISOString().slice(0, 16).replace("T", " ")} UTC: credence ${c.credence.toFixed(2)}, tension ${c.tension.toFixed(2)}, ${c.status}`}</title>
+            <title>{`${formatUtc(c.time)}: credence ${c.credence.toFixed(2)}, tension ${c.tension.toFixed(2)}, ${c.status}`}</title>
           </circle>
         ))}
         {events.map((e) => (
           <g key={e.seq} data-testid="credence-chart-event">
             <line x1={x(Date.parse(e.time))} x2={x(Date.parse(e.time))} y1={lane - 7} y2={lane + 7} stroke={colour(e.kind)} strokeWidth={3} />
-            <title>{`#${e.seq} ${new Date(e.time).toISOString().slice(0, 16).replace("T", " ")} UTC: ${e.label}`}</title>
+            <title>{`#${e.seq} ${formatUtc(e.time)}: ${e.label}`}</title>
           </g>
         ))}
       </svg>

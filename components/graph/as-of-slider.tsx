@@ -2,7 +2,9 @@
 
 import { useEffect, useState } from "react";
 import type { TimelineChange } from "@/lib/actions/graph-actions";
-import { changeIndexAt, dayTicks, formatUtc } from "./timeline";
+import { changeIndexAt, dayTicks } from "./timeline";
+import { formatUtc } from "@/components/ui/format-time";
+import { Time } from "@/components/ui/time";
 
 /**
  * Time travel through the scope's history: the slider's stops are its change-sets, from the first to the last
@@ -106,7 +108,7 @@ export function AsOfSlider({ changes, asOf, onChange }: { changes: readonly Time
         </div>
       </div>
       <p className="sr-only">
-        History from <span data-testid="graph-as-of-first">{formatUtc(first.time)}</span> to <span data-testid="graph-as-of-last">{formatUtc(end.time)}</span>
+        History from <Time at={first.time} testId="graph-as-of-first" /> to <Time at={end.time} testId="graph-as-of-last" />
       </p>
     </div>
   );

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { GraphSlice } from "@/lib/graph/graph-store";
 import { diffSlices } from "./graph-diff";
-import { formatUtc } from "./timeline";
+import { formatUtc } from "@/components/ui/format-time";
 
 /** "What changed between two times": the view's moment against a later change-set or now. */
 export function GraphDiffView({

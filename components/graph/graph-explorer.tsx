@@ -29,7 +29,8 @@ import {
   type GraphViewParams,
 } from "./graph-view-params";
 import { mergeGraphSlices } from "./merge-graph-slices";
-import { distinctMinutes, formatUtc } from "./timeline";
+import { distinctMinutes } from "./timeline";
+import { formatUtc } from "@/components/ui/format-time";
 
 interface Props {
   /** The scope's slug (URLs) and id (what items carry; others are references cited from elsewhere). */

@@ -3,6 +3,7 @@ import { DECISION_TEXT, MUTATION_STATUS_TEXT, plainWords } from "@/components/re
 import type { Belief, Evidence, MutationRecord } from "@/lib/engine/model";
 import { StatusBadge } from "@/components/beliefs/belief-badges";
 import { confidenceWords, credenceWords, tensionWords } from "@/lib/engine/bands";
+import { Time } from "@/components/ui/time";
 
 export type SelectedNode = { kind: "belief"; belief: Belief } | { kind: "evidence"; evidence: Evidence } | { kind: "mutation"; mutation: MutationRecord };
 
@@ -74,8 +75,8 @@ export function GraphSidePanel({ scope, scopeId, node, focused, onFocus, onExpan
             <div><dt className="inline text-zinc-500">Kind </dt><dd className="inline font-mono">{node.evidence.kind}</dd></div>
             {node.evidence.uri ? <div><dt className="inline text-zinc-500">Source </dt><dd className="inline break-all font-mono">{node.evidence.uri}</dd></div> : null}
             {node.evidence.ess !== null ? <div><dt className="inline text-zinc-500">ESS </dt><dd className="inline tabular-nums">{node.evidence.ess.toFixed(2)}</dd></div> : null}
-            <div><dt className="inline text-zinc-500">Registered </dt><dd className="inline">{node.evidence.createdAt.slice(0, 16).replace("T", " ")} UTC</dd></div>
-            {node.evidence.retractedAt ? <div className="text-rose-700 dark:text-rose-400">Retracted {node.evidence.retractedAt.slice(0, 10)}</div> : null}
+            <div><dt className="inline text-zinc-500">Registered </dt><dd className="inline"><Time at={node.evidence.createdAt} /></dd></div>
+            {node.evidence.retractedAt ? <div className="text-rose-700 dark:text-rose-400">Retracted <Time at={node.evidence.retractedAt} /></div> : null}
             {node.evidence.discarded ? <div className="text-rose-700 dark:text-rose-400">Assessed as manipulative: kept for audit only</div> : null}
           </dl>
         </>
@@ -86,7 +87,7 @@ export function GraphSidePanel({ scope, scopeId, node, focused, onFocus, onExpan
             <div><dt className="inline text-zinc-500">Decision </dt><dd className="inline">{plainWords(DECISION_TEXT, node.mutation.decision)}</dd></div>
             <div><dt className="inline text-zinc-500">Status </dt><dd className="inline">{plainWords(MUTATION_STATUS_TEXT, node.mutation.status)}</dd></div>
             <div><dt className="inline text-zinc-500">Reason </dt><dd className="inline">{node.mutation.reason}</dd></div>
-            <div><dt className="inline text-zinc-500">When </dt><dd className="inline">{node.mutation.time.slice(0, 16).replace("T", " ")} UTC</dd></div>
+            <div><dt className="inline text-zinc-500">When </dt><dd className="inline"><Time at={node.mutation.time} /></dd></div>
           </dl>
         </>
       )}

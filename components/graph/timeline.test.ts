@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changeIndexAt, dayTicks, distinctMinutes, formatUtc } from "./timeline";
+import { changeIndexAt, dayTicks, distinctMinutes } from "./timeline";
+import { formatUtc } from "@/components/ui/format-time";
 
 const changes = ["2026-11-16T09:00:00.000Z", "2026-11-16T15:00:00.000Z", "2026-11-18T10:00:00.000Z", "2026-12-01T08:30:00.000Z"].map((time) => ({ time }));
 

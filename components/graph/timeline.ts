@@ -1,11 +1,9 @@
 /** Pure helpers for the time slider over a scope's change-sets (ordered by time). */
 
+import { formatUtc } from "@/components/ui/format-time";
+
 export interface TimePoint {
   time: string;
-}
-
-export function formatUtc(iso: string): string {
-  return `${new Date(Date.parse(iso)).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /** The last change at or before `asOf` (0 when `asOf` precedes them all). */

@@ -11,14 +11,11 @@ import { intentWords, isIntentWarning, proposerWords } from "./proposal-words";
 import type { BeliefFigures } from "./replacement-check";
 
 import { FlagBadge } from "./flag-badge";
+import { Time } from "@/components/ui/time";
 
 export { FlagBadge };
 
 const figuresOf = (b: Belief): BeliefFigures => ({ text: b.text, credence: b.credence, supportCount: b.supportCount });
-
-function utc(iso: string): string {
-  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -91,7 +88,7 @@ export function PendingMutationCard({
           <b>{DECISION_TEXT[mutation.decision] ?? mutation.decision}</b>.
         </p>
         <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
-          <span>proposed <time dateTime={mutation.time}>{utc(mutation.time)}</time></span>
+          <span>proposed <Time at={mutation.time} /></span>
           <span>topic <span className="font-mono">{mutation.topic}</span></span>
           {mutation.undone?.length ? <span data-testid="proposal-undone">{mutation.undone.length === 1 ? "an approval of it was undone" : `${mutation.undone.length} approvals of it were undone`}</span> : null}
           {mutation.flags.map((f) => <FlagBadge key={f} flag={f} />)}
@@ -163,7 +160,7 @@ export function PendingMutationCard({
           {now && recheck ? (
             <>
               <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="decision-path-when">
-                Walked again at <time dateTime={recheck.computedAt}>{utc(recheck.computedAt)}</time> against the beliefs as they stand now.
+                Walked again at <Time at={recheck.computedAt} /> against the beliefs as they stand now.
                 {nowDecision !== mutation.decision ? (
                   <>
                     {" "}
@@ -178,7 +175,7 @@ export function PendingMutationCard({
                 <AssessorLabel assessor={now.report.assessor} /> <span className="ml-1">{readableReasoning(now.report.reasoning, texts)}</span>
               </p>
               <details className="text-sm">
-                <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">As walked at proposal, {utc(mutation.time)}</summary>
+                <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">As walked at proposal, <Time at={mutation.time} /></summary>
                 <div className="mt-2 space-y-2">
                   <PathSteps report={report} params={params} testId="decision-path-then" />
                   <p className="text-zinc-600 dark:text-zinc-400"><AssessorLabel assessor={report.assessor} /> <span className="ml-1">{readableReasoning(report.reasoning, texts)}</span></p>
@@ -188,7 +185,7 @@ export function PendingMutationCard({
           ) : (
             <>
               <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="decision-path-when">
-                As walked at proposal, <time dateTime={mutation.time}>{utc(mutation.time)}</time>.{" "}
+                As walked at proposal, <Time at={mutation.time} />.{" "}
                 {recheck ? "The existing belief can no longer be read, so it was not walked again." : "It could not be walked again just now; reload the page to try again."}
               </p>
               <PathSteps report={report} params={params} testId="decision-path-then" />

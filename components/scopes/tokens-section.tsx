@@ -5,6 +5,7 @@ import { createTokenAction, revokeTokenAction } from "@/lib/actions/scope-action
 import { useFormAction } from "@/components/ui/use-form-action";
 import { FieldError, FormError, Label, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui/form";
 import { Section } from "./section";
+import { Time } from "@/components/ui/time";
 
 export interface TokenRow {
   id: string;
@@ -16,7 +17,7 @@ export interface TokenRow {
   revokedAt: string | null;
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
+const when = (iso: string | null) => (iso ? <Time at={iso} /> : "never");
 
 export function TokensSection({ scope, tokens }: { scope: string; tokens: TokenRow[] }) {
   const { state, pending, onSubmit } = useFormAction(createTokenAction);

@@ -9,6 +9,7 @@ import { RoleBadge } from "@/components/scopes/role-badge";
 import { RecallBox } from "@/components/beliefs/recall-box";
 import { StatusBadge, TensionBar } from "@/components/beliefs/belief-badges";
 import { StatusChart } from "@/components/beliefs/status-chart";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Scope" };
 
@@ -104,7 +105,7 @@ export default async function ScopePage({ params }: { params: Promise<{ slug: st
                 <li key={m.id}>
                   <span className="line-clamp-2">{m.belief}</span>
                   <span className="text-xs text-zinc-500">
-                    {new Date(m.time).toLocaleDateString()} · {plainWords(DECISION_TEXT, m.decision)} · <span className={m.status === "pending_review" || m.status === "blocked" ? "font-semibold text-amber-700 dark:text-amber-400" : ""}>{plainWords(MUTATION_STATUS_TEXT, m.status)}</span>
+                    <Time at={m.time} /> · {plainWords(DECISION_TEXT, m.decision)} · <span className={m.status === "pending_review" || m.status === "blocked" ? "font-semibold text-amber-700 dark:text-amber-400" : ""}>{plainWords(MUTATION_STATUS_TEXT, m.status)}</span>
                   </span>
                 </li>
               ))}

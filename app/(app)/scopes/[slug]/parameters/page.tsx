@@ -8,6 +8,7 @@ import { paramSpec } from "@/lib/actions/params-catalog";
 import { RevertParamsButton } from "@/components/params/revert-params-button";
 import { ParamsForm } from "@/components/params/params-form";
 import { diffParams } from "@/components/params/params-fields";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Parameters" };
 
@@ -52,7 +53,7 @@ export default async function ParametersPage({ params }: { params: Promise<{ slu
               return (
                 <tr key={view.version} className="border-t border-zinc-100 align-top dark:border-zinc-800" data-testid="params-version-row">
                   <td className="py-2 pr-3 tabular-nums">{view.version === 0 ? "0 (defaults)" : view.version}</td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{view.createdAt ? new Date(view.createdAt).toLocaleString() : "—"}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap">{view.createdAt ? <Time at={view.createdAt} /> : "—"}</td>
                   <td className="py-2 pr-3">{view.createdBy ? (authors.get(view.createdBy) ?? "a former member") : "—"}</td>
                   <td className="max-w-xs py-2 pr-3 whitespace-pre-wrap break-words" data-testid="params-version-note">{view.note ?? <span className="text-zinc-500">—</span>}</td>
                   <td className="py-2 font-mono text-xs">

@@ -12,16 +12,13 @@ import { SynthesisActions } from "@/components/review/synthesis-actions";
 import { stabilityByTopic } from "@/components/review/stability-by-topic";
 import { UndoReviewButton } from "@/components/review/undo-review-button";
 import { PENDING_HEADING_ID } from "@/components/review/review-anchors";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Review queue" };
 
 const REVIEWERS = new Set(["reviewer", "owner"]);
 /** How many approved supersedes and merges the page lists with an undo. */
 const RECENT_DECISIONS = 5;
-
-function utc(iso: string): string {
-  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
 
 function Empty({ children, testId }: { children: ReactNode; testId: string }) {
   return <p className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400" data-testid={testId}>{children}</p>;
@@ -106,7 +103,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
                   <span className="font-semibold">{m.review?.resolution === "supersede" ? "Superseded" : "Merged"}</span>{" "}
                   {m.conflictReport ? <>“{m.conflictReport.existingText}” {m.review?.resolution === "supersede" ? "with" : "into"} </> : null}“{m.belief}”
                   <span className="block text-xs text-zinc-600 dark:text-zinc-400">
-                    {m.review ? `${utc(m.review.time)} · by ${names.get(m.review.reviewer) ?? "a reviewer"} · “${m.review.note}”` : null}
+                    {m.review ? <><Time at={m.review.time} /> · by {names.get(m.review.reviewer) ?? "a reviewer"} · “{m.review.note}”</> : null}
                   </span>
                 </p>
                 <UndoReviewButton scope={slug} mutationId={m.id} resolution={m.review?.resolution === "merge" ? "merge" : "supersede"} label={`“${m.belief}”`} />
@@ -144,7 +141,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
               <li key={s.topic} className="flex flex-wrap items-center gap-2">
                 <span className="font-mono">{s.topic}</span>
                 {s.flags.map((f) => <FlagBadge key={f} flag={f} />)}
-                <span className="text-xs text-zinc-500">{s.flagged} flagged mutation(s), last {new Date(s.lastFlaggedAt).toLocaleString()}</span>
+                <span className="text-xs text-zinc-500">{s.flagged} flagged mutation(s), last <Time at={s.lastFlaggedAt} /></span>
               </li>
             ))}
           </ul>
@@ -154,7 +151,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
             <summary className="cursor-pointer">Blocked mutations ({queue.blocked.length})</summary>
             <ul className="mt-2 space-y-1">
               {queue.blocked.map((m) => (
-                <li key={m.id}><span className="font-mono text-xs">{new Date(m.time).toLocaleString()}</span> · <span className="font-mono">{m.topic}</span> · {m.belief}</li>
+                <li key={m.id}><Time at={m.time} className="font-mono text-xs" /> · <span className="font-mono">{m.topic}</span> · {m.belief}</li>
               ))}
             </ul>
           </details>

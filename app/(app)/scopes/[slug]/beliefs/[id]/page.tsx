@@ -15,15 +15,12 @@ import { BeliefActions } from "@/components/beliefs/belief-actions";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { CorrectRelation, UndoCorrection } from "@/components/beliefs/correct-relation";
 import { relationWords } from "@/components/beliefs/relation-words";
+import { Time } from "@/components/ui/time";
 
 const WRITERS = new Set(["editor", "reviewer", "owner"]);
 
 export const metadata: Metadata = { title: "Belief" };
 
-
-function utc(iso: string): string {
-  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
 
 function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
   switch (item.type) {
@@ -174,7 +171,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                 item.type === "entry" ? (
                   <tr key={item.seq} className="border-t border-zinc-100 align-top dark:border-zinc-800">
                     <td className="py-1.5 pr-2 tabular-nums">{item.seq}</td>
-                    <td className="py-1.5 pr-2 whitespace-nowrap">{utc(item.time)}</td>
+                    <td className="py-1.5 pr-2 whitespace-nowrap"><Time at={item.time} /></td>
                     <td className="py-1.5 pr-2" data-testid="history-relation">
                       {relationWords(relationNow(item.seq, item.relation))}
                       {relationNow(item.seq, item.relation) !== item.relation ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">recorded as {relationWords(item.relation)}</span> : null}
@@ -212,7 +209,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                 ) : (
                   <tr key={item.seq} className="border-t border-zinc-100 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
                     <td className="py-1.5 pr-2 tabular-nums">{item.seq}</td>
-                    <td className="py-1.5 pr-2 whitespace-nowrap">{utc(item.time)}</td>
+                    <td className="py-1.5 pr-2 whitespace-nowrap"><Time at={item.time} /></td>
                     <td colSpan={7} className="py-1.5 pr-2 text-zinc-700 dark:text-zinc-300">
                       {correctionAt.get(item.seq) ? <CorrectionNote c={correctionAt.get(item.seq) as RelationCorrection} by={who(item.actor)} /> : describeEvent(item)}
                       {correctionAt.get(item.seq) && undoable(correctionAt.get(item.seq) as RelationCorrection) ? (
@@ -244,7 +241,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
               <li key={u.seq} className="rounded border border-amber-300 p-2 dark:border-amber-700" data-testid="undecided-reading">
                 <span className="block whitespace-pre-wrap break-words">{evidence.get(u.sourceId)?.text ?? u.sourceId}</span>
                 <span className="block text-xs text-zinc-600 dark:text-zinc-400">
-                  #{u.seq} · {utc(u.time)} · best guess <b>{relationWords(u.guess)}</b>, confidence {u.confidence.toFixed(2)} ·{" "}
+                  #{u.seq} · <Time at={u.time} /> · best guess <b>{relationWords(u.guess)}</b>, confidence {u.confidence.toFixed(2)} ·{" "}
                   {u.assessor === "caller" ? "caller" : <AssessorLabel assessor={u.assessor} />}
                   {u.reasoning ? `: ${readableReasoning(u.reasoning, [belief.text, evidence.get(u.sourceId)?.text ?? ""])}` : ""}
                 </span>
@@ -285,7 +282,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           <ul className="space-y-1 text-sm">
             {detail.mutations.map((m) => (
               <li key={m.id}>
-                <span className="font-mono text-xs">{new Date(m.time).toLocaleString()}</span> · asked to {plainWords(MUTATION_TYPE_TEXT, m.mutationType)} → <b>{plainWords(DECISION_TEXT, m.decision)}</b> ({plainWords(MUTATION_STATUS_TEXT, m.status)}) · {m.belief}
+                <Time at={m.time} className="font-mono text-xs" /> · asked to {plainWords(MUTATION_TYPE_TEXT, m.mutationType)} → <b>{plainWords(DECISION_TEXT, m.decision)}</b> ({plainWords(MUTATION_STATUS_TEXT, m.status)}) · {m.belief}
               </li>
             ))}
           </ul>

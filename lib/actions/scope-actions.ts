@@ -106,3 +106,13 @@ const revoke = authedAction(revokeInput, async (input, { services, caller }) => 
 export async function revokeTokenAction(input: z.input<typeof revokeInput>): Promise<ActionResult<null>> {
   return revoke(input);
 }
+
+/** An owner revokes any live token that can reach the scope (the service checks the role and the token's reach). */
+const revokeInScope = authedAction(revokeInput, async (input, { services, caller }) => {
+  await services.revokeScopeToken(caller, input.scope, { tokenId: input.tokenId });
+  revalidatePath(`/scopes/${input.scope}/settings`);
+  return null;
+});
+export async function revokeScopeTokenAction(input: z.input<typeof revokeInput>): Promise<ActionResult<null>> {
+  return revokeInScope(input);
+}

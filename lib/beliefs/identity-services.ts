@@ -11,7 +11,7 @@ import { addGrant, listGrants, listIncomingGrants, removeGrant, type GrantView }
 import type { IdentityDb } from "@/lib/identity/identity-db";
 import { addMember, changeRole, listMembers, removeMember, removeMemberByEmail, type MemberView } from "@/lib/identity/members";
 import { createScope, listAllScopes, listMyScopes, setScopePublic, type ScopeSummary } from "@/lib/identity/scopes";
-import { authenticateToken, createToken, listTokens, revokeToken, type TokenPrincipal, type TokenView } from "@/lib/identity/tokens";
+import { authenticateToken, createToken, listScopeTokens, listTokens, revokeScopeToken, revokeToken, type ScopeTokenView, type TokenPrincipal, type TokenView } from "@/lib/identity/tokens";
 import { createUser, ensureUserForEmail, listUsers, requireUserByEmail, setPassword, userEmails, verifyCredentials, type PublicUser } from "@/lib/identity/users";
 import { BeliefServiceError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { z } from "zod";
@@ -55,6 +55,10 @@ export interface IdentityServices {
   listTokens(caller: Caller, input?: unknown): Promise<TokenView[]>;
   /** `{tokenId}`: the token's owner or the operator. */
   revokeToken(caller: Caller, input: unknown): Promise<void>;
+  /** Owner of the scope: every live token of a member that can reach it (unrestricted or limited to it), with whose it is. */
+  listScopeTokens(caller: Caller, scopeSlug: string): Promise<ScopeTokenView[]>;
+  /** Owner of the scope: `{tokenId}` of a token `listScopeTokens` lists; any other is `not_found`. */
+  revokeScopeToken(caller: Caller, scopeSlug: string, input: unknown): Promise<void>;
 
   // ---- users ----
   /** The operator only: `{email, password?, name?}`. */
@@ -140,6 +144,11 @@ export function identityServices(db: IdentityDb): IdentityServices {
     async revokeToken(caller, raw) {
       const { tokenId } = parseServiceInput(z.object({ tokenId: z.string() }), raw);
       return revokeToken(db, caller, tokenId);
+    },
+    listScopeTokens: (caller, scopeSlug) => listScopeTokens(db, caller, scopeSlug),
+    async revokeScopeToken(caller, scopeSlug, raw) {
+      const { tokenId } = parseServiceInput(z.object({ tokenId: z.string() }), raw);
+      return revokeScopeToken(db, caller, scopeSlug, tokenId);
     },
     async createUser(caller, raw) {
       requireOperator(caller, "create users");

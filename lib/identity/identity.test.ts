@@ -6,7 +6,7 @@ import { OPERATOR } from "@/lib/access/principal";
 import { addGrant, listGrants, listIncomingGrants, removeGrant } from "./grants";
 import { addMember, changeRole, listMembers, removeMember } from "./members";
 import { createScope, getScopeForViewer, listMyScopes, setScopePublic } from "./scopes";
-import { authenticateToken, createToken, listTokens, revokeToken } from "./tokens";
+import { authenticateToken, createToken, listScopeTokens, listTokens, revokeScopeToken, revokeToken } from "./tokens";
 import { createUser, ensureUserForEmail, verifyCredentials } from "./users";
 
 /** `last_owner` is a `conflict` whose `details.reason` says so. */
@@ -237,6 +237,82 @@ describe.each(TEST_BACKENDS)("identity services on $name", (backend) => {
       expect(created.scopeSlug).toBe(mine);
       expect((await authenticateToken(db, created.token))?.scopeId).toBe(scope.id);
       await expectCode(createToken(db, alice.id, { name: "x", scopeSlug: theirs }), "not_found");
+    });
+
+    it("shows a scope's owner every live token of its members that can reach it, and only those", async () => {
+      const olivia = await user("scope-owner");
+      const tom = await user("other-owner");
+      const analyst = await user("analyst");
+      const outsider = await user("outsider");
+      const home = unique("governed");
+      const other = unique("elsewhere");
+      await createScope(db, { slug: home, name: "Governed", ownerId: olivia.id, isPublic: true });
+      await createScope(db, { slug: other, name: "Elsewhere", ownerId: tom.id });
+      await addMember(db, olivia.id, { scopeSlug: home, email: analyst.email, role: "editor" });
+      await addMember(db, tom.id, { scopeSlug: other, email: analyst.email, role: "editor" });
+
+      const everywhere = await createToken(db, analyst.id, { name: "analyst-everywhere" });
+      const limitedHere = await createToken(db, analyst.id, { name: "analyst-here", scopeSlug: home });
+      const limitedThere = await createToken(db, analyst.id, { name: "analyst-there", scopeSlug: other });
+      const revoked = await createToken(db, analyst.id, { name: "analyst-old" });
+      await revokeToken(db, analyst.id, revoked.id);
+      const ownersOwn = await createToken(db, olivia.id, { name: "owner-agent" });
+      // The scope is public, so an outsider's token can read it; it is still not the scope's to govern.
+      await createToken(db, outsider.id, { name: "outsider-agent" });
+      await createToken(db, tom.id, { name: "tom-agent" });
+
+      const listed = await listScopeTokens(db, olivia.id, home);
+      expect(listed.map((t) => t.name).sort()).toEqual(["analyst-everywhere", "analyst-here", "owner-agent"]);
+      expect(listed.find((t) => t.id === everywhere.id)).toMatchObject({ userId: analyst.id, userEmail: analyst.email, userName: "analyst", scopeSlug: null, lastUsedAt: null });
+      expect(listed.find((t) => t.id === limitedHere.id)?.scopeSlug).toBe(home);
+      expect(listed.find((t) => t.id === ownersOwn.id)?.userEmail).toBe(olivia.email);
+      expect(JSON.stringify(listed)).not.toContain(everywhere.token);
+      await expectCode(revokeScopeToken(db, olivia.id, home, limitedThere.id), "not_found");
+
+      // The other scope's owner sees the analyst's tokens that reach their scope, nothing limited to this one.
+      const theirs = await listScopeTokens(db, tom.id, other);
+      expect(theirs.map((t) => t.name).sort()).toEqual(["analyst-everywhere", "analyst-there", "tom-agent"]);
+      // ...and nothing of this scope: its list is refused, and its tokens cannot be revoked through their own scope.
+      await expectCode(listScopeTokens(db, tom.id, home), "forbidden");
+      await expectCode(revokeScopeToken(db, tom.id, other, limitedHere.id), "not_found");
+      await expectCode(revokeScopeToken(db, tom.id, home, limitedHere.id), "forbidden");
+      // Members below owner keep seeing only their own tokens.
+      await expectCode(listScopeTokens(db, analyst.id, home), "forbidden");
+      await expectCode(revokeScopeToken(db, analyst.id, home, ownersOwn.id), "forbidden");
+      expect(await authenticateToken(db, limitedHere.token)).not.toBeNull();
+    });
+
+    it("lets a scope's owner revoke a member's token that reaches the scope, and no other", async () => {
+      const olivia = await user("revoking-owner");
+      const analyst = await user("revoked-analyst");
+      const stranger = await user("stranger");
+      const home = unique("revoking");
+      const other = unique("untouched");
+      await createScope(db, { slug: home, name: "Revoking", ownerId: olivia.id });
+      await createScope(db, { slug: other, name: "Untouched", ownerId: analyst.id });
+      await addMember(db, olivia.id, { scopeSlug: home, email: analyst.email, role: "editor" });
+      const everywhere = await createToken(db, analyst.id, { name: "everywhere" });
+      const limitedThere = await createToken(db, analyst.id, { name: "there", scopeSlug: other });
+      const strangers = await createToken(db, stranger.id, { name: "stranger-agent" });
+
+      await expectCode(revokeScopeToken(db, olivia.id, home, limitedThere.id), "not_found");
+      await expectCode(revokeScopeToken(db, olivia.id, home, strangers.id), "not_found");
+      await expectCode(revokeScopeToken(db, olivia.id, home, "no-such-token"), "not_found");
+      expect(await authenticateToken(db, limitedThere.token)).not.toBeNull();
+      expect(await authenticateToken(db, strangers.token)).not.toBeNull();
+
+      await revokeScopeToken(db, olivia.id, home, everywhere.id);
+      expect(await authenticateToken(db, everywhere.token)).toBeNull();
+      expect((await listTokens(db, analyst.id)).find((t) => t.id === everywhere.id)?.revokedAt).toBeInstanceOf(Date);
+      expect((await listScopeTokens(db, olivia.id, home)).map((t) => t.id)).not.toContain(everywhere.id);
+      // Once revoked it is no longer live, so a second revocation finds nothing to revoke.
+      await expectCode(revokeScopeToken(db, olivia.id, home, everywhere.id), "not_found");
+
+      // A member who leaves takes their tokens out of the scope's reach, and out of its list.
+      const kept = await createToken(db, analyst.id, { name: "kept" });
+      await removeMember(db, olivia.id, { scopeSlug: home, userId: analyst.id });
+      expect((await listScopeTokens(db, olivia.id, home)).map((t) => t.id)).not.toContain(kept.id);
+      await expectCode(revokeScopeToken(db, olivia.id, home, kept.id), "not_found");
     });
   });
 });

@@ -4,6 +4,7 @@ import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error
 import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
 import { requireScopeRole } from "@/lib/access/authorised-view";
 import { idSchema, slugSchema, tokenNameSchema } from "./schemas";
+import { getLogger } from "@/lib/ops/logger";
 
 /** Secrets look like `cred_<43 base64url chars>` (256 random bits); the prefix shown in lists is the first 12 chars. */
 export const TOKEN_PREFIX = "cred_";
@@ -89,6 +90,44 @@ export async function revokeToken(db: IdentityDb, actor: Actor, tokenId: string)
   const token = await db.prisma.apiToken.findFirst({ where, select: { id: true, revokedAt: true } });
   if (!token) throw fieldError("not_found", "no such token", "tokenId");
   if (!token.revokedAt) await db.prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
+}
+
+/** A token as a scope's owner sees it: whose it is, besides what its user sees. */
+export type ScopeTokenView = TokenView & { userEmail: string; userName: string | null };
+
+/**
+ * The live tokens that can act in scope `scopeId`: not revoked, unrestricted or limited to this scope, and held by a
+ * current member (a token acts as its user, so a non-member's token reaches nothing here beyond what a public scope
+ * shows anyone, and is not the scope's to govern).
+ */
+function reachingScope(scopeId: string) {
+  return { revokedAt: null, OR: [{ scopeId: null }, { scopeId }], user: { memberships: { some: { scopeId } } } };
+}
+
+const scopeTokenSelect = { ...tokenSelect, user: { select: { email: true, name: true } } } as const;
+
+/**
+ * Owner only: every live token of every member that can reach the scope (any other caller is refused as
+ * `requireScopeRole` refuses: `not_found` when the scope is hidden from them, `forbidden` below owner). Newest first.
+ */
+export async function listScopeTokens(db: IdentityDb, actor: Actor, scopeSlug: string): Promise<ScopeTokenView[]> {
+  const slug = parseServiceInput(z.object({ scopeSlug: slugSchema }), { scopeSlug }).scopeSlug;
+  const { home } = await requireScopeRole(db, callerOf(actor), slug, "owner");
+  const rows = await db.prisma.apiToken.findMany({ where: reachingScope(home.id), select: scopeTokenSelect, orderBy: { createdAt: "desc" } });
+  return rows.map(({ user, ...row }) => ({ ...toView(row), userEmail: user.email, userName: user.name }));
+}
+
+/**
+ * Owner only: revokes a live token that can reach the scope, whoever holds it. A token that cannot reach it (another
+ * scope's, a non-member's, an unknown or already revoked one) is `not_found`, so the answer says nothing about tokens
+ * outside the owner's scope. The revocation is logged with who did it.
+ */
+export async function revokeScopeToken(db: IdentityDb, actor: Actor, scopeSlug: string, tokenId: string): Promise<void> {
+  const input = parseServiceInput(z.object({ scopeSlug: slugSchema, tokenId: idSchema }), { scopeSlug, tokenId });
+  const { home } = await requireScopeRole(db, callerOf(actor), input.scopeSlug, "owner");
+  const revoked = await db.prisma.apiToken.updateMany({ where: { id: input.tokenId, ...reachingScope(home.id) }, data: { revokedAt: new Date() } });
+  if (revoked.count === 0) throw fieldError("not_found", "no such token in this scope", "tokenId");
+  getLogger().info({ event: "token_revoked", tokenId: input.tokenId, scope: home.slug, by: userIdOf(actor) ?? "operator" }, "an owner revoked a token that could reach the scope");
 }
 
 export type TokenPrincipal = { tokenId: string; userId: string; scopeId: string | null; name: string };

@@ -8,6 +8,7 @@ import { MembersSection } from "@/components/scopes/members-section";
 import { GrantsSection } from "@/components/scopes/grants-section";
 import { PublicToggle } from "@/components/scopes/public-toggle";
 import { TokensSection } from "@/components/scopes/tokens-section";
+import { ScopeTokensSection } from "@/components/scopes/scope-tokens-section";
 
 export const metadata: Metadata = { title: "Scope settings" };
 
@@ -19,10 +20,12 @@ export default async function ScopeSettingsPage({ params }: { params: Promise<{ 
   const scope = await services.getScope(caller, slug);
   if (!scope || !scope.role) notFound(); // settings are for members; a public scope's readers see its graph, not its roster
   const isOwner = scope.role === "owner";
-  const [members, grants, tokens] = await Promise.all([
+  const [members, grants, tokens, scopeTokens] = await Promise.all([
     services.listMembers(caller, slug),
     services.listGrants(caller, slug),
     services.listTokens(caller),
+    // Owners govern every token that can reach the scope; other members see only their own, below.
+    isOwner ? services.listScopeTokens(caller, slug) : Promise.resolve([]),
   ]);
   return (
     <div className="space-y-10">
@@ -55,6 +58,23 @@ export default async function ScopeSettingsPage({ params }: { params: Promise<{ 
           revokedAt: t.revokedAt?.toISOString() ?? null,
         }))}
       />
+      {isOwner ? (
+        <ScopeTokensSection
+          scope={scope.slug}
+          currentUserId={user.id}
+          tokens={scopeTokens.map((t) => ({
+            id: t.id,
+            name: t.name,
+            prefix: t.prefix,
+            scopeSlug: t.scopeSlug,
+            holderId: t.userId,
+            holderEmail: t.userEmail,
+            holderName: t.userName,
+            createdAt: t.createdAt.toISOString(),
+            lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+          }))}
+        />
+      ) : null}
     </div>
   );
 }

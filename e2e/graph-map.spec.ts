@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { generateTopicScope } from "../bench/topic-scope";
 import { scriptCommand } from "../lib/ops/compiled-script";
-import { cli, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -41,10 +41,11 @@ async function nodePoint(page: Page, id: string): Promise<{ x: number; y: number
   }, id);
 }
 
-async function mapReady(page: Page): Promise<void> {
+/** The map is drawn and names at least `labels` nodes (a phone opens zoomed in where it can name three or more). */
+async function mapReady(page: Page, labels = 6): Promise<void> {
   await expect(page.getByTestId("graph-map-summary")).toContainText("2,000 beliefs");
   await expect(page.getByTestId("graph-loading")).toHaveCount(0);
-  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels")), { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+  await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-labels")), { timeout: 20_000 }).toBeGreaterThanOrEqual(labels);
 }
 
 let slug: string;
@@ -62,22 +63,33 @@ test.beforeAll(async () => {
   expect(await importScope(slug, JSON.stringify(data))).toContain("2000 beliefs");
 });
 
-for (const scheme of ["light", "dark"] as const) {
-  test(`desktop, ${scheme}: the 2 000-belief scope opens as its topic map; a topic expands in place, then a belief's local graph`, async ({ browser }) => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
+const DEVICES = [
+  { device: "desktop", viewport: { width: 1440, height: 900 } },
+  { device: "phone", viewport: { width: 390, height: 844 } },
+] as const;
+const RUNS = DEVICES.flatMap((d) => (["light", "dark"] as const).map((scheme) => ({ ...d, scheme })));
+
+for (const { device, viewport, scheme } of RUNS) {
+  test(`${device}, ${scheme}: the 2 000-belief scope opens as its topic map; a topic expands in place, then a belief's local graph`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport, colorScheme: scheme });
     const page = await context.newPage();
     await signIn(page, owner);
     await page.goto(`/scopes/${slug}/graph`);
-    await mapReady(page);
+    await mapReady(page, device === "phone" ? 3 : 6);
     // The key is on screen with the graph, without scrolling.
     const legend = await page.getByTestId("graph-legend").boundingBox();
-    expect(legend && legend.y + legend.height).toBeLessThanOrEqual(900);
+    expect(legend && legend.y + legend.height).toBeLessThanOrEqual(viewport.height);
+    // Nothing wider than the screen: no sideways scrolling on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     const overview = await positions(page);
     expect(Object.keys(overview).filter((id) => id.startsWith("topic:")).sort()).toEqual(topicIds.map((t) => `topic:${t}`));
     await page.waitForTimeout(300);
-    await page.screenshot({ path: `e2e/artifacts/graph-overview-2000-${scheme}.png` });
+    await page.screenshot({ path: `e2e/artifacts/graph-overview-2000-${device}-${scheme}.png` });
+    await expectAxeClean(page, `graph overview, ${device}, ${scheme}`, { least: "moderate" });
 
-    // A click selects the largest topic; its panel expands it into its beliefs, where it stood.
+    // A click selects a topic (after Fit: a phone opens zoomed in on the part of the map it can name); its panel
+    // expands it into its beliefs, where it stood.
+    await page.getByRole("button", { name: "Fit", exact: true }).click();
     const topic = topicIds[0]!;
     const at = await nodePoint(page, `topic:${topic}`);
     await page.mouse.click(at.x, at.y);
@@ -90,7 +102,7 @@ for (const scheme of ["light", "dark"] as const) {
     expect(Object.keys(expanded).filter((id) => id.startsWith("b-")).length).toBeGreaterThan(Object.keys(overview).filter((id) => id.startsWith("b-")).length);
     // Nothing else moved.
     for (const id of Object.keys(overview)) if (id !== `topic:${topic}` && expanded[id]) expect(expanded[id]).toEqual(overview[id]);
-    await snap(page, `graph-map-expanded-${scheme}`);
+    await snap(page, `graph-map-expanded-${device}-${scheme}`);
 
     // A belief of the topic: its local graph (evidence and neighbours) around it, depth 2 from the slider.
     const belief = Object.keys(expanded).find((id) => id.startsWith("b-"))!;
@@ -99,8 +111,10 @@ for (const scheme of ["light", "dark"] as const) {
     await expect.poll(async () => Object.keys(await positions(page)).filter((id) => id.startsWith("ev-")).length, { timeout: 20_000 }).toBeGreaterThan(0);
     await page.getByLabel("depth").fill("2");
     await expect(page).toHaveURL(/depth=2/);
+    // On a phone the belief's panel is a sheet over the canvas: close it to look at the neighbourhood.
+    if (device === "phone") await page.getByRole("button", { name: "Close details" }).click();
     await page.waitForTimeout(500);
-    await snap(page, `graph-map-local-${scheme}`);
+    await snap(page, `graph-map-local-${device}-${scheme}`);
     await context.close();
   });
 }

@@ -7,7 +7,7 @@ import { graphStylesheet, type StyledEdge, type StyledNode } from "./graph-style
 import { isArrowKey, nodeInDirection, type PlacedNode } from "./graph-keyboard";
 import { layoutOptions, layoutRequest, parseLayoutResponse, WORKER_LAYOUT_MIN_NODES } from "./graph-layout";
 import { defaultLayoutWorker, type LayoutWorkerFactory } from "./layout-worker-client";
-import { LABEL_MAX_PX, LABEL_PX, nodeImportance, pickLabels, ringAround, type LabelCandidate } from "./graph-labels";
+import { LABEL_MAX_PX, LABEL_PX, nodeImportance, pickLabels, readableView, ringAround, type LabelCandidate, type LabelledNode } from "./graph-labels";
 
 let fcoseRegistered = false;
 function registerFcose(): void {
@@ -57,6 +57,8 @@ export interface GraphCanvasHandle {
   /** PNG of the whole graph (not just the viewport), 2× scale, on the page's background. */
   png(): Blob | null;
   fit(): void;
+  /** Fits the view to these nodes (nothing faded); false while some are not drawn yet. */
+  focus(ids: readonly string[]): boolean;
   /** Marks these nodes (search matches), fades the rest and centres the view on them; an empty list clears. */
   highlight(ids: readonly string[]): void;
   /** The Cytoscape instance, for benchmarks and diagnostics; null before mount and after unmount. */
@@ -263,7 +265,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         run.one("layoutstop", () => {
           layoutMs = performance.now() - layoutStarted;
           if (cancelled) return;
-          fitView(cy);
+          if (wasEmpty) firstView(cy, importance.current);
+          else fitView(cy);
           report();
         });
         run.run();
@@ -302,7 +305,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
           });
           releaseHeld();
           cy.container()?.removeAttribute("data-layout-pending");
-          fitView(cy);
+          if (wasEmpty) firstView(cy, importance.current);
+          else fitView(cy);
           report();
         };
         function detach() {
@@ -398,7 +402,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       if (layout === "preset" || unplaced.length === 0) {
         // Nothing new without a place: no layout runs, so what the user was looking at stays where it was. The view is
         // re-fitted when it was empty or narrowed (filters), and otherwise only when new nodes fell outside it.
-        if (wasEmpty || (removed > 0 && addedIds.size === 0)) fitView(cy);
+        if (wasEmpty) firstView(cy, importance.current);
+        else if (removed > 0 && addedIds.size === 0) fitView(cy);
         else if (addedIds.size > 0 && !insideViewport(cy, addedIds)) fitView(cy);
         report();
         return cleanup;
@@ -456,6 +461,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     },
     fit() {
       if (cyRef.current) fitView(cyRef.current);
+    },
+    focus(ids) {
+      const cy = cyRef.current;
+      if (!cy || ids.length === 0) return false;
+      const wanted = new Set(ids);
+      const nodes = cy.nodes().filter((n) => wanted.has(n.id()));
+      if (nodes.length < wanted.size) return false;
+      fitView(cy, nodes);
+      relabelRef.current();
+      return true;
     },
     highlight(ids) {
       const cy = cyRef.current;
@@ -552,6 +567,21 @@ function fitView(cy: Core, only?: cytoscape.CollectionReturnValue): void {
   const zoom = Math.min(FIRST_VIEW_MAX_ZOOM, (width - 60) / Math.max(box.w, 1), (height - 60) / Math.max(box.h, 1));
   const level = Math.max(cy.minZoom(), zoom);
   cy.viewport({ zoom: level, pan: { x: width / 2 - level * (box.x1 + box.w / 2), y: height / 2 - level * (box.y1 + box.h / 2) } });
+}
+
+/**
+ * The first view of a graph: fitted, or, where the fitted view would name fewer than six nodes (a phone, a dense map),
+ * the widest zoom around the most important node that names them (`readableView`). Fit shows the whole again.
+ */
+function firstView(cy: Core, importance: ReadonlyMap<string, number>): void {
+  fitView(cy);
+  const nodes: LabelledNode[] = [];
+  cy.nodes().forEach((n) => {
+    const p = n.position();
+    nodes.push({ id: n.id(), x: p.x, y: p.y, size: Number(n.data("size") ?? 16), chars: String(n.data("label") ?? "").length, importance: importance.get(n.id()) ?? 0 });
+  });
+  const view = readableView(nodes, { width: cy.width(), height: cy.height() }, { zoom: cy.zoom(), pan: cy.pan() }, { maxZoom: FIRST_VIEW_MAX_ZOOM });
+  cy.viewport(view);
 }
 
 function insideViewport(cy: Core, ids: ReadonlySet<string>): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelBox, labelLines, nodeBox, nodeImportance, pickLabels, ringAround, type LabelCandidate } from "./graph-labels";
+import { labelBox, labelLines, labelsAt, nodeBox, nodeImportance, pickLabels, readableView, ringAround, type LabelCandidate, type LabelledNode } from "./graph-labels";
 
 const at = (id: string, x: number, y: number, importance: number, chars = 20): LabelCandidate => ({ id, x, y, size: 20, chars, importance });
 const view = { width: 800, height: 600 };
@@ -65,5 +65,42 @@ describe("ringAround", () => {
     const ps = [0, 1, 2, 3].map((i) => ringAround({ x: 0, y: 0 }, 4, i));
     for (const p of ps) expect(Math.hypot(p.x, p.y)).toBeCloseTo(90, 6);
     expect(ps[2]!.x).toBeCloseTo(-90, 6);
+  });
+});
+
+describe("readableView", () => {
+  // A 10 × 10 grid of large topic-like nodes 100 graph units apart, each with a 20-character label.
+  const grid: LabelledNode[] = Array.from({ length: 100 }, (_, i) => ({ id: `n${String(i).padStart(2, "0")}`, x: (i % 10) * 100, y: Math.floor(i / 10) * 100, size: 60, chars: 20, importance: i === 55 ? 10 : 1 }));
+  const fitTo = (width: number, height: number) => {
+    const zoom = Math.min((width - 60) / 900, (height - 60) / 900);
+    return { zoom, pan: { x: width / 2 - zoom * 450, y: height / 2 - zoom * 450 } };
+  };
+
+  it("keeps the fitted view when it already names enough nodes", () => {
+    const fitted = fitTo(1400, 860);
+    expect(labelsAt(grid, { width: 1400, height: 860 }, fitted).length).toBeGreaterThanOrEqual(6);
+    expect(readableView(grid, { width: 1400, height: 860 }, fitted)).toEqual(fitted);
+  });
+
+  it("zooms a narrow screen in around the most important node until six labels fit", () => {
+    const viewport = { width: 358, height: 500 };
+    const fitted = fitTo(viewport.width, viewport.height);
+    expect(labelsAt(grid, viewport, fitted).length).toBeLessThan(6);
+    const view = readableView(grid, viewport, fitted);
+    expect(view.zoom).toBeGreaterThan(fitted.zoom);
+    expect(view.zoom).toBeLessThanOrEqual(1.5);
+    expect(labelsAt(grid, viewport, view).length).toBeGreaterThanOrEqual(6);
+    // The most important node sits in the middle of the screen.
+    expect(500 * view.zoom + view.pan.x).toBeCloseTo(viewport.width / 2);
+    expect(500 * view.zoom + view.pan.y).toBeCloseTo(viewport.height / 2);
+  });
+
+  it("never zooms past its bound, and keeps the view that named the most when none names enough", () => {
+    const crowded: LabelledNode[] = grid.map((n) => ({ ...n, x: n.x / 20, y: n.y / 20 }));
+    const viewport = { width: 358, height: 500 };
+    const fitted = { zoom: 0.1, pan: { x: 0, y: 0 } };
+    const view = readableView(crowded, viewport, fitted, { maxZoom: 1.5 });
+    expect(view.zoom).toBeLessThanOrEqual(1.5);
+    expect(labelsAt(crowded, viewport, view).length).toBeGreaterThanOrEqual(labelsAt(crowded, viewport, fitted).length);
   });
 });

@@ -133,3 +133,47 @@ export function ringAround(anchor: { x: number; y: number }, count: number, inde
   const angle = startAngle + (2 * Math.PI * index) / Math.max(1, count);
   return { x: anchor.x + radius * Math.cos(angle), y: anchor.y + radius * Math.sin(angle) };
 }
+
+/** A node in graph (model) coordinates, for planning a view before it is drawn. */
+export interface LabelledNode {
+  id: string;
+  x: number;
+  y: number;
+  /** Diameter in graph units. */
+  size: number;
+  chars: number;
+  importance: number;
+}
+
+export interface View {
+  zoom: number;
+  pan: { x: number; y: number };
+}
+
+/** What `pickLabels` would label if the graph were drawn at `view`. */
+export function labelsAt(nodes: readonly LabelledNode[], viewport: Viewport, view: View): string[] {
+  const candidates = nodes.map((n) => ({ id: n.id, x: n.x * view.zoom + view.pan.x, y: n.y * view.zoom + view.pan.y, size: n.size * view.zoom, chars: n.chars, importance: n.importance }));
+  return pickLabels(candidates, viewport);
+}
+
+/**
+ * The first view of a graph: `fitted` (everything on screen) when it can name at least `minLabels` nodes; otherwise
+ * the widest zoom, stepping in by `step` up to `maxZoom`, that names them, centred on the most important node. A small
+ * screen then opens on a part of the map it can read (Fit still shows the whole) instead of a tangle with one label.
+ */
+export function readableView(nodes: readonly LabelledNode[], viewport: Viewport, fitted: View, { minLabels = 6, step = 1.25, maxZoom = 1.5 } = {}): View {
+  const want = Math.min(minLabels, nodes.length);
+  if (want === 0 || labelsAt(nodes, viewport, fitted).length >= want) return fitted;
+  const focus = nodes.reduce((a, b) => (b.importance > a.importance || (b.importance === a.importance && b.id < a.id) ? b : a));
+  const centred = (zoom: number): View => ({ zoom, pan: { x: viewport.width / 2 - zoom * focus.x, y: viewport.height / 2 - zoom * focus.y } });
+  let best: View = fitted;
+  let bestCount = labelsAt(nodes, viewport, fitted).length;
+  for (let zoom = fitted.zoom * step; zoom <= maxZoom * step; zoom *= step) {
+    const view = centred(Math.min(zoom, maxZoom));
+    const count = labelsAt(nodes, viewport, view).length;
+    if (count >= want) return view;
+    if (count > bestCount) [best, bestCount] = [view, count];
+    if (zoom >= maxZoom) break;
+  }
+  return best;
+}

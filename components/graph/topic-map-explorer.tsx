@@ -135,7 +135,7 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
     () =>
       ready && overview.data
         ? topicMapElements({ overview: overview.data, expanded, local: view.local && local.data ? { id: view.local, expansion: local.data } : null, topicPositions, fixed })
-        : { nodes: [], edges: [], beliefs: new Map() },
+        : { nodes: [], edges: [], beliefs: new Map(), focus: [] },
     [ready, overview.data, expanded, view.local, local.data, topicPositions, fixed],
   );
 
@@ -150,6 +150,18 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
       if (r.ok) queryClient.setQueryData(["graph-view", scope, ""], r.data);
     });
   }, [canSave, ready, view.view, saved.data, topicPositions, scope, queryClient]);
+
+  // A local graph, once drawn, is what the view shows: centred and zoomed on it (once per belief and depth).
+  const focusedOn = useRef<string | null>(null);
+  useEffect(() => {
+    if (map.focus.length === 0) {
+      focusedOn.current = null;
+      return;
+    }
+    const key = `${view.local}:${view.depth}:${map.focus.length}`;
+    if (!stats || focusedOn.current === key) return;
+    if (canvas.current?.focus(map.focus)) focusedOn.current = key;
+  }, [stats, map.focus, view.local, view.depth]);
 
   const selectedBelief = view.node ? map.beliefs.get(view.node) : undefined;
   const selectedTopic = view.node?.startsWith("topic:") ? overview.data?.topics.find((t) => topicNodeId(t.topic) === view.node) : undefined;

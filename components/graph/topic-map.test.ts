@@ -100,5 +100,8 @@ describe("topicMapElements", () => {
       expect(Math.hypot(p.x - hot.x, p.y - hot.y)).toBeCloseTo(90, 0);
     }
     expect(map.edges.filter((e) => e.data.target === "hot")).toHaveLength(2);
+    // The view centres on the local graph: the belief and what hangs from it, nothing else.
+    expect([...map.focus].sort()).toEqual(["ev", "hot", "n1"]);
+    expect(topicMapElements({ overview, expanded: new Map(), local: null, topicPositions, fixed: new Map() }).focus).toEqual([]);
   });
 });

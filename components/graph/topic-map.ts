@@ -149,6 +149,8 @@ export interface TopicMapElements {
   edges: StyledEdge[];
   /** Every belief drawn, by id (the side panel reads them). */
   beliefs: Map<string, Belief>;
+  /** The local graph's node ids (empty without one): the view centres on them. */
+  focus: string[];
 }
 
 const LINK_COLOUR = EDGE_STYLES.CONTEXTUALIZES.colour;
@@ -261,6 +263,8 @@ export function topicMapElements(input: TopicMapInput): TopicMapElements {
       }
   for (const [key, a] of toTopic) edges.set(key, linkEdge(key, a.source, a.target, a.relations, a.rebuttals));
 
+  // The local graph's nodes: the view centres on them when it opens.
+  const focus: string[] = [];
   if (local) {
     const slice = local.expansion;
     const elements = toCytoscapeElements({ beliefs: slice.beliefs, evidence: slice.evidence, mutations: slice.mutations, edges: slice.edges });
@@ -293,6 +297,7 @@ export function topicMapElements(input: TopicMapInput): TopicMapElements {
     }
     for (const b of slice.beliefs) if (!beliefs.has(b.id) && nodes.has(b.id)) beliefs.set(b.id, b);
     for (const e of elements.edges) if (nodes.has(e.data.source) && nodes.has(e.data.target)) edges.set(e.data.id, styleEdge(e));
+    focus.push(...[...seen].filter((id) => nodes.has(id)));
   }
-  return { nodes: [...nodes.values()], edges: [...edges.values()], beliefs };
+  return { nodes: [...nodes.values()], edges: [...edges.values()], beliefs, focus };
 }

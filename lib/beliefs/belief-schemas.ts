@@ -313,5 +313,9 @@ export const exportScopeInputSchema = z.object({ asOf: iso.optional() }).strict(
 export type ExportScopeInput = z.input<typeof exportScopeInputSchema>;
 
 /** The export document itself is parsed by `parseScopeExport` (lib/graph) inside the service. */
-export const importScopeInputSchema = z.object({ data: z.unknown() }).strict();
+export const importScopeInputSchema = z.object({ data: z.unknown(), freshIds: z.boolean().optional() }).strict();
 export type ImportScopeInput = z.input<typeof importScopeInputSchema>;
+
+/** Import into a scope the import creates (the caller becomes its owner); `freshIds` as for `importScope`. */
+export const importNewScopeInputSchema = z.object({ slug: z.string(), name: z.string(), data: z.unknown(), freshIds: z.boolean().optional() }).strict();
+export type ImportNewScopeInput = z.input<typeof importNewScopeInputSchema>;

@@ -379,7 +379,13 @@ export interface BeliefServices extends IdentityServices, SignInServices, Embedd
 
   // ---- export / import (export: viewer; import: owner, into an empty scope) ----
   exportScope(caller: Caller, scopeSlug: string, input?: unknown): Promise<ScopeExport>;
+  /** `{data, freshIds?}`: with `freshIds` every item gets a new id (a copy beside the scope it came from, `rekeyScopeExport`). */
   importScope(caller: Caller, scopeSlug: string, input: unknown): Promise<ImportResult>;
+  /**
+   * `{slug, name, data, freshIds?}`: creates the scope with the caller as owner and imports into it; when the import
+   * is refused the new scope is removed again, so a failure leaves nothing behind.
+   */
+  importNewScope(caller: Caller, input: unknown): Promise<ImportResult>;
 }
 
 export type { BeliefRecord };

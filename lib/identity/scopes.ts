@@ -44,6 +44,14 @@ export async function createScope(db: IdentityDb, input: unknown): Promise<Scope
   }
 }
 
+/**
+ * Removes a scope row (memberships, parameter sets and tokens limited to it go with it). Only for undoing a scope that
+ * was created a moment ago for an import that then failed, while it still holds nothing in the graph store.
+ */
+export async function discardNewScope(db: IdentityDb, scopeId: string): Promise<void> {
+  await db.prisma.scope.deleteMany({ where: { id: scopeId } });
+}
+
 /** The scopes `userId` is a member of, with the role, by name. */
 export async function listMyScopes(db: IdentityDb, userId: string): Promise<ScopeSummary[]> {
   const memberships = await db.prisma.membership.findMany({

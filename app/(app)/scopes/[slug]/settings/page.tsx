@@ -9,6 +9,7 @@ import { GrantsSection } from "@/components/scopes/grants-section";
 import { PublicToggle } from "@/components/scopes/public-toggle";
 import { TokensSection } from "@/components/scopes/tokens-section";
 import { ScopeTokensSection } from "@/components/scopes/scope-tokens-section";
+import { BackupSection } from "@/components/scopes/backup-section";
 
 export const metadata: Metadata = { title: "Scope settings" };
 
@@ -20,12 +21,13 @@ export default async function ScopeSettingsPage({ params }: { params: Promise<{ 
   const scope = await services.getScope(caller, slug);
   if (!scope || !scope.role) notFound(); // settings are for members; a public scope's readers see its graph, not its roster
   const isOwner = scope.role === "owner";
-  const [members, grants, tokens, scopeTokens] = await Promise.all([
+  const [members, grants, tokens, scopeTokens, myScopes] = await Promise.all([
     services.listMembers(caller, slug),
     services.listGrants(caller, slug),
     services.listTokens(caller),
     // Owners govern every token that can reach the scope; other members see only their own, below.
     isOwner ? services.listScopeTokens(caller, slug) : Promise.resolve([]),
+    isOwner ? services.listMyScopes(caller) : Promise.resolve([]),
   ]);
   return (
     <div className="space-y-10">
@@ -58,6 +60,13 @@ export default async function ScopeSettingsPage({ params }: { params: Promise<{ 
           revokedAt: t.revokedAt?.toISOString() ?? null,
         }))}
       />
+      {isOwner ? (
+        <BackupSection
+          scope={scope.slug}
+          // Other scopes this user owns; whether one is empty is decided by the import itself, which refuses one that is not.
+          ownedScopes={myScopes.filter((s) => s.role === "owner" && s.slug !== scope.slug).map((s) => ({ slug: s.slug, name: s.name }))}
+        />
+      ) : null}
       {isOwner ? (
         <ScopeTokensSection
           scope={scope.slug}

@@ -1,10 +1,11 @@
 /**
  * Seeds the demo on the embedded default: users for the three roles, two scopes that cite each other through a
- * grant, and the seeds' own stories written through the belief services with a back-dated clock. Idempotent: a data folder that already holds the demo is left as it is.
+ * grant, the platform team's stories and the public scope's own short story, written through the belief services with a back-dated clock. Idempotent: a data folder that already holds the demo is left as it is.
  */
 import { OPERATOR, sessionPrincipal, tokenPrincipal } from "@/lib/access/principal";
 import type { BeliefServices } from "@/lib/beliefs/belief-services";
-import { seedDemoStories } from "@/lib/beliefs/demo-stories";
+import { demoStart, seedDemoStories } from "@/lib/beliefs/demo-stories";
+import { seedPublicStory } from "@/lib/beliefs/demo-public-story";
 import { composeServices, type ComposeOptions } from "@/lib/beliefs/get-belief-services";
 import { settableClock, type SettableClock } from "@/lib/beliefs/settable-clock";
 import type { Database } from "@/lib/db/database";
@@ -54,9 +55,18 @@ async function seedStories(services: BeliefServices, clock: SettableClock, userI
   // The stories' agent writes through an API token of the analyst's, as an agent would, so the journal says so.
   const token = await services.createToken(OPERATOR, { email: "analyst@example.com", name: "release-assistant" });
   const agent = tokenPrincipal({ userId: token.userId, scopeId: token.scopeId, tokenId: token.id, name: token.name });
+  const start = demoStart();
   await seedDemoStories(services, {
     scopeSlug: "platform",
     clock,
+    start,
     users: { owner: as("owner@example.com"), editor: as("analyst@example.com"), reviewer: as("reviewer@example.com"), agent },
+  });
+  // The public scope the outsider can read: its own short story, after the platform team's (which ends on day 9).
+  await seedPublicStory(services, {
+    scopeSlug: "security-research",
+    author: as("owner@example.com"),
+    clock,
+    start: new Date(Date.parse(start) + 10 * 24 * 3_600_000).toISOString(),
   });
 }

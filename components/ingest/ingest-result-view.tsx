@@ -1,12 +1,22 @@
+"use client";
+
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { IngestResult } from "@/lib/beliefs/belief-services";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { StatusBadge } from "@/components/beliefs/belief-badges";
+import { CorrectRelation } from "@/components/beliefs/correct-relation";
+import { relationWords } from "@/components/beliefs/relation-words";
+import { RELATION_CHOICES, relationEditKey, withClaimKept, withRelationKept, withRelationKind, type IngestEditState, type RelationChoice } from "./ingest-edits";
 
 const PRESSURE = new Set(["social_pressure", "emotional_appeal", "flattery", "urgency", "threat", "repetition", "instruction_injection"]);
 
-/** One part's staged (dry run) or written ingest: ESS and manipulation verdict, claims, change-set, disagreements. */
-export function IngestResultView({ scope, result, label }: { scope: string; result: IngestResult; label: string }) {
+/**
+ * One part's staged (dry run) or written ingest: ESS and manipulation verdict, claims, change-set, disagreements and
+ * relations. With `edit` (a dry run), each claim and relation has a "keep" checkbox and each relation a kind to choose;
+ * once committed, each stored relation offers the belief page's "Correct relation", and what was left out is listed.
+ */
+export function IngestResultView({ scope, result, label, edit }: { scope: string; result: IngestResult; label: string; edit?: { state: IngestEditState; onChange: (next: IngestEditState) => void } }) {
   const { ess } = result;
   const verdict = ess.manipulative ? (result.outcome === "dry_run" ? "manipulative: the change-set would be discarded" : "manipulative: discarded, evidence kept for audit") : "not manipulative";
   const link = (id: string, text: string) =>
@@ -49,9 +59,31 @@ export function IngestResultView({ scope, result, label }: { scope: string; resu
         <h4 className="mb-1 text-sm font-semibold">Harvested claims ({result.claims.length})</h4>
         {result.claims.length === 0 ? (
           <p className="text-sm text-zinc-500">No claims found in this text.</p>
+        ) : edit ? (
+          <ol className="space-y-1 text-sm" data-testid="ingest-claims">
+            {result.claims.map((claim, i) => {
+              const kept = !edit.state.excludeClaims.has(i);
+              return (
+                <li key={i}>
+                  <label className="flex items-start gap-2">
+                    <input type="checkbox" className="mt-1" checked={kept} onChange={(e) => edit.onChange(withClaimKept(edit.state, i, e.target.checked))} data-testid="keep-claim" />
+                    <span className={kept ? "" : "text-zinc-500 line-through"}>
+                      <span className="sr-only">Keep claim {i + 1}: </span>
+                      {claim}
+                    </span>
+                  </label>
+                </li>
+              );
+            })}
+          </ol>
         ) : (
           <ol className="list-decimal space-y-0.5 pl-5 text-sm" data-testid="ingest-claims">
-            {result.claims.map((claim, i) => <li key={i}>{claim}</li>)}
+            {result.claims.map((claim, i) => (
+              <li key={i} className={result.excluded.claims.includes(i) ? "text-zinc-500" : ""}>
+                {claim}
+                {result.excluded.claims.includes(i) ? <span className="ml-1 text-xs">(left out)</span> : null}
+              </li>
+            ))}
           </ol>
         )}
       </section>
@@ -113,35 +145,107 @@ export function IngestResultView({ scope, result, label }: { scope: string; resu
         )}
       </section>
 
-      {result.relations.length > 0 ? (
-        <details className="text-sm">
-          <summary className="cursor-pointer font-semibold">Assessed relations ({result.relations.length})</summary>
-          <table className="mt-2 w-full">
-            <thead className="text-left text-zinc-500">
-              <tr>
-                <th className="py-1 pr-2 font-medium">Claim</th>
-                <th className="py-1 pr-2 font-medium">Relation</th>
-                <th className="py-1 pr-2 font-medium">Belief</th>
-                <th className="py-1 pr-2 text-right font-medium">Similarity</th>
-                <th className="py-1 pr-2 text-right font-medium">Strength</th>
-                <th className="py-1 font-medium">Assessor</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.relations.map((r, i) => (
-                <tr key={i} className="border-t border-zinc-100 align-top dark:border-zinc-800">
-                  <td className="py-1.5 pr-2">{r.claim}</td>
-                  <td className="py-1.5 pr-2 font-mono text-xs">{r.relation}</td>
-                  <td className="py-1.5 pr-2">{r.text}</td>
-                  <td className="py-1.5 pr-2 text-right tabular-nums">{r.similarity.toFixed(2)}</td>
-                  <td className="py-1.5 pr-2 text-right tabular-nums">{r.strength.toFixed(2)}</td>
-                  <td className="py-1.5"><AssessorLabel assessor={r.assessor} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
-      ) : null}
+      <RelationsSection scope={scope} result={result} edit={edit} link={link} />
     </article>
+  );
+}
+
+const relationSelectClass = "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+
+/** The relations the reader found: editable in a dry run, correctable once stored, with what was left out. */
+function RelationsSection({
+  scope,
+  result,
+  edit,
+  link,
+}: {
+  scope: string;
+  result: IngestResult;
+  edit: { state: IngestEditState; onChange: (next: IngestEditState) => void } | undefined;
+  link: (id: string, text: string) => ReactNode;
+}) {
+  const { relations, excluded } = result;
+  if (relations.length === 0 && excluded.relations.length === 0) return null;
+  const committed = result.outcome === "committed";
+  const figures = (r: IngestResult["relations"][number]) => (
+    <span className="text-xs text-zinc-600 dark:text-zinc-400">
+      similarity <span className="tabular-nums">{r.similarity.toFixed(2)}</span> · strength <span className="tabular-nums">{r.strength.toFixed(2)}</span> · <AssessorLabel assessor={r.assessor} />
+    </span>
+  );
+  return (
+    <section aria-labelledby={`relations-${result.changeSetId}`}>
+      <h4 id={`relations-${result.changeSetId}`} className="mb-1 text-sm font-semibold">
+        {committed ? "Stored relations" : "Assessed relations"} ({relations.length})
+      </h4>
+      {relations.length === 0 ? <p className="text-sm text-zinc-500">None stored.</p> : null}
+      <ol className="space-y-2 text-sm" data-testid="ingest-relations">
+        {relations.map((r, n) => {
+          const key = relationEditKey(r.claimIndex, r.beliefId);
+          const claimKept = !edit?.state.excludeClaims.has(r.claimIndex);
+          const kept = claimKept && !edit?.state.excludeRelations.has(key);
+          const chosen: RelationChoice = (edit?.state.overrides.get(key) ?? r.relation) as RelationChoice;
+          return (
+            <li key={key} className={`rounded-md border px-3 py-2 ${kept ? "border-zinc-200 dark:border-zinc-800" : "border-dashed border-zinc-400 bg-zinc-50 dark:border-zinc-600 dark:bg-zinc-900"}`} data-testid="ingest-relation" data-belief-id={r.beliefId}>
+              <p className={`break-words ${kept ? "" : "line-through"}`}>
+                <q>{r.claim}</q>{" "}
+                <span className="font-medium">{relationWords(edit ? chosen : r.relation)}</span> {link(r.beliefId, r.text)}
+              </p>
+              {edit ? (
+                <div className="mt-1 flex flex-wrap items-center gap-x-4 gap-y-1">
+                  <label className="flex items-center gap-1.5">
+                    <input
+                      type="checkbox"
+                      checked={kept}
+                      disabled={!claimKept}
+                      onChange={(e) => edit.onChange(withRelationKept(edit.state, key, e.target.checked))}
+                      data-testid="keep-relation"
+                    />
+                    Keep<span className="sr-only"> relation {n + 1}: claim {r.claimIndex + 1} and “{r.text}”</span>
+                  </label>
+                  <label className="flex items-center gap-1.5">
+                    Relation<span className="sr-only"> {n + 1}</span>
+                    <select
+                      className={relationSelectClass}
+                      value={chosen}
+                      disabled={!kept}
+                      onChange={(e) => edit.onChange(withRelationKind(edit.state, key, e.target.value as RelationChoice, r.relation))}
+                      data-testid="relation-kind"
+                    >
+                      {RELATION_CHOICES.map((c) => (
+                        <option key={c} value={c}>
+                          {relationWords(c)}
+                          {c === r.relation ? " (the reader)" : ""}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  {figures(r)}
+                  {kept ? null : <span className="text-xs font-medium text-zinc-700 dark:text-zinc-300">{claimKept ? "left out: not written" : "left out with its claim"}</span>}
+                </div>
+              ) : (
+                <div className="mt-1 flex flex-wrap items-center gap-x-4 gap-y-1">
+                  {figures(r)}
+                  {r.readerRelation ? <span className="text-xs text-amber-800 dark:text-amber-300">changed by a person from {relationWords(r.readerRelation)}</span> : null}
+                  {committed ? <CorrectRelation target={{ scope, beliefId: r.beliefId, evidenceId: result.evidence.id }} current={r.relation} evidenceText={result.evidence.text} /> : null}
+                </div>
+              )}
+              <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">{r.reasoning}</p>
+            </li>
+          );
+        })}
+      </ol>
+      {excluded.relations.length > 0 ? (
+        <>
+          <h5 className="mt-3 mb-1 text-sm font-semibold">Left out ({excluded.relations.length})</h5>
+          <ul className="space-y-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="ingest-excluded-relations">
+            {excluded.relations.map((r) => (
+              <li key={relationEditKey(r.claimIndex, r.beliefId)} data-belief-id={r.beliefId}>
+                <span className="font-medium">Not written:</span> <q>{r.claim}</q> {relationWords(r.relation)} {link(r.beliefId, r.text)}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
   );
 }

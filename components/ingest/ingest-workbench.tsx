@@ -5,6 +5,7 @@ import { useState, useTransition, type FormEvent } from "react";
 import { ingestAction } from "@/lib/actions/ingest-actions";
 import type { IngestResult } from "@/lib/beliefs/belief-services";
 import { Label, buttonClass, inputClass, secondaryButtonClass } from "@/components/ui/form";
+import { editCount, editsRequest, NO_EDITS, type IngestEditState } from "./ingest-edits";
 import { IngestResultView } from "./ingest-result-view";
 import { splitForIngest } from "./split-for-ingest";
 
@@ -20,7 +21,7 @@ const PART_CHARS = 4_000;
 type Phase =
   | { name: "edit" }
   | { name: "running"; dryRun: boolean; done: number; total: number; results: IngestResult[] }
-  | { name: "staged"; parts: string[]; results: IngestResult[] }
+  | { name: "staged"; parts: string[]; results: IngestResult[]; edits: IngestEditState[] }
   | { name: "committed"; results: IngestResult[] };
 
 export function IngestWorkbench({ scope }: { scope: string }) {
@@ -32,11 +33,18 @@ export function IngestWorkbench({ scope }: { scope: string }) {
   const parts = splitForIngest(fields.text, PART_CHARS);
   const locked = phase.name !== "edit" && phase.name !== "committed";
 
-  async function runParts(list: string[], dryRun: boolean): Promise<IngestResult[] | null> {
+  /**
+   * Runs each part in order. A commit sends each part's edits; with one part it also names the dry run's plan, so the
+   * server refuses (and writes nothing) if the text now reads differently. Later parts of a longer paste see what the
+   * earlier ones wrote, so their reading may move: their edits are checked by claim and belief only.
+   */
+  async function runParts(list: string[], dryRun: boolean, staged?: { results: IngestResult[]; edits: IngestEditState[] }): Promise<IngestResult[] | null> {
     const results: IngestResult[] = [];
     setPhase({ name: "running", dryRun, done: 0, total: list.length, results });
     for (const [i, text] of list.entries()) {
-      const result = await ingestAction({ scope, text, kind: fields.kind, topic: fields.topic, dryRun });
+      const partEdits = staged?.edits[i];
+      const edits = partEdits && (editCount(partEdits) > 0 || list.length === 1) ? editsRequest(partEdits, list.length === 1 ? (staged?.results[i]?.planId ?? null) : null) : undefined;
+      const result = await ingestAction({ scope, text, kind: fields.kind, topic: fields.topic, dryRun, ...(edits ? { edits } : {}) });
       if (!result.ok) {
         const where = list.length > 1 ? `Part ${i + 1} of ${list.length}: ` : "";
         const written = !dryRun && i > 0 ? ` Parts 1–${i} were committed.` : "";
@@ -59,16 +67,17 @@ export function IngestWorkbench({ scope }: { scope: string }) {
     const list = parts;
     startTransition(async () => {
       const results = await runParts(list, true);
-      setPhase(results ? { name: "staged", parts: list, results } : { name: "edit" });
+      setPhase(results ? { name: "staged", parts: list, results, edits: results.map(() => NO_EDITS) } : { name: "edit" });
     });
   }
 
   function onCommit() {
     if (phase.name !== "staged") return;
     const list = phase.parts;
+    const staged = { results: phase.results, edits: phase.edits };
     setError(null);
     startTransition(async () => {
-      const results = await runParts(list, false);
+      const results = await runParts(list, false, staged);
       if (results) {
         setPhase({ name: "committed", results });
         router.refresh();
@@ -87,6 +96,8 @@ export function IngestWorkbench({ scope }: { scope: string }) {
   }
 
   const shown = phase.name === "edit" ? [] : phase.results;
+  const edited = phase.name === "staged" ? phase.edits.reduce((n, e) => n + editCount(e), 0) : 0;
+  const setPartEdits = (i: number, next: IngestEditState) => setPhase((p) => (p.name === "staged" ? { ...p, edits: p.edits.map((e, j) => (j === i ? next : e)) } : p));
   return (
     <div className="space-y-6">
       <form onSubmit={onDryRun} aria-label="Ingest text" className="space-y-4">
@@ -127,6 +138,7 @@ export function IngestWorkbench({ scope }: { scope: string }) {
             <>
               <button type="button" className={buttonClass} onClick={onCommit}>
                 Commit {phase.parts.length > 1 ? `${phase.parts.length} parts` : "change-set"}
+                {edited > 0 ? ` with ${edited} edit${edited === 1 ? "" : "s"}` : ""}
               </button>
               <button type="button" className={secondaryButtonClass} onClick={onDiscard}>Discard</button>
             </>
@@ -160,7 +172,8 @@ export function IngestWorkbench({ scope }: { scope: string }) {
 
       {phase.name === "staged" ? (
         <p role="status" className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="ingest-staged">
-          Nothing has been written yet. Review the staged change-set below, then commit or discard it.
+          Nothing has been written yet. Review the staged change-set below, then commit or discard it. Untick a claim or a
+          relation to leave it out, or change a relation&apos;s kind: the commit writes only what is left, as you set it.
           {phase.parts.length > 1 ? " Each part was staged on its own; committing runs them in order, so later parts also see the earlier ones." : ""}
         </p>
       ) : null}
@@ -173,7 +186,13 @@ export function IngestWorkbench({ scope }: { scope: string }) {
 
       <div className="space-y-4">
         {shown.map((result, i) => (
-          <IngestResultView key={`${phase.name}-${i}`} scope={scope} result={result} label={shown.length > 1 ? `Part ${i + 1}` : "Result"} />
+          <IngestResultView
+            key={`${phase.name}-${i}`}
+            scope={scope}
+            result={result}
+            label={shown.length > 1 ? `Part ${i + 1}` : "Result"}
+            {...(phase.name === "staged" ? { edit: { state: phase.edits[i] ?? NO_EDITS, onChange: (next: IngestEditState) => setPartEdits(i, next) } } : {})}
+          />
         ))}
       </div>
     </div>

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { sessionPrincipal } from "@/lib/access/principal";
 import type { IngestResult, RetractResult, AssimilateResult } from "@/lib/beliefs/belief-services";
-import { callerEvidenceKindSchema } from "@/lib/beliefs/belief-schemas";
+import { callerEvidenceKindSchema, ingestEditsSchema } from "@/lib/beliefs/belief-schemas";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { TIERS, RELATIONS } from "@/lib/engine";
 import { runAction, type ActionResult } from "./safe-action";
@@ -18,13 +18,15 @@ const ingestInput = z.object({
   kind: callerEvidenceKindSchema,
   topic: z.string().trim().max(200).optional().transform((t) => (t ? t : undefined)),
   dryRun: z.boolean(),
+  /** The person's edits of this part's dry run (what to leave out or read differently), applied by the commit. */
+  edits: ingestEditsSchema.optional(),
 });
 
 /** One ingest (or its dry run) of one part of the pasted text: the same service and role check as `POST …/ingest`. */
 export async function ingestAction(input: z.input<typeof ingestInput>): Promise<ActionResult<IngestResult>> {
-  return runAction(ingestInput, input, async ({ scope: slug, dryRun, ...rest }, userId) => {
+  return runAction(ingestInput, input, async ({ scope: slug, dryRun, edits, ...rest }, userId) => {
     const services = await getBeliefServices();
-    const result = await services.ingest(sessionPrincipal(userId), slug, { ...rest, dryRun });
+    const result = await services.ingest(sessionPrincipal(userId), slug, { ...rest, dryRun, ...(edits ? { edits } : {}) });
     if (!dryRun) revalidatePath(`/scopes/${slug}`, "layout");
     return result;
   });

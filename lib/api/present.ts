@@ -147,6 +147,8 @@ export function presentIngest(result: IngestResult) {
       ...(result.outcome === "discarded" ? { reason: result.ess.reasoning } : {}),
       ess: result.ess,
       claims: result.claims,
+      planId: result.planId,
+      excluded: result.excluded,
       changes: { created: changed(true), revised: changed(false), contracted: result.contractions },
       relations: result.relations,
       undecided: result.undecided,

@@ -33,6 +33,9 @@ export const ingestBodySchema = z
       })
       .strict()
       .optional(),
+    edits: ingestInputSchema.shape.edits.describe(
+      "A person's edits of the dry run (`?dryRun=true`), applied by this commit: claims and relations to leave out, relation kinds to change. Indices and belief ids are the dry run's; an edit naming anything else is refused (422), and with `planId` a text that now reads differently is refused (409); nothing is written then.",
+    ),
   })
   .strict();
 

@@ -204,8 +204,22 @@ export const ingestResponseSchema = named(
         reasoning: z.string(),
         assessor: z.string(),
         claim: z.string(),
+        claimIndex: z.number().int().describe("The claim's index in `claims`: with `beliefId`, what `edits` name."),
+        readerRelation: z
+          .enum(RELATIONS)
+          .nullable()
+          .describe("When a person changed the relation before the commit (`edits.overrides`): what the reader read; else null."),
       }),
     ),
+    planId: z.string().describe("A fingerprint of the reading; pass it back as `edits.planId` so the commit applies exactly the plan that was edited."),
+    excluded: z
+      .object({
+        claims: z.array(z.number().int()).describe("Claim indices left out (`edits.excludeClaims`)."),
+        relations: z
+          .array(z.object({ beliefId: z.string(), text: z.string(), relation: z.enum(RELATIONS), claim: z.string(), claimIndex: z.number().int() }))
+          .describe("Relations the reader found that were left out, alone or with their claim: nothing written for them."),
+      })
+      .describe("What a person left out of this ingest; empty without `edits`."),
     undecided: z
       .array(
         z.object({

@@ -116,6 +116,40 @@ export const harvestInputSchema = z
   .strict();
 export type HarvestInput = z.input<typeof harvestInputSchema>;
 
+const claimIndex = z.number().int().min(0).max(10_000).describe("The claim's index in the dry run's `claims`.");
+/** A person's edits of an ingest's dry run, applied by the commit (the engine's `IngestEdits`). */
+export const ingestEditsSchema = z
+  .object({
+    planId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("The dry run's `planId`: the commit is refused (nothing written) when the text now reads differently."),
+    excludeClaims: z.array(claimIndex).max(1_000).default([]).describe("Claims to leave out: nothing is created, supported or related for them."),
+    excludeRelations: z
+      .array(z.object({ claim: claimIndex, beliefId: id }).strict())
+      .max(1_000)
+      .default([])
+      .describe("Relations to leave out (claim index and belief id from the dry run's `relations`): no entry is written."),
+    overrides: z
+      .array(
+        z
+          .object({
+            claim: claimIndex,
+            beliefId: id,
+            relation: z.enum(DECIDED_RELATIONS).describe("The relation a person reads instead of the reader's."),
+            reason: z.string().trim().min(1).max(2_000).optional().describe("Why; kept in the belief's history with who changed it."),
+          })
+          .strict(),
+      )
+      .max(1_000)
+      .default([])
+      .describe("Relations whose kind a person changed: the reader's entry is written, followed by the person's correction of it."),
+  })
+  .strict();
+
 export const ingestInputSchema = z
   .object({
     text,
@@ -125,6 +159,7 @@ export const ingestInputSchema = z
     /** Return the staged change-set without writing anything. */
     dryRun: z.boolean().default(false),
     observedAt: observedAtSchema.optional(),
+    edits: ingestEditsSchema.optional(),
   })
   .strict();
 export type IngestInput = z.input<typeof ingestInputSchema>;

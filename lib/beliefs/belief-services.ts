@@ -128,6 +128,19 @@ export interface IngestRelation {
   assessor: string;
   /** The claim of the text it came from. */
   claim: string;
+  /** The claim's index in `IngestResult.claims` (with `beliefId`, what an edit names). */
+  claimIndex: number;
+  /** When a person changed the reader's relation before the commit: what the reader read (else null). */
+  readerRelation: Relation | null;
+}
+
+/** A relation the reader found that a person left out before the commit (alone or with its claim): not written. */
+export interface IngestExcludedRelation {
+  beliefId: string;
+  text: string;
+  relation: Relation;
+  claim: string;
+  claimIndex: number;
 }
 
 /** A related belief the reader could not decide for one claim: its guess and the confidence it gave. */
@@ -158,6 +171,13 @@ export interface IngestResult {
   /** committed: written; discarded: manipulative, only the evidence kept; dry_run: nothing written. */
   outcome: "committed" | "discarded" | "dry_run";
   claims: readonly string[];
+  /**
+   * A fingerprint of the reading (claims, relations, undecided links, ESS) before any edit: a commit that names it is
+   * refused when reading the text again gives another one, so it applies exactly the plan the person edited.
+   */
+  planId: string;
+  /** What a person left out before the commit: claim indices and relations; empty without edits. */
+  excluded: { claims: readonly number[]; relations: readonly IngestExcludedRelation[] };
   /** Beliefs created (expansion) or supported as twins, and related beliefs revised. */
   changes: readonly BeliefChange[];
   relations: readonly IngestRelation[];

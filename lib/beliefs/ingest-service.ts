@@ -3,13 +3,16 @@
  * beliefs and staged by the engine's revision pipeline (reinforce, relate, create, contract), with the grounding
  * cascade of any belief that lost its last real support. A claim reinforces a belief it restates only when the write
  * policy is sure (`restatementPolicy`); otherwise it is kept apart and linked as a possible duplicate. One change-set,
- * or none on a dry run.
+ * or none on a dry run. With `edits` (a person's corrections of the dry run: claims and relations left out, relation
+ * kinds changed), the commit reads the text again and stages exactly the edited plan; an edit naming what this
+ * reading did not produce, or a `planId` the reading no longer has, is refused before anything is written.
  */
+import { createHash } from "node:crypto";
 import type { BeliefRecord } from "@/lib/engine";
-import { ingest as stageIngest } from "@/lib/engine/revision";
+import { ingest as stageIngest, type ClaimOutcome, type IngestResult as StagedIngest } from "@/lib/engine/revision";
 import { restatementPolicy } from "@/lib/reading/merge-policy";
 import { ingestInputSchema } from "./belief-schemas";
-import { parseServiceInput } from "@/lib/errors/belief-service-error";
+import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, IngestResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
 import { eventTimeOfWrite } from "./observed-at";
@@ -53,9 +56,14 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
             candidates,
             topic: input.topic ?? null,
             sourceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,
+            ...(input.edits ? { edits: input.edits } : {}),
           },
           { assessor, params, restatement: restatementPolicy },
         );
+        const planId = planIdOf(staged);
+        if (input.edits?.planId !== undefined && input.edits.planId !== planId) {
+          throw fieldError("conflict", "the text reads differently now than in the dry run (the beliefs it relates to changed): nothing was written; run the dry run again", "edits.planId");
+        }
         let changeSet = staged.changeSet;
         if (staged.outcome === "staged") {
           const propagated = await withGroundingPropagation(kit, changeSet, before, { dryRun: input.dryRun });
@@ -72,8 +80,15 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
           ess: staged.ess,
           outcome: input.dryRun ? "dry_run" : staged.outcome === "discarded" ? "discarded" : "committed",
           claims: staged.claims.map((c) => c.claim.text),
+          planId,
+          excluded: {
+            claims: staged.claims.flatMap((c, i) => (c.action === "excluded" ? [i] : [])),
+            relations: staged.claims.flatMap((c, i) =>
+              c.excludedRelations.map((r) => ({ beliefId: r.beliefId, text: textOf.get(r.beliefId) ?? "", relation: r.relation, claim: c.claim.text, claimIndex: i })),
+            ),
+          },
           changes,
-          relations: staged.claims.flatMap((c) =>
+          relations: staged.claims.flatMap((c, i) =>
             c.relations.map((r) => ({
               beliefId: r.beliefId,
               text: textOf.get(r.beliefId) ?? "",
@@ -83,6 +98,8 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
               reasoning: r.reasoning,
               assessor: staged.ess.assessor,
               claim: c.claim.text,
+              claimIndex: i,
+              readerRelation: r.correction?.from ?? null,
             })),
           ),
           undecided: staged.claims.flatMap((c) => c.undecided.map((u) => ({ ...u, text: textOf.get(u.beliefId) ?? "", claim: c.claim.text }))),
@@ -96,4 +113,22 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
       return input.dryRun ? run() : kit.retry(run);
     },
   };
+}
+
+/**
+ * The reading of a staged ingest before any edit, as a short digest: ESS and verdict, each claim, and per claim the
+ * relations the reader decided (its own kind, even where a person changed it, and strength) and left undecided.
+ */
+function planIdOf(staged: StagedIngest): string {
+  const round = (x: number) => x.toFixed(3);
+  const claim = (c: ClaimOutcome) => ({
+    text: c.claim.text,
+    relations: [
+      ...c.relations.map((r) => [r.beliefId, r.correction?.from ?? r.relation, round(r.strength)]),
+      ...c.excludedRelations.map((r) => [r.beliefId, r.relation, round(r.strength)]),
+    ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+    undecided: c.undecided.map((u) => [u.beliefId, u.guess]).sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+  });
+  const reading = { ess: round(staged.ess.ess), manipulative: staged.ess.manipulative, claims: staged.claims.map(claim) };
+  return `plan_${createHash("sha256").update(JSON.stringify(reading)).digest("hex").slice(0, 24)}`;
 }

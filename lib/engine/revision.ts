@@ -23,6 +23,12 @@
  *    contraction assessment; if it contracts, a `contraction` event with the assessed severity is appended.
  *    With a cascade context, contracted beliefs go through grounding propagation in the same change-set.
  * 5. **Disagreement report**: every live belief the text rebuts, with the claim and strength behind it.
+ * 6. **Edits** (`input.edits`, a person's corrections of a dry run, applied when the commit reads the text again):
+ *    a left-out claim creates and supports nothing and relates to nothing (it is still read, so the reading stays the
+ *    dry run's); a left-out relation writes no entry; a
+ *    relation whose kind the person changed is written as the reader's entry followed by a `revised` event by the
+ *    person (who, when, from, to, why), as a relation correction is. Every edit must name a claim index and a
+ *    (claim, belief) relation that this reading produced: otherwise `validation_failed` and nothing is staged.
  * Beliefs are written through `writeBelief` (assimilate.ts), so every upsert is the replay of its history.
  * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
  * is the same call with nothing written.
@@ -30,7 +36,7 @@
 import type { Assessor, DecidedRelation, EssAssessment, ExtractedClaim, Relation } from "./assessor";
 import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
 import { newBelief, writeBelief, type UnsequencedItem } from "./assimilate";
-import { EngineError } from "./errors";
+import { EngineError, validationFailed } from "./errors";
 import { propagateGrounding, type CascadeContext } from "./grounding";
 import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
@@ -63,7 +69,25 @@ export interface IngestInput {
   claims?: readonly ExtractedClaim[];
   /** Texts of other evidence, for the contraction assessment (source id → text); ids are shown when missing. */
   sourceText?: (sourceId: string) => Promise<string | null>;
+  /** A person's edits of the reading (module comment, step 6). */
+  edits?: IngestEdits;
 }
+
+/**
+ * A person's edits of a reading. Claims are named by their index among the harvested claims (the order of the
+ * result's `claims`), relations by that index and the related belief's id.
+ */
+export interface IngestEdits {
+  /** Claims left out: nothing is created, supported or related for them. */
+  excludeClaims?: readonly number[];
+  /** Relations left out: no entry is written for them. */
+  excludeRelations?: readonly { claim: number; beliefId: string }[];
+  /** Relations whose kind a person changed (UNRELATED: the entry is kept in the history and counts for nothing). */
+  overrides?: readonly { claim: number; beliefId: string; relation: DecidedRelation; reason?: string }[];
+}
+
+/** The reason a changed relation's `revised` event carries when the person gave none. */
+export const INGEST_EDIT_REASON = "changed by a person before the ingest was committed";
 
 export interface IngestDeps {
   assessor: Assessor;
@@ -76,11 +100,14 @@ export interface IngestDeps {
 
 export interface AppliedRelation {
   beliefId: string;
-  relation: Relation;
+  /** The relation written: the reader's, or the one a person changed it to (`correctedFrom` then holds the reader's). */
+  relation: DecidedRelation;
   /** Assessed strength = the entry's weight. */
   strength: number;
   similarity: number;
   reasoning: string;
+  /** When a person changed the reader's relation: what the reader read, and why the person changed it. */
+  correction?: { from: Relation; reason: string };
 }
 
 /** A relation the reader could not decide: kept on the belief as an undecided link with no weight (`./readings`). */
@@ -99,7 +126,7 @@ export interface PossibleDuplicate {
   score: number;
 }
 
-export type ClaimAction = "created" | "supported_existing" | "below_threshold";
+export type ClaimAction = "created" | "supported_existing" | "below_threshold" | "excluded";
 
 export interface ClaimOutcome {
   claim: ExtractedClaim;
@@ -113,6 +140,8 @@ export interface ClaimOutcome {
   undecided: UndecidedRelation[];
   /** For `created`: the existing belief it may duplicate (similarity in the possible-duplicate band), else null. */
   possibleDuplicate: PossibleDuplicate | null;
+  /** Relations the reader found for this claim that a person left out (nothing written for them). */
+  excludedRelations: { beliefId: string; relation: Relation; strength: number }[];
 }
 
 export interface Disagreement {
@@ -204,6 +233,11 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   });
 
   const claims = input.claims ? [...input.claims] : await assessor.extractClaims(text);
+  const edits = indexEdits(input.edits);
+  // (claim index, belief id) of every decided relation this reading produced: what an edit may name.
+  const read = new Set<string>();
+  // Beliefs a person took a relation away from: no undecided link from this text is left on them either.
+  const leftOut = new Set<string>();
   const outcomes: ClaimOutcome[] = [];
   // Strongest assessment per (belief, relation) across claims.
   const best = new Map<string, { w: Working; rel: AppliedRelation; stamp: string; claim: string }>();
@@ -213,6 +247,9 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   for (const claim of claims) {
     const claimText = withoutFraming(claim.text.trim());
     if (!claimText) continue;
+    const claimIndex = outcomes.length;
+    // A left-out claim is still read against the related beliefs (the reading stays the dry run's), but writes nothing.
+    const claimExcluded = edits.claims.has(claimIndex);
     const key = beliefKey(claimText);
     const live = [...working.values()];
     const sims = new Map<string, number>();
@@ -226,7 +263,9 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     let target: Working | null = null;
     let action: ClaimAction;
     let possibleDuplicate: PossibleDuplicate | null = null;
-    if (twin) {
+    if (claimExcluded) {
+      action = "excluded";
+    } else if (twin) {
       twin.items.push(entryOf("SUPPORTS", 1, byKey ? "same key" : `paraphrase (similarity ${fmt(sims.get(twin.record.belief.id) ?? 0)})`, ess.assessor));
       target = twin;
       action = "supported_existing";
@@ -269,11 +308,13 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     }
 
     const related = live
-      .filter((w) => w !== target && !w.fresh && (sims.get(w.record.belief.id) ?? 0) >= params.relatedSimilarity)
+      // A left-out claim's twin is left out of its related beliefs as it would be if the claim had been kept.
+      .filter((w) => w !== target && !(claimExcluded && w === twin) && !w.fresh && (sims.get(w.record.belief.id) ?? 0) >= params.relatedSimilarity)
       .sort((a, b) => (sims.get(b.record.belief.id) ?? 0) - (sims.get(a.record.belief.id) ?? 0) || (a.record.belief.id < b.record.belief.id ? -1 : 1))
       .slice(0, params.relatedTopK);
     const applied: AppliedRelation[] = [];
     const undecided: UndecidedRelation[] = [];
+    const excludedRelations: ClaimOutcome["excludedRelations"] = [];
     for (const w of related) {
       const b = w.record.belief;
       const r = await assessor.assessRelation(claimText, { id: b.id, text: b.text, contextTags: b.contextTags });
@@ -281,21 +322,40 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
       if (r.relation === "UNDECIDED") {
         const u: UndecidedRelation = { beliefId: b.id, guess: r.guess ?? "UNRELATED", confidence: clamp01(r.confidence), similarity: sims.get(b.id) ?? 0, reasoning: r.reasoning };
         undecided.push(u);
+        if (claimExcluded) continue;
         const prev = openQuestions.get(b.id);
         if (!prev || u.confidence > prev.u.confidence) openQuestions.set(b.id, { w, u, stamp: r.assessor, weight: r.strength });
         continue;
       }
-      const rel: AppliedRelation = { beliefId: b.id, relation: r.relation, strength: clamp01(r.strength), similarity: sims.get(b.id) ?? 0, reasoning: r.reasoning };
+      const editKey = relationKey(claimIndex, b.id);
+      read.add(editKey);
+      const edit = edits.relations.get(editKey);
+      if (edit?.exclude) leftOut.add(b.id);
+      if (edit?.exclude || claimExcluded) {
+        excludedRelations.push({ beliefId: b.id, relation: r.relation, strength: clamp01(r.strength) });
+        continue;
+      }
+      const changed = edit?.to !== undefined && edit.to !== r.relation ? edit.to : null;
+      const rel: AppliedRelation = {
+        beliefId: b.id,
+        relation: changed ?? r.relation,
+        strength: clamp01(r.strength),
+        similarity: sims.get(b.id) ?? 0,
+        reasoning: r.reasoning,
+        ...(changed ? { correction: { from: r.relation, reason: edit?.reason ?? INGEST_EDIT_REASON } } : {}),
+      };
       applied.push(rel);
-      const k = `${b.id}\u0000${r.relation}`;
+      const k = `${b.id}\u0000${rel.relation}`;
       const prev = best.get(k);
       if (!prev || rel.strength > prev.rel.strength) best.set(k, { w, rel, stamp: r.assessor, claim: claimText });
     }
-    outcomes.push({ claim, action, beliefId: target?.record.belief.id ?? null, match: byKey ? "key" : bySim ? "similarity" : null, relations: applied, undecided, possibleDuplicate });
+    outcomes.push({ claim, action, beliefId: target?.record.belief.id ?? null, match: claimExcluded ? null : byKey ? "key" : bySim ? "similarity" : null, relations: applied, undecided, possibleDuplicate, excludedRelations });
   }
+  checkEdits(edits, outcomes.length, read);
 
   // An undecided reading is kept only where no claim of this text committed to a relation with the belief.
-  const committed = new Set([...best.values()].map((b) => b.rel.beliefId));
+  // A relation a person changed to UNRELATED, or left out, counts as committed too: a person read it.
+  const committed = new Set([...[...best.values()].map((b) => b.rel.beliefId), ...leftOut]);
   for (const [beliefId, { w, u, stamp, weight }] of [...openQuestions].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     if (committed.has(beliefId)) continue;
     w.items.push({
@@ -321,7 +381,14 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
 
   const disagreements: Disagreement[] = [];
   for (const { w, rel, stamp, claim } of [...best.values()].sort((a, b) => (a.rel.beliefId < b.rel.beliefId ? -1 : a.rel.beliefId > b.rel.beliefId ? 1 : a.rel.relation < b.rel.relation ? -1 : 1))) {
-    w.items.push(entryOf(rel.relation, rel.strength, rel.reasoning, stamp));
+    if (rel.correction) {
+      // The reader's entry, then the person's correction of it: the history says who changed the reading, from what to what.
+      w.items.push(entryOf(rel.correction.from, rel.strength, rel.reasoning, stamp));
+      const entrySeq = w.record.history.reduce((m, it) => Math.max(m, it.seq), 0) + w.items.length;
+      w.items.push({ type: "revised", targetSeq: entrySeq, relation: rel.relation, reason: rel.correction.reason, time: input.now, observedAt: input.observedAt ?? input.now, actor: input.actor, changeSet: input.changeSetId });
+    } else if (rel.relation !== "UNRELATED") {
+      w.items.push(entryOf(rel.relation, rel.strength, rel.reasoning, stamp));
+    }
     if (rel.relation === "REBUTS" && rel.strength > 0) {
       disagreements.push({ beliefId: rel.beliefId, text: w.record.belief.text, claim, strength: rel.strength, reasoning: rel.reasoning });
     }
@@ -370,6 +437,48 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     contractions,
     changeSet,
   };
+}
+
+interface IndexedEdits {
+  claims: ReadonlySet<number>;
+  relations: ReadonlyMap<string, { exclude: boolean; to?: DecidedRelation; reason?: string }>;
+  /** Where each relation edit came from, for the error that names it. */
+  fields: ReadonlyMap<string, string>;
+}
+
+const relationKey = (claim: number, beliefId: string): string => `${claim}\u0000${beliefId}`;
+
+/** The edits by claim index and (claim, belief); a relation left out and changed at once, or named twice, is an error. */
+function indexEdits(edits: IngestEdits | undefined): IndexedEdits {
+  const claims = new Set(edits?.excludeClaims ?? []);
+  const relations = new Map<string, { exclude: boolean; to?: DecidedRelation; reason?: string }>();
+  const fields = new Map<string, string>();
+  const problems: { field: string; message: string }[] = [];
+  const add = (field: string, claim: number, beliefId: string, edit: { exclude: boolean; to?: DecidedRelation; reason?: string }) => {
+    const key = relationKey(claim, beliefId);
+    if (relations.has(key)) problems.push({ field, message: `claim ${claim} and belief ${beliefId} are named twice (left out or changed, not both)` });
+    else if (claims.has(claim)) problems.push({ field, message: `claim ${claim} is left out, so its relations are too` });
+    relations.set(key, edit);
+    fields.set(key, field);
+  };
+  (edits?.excludeRelations ?? []).forEach((r, i) => add(`edits.excludeRelations.${i}`, r.claim, r.beliefId, { exclude: true }));
+  (edits?.overrides ?? []).forEach((o, i) => add(`edits.overrides.${i}`, o.claim, o.beliefId, { exclude: false, to: o.relation, ...(o.reason ? { reason: o.reason } : {}) }));
+  if (problems.length > 0) throw validationFailed(problems, "edits");
+  return { claims, relations, fields };
+}
+
+/** Every edit must name what this reading produced: a claim index below `claimCount`, a (claim, belief) in `read`. */
+function checkEdits(edits: IndexedEdits, claimCount: number, read: ReadonlySet<string>): void {
+  const problems: { field: string; message: string }[] = [];
+  [...edits.claims].forEach((c) => {
+    if (!Number.isInteger(c) || c < 0 || c >= claimCount) problems.push({ field: "edits.excludeClaims", message: `claim ${c} is not one of this reading's ${claimCount} claims` });
+  });
+  for (const [key, field] of edits.fields) {
+    if (read.has(key)) continue;
+    const [claim, beliefId] = key.split("\u0000");
+    problems.push({ field, message: `claim ${claim} has no relation with belief ${beliefId} in this reading (run the dry run again)` });
+  }
+  if (problems.length > 0) throw validationFailed(problems, "edits");
 }
 
 async function entryTexts(

@@ -19,7 +19,7 @@ export async function runJobHandler(services: BeliefServices, job: Job): Promise
     case "ingest": {
       const request = jobInputSchemas.ingest.parse(job.input);
       return presentIngest(
-        await services.ingest(job.principal, job.scope, { text: request.text, kind: request.source?.kind, uri: request.source?.uri, topic: request.topic, observedAt: request.observedAt }),
+        await services.ingest(job.principal, job.scope, { text: request.text, kind: request.source?.kind, uri: request.source?.uri, topic: request.topic, observedAt: request.observedAt, ...(request.edits ? { edits: request.edits } : {}) }),
       );
     }
     case "harvest":

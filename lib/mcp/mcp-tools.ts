@@ -211,6 +211,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
         uri: request.source?.uri,
         topic: request.topic,
         observedAt: request.observedAt,
+        ...(request.edits ? { edits: request.edits } : {}),
         dryRun: request.dryRun,
       });
       return presentIngest(result);

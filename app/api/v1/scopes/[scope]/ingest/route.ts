@@ -12,6 +12,7 @@ export const POST = apiRoute(async ({ services, principal, params, body, url }) 
     uri: request.source?.uri,
     topic: request.topic,
     observedAt: request.observedAt,
+    ...(request.edits ? { edits: request.edits } : {}),
     dryRun,
   });
   return presentIngest(result);

@@ -42,6 +42,14 @@ describe("ingest", () => {
     expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
   });
 
+  it("a claim reported through a frame is stored without it; the evidence keeps the text as written", async () => {
+    const text = "Last quarter's inventory count found that the spare laptops are kept in room four.";
+    const result = await h.services.ingest(h.callers.editor, h.scopes.home, { text });
+    expect(result.claims).toEqual(["The spare laptops are kept in room four."]);
+    expect(result.changes.filter((c) => c.created).map((c) => c.text)).toEqual(["The spare laptops are kept in room four."]);
+    expect((await h.services.getEvidence(h.callers.viewer, h.scopes.home, { evidenceId: result.evidence.id })).text).toBe(text);
+  });
+
   it("a viewer may not ingest", async () => {
     expect((await errorOf(h.services.ingest(h.callers.viewer, h.scopes.home, { text: "Viewers cannot ingest." }))).code).toBe("forbidden");
   });

@@ -111,6 +111,21 @@ describe("framing labels", () => {
       "Deploys still go out from the protected release branch.",
     );
     expect(withoutFraming("Standup notes: the cache is warm again.")).toBe("The cache is warm again.");
+    expect(withoutFraming("Yesterday's load test showed that the queue drains in under a minute.")).toBe("The queue drains in under a minute.");
+    expect(withoutFraming("The vendor has confirmed that the licence covers both offices.")).toBe("The licence covers both offices.");
+    expect(withoutFraming("A review of the billing code revealed that refunds are rounded down.")).toBe("Refunds are rounded down.");
+    expect(withoutFraming("The facilities team says that the lift is serviced every March.")).toBe("The lift is serviced every March.");
+    expect(withoutFraming("According to the on-call log, the pager fired twice on Tuesday.")).toBe("The pager fired twice on Tuesday.");
+    expect(withoutFraming("Status update: the spring survey found that most desks face a window.")).toBe("Most desks face a window.");
+    // Negated, doubting or hedged sources, long sources and short remainders keep the sentence whole.
+    expect(withoutFraming("The audit did not find that the lift is serviced every March.")).toBe("The audit did not find that the lift is serviced every March.");
+    expect(withoutFraming("Nobody has shown that the queue drains in under a minute.")).toBe("Nobody has shown that the queue drains in under a minute.");
+    expect(withoutFraming("The benchmark suggests that the queue drains in under a minute.")).toBe("The benchmark suggests that the queue drains in under a minute.");
+    expect(withoutFraming("The long and careful review by the three people from the platform and billing teams found that refunds are rounded down.")).toBe(
+      "The long and careful review by the three people from the platform and billing teams found that refunds are rounded down.",
+    );
+    expect(withoutFraming("The test showed that it works.")).toBe("The test showed that it works.");
+    expect(withoutFraming("The chart shows the queue draining in under a minute.")).toBe("The chart shows the queue draining in under a minute.");
     expect(withoutFraming("The rotation changes at 10:00 every Monday.")).toBe("The rotation changes at 10:00 every Monday.");
     expect(withoutFraming("Backups: hourly.")).toBe("Backups: hourly.");
     expect(withoutFraming("The survey refutes the rumour: rents went up in every district.")).toBe(

@@ -79,13 +79,45 @@ const MIN_FRAMED_WORDS = 3;
 const CLAUSE_LABEL = /^\S+\s.*\b(?:the|a|an)\b/iu;
 
 /**
- * The claim without a leading framing label: text up to the first colon-and-space when that label is short
+ * The claim without its narrative frame: a leading label, then a leading reporting frame ("The audit found that …",
+ * `withoutReportingFrame`). The label: text up to the first colon-and-space when that label is short
  * (≤ 6 words) and the rest is a statement of its own (≥ 3 words), e.g. "Post-incident review, 28 November: Deploys
  * go out from the release branch." → "Deploys go out from the release branch." The first letter is upper-cased.
  * Times ("at 10:00") have no space after the colon and are never labels; nor is a clause ("Data contradicts the claim:").
  * @example withoutFraming("Update from ops: the cache is warm again.") // → "The cache is warm again."
  */
 export function withoutFraming(sentence: string): string {
+  return withoutReportingFrame(withoutLabel(sentence));
+}
+
+/** Words a reporting frame's source may have ("Last month's audit of the billing service"). */
+const MAX_SOURCE_WORDS = 8;
+/** Factive and reporting verbs that pass on what follows as found or said; hedges ("suggests", "claims") are not here. */
+const REPORTING_VERB = String.raw`(?:shows?|showed|shown|finds?|found|confirms?|confirmed|reveals?|revealed|says?|said|reports?|reported|notes?|noted|states?|stated|establish(?:es|ed)?|demonstrates?|demonstrated|concludes?|concluded|proves?|proved|proven)`;
+const REPORTING_FRAME = new RegExp(String.raw`^(.{1,120}?)\s+(?:(?:has|have|had)\s+)?${REPORTING_VERB}\s+that\s+(.+)$`, "isu");
+const ACCORDING_TO = /^according to\s+([^,]{1,120}),\s+(.+)$/isu;
+/** A source that negates, doubts or conditions the report: "The audit did not find that …" keeps its frame. */
+const NOT_A_PLAIN_SOURCE = /\b(?:not|never|no|nobody|nothing|none|did|does|do|may|might|could|would|should|if|whether|unless)\b|n't\b/iu;
+
+/**
+ * The claim without a leading reporting frame, which names who found or said it rather than what holds: "Last
+ * month's audit found that the nightly job skips Sundays." → "The nightly job skips Sundays." Also "X shows / has
+ * confirmed / revealed / says that …" and "According to X, …". The source is short (≤ 8 words) and plain: a negated,
+ * doubting or conditional one ("The audit did not find that …") and hedges ("suggests that") keep the sentence whole,
+ * as does a statement too short to stand alone (< 3 words).
+ */
+function withoutReportingFrame(sentence: string): string {
+  const m = REPORTING_FRAME.exec(sentence) ?? ACCORDING_TO.exec(sentence);
+  if (!m) return sentence;
+  const [, source = "", rest = ""] = m;
+  if (wordCount(source) > MAX_SOURCE_WORDS || wordCount(rest) < MIN_FRAMED_WORDS || NOT_A_PLAIN_SOURCE.test(source) || /["“(]/.test(source)) return sentence;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+const wordCount = (s: string): number => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+
+/** The claim without a leading framing label (see `withoutFraming`). */
+function withoutLabel(sentence: string): string {
   const m = /^([^:]{1,80}?):\s+(.+)$/su.exec(sentence);
   if (!m) return sentence;
   const [, label = "", rest = ""] = m;

@@ -349,7 +349,8 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
       const prev = best.get(k);
       if (!prev || rel.strength > prev.rel.strength) best.set(k, { w, rel, stamp: r.assessor, claim: claimText });
     }
-    outcomes.push({ claim, action, beliefId: target?.record.belief.id ?? null, match: claimExcluded ? null : byKey ? "key" : bySim ? "similarity" : null, relations: applied, undecided, possibleDuplicate, excludedRelations });
+    // The claim as it is stored and related: without its narrative frame (the evidence keeps the text as written).
+    outcomes.push({ claim: { ...claim, text: claimText }, action, beliefId: target?.record.belief.id ?? null, match: claimExcluded ? null : byKey ? "key" : bySim ? "similarity" : null, relations: applied, undecided, possibleDuplicate, excludedRelations });
   }
   checkEdits(edits, outcomes.length, read);
 

@@ -234,7 +234,31 @@ describe.each(backends)("REST API over HTTP: $name", (backend) => {
     const byOwner = await call("POST", `/scopes/${home}/mutations/${mutation.id}/decision`, tokens.owner, { body: { decision: "reject", note: "The policy documents stand." } });
     expect(byOwner.status).toBe(200);
     expect((byOwner.json() as { mutation: { status: string } }).mutation.status).toBe("rejected");
-  });
+    // Only an approved supersede or merge can be undone: a rejection says so, readably.
+    const undoRejected = await call("POST", `/scopes/${home}/mutations/${mutation.id}/undo`, tokens.owner, { body: { note: "Second thoughts." } });
+    expect([undoRejected.status, errorCode(undoRejected)]).toEqual([409, "conflict"]);
+    expect(JSON.stringify(undoRejected.json())).toContain("only an approved supersede or merge can be undone");
+
+    // A supersede approved by mistake is undone over REST: the grounded belief is live again, the proposal waits again.
+    const again = await call("POST", `/scopes/${home}/mutations`, tokens.editor, {
+      body: { belief: `The gateway ${id} limit is 50 requests per minute.`, strength: 0.7, reason: `Seen again in ${sighting.evidence.id}.`, sourceEvent: sighting.evidence.id, mutationType: "superseded" },
+    });
+    expect(again.status).toBe(201);
+    const second = (again.json() as { mutation: { id: string } }).mutation;
+    const approved = await call("POST", `/scopes/${home}/mutations/${second.id}/decision`, tokens.owner, { body: { decision: "approve", resolution: "supersede", note: "The sighting wins." } });
+    expect(approved.status).toBe(200);
+    const groundedId = (grounded.json() as { belief: { id: string } }).belief.id;
+    const statusOf = async () => ((await call("GET", `/scopes/${home}/beliefs/${groundedId}`, tokens.viewer)).json() as { belief: { status: string } }).belief.status;
+    expect(await statusOf()).toBe("superseded");
+    const undoByEditor = await call("POST", `/scopes/${home}/mutations/${second.id}/undo`, tokens.editor, { body: { note: "Not mine to undo." } });
+    expect([undoByEditor.status, errorCode(undoByEditor)]).toEqual([403, "forbidden"]);
+    const noNote = await call("POST", `/scopes/${home}/mutations/${second.id}/undo`, tokens.owner, { body: {} });
+    expect([noNote.status, errorCode(noNote)]).toEqual([422, "invalid"]);
+    const undone = await call("POST", `/scopes/${home}/mutations/${second.id}/undo`, tokens.owner, { body: { note: "Approved by mistake." } });
+    expect(undone.status).toBe(200);
+    expect((undone.json() as { mutation: { status: string; undone: { undoNote: string }[] } }).mutation).toMatchObject({ status: "pending_review", undone: [{ undoNote: "Approved by mistake." }] });
+    expect(await statusOf()).not.toBe("superseded");
+  }, 180_000);
 
   it(`429 with Retry-After once a token spends CREDENCE_RATE_LIMIT_PER_MINUTE (${RATE_LIMIT}) requests; another token still passes`, async () => {
     // Bursts of concurrent requests, so the bucket drains faster than it refills (rate/60 a second) even on a slow machine.

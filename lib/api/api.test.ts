@@ -25,6 +25,7 @@ import * as graphExpandRoute from "@/app/api/v1/scopes/[scope]/graph/expand/rout
 import * as harvestRoute from "@/app/api/v1/scopes/[scope]/harvest/route";
 import * as ingestRoute from "@/app/api/v1/scopes/[scope]/ingest/route";
 import * as decisionRoute from "@/app/api/v1/scopes/[scope]/mutations/[id]/decision/route";
+import * as undoReviewRoute from "@/app/api/v1/scopes/[scope]/mutations/[id]/undo/route";
 import * as mutationsRoute from "@/app/api/v1/scopes/[scope]/mutations/route";
 import * as recallRoute from "@/app/api/v1/scopes/[scope]/recall/route";
 import * as retractionsRoute from "@/app/api/v1/scopes/[scope]/retractions/route";
@@ -86,6 +87,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: "POST revisions", method: "POST", handler: revisionsRoute.POST, ...withId("/beliefs", "/revisions"), body: () => ({ seq: 1, weight: 0.5, reason: "mis-weighted" }) },
   { name: "POST evidence relation", method: "POST", handler: evidenceRelationRoute.POST, ...withId("/evidence", "/relation"), body: () => ({ beliefId: "b_x", relation: "REBUTS", reason: "misread" }) },
   { name: "POST decision", method: "POST", handler: decisionRoute.POST, ...withId("/mutations", "/decision"), body: () => ({ decision: "reject", note: "no" }) },
+  { name: "POST undo review", method: "POST", handler: undoReviewRoute.POST, ...withId("/mutations", "/undo"), body: () => ({ note: "no" }) },
   { name: "POST unfreeze", method: "POST", handler: unfreezeRoute.POST, ...withId("/topics", "/unfreeze", "topic"), body: () => ({ note: "lift it" }) },
 ];
 

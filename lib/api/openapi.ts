@@ -8,6 +8,7 @@ import {
   registerEvidenceInputSchema,
   retractInputSchema,
   reviewMutationInputSchema,
+  undoReviewInputSchema,
   reviseEntryInputSchema,
   correctRelationInputSchema,
 } from "@/lib/beliefs/belief-schemas";
@@ -122,6 +123,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { operationId: "proposeMutation", method: "post", path: `${scoped}/mutations`, summary: "Propose a mutation", status: 201, response: mutationResultResponseSchema, body: { schema: proposeMutationInputSchema }, errors: WRITE },
   { operationId: "listMutations", method: "get", path: `${scoped}/mutations`, summary: "The mutation journal, newest first", status: 200, response: mutationListResponseSchema, query: listMutationsQuerySchema, errors: READ },
   { operationId: "decideMutation", method: "post", path: `${scoped}/mutations/{id}/decision`, summary: "Approve or reject a queued mutation", status: 200, response: mutationResultResponseSchema, body: { schema: reviewMutationInputSchema, omit: ["mutationId"] }, pathParams: idParam("The mutation id."), errors: WRITE },
+  { operationId: "undoMutationReview", method: "post", path: `${scoped}/mutations/{id}/undo`, summary: "Undo a review decision: the approved change is reversed in a new change-set and the proposal waits for review again", status: 200, response: mutationResultResponseSchema, body: { schema: undoReviewInputSchema, omit: ["mutationId"] }, pathParams: idParam("The mutation id."), errors: WRITE },
   { operationId: "unfreezeTopic", method: "post", path: `${scoped}/topics/{topic}/unfreeze`, summary: "Lift a topic freeze", status: 200, response: freezeResponseSchema, body: { schema: liftFreezeInputSchema, omit: ["topic"] }, pathParams: [{ name: "topic", description: "The frozen topic." }], errors: WRITE },
   { operationId: "listSyntheses", method: "get", path: `${scoped}/syntheses`, summary: "Synthesis candidates", status: 200, response: synthesisListResponseSchema, errors: READ },
   { operationId: "acceptSynthesis", method: "post", path: `${scoped}/syntheses`, summary: "Accept a synthesis", status: 201, response: synthesisAcceptedResponseSchema, body: { schema: synthesisPairBodySchema }, errors: WRITE },

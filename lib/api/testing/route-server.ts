@@ -23,6 +23,7 @@ import * as graphExpandRoute from "@/app/api/v1/scopes/[scope]/graph/expand/rout
 import * as harvestRoute from "@/app/api/v1/scopes/[scope]/harvest/route";
 import * as ingestRoute from "@/app/api/v1/scopes/[scope]/ingest/route";
 import * as decisionRoute from "@/app/api/v1/scopes/[scope]/mutations/[id]/decision/route";
+import * as undoReviewRoute from "@/app/api/v1/scopes/[scope]/mutations/[id]/undo/route";
 import * as mutationsRoute from "@/app/api/v1/scopes/[scope]/mutations/route";
 import * as recallRoute from "@/app/api/v1/scopes/[scope]/recall/route";
 import * as retractionsRoute from "@/app/api/v1/scopes/[scope]/retractions/route";
@@ -58,6 +59,7 @@ export const ROUTE_MODULES: Readonly<Record<string, RouteModule>> = {
   "/api/v1/scopes/{scope}/recall": recallRoute,
   "/api/v1/scopes/{scope}/mutations": mutationsRoute,
   "/api/v1/scopes/{scope}/mutations/{id}/decision": decisionRoute,
+  "/api/v1/scopes/{scope}/mutations/{id}/undo": undoReviewRoute,
   "/api/v1/scopes/{scope}/topics/{topic}/unfreeze": unfreezeRoute,
   "/api/v1/scopes/{scope}/syntheses": synthesesRoute,
   "/api/v1/scopes/{scope}/syntheses/dismissals": dismissalsRoute,

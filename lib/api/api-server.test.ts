@@ -128,7 +128,7 @@ describe.each(backends)("REST API over HTTP: $name", (backend) => {
     const graph = await call("GET", `/scopes/${home}/graph`, tokens.viewer);
     const elements = graph.json() as { nodes: { data: { id: string } }[]; edges: { data: { type: string } }[] };
     expect(elements.nodes.map((n) => n.data.id)).toEqual(expect.arrayContaining([mondayId, thursdayId]));
-  });
+  }, 180_000);
 
   it("evidence + assimilate citing it is verified; a retraction dry run names the belief and writes nothing", async () => {
     const evidence = await call("POST", `/scopes/${home}/evidence`, tokens.editor, { body: { kind: "measurement", text: `p95 latency ${id} is 180 ms.` } });

@@ -26,8 +26,11 @@ import { callApi, errorCode, makeFixtures, summaryLine, until, type Answer, type
 
 const RATE_LIMIT = 30;
 const LLM_TIMEOUT_MS = 1_500;
-/** A hung request must end well within this (the fetch gives up here and the test fails). */
-const BOUND_MS = 60_000;
+/**
+ * A hung request must end well within this (the fetch gives up here and the test fails). Generous: it separates
+ * "ends" from "hangs for ever", and a shared 2-core machine at load 20 needed more than 60 s.
+ */
+const BOUND_MS = 120_000;
 
 describe("outages through a real server: LLM, Redis, Neo4j", () => {
   let llm: FakeOpenAiServer;
@@ -145,7 +148,7 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
       ["answers JSON of the wrong shape", () => ({ body: chatCompletion({ unexpected: ["nothing", "the", "schema", "asks", "for"] }) })],
     ];
 
-    it.each(faults)("%s: 502 assessment_failed, nothing written; the next ingest succeeds without a restart", { timeout: 150_000 }, async (_name, reply) => {
+    it.each(faults)("%s: 502 assessment_failed, nothing written; the next ingest succeeds without a restart", { timeout: 300_000 }, async (_name, reply) => {
       const token = fx.editorTokens[0] as string;
       llm.reset();
       // Every attempt of every call of this ingest meets the fault (the default model answers once the queue is empty).
@@ -250,6 +253,6 @@ describe("outages through a real server: LLM, Redis, Neo4j", () => {
       figures.lostWrites += lost.length;
       expect(lost).toEqual([]);
       families.push("neo4j-restart");
-    });
+    }, 240_000);
   });
 });

@@ -15,8 +15,9 @@
  *    not in it), and the machine's 1-minute load average.
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
- *        --seed 2000  --stage-runs 60  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
+ *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
  *        --trace (part 1: every statement of one assimilation, with and without a key, mean ms over the stage runs)
+ *        --profile DIR (part 2: the server writes a V8 CPU profile into DIR when it stops: `node --cpu-prof`)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -40,6 +41,8 @@ const OPS = flag("ops", "assimilate,ingest,search,recall").split(",") as Op[];
 const SECONDS = Number(flag("seconds", "5"));
 const SEED = Number(flag("seed", "2000"));
 const STAGE_RUNS = Number(flag("stage-runs", "60"));
+/** Part 1: beliefs written before the stages are timed (the scope the candidate ranking reads). */
+const STAGE_SEED = Number(flag("stage-seed", "20"));
 const STAGE_OP = flag("stage-op", "assimilate") as "assimilate" | "cite" | "ingest";
 if (!["assimilate", "cite", "ingest"].includes(STAGE_OP)) throw new Error(`--stage-op ${STAGE_OP}: assimilate, cite or ingest`);
 const PARTS = flag("parts", "stages,http").split(",");
@@ -48,6 +51,8 @@ const ROOT = path.resolve(flag("root", process.cwd()));
 const entryPoint = (name: string) => (existsSync(path.join(ROOT, "bin", name)) ? path.join("bin", name) : path.join("scripts", name));
 /** `--trace`: print every statement of one assimilation (after the warm-up), by stage. */
 const TRACE = args.includes("--trace");
+/** `--profile DIR`: each server started in part 2 runs under `--cpu-prof`, its profile written into DIR as it exits. */
+const PROFILE_DIR = flag("profile", "");
 
 type Op = "assimilate" | "ingest" | "search" | "recall";
 type Backend = "pglite" | "postgres" | "neo4j";
@@ -260,7 +265,7 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
     return performance.now() - started;
   };
   // Warm up (module loads, first statements), with a seed of beliefs so searches have something to rank.
-  for (let i = 0; i < 20; i++) await call(null);
+  for (let i = 0; i < STAGE_SEED; i++) await call(null);
   if (TRACE) {
     for (const key of [null, `bench-trace-${process.pid}`]) {
       // The statements of one request, each with its mean time over the stage runs (same sequence every time).
@@ -329,7 +334,7 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
     "round trips per assimilation (total)": (per(c.trips.route) + per(c.trips.services) + per(c.trips.load) + per(c.trips.commit)).toFixed(1),
     // This process's CPU (the embedded PGlite's included; a Postgres server's or Neo4j's not): what load inflates least.
     "process CPU per assimilation (ms)": ms((cpu.user + cpu.system) / 1000 / n),
-    ...(backend === "neo4j" ? { "of which Cypher statements": (cypher / (20 + 2 * n)).toFixed(1) } : {}),
+    ...(backend === "neo4j" ? { "of which Cypher statements": (cypher / (STAGE_SEED + 2 * n)).toFixed(1) } : {}),
     "load average (1 min)": load1(),
   };
 }
@@ -403,7 +408,8 @@ function groupCpuSeconds(pgid: number | undefined): number | null {
 
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, entryPoint("serve.ts")), "--port", String(port)], {
+  const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [...profile, path.join(ROOT, entryPoint("serve.ts")), "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -433,7 +439,8 @@ async function startServer(env: Record<string, string>): Promise<{ baseUrl: stri
       if (child.pid === undefined || child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       process.kill(-child.pid, "SIGTERM");
-      const t = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), 10_000);
+      // A profiled server needs longer: it writes its profile as it exits.
+      const t = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, "SIGKILL"), PROFILE_DIR ? 120_000 : 10_000);
       await exited;
       clearTimeout(t);
     },

@@ -2,6 +2,7 @@ import { BeliefServiceError, scopeNotFoundError } from "@/lib/errors/belief-serv
 import type { Database } from "@/lib/db/database";
 import { isRole, roleAtLeast, type Role } from "./roles";
 import { isOperator, type Caller, type Operator, type Principal } from "./principal";
+import { cachedAccess } from "./access-cache";
 
 export type HomeScope = {
   readonly id: string;
@@ -57,8 +58,9 @@ type ViewRow = {
  * The whole view in ONE statement whose shape does not depend on whether the home scope exists or is visible (no
  * oracle by construction): the home scope with the principal's membership and the scope's newest parameter set, the
  * scopes granting to it (only when the principal is a member of it), and the public scopes (not for a token limited
- * to another scope), each with the principal's membership. Nothing is cached: a membership, grant, visibility or
- * parameter change applies to the next request, on every server.
+ * to another scope), each with the principal's membership. A membership, grant, visibility or parameter change
+ * applies to the next request, on every server: rows kept between requests (`ViewOptions.cached`) are reused only
+ * while the database's access counter has not moved (./access-cache).
  */
 async function readViewRows(db: Pick<Database, "prisma">, userId: string, tokenScopeId: string | null, slug: string): Promise<ViewRow[]> {
   return db.prisma.$queryRaw<ViewRow[]>`
@@ -90,16 +92,26 @@ function roleOf(value: string | null): Role | null {
   return value;
 }
 
+export interface ViewOptions {
+  /**
+   * Reuse the view's rows read by an earlier request while the access counter has not moved (./access-cache): only
+   * on the database itself (never a transaction's client) and only inside a request.
+   */
+  cached?: boolean;
+}
+
 /** The view and, for a user principal, the home scope's newest parameter set read in the same statement. */
 export async function buildAuthorisedViewWithParams(
   db: Pick<Database, "prisma">,
   caller: Caller,
   homeScopeSlug: string,
+  options: ViewOptions = {},
 ): Promise<{ view: AuthorisedView; homeParams: HomeParamsRow | null | undefined }> {
   if (isOperator(caller)) return { view: await buildOperatorView(db, caller, homeScopeSlug), homeParams: undefined };
   const principal = caller;
   const { userId, tokenScopeId } = principal;
-  const rows = await readViewRows(db, userId, tokenScopeId, homeScopeSlug);
+  const read = () => readViewRows(db, userId, tokenScopeId, homeScopeSlug);
+  const rows = options.cached ? await cachedAccess(db, `view\u0000${userId}\u0000${tokenScopeId ?? ""}\u0000${homeScopeSlug}`, read) : await read();
   const homeRow = rows.find((r) => r.via === "home");
   const home: HomeScope | null = homeRow
     ? Object.freeze({
@@ -184,8 +196,9 @@ export async function requireScopeRole(
   caller: Caller,
   slug: string,
   minimum: Role | "read",
+  options: ViewOptions = {},
 ): Promise<{ view: AuthorisedView; home: HomeScope; homeParams: HomeParamsRow | null | undefined }> {
-  const { view, homeParams } = await buildAuthorisedViewWithParams(db, caller, slug);
+  const { view, homeParams } = await buildAuthorisedViewWithParams(db, caller, slug, options);
   if (view.home === null) throw scopeNotFoundError(slug);
   if (minimum !== "read" && !view.hasRole(view.home.id, minimum)) {
     throw new BeliefServiceError("forbidden", `you need the ${minimum} role in scope ${slug} for this`);

@@ -40,7 +40,9 @@ export interface CallerContext {
  * visible but too weak a role → `forbidden`.
  */
 export async function callerContext(db: IdentityDb, caller: Caller, scopeSlug: string, minimum: Role | "read", params: ScopeParamsRepository): Promise<CallerContext> {
-  const { view, home, homeParams } = await requireScopeRole(db, caller, scopeSlug, minimum);
+  // The services' own database (never a transaction's client): the view's rows may be reused between requests while
+  // nothing that decides access has changed (lib/access/access-cache).
+  const { view, home, homeParams } = await requireScopeRole(db, caller, scopeSlug, minimum, { cached: true });
   return {
     // A user's view reads the scope's newest parameter set in its own statement; the operator's asks for it.
     params: homeParams === undefined ? await params.current(home.id) : params.fromStored(home.id, homeParams),

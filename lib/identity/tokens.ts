@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import { callerOf, userIdOf, type Actor, type IdentityDb } from "./identity-db";
+import { cachedAccess } from "@/lib/access/access-cache";
 import { requireScopeRole } from "@/lib/access/authorised-view";
 import { idSchema, slugSchema, tokenNameSchema } from "./schemas";
 import { getLogger } from "@/lib/ops/logger";
@@ -132,14 +133,23 @@ export async function revokeScopeToken(db: IdentityDb, actor: Actor, scopeSlug: 
 
 export type TokenPrincipal = { tokenId: string; userId: string; scopeId: string | null; name: string };
 
+/** A token's principal is read again at least this often, so its recorded use stays within about a minute. */
+const TOKEN_KEPT_MS = 30_000;
+
 /**
  * The identity behind a presented secret, or null for an unknown, malformed or revoked one. One statement: it checks
  * revocation and records the use (`lastUsedAt`, to the minute: a token used again within a minute of its recorded use
- * is not written again, so a busy agent's requests do not all write and lock its token row).
+ * is not written again, so a busy agent's requests do not all write and lock its token row). Inside a request the
+ * principal read by an earlier request is reused for up to TOKEN_KEPT_MS while the access counter has not moved (a
+ * revocation moves it: lib/access/access-cache); an unknown or revoked secret is never kept.
  */
 export async function authenticateToken(db: IdentityDb, secret: string, now: Date = new Date()): Promise<TokenPrincipal | null> {
   if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
   const tokenHash = hashToken(secret);
+  return cachedAccess(db, `token\u0000${tokenHash}`, () => readToken(db, tokenHash, now), { maxAgeMs: TOKEN_KEPT_MS, keep: (p) => p !== null, now: now.getTime() });
+}
+
+async function readToken(db: IdentityDb, tokenHash: string, now: Date): Promise<TokenPrincipal | null> {
   // `timestamp(3)` columns hold UTC wall time (Prisma's convention): the ISO text's zone is dropped by the cast.
   const at = now.toISOString();
   const rows = await db.prisma.$queryRaw<{ id: string; user_id: string; scope_id: string | null; name: string }[]>`
@@ -152,5 +162,6 @@ export async function authenticateToken(db: IdentityDb, secret: string, now: Dat
     )
     SELECT t.id, t.user_id, t.scope_id, t.name FROM t`;
   const row = rows[0];
-  return row ? { tokenId: row.id, userId: row.user_id, scopeId: row.scope_id, name: row.name } : null;
+  // Frozen: a kept principal is shared by later requests.
+  return row ? Object.freeze({ tokenId: row.id, userId: row.user_id, scopeId: row.scope_id, name: row.name }) : null;
 }

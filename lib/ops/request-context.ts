@@ -12,6 +12,8 @@ export interface RequestContext {
   route: string;
   /** The error code answered, if any (set by the error mapping; a metrics label). */
   errorCode?: string;
+  /** Values computed once for this request (`oncePerRequest`). */
+  memo?: Map<unknown, unknown>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -30,6 +32,18 @@ export function runWithRequestContext<T>(context: RequestContext, fn: () => Prom
 
 export function currentRequest(): RequestContext | undefined {
   return storage.getStore();
+}
+
+/**
+ * `compute()` once per request and `key`: later calls in the same request get the first call's value. Outside a
+ * request, undefined (nothing is shared: the caller does its own work).
+ */
+export function oncePerRequest<T>(key: unknown, compute: () => T): T | undefined {
+  const context = storage.getStore();
+  if (context === undefined) return undefined;
+  context.memo ??= new Map();
+  if (!context.memo.has(key)) context.memo.set(key, compute());
+  return context.memo.get(key) as T;
 }
 
 export function currentRequestId(): string | undefined {

@@ -47,6 +47,31 @@
 import { contentTokens, type Token } from "./parse/tokenize";
 import { MULTIPLIER_WORDS, numberFromWord } from "./parse/value-vocabulary";
 
+/**
+ * What a restatement reading needs of one text (its content tokens, the values it states, whether it is negated),
+ * worked out once per text: a claim is read against each of its candidates, and the same candidates are read again
+ * by the next claim. Pure functions of the text; the oldest text is dropped beyond TEXT_FACTS_LIMIT.
+ */
+interface TextFacts {
+  readonly tokens: readonly Token[];
+  readonly values: ReadonlySet<string>;
+  readonly negated: boolean;
+}
+const TEXT_FACTS_LIMIT = 4096;
+const textFacts = new Map<string, TextFacts>();
+
+function factsOf(text: string): TextFacts {
+  const known = textFacts.get(text);
+  if (known !== undefined) return known;
+  const facts: TextFacts = { tokens: contentTokens(text), values: valuesIn(text), negated: negated(text) };
+  textFacts.set(text, facts);
+  if (textFacts.size > TEXT_FACTS_LIMIT) {
+    const oldest = textFacts.keys().next().value;
+    if (oldest !== undefined) textFacts.delete(oldest);
+  }
+  return facts;
+}
+
 /** The score at and above which two statements are read as the same claim (the engine's `twinSimilarity`). */
 export const RESTATES = 0.9;
 
@@ -137,8 +162,8 @@ export function oneWordSwap(a: string, b: string): [string, string] | null {
  * token counting as had unless it is one of `unmatchedTokens`.
  */
 export function coverage(a: string, b: string): number {
-  const ta = contentTokens(a);
-  const tb = contentTokens(b);
+  const ta = factsOf(a).tokens;
+  const tb = factsOf(b).tokens;
   const share = (xs: readonly Token[], ys: readonly Token[]) => (xs.length === 0 ? 1 : (xs.length - unmatchedTokens(xs, ys).length) / xs.length);
   return Math.min(share(ta, tb), share(tb, ta));
 }
@@ -182,8 +207,8 @@ export function valuesIn(text: string): Set<string> {
  * on SICK none.
  */
 export function valuesDiffer(a: string, b: string): [string, string] | null {
-  const va = valuesIn(a);
-  const vb = valuesIn(b);
+  const va = factsOf(a).values;
+  const vb = factsOf(b).values;
   const onlyA = [...va].find((n) => !vb.has(n));
   const onlyB = [...vb].find((n) => !va.has(n));
   return onlyA !== undefined && onlyB !== undefined ? [onlyA, onlyB] : null;
@@ -200,7 +225,7 @@ export function negated(text: string): boolean {
 export function restatementVeto(a: string, b: string): string | null {
   const values = valuesDiffer(a, b);
   if (values) return `values differ (${values[0]} / ${values[1]})`;
-  if (negated(a) !== negated(b)) return "negated on one side";
+  if (factsOf(a).negated !== factsOf(b).negated) return "negated on one side";
   return null;
 }
 

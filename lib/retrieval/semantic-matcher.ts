@@ -18,8 +18,13 @@ import { type CachedEmbedder, withVectorCache } from "./vector-cache";
 /** Texts kept in the vector cache (least recently used dropped first): ~1.6 KB each at 384 dimensions. */
 const CACHE_LIMIT = 20_000;
 
+/** Pairs whose reading is kept (oldest dropped first): a claim's candidates are read for restatement, then for its topic. */
+const READINGS_LIMIT = 2048;
+
 export class SemanticMatcher {
   private readonly cached: CachedEmbedder;
+  /** Readings of pairs already read, by `a \u0000 b` (READINGS_LIMIT). */
+  private readonly readings = new Map<string, Promise<RestatementReading>>();
 
   constructor(readonly embedder: Embedder) {
     this.cached = withVectorCache(embedder, CACHE_LIMIT);
@@ -52,7 +57,23 @@ export class SemanticMatcher {
    * the clause and statement that score best (`restatementPairs`), or of the whole statements when a clause denies the
    * other statement (`deniesStatement`).
    */
-  async reading(a: string, b: string): Promise<RestatementReading> {
+  reading(a: string, b: string): Promise<RestatementReading> {
+    // The same model gives the same vectors, so a pair's reading never changes: kept, and shared while in flight.
+    const key = `${a}\u0000${b}`;
+    const known = this.readings.get(key);
+    if (known !== undefined) return known;
+    const reading = this.readPair(a, b);
+    this.readings.set(key, reading);
+    if (this.readings.size > READINGS_LIMIT) {
+      const oldest = this.readings.keys().next().value;
+      if (oldest !== undefined) this.readings.delete(oldest);
+    }
+    // A failed embedding is not kept: the next call tries again.
+    reading.catch(() => this.readings.delete(key));
+    return reading;
+  }
+
+  private async readPair(a: string, b: string): Promise<RestatementReading> {
     const pairs = restatementPairs(a, b);
     await this.vectors(pairs.flat());
     const readings: RestatementReading[] = [];

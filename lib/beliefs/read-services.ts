@@ -89,14 +89,16 @@ export function readServices(kit: ServiceKit): ReadServices {
         });
         return rankByRelevance(scored, { k: input.k, minCredence: input.minCredence, includeEnded: input.includeEnded, asOf: input.asOf });
       }
-      // The whole candidate domain is ranked on slim rows (the engine's filters and formula), then the top k loaded.
+      // The whole candidate domain is ranked on slim rows (the engine's filters and formula), then the top k read as
+      // belief rows: a search answers beliefs, not their histories, so none is loaded.
       const { ranked } = await kit.rank(ctx.view, input.q, {
         k: input.k,
         minCredence: input.minCredence,
         scope: ctx.scope.id,
         includeEnded: input.includeEnded,
       });
-      const beliefs = new Map((await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id))).map((r) => [r.belief.id, r.belief]));
+      const ids = ranked.map((r) => r.candidate.id);
+      const beliefs = new Map((ids.length === 0 ? [] : await store.listBeliefs(ctx.view, { ids, liveOnly: false })).map((b) => [b.id, b]));
       return ranked.flatMap((r) => {
         const belief = beliefs.get(r.candidate.id);
         return belief ? [{ belief, relevance: r.relevance, score: r.score }] : [];

@@ -158,6 +158,14 @@ describe("the OpenAPI document as the API's contract", () => {
     const fixed = (await (await recordingFetch(relationUrl, { method: "POST", headers: editorJson, body: JSON.stringify({ beliefId: report.beliefs.deployMain, relation: "UNRELATED", reason: "not about the branch" }) })).json()) as { correction: { from: string } };
     await recordingFetch(relationUrl, { method: "POST", headers: editorJson, body: JSON.stringify({ beliefId: report.beliefs.deployMain, relation: fixed.correction.from, reason: "undo" }) });
     await recordingFetch(relationUrl, { method: "POST", headers: editorJson, body: JSON.stringify({ beliefId: report.beliefs.deployMain, relation: "MAYBE" }) });
+    // The scenarios' approved supersede, undone over HTTP and approved again.
+    const reviewerJson = { authorization: `Bearer ${h.tokens.owner}`, "content-type": "application/json" };
+    const journal = (await (await recordingFetch(`${base}/mutations?status=approved`, { headers: viewer })).json()) as { mutations: { id: string; review: { resolution?: string } | null }[] };
+    const superseding = journal.mutations.find((m) => m.review?.resolution === "supersede");
+    if (!superseding) throw new Error("the scenarios approve no supersede");
+    const undone = await recordingFetch(`${base}/mutations/${superseding.id}/undo`, { method: "POST", headers: reviewerJson, body: JSON.stringify({ note: "Approved too early." }) });
+    expect(undone.status).toBe(200);
+    await recordingFetch(`${base}/mutations/${superseding.id}/decision`, { method: "POST", headers: reviewerJson, body: JSON.stringify({ decision: "approve", resolution: "supersede", note: "Checked again." }) });
 
     const doc = openApiDocument();
     const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -396,6 +396,7 @@ export const synthesisListResponseSchema = named(
         contextTags: z.array(z.string()),
         reasoning: z.string(),
         assessor: z.string(),
+        template: z.boolean().describe("True when `text` joins both sides' sentences into a fixed frame (the offline reader writes no prose): rewrite it as a sentence a person would write before accepting."),
       }),
     ),
   }),

@@ -31,7 +31,7 @@ const conflictSchema = z
   .strict();
 const claimSchema = z.object({ text: z.string().trim().min(1), quantity: z.object({ value: z.number(), unit: z.string() }).optional() }).strict();
 const recallSchema = z.object({ dominantAnswer: z.string().trim().min(1), competingInterpretation: z.string().min(1).nullable(), ...stamped }).strict();
-const synthesisSchema = z.object({ text: z.string().trim().min(1), contextTags: z.array(z.string().min(1)), ...stamped }).strict();
+const synthesisSchema = z.object({ text: z.string().trim().min(1), contextTags: z.array(z.string().min(1)), template: z.boolean().optional(), ...stamped }).strict();
 
 const BELIEF: BeliefText = { id: "b1", text: "The team deploys to production from the main branch." };
 const OTHER: BeliefText = { id: "b2", text: "The team deploys to production from the release branch.", contextTags: ["customer services"] };

@@ -277,6 +277,8 @@ export interface SynthesisCandidate {
   contextTags: readonly string[];
   reasoning: string;
   assessor: string;
+  /** The sentence is a template joining both sides' sentences, not prose: rewrite it before accepting. */
+  template: boolean;
 }
 
 export interface RetrievedBelief {

@@ -87,7 +87,7 @@ export function synthesisServices(kit: ServiceKit): SynthesisServices {
         const b = byId.get(c.bId);
         if (!a || !b) continue;
         const proposal = await assessor.proposeSynthesis({ id: a.id, text: a.text, contextTags: a.contextTags }, { id: b.id, text: b.text, contextTags: b.contextTags });
-        out.push({ id: pairId(a.id, b.id), beliefA: a, beliefB: b, text: proposal.text, contextTags: proposal.contextTags, reasoning: proposal.reasoning, assessor: proposal.assessor });
+        out.push({ id: pairId(a.id, b.id), beliefA: a, beliefB: b, text: proposal.text, contextTags: proposal.contextTags, reasoning: proposal.reasoning, assessor: proposal.assessor, template: proposal.template === true });
       }
       return out;
     },

@@ -108,6 +108,11 @@ export interface SynthesisProposal extends Assessed {
   /** One falsifiable sentence that reconciles both sides by scoping them. */
   text: string;
   contextTags: string[];
+  /**
+   * True when the sentence joins both sides' own sentences into a fixed frame (an offline reader writes no prose): a
+   * person should rewrite it before accepting. Absent means written as prose.
+   */
+  template?: boolean;
 }
 
 export interface BeliefText {

@@ -457,6 +457,7 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
           ? "Heuristic: each side keeps the scope its own text names."
           : "Heuristic: neither side names a scope, so the synthesis only marks the claim as context-dependent.",
         assessor: HEURISTIC_STAMP,
+        template: true,
       };
     },
   };

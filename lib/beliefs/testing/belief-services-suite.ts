@@ -345,6 +345,8 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       const listed = await h.services.listSynthesisCandidates(h.callers.viewer, home);
       const candidate = listed.find((c) => [c.beliefA.id, c.beliefB.id].sort().join() === [p.belief.id, q.belief.id].sort().join());
       expect(candidate?.text).toMatch(/depends on the context/);
+      // The offline reader's sentence is a template, and says so (the review card asks for a rewrite).
+      expect(candidate?.template).toBe(true);
       expect((await errorOf(h.services.dismissSynthesis(h.callers.viewer, home, pair))).code).toBe("forbidden");
       await h.services.dismissSynthesis(ed, home, pair);
       const ids = async () => (await h.services.listSynthesisCandidates(h.callers.viewer, home)).map((c) => c.id);

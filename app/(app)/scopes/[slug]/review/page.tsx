@@ -170,7 +170,7 @@ export default async function ReviewPage({ params }: { params: Promise<{ slug: s
                 <p><span className="text-zinc-500">with </span><Link className="hover:underline" href={`/scopes/${slug}/beliefs/${encodeURIComponent(c.beliefB.id)}`}>{c.beliefB.text}</Link> <span className="tabular-nums text-zinc-500">({c.beliefB.credence.toFixed(2)})</span></p>
               </div>
               <p className="text-sm text-zinc-600 dark:text-zinc-400"><AssessorLabel assessor={c.assessor} /> <span className="ml-1">{c.reasoning}</span></p>
-              <SynthesisActions scope={slug} beliefAId={c.beliefA.id} beliefBId={c.beliefB.id} text={c.text} template={c.assessor.startsWith("heuristic")} />
+              <SynthesisActions scope={slug} beliefAId={c.beliefA.id} beliefBId={c.beliefB.id} text={c.text} template={c.template} />
             </article>
           ))
         )}

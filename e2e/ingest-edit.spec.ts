@@ -95,6 +95,18 @@ test("an editor unticks one relation in an ingest dry run and commits the rest (
   await expect(beliefPage.getByRole("heading", { level: 1 })).toContainText(UNTICKED);
   await expect(beliefPage.getByTestId("history")).toBeVisible();
   await expect(evidenceRows(beliefPage)).toHaveCount(0);
+
+  // The graph panel of the paragraph's evidence offers the same correction for each relation it stored.
+  const keptId = decodeURIComponent(keptHref?.split("/").at(-1) ?? "");
+  const detail = await request.get(`/api/v1/scopes/${slug}/beliefs/${encodeURIComponent(keptId)}`, { headers: { authorization: `Bearer ${token}` } });
+  const history = ((await detail.json()) as { belief: { history: { type: string; sourceId?: string | null }[] } }).belief.history;
+  const evidenceId = history.filter((i) => i.type === "entry").at(-1)?.sourceId ?? "";
+  await beliefPage.goto(`/scopes/${slug}/graph?nodeId=${encodeURIComponent(evidenceId)}&node=${encodeURIComponent(evidenceId)}`);
+  const panel = beliefPage.getByTestId("graph-panel-relations");
+  await expect(panel.getByRole("listitem").filter({ hasText: KEPT })).toContainText("rebuts");
+  await expect(panel.getByRole("listitem").filter({ hasText: KEPT }).getByTestId("correct-relation")).toBeVisible();
+  await expect(panel).not.toContainText(UNTICKED);
+  await beliefPage.screenshot({ path: test.info().outputPath("desktop-light-4-graph-panel.png") });
   await beliefPage.close();
 
   // The editing controls on a phone, light and dark: the same paragraph read again, then discarded.

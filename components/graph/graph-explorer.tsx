@@ -40,6 +40,8 @@ interface Props {
   /** ISO times: the scope's creation and the page's "now", bounds of the slider when the history cannot be read. */
   createdAt: string;
   now: string;
+  /** The viewer may change the scope's records (editor or above): the panel then offers relation corrections. */
+  canEdit?: boolean;
 }
 
 async function fetchSlice(scope: string, asOf: string | undefined, nodeId: string | undefined): Promise<GraphSliceResult> {
@@ -64,10 +66,12 @@ function download(name: string, blob: Blob) {
 }
 
 const toolButton = "rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800";
+/** Entry edges a relation correction applies to. */
+const RELATION_KINDS: ReadonlySet<string> = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES"]);
 const EMPTY_SLICE: GraphSlice = { beliefs: [], evidence: [], mutations: [], edges: [] };
 
 /** The scope's graph explorer: data through React Query, view state in the URL, drawing in `GraphCanvas`. */
-export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Props) {
+export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now, canEdit = false }: Props) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -151,6 +155,16 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
     const mutation = slice.mutations.find((m) => m.id === view.node);
     return mutation ? { kind: "mutation", mutation } : null;
   }, [slice, view.node]);
+  // The selected evidence's live relations to the scope's own beliefs, as drawn now (not in a past view): what a
+  // correction can change.
+  const evidenceRelations = useMemo(() => {
+    if (selected?.kind !== "evidence" || view.asOf !== undefined) return [];
+    const beliefs = new Map(slice.beliefs.filter((b) => b.scope === scopeId).map((b) => [b.id, b]));
+    return slice.edges.flatMap((e) => {
+      const belief = e.from === selected.evidence.id && e.live && e.beliefId !== null && RELATION_KINDS.has(e.kind) ? beliefs.get(e.beliefId) : undefined;
+      return belief ? [{ beliefId: belief.id, beliefText: belief.text, relation: e.kind, seq: e.seq }] : [];
+    });
+  }, [selected, slice, scopeId, view.asOf]);
 
   const select = useCallback(
     (id: string | null) => {
@@ -386,7 +400,7 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now }: Pro
           <p className="sr-only" aria-live="polite">{selectedLabel ? `Selected: ${selectedLabel}` : ""}</p>
           {selected ? (
             <div ref={sheet} data-testid="graph-panel-sheet" className="fixed inset-x-0 bottom-0 z-40 max-h-[48vh] overflow-y-auto border-t border-zinc-300 bg-white shadow-2xl lg:absolute lg:inset-x-auto lg:bottom-auto lg:right-2 lg:top-2 lg:max-h-[calc(100%-1rem)] lg:w-80 lg:rounded-lg lg:border dark:border-zinc-700 dark:bg-zinc-900">
-              <GraphSidePanel scope={scope} scopeId={scopeId} node={selected} focused={view.nodeId !== undefined} onFocus={focus} onExpand={expand} onClose={() => select(null)} />
+              <GraphSidePanel scope={scope} scopeId={scopeId} node={selected} relations={evidenceRelations} canEdit={canEdit} focused={view.nodeId !== undefined} onFocus={focus} onExpand={expand} onClose={() => select(null)} />
             </div>
           ) : null}
         </div>

@@ -2,6 +2,8 @@ import Link from "next/link";
 import { DECISION_TEXT, MUTATION_STATUS_TEXT, plainWords } from "@/components/review/mutation-words";
 import type { Belief, Evidence, MutationRecord } from "@/lib/engine/model";
 import { StatusBadge } from "@/components/beliefs/belief-badges";
+import { CorrectRelation } from "@/components/beliefs/correct-relation";
+import { relationWords } from "@/components/beliefs/relation-words";
 import { confidenceWords, credenceWords, tensionWords } from "@/lib/engine/bands";
 import { Time } from "@/components/ui/time";
 
@@ -11,6 +13,10 @@ interface Props {
   scope: string;
   scopeId: string;
   node: SelectedNode;
+  /** For a selected evidence node: its live relations to the scope's beliefs (entry seq included). */
+  relations?: readonly { beliefId: string; beliefText: string; relation: string; seq: number | null }[];
+  /** The viewer may correct those relations (editor or above). */
+  canEdit?: boolean;
   focused: boolean;
   onFocus(id: string): void;
   onExpand(id: string): void;
@@ -29,7 +35,7 @@ function Figure({ name, value, meaning }: { name: string; value: number; meaning
 }
 
 /** Details of the selected node. Every user string is a React text child: rendered literally, never as HTML. */
-export function GraphSidePanel({ scope, scopeId, node, focused, onFocus, onExpand, onClose }: Props) {
+export function GraphSidePanel({ scope, scopeId, node, relations = [], canEdit = false, focused, onFocus, onExpand, onClose }: Props) {
   const id = node.kind === "belief" ? node.belief.id : node.kind === "evidence" ? node.evidence.id : node.mutation.id;
   const itemScope = node.kind === "belief" ? node.belief.scope : node.kind === "evidence" ? node.evidence.scope : node.mutation.scope;
   const reference = itemScope !== scopeId;
@@ -79,6 +85,24 @@ export function GraphSidePanel({ scope, scopeId, node, focused, onFocus, onExpan
             {node.evidence.retractedAt ? <div className="text-rose-700 dark:text-rose-400">Retracted <Time at={node.evidence.retractedAt} /></div> : null}
             {node.evidence.discarded ? <div className="text-rose-700 dark:text-rose-400">Assessed as manipulative: kept for audit only</div> : null}
           </dl>
+          {relations.length > 0 ? (
+            <section aria-labelledby="graph-panel-relations">
+              <h3 id="graph-panel-relations" className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">Bears on</h3>
+              <ul className="mt-1 space-y-1.5" data-testid="graph-panel-relations">
+                {relations.map((r) => (
+                  <li key={`${r.beliefId}-${r.seq ?? ""}`} className="break-words">
+                    <span className="font-medium">{relationWords(r.relation)}</span>{" "}
+                    <Link href={`/scopes/${scope}/beliefs/${encodeURIComponent(r.beliefId)}`} className="text-sky-700 hover:underline dark:text-sky-400">{r.beliefText}</Link>
+                    {canEdit && !reference ? (
+                      <div>
+                        <CorrectRelation target={{ scope, beliefId: r.beliefId, evidenceId: node.evidence.id, ...(r.seq !== null ? { seq: r.seq } : {}) }} current={r.relation} evidenceText={node.evidence.text} />
+                      </div>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
         </>
       ) : (
         <>

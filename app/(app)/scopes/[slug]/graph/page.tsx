@@ -25,8 +25,9 @@ export default async function ScopeGraphPage({ params, searchParams }: { params:
   const whole = query.whole !== undefined || query.asOf !== undefined || query.nodeId !== undefined;
   const beliefs = whole ? 0 : (await services.graphOverview(caller, slug, { notable: 0 })).beliefs;
   const fallback = <div className="h-[70vh] animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" aria-label="Loading the graph" />;
+  const canEdit = scope.role === "editor" || scope.role === "reviewer" || scope.role === "owner";
   if (beliefs > LARGE_SCOPE_BELIEFS) {
-    const canSave = scope.role === "editor" || scope.role === "reviewer" || scope.role === "owner";
+    const canSave = canEdit;
     return (
       <Suspense fallback={fallback}>
         <TopicMapExplorer scope={scope.slug} scopeId={scope.id} scopeName={scope.name} canSave={canSave} />
@@ -35,7 +36,7 @@ export default async function ScopeGraphPage({ params, searchParams }: { params:
   }
   return (
     <Suspense fallback={fallback}>
-      <GraphExplorer scope={scope.slug} scopeId={scope.id} scopeName={scope.name} createdAt={scope.createdAt.toISOString()} now={new Date().toISOString()} />
+      <GraphExplorer scope={scope.slug} scopeId={scope.id} scopeName={scope.name} createdAt={scope.createdAt.toISOString()} now={new Date().toISOString()} canEdit={canEdit} />
     </Suspense>
   );
 }

@@ -11,6 +11,8 @@ const SEEDS = ["The build cache is cleared every Friday.", "Backups are copied t
 const PARAGRAPH = "The build cache is cleared every Friday evening. Backups are not copied to the second data centre. The support rota does not change on Mondays.";
 const KEPT = "Backups are copied to the second data centre.";
 const UNTICKED = "The support rota changes every Monday.";
+/** The belief the paragraph creates that rebuts KEPT: the winning side of that conflict. */
+const WINNER = "Backups are not copied to the second data centre.";
 
 async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
@@ -88,9 +90,20 @@ test("an editor unticks one relation in an ingest dry run and commits the rest (
   const untickedHref = await page.getByTestId("ingest-excluded-relations").getByRole("link", { name: UNTICKED }).getAttribute("href");
   const evidenceRows = (p: Page) => p.getByTestId("history").getByRole("row").filter({ hasText: "Backups are not copied to the second data centre." });
   const beliefPage = await page.context().newPage();
+  const winnerHref = await page.getByTestId("ingest-changes").getByRole("link", { name: WINNER }).getAttribute("href");
   await beliefPage.goto(keptHref ?? "");
   await expect(beliefPage.getByRole("heading", { level: 1 })).toContainText(KEPT);
   await expect(evidenceRows(beliefPage)).not.toHaveCount(0);
+  // Both sides of the rebuttal name each other: the rebutted belief links the one the paragraph created, and back.
+  // (The paragraph supports every belief it created, so its item names them all; the winner is among them.)
+  await expect(beliefPage.getByTestId("belief-rival")).toHaveCount(1);
+  await expect(beliefPage.getByTestId("belief-rival")).toHaveAttribute("data-side", "rebuts_this");
+  await expect(beliefPage.getByTestId("belief-rival").getByRole("link", { name: WINNER })).toBeVisible();
+  await beliefPage.goto(winnerHref ?? "");
+  await expect(beliefPage.getByRole("heading", { level: 1 })).toContainText(WINNER);
+  await expect(beliefPage.getByTestId("belief-rival").filter({ hasText: KEPT })).toHaveAttribute("data-side", "this_rebuts");
+  await beliefPage.screenshot({ path: test.info().outputPath("desktop-light-3-winner-page.png"), fullPage: true });
+  await expectAxeClean(beliefPage, "the winning belief's page (light)", { least: "moderate" });
   await beliefPage.goto(untickedHref ?? "");
   await expect(beliefPage.getByRole("heading", { level: 1 })).toContainText(UNTICKED);
   await expect(beliefPage.getByTestId("history")).toBeVisible();

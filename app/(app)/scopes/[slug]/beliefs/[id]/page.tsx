@@ -15,6 +15,7 @@ import { BeliefActions } from "@/components/beliefs/belief-actions";
 import { AssessorLabel } from "@/components/beliefs/assessor-label";
 import { CorrectRelation, UndoCorrection } from "@/components/beliefs/correct-relation";
 import { relationWords } from "@/components/beliefs/relation-words";
+import { rivalsOf } from "@/components/beliefs/rivals";
 import { Time } from "@/components/ui/time";
 
 const WRITERS = new Set(["editor", "reviewer", "owner"]);
@@ -121,6 +122,9 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
       ? { time: h.time, seq: h.seq, kind: relationNow(h.seq, h.relation) === "SUPPORTS" ? "support" : relationNow(h.seq, h.relation) === "REBUTS" ? "rebut" : "context", label: `${relationWords(relationNow(h.seq, h.relation))}: ${h.sourceId ? (evidence.get(h.sourceId)?.text.slice(0, 120) ?? h.sourceId) : "anonymous"}` }
       : { time: h.time, seq: h.seq, kind: h.type, label: describeEvent(h) },
   );
+  // Both sides of each conflict: the beliefs this one's evidence rebuts, and those whose evidence rebuts this one.
+  const neighbourhood = await services.graph(sessionPrincipal(user.id), slug, { nodeId: belief.id, depth: 2, maxNodes: 300 }).catch(() => null);
+  const rivals = neighbourhood ? rivalsOf(belief.id, neighbourhood) : [];
   const sourceOptions = sources.map((sourceId) => {
     const e = evidence.get(sourceId);
     return { id: sourceId, text: e?.text ?? null, kind: e?.kind ?? null };
@@ -145,6 +149,41 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
           </Link>
         </p>
       </div>
+      {rivals.length > 0 ? (
+        <section aria-labelledby="rivals-heading" data-testid="belief-rivals">
+          <h2 id="rivals-heading" className="mb-2 text-lg font-semibold">In conflict with</h2>
+          <ul className="space-y-2 text-sm">
+            {rivals.map((r) => {
+              const others = r.beliefs.map((b, i) => (
+                <span key={b.id}>
+                  {i > 0 ? "; " : ""}
+                  <Link href={`/scopes/${slug}/beliefs/${encodeURIComponent(b.id)}`} className="font-medium text-sky-700 underline hover:no-underline dark:text-sky-400">{b.text}</Link>{" "}
+                  <span className="text-zinc-600 dark:text-zinc-400">
+                    (credence <span className="tabular-nums">{b.credence.toFixed(2)}</span>, tension <span className="tabular-nums">{b.tension.toFixed(2)}</span>)
+                  </span>
+                </span>
+              ));
+              const source = r.text !== null ? <q className="line-clamp-3 break-words">{r.text}</q> : null;
+              return (
+                <li key={`${r.side}-${r.sourceId}`} className="rounded-md border-l-4 border-amber-500 bg-amber-50 px-3 py-2 dark:bg-amber-950/40" data-testid="belief-rival" data-side={r.side}>
+                  {r.side === "this_rebuts" ? (
+                    <p className="break-words">
+                      {source ? "Evidence for this belief also rebuts " : "This belief rebuts "}
+                      {others}
+                    </p>
+                  ) : (
+                    <p className="break-words">
+                      {source ? "Evidence against this belief supports " : "Rebutted directly by "}
+                      {others}
+                    </p>
+                  )}
+                  {source ? <p className="mt-1 text-xs text-zinc-700 dark:text-zinc-300">{source}</p> : null}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
       <section>
         <h2 className="mb-2 text-lg font-semibold">Credence over time</h2>
         <CredenceChart timeline={detail.timeline} events={chartEvents} />

@@ -56,7 +56,7 @@ export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listRead
       const now = clock.now();
       const preview = (beliefId: string, seq: number) => {
         const record = records.get(beliefId);
-        return record ? previewDecisions(record, seq, ctx.params.params, now) : [];
+        return record ? previewDecisions(record, seq, ctx.params.params, now, ctx.actor) : [];
       };
       const evidenceIds = [...new Set(open.flatMap((o) => (o.item.type === "undecided" && o.item.sourceKind === "evidence" ? [o.item.sourceId] : [])))];
       const evidence = new Map<string, Evidence>();

@@ -146,7 +146,7 @@ describe("undoing a decision", () => {
 
   it("previews each decision as the decision itself would leave the belief", () => {
     const record = recordOf(history);
-    const preview = previewDecisions(record, 3, P, at(20));
+    const preview = previewDecisions(record, 3, P, at(20), "u");
     expect(preview.map((p) => p.decision)).toEqual(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]);
     for (const p of preview) {
       const done = decideReading({ record, targetSeq: 3, decision: p.decision, reason: "r", actor: "u", now: at(20), changeSetId: "c9" }, P);
@@ -169,5 +169,20 @@ describe("undoing a decision", () => {
     expect(openReadings(undone.record.history).undecided.map((u) => u.sourceId)).toEqual(["e-undecided"]);
     expect(() => reopenReading({ record: undone.record, decidedSeq, reason: "again", actor: "u", now: at(22), changeSetId: "c11" }, P)).toThrow(/undone already/);
     expect(() => reopenReading({ record: undone.record, decidedSeq: 1, reason: "x", actor: "u", now: at(22), changeSetId: "c11" }, P)).toThrow(/no decision/);
+  });
+
+  it("previews a decision made again after an undo as the decider's own decision: their recent move cools it", () => {
+    const record = recordOf(history);
+    const done = decideReading({ record, targetSeq: 3, decision: "SUPPORTS", reason: "reads for", actor: "u", now: at(20), changeSetId: "c9" }, P);
+    const decidedSeq = done.record.history.find((h) => h.type === "decided")!.seq;
+    const undone = reopenReading({ record: done.record, decidedSeq, reason: "misclick", actor: "u", now: at(21), changeSetId: "c10" }, P);
+    const reopenedSeq = openReadings(undone.record.history).undecided[0]!.seq;
+    const again = decideReading({ record: undone.record, targetSeq: reopenedSeq, decision: "REBUTS", reason: "reads against", actor: "u", now: at(22), changeSetId: "c11" }, P);
+    const fresh = decideReading({ record: undone.record, targetSeq: reopenedSeq, decision: "REBUTS", reason: "reads against", actor: "w", now: at(22), changeSetId: "c11" }, P);
+    // The same actor a minute after their own move rebuts less than someone else would.
+    expect(again.state.credence).toBeGreaterThan(fresh.state.credence);
+    const rebuts = (actor: string) => previewDecisions(undone.record, reopenedSeq, P, at(22), actor).find((p) => p.decision === "REBUTS")!.credence;
+    expect(rebuts("u")).toBeCloseTo(again.state.credence, 12);
+    expect(rebuts("w")).toBeCloseTo(fresh.state.credence, 12);
   });
 });

@@ -220,14 +220,15 @@ export interface DecisionPreview {
 
 /**
  * What each decision that fits an open link would do to the belief's credence and tension (a dry run of
- * `decideReading`; nothing is stored).
+ * `decideReading`; nothing is stored), were `actor` to decide it: an actor who moved the belief within the cooling
+ * window (a decision made and undone a moment ago included) moves it less, in the preview as in the decision.
  */
-export function previewDecisions(record: BeliefRecord, targetSeq: number, params: EngineParams, now: IsoTime): DecisionPreview[] {
+export function previewDecisions(record: BeliefRecord, targetSeq: number, params: EngineParams, now: IsoTime, actor: string): DecisionPreview[] {
   const target = record.history.find((h) => h.seq === targetSeq);
   if (!target || (target.type !== "undecided" && target.type !== "possible_duplicate")) return [];
   const decisions: ReadingDecision[] = target.type === "undecided" ? [...RELATIONS, "UNRELATED"] : ["DUPLICATE", "DISTINCT"];
   return decisions.map((decision) => {
-    const r = decideReading({ record, targetSeq, decision, reason: "preview", actor: "preview", now, changeSetId: "preview" }, params);
+    const r = decideReading({ record, targetSeq, decision, reason: "preview", actor, now, changeSetId: "preview" }, params);
     return { decision, credence: r.state.credence, tension: r.state.tension };
   });
 }

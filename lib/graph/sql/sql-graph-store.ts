@@ -39,6 +39,7 @@ import { createSqlSearch } from "./sql-search";
 import { applyChangeSetRows, importScopeRows } from "./sql-writes";
 import { checkEmbeddings } from "../embeddings";
 import { detectPgvector, embeddingStatus, missingEmbeddings, searchVectors, vectorSimilarities, writeEmbeddings } from "./sql-vectors";
+import { createVectorIndex } from "./vector-index";
 
 export interface SqlGraphStoreConfig {
   sql: SqlExecutor;
@@ -46,6 +47,11 @@ export interface SqlGraphStoreConfig {
   location?: string;
   /** Called by `close()` (e.g. closing a database the store owns); default: nothing (the database outlives the store). */
   onClose?: () => Promise<void>;
+  /**
+   * Where vector searches rank: "memory" (default), this process's copy of the searched scopes' vectors, kept fresh
+   * from the database before each search (./vector-index.ts); "database", inside the statement (./sql-vectors.ts).
+   */
+  vectorRanking?: "memory" | "database";
 }
 
 const TABLES = ["graph_beliefs", "graph_evidence", "graph_mutations", "graph_history", "graph_edges", "graph_topic_freezes", "graph_change_sets"];
@@ -65,6 +71,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
   // Whether the migration could add pgvector's column: asked once, on first vector use.
   let pgvector: Promise<boolean> | undefined;
   const usePgvector = (): Promise<boolean> => (pgvector ??= detectPgvector(sql));
+  const vectorIndex = (config.vectorRanking ?? "memory") === "memory" ? createVectorIndex(sql) : null;
 
   const citationIndex: SystemCitationIndex = {
     async citersOf(id) {
@@ -189,10 +196,12 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async vectorSearch(view, vector, options) {
+      if (vectorIndex) return vectorIndex.search(view, vector, options);
       return searchVectors(sql, await usePgvector(), view, vector, options);
     },
 
     async similarities(view, vector, ids, options) {
+      if (vectorIndex) return vectorIndex.similarities(view, vector, ids, options.model);
       return vectorSimilarities(sql, await usePgvector(), view, vector, ids, options.model);
     },
 

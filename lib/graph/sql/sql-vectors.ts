@@ -15,6 +15,8 @@
  * `npm run bench:retrieval`). Ended beliefs are dropped after the pass (they take a kept place when includeEnded is
  * false). `similarities` (cosines of given ids) is always exact.
  * Anchoring as every caller read: `scope = $home AND $home = ANY($visible)` inside the statement.
+ * The store ranks in memory by default (./vector-index.ts: the same ranking, no vectors per search); the search
+ * statements here are its `vectorRanking: "database"` path. Writes always go through `writeEmbeddings`.
  */
 import { z } from "zod";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
@@ -54,7 +56,7 @@ function upsert(pgvector: boolean) {
        WHERE $2::text IS NULL OR (n.scope = $2 AND $2 = ANY($3::text[]))
        ON CONFLICT ("id") DO UPDATE SET "scope" = EXCLUDED."scope", "kind" = EXCLUDED."kind", "model" = EXCLUDED."model",
          "dimensions" = EXCLUDED."dimensions", "text_hash" = EXCLUDED."text_hash", "vector" = EXCLUDED."vector"${extraUpdate},
-         "packed" = EXCLUDED."packed", "updated_at" = now()
+         "packed" = EXCLUDED."packed", "updated_at" = now(), "written_by" = pg_current_xact_id()
        RETURNING "id", "scope", "kind", "model", "dimensions"
      ), s AS (
        INSERT INTO graph_vector_sketches ("id", "scope", "kind", "model", "dimensions", "sketch")

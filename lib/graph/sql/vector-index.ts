@@ -1,0 +1,245 @@
+/**
+ * A process's copy of the belief vectors of the scopes it searches, so a vector search ranks in memory and asks the
+ * database only which of the best ids may be returned: no vectors cross the wire per search, and neither PGlite's
+ * wasm nor a Postgres without pgvector computes a cosine.
+ *
+ * * **Freshness across processes** (any number of servers, the CLI and the MCP bridge write the same tables): every
+ *   row of `graph_embeddings` carries the transaction that last wrote it (`written_by`, migration
+ *   20261205130000_graph_embeddings_writer). Before each search the index reads the rows with `written_by` at or above
+ *   its watermark, and moves the watermark to the oldest transaction still running at that read
+ *   (`pg_snapshot_xmin(pg_current_snapshot())`): every transaction below it had ended, so nothing it wrote can appear
+ *   later. A search therefore sees every vector committed before it started, as the SQL search does. When nothing was
+ *   written, the read is one index probe that returns no rows. Rows are never deleted (a node's vector is
+ *   replaced); a row whose scope, model or kind changed moves or leaves the index.
+ * * **The ranking** equals the SQL search's (sql-vectors.ts): with at most `sketchCandidates(k)` vectors of the model
+ *   in the scope, exact cosines of all of them; beyond, the `sketchCandidates(k)` nearest sign sketches by Hamming
+ *   distance (ties: id in code-unit order), then their exact cosines; best first, ties by id.
+ * * **The authorised view**: the ranked ids go to one anchored statement (`scope = $home AND $home = ANY($visible)`,
+ *   and liveness unless ended beliefs are asked for) that returns the first k that pass, in rank order. The index
+ *   never answers an id the database did not return for this view.
+ * Cosines are exact (the dot product of unit vectors, as the application computes on a server without pgvector;
+ * divided by the norms otherwise, as pgvector does). `similarities` reads again only when an asked id is not held:
+ * the cosines it answers are of the vectors as of the last read, which the same ranking's vector search just made.
+ * Memory: 4 bytes per dimension per vector (1.5 KiB at 384 dimensions) plus its sketch.
+ */
+import type { SqlExecutor } from "@/lib/db/sql-executor";
+import type { VectorHit, VectorSearchOptions } from "../embeddings";
+import type { ScopeView } from "../graph-store";
+import { sketchCandidates } from "./sql-vectors";
+
+/** Rows read per statement while loading (bounds one answer's size on a first load of a large scope). */
+const LOAD_PAGE = 2_000;
+
+interface Entry {
+  id: string;
+  vector: Float32Array;
+  norm: number;
+  /** Sign bits, 32 components a word. */
+  sketch: Uint32Array;
+}
+
+/** The vectors of one (scope, model, dimensions). */
+class Partition {
+  readonly byId = new Map<string, Entry>();
+}
+
+interface ChangedRow {
+  id: string | null;
+  scope: string;
+  kind: string;
+  model: string;
+  dimensions: number;
+  packed: Buffer | Uint8Array | null;
+  writer: string;
+}
+
+/**
+ * The watermark of this read, then the changed rows (page after `$2` by id; a row with a null id when none changed).
+ * [watermark xid8 text, after id, limit]
+ */
+const CHANGED = `
+  SELECT c.id, c.scope, c.kind, c.model, c.dimensions, c.packed, pg_snapshot_xmin(pg_current_snapshot())::text AS writer
+  FROM (SELECT 1) AS one
+  LEFT JOIN LATERAL (
+    SELECT e.id, e.scope, e.kind, e.model, e.dimensions,
+           COALESCE(e.packed, (SELECT string_agg(float4send(x), ''::bytea ORDER BY i) FROM unnest(e.vector) WITH ORDINALITY AS u(x, i))) AS packed
+    FROM graph_embeddings e
+    WHERE e.written_by >= $1::xid8 AND e.id COLLATE "C" > $2
+    ORDER BY e.id COLLATE "C" LIMIT $3) AS c ON TRUE`;
+
+/**
+ * The first `$5` of the ranked ids `$1` that the view may see and that qualify, in rank order.
+ * [ids, home, visible, includeEnded, k]
+ */
+const VISIBLE_RANKED = `
+  SELECT u.id FROM unnest($1::text[]) WITH ORDINALITY AS u(id, rank)
+  JOIN graph_beliefs b ON b.id = u.id
+  WHERE b.scope = $2 AND $2 = ANY($3::text[]) AND ($4::boolean OR b.live)
+  ORDER BY u.rank LIMIT $5`;
+
+function partitionKey(scope: string, model: string, dimensions: number): string {
+  return `${scope}\u0000${model}\u0000${dimensions}`;
+}
+
+function sketchWords(vector: Float32Array): Uint32Array {
+  const words = new Uint32Array(Math.ceil(vector.length / 32));
+  for (let i = 0; i < vector.length; i++) if ((vector[i] as number) > 0) (words as Uint32Array)[i >>> 5] = ((words[i >>> 5] as number) | (1 << (i & 31))) >>> 0;
+  return words;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
+}
+
+function hamming(a: Uint32Array, b: Uint32Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += popcount(((a[i] as number) ^ (b[i] as number)) >>> 0);
+  return d;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+}
+
+/** Cosine of the query (norm `qNorm`) and an entry: the dot product for unit vectors, as pgvector's `1 - <=>` otherwise. */
+function cosine(q: Float32Array, qNorm: number, e: Entry): number {
+  const d = dot(q, e.vector);
+  return qNorm === 0 || e.norm === 0 ? 0 : Math.abs(qNorm * e.norm - 1) < 1e-6 ? d : d / (qNorm * e.norm);
+}
+
+const byIdOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function vectorOfPacked(packed: Uint8Array): Float32Array {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  const out = new Float32Array(packed.byteLength / 4);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, false);
+  return out;
+}
+
+export interface VectorIndex {
+  search(view: ScopeView, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]>;
+  /** Exact cosines of the given ids among the home scope's vectors of `model` (ids without one are left out). */
+  similarities(view: ScopeView, vector: Float32Array, ids: readonly string[], model: string): Promise<Map<string, number>>;
+  /** Vectors held (for tests and diagnostics). */
+  readonly size: number;
+}
+
+export function createVectorIndex(sql: SqlExecutor): VectorIndex {
+  const partitions = new Map<string, Partition>();
+  const where = new Map<string, string>();
+  let watermark = "0";
+  let size = 0;
+  /** The read in progress, and the one queued behind it for callers that arrived while it ran. */
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+
+  function put(row: ChangedRow & { id: string }): void {
+    const old = where.get(row.id);
+    if (old !== undefined) {
+      partitions.get(old)?.byId.delete(row.id);
+      where.delete(row.id);
+      size--;
+    }
+    if (row.kind !== "belief" || row.packed === null || row.packed.byteLength !== row.dimensions * 4) return;
+    const key = partitionKey(row.scope, row.model, row.dimensions);
+    let partition = partitions.get(key);
+    if (!partition) partitions.set(key, (partition = new Partition()));
+    const vector = vectorOfPacked(row.packed);
+    partition.byId.set(row.id, { id: row.id, vector, norm: Math.sqrt(dot(vector, vector)), sketch: sketchWords(vector) });
+    where.set(row.id, key);
+    size++;
+  }
+
+  async function read(): Promise<void> {
+    let after = "";
+    let next: string | null = null;
+    for (;;) {
+      const rows = await sql.query<ChangedRow>(CHANGED, [watermark, after, LOAD_PAGE]);
+      // The first page's snapshot is the oldest of this read: what changed after it is read again next time.
+      next ??= rows[0]?.writer ?? watermark;
+      const changed = rows.filter((row): row is ChangedRow & { id: string } => row.id !== null);
+      for (const row of changed) put(row);
+      if (changed.length < LOAD_PAGE) break;
+      after = (changed[changed.length - 1] as ChangedRow & { id: string }).id;
+    }
+    watermark = next;
+  }
+
+  /** Resolves after a read that started after this call. */
+  function refresh(): Promise<void> {
+    if (running === null) {
+      running = read().finally(() => {
+        running = null;
+      });
+      return running;
+    }
+    queued ??= running
+      .catch(() => {})
+      .then(() => {
+        queued = null;
+        return refresh();
+      });
+    return queued;
+  }
+
+  function partitionOf(view: ScopeView, model: string, dimensions: number): Partition | null {
+    if (!view.visibleScopeIds.includes(view.homeScopeId)) return null;
+    return partitions.get(partitionKey(view.homeScopeId, model, dimensions)) ?? null;
+  }
+
+  return {
+    get size() {
+      return size;
+    },
+
+    async search(view, vector, options) {
+      if (options.k <= 0 || vector.length === 0) return [];
+      await refresh();
+      const partition = partitionOf(view, options.model, vector.length);
+      if (partition === null || partition.byId.size === 0) return [];
+      const limit = sketchCandidates(options.k);
+      let entries = [...partition.byId.values()];
+      if (entries.length > limit) {
+        // The `limit` nearest sketches, ties by id (the SQL search's `ORDER BY bit_count(…), id COLLATE "C"`).
+        const q = sketchWords(vector);
+        const distance = new Map<Entry, number>();
+        for (const e of entries) distance.set(e, hamming(e.sketch, q));
+        entries.sort((a, b) => (distance.get(a) as number) - (distance.get(b) as number) || byIdOrder(a.id, b.id));
+        entries = entries.slice(0, limit);
+      }
+      const qNorm = Math.sqrt(dot(vector, vector));
+      const ranked = entries.map((e) => ({ id: e.id, similarity: cosine(vector, qNorm, e) }));
+      ranked.sort((a, b) => b.similarity - a.similarity || byIdOrder(a.id, b.id));
+      const similarity = new Map(ranked.map((h) => [h.id, h.similarity]));
+      const rows = await sql.query<{ id: string }>(VISIBLE_RANKED, [
+        ranked.map((h) => h.id),
+        view.homeScopeId,
+        [...view.visibleScopeIds],
+        options.includeEnded ?? false,
+        options.k,
+      ]);
+      return rows.map((r) => ({ id: r.id, similarity: similarity.get(r.id) as number }));
+    },
+
+    async similarities(view, vector, ids, model) {
+      if (ids.length === 0 || vector.length === 0) return new Map();
+      // Read again only when an asked id is not held yet: a search's own read (just before, in the same ranking)
+      // usually holds every vector its candidates have.
+      const held = partitionOf(view, model, vector.length);
+      if (held === null || ids.some((id) => !held.byId.has(id))) await refresh();
+      const partition = partitionOf(view, model, vector.length);
+      const out = new Map<string, number>();
+      if (partition === null) return out;
+      const qNorm = Math.sqrt(dot(vector, vector));
+      for (const id of ids) {
+        const entry = partition.byId.get(id);
+        if (entry) out.set(id, cosine(vector, qNorm, entry));
+      }
+      return out;
+    },
+  };
+}

@@ -37,6 +37,8 @@ export function mapPgError(error: unknown): unknown {
         return new ChangeSetRejected("duplicate_id", `An item with this id already exists${why}.`, opts);
       case "graph_change_sets_pkey":
         return new ChangeSetRejected("already_applied", `This change-set was applied before${why}.`, opts);
+      case "graph_idempotency_marks_pkey":
+        return new ChangeSetRejected("already_applied", `This write was already applied under its Idempotency-Key${why}.`, opts);
       default:
         return error;
     }

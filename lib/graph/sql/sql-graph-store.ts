@@ -36,7 +36,7 @@ import { sqlIdempotencyMarks, writeIdempotencyMark } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
 import { run } from "./sql-rows";
 import { createSqlSearch } from "./sql-search";
-import { applyChangeSetRows, importScopeRows } from "./sql-writes";
+import { applyChangeSetRows, applyNewBeliefsWhole, importScopeRows } from "./sql-writes";
 import { checkEmbeddings } from "../embeddings";
 import { detectPgvector, embeddingStatus, missingEmbeddings, searchVectors, vectorSimilarities, writeEmbeddings } from "./sql-vectors";
 import { createVectorIndex } from "./vector-index";
@@ -178,6 +178,9 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         const embeddings = options.embeddings ?? [];
         checkEmbeddings(embeddings);
         const native = embeddings.length > 0 && (await usePgvector());
+        // A change-set that only creates beliefs (a new claim) is one statement, atomic without a transaction.
+        const whole = await applyNewBeliefsWhole(sql, changeSet, embeddings, native, options.idempotency ?? null);
+        if (whole !== null) return whole;
         return await sql.transaction(async (tx) => {
           const result = await applyChangeSetRows(tx, changeSet);
           if (options.idempotency) await writeIdempotencyMark(tx, options.idempotency, result.changeSetId);

@@ -7,6 +7,7 @@
  * scope, `scope = ANY($visible)`) inside the one statement, so a hidden id and a missing id run the same statements
  * and both come back empty.
  */
+import { embeddingUpsertCtes } from "./sql-vectors";
 import {
   beliefEdgeRow,
   beliefIdRow,
@@ -403,6 +404,44 @@ const FOLD_SOURCES_WRITE = `fs_in AS (SELECT e->'belief'->>'id' AS belief_id, (e
   fs_put AS (INSERT INTO graph_fold_sources (belief_id, source, data) SELECT belief_id, source, data FROM fs_rows
              ON CONFLICT (belief_id, source) DO UPDATE SET data = excluded.data)`;
 
+/**
+ * A change-set that only creates beliefs, whole, in ONE statement (atomic on its own: no transaction, one round trip
+ * instead of five): the change-set row, the beliefs (no ON CONFLICT: an existing id or live key fails the statement,
+ * mapped to VersionConflict), their fold rows, their history and entry edges, and their vectors and sketches (each
+ * vector's scope is its new belief's), and the Idempotency-Key's mark when there is one (a mark already written fails
+ * the statement: already applied). History rows reference the beliefs of the same statement: the foreign key is
+ * checked when the statement ends. [belief rows JSON, id, actor, time, history rows JSON, entry edges JSON, vectors JSON,
+ * mark principal (null: no mark), key, claim id, ordinal]
+ */
+function newBeliefsWhole(pgvector: boolean) {
+  return statement(
+    pgvector ? "write.insertNewBeliefsWholePgvector" : "write.insertNewBeliefsWhole",
+    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz)),
+     written AS (INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
+       SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
+       RETURNING id, scope),
+     ${FOLD_SOURCES_WRITE},
+     h AS (
+       INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
+         target_seq, verified, laundered, live, data)
+       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
+         r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
+         (r->>'laundered')::boolean, TRUE, r->'data'
+       FROM jsonb_array_elements($5::jsonb) AS r),
+     entry_edges AS (
+       INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
+       SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
+       FROM jsonb_array_elements($6::jsonb) AS e
+       ON CONFLICT DO NOTHING),
+     mark AS (
+       INSERT INTO "graph_idempotency_marks" ("principal", "key", "claim_id", "ordinal", "change_set_id")
+       SELECT $8, $9, $10, $11::int, $2 WHERE $8::text IS NOT NULL),
+     ${embeddingUpsertCtes(pgvector, "$7", "(SELECT id, scope, 'belief' AS kind FROM written)")}
+     SELECT id FROM written`,
+    idRow,
+  );
+}
+
 export const write = {
   /** [id, actor, time] */
   insertChangeSet: statement("write.insertChangeSet", `INSERT INTO graph_change_sets (id, actor, time) VALUES ($1, $2, $3::timestamptz)`, noRows),
@@ -428,6 +467,8 @@ export const write = {
      SELECT id FROM written`,
     idRow,
   ),
+  insertNewBeliefsWhole: newBeliefsWhole(false),
+  insertNewBeliefsWholePgvector: newBeliefsWhole(true),
   /** The change-set row and version-checked updates in one statement. [belief rows JSON, id, actor, time] */
   insertChangeSetAndUpdateBeliefs: statement(
     "write.insertChangeSetAndUpdateBeliefs",

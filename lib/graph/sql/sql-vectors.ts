@@ -40,31 +40,41 @@ const NODES = `SELECT id, scope, 'belief' AS kind, data->>'text' AS text FROM gr
                UNION ALL
                SELECT id, scope, 'evidence' AS kind, text FROM graph_evidence WHERE kind <> 'unresolved'`;
 
-function upsert(pgvector: boolean) {
+/**
+ * The CTEs that upsert vectors and their sketches (`v_in`: the items of `items`, a jsonb parameter; `v_rows`: the rows
+ * written, RETURNING id, scope, kind, model, dimensions): each item's scope is that of its node in `nodes` (a
+ * subquery of id, scope, kind), restricted by `where`. Shared by the vectors' own statement and the one-statement
+ * write of new beliefs (sql-writes).
+ */
+export function embeddingUpsertCtes(pgvector: boolean, items: string, nodes: string, where = "TRUE"): string {
   const extraColumn = pgvector ? `, "embedding"` : "";
-  const extraValue = pgvector ? `, e.vector::vector` : "";
+  const extraValue = pgvector ? `, v_in.vector::vector` : "";
   const extraUpdate = pgvector ? `, "embedding" = EXCLUDED."embedding"` : "";
-  /** [items jsonb, home (null: the node's own scope, used inside apply), visible] */
-  return statement(
-    pgvector ? "vectors.upsertPgvector" : "vectors.upsert",
-    `WITH e AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, kind text, model text, text_hash text, vector real[], sketch text, packed text)
-     ), w AS (
+  return `v_in AS (
+       SELECT * FROM jsonb_to_recordset(${items}::jsonb) AS e(id text, kind text, model text, text_hash text, vector real[], sketch text, packed text)
+     ), v_rows AS (
        INSERT INTO graph_embeddings ("id", "scope", "kind", "model", "dimensions", "text_hash", "vector"${extraColumn}, "packed", "updated_at")
-       SELECT e.id, n.scope, e.kind, e.model, cardinality(e.vector), e.text_hash, e.vector${extraValue}, decode(e.packed, 'hex'), now()
-       FROM e JOIN (${NODES}) n ON n.id = e.id AND n.kind = e.kind
-       WHERE $2::text IS NULL OR (n.scope = $2 AND $2 = ANY($3::text[]))
+       SELECT v_in.id, n.scope, v_in.kind, v_in.model, cardinality(v_in.vector), v_in.text_hash, v_in.vector${extraValue}, decode(v_in.packed, 'hex'), now()
+       FROM v_in JOIN ${nodes} n ON n.id = v_in.id AND n.kind = v_in.kind
+       WHERE ${where}
        ON CONFLICT ("id") DO UPDATE SET "scope" = EXCLUDED."scope", "kind" = EXCLUDED."kind", "model" = EXCLUDED."model",
          "dimensions" = EXCLUDED."dimensions", "text_hash" = EXCLUDED."text_hash", "vector" = EXCLUDED."vector"${extraUpdate},
          "packed" = EXCLUDED."packed", "updated_at" = now(), "written_by" = pg_current_xact_id()
        RETURNING "id", "scope", "kind", "model", "dimensions"
-     ), s AS (
+     ), v_sketches AS (
        INSERT INTO graph_vector_sketches ("id", "scope", "kind", "model", "dimensions", "sketch")
-       SELECT w.id, w.scope, w.kind, w.model, w.dimensions, e.sketch::varbit FROM w JOIN e ON e.id = w.id
+       SELECT v_rows.id, v_rows.scope, v_rows.kind, v_rows.model, v_rows.dimensions, v_in.sketch::varbit FROM v_rows JOIN v_in ON v_in.id = v_rows.id
        ON CONFLICT ("id") DO UPDATE SET "scope" = EXCLUDED."scope", "kind" = EXCLUDED."kind", "model" = EXCLUDED."model",
          "dimensions" = EXCLUDED."dimensions", "sketch" = EXCLUDED."sketch"
-     )
-     SELECT "id" FROM w`,
+     )`;
+}
+
+function upsert(pgvector: boolean) {
+  /** [items jsonb, home (null: the node's own scope, used inside apply), visible] */
+  return statement(
+    pgvector ? "vectors.upsertPgvector" : "vectors.upsert",
+    `WITH ${embeddingUpsertCtes(pgvector, "$1", `(${NODES})`, "$2::text IS NULL OR (n.scope = $2 AND $2 = ANY($3::text[]))")}
+     SELECT "id" FROM v_rows`,
     idRow,
   );
 }
@@ -203,9 +213,19 @@ export function dotPacked(query: Float32Array, packed: Uint8Array): number | nul
 /** Writes vectors (last one wins for a repeated id); `view` null inside `apply` (each node's own scope). */
 export async function writeEmbeddings(sql: SqlExecutor, pgvector: boolean, view: ScopeView | null, items: readonly NodeEmbedding[]): Promise<number> {
   if (items.length === 0) return 0;
+  const rows = await run(sql, pgvector ? vectors.upsertPgvector : vectors.upsert, [
+    embeddingsPayload(pgvector, items),
+    view?.homeScopeId ?? null,
+    view ? visible(view) : [],
+  ]);
+  return rows.length;
+}
+
+/** The `items` parameter of `embeddingUpsertCtes` (last one wins for a repeated id). */
+export function embeddingsPayload(pgvector: boolean, items: readonly NodeEmbedding[]): string {
   const byId = new Map<string, NodeEmbedding>();
   for (const item of items) byId.set(item.id, item);
-  const payload = JSON.stringify(
+  return JSON.stringify(
     [...byId.values()].map((item) => ({
       id: item.id,
       kind: item.kind,
@@ -217,12 +237,6 @@ export async function writeEmbeddings(sql: SqlExecutor, pgvector: boolean, view:
       packed: pgvector ? null : packedHexOf(item.vector),
     })),
   );
-  const rows = await run(sql, pgvector ? vectors.upsertPgvector : vectors.upsert, [
-    payload,
-    view?.homeScopeId ?? null,
-    view ? visible(view) : [],
-  ]);
-  return rows.length;
 }
 
 /** Exact cosines of packed rows, best first (ties: id in code-unit order, as `COLLATE "C"`), at most k. */

@@ -13,8 +13,11 @@ import { eventTime, isLiveStatus, tokenize, type Belief, type ChangeSet, type Ch
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { ChangeSetRejected, VersionConflict } from "../errors";
 import { placeholderEvidenceId, type ApplyResult, type ImportResult, type ScopeExport } from "../graph-store";
+import type { NodeEmbedding } from "../embeddings";
+import type { IdempotencyMark } from "../idempotency-mark";
 import { write } from "./sql-queries";
 import { run } from "./sql-rows";
+import { embeddingsPayload } from "./sql-vectors";
 
 /** The relations an entry can carry in the indexed columns: UNRELATED only by a revision. */
 const ENTRY_RELATIONS = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]);
@@ -323,6 +326,66 @@ export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promis
   const versions: Record<string, number> = {};
   for (const u of cs.beliefs) versions[u.belief.id] = u.belief.version;
   return { changeSetId: cs.id, versions, placeholdersCreated };
+}
+
+/** History item types whose rows need no statement beyond their insert (no effect on earlier rows). */
+const PLAIN_ITEM_TYPES = new Set<HistoryItem["type"]>(["entry", "possible_duplicate", "undecided", "review"]);
+
+/**
+ * Applies `cs` in one statement when it only creates beliefs (`write.insertNewBeliefsWhole`): new beliefs, their history
+ * (appended only to them, from seq 1, plain items, every entry's source resolved), their vectors, and nothing else (no
+ * evidence, updates, edges, mutations, retractions, outputs or freezes), with the Idempotency-Key's `mark` if any.
+ * Null, with nothing written, for any other
+ * change-set or vector: the caller applies it in a transaction.
+ */
+export async function applyNewBeliefsWhole(
+  sql: SqlExecutor,
+  cs: ChangeSet,
+  embeddings: readonly NodeEmbedding[],
+  pgvector: boolean,
+  mark: IdempotencyMark | null = null,
+): Promise<ApplyResult | null> {
+  if (cs.beliefs.length === 0 || cs.beliefs.some((u) => u.expectedVersion !== null || u.belief.version !== 1)) return null;
+  if (cs.evidence.length + cs.entryOutputs.length + cs.edges.length + cs.mutations.length + cs.mutationUpdates.length + cs.retractions.length + cs.topicFreezes.length > 0) return null;
+  const created = new Set(cs.beliefs.map((u) => u.belief.id));
+  if (created.size !== cs.beliefs.length) return null;
+  if (embeddings.some((e) => e.kind !== "belief" || !created.has(e.id))) return null;
+  const appended = new Set<string>();
+  const rows: HistoryRow[] = [];
+  for (const append of cs.history) {
+    if (append.items.length === 0) continue;
+    if (!created.has(append.beliefId) || appended.has(append.beliefId)) return null;
+    appended.add(append.beliefId);
+    let expected = 1;
+    for (const item of append.items) {
+      if (item.seq !== expected || !PLAIN_ITEM_TYPES.has(item.type)) return null;
+      expected++;
+      const row = historyRow(append.beliefId, item);
+      if (row.type === "entry" && row.source_id !== null && row.source_kind === null) return null;
+      rows.push(row);
+    }
+  }
+  const edges = rows
+    .filter((r) => r.type === "entry" && r.source_id !== null)
+    .map((r) => ({ kind: r.relation, from: r.source_id, to: r.belief_id, seq: r.seq, time: r.observed_at, data: { time: r.time, changeSet: r.change_set } }));
+  const beliefs = [...cs.beliefs].sort((a, b) => byId(a.belief, b.belief));
+  const written = await run(sql, pgvector ? write.insertNewBeliefsWholePgvector : write.insertNewBeliefsWhole, [
+    json(beliefs.map((u) => beliefRow(u.belief, null, u.checkpoint ?? null))),
+    cs.id,
+    cs.actor,
+    cs.time,
+    json(rows),
+    json(edges),
+    embeddingsPayload(pgvector, embeddings),
+    mark?.principal ?? null,
+    mark?.key ?? null,
+    mark?.claimId ?? null,
+    mark?.ordinal ?? null,
+  ]);
+  if (written.length !== beliefs.length) throw new Error("unreachable: a belief of the one-statement write was not written");
+  const versions: Record<string, number> = {};
+  for (const u of cs.beliefs) versions[u.belief.id] = u.belief.version;
+  return { changeSetId: cs.id, versions, placeholdersCreated: [] };
 }
 
 /** Writes a parsed export into `scope` (every item's scope rewritten), refusing a non-empty scope or existing ids. */

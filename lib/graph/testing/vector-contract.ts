@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { BeliefStatus } from "@/lib/engine";
-import { ChangeSetRejected } from "../errors";
+import { ChangeSetRejected, VersionConflict } from "../errors";
 import { embeddingTextHash, type NodeEmbedding } from "../embeddings";
 import type { GraphStore, ScopeView } from "../graph-store";
-import { changeSet, citeEvidence, insertBelief, makeBelief, makeEvidence, miniReplay, uid } from "./fixtures";
+import { changeSet, citeEvidence, insertBelief, makeBelief, makeEvidence, miniReplay, uid, unsourcedEntry } from "./fixtures";
 
 const MODEL = "test-model@1";
 const OTHER_MODEL = "test-model@2";
@@ -215,6 +215,42 @@ export function describeVectorContract(getStore: () => GraphStore): void {
       expect((await store.vectorSearch(view(scope), unitVector(63), { k: 5, model: MODEL })).map((h) => h.id)).toEqual([belief.id]);
 
       await expect(store.apply(changeSet({ id: uid("cs") }), { embeddings: [embedding(belief.id, belief.text, new Float32Array([Number.NaN]))] })).rejects.toBeInstanceOf(ChangeSetRejected);
+    });
+
+    it("writes a change-set of new beliefs only, with their history, citations and vectors, whole or not at all", async () => {
+      const store = getStore();
+      const scope = uid("vs");
+      const ev = makeEvidence(scope, "The backup log shows a run at 02:00.");
+      await store.apply(changeSet({ evidence: [ev] }));
+      const first = makeBelief(scope, "The nightly backup runs at two.");
+      const history = [citeEvidence(1, ev.id), unsourcedEntry(2)];
+      const stored = miniReplay(first, history);
+      const v1 = unitVector(71);
+      await store.apply(insertBelief(stored, history), { embeddings: [embedding(first.id, first.text, v1)] });
+      expect(await store.loadBelief(view(scope), first.id)).toEqual({ belief: stored, history });
+      expect((await store.vectorSearch(view(scope), v1, { k: 1, model: MODEL }))[0]?.id).toBe(first.id);
+      expect((await store.citationIndex().citersOf(ev.id)).map((r) => r.beliefId)).toEqual([first.id]);
+
+      // A new belief together with the existing one again: a version conflict, and nothing of the change-set lands.
+      const second = makeBelief(scope, "The weekly report goes out on Monday.");
+      const secondHistory = [unsourcedEntry(1)];
+      const both = changeSet({
+        beliefs: [{ belief: miniReplay(second, secondHistory), expectedVersion: null }, { belief: stored, expectedVersion: null }],
+        history: [{ beliefId: second.id, items: secondHistory }],
+      });
+      const v2 = unitVector(72);
+      const refused = await store.apply(both, { embeddings: [embedding(second.id, second.text, v2)] }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(VersionConflict);
+      expect((refused as VersionConflict).reason).toBe("exists");
+      expect(await store.loadBelief(view(scope), second.id)).toBeNull();
+      expect((await store.vectorSearch(view(scope), v2, { k: 5, model: MODEL })).map((h) => h.id)).toEqual([first.id]);
+      // Nothing was kept of it, its change-set row included: without the existing belief, the same change-set applies.
+      await store.apply({ ...both, beliefs: both.beliefs.slice(0, 1) }, { embeddings: [embedding(second.id, second.text, v2)] });
+      expect(await store.loadBelief(view(scope), second.id)).toEqual({ belief: miniReplay(second, secondHistory), history: secondHistory });
+      expect((await store.vectorSearch(view(scope), v2, { k: 1, model: MODEL }))[0]?.id).toBe(second.id);
     });
   });
 }

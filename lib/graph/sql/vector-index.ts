@@ -111,6 +111,34 @@ function cosine(q: Float32Array, qNorm: number, e: Entry): number {
   return qNorm === 0 || e.norm === 0 ? 0 : Math.abs(qNorm * e.norm - 1) < 1e-6 ? d : d / (qNorm * e.norm);
 }
 
+/**
+ * The `limit` entries nearest to sketch `q` by Hamming distance, ties by id (the SQL search's
+ * `ORDER BY bit_count(…), id COLLATE "C" LIMIT`): one pass counting entries per distance, then the distances below
+ * the boundary taken whole and the boundary distance's entries sorted by id. Order within the result is irrelevant
+ * (the caller ranks by cosine).
+ */
+function nearestSketches(entries: readonly Entry[], q: Uint32Array, dimensions: number, limit: number): Entry[] {
+  const distance = new Uint16Array(entries.length);
+  const perDistance = new Uint32Array(dimensions + 1);
+  for (let i = 0; i < entries.length; i++) {
+    const d = hamming((entries[i] as Entry).sketch, q);
+    distance[i] = d;
+    (perDistance[d] as number)++;
+  }
+  let boundary = 0;
+  let below = 0;
+  while (below + (perDistance[boundary] as number) <= limit && boundary < dimensions) below += perDistance[boundary++] as number;
+  const kept: Entry[] = [];
+  const tied: Entry[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const d = distance[i] as number;
+    if (d < boundary) kept.push(entries[i] as Entry);
+    else if (d === boundary) tied.push(entries[i] as Entry);
+  }
+  tied.sort((a, b) => byIdOrder(a.id, b.id));
+  return kept.concat(tied.slice(0, limit - kept.length));
+}
+
 const byIdOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function vectorOfPacked(packed: Uint8Array): Float32Array {
@@ -203,14 +231,7 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
       if (partition === null || partition.byId.size === 0) return [];
       const limit = sketchCandidates(options.k);
       let entries = [...partition.byId.values()];
-      if (entries.length > limit) {
-        // The `limit` nearest sketches, ties by id (the SQL search's `ORDER BY bit_count(…), id COLLATE "C"`).
-        const q = sketchWords(vector);
-        const distance = new Map<Entry, number>();
-        for (const e of entries) distance.set(e, hamming(e.sketch, q));
-        entries.sort((a, b) => (distance.get(a) as number) - (distance.get(b) as number) || byIdOrder(a.id, b.id));
-        entries = entries.slice(0, limit);
-      }
+      if (entries.length > limit) entries = nearestSketches(entries, sketchWords(vector), vector.length, limit);
       const qNorm = Math.sqrt(dot(vector, vector));
       const ranked = entries.map((e) => ({ id: e.id, similarity: cosine(vector, qNorm, e) }));
       ranked.sort((a, b) => b.similarity - a.similarity || byIdOrder(a.id, b.id));

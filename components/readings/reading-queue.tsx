@@ -173,14 +173,14 @@ export function ReadingQueue({ scope, items, canDecide }: { scope: string; items
                   {item.confidence !== null ? `, ${Math.round(item.confidence * 100)} % sure` : ""}
                 </p>
               ) : null}
-              <div className="flex flex-wrap gap-2">
+              <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
                 {CHOICES[item.kind].map((c) => {
                   const p = item.preview.find((x) => x.decision === c.decision);
                   return (
                     <button
                       key={c.decision}
                       type="button"
-                      className={c.decision === "UNRELATED" || c.decision === "DISTINCT" ? secondaryButtonClass : buttonClass}
+                      className={`${c.decision === "UNRELATED" || c.decision === "DISTINCT" ? secondaryButtonClass : buttonClass} flex-col`}
                       disabled={pending || !canDecide}
                       onClick={() => {
                         setCursor(i);
@@ -189,7 +189,10 @@ export function ReadingQueue({ scope, items, canDecide }: { scope: string; items
                       aria-keyshortcuts={i === at ? c.key : undefined}
                       data-decision={c.decision}
                     >
-                      {c.label} <kbd className="text-xs opacity-80">{c.key}</kbd>
+                      <span className="flex items-baseline gap-1.5">
+                        {c.label}
+                        <kbd className="rounded border border-current px-1 font-mono text-xs leading-4">{c.key}</kbd>
+                      </span>
                       {p ? (
                         <span className="block text-xs font-normal" data-testid="queue-preview">
                           {item.credence.toFixed(2)} → {p.credence.toFixed(2)}

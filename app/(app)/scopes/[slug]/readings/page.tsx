@@ -10,6 +10,8 @@ export const metadata: Metadata = { title: "Needs a reader" };
 
 const DECIDERS = new Set(["editor", "reviewer", "owner"]);
 
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 export default async function ReadingsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requireUser();
@@ -74,8 +76,11 @@ export default async function ReadingsPage({ params }: { params: Promise<{ slug:
         {back}
         <h1 className="mt-2 text-2xl font-semibold tracking-tight">Needs a reader</h1>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          <span data-testid="readings-count">{items.length}</span> open: {queue.undecided.length} undecided reading(s), {queue.possibleDuplicates.length} possible duplicate(s).
-          None of them moves credence until someone decides it. <Link href={`/scopes/${slug}/review`} className="underline">Review queue</Link>
+          <span data-testid="readings-count">{items.length}</span> open
+          {items.length > 0
+            ? `: ${plural(queue.undecided.length, "undecided reading")}, ${plural(queue.possibleDuplicates.length, "possible duplicate")}. None of them moves credence until someone decides it.`
+            : "."}{" "}
+          <Link href={`/scopes/${slug}/review`} className="underline">Review queue</Link>
         </p>
       </div>
       <ReadingQueue scope={slug} items={items} canDecide />

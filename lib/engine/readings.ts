@@ -191,7 +191,7 @@ export function decideReading(input: DecideReadingInput, params: EngineParams): 
       verified: target.verified,
       effectiveTier: target.effectiveTier,
       launderingReason: null,
-      reasoning: `decided by ${input.actor}: ${input.reason}`,
+      reasoning: `a person decided the reading: ${input.reason}`,
       assessor: "caller",
       contribution: 0,
       effectiveWeight: 0,

@@ -23,7 +23,8 @@ const WRITERS = new Set(["editor", "reviewer", "owner"]);
 export const metadata: Metadata = { title: "Belief" };
 
 
-function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
+/** One line for a history event; `sourceText` names an evidence item by its words (clipped) where it is readable. */
+function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>, sourceText: (id: string) => string | undefined): string {
   switch (item.type) {
     case "retracted":
       return `entry #${item.targetSeq} retracted: its source was withdrawn`;
@@ -36,7 +37,7 @@ function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
     case "review":
       return `review ${item.action}: ${item.note}`;
     case "undecided":
-      return `undecided reading of ${item.sourceId}: best guess ${relationWords(item.guess)}, confidence ${item.confidence.toFixed(2)} (no weight until decided)`;
+      return `undecided reading of ${quoted(sourceText(item.sourceId)) ?? item.sourceId}: best guess ${relationWords(item.guess)}, confidence ${item.confidence.toFixed(2)} (no weight until decided)`;
     case "possible_duplicate":
       return `possible duplicate of ${item.otherBeliefId} (score ${item.score.toFixed(2)}; kept apart until decided)`;
     case "decided":
@@ -44,6 +45,13 @@ function describeEvent(item: Exclude<HistoryItem, { type: "entry" }>): string {
     default:
       return item.note ? `${item.type}: ${item.note}` : item.type;
   }
+}
+
+/** Evidence text as a short quotation (first 80 characters), or undefined when there is none to show. */
+function quoted(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const flat = text.replace(/\s+/g, " ").trim();
+  return `“${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}”`;
 }
 
 /** A relation correction in the history: who changed which entry from what to what, and why. */
@@ -117,10 +125,11 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
       if (found) evidence.set(sourceId, found);
     }),
   );
+  const evidenceText = (sourceId: string) => evidence.get(sourceId)?.text;
   const chartEvents: ChartEvent[] = history.map((h) =>
     h.type === "entry"
       ? { time: h.time, seq: h.seq, kind: relationNow(h.seq, h.relation) === "SUPPORTS" ? "support" : relationNow(h.seq, h.relation) === "REBUTS" ? "rebut" : "context", label: `${relationWords(relationNow(h.seq, h.relation))}: ${h.sourceId ? (evidence.get(h.sourceId)?.text.slice(0, 120) ?? h.sourceId) : "anonymous"}` }
-      : { time: h.time, seq: h.seq, kind: h.type, label: describeEvent(h) },
+      : { time: h.time, seq: h.seq, kind: h.type, label: describeEvent(h, evidenceText) },
   );
   // Both sides of each conflict: the beliefs this one's evidence rebuts, and those whose evidence rebuts this one.
   const neighbourhood = await services.graph(sessionPrincipal(user.id), slug, { nodeId: belief.id, depth: 2, maxNodes: 300 }).catch(() => null);
@@ -240,7 +249,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                       {item.launderingReason ? <span className="text-rose-700 dark:text-rose-400">laundered: {item.launderingReason}</span> : null}
                       {outcome.get(item.seq)?.zeroReason && !item.launderingReason ? <span className="text-zinc-500">{outcome.get(item.seq)?.zeroReason}</span> : null}
                       <span className="block text-zinc-500">
-                        {item.assessor === "caller" ? "caller" : <AssessorLabel assessor={item.assessor} />}
+                        {item.assessor === "caller" ? `given by ${who(item.actor)}` : <AssessorLabel assessor={item.assessor} />}
                         {item.reasoning ? `: ${readableReasoning(item.reasoning, [belief.text, item.sourceId ? (evidence.get(item.sourceId)?.text ?? "") : ""])}` : ""}
                       </span>
                     </td>
@@ -250,7 +259,7 @@ export default async function BeliefPage({ params }: { params: Promise<{ slug: s
                     <td className="py-1.5 pr-2 tabular-nums">{item.seq}</td>
                     <td className="py-1.5 pr-2 whitespace-nowrap"><Time at={item.time} /></td>
                     <td colSpan={7} className="py-1.5 pr-2 text-zinc-700 dark:text-zinc-300">
-                      {correctionAt.get(item.seq) ? <CorrectionNote c={correctionAt.get(item.seq) as RelationCorrection} by={who(item.actor)} /> : describeEvent(item)}
+                      {correctionAt.get(item.seq) ? <CorrectionNote c={correctionAt.get(item.seq) as RelationCorrection} by={who(item.actor)} /> : describeEvent(item, evidenceText)}
                       {correctionAt.get(item.seq) && undoable(correctionAt.get(item.seq) as RelationCorrection) ? (
                         <UndoCorrection
                           target={targetOf(correctionAt.get(item.seq)?.sourceId ?? "", correctionAt.get(item.seq)?.targetSeq ?? 0)}

@@ -27,8 +27,10 @@ export function scopeServices(kit: ServiceKit): ScopeServices {
     return freshIds ? rekeyScopeExport(data, (kind) => kit.newId(kind)) : data;
   }
 
-  async function importInto(caller: Caller, scopeSlug: string, data: ScopeExport) {
+  /** `data` is read only once the caller is known to own the scope: a non-owner learns nothing about the document. */
+  async function importInto(caller: Caller, scopeSlug: string, read: () => ScopeExport) {
     const ctx = await kit.context(caller, scopeSlug, "owner");
+    const data = read();
     // Beliefs replay with the parameter set they record (a content hash); the target scope must hold an equal set,
     // or nobody could ever check them. Parameter sets live in Prisma, not in the graph export: recreate them first.
     const unknown: string[] = [];
@@ -75,7 +77,7 @@ export function scopeServices(kit: ServiceKit): ScopeServices {
 
     async importScope(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(importScopeInputSchema, rawInput);
-      return importInto(caller, scopeSlug, parsedExport(input.data, input.freshIds === true));
+      return importInto(caller, scopeSlug, () => parsedExport(input.data, input.freshIds === true));
     },
 
     async importNewScope(caller, rawInput) {
@@ -86,7 +88,7 @@ export function scopeServices(kit: ServiceKit): ScopeServices {
       const data = parsedExport(input.data, input.freshIds === true);
       const scope = await createScope(kit.config.db, { slug: input.slug, name: input.name, ownerId: caller.userId });
       try {
-        return await importInto(caller, scope.slug, data);
+        return await importInto(caller, scope.slug, () => data);
       } catch (error) {
         await discardNewScope(kit.config.db, scope.id);
         if (error instanceof BeliefServiceError && error.details.fields?.some((f) => f.field === "data.beliefs.paramsVersion")) {

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { promisify } from "node:util";
@@ -63,4 +63,17 @@ export async function expectAxeClean(page: Page, name: string, { least = "seriou
   const result = await (allRules ? builder : builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])).analyze();
   const bad = result.violations.filter((v) => IMPACT_RANK[v.impact ?? "minor"] >= IMPACT_RANK[least]);
   expect(bad.map((v) => `${name}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)).toEqual([]);
+}
+
+/** The CLI's `import --scope SLUG` with the export JSON on its stdin; resolves with what it printed on stderr. */
+export async function importScope(slug: string, json: string): Promise<string> {
+  const { command, args } = scriptCommand("bin/cli.ts", ["import", "--scope", slug]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, CREDENCE_DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" } });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(err.trim()) : reject(new Error(`import exited ${code}: ${err}`))));
+    child.stdin.end(json);
+  });
 }

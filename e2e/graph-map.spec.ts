@@ -1,23 +1,8 @@
-import { spawn } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { generateTopicScope } from "../bench/topic-scope";
-import { scriptCommand } from "../lib/ops/compiled-script";
-import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { cli, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
-
-/** The CLI's `import`, the export on its stdin. */
-async function importScope(slug: string, json: string): Promise<string> {
-  const { command, args } = scriptCommand("bin/cli.ts", ["import", "--scope", slug]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, CREDENCE_DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" } });
-    let err = "";
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(err.trim()) : reject(new Error(`import exited ${code}: ${err}`))));
-    child.stdin.end(json);
-  });
-}
 
 type Placed = Record<string, [number, number]>;
 

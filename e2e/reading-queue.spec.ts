@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { makeEntry, paramsVersion, resolveParams, undecidedItem, type Belief, type DecidedRelation, type Evidence, type HistoryItem } from "../lib/engine";
 import { derivedFields, replay, withEntryOutputs } from "../lib/engine/replay";
 import type { ScopeExport } from "../lib/graph/graph-store";
-import { scriptCommand } from "../lib/ops/compiled-script";
-import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { cli, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * A reviewer clears the "needs a reader" queue by keyboard alone: five undecided readings, seeded through the CLI's
@@ -51,19 +49,6 @@ function readingScope(scope: string): ScopeExport {
     return { belief, history };
   });
   return { format: "credence.scope-export", formatVersion: 1, scope, beliefs, evidence: evidence.sort((a, b) => (a.id < b.id ? -1 : 1)), mutations: [], edges: [], topicFreezes: [] };
-}
-
-/** The CLI's `import`, the export on its stdin. */
-async function importScope(slug: string, json: string): Promise<string> {
-  const { command, args } = scriptCommand("bin/cli.ts", ["import", "--scope", slug]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, CREDENCE_DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" } });
-    let err = "";
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(err.trim()) : reject(new Error(`import exited ${code}: ${err}`))));
-    child.stdin.end(json);
-  });
 }
 
 /** A fresh scope holding the five stories, with a reviewer and a viewer besides its owner. */

@@ -134,16 +134,8 @@ export function ringAround(anchor: { x: number; y: number }, count: number, inde
   return { x: anchor.x + radius * Math.cos(angle), y: anchor.y + radius * Math.sin(angle) };
 }
 
-/** A node in graph (model) coordinates, for planning a view before it is drawn. */
-export interface LabelledNode {
-  id: string;
-  x: number;
-  y: number;
-  /** Diameter in graph units. */
-  size: number;
-  chars: number;
-  importance: number;
-}
+/** A node in graph (model) coordinates, for planning a view before it is drawn: size in graph units. */
+export type LabelledNode = LabelCandidate;
 
 export interface View {
   zoom: number;
@@ -163,11 +155,11 @@ export function labelsAt(nodes: readonly LabelledNode[], viewport: Viewport, vie
  */
 export function readableView(nodes: readonly LabelledNode[], viewport: Viewport, fitted: View, { minLabels = 6, step = 1.25, maxZoom = 1.5 } = {}): View {
   const want = Math.min(minLabels, nodes.length);
-  if (want === 0 || labelsAt(nodes, viewport, fitted).length >= want) return fitted;
+  let bestCount = labelsAt(nodes, viewport, fitted).length;
+  if (want === 0 || bestCount >= want) return fitted;
   const focus = nodes.reduce((a, b) => (b.importance > a.importance || (b.importance === a.importance && b.id < a.id) ? b : a));
   const centred = (zoom: number): View => ({ zoom, pan: { x: viewport.width / 2 - zoom * focus.x, y: viewport.height / 2 - zoom * focus.y } });
   let best: View = fitted;
-  let bestCount = labelsAt(nodes, viewport, fitted).length;
   for (let zoom = fitted.zoom * step; zoom <= maxZoom * step; zoom *= step) {
     const view = centred(Math.min(zoom, maxZoom));
     const count = labelsAt(nodes, viewport, view).length;

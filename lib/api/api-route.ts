@@ -4,6 +4,7 @@ import { getDatabase } from "@/lib/db/database";
 import { authenticateCaller, getBeliefServices } from "./api-context";
 import { ApiError, handleApiError } from "./api-error";
 import { textProblem, unstorableText } from "./nul-path";
+import { readTextCapped } from "./read-body";
 import { requireSameOriginWrite } from "./same-origin";
 import { operationFor } from "./openapi";
 import { checkQuery } from "./request-schemas";
@@ -28,12 +29,8 @@ export interface ApiContext {
   body(): Promise<unknown>;
 }
 
-async function readBodyText(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
-  const text = await request.text();
-  if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
-  return text;
+function readBodyText(request: Request): Promise<string> {
+  return readTextCapped(request, MAX_BODY_BYTES, () => new ApiError(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`));
 }
 
 function parseJsonBody(text: string): unknown {

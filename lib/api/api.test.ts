@@ -11,7 +11,7 @@ import path from "node:path";
 import { addGrant } from "@/lib/identity/grants";
 import { MAX_BODY_BYTES } from "./api-route";
 import { createRateLimiter, setRateLimiter } from "./rate-limiter";
-import { json, openApiHarness, type ApiHarness, type Handler } from "./testing/api-harness";
+import { BASE, json, openApiHarness, type ApiHarness, type Handler } from "./testing/api-harness";
 import * as assimilateRoute from "@/app/api/v1/scopes/[scope]/assimilate/route";
 import * as beliefRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/route";
 import * as replayRoute from "@/app/api/v1/scopes/[scope]/beliefs/[id]/replay/route";
@@ -326,6 +326,15 @@ describe("REST API route handlers (Bearer tokens, embedded PGlite)", () => {
       headers: { "content-length": String(MAX_BODY_BYTES + 1) },
     });
     expect(declared.status).toBe(413);
+    // A body sent without a declared length that never ends: refused at the limit, not read to its end.
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({ pull: (c) => void ((pulled += 1), c.enqueue(new Uint8Array(64 * 1024).fill(32))) });
+    const streamed = await ingestRoute.POST(
+      new Request(`${BASE}/scopes/${home}/ingest`, { method: "POST", headers: { authorization: `Bearer ${h.tokens.editor}`, "content-type": "application/json" }, body: endless, duplex: "half" } as RequestInit),
+      { params: Promise.resolve({ scope: home }) },
+    );
+    expect(streamed.status).toBe(413);
+    expect(pulled * 64 * 1024).toBeLessThanOrEqual(MAX_BODY_BYTES + 2 * 64 * 1024);
 
     const viewer = await post(assimilateRoute.POST, `/scopes/${home}/assimilate`, { scope: home }, h.tokens.viewer, { claim: "Viewers cannot write this.", evidence: [{ tier: "observation" }] });
     expect(viewer.status).toBe(403);

@@ -3,6 +3,7 @@ import { currentUser } from "@/lib/auth/session";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import { MAX_IMPORT_BYTES, readScopeFile } from "@/lib/beliefs/scope-archive";
 import { ApiError, handleApiError } from "@/lib/api/api-error";
+import { readBodyCapped } from "@/lib/api/read-body";
 import { sameOrigin } from "@/lib/api/same-origin";
 
 /**
@@ -18,11 +19,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
     if (!sameOrigin(request)) throw new ApiError(403, "forbidden", "An import must come from this app's own pages.");
     const user = await currentUser();
     if (!user) throw new ApiError(401, "unauthenticated", "Your session has ended. Sign in again.");
-    const declared = Number(request.headers.get("content-length") ?? "0");
-    const tooBig = new ApiError(413, "payload_too_large", `The file is too big: at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`, { fields: [{ field: "file", message: "too big" }] });
-    if (declared > MAX_IMPORT_BYTES) throw tooBig;
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.length > MAX_IMPORT_BYTES) throw tooBig;
+    const tooBig = () =>
+      new ApiError(413, "payload_too_large", `The file is too big: at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`, { fields: [{ field: "file", message: "too big" }] });
+    const bytes = await readBodyCapped(request, MAX_IMPORT_BYTES, tooBig);
     const data = readScopeFile(bytes);
     const url = new URL(request.url);
     const services = await getBeliefServices();

@@ -409,7 +409,8 @@ function groupCpuSeconds(pgid: number | undefined): number | null {
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; stop(): Promise<void> }> {
   const port = await freePort();
   const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  const child: ChildProcess = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [...profile, path.join(ROOT, entryPoint("serve.ts")), "--port", String(port)], {
+  // Node itself with tsx's loader (no tsx wrapper process): a profiled server writes its profile as it exits on SIGTERM.
+  const child: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, entryPoint("serve.ts")), "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],

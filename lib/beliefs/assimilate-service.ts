@@ -87,7 +87,8 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
     const changeSetId = kit.newId("changeset");
     // The claim's nearest live beliefs, ranked once and read as slim rows: restatement, topic and relation choose
     // among the same candidates, and only the beliefs the change-set writes are read with their histories.
-    const candidates = request.claim ? nearestBeliefs(kit, ctx, request.claim.text) : () => Promise.resolve([]);
+    const nearest = request.claim ? nearestBeliefs(kit, ctx, request.claim.text) : () => Promise.resolve({ candidates: [], keyMatch: null });
+    const candidates = async () => (await nearest()).candidates;
     let target: { existing: BeliefRecord } | { create: NewBeliefSpec; possibleDuplicate?: ReturnType<typeof possibleDuplicateItem> } | { head: BeliefHead };
     let found: AssimilateResult["match"] = null;
     let possibleDuplicate: AssimilateResult["possibleDuplicate"] = null;
@@ -102,7 +103,8 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
     } else {
       const claim = request.claim as NonNullable<AssimilateRequest["claim"]>;
       const key = beliefKey(claim.text);
-      const [match] = await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 });
+      // With `relate` the candidates are read in any case: the same-key match comes in their statement.
+      const match = request.relate ? (await nearest()).keyMatch : (await store.listBeliefs(ctx.view, { key, liveOnly: true, limit: 1 }))[0];
       const head = match ? await store.loadBeliefHead(ctx.view, match.id, headOptions) : null;
       const choice = head || !request.matchRestatement ? null : await restatementOf(kit, ctx, await candidates(), claim.text);
       const twinHead = choice?.action === "merge" ? await store.loadBeliefHead(ctx.view, choice.id, headOptions) : null;
@@ -247,14 +249,19 @@ async function restatementOf(kit: ServiceKit, ctx: CallerContext, candidates: re
 }
 
 /**
- * The `RESTATEMENT_CANDIDATES` beliefs of the home scope ranked nearest `text`, as slim rows ordered by id; ranked
- * and read on the first call only.
+ * The `RESTATEMENT_CANDIDATES` beliefs of the home scope ranked nearest `text`, as slim rows ordered by id, and the
+ * live home-scope belief with the text's key (`beliefKey`), read in the same statement; ranked and read on the first
+ * call only.
  */
-function nearestBeliefs(kit: ServiceKit, ctx: CallerContext, text: string): () => Promise<readonly Belief[]> {
-  let found: Promise<readonly Belief[]> | null = null;
+function nearestBeliefs(kit: ServiceKit, ctx: CallerContext, text: string): () => Promise<{ candidates: readonly Belief[]; keyMatch: Belief | null }> {
+  let found: Promise<{ candidates: readonly Belief[]; keyMatch: Belief | null }> | null = null;
+  const key = beliefKey(text);
   return () =>
     (found ??= (async () => {
       const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
-      return kit.config.store.listBeliefs(ctx.view, { ids: ranked.map((r) => r.candidate.id), liveOnly: false });
+      const ids = new Set(ranked.map((r) => r.candidate.id));
+      const rows = await kit.config.store.listBeliefs(ctx.view, { ids: [...ids], orLiveKey: key, liveOnly: false });
+      const keyMatch = rows.find((b) => b.key === key && b.scope === ctx.scope.id && isLiveStatus(b.status)) ?? null;
+      return { candidates: rows.filter((b) => ids.has(b.id)), keyMatch };
     })());
 }

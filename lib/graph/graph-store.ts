@@ -131,6 +131,11 @@ export interface ListBeliefsOptions {
    * ranked candidates a write compares by text and topic without loading their histories.
    */
   ids?: readonly string[];
+  /**
+   * With `ids`: also the live belief of the home scope whose key is this one (`key`'s exact normalised key), in the
+   * same read: a write reads its ranked candidates and its same-key match together. The other filters apply to it too.
+   */
+  orLiveKey?: string;
   /** Default: all. */
   limit?: number;
 }

@@ -575,18 +575,29 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
 
     async listBeliefs(view, options?: ListBeliefsOptions) {
-      if (options?.ids?.length === 0) return [];
-      const found = await query(options?.ids ? read.listBeliefsByIds : read.listBeliefs, {
+      const ids = options?.ids;
+      const filters = {
         ...anchor(view),
         liveOnly: options?.liveOnly ?? true,
         topic: options?.topic ?? null,
-        key: options?.key ?? null,
         reviewState: options?.reviewState ?? null,
         afterId: options?.afterId ?? null,
+      };
+      // The listed ids, and with `orLiveKey` the live belief of that key, looked up by key (one more statement).
+      const byKey = ids !== undefined && options?.orLiveKey !== undefined && (options.key === undefined || options.key === options.orLiveKey);
+      const keyed = byKey ? await query(read.listBeliefs, { ...filters, liveOnly: true, key: options?.orLiveKey ?? null, limit: limitOf(1) }) : [];
+      const found = ids?.length === 0 ? [] : await query(ids ? read.listBeliefsByIds : read.listBeliefs, {
+        ...filters,
+        key: options?.key ?? null,
         limit: limitOf(options?.limit),
-        ...(options?.ids ? { ids: [...options.ids] } : {}),
+        ...(ids ? { ids: [...ids] } : {}),
       });
-      return found.map((r) => beliefFromProps(props(r.b)));
+      const beliefs = new Map<string, Belief>();
+      for (const r of [...found, ...keyed]) {
+        const belief = beliefFromProps(props(r.b));
+        beliefs.set(belief.id, belief);
+      }
+      return [...beliefs.values()].sort((a, b) => compareStrings(a.id, b.id)).slice(0, options?.limit ?? beliefs.size);
     },
 
     async searchCandidates(view, text, options?: CandidateSearchOptions) {

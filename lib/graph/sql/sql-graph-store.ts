@@ -241,7 +241,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async listBeliefs(view, options: ListBeliefsOptions = {}) {
-      if (options.ids?.length === 0) return [];
+      if (options.ids?.length === 0 && options.orLiveKey === undefined) return [];
       return run(sql, read.listBeliefs, [
         view.homeScopeId,
         visible(view),
@@ -252,6 +252,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         options.afterId ?? null,
         options.limit ?? null,
         options.ids ? [...options.ids] : null,
+        options.ids ? (options.orLiveKey ?? null) : null,
       ]);
     },
 

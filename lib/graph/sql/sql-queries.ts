@@ -115,14 +115,14 @@ export const read = {
   evidenceById: statement("read.evidenceById", `SELECT data FROM graph_evidence WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, dataRow(evidenceDoc)),
 
   /**
-   * [home, visible, liveOnly, topic, key, reviewState, afterId, limit, ids] (statements are unnamed, so each is planned
+   * [home, visible, liveOnly, topic, key, reviewState, afterId, limit, ids, or the live belief of this key (with ids)] (statements are unnamed, so each is planned
    * with its values: a null filter folds away and listed ids are read by the primary key).
    */
   listBeliefs: statement(
     "read.listBeliefs",
     `SELECT data FROM graph_beliefs
      WHERE scope = $1 AND $1 = ANY($2::text[])
-       AND ($9::text[] IS NULL OR id = ANY($9::text[]))
+       AND ($9::text[] IS NULL OR id = ANY($9::text[]) OR (live AND key = $10))
        AND ($3::boolean IS FALSE OR live)
        AND ($4::text IS NULL OR topic = $4)
        AND ($5::text IS NULL OR key = $5)

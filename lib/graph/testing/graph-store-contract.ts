@@ -857,6 +857,15 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect((await store.listBeliefs(view(scope), { ids: listed })).map((b) => b.id)).toEqual([first.id]);
         expect((await store.listBeliefs(view(scope), { ids: [first.id, third.id], topic: "beta" })).map((b) => b.id)).toEqual([third.id]);
         expect(await store.listBeliefs(view(scope), { ids: [] })).toEqual([]);
+        // With orLiveKey: the listed ids and the live home-scope belief of that key, in id order; a retired belief's
+        // key, another scope's belief and a scope the view cannot see give nothing more.
+        const [, second] = beliefs as [Belief, Belief];
+        expect((await store.listBeliefs(view(scope), { ids: [first.id], orLiveKey: "beta one", liveOnly: false })).map((b) => b.id)).toEqual([first.id, third.id].sort());
+        expect(await store.listBeliefs(view(scope), { ids: [], orLiveKey: "beta one" })).toEqual([third]);
+        expect((await store.listBeliefs(view(scope), { ids: [second.id], orLiveKey: "beta retired", liveOnly: false })).map((b) => b.id)).toEqual([second.id]);
+        expect(await store.listBeliefs(view(theirs.belief.scope), { ids: [], orLiveKey: "beta one" })).toEqual([]);
+        expect(await store.listBeliefs({ homeScopeId: scope, visibleScopeIds: [theirs.belief.scope] }, { ids: [first.id], orLiveKey: "beta one" })).toEqual([]);
+        expect((await store.listBeliefs(view(scope), { ids: [first.id], orLiveKey: "beta one", topic: "alpha" })).map((b) => b.id)).toEqual([first.id]);
       });
 
       it("keeps the mutation journal, the review queue and counts by status", async () => {

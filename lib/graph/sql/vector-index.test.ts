@@ -66,6 +66,30 @@ describe.each(TEST_BACKENDS)("vector ranking in memory on $name", (backend) => {
     }
   }, 180_000);
 
+  it("answers the first k live hits when most of the nearest are ended (the ranked ids sent a page at a time)", async () => {
+    const memory = createSqlGraphStore({ sql: db.sql });
+    const database = createSqlGraphStore({ sql: db.sql, vectorRanking: "database" });
+    const scope = uid("vi-ended");
+    const view = { homeScopeId: scope, visibleScopeIds: [scope] };
+    const next = randomUnit(31337);
+    // 300 beliefs, one live in fifteen: the first page of ranked ids holds fewer than k live ones.
+    const beliefs = Array.from({ length: 300 }, (_, i) => makeBelief(scope, `Mostly ended belief ${i}.`, i % 15 === 0 ? {} : { status: "retired" }));
+    const vectors = beliefs.map(() => next());
+    await memory.apply(changeSet({ beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })) }));
+    await memory.upsertEmbeddings(
+      view,
+      beliefs.map((b, i) => ({ id: b.id, kind: "belief" as const, vector: vectors[i] as Float32Array, model: "m@1", textHash: embeddingTextHash(b.text) })),
+    );
+    for (const k of [8, 20]) {
+      const query = vectors[7] as Float32Array;
+      const want = await database.vectorSearch(view, query, { k, model: "m@1" });
+      const got = await memory.vectorSearch(view, query, { k, model: "m@1" });
+      expect(want).toHaveLength(k);
+      expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
+      got.forEach((h, i) => expect(h.similarity).toBeCloseTo(want[i]?.similarity ?? NaN, 5));
+    }
+  }, 120_000);
+
   it("sees vectors another process wrote after its first search, and their replacements", async () => {
     const reader = createSqlGraphStore({ sql: db.sql });
     const writer = createSqlGraphStore({ sql: db.sql, vectorRanking: "database" });

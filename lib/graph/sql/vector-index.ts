@@ -14,9 +14,10 @@
  * * **The ranking** equals the SQL search's (sql-vectors.ts): with at most `sketchCandidates(k)` vectors of the model
  *   in the scope, exact cosines of all of them; beyond, the `sketchCandidates(k)` nearest sign sketches by Hamming
  *   distance (ties: id in code-unit order), then their exact cosines; best first, ties by id.
- * * **The authorised view**: the ranked ids go to one anchored statement (`scope = $home AND $home = ANY($visible)`,
- *   and liveness unless ended beliefs are asked for) that returns the first k that pass, in rank order. The index
- *   never answers an id the database did not return for this view.
+ * * **The authorised view**: the ranked ids go, best first and a page of max(2k, 64) at a time, to one anchored
+ *   statement (`scope = $home AND $home = ANY($visible)`, and liveness unless ended beliefs are asked for) that
+ *   returns the first of them that pass, in rank order, until k have passed. The index never answers an id the
+ *   database did not return for this view.
  * Cosines are exact (the dot product of unit vectors, as the application computes on a server without pgvector;
  * divided by the norms otherwise, as pgvector does). `similarities` reads again only when an asked id is not held:
  * the cosines it answers are of the vectors as of the last read, which the same ranking's vector search just made.
@@ -26,6 +27,9 @@ import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { VectorHit, VectorSearchOptions } from "../embeddings";
 import type { ScopeView } from "../graph-store";
 import { sketchCandidates } from "./sql-vectors";
+
+/** The least ranked ids sent to the view's statement at once (a search sends max(this, 2k) per page). */
+const VISIBLE_PAGE = 64;
 
 /** Rows read per statement while loading (bounds one answer's size on a first load of a large scope). */
 const LOAD_PAGE = 2_000;
@@ -235,15 +239,18 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
       const qNorm = Math.sqrt(dot(vector, vector));
       const ranked = entries.map((e) => ({ id: e.id, similarity: cosine(vector, qNorm, e) }));
       ranked.sort((a, b) => b.similarity - a.similarity || byIdOrder(a.id, b.id));
-      const similarity = new Map(ranked.map((h) => [h.id, h.similarity]));
-      const rows = await sql.query<{ id: string }>(VISIBLE_RANKED, [
-        ranked.map((h) => h.id),
-        view.homeScopeId,
-        [...view.visibleScopeIds],
-        options.includeEnded ?? false,
-        options.k,
-      ]);
-      return rows.map((r) => ({ id: r.id, similarity: similarity.get(r.id) as number }));
+      // The ranked ids go to the view's statement a page at a time, best first, until k have passed: the same first k
+      // as one statement over every ranked id, without sending (and joining) the ids far below them.
+      const visible = [...view.visibleScopeIds];
+      const page = Math.max(VISIBLE_PAGE, 2 * options.k);
+      const hits: VectorHit[] = [];
+      for (let from = 0; from < ranked.length && hits.length < options.k; from += page) {
+        const slice = ranked.slice(from, from + page);
+        const similarity = new Map(slice.map((h) => [h.id, h.similarity]));
+        const rows = await sql.query<{ id: string }>(VISIBLE_RANKED, [slice.map((h) => h.id), view.homeScopeId, visible, options.includeEnded ?? false, options.k - hits.length]);
+        for (const r of rows) hits.push({ id: r.id, similarity: similarity.get(r.id) as number });
+      }
+      return hits;
     },
 
     async similarities(view, vector, ids, model) {

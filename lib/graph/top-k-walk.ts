@@ -20,7 +20,7 @@ export const SLACK = 1e-9;
 export const MAX_WINDOW = 2_000;
 /**
  * A matching domain of at most this many beliefs is cheaper to rank whole (one read of its slim rows) than to walk
- * (a read per term): the stores answer null after counting it, and the caller ranks `searchCandidateStats`.
+ * (a read per term): the SQL store reads such a domain whole in its first statement and ranks it there.
  */
 export const SMALL_DOMAIN = 1_000;
 

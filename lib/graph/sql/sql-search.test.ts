@@ -56,6 +56,8 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
       createSqlSearch(db.sql, { bigList: 1, smallDomain: 0, prefetch: 0 }),
       createSqlSearch(db.sql, { smallDomain: 0, prefetch: 3 }),
       createSqlSearch(db.sql, { bigList: 1, smallDomain: 0, prefetch: 3 }),
+      // Every domain small: step 1 reads the whole lists (no head limit) and ranks the domain from that read.
+      createSqlSearch(db.sql, { smallDomain: 1_000_000, prefetch: 3 }),
     ];
   }, 120_000);
   afterAll(async () => {
@@ -126,9 +128,11 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
     expect((await search.topK({ homeScopeId: mine, visibleScopeIds: [mine, theirs] }, "deploy", { k: 5 }))?.ranked).toEqual([]);
     expect((await search.topK({ homeScopeId: theirs, visibleScopeIds: [mine] }, "deploy", { k: 5 }))?.ranked).toEqual([]);
     expect((await search.topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 }))?.ranked.length).toBe(1);
-    // A domain this small is read whole by step 1 and ranked there; past the head, a small domain goes the exhaustive way.
+    // A small domain is read whole by step 1 and ranked there, even past the head size.
     expect((await createSqlSearch(db.sql).topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 }))?.ranked.length).toBe(1);
     await store.apply(changeSet({ beliefs: [makeBelief(theirs, "deploy again")].map((belief) => ({ belief, expectedVersion: null })) }));
-    expect(await createSqlSearch(db.sql, { prefetch: 1 }).topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 })).toBeNull();
+    expect((await createSqlSearch(db.sql, { prefetch: 1 }).topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 }))?.ranked.length).toBe(2);
+    // Past the head with a domain above smallDomain, the walk reads on and answers the same.
+    expect((await createSqlSearch(db.sql, { prefetch: 1, smallDomain: 0 }).topK({ homeScopeId: theirs, visibleScopeIds: [theirs] }, "deploy", { k: 5 }))?.ranked.length).toBe(2);
   });
 });

@@ -18,8 +18,9 @@
  * 3. **Exact re-rank**: the engine's `rankByTerms` over the candidates within SLACK of the k-th score, with the
  *    statistics of step 1 (`corpus`): the order, ties included (credence, then id), and every score are those of the
  *    exhaustive ranking (property test: sql-search.test.ts).
- * A `minRelevance` (not carried by the postings) and a domain of at most SMALL_DOMAIN beliefs (cheaper to rank whole)
- * go the exhaustive way (`null`: the caller ranks `searchCandidateStats`).
+ * A domain of at most SMALL_DOMAIN beliefs is cheaper to rank whole than to walk: step 1's statement then reads every
+ * term's whole list (no head limit), and the domain is ranked from that one read. A `minRelevance` (not carried by the
+ * postings) goes the exhaustive way (`null`: the caller ranks `searchCandidateStats`).
  */
 import { rankByTerms, termSet } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
@@ -104,8 +105,9 @@ const SLIM = `b.id, b.credence, b.status, b.topic,
 
 /**
  * Step 1 and the head of every term's list in ONE statement: the statistics rows (`stat` = NULL for N), then per
- * query term its best `$limit` qualifying beliefs by credence, as slim rows (`qterm`). `stats` reads [$1 scope,
- * $2 terms, $3 includeEnded] (and $4 minCredence); the heads take $4 as their credence floor and $5 as the limit.
+ * query term its best `$5` qualifying beliefs by credence, as slim rows (`qterm`) — every one of them when N is at most
+ * `$6` (a small domain, ranked whole from this read). `stats` reads [$1 scope, $2 terms, $3 includeEnded] (and $4
+ * minCredence); the heads take $4 as their credence floor.
  */
 function firstRead(stats: string): string {
   return `
@@ -115,7 +117,7 @@ function firstRead(stats: string): string {
     FROM unnest($2::text[]) AS t(term),
     LATERAL (SELECT p.belief_id FROM graph_postings p
              WHERE p.scope = $1 AND p.term = t.term AND ($3::boolean OR p.current) AND p.credence >= $4::float8
-             ORDER BY p.credence DESC LIMIT $5) x
+             ORDER BY p.credence DESC LIMIT (SELECT CASE WHEN s.n <= $6::bigint THEN NULL ELSE $5::bigint END FROM s WHERE s.term IS NULL)) x
     JOIN graph_beliefs b ON b.id = x.belief_id)
   SELECT TRUE AS stat, term AS qterm, n, NULL::text AS id, NULL::float8 AS credence, NULL::text AS status, NULL::text AS topic,
          NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms FROM s
@@ -153,7 +155,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
       const minCredence = options.minCredence ?? null;
       const headSize = tuning.prefetch ?? Math.max(2 * k, HEAD);
       // Step 1: N and df, and every term's best `headSize` beliefs (one round trip).
-      const first = await sql.query<FirstRow>(minCredence === null ? FIRST_READ_COUNTED : FIRST_READ_POSTINGS, [home, terms, includeEnded, minCredence ?? -1, headSize]);
+      const first = await sql.query<FirstRow>(minCredence === null ? FIRST_READ_COUNTED : FIRST_READ_POSTINGS, [home, terms, includeEnded, minCredence ?? -1, headSize, smallDomain]);
       let n = 0;
       const df = new Map<string, number>();
       const heads = new Map<string, Head>(terms.map((t) => [t, { rows: [], complete: false }]));
@@ -170,7 +172,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
       }
       for (const head of heads.values()) {
         head.rows.sort((a, b) => b.credence - a.credence);
-        head.complete = head.rows.length < headSize;
+        head.complete = head.rows.length < headSize || n <= smallDomain;
       }
       if (n === 0) return none;
       const rank = (candidates: readonly CandidateStats[]): TopK => ({
@@ -183,9 +185,8 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
         }).map(({ item, relevance, score }) => ({ candidate: item, relevance, score })),
         corpus: { n, df },
       });
-      // Every list read whole: the domain is in hand, ranked right here.
+      // Every list read whole (a small domain always is): the domain is in hand, ranked right here.
       if ([...heads.values()].every((h) => h.complete)) return rank([...slim.values()]);
-      if (n <= smallDomain) return null;
 
       // Step 2: the MaxScore walk, served from the heads while they reach down to the asked credence.
       const termSetOfQuery = new Set(terms);

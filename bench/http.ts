@@ -18,6 +18,10 @@
  *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
  *        --trace (part 1: every statement of one assimilation, with and without a key, mean ms over the stage runs)
  *        --profile DIR (part 2: the server writes a V8 CPU profile into DIR when it stops: `node --cpu-prof`)
+ * Kept stores (part 2: seed once, measure many builds on the same beliefs): --pglite-data DIR serves PGlite from data
+ *        folder DIR (kept); --pg-database NAME serves Postgres from database NAME (created when missing, never
+ *        dropped); with either, the scope is --scope SLUG (default `bench-BACKEND`) owned by --email (default
+ *        `bench@example.test`), both created when missing, and the seed only tops the scope up to --seed beliefs.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -53,6 +57,9 @@ const entryPoint = (name: string) => (existsSync(path.join(ROOT, "bin", name)) ?
 const TRACE = args.includes("--trace");
 /** `--profile DIR`: each server started in part 2 runs under `--cpu-prof`, its profile written into DIR as it exits. */
 const PROFILE_DIR = flag("profile", "");
+/** Kept stores (module comment). */
+const PGLITE_DATA = flag("pglite-data", "");
+const PG_DATABASE = flag("pg-database", "");
 
 type Op = "assimilate" | "ingest" | "search" | "recall";
 type Backend = "pglite" | "postgres" | "neo4j";
@@ -477,6 +484,21 @@ function opRequest(target: HttpTarget, op: Op): () => Promise<number> {
   };
 }
 
+/** Beliefs in the scope, ended ones included (paged through `GET …/beliefs`). */
+async function countBeliefs(target: HttpTarget): Promise<number> {
+  let count = 0;
+  let after = "";
+  for (;;) {
+    const url = `${target.baseUrl}/api/v1/scopes/${target.slug}/beliefs?liveOnly=false&limit=1000${after ? `&afterId=${encodeURIComponent(after)}` : ""}`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${target.token}` } });
+    if (response.status !== 200) throw new Error(`listing the kept scope answered ${response.status}`);
+    const body = (await response.json()) as { beliefs: { id: string }[] };
+    count += body.beliefs.length;
+    if (body.beliefs.length < 1000) return count;
+    after = body.beliefs.at(-1)?.id ?? "";
+  }
+}
+
 async function drive(fn: () => Promise<number>, clients: number, seconds: number): Promise<{ n: number; errors: number; perSecond: number; lat: number[]; load: string }> {
   const lat: number[] = [];
   let errors = 0;
@@ -499,8 +521,10 @@ async function drive(fn: () => Promise<number>, clients: number, seconds: number
 
 async function httpBackend(backend: Backend): Promise<string[]> {
   const cleanup: (() => Promise<void>)[] = [];
-  const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-http-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const kept = (backend === "pglite" && PGLITE_DATA !== "") || (backend === "postgres" && PG_DATABASE !== "");
+  const keptDir = backend === "pglite" && PGLITE_DATA !== "";
+  const dir = keptDir ? path.resolve(PGLITE_DATA) : await mkdtemp(path.join(tmpdir(), "credence-bench-http-"));
+  if (!keptDir) cleanup.push(() => rm(dir, { recursive: true, force: true }));
   // A server deployment (DATABASE_URL) needs a fixed session secret; a throwaway one is enough here.
   const env: Record<string, string> = {
     CREDENCE_DATA_DIR: dir,
@@ -509,25 +533,41 @@ async function httpBackend(backend: Backend): Promise<string[]> {
     AUTH_SECRET: randomBytes(32).toString("base64"),
   };
   if (backend === "postgres") {
-    const { createThrowawayDatabase } = await import("@/lib/db/testing/postgres");
-    const throwaway = await createThrowawayDatabase("credence_bench_http");
-    cleanup.unshift(() => throwaway.drop());
-    env.DATABASE_URL = throwaway.url;
+    const { createThrowawayDatabase, DEFAULT_TEST_POSTGRES_URL } = await import("@/lib/db/testing/postgres");
+    if (PG_DATABASE !== "") {
+      const admin = new pg.Client({ connectionString: DEFAULT_TEST_POSTGRES_URL });
+      await admin.connect();
+      const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [PG_DATABASE]);
+      if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${PG_DATABASE.replace(/"/g, "")}"`);
+      await admin.end();
+      const url = new URL(DEFAULT_TEST_POSTGRES_URL);
+      url.pathname = `/${PG_DATABASE}`;
+      env.DATABASE_URL = url.toString();
+    } else {
+      const throwaway = await createThrowawayDatabase("credence_bench_http");
+      cleanup.unshift(() => throwaway.drop());
+      env.DATABASE_URL = throwaway.url;
+    }
   }
   if (backend === "neo4j") env.NEO4J_URI = await neo4jUri(cleanup);
   const lines: string[] = [];
   const server = await startServer(env);
   cleanup.unshift(() => server.stop());
   try {
-    const email = `bench-${process.pid}@example.test`;
-    const slug = `bench-${backend}-${process.pid}`;
-    await runTsxIn(ROOT, entryPoint("cli.ts"), ["user", "create", "--email", email, "--password", "bench-password-1"], env);
-    await runTsxIn(ROOT, entryPoint("cli.ts"), ["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email], env);
+    const email = kept ? flag("email", "bench@example.test") : `bench-${process.pid}@example.test`;
+    const slug = kept ? flag("scope", `bench-${backend}`) : `bench-${backend}-${process.pid}`;
+    // A kept store may hold the user and the scope already.
+    const ensure = (cliArgs: string[]) => runTsxIn(ROOT, entryPoint("cli.ts"), cliArgs, env).catch((error: unknown) => {
+      if (!kept) throw error;
+    });
+    await ensure(["user", "create", "--email", email, "--password", "bench-password-1"]);
+    await ensure(["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email]);
     const token = (await runTsxIn(ROOT, entryPoint("cli.ts"), ["token", "create", "--email", email], env)).split("\n").pop() ?? "";
     const target = { baseUrl: server.baseUrl, token, slug };
+    const held = kept ? await countBeliefs(target) : 0;
     // Seed through the API (assimilate at concurrency 8) so every backend holds the same kind of scope.
     const seedFn = opRequest(target, "assimilate");
-    let seeded = 0;
+    let seeded = held;
     const seedStarted = performance.now();
     await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -537,7 +577,8 @@ async function httpBackend(backend: Backend): Promise<string[]> {
         }
       }),
     );
-    lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP | 8 | ${(SEED / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | ${load1()} |`);
+    const added = Math.max(0, SEED - held);
+    lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP (${held} held) | 8 | ${added === 0 ? "–" : (added / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | ${load1()} |`);
     for (const op of OPS) {
       const fn = opRequest(target, op);
       for (let i = 0; i < 3; i++) await fn(); // warm the route

@@ -115,6 +115,9 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   const dark = usePrefersDark();
   const darkRef = useRef(dark);
   darkRef.current = dark;
+  // The scheme the instance's stylesheet was made for: a new stylesheet restyles every element, so it is set only
+  // when the scheme changes (not again on mount, which would style a large graph twice before its first frame).
+  const styledDark = useRef<boolean | null>(null);
   // Where every node was last placed: a node that comes back (filters, time travel) returns to its place.
   const positions = useRef(new Map<string, { x: number; y: number }>());
   const importance = useRef(new Map<string, number>());
@@ -149,7 +152,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       if (!container) return;
       const cy = cytoscape({
         container,
-        style: graphStylesheet() as unknown as cytoscape.StylesheetJson,
+        style: graphStylesheet(darkRef.current) as unknown as cytoscape.StylesheetJson,
         minZoom: 0.02,
         maxZoom: 6,
         boxSelectionEnabled: false,
@@ -161,7 +164,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         // Options of the (experimental) WebGL renderer, absent from @types/cytoscape 3.21.
         ...({ webgl, webglBgColor: darkRef.current ? [9, 9, 11] : [255, 255, 255] } as object),
       });
-      cy.style(graphStylesheet(darkRef.current) as unknown as cytoscape.StylesheetJson);
+      styledDark.current = darkRef.current;
       // Labels follow the viewport once it rests (a relabel per wheel notch would slow zooming down), and only when the
       // view moved enough to change which labels fit: zoom by more than 10 %, or a pan of a quarter of the canvas.
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -447,7 +450,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   useEffect(
     function followColourScheme() {
       const cy = cyRef.current;
-      if (!cy) return;
+      if (!cy || styledDark.current === dark) return;
+      styledDark.current = dark;
       cy.style(graphStylesheet(dark) as unknown as cytoscape.StylesheetJson);
     },
     [dark, webgl],
@@ -625,8 +629,12 @@ function applyLabels(cy: Core, importance: ReadonlyMap<string, number>, pinned: 
   });
 }
 
+/**
+ * Whether the page asks for the dark scheme. Read on the first client render (nothing in the markup depends on it, so
+ * hydration is unaffected): a dark page's first frame is then styled once, dark, rather than light and then again.
+ */
 function usePrefersDark(): boolean {
-  const [dark, setDark] = useState(false);
+  const [dark, setDark] = useState(() => typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches);
   useEffect(() => {
     const query = window.matchMedia("(prefers-color-scheme: dark)");
     setDark(query.matches);

@@ -104,44 +104,62 @@ for (const { device, viewport, scheme } of RUNS) {
   });
 }
 
-test("a reload draws the same positions, and a saved view reopens exactly for another member", async ({ browser }) => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, owner);
-  const topic = topicIds[1]!;
-  await page.goto(`/scopes/${slug}/graph?topics=${topic}`);
-  await mapReady(page);
-  await expect.poll(async () => (await positions(page))[`topic:${topic}`], { timeout: 20_000 }).toBeUndefined();
-  const before = await positions(page);
-  await page.reload();
-  await mapReady(page);
-  await expect.poll(async () => Object.keys(await positions(page)).length).toBe(Object.keys(before).length);
-  expect(await positions(page)).toEqual(before);
+for (const [i, { device, viewport, scheme }] of RUNS.entries()) {
+  test(`${device}, ${scheme}: a reload draws the same positions, and a saved view reopens exactly for another member`, async ({ browser }) => {
+    const labels = device === "phone" ? 3 : 6;
+    const context = await browser.newContext({ viewport, colorScheme: scheme });
+    const page = await context.newPage();
+    await signIn(page, owner);
+    const topic = topicIds[1]!;
+    await page.goto(`/scopes/${slug}/graph?topics=${topic}`);
+    await mapReady(page, labels);
+    await expect.poll(async () => (await positions(page))[`topic:${topic}`], { timeout: 20_000 }).toBeUndefined();
+    const before = await positions(page);
+    await page.reload();
+    await mapReady(page, labels);
+    await expect.poll(async () => Object.keys(await positions(page)).length).toBe(Object.keys(before).length);
+    expect(await positions(page)).toEqual(before);
+    await page.waitForTimeout(300);
+    await snap(page, `graph-map-reloaded-${device}-${scheme}`);
 
-  // Pin a topic somewhere else by dragging it, then save the view under a name.
-  const other = `topic:${topicIds[2]!}`;
-  const from = await nodePoint(page, other);
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(from.x + 60, from.y + 40, { steps: 8 });
-  await page.mouse.up();
-  await expect.poll(async () => (await positions(page))[other]).not.toEqual(before[other]);
-  await page.getByLabel("Name of the view to save").fill("triage");
-  await page.getByRole("button", { name: "Save view" }).click();
-  await expect(page.getByTestId("graph-save-status")).toContainText("Saved the view");
-  const saved = await positions(page);
-  await context.close();
+    // Pin a topic somewhere else by dragging it (after Fit, so it is on screen), then save the view under a name.
+    await page.getByRole("button", { name: "Fit", exact: true }).click();
+    const other = `topic:${topicIds[2 + i]!}`;
+    const from = await nodePoint(page, other);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 40, from.y + 30, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => (await positions(page))[other]).not.toEqual(before[other]);
+    const count = Object.keys(await positions(page)).length;
+    const name = `triage ${device} ${scheme}`;
+    await page.getByLabel("Name of the view to save").fill(name);
+    await page.getByRole("button", { name: "Save view" }).click();
+    await expect(page.getByTestId("graph-save-status")).toContainText(`Saved the view “${name}”`);
+    // The canvas is drawn again for the view now open: its nodes, at the places saved.
+    await expect(page).toHaveURL(/view=triage/);
+    await expect.poll(async () => Object.keys(await positions(page)).length, { timeout: 20_000 }).toBe(count);
+    const saved = await positions(page);
+    expect(saved[other]).not.toEqual(before[other]);
+    await snap(page, `graph-map-view-saved-${device}-${scheme}`);
+    await expectAxeClean(page, `graph map, view saved, ${device}, ${scheme}`, { least: "moderate" });
+    await context.close();
 
-  // A viewer opens it: the same nodes at the same places, the same topic expanded.
-  const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const readerPage = await reader.newPage();
-  await signIn(readerPage, viewer);
-  await readerPage.goto(`/scopes/${slug}/graph`);
-  await mapReady(readerPage);
-  await expect(readerPage.getByRole("button", { name: "Save view" })).toHaveCount(0);
-  await readerPage.getByTestId("graph-open-view").selectOption("triage");
-  await expect(readerPage).toHaveURL(new RegExp(`topics=${topic}`));
-  await expect.poll(async () => Object.keys(await positions(readerPage)).length, { timeout: 20_000 }).toBe(Object.keys(saved).length);
-  expect(await positions(readerPage)).toEqual(saved);
-  await reader.close();
-});
+    // A viewer opens it: the same nodes at the same places, the same topic expanded.
+    const reader = await browser.newContext({ viewport, colorScheme: scheme });
+    const readerPage = await reader.newPage();
+    await signIn(readerPage, viewer);
+    await readerPage.goto(`/scopes/${slug}/graph`);
+    await mapReady(readerPage, labels);
+    await expect(readerPage.getByRole("button", { name: "Save view" })).toHaveCount(0);
+    await readerPage.getByTestId("graph-open-view").selectOption(name);
+    await expect(readerPage).toHaveURL(new RegExp(`topics=${topic}$`));
+    await expect(readerPage.getByLabel("Expanded topics").getByRole("button")).toHaveText([`${topic} ×`]);
+    await expect.poll(async () => Object.keys(await positions(readerPage)).length, { timeout: 20_000 }).toBe(Object.keys(saved).length);
+    expect(await positions(readerPage)).toEqual(saved);
+    await readerPage.waitForTimeout(300);
+    await snap(readerPage, `graph-map-view-reopened-${device}-${scheme}`);
+    await expectAxeClean(readerPage, `graph map, saved view reopened, ${device}, ${scheme}`, { least: "moderate" });
+    await reader.close();
+  });
+}

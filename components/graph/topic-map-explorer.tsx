@@ -202,6 +202,16 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
     setStatus(name ? `Saved the view “${name}”: every member of the scope can open it.` : "Saved this layout as the scope's own.");
   }
 
+  // The first draw of a view waits for the topics it expands (from the URL or the opened saved view): the first view
+  // (fitted, or zoomed in where labels read, on a phone) is then chosen for what the view shows, rather than re-fitted
+  // wider when the topics arrive a moment later. Later expansions draw into the canvas already there.
+  const canvasKey = view.view ?? "";
+  const viewApplied = !view.view || !saved.data || saved.data.state.topics.every((t) => view.topics.includes(t));
+  const settled = ready && viewApplied && pages.every((p) => !p.isPending);
+  const [drawnKey, setDrawnKey] = useState<string | null>(null);
+  if (settled && drawnKey !== canvasKey) setDrawnKey(canvasKey);
+  const draw = settled || drawnKey === canvasKey;
+
   const error = overview.error ?? saved.error ?? pages.find((p) => p.error)?.error ?? local.error ?? null;
   const loading = !ready || pages.some((p) => p.isPending) || (view.local !== undefined && local.isPending);
   const o = overview.data;
@@ -273,9 +283,9 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
       <GraphKey topics />
       <p role="status" className={`text-sm text-zinc-700 dark:text-zinc-300 ${status ? "" : "sr-only"}`} data-testid="graph-save-status">{status}</p>
       <div id="graph-frame" tabIndex={-1} className="graph-frame relative h-[62vh] min-h-[340px] overflow-hidden rounded-lg border border-zinc-200 bg-white lg:h-[calc(100vh-15rem)] lg:min-h-[480px] dark:border-zinc-800 dark:bg-zinc-950">
-        {ready ? (
+        {draw ? (
           <GraphCanvas
-            key={view.view ?? ""}
+            key={canvasKey}
             ref={canvas}
             nodes={map.nodes}
             edges={map.edges}

@@ -145,6 +145,8 @@ interface MapRow {
   demoMs: number;
   readyMs: number[];
   topicLayoutMs: number;
+  elementsMs: number[];
+  canvasMs: number[];
   drawn: number;
   expandMs: number[];
   fps: number;
@@ -157,6 +159,7 @@ interface MapRow {
 interface MapState {
   rendered: { ms: number; sinceStartMs: number; elements: number; layoutIn: string } | null;
   topicLayoutMs: number;
+  elementsMs: number;
   error: string | null;
   topics: string[];
 }
@@ -175,7 +178,7 @@ async function demoMs(browser: Browser, url: string): Promise<number> {
 }
 
 async function measureMap(browser: Browser, url: string, beliefs: number, demo: number): Promise<MapRow> {
-  const row: MapRow = { beliefs, demoMs: demo, readyMs: [], topicLayoutMs: 0, drawn: 0, expandMs: [], fps: 0, revisitMs: 0, revisitSame: false, revisitLayoutMs: -1, load: 0 };
+  const row: MapRow = { beliefs, demoMs: demo, readyMs: [], topicLayoutMs: 0, elementsMs: [], canvasMs: [], drawn: 0, expandMs: [], fps: 0, revisitMs: 0, revisitSame: false, revisitLayoutMs: -1, load: 0 };
   let first: Record<string, [number, number]> = {};
   const open = async (stored?: Record<string, [number, number]>) => {
     const page = await browser.newPage({ viewport: { width: 1240, height: 800 } });
@@ -193,6 +196,8 @@ async function measureMap(browser: Browser, url: string, beliefs: number, demo: 
     const { page, state } = await open();
     row.readyMs.push(state.rendered!.sinceStartMs);
     row.topicLayoutMs = state.topicLayoutMs;
+    row.elementsMs.push(state.elementsMs);
+    row.canvasMs.push(state.rendered!.ms);
     row.drawn = state.rendered!.elements;
     if (run === 0) first = await page.evaluate(() => (window as unknown as { __bench: { positions(): Record<string, [number, number]> } }).__bench.positions());
     if (run === RUNS - 1) {
@@ -220,7 +225,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     // Same flags as the e2e suite: no GPU, so WebGL runs on SwiftShader (software).
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-unsafe-swiftshader"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-unsafe-swiftshader", "--js-flags=--expose-gc"],
   });
   try {
     const probe = await browser.newPage();
@@ -254,11 +259,11 @@ async function main(): Promise<void> {
     }
     if (maps.length > 0) {
       console.log("");
-      console.log("| scope (beliefs) | drawn (nodes + edges) | topic map ready, median (ms) | 50-node demo, same run (ms) | ratio | of which topic layout (ms) | expand one topic, median of 3 (ms) | panning (fps) | revisit ready (ms) | revisit: layout computed | revisit: same positions | load average (1 min) |");
-      console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|");
+      console.log("| scope (beliefs) | drawn (nodes + edges) | topic map ready, median (ms) | 50-node demo, same run (ms) | ratio | of which topic layout (ms) | of which elements (ms) | of which canvas: add, style, fit, label, draw (ms) | expand one topic, median of 3 (ms) | panning (fps) | revisit ready (ms) | revisit: layout computed | revisit: same positions | load average (1 min) |");
+      console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|");
       for (const r of maps) {
         const ready = median(r.readyMs);
-        console.log(`| ${r.beliefs} | ${r.drawn} | ${ready.toFixed(0)} | ${r.demoMs.toFixed(0)} | ${(ready / r.demoMs).toFixed(2)}× | ${r.topicLayoutMs.toFixed(0)} | ${median(r.expandMs).toFixed(0)} | ${r.fps.toFixed(1)} | ${r.revisitMs.toFixed(0)} | ${r.revisitLayoutMs > 0 ? "yes" : "no"} | ${r.revisitSame ? "yes" : "NO"} | ${r.load.toFixed(1)} |`);
+        console.log(`| ${r.beliefs} | ${r.drawn} | ${ready.toFixed(0)} | ${r.demoMs.toFixed(0)} | ${(ready / r.demoMs).toFixed(2)}× | ${r.topicLayoutMs.toFixed(0)} | ${median(r.elementsMs).toFixed(0)} | ${median(r.canvasMs).toFixed(0)} | ${median(r.expandMs).toFixed(0)} | ${r.fps.toFixed(1)} | ${r.revisitMs.toFixed(0)} | ${r.revisitLayoutMs > 0 ? "yes" : "no"} | ${r.revisitSame ? "yes" : "NO"} | ${r.load.toFixed(1)} |`);
       }
     }
     if (rows.length === 0) return;

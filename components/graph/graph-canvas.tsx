@@ -472,7 +472,9 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       const wanted = new Set(ids);
       const nodes = cy.nodes().filter((n) => wanted.has(n.id()));
       if (nodes.length < wanted.size) return false;
-      fitView(cy, nodes);
+      // The nodes alone: labels are sized for the zoom being left (huge in graph units when zoomed out), and the ones
+      // that do not fit the new view are dropped by the relabel rather than clipped.
+      fitView(cy, nodes, false);
       relabelRef.current();
       return true;
     },
@@ -558,14 +560,14 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
 
 const LABELLED_FIT_MAX_NODES = 300;
 /**
- * Fits the nodes (their labels too up to 300 nodes; beyond, measuring every label text costs seconds) into the
+ * Fits the nodes (their labels too, unless `labels` is false, up to 300 nodes; beyond, measuring every label text costs seconds) into the
  * viewport with 30 px padding: zoom = min((W − 60)/w, (H − 60)/h), capped at 1.5× (a handful of nodes would otherwise
  * be blown up to maxZoom).
  */
-function fitView(cy: Core, only?: cytoscape.CollectionReturnValue): void {
+function fitView(cy: Core, only?: cytoscape.CollectionReturnValue, labels = true): void {
   const nodes = only ?? cy.nodes();
   if (nodes.empty()) return;
-  const box = nodes.boundingBox({ includeLabels: nodes.length <= LABELLED_FIT_MAX_NODES, includeOverlays: false });
+  const box = nodes.boundingBox({ includeLabels: labels && nodes.length <= LABELLED_FIT_MAX_NODES, includeOverlays: false });
   const width = cy.width();
   const height = cy.height();
   const zoom = Math.min(FIRST_VIEW_MAX_ZOOM, (width - 60) / Math.max(box.w, 1), (height - 60) / Math.max(box.h, 1));

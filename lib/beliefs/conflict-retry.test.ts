@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { contentionStats } from "@/lib/ops/contention";
-import { withConflictRetry } from "./conflict-retry";
+import { DEFAULT_MIN_ATTEMPTS, withConflictRetry } from "./conflict-retry";
 
 const noSleep = { sleep: async () => {}, random: () => 0.5 };
 
@@ -40,7 +40,7 @@ describe("withConflictRetry", () => {
         clock += 400; // each attempt (an ingest re-running its assessment) costs 400 ms
         throw new VersionConflict("b7", "version", "lost");
       },
-      { ...noSleep, maxElapsedMs: 1_000, now: () => clock },
+      { ...noSleep, maxElapsedMs: 1_000, minAttempts: 2, now: () => clock },
     ).catch((e: unknown) => e);
     expect(calls).toBe(3);
     expect(error).toBeInstanceOf(BeliefServiceError);
@@ -50,6 +50,21 @@ describe("withConflictRetry", () => {
     expect((error as BeliefServiceError).message).toMatch(/contention/);
     expect(contentionStats().exhausted).toBe(before.exhausted + 1);
     expect(contentionStats().retries).toBe(before.retries + 2);
+  });
+
+  it("on a slow machine, an attempt that alone outlasts the budget still gets its minimum of attempts", async () => {
+    let clock = 0;
+    const slow = (winsAt: number) => async (attempt: number) => {
+      clock += 20_000; // one attempt takes twice the default budget
+      if (attempt < winsAt) throw new VersionConflict("b9", "version", "lost");
+      return "won";
+    };
+    expect(await withConflictRetry(slow(3), { ...noSleep, now: () => clock })).toBe("won");
+    clock = 0;
+    const error = await withConflictRetry(slow(99), { ...noSleep, now: () => clock }).catch((e: unknown) => e);
+    expect((error as BeliefServiceError).details).toMatchObject({ attempts: DEFAULT_MIN_ATTEMPTS, elapsedMs: 20_000 * DEFAULT_MIN_ATTEMPTS });
+    const capped = await withConflictRetry(slow(99), { ...noSleep, now: () => clock, maxAttempts: 2 }).catch((e: unknown) => e);
+    expect((capped as BeliefServiceError).details.attempts).toBe(2);
   });
 
   it("counts a write that won after losing races as contended", async () => {

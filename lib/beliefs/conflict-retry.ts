@@ -6,7 +6,8 @@
  *
  * Bounded twice: by attempts and by elapsed time (default 10 s, `CREDENCE_CONFLICT_BUDGET_MS`). An ingest
  * re-runs its assessment on every attempt, so four overlapping ingests can take tens of seconds; past the budget the write
- * gives up with `conflict` (409, nothing written) whose details report the contention (attempts, elapsed ms, the
+ * gives up, but never before its first `minAttempts` (default 4): on a loaded machine one attempt alone can outlast the
+ * budget, and a write that lost a single race is not livelocked, it was slow. Then it gives up with `conflict` (409, nothing written) whose details report the contention (attempts, elapsed ms, the
  * belief that kept changing), and the process-wide counters (lib/ops/contention) feed the metrics.
  */
 import { isVersionConflict } from "@/lib/graph/errors";
@@ -15,11 +16,14 @@ import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 
 export const DEFAULT_MAX_ATTEMPTS = 32;
 export const DEFAULT_MAX_ELAPSED_MS = 10_000;
+export const DEFAULT_MIN_ATTEMPTS = 4;
 
 export interface RetryOptions {
   maxAttempts?: number;
-  /** Give up once this much time has passed since the first attempt (checked before each retry). */
+  /** Give up once this much time has passed since the first attempt (checked before each retry)… */
   maxElapsedMs?: number;
+  /** …and at least this many attempts were made. */
+  minAttempts?: number;
   /** Injected for tests; default Math.random. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -37,6 +41,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const maxElapsedMs = options.maxElapsedMs ?? budgetFromEnv();
+  const minAttempts = Math.min(maxAttempts, Math.max(1, options.minAttempts ?? DEFAULT_MIN_ATTEMPTS));
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? (() => performance.now());
@@ -50,7 +55,7 @@ export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>,
     } catch (error) {
       if (!isVersionConflict(error)) throw error;
       const elapsedMs = Math.round(now() - started);
-      const outOfTime = elapsedMs >= maxElapsedMs;
+      const outOfTime = elapsedMs >= maxElapsedMs && attempt >= minAttempts;
       if (attempt >= maxAttempts || outOfTime) {
         stats.exhausted += 1;
         const why = outOfTime ? `after ${elapsedMs} ms (${attempt} attempts)` : `after ${attempt} attempts`;

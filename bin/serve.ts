@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import next from "next";
 import { getEnv } from "@/lib/env";
 import { databaseConfigFromEnv, openDatabase, registerDatabase } from "@/lib/db/database";
+import { keepEmbeddedStatistics } from "@/lib/db/embedded-statistics";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import type { Embedder } from "@/lib/engine";
 import { getEmbedder } from "@/lib/embed/select-embedder";
@@ -100,6 +101,8 @@ async function main(): Promise<void> {
     worker.start();
     drainer.onDrain(() => worker.stop());
   }
+  // The embedded database has no autovacuum: this server keeps its planner statistics (lib/db/embedded-statistics.ts).
+  const statistics = db.mode === "embedded" ? keepEmbeddedStatistics(db.sql) : undefined;
   console.log(`credence: serving on http://${hostname}:${port}`);
 
   let closing = false;
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
     console.log(`credence: ${signal}, draining ${drainer.inFlight()} request(s) in flight`);
     const { unfinished } = await drainer.drain(server);
     console.log(`credence: drained${unfinished > 0 ? ` (${unfinished} request(s) cut off by the grace period)` : ""}, closing`);
+    await statistics?.stop();
     await db.close();
     process.exit(0);
   }

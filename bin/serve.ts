@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import next from "next";
 import { getEnv } from "@/lib/env";
 import { databaseConfigFromEnv, openDatabase, registerDatabase } from "@/lib/db/database";
-import { keepEmbeddedStatistics } from "@/lib/db/embedded-statistics";
+import { keepPlannerStatistics, needsPlannerStatistics } from "@/lib/db/planner-statistics";
 import { getBeliefServices } from "@/lib/beliefs/get-belief-services";
 import type { Embedder } from "@/lib/engine";
 import { getEmbedder } from "@/lib/embed/select-embedder";
@@ -101,8 +101,8 @@ async function main(): Promise<void> {
     worker.start();
     drainer.onDrain(() => worker.stop());
   }
-  // The embedded database has no autovacuum: this server keeps its planner statistics (lib/db/embedded-statistics.ts).
-  const statistics = db.mode === "embedded" ? keepEmbeddedStatistics(db.sql) : undefined;
+  // Without autovacuum (PGlite; a server with it off) the server keeps the planner statistics (lib/db/planner-statistics).
+  const statistics = (await needsPlannerStatistics(db)) ? keepPlannerStatistics(db.sql) : undefined;
   console.log(`credence: serving on http://${hostname}:${port}`);
 
   let closing = false;

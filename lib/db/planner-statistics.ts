@@ -1,15 +1,17 @@
 /**
- * Planner statistics for the embedded database. PGlite runs no autovacuum (it has no background workers), so its
- * tables are never analysed: the planner takes every table for empty and picks plans for empty tables. Measured on a
+ * Planner statistics where nothing else keeps them. PGlite runs no autovacuum (it has no background workers), and a
+ * Postgres server may run with `autovacuum = off` (this project's test machines do); there the tables are never
+ * analysed: the planner takes every table for empty and picks plans for empty tables. Measured on a
  * 2 000-belief scope: the postings probe of a search with one common word (`sql-search.ts`, TERM_POSTINGS) scanned the
  * common term's whole list once per row, 279 ms for one statement; after ANALYZE the same statement probed the primary
  * key, 16 ms, and such searches fell from ~330 to ~60 ms over HTTP.
  *
- * The server that holds the folder therefore does autovacuum's analyse step itself: a table is analysed when it was
+ * A server on such a database therefore does autovacuum's analyse step itself (`needsPlannerStatistics`): a table is analysed when it was
  * never analysed, or when more rows changed since its last ANALYZE than 50 + 10 % of its rows (Postgres's own
  * `autovacuum_analyze_threshold` and `autovacuum_analyze_scale_factor`). ANALYZE samples at most 30 000 rows per
  * table, so one pass stays bounded however large the scope grows.
  */
+import type { Database } from "./database";
 import type { SqlExecutor } from "./sql-executor";
 import { getLogger } from "@/lib/ops/logger";
 
@@ -32,6 +34,14 @@ export async function analyzeStaleTables(sql: SqlExecutor): Promise<string[]> {
   return names;
 }
 
+/** Whether nothing else analyses this database: always embedded (PGlite), and a server whose autovacuum is off. */
+export async function needsPlannerStatistics(db: Pick<Database, "mode" | "sql">): Promise<boolean> {
+  if (db.mode === "embedded") return true;
+  if (db.mode !== "server") return false;
+  const [row] = await db.sql.query<{ on: boolean }>("SELECT current_setting('autovacuum') = 'on' AS on");
+  return row?.on !== true;
+}
+
 export interface StatisticsKeeper {
   stop(): Promise<void>;
 }
@@ -40,7 +50,7 @@ export interface StatisticsKeeper {
  * Checks every `intervalMs` (first after `firstDelayMs`, so start-up is not slowed) and analyses what is stale. The
  * timer never keeps the process alive; a failed pass is logged and the next one tries again.
  */
-export function keepEmbeddedStatistics(sql: SqlExecutor, options: { intervalMs?: number; firstDelayMs?: number } = {}): StatisticsKeeper {
+export function keepPlannerStatistics(sql: SqlExecutor, options: { intervalMs?: number; firstDelayMs?: number } = {}): StatisticsKeeper {
   const intervalMs = options.intervalMs ?? 60_000;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -48,9 +58,9 @@ export function keepEmbeddedStatistics(sql: SqlExecutor, options: { intervalMs?:
     running = (async () => {
       try {
         const analysed = await analyzeStaleTables(sql);
-        if (analysed.length > 0) getLogger().debug({ tables: analysed }, "database: analysed the embedded tables' statistics");
+        if (analysed.length > 0) getLogger().debug({ tables: analysed }, "database: analysed tables whose planner statistics were missing or stale");
       } catch (error) {
-        if (!stopped) getLogger().warn({ err: error }, "database: analysing the embedded tables failed; tried again later");
+        if (!stopped) getLogger().warn({ err: error }, "database: analysing tables failed; tried again later");
       }
     })();
   };

@@ -102,7 +102,12 @@ async function main(): Promise<void> {
     drainer.onDrain(() => worker.stop());
   }
   // Without autovacuum (PGlite; a server with it off) the server keeps the planner statistics (lib/db/planner-statistics).
-  const statistics = (await needsPlannerStatistics(db)) ? keepPlannerStatistics(db.sql) : undefined;
+  const statistics = (await needsPlannerStatistics(db).catch((error: unknown) => {
+    console.warn(`credence: could not read the database's autovacuum setting (${error instanceof Error ? error.message : String(error)}): tables are left to it`);
+    return false;
+  }))
+    ? keepPlannerStatistics(db.sql)
+    : undefined;
   console.log(`credence: serving on http://${hostname}:${port}`);
 
   let closing = false;

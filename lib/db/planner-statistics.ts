@@ -1,15 +1,15 @@
 /**
  * Planner statistics where nothing else keeps them. PGlite runs no autovacuum (it has no background workers), and a
  * Postgres server may run with `autovacuum = off` (this project's test machines do); there the tables are never
- * analysed: the planner takes every table for empty and picks plans for empty tables. Measured on a
- * 2 000-belief scope: the postings probe of a search with one common word (`sql-search.ts`, TERM_POSTINGS) scanned the
- * common term's whole list once per row, 279 ms for one statement; after ANALYZE the same statement probed the primary
- * key, 16 ms, and such searches fell from ~330 to ~60 ms over HTTP.
+ * analysed: the planner takes every table for empty and picks plans for empty tables. Measured on a 2 000-belief
+ * scope: the postings probe of a search with one common word (`sql-search.ts`, TERM_POSTINGS) scanned the common
+ * term's whole list once per row, 279 ms for one statement; after ANALYZE the same statement probed the primary key,
+ * 16 ms, and such searches fell from ~330 to ~60 ms over HTTP.
  *
- * A server on such a database therefore does autovacuum's analyse step itself (`needsPlannerStatistics`): a table is analysed when it was
- * never analysed, or when more rows changed since its last ANALYZE than 50 + 10 % of its rows (Postgres's own
- * `autovacuum_analyze_threshold` and `autovacuum_analyze_scale_factor`). ANALYZE samples at most 30 000 rows per
- * table, so one pass stays bounded however large the scope grows.
+ * A server on such a database (`needsPlannerStatistics`) therefore does autovacuum's analyse step itself: a table is
+ * analysed when it was never analysed, or when more rows changed since its last ANALYZE than 50 + 10 % of its rows
+ * (Postgres's own `autovacuum_analyze_threshold` and `autovacuum_analyze_scale_factor`). ANALYZE samples at most
+ * 30 000 rows per table, so one pass stays bounded however large the scope grows.
  */
 import type { Database } from "./database";
 import type { SqlExecutor } from "./sql-executor";

@@ -585,13 +585,18 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       };
       // The listed ids, and with `orLiveKey` the live belief of that key, looked up by key (one more statement).
       const byKey = ids !== undefined && options?.orLiveKey !== undefined && (options.key === undefined || options.key === options.orLiveKey);
-      const keyed = byKey ? await query(read.listBeliefs, { ...filters, liveOnly: true, key: options?.orLiveKey ?? null, limit: limitOf(1) }) : [];
-      const found = ids?.length === 0 ? [] : await query(ids ? read.listBeliefsByIds : read.listBeliefs, {
-        ...filters,
-        key: options?.key ?? null,
-        limit: limitOf(options?.limit),
-        ...(ids ? { ids: [...ids] } : {}),
-      });
+      // The two reads are independent: sent together, not one after the other.
+      const [keyed, found] = await Promise.all([
+        byKey ? query(read.listBeliefs, { ...filters, liveOnly: true, key: options?.orLiveKey ?? null, limit: limitOf(1) }) : [],
+        ids?.length === 0
+          ? []
+          : query(ids ? read.listBeliefsByIds : read.listBeliefs, {
+              ...filters,
+              key: options?.key ?? null,
+              limit: limitOf(options?.limit),
+              ...(ids ? { ids: [...ids] } : {}),
+            }),
+      ]);
       const beliefs = new Map<string, Belief>();
       for (const r of [...found, ...keyed]) {
         const belief = beliefFromProps(props(r.b));

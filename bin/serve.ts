@@ -19,7 +19,7 @@ import { queueDepth } from "@/lib/jobs/job-queue";
 import { createJobWorker, jobLeaseSeconds } from "@/lib/jobs/job-worker";
 import { createDrainer } from "@/lib/ops/drain";
 import { setQueueDepthSource } from "@/lib/ops/metrics";
-import { answerClientError, answerConnect, guardApiRequest } from "@/lib/ops/http-guard";
+import { answerClientError, answerConnect, guardApiRequest, keepConnectionsAlive } from "@/lib/ops/http-guard";
 import { allowedMethods } from "@/lib/api/openapi";
 import { ensureAuthSecret } from "./auth-secret";
 
@@ -74,6 +74,7 @@ async function main(): Promise<void> {
   );
   server.on("clientError", answerClientError);
   server.on("connect", answerConnect);
+  keepConnectionsAlive(server);
   // Bound first, then the job worker starts: a server that cannot take its port does no work and ends (main's catch
   // closes the database, releasing the data folder's lock, and exits non-zero).
   await new Promise<void>((resolve, reject) => {

@@ -7,9 +7,9 @@ import { createServer, type Server } from "node:http";
 import { connect as netConnect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as unmatched from "@/app/api/v1/[...unmatched]/route";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { allowedMethods } from "@/lib/api/openapi";
-import { answerClientError, answerConnect, decodablePath, guardApiRequest } from "./http-guard";
+import { answerClientError, answerConnect, decodablePath, guardApiRequest, keepConnectionsAlive } from "./http-guard";
 
 /** One request with any method and target (fetch refuses TRACE), answered as status, Allow and body. */
 function raw(base: string, method: string, target: string) {
@@ -40,6 +40,7 @@ describe("http guard", () => {
     });
     server.on("clientError", answerClientError);
     server.on("connect", answerConnect);
+    keepConnectionsAlive(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -116,4 +117,25 @@ describe("http guard", () => {
       expect(body.error.details.path).toBe("/api/v1/nothing/here");
     }
   });
+
+  it("keeps an idle connection open past Node's 5 s default, so a client reusing it is answered, not reset", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const url = new URL(base);
+        const req = request({ host: url.hostname, port: url.port, path: "/signin", agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, reused: false });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await get()).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  }, 20_000);
 });

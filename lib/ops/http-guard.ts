@@ -6,7 +6,7 @@
  * `not_found`; a request whose head is too large is a JSON 431. All in the API's error shape
  * `{"error": {"code", "message", "details"}}`.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
 /** Methods some route of this server answers; anything else (TRACE, CONNECT, made-up verbs) is refused everywhere. */
@@ -103,6 +103,19 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     ? body("headers_too_large", "The request line and headers are too large (a long query string?); send the input in a POST body.")
     : body("malformed_request", "The request is not valid HTTP.");
   writeRaw(socket, status, tooLarge ? "Request Header Fields Too Large" : "Bad Request", payload);
+}
+
+/**
+ * How long an idle kept-alive connection stays open: 65 s, past the 60 s idle timeout of common proxies and load
+ * balancers (nginx's `keepalive_timeout` with an upstream pool, cloud load balancers) and past the clients' own. With
+ * Node's 5 s default the server closes idle connections first, and a client that reuses one at that moment has its
+ * request reset (ECONNRESET) without an answer. `headersTimeout` must stay above it.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+export function keepConnectionsAlive(server: Server): void {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
 }
 
 export function unmatchedApiPath(request: Request): Response {

@@ -9,7 +9,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 t0=$SECONDS
-step() { printf '\n\033[1m== %s\033[0m (%ss)\n' "$*" "$((SECONDS - t0))"; }
+# The CPU seconds (user + system) of the steps finished so far, from bash's `times`: beside the elapsed seconds it
+# says how busy the two cores were (CPU ÷ elapsed ÷ 2), which decides whether more workers would help.
+# (`times` runs in this shell, not in a command substitution's subshell, which would count its own children only.)
+times_file="$(mktemp)"
+step() {
+  times >"$times_file"
+  local cpu
+  cpu="$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file")"
+  printf '\n\033[1m== %s\033[0m (%ss; CPU %ss)\n' "$*" "$((SECONDS - t0))" "$cpu"
+}
 # Background steps still running when the script exits (a failure) are stopped with it.
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 

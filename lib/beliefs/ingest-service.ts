@@ -66,7 +66,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         }
         let changeSet = staged.changeSet;
         if (staged.outcome === "staged") {
-          const propagated = await withGroundingPropagation(kit, changeSet, before, { dryRun: input.dryRun });
+          const propagated = await withGroundingPropagation(kit, changeSet, before, { dryRun: input.dryRun, known: [params] });
           changeSet = propagated.changeSet;
         }
         if (!input.dryRun) await store.apply(changeSet);

@@ -52,7 +52,7 @@ export async function applyRevisions(
   at: { now: IsoTime; changeSetId: string },
 ): Promise<ReviseEntryResult> {
   const write = writeBelief(record, revisions, ctx.params.params, at.now, false);
-  const propagated = await withGroundingPropagation(kit, changeSetOf([write], at.changeSetId, ctx.actor, at.now), new Map([[record.belief.id, record]]));
+  const propagated = await withGroundingPropagation(kit, changeSetOf([write], at.changeSetId, ctx.actor, at.now), new Map([[record.belief.id, record]]), { known: [ctx.params.params] });
   await kit.config.store.apply(propagated.changeSet);
   const cascade = (propagated.cascade?.touched ?? [])
     .filter((t) => t.beliefId !== record.belief.id && ctx.canRead(t.scope))

@@ -40,8 +40,12 @@ export interface ServiceKit {
   context(caller: Caller, scopeSlug: string, minimum: Role | "read"): Promise<CallerContext>;
   newId(kind: IdKind): string;
   retry<T>(run: (attempt: number) => Promise<T>): Promise<T>;
-  /** Resolved parameters for every stored set of every scope, by content hash (the cascade crosses scopes). */
-  paramsIndex(): Promise<(version: string) => EngineParams>;
+  /**
+   * Resolved parameters for every stored set of every scope, by content hash (the cascade crosses scopes). With
+   * `only`, the versions the caller will look up, and `known`, sets it already holds (its scope's current one): when
+   * each of those versions is the defaults' or a known set's, the stored sets are not read.
+   */
+  paramsIndex(only?: { versions: Iterable<string>; known: readonly EngineParams[] }): Promise<(version: string) => EngineParams>;
   /**
    * The system citation index with citations of unresolved sources left out: an entry whose source did not resolve
    * in its citer's view points at a placeholder and gets no events (docs/design.md §4.2), so retracting a hidden item never
@@ -57,6 +61,7 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
   const config: BeliefServicesConfig = { ...given, store: vectorStore, assessor: withSemanticSimilarity(given.assessor, matcher) };
   const params = scopeParamsRepository(config.db, config.params ?? {});
   const defaults = resolveParams(config.params ?? {});
+  const defaultsVersion = paramsVersion(defaults);
   const store = config.store;
   return {
     config,
@@ -66,9 +71,11 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
     context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum, params),
     newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),
     retry: (run) => withConflictRetry(run, { maxAttempts: config.maxAttempts }),
-    async paramsIndex() {
-      const byVersion = new Map<string, EngineParams>([[paramsVersion(defaults), defaults]]);
-      for (const p of await params.allParams()) byVersion.set(paramsVersion(p), p);
+    async paramsIndex(only) {
+      const byVersion = new Map<string, EngineParams>([[defaultsVersion, defaults]]);
+      for (const p of only?.known ?? []) byVersion.set(paramsVersion(p), p);
+      const complete = only !== undefined && [...only.versions].every((v) => byVersion.has(v));
+      if (!complete) for (const p of await params.allParams()) byVersion.set(paramsVersion(p), p);
       return (version) => byVersion.get(version) ?? defaults;
     },
     resolvedCitations() {
@@ -121,10 +128,16 @@ export async function withGroundingPropagation(
   kit: ServiceKit,
   changeSet: ChangeSet,
   before: ReadonlyMap<string, BeliefRecord>,
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean; known?: readonly EngineParams[] } = {},
 ): Promise<{ changeSet: ChangeSet; cascade: CascadeResult | null }> {
   const lost: BeliefRecord[] = [];
-  const paramsFor = await kit.paramsIndex();
+  // The grounding test reads only the parameter sets of the upserted beliefs, before and after (usually the scope's
+  // current one, `known`); the cascade, which crosses scopes, reads every stored set.
+  const versions = changeSet.beliefs.flatMap((u) => {
+    const old = before.get(u.belief.id);
+    return old ? [u.belief.paramsVersion, old.belief.paramsVersion] : [];
+  });
+  const paramsFor = await kit.paramsIndex({ versions, known: options.known ?? [] });
   for (const upsert of changeSet.beliefs) {
     const old = before.get(upsert.belief.id);
     if (!old) continue;
@@ -150,7 +163,7 @@ export async function withGroundingPropagation(
     lost,
     {
       index: { citersOf: (id) => index.citersOf(id), load: async (id) => staged.get(id) ?? (await index.load(id)) },
-      paramsFor,
+      paramsFor: await kit.paramsIndex(),
       time: changeSet.time,
       actor: changeSet.actor,
       changeSetId: changeSet.id,

@@ -261,6 +261,8 @@ function nearestBeliefs(kit: ServiceKit, ctx: CallerContext, text: string): () =
       const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
       const ids = new Set(ranked.map((r) => r.candidate.id));
       const rows = await kit.config.store.listBeliefs(ctx.view, { ids: [...ids], orLiveKey: key, liveOnly: false });
+      // Restatement and topic compare the claim with each candidate: their stored vectors spare embedding their texts.
+      kit.primeVectors(ctx.view, rows);
       const keyMatch = rows.find((b) => b.key === key && b.scope === ctx.scope.id && isLiveStatus(b.status)) ?? null;
       return { candidates: rows.filter((b) => ids.has(b.id)), keyMatch };
     })());

@@ -27,7 +27,10 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
   /** Live beliefs of the home scope most related to `text` (full-text candidates ranked by the engine's scorer). */
   async function relatedRecords(ctx: CallerContext, text: string): Promise<BeliefRecord[]> {
     const { ranked } = await kit.rank(ctx.view, text, { k: MAX_RELATED_CANDIDATES, scope: ctx.scope.id });
-    return [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id)))];
+    const records = [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id)))];
+    // Each claim is compared with every candidate: their stored vectors spare embedding their texts again.
+    kit.primeVectors(ctx.view, records.map((r) => r.belief));
+    return records;
   }
 
   return {

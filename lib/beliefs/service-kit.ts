@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import {
   mergeChangeSets,
+  modelKey,
   paramsVersion,
   resolveParams,
   type BeliefRecord,
@@ -14,8 +15,9 @@ import {
 } from "@/lib/engine";
 import { propagateGrounding, type CascadeResult } from "@/lib/engine/grounding";
 import { isGrounded, replay } from "@/lib/engine/replay";
-import type { ScopeView, SystemCitationIndex } from "@/lib/graph/graph-store";
-import { rankHybrid, type HybridOptions, type HybridRanking } from "@/lib/retrieval/hybrid-search";
+import type { GraphStore, ScopeView, SystemCitationIndex } from "@/lib/graph/graph-store";
+import { embeddingTextHash } from "@/lib/graph/embeddings";
+import { rankHybrid, type HybridOptions, type HybridRanking, type VectorCapabilities } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher, withSemanticSimilarity } from "@/lib/retrieval/semantic-matcher";
 import type { Role } from "@/lib/access/roles";
 import type { Caller } from "@/lib/access/principal";
@@ -36,6 +38,12 @@ export interface ServiceKit {
   matcher: SemanticMatcher | null;
   /** The one candidate ranking of every search, recall and matching path (lib/retrieval/hybrid-search). */
   rank(view: ScopeView, query: string, options?: HybridOptions): Promise<HybridRanking>;
+  /**
+   * Hands the matcher the stored vectors the store holds in memory for these home-scope beliefs, when of the embedder's
+   * model and of the belief's very text, so comparing a claim with them embeds the claim only. No read; beliefs whose
+   * vector is not held are embedded when compared, as before.
+   */
+  primeVectors(view: ScopeView, beliefs: readonly { id: string; text: string }[]): void;
   params: ScopeParamsRepository;
   context(caller: Caller, scopeSlug: string, minimum: Role | "read"): Promise<CallerContext>;
   newId(kind: IdKind): string;
@@ -67,6 +75,17 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
     config,
     matcher,
     rank: (view, query, options) => rankHybrid({ store, matcher }, view, query, options),
+    primeVectors(view, beliefs) {
+      const heldVectors = (store as GraphStore & VectorCapabilities).heldVectors;
+      if (matcher === null || heldVectors === undefined || beliefs.length === 0) return;
+      const model = matcher.embedder.model;
+      const vectors = heldVectors.call(store, view, beliefs.map((b) => b.id), { model: modelKey(model), dimensions: model.dimensions });
+      for (const b of beliefs) {
+        const held = vectors.get(b.id);
+        // Only a vector of this very text (a rebuild not yet run after a change would leave an older one).
+        if (held !== undefined && held.textHash === embeddingTextHash(b.text)) matcher.remember(b.text, held.vector);
+      }
+    },
     params,
     context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum, params),
     newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),

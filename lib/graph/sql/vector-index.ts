@@ -40,6 +40,8 @@ interface Entry {
   norm: number;
   /** Sign bits, 32 components a word. */
   sketch: Uint32Array;
+  /** The hash of the text the vector is of (`embeddingTextHash`). */
+  textHash: string;
 }
 
 /** The vectors of one (scope, model, dimensions). */
@@ -54,6 +56,7 @@ interface ChangedRow {
   model: string;
   dimensions: number;
   packed: Buffer | Uint8Array | null;
+  text_hash: string | null;
   writer: string;
 }
 
@@ -62,10 +65,10 @@ interface ChangedRow {
  * [watermark xid8 text, after id, limit]
  */
 const CHANGED = `
-  SELECT c.id, c.scope, c.kind, c.model, c.dimensions, c.packed, pg_snapshot_xmin(pg_current_snapshot())::text AS writer
+  SELECT c.id, c.scope, c.kind, c.model, c.dimensions, c.packed, c.text_hash, pg_snapshot_xmin(pg_current_snapshot())::text AS writer
   FROM (SELECT 1) AS one
   LEFT JOIN LATERAL (
-    SELECT e.id, e.scope, e.kind, e.model, e.dimensions,
+    SELECT e.id, e.scope, e.kind, e.model, e.dimensions, e.text_hash,
            COALESCE(e.packed, (SELECT string_agg(float4send(x), ''::bytea ORDER BY i) FROM unnest(e.vector) WITH ORDINALITY AS u(x, i))) AS packed
     FROM graph_embeddings e
     WHERE e.written_by >= $1::xid8 AND e.id COLLATE "C" > $2
@@ -152,10 +155,22 @@ function vectorOfPacked(packed: Uint8Array): Float32Array {
   return out;
 }
 
+/** A stored vector held in memory, and the hash of the text it is of. */
+export interface HeldVector {
+  vector: Float32Array;
+  textHash: string;
+}
+
 export interface VectorIndex {
   search(view: ScopeView, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]>;
   /** Exact cosines of the given ids among the home scope's vectors of `model` (ids without one are left out). */
   similarities(view: ScopeView, vector: Float32Array, ids: readonly string[], model: string): Promise<Map<string, number>>;
+  /**
+   * The vectors of `model` this process already holds for the given home-scope belief ids, with the hash of the text
+   * each is of, without reading the database (ids not held are left out): what the last search or similarities call
+   * brought in.
+   */
+  held(view: ScopeView, ids: readonly string[], model: string, dimensions: number): Map<string, HeldVector>;
   /** Vectors held (for tests and diagnostics). */
   readonly size: number;
 }
@@ -181,7 +196,7 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
     let partition = partitions.get(key);
     if (!partition) partitions.set(key, (partition = new Partition()));
     const vector = vectorOfPacked(row.packed);
-    partition.byId.set(row.id, { id: row.id, vector, norm: Math.sqrt(dot(vector, vector)), sketch: sketchWords(vector) });
+    partition.byId.set(row.id, { id: row.id, vector, norm: Math.sqrt(dot(vector, vector)), sketch: sketchWords(vector), textHash: row.text_hash ?? "" });
     where.set(row.id, key);
     size++;
   }
@@ -266,6 +281,17 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
       for (const id of ids) {
         const entry = partition.byId.get(id);
         if (entry) out.set(id, cosine(vector, qNorm, entry));
+      }
+      return out;
+    },
+
+    held(view, ids, model, dimensions) {
+      const out = new Map<string, HeldVector>();
+      const partition = partitionOf(view, model, dimensions);
+      if (partition === null) return out;
+      for (const id of ids) {
+        const entry = partition.byId.get(id);
+        if (entry) out.set(id, { vector: entry.vector, textHash: entry.textHash });
       }
       return out;
     },

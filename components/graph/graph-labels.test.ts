@@ -1,35 +1,40 @@
 import { describe, expect, it } from "vitest";
-import { labelBox, labelLines, labelsAt, nodeBox, nodeImportance, pickLabels, readableView, ringAround, type LabelCandidate, type LabelledNode } from "./graph-labels";
+import { labelBox, labelLines, labelsAt, nodeBox, nodeImportance, pickLabels, pickLabelSides, readableView, ringAround, type LabelCandidate, type LabelledNode } from "./graph-labels";
 
 const at = (id: string, x: number, y: number, importance: number, chars = 20): LabelCandidate => ({ id, x, y, size: 20, chars, importance });
 const view = { width: 800, height: 600 };
 
 describe("pickLabels", () => {
-  it("labels the most important of two overlapping nodes and both when apart", () => {
-    expect(pickLabels([at("a", 100, 100, 1), at("b", 105, 102, 5)], view)).toEqual(["b"]);
-    expect(pickLabels([at("a", 100, 100, 1), at("b", 400, 300, 5)], view)).toEqual(["b", "a"]);
+  it("labels the most important of two close nodes under it, the other over its own, and both under when apart", () => {
+    expect(pickLabelSides([at("a", 100, 100, 1), at("b", 105, 102, 5)], view)).toEqual(new Map([["b", "below"], ["a", "above"]]));
+    expect(pickLabelSides([at("a", 100, 100, 1), at("b", 400, 300, 5)], view)).toEqual(new Map([["b", "below"], ["a", "below"]]));
+    // Nodes just under and just over it: no room either side, no label.
+    expect(pickLabels([at("a", 100, 100, 9), at("under", 100, 125, 1, 1), at("over", 100, 75, 1, 1)], view)).not.toContain("a");
   });
 
   it("never returns overlapping labels unless pinned, and skips nodes off screen", () => {
     const nodes = Array.from({ length: 60 }, (_, i) => at(`n${i}`, (i * 137) % 800, (i * 53) % 600, i % 7));
-    const kept = pickLabels(nodes, view);
-    const boxes = kept.map((id) => labelBox(nodes.find((n) => n.id === id)!));
+    const sides = pickLabelSides(nodes, view);
+    const kept = [...sides.keys()];
+    const boxes = kept.map((id) => labelBox(nodes.find((n) => n.id === id)!, sides.get(id)));
     for (let i = 0; i < boxes.length; i++)
       for (let j = i + 1; j < boxes.length; j++) {
         const [a, b] = [boxes[i]!, boxes[j]!];
         expect(a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2).toBe(false);
       }
     expect(pickLabels([at("off", -10, 50, 9)], view)).toEqual([]);
-    expect(pickLabels([at("a", 100, 100, 9), at("sel", 102, 101, 0)], view, new Set(["sel"]))).toEqual(["sel"]);
+    // A selected node's label comes first; the other takes the other side.
+    expect(pickLabelSides([at("a", 100, 100, 9), at("sel", 102, 101, 0)], view, new Set(["sel"]))).toEqual(new Map([["sel", "below"], ["a", "above"]]));
     expect(kept.length).toBeGreaterThan(3);
     expect(pickLabels(nodes, view, new Set(), 3)).toHaveLength(3);
   });
 
   it("never draws a label over another node, nor across the canvas edge", () => {
     const nodes = Array.from({ length: 60 }, (_, i) => at(`n${i}`, (i * 137) % 800, (i * 53) % 600, i % 7, 10 + (i % 50)));
-    for (const id of pickLabels(nodes, view)) {
-      const box = labelBox(nodes.find((n) => n.id === id)!);
+    for (const [id, side] of pickLabelSides(nodes, view)) {
+      const box = labelBox(nodes.find((n) => n.id === id)!, side);
       expect(box.x1).toBeGreaterThanOrEqual(0);
+      expect(box.y1).toBeGreaterThanOrEqual(0);
       expect(box.x2).toBeLessThanOrEqual(view.width);
       expect(box.y2).toBeLessThanOrEqual(view.height);
       for (const other of nodes) {
@@ -38,9 +43,11 @@ describe("pickLabels", () => {
         expect(box.x1 < n.x2 && n.x1 < box.x2 && box.y1 < n.y2 && n.y1 < box.y2).toBe(false);
       }
     }
-    // A node sitting just under another's label takes that label away; moved aside, the label returns.
-    expect(pickLabels([at("a", 100, 100, 9), at("b", 100, 125, 1, 1)], view)).toEqual(["b"]);
-    expect(pickLabels([at("a", 100, 100, 9), at("b", 400, 125, 1, 1)], view)).toEqual(["a", "b"]);
+    // A node sitting just under another's label sends that label over its node; moved aside, the label returns under.
+    expect(pickLabelSides([at("a", 100, 100, 9), at("b", 100, 125, 1, 1)], view)).toEqual(new Map([["a", "above"], ["b", "below"]]));
+    expect(pickLabelSides([at("a", 100, 100, 9), at("b", 400, 125, 1, 1)], view)).toEqual(new Map([["a", "below"], ["b", "below"]]));
+    // A selected node's label is never drawn over another node either: with no room on either side it is left out.
+    expect(pickLabels([at("sel", 100, 100, 0), at("under", 100, 125, 1, 1), at("over", 100, 75, 1, 1)], view, new Set(["sel"]))).not.toContain("sel");
     // Near the right edge a long label does not fit: it is left out rather than clipped.
     expect(pickLabels([at("edge", 790, 100, 9, 40)], view)).toEqual([]);
   });

@@ -43,11 +43,15 @@ export function labelLines(chars: number): number {
   return Math.max(1, Math.ceil((Math.max(1, chars) * CHAR_PX) / LABEL_MAX_PX));
 }
 
-/** The label's screen box: centred under the node, one LINE_PX per wrapped line. */
-export function labelBox(c: LabelCandidate): Box {
+/** Where a label goes: under its node (the default), or over it when the place under it is taken. */
+export type LabelSide = "below" | "above";
+
+/** The label's screen box: centred under (or over) the node, one LINE_PX per wrapped line. */
+export function labelBox(c: LabelCandidate, side: LabelSide = "below"): Box {
   const w = Math.min(LABEL_MAX_PX, Math.max(1, c.chars) * CHAR_PX) + 6;
-  const top = c.y + c.size / 2 + 2;
-  return { x1: c.x - w / 2, y1: top, x2: c.x + w / 2, y2: top + LINE_PX * labelLines(c.chars) };
+  const h = LINE_PX * labelLines(c.chars);
+  const top = side === "below" ? c.y + c.size / 2 + 2 : c.y - c.size / 2 - 2 - h;
+  return { x1: c.x - w / 2, y1: top, x2: c.x + w / 2, y2: top + h };
 }
 
 /** The node's own screen box (its bounding square). */
@@ -63,15 +67,18 @@ function overlaps(a: Box, b: Box): boolean {
 /**
  * Ids to label: candidates whose whole label box is inside the viewport (never clipped at an edge), by importance then
  * id, greedily skipping any whose box overlaps a kept label or any other node on screen (labels are never drawn over
- * nodes); `pinned` ids (selection, search matches) are placed first, always.
+ * nodes); `pinned` ids (selection, search matches) are placed first. A label goes under its node, or over it when the
+ * place under it is taken.
  */
 export function pickLabels(candidates: readonly LabelCandidate[], viewport: Viewport, pinned: ReadonlySet<string> = new Set(), limit = LABEL_LIMIT): string[] {
+  return [...pickLabelSides(candidates, viewport, pinned, limit).keys()];
+}
+
+/** `pickLabels`, with the side of its node each label is drawn on (in the order they were chosen). */
+export function pickLabelSides(candidates: readonly LabelCandidate[], viewport: Viewport, pinned: ReadonlySet<string> = new Set(), limit = LABEL_LIMIT): Map<string, LabelSide> {
   const onScreen = candidates.filter((c) => c.x + c.size / 2 >= 0 && c.x - c.size / 2 <= viewport.width && c.y + c.size / 2 >= 0 && c.y - c.size / 2 <= viewport.height);
-  const visible = candidates.filter((c) => {
-    if (pinned.has(c.id)) return c.x >= 0 && c.x <= viewport.width && c.y >= 0 && c.y <= viewport.height;
-    const box = labelBox(c);
-    return box.x1 >= 0 && box.x2 <= viewport.width && c.y >= 0 && box.y2 <= viewport.height;
-  });
+  const inside = (box: Box) => box.x1 >= 0 && box.x2 <= viewport.width && box.y1 >= 0 && box.y2 <= viewport.height;
+  const visible = candidates.filter((c) => c.x >= 0 && c.x <= viewport.width && c.y >= 0 && c.y <= viewport.height);
   const order = [...visible].sort(
     (a, b) => Number(pinned.has(b.id)) - Number(pinned.has(a.id)) || b.importance - a.importance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
@@ -92,20 +99,24 @@ export function pickLabels(candidates: readonly LabelCandidate[], viewport: View
       else nodes.set(k, [{ id: c.id, box }]);
     }
   }
-  const kept: string[] = [];
+  const kept = new Map<string, LabelSide>();
   for (const c of order) {
-    if (kept.length >= limit) break;
-    const box = labelBox(c);
-    const keys = cellsOf(box);
-    const pin = pinned.has(c.id);
-    if (!pin && keys.some((k) => (grid.get(k) ?? []).some((other) => overlaps(box, other)))) continue;
-    if (!pin && keys.some((k) => (nodes.get(k) ?? []).some((n) => n.id !== c.id && overlaps(box, n.box)))) continue;
-    for (const k of keys) {
-      const list = grid.get(k);
-      if (list) list.push(box);
-      else grid.set(k, [box]);
+    if (kept.size >= limit) break;
+    for (const side of ["below", "above"] as const) {
+      const box = labelBox(c, side);
+      // A pinned label may run past the edge (its node is on screen); any other is left out rather than clipped.
+      if (!pinned.has(c.id) && !inside(box)) continue;
+      const keys = cellsOf(box);
+      if (keys.some((k) => (grid.get(k) ?? []).some((other) => overlaps(box, other)))) continue;
+      if (keys.some((k) => (nodes.get(k) ?? []).some((n) => n.id !== c.id && overlaps(box, n.box)))) continue;
+      for (const k of keys) {
+        const list = grid.get(k);
+        if (list) list.push(box);
+        else grid.set(k, [box]);
+      }
+      kept.set(c.id, side);
+      break;
     }
-    kept.push(c.id);
   }
   return kept;
 }

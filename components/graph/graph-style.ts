@@ -200,6 +200,7 @@ export function graphStylesheet(dark = false): { selector: string; style: Record
       },
     },
     { selector: "node.lbl", style: { label: "data(label)", "font-size": "data(fs)", "text-max-width": "data(tw)", "text-margin-y": "data(tm)" } },
+    { selector: "node.lbl-above", style: { "text-valign": "top", "text-margin-y": "data(tmu)" } },
     { selector: 'node[kind = "evidence"]', style: { color: dark ? "#d4d4d8" : "#3f3f46" } },
     { selector: 'node[kind = "topic"]', style: { "border-width": 2, "font-weight": "bold" } },
     { selector: "node[?retracted]", style: { "border-style": "dashed" } },

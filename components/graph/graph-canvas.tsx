@@ -7,7 +7,7 @@ import { graphStylesheet, type StyledEdge, type StyledNode } from "./graph-style
 import { isArrowKey, nodeInDirection, type PlacedNode } from "./graph-keyboard";
 import { layoutOptions, layoutRequest, parseLayoutResponse, WORKER_LAYOUT_MIN_NODES } from "./graph-layout";
 import { defaultLayoutWorker, type LayoutWorkerFactory } from "./layout-worker-client";
-import { LABEL_MAX_PX, LABEL_PX, nodeImportance, pickLabels, readableView, ringAround, type LabelCandidate, type LabelledNode } from "./graph-labels";
+import { LABEL_MAX_PX, LABEL_PX, nodeImportance, pickLabelSides, readableView, ringAround, type LabelCandidate, type LabelledNode } from "./graph-labels";
 
 let fcoseRegistered = false;
 function registerFcose(): void {
@@ -240,6 +240,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       const wasEmpty = cy.elements().empty();
       const added: ElementDefinition[] = [];
       let removed = 0;
+      const moved = new Set<string>();
       const neighbours = adjacency(edges);
       importance.current = new Map(nodes.map((n) => [n.data.id, nodeImportance(n.data.kind, neighbours.get(n.data.id)?.length ?? 0, n.data.tension ?? 0, n.data.credence ?? 0)]));
       cy.nodes().forEach((n) => {
@@ -367,8 +368,17 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
           if (!next) {
             ele.remove();
             removed += 1;
+            return;
           }
-          else ele.data(next.data);
+          ele.data(next.data);
+          // A node given a new place (others made room for an expansion) moves there; one without keeps its own.
+          if (next.group === "nodes" && next.position) {
+            const p = ele.position();
+            if (Math.abs(p.x - next.position.x) > 0.01 || Math.abs(p.y - next.position.y) > 0.01) {
+              ele.position({ ...next.position });
+              moved.add(ele.id());
+            }
+          }
         });
         for (const [id, element] of wanted) {
           if (cy.getElementById(id).nonempty()) continue;
@@ -404,10 +414,10 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       const addedIds = new Set(added.filter((d) => d.group === "nodes").map((d) => String(d.data.id)));
       if (layout === "preset" || unplaced.length === 0) {
         // Nothing new without a place: no layout runs, so what the user was looking at stays where it was. The view is
-        // re-fitted when it was empty or narrowed (filters), and otherwise only when new nodes fell outside it.
+        // re-fitted when it was empty or narrowed (filters), and otherwise only when new or moved nodes fell outside it.
         if (wasEmpty) firstView(cy, importance.current);
-        else if (removed > 0 && addedIds.size === 0) fitView(cy);
-        else if (addedIds.size > 0 && !insideViewport(cy, addedIds)) fitView(cy);
+        else if (removed > 0 && addedIds.size === 0 && moved.size === 0) fitView(cy);
+        else if (addedIds.size + moved.size > 0 && !insideViewport(cy, new Set([...addedIds, ...moved]))) fitView(cy);
         report();
         return cleanup;
       }
@@ -600,7 +610,7 @@ function insideViewport(cy: Core, ids: ReadonlySet<string>): boolean {
 }
 
 /**
- * Puts labels on the nodes `pickLabels` chooses for this viewport and zoom, sized in graph units so they read at
+ * Puts labels on the nodes `pickLabelSides` chooses for this viewport and zoom (under the node, or over it: `.lbl-above`), sized in graph units so they read at
  * LABEL_PX on screen (never below 12 graph units when zoomed in past 1).
  */
 function applyLabels(cy: Core, importance: ReadonlyMap<string, number>, pinned: ReadonlySet<string>): void {
@@ -612,7 +622,7 @@ function applyLabels(cy: Core, importance: ReadonlyMap<string, number>, pinned: 
     candidates.push({ id: n.id(), x: p.x, y: p.y, size: Number(n.data("size") ?? 16) * zoom, chars: label.length, importance: importance.get(n.id()) ?? 0 });
   });
   const pins = new Set([...pinned].map((id) => (id.startsWith("sel:") ? id.slice(4) : id)));
-  const keep = new Set(pickLabels(candidates, { width: cy.width(), height: cy.height() }, pins));
+  const keep = pickLabelSides(candidates, { width: cy.width(), height: cy.height() }, pins);
   const scale = 1 / Math.min(1, zoom);
   const fs = LABEL_PX * scale;
   const tw = LABEL_MAX_PX * scale;
@@ -621,12 +631,14 @@ function applyLabels(cy: Core, importance: ReadonlyMap<string, number>, pinned: 
   cy.container()?.setAttribute("data-zoom", zoom.toFixed(3));
   cy.batch(() => {
     cy.nodes(".lbl").forEach((n) => {
-      if (!keep.has(n.id())) n.removeClass("lbl");
+      if (!keep.has(n.id())) n.removeClass("lbl lbl-above");
     });
-    for (const id of keep) {
+    for (const [id, side] of keep) {
       const n = cy.getElementById(id);
-      if (n.data("fs") !== fs) n.data({ fs, tw, tm: 3 * scale });
+      if (n.data("fs") !== fs) n.data({ fs, tw, tm: 3 * scale, tmu: -3 * scale });
       n.addClass("lbl");
+      if (side === "above") n.addClass("lbl-above");
+      else n.removeClass("lbl-above");
     }
   });
 }

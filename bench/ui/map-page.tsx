@@ -56,7 +56,7 @@ function App() {
   }, []);
   const map = useMemo(() => {
     const started = performance.now();
-    const elements = topicMapElements({ overview, expanded, local: null, topicPositions, fixed });
+    const elements = topicMapElements({ overview, expanded, topicPositions, fixed });
     if (expanded.size === 0) w.__bench.elementsMs = performance.now() - started;
     return elements;
   }, [expanded, topicPositions, fixed]);

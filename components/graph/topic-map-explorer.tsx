@@ -9,7 +9,7 @@ import type { GraphPositions, GraphViewRecord } from "@/lib/beliefs/graph-view-s
 import { GraphCanvas, type GraphCanvasHandle, type RenderStats } from "./graph-canvas";
 import { GraphKey, GraphLegend } from "./graph-legend";
 import { GraphSidePanel } from "./graph-side-panel";
-import { layoutTopics, topicMapElements, topicNodeId, type Point } from "./topic-map";
+import { layoutTopics, localGraphElements, topicMapElements, topicNodeId, type Point } from "./topic-map";
 
 interface Props {
   scope: string;
@@ -66,6 +66,7 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
   const searchParams = useSearchParams();
   const view = useMemo(() => parseMapView(searchParams), [searchParams]);
   const canvas = useRef<GraphCanvasHandle>(null);
+  const localCanvas = useRef<GraphCanvasHandle>(null);
   const queryClient = useQueryClient();
   const [stats, setStats] = useState<RenderStats | null>(null);
   const [moved, setMoved] = useState<Map<string, Point>>(() => new Map());
@@ -134,36 +135,33 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
   const map = useMemo(
     () =>
       ready && overview.data
-        ? topicMapElements({ overview: overview.data, expanded, local: view.local && local.data ? { id: view.local, expansion: local.data } : null, topicPositions, fixed })
-        : { nodes: [], edges: [], beliefs: new Map(), focus: [] },
-    [ready, overview.data, expanded, view.local, local.data, topicPositions, fixed],
+        ? topicMapElements({ overview: overview.data, expanded, topicPositions, fixed, pinned: pinnedIds })
+        : { nodes: [], edges: [], beliefs: new Map<string, never>(), centres: new Map<string, Point>() },
+    [ready, overview.data, expanded, topicPositions, fixed, pinnedIds],
   );
+  // A belief's local graph is drawn on its own canvas, over the map (hidden meanwhile, untouched: closing it shows the
+  // map exactly as it was left).
+  const localMap = useMemo(() => (view.local && local.data ? localGraphElements(view.local, local.data) : null), [view.local, local.data]);
+  const localRoot = view.local ? localMap?.beliefs.get(view.local) : undefined;
+  // The map keeps the selection it had while a local graph is open over it (selecting may pan it).
+  const mapSelected = useRef<string | null>(null);
+  if (!localMap) mapSelected.current = view.node ?? null;
 
   // An editor's first visit stores the computed layout: later visits draw it without computing anything.
   const autosaved = useRef(false);
   useEffect(() => {
-    if (!canSave || autosaved.current || !ready || view.view || saved.data !== null || topicPositions.size === 0) return;
+    if (!canSave || autosaved.current || !ready || !overview.data || view.view || saved.data !== null || topicPositions.size === 0) return;
     autosaved.current = true;
+    // Where the topics are drawn with none expanded (their orbits given room), so that the stored layout is the drawn one.
     const positions: GraphPositions = {};
-    for (const [topic, p] of topicPositions) positions[topicNodeId(topic)] = [p.x, p.y, 0];
+    for (const n of topicMapElements({ overview: overview.data, expanded: new Map(), topicPositions, fixed: new Map() }).nodes)
+      if (n.data.kind === "topic" && n.position) positions[n.data.id] = [n.position.x, n.position.y, 0];
     void saveGraphViewAction({ scope, name: "", state: { topics: [] }, positions }).then((r) => {
       if (r.ok) queryClient.setQueryData(["graph-view", scope, ""], r.data);
     });
-  }, [canSave, ready, view.view, saved.data, topicPositions, scope, queryClient]);
+  }, [canSave, ready, view.view, saved.data, overview.data, topicPositions, scope, queryClient]);
 
-  // A local graph, once drawn, is what the view shows: centred and zoomed on it (once per belief and depth).
-  const focusedOn = useRef<string | null>(null);
-  useEffect(() => {
-    if (map.focus.length === 0) {
-      focusedOn.current = null;
-      return;
-    }
-    const key = `${view.local}:${view.depth}:${map.focus.length}`;
-    if (!stats || focusedOn.current === key) return;
-    if (canvas.current?.focus(map.focus)) focusedOn.current = key;
-  }, [stats, map.focus, view.local, view.depth]);
-
-  const selectedBelief = view.node ? map.beliefs.get(view.node) : undefined;
+  const selectedBelief = view.node ? (localMap?.beliefs.get(view.node) ?? map.beliefs.get(view.node)) : undefined;
   const selectedTopic = view.node?.startsWith("topic:") ? overview.data?.topics.find((t) => topicNodeId(t.topic) === view.node) : undefined;
 
   const expandTopic = (topic: string) => {
@@ -190,6 +188,8 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
       const p = n.position();
       out[n.id()] = [Math.round(p.x * 10) / 10, Math.round(p.y * 10) / 10, pinnedIds.has(n.id()) ? 1 : 0];
     });
+    // Where each expanded topic stands: its beliefs are drawn around it when the layout is opened again.
+    for (const [id, p] of map.centres) out[id] ??= [p.x, p.y, pinnedIds.has(id) ? 1 : 0];
     return out;
   }
   async function save(name: string) {
@@ -224,7 +224,7 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
           {o ? `${o.beliefs.toLocaleString("en")} beliefs in ${o.topics.length} topics: the map first, then one topic or belief at a time` : "Loading the topic map…"}
         </span>
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
-          <button type="button" className={toolButton} onClick={() => canvas.current?.fit()} disabled={map.nodes.length === 0}>Fit</button>
+          <button type="button" className={toolButton} onClick={() => (localMap ? localCanvas : canvas).current?.fit()} disabled={map.nodes.length === 0}>Fit</button>
           {view.topics.length > 0 || view.local ? (
             <button type="button" className={toolButton} onClick={() => setView({ topics: [], depth: 1, ...(view.view ? { view: view.view } : {}) })}>Collapse all</button>
           ) : null}
@@ -264,7 +264,9 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
       </div>
       {view.local ? (
         <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="graph-local">
-          <span>Local graph of one belief</span>
+          <span className="min-w-0 max-w-full truncate sm:max-w-md" title={localRoot?.text}>
+            Local graph of {localRoot ? <q>{localRoot.text}</q> : "one belief"}
+          </span>
           <label htmlFor="graph-depth" className="text-zinc-600 dark:text-zinc-400">depth</label>
           <input id="graph-depth" type="range" min={1} max={3} step={1} value={view.depth} onChange={(e) => setView({ ...view, depth: Number(e.target.value) }, true)} className="w-28" />
           <span className="tabular-nums">{view.depth}</span>
@@ -284,25 +286,43 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
       <p role="status" className={`text-sm text-zinc-700 dark:text-zinc-300 ${status ? "" : "sr-only"}`} data-testid="graph-save-status">{status}</p>
       <div id="graph-frame" tabIndex={-1} className="graph-frame relative h-[62vh] min-h-[340px] overflow-hidden rounded-lg border border-zinc-200 bg-white lg:h-[calc(100vh-15rem)] lg:min-h-[480px] dark:border-zinc-800 dark:bg-zinc-950">
         {draw ? (
-          <GraphCanvas
-            key={canvasKey}
-            ref={canvas}
-            nodes={map.nodes}
-            edges={map.edges}
-            layout="preset"
-            selectedId={view.node ?? null}
-            onSelect={select}
-            onExpand={onExpand}
-            onOpen={(id) => (id.startsWith("topic:") ? onExpand(id) : showLocal(id))}
-            onRendered={setStats}
-            onMoved={onMoved}
-            label={`Topic map of ${scopeName}: ${map.nodes.length} nodes. Double-click a topic to expand it into its beliefs, a belief to see its local graph. Arrow keys move between nodes, Enter expands the selected one.`}
-          />
+          <div className={`absolute inset-0 ${localMap ? "invisible" : ""}`} aria-hidden={localMap ? true : undefined} inert={localMap ? true : undefined} data-map-canvas="">
+            <GraphCanvas
+              key={canvasKey}
+              ref={canvas}
+              nodes={map.nodes}
+              edges={map.edges}
+              layout="preset"
+              selectedId={localMap ? mapSelected.current : (view.node ?? null)}
+              onSelect={select}
+              onExpand={onExpand}
+              onOpen={(id) => (id.startsWith("topic:") ? onExpand(id) : showLocal(id))}
+              onRendered={setStats}
+              onMoved={onMoved}
+              label={`Topic map of ${scopeName}: ${map.nodes.length} nodes. Double-click a topic to expand it into its beliefs, a belief to see its local graph. Arrow keys move between nodes, Enter expands the selected one.`}
+            />
+          </div>
+        ) : null}
+        {localMap ? (
+          <div className="absolute inset-0" data-local-canvas="">
+            <GraphCanvas
+              key={`local:${view.local}`}
+              ref={localCanvas}
+              nodes={localMap.nodes}
+              edges={localMap.edges}
+              layout="preset"
+              selectedId={view.node ?? null}
+              onSelect={select}
+              onExpand={(id) => (localMap.beliefs.has(id) ? showLocal(id) : undefined)}
+              onOpen={(id) => (localMap.beliefs.has(id) ? showLocal(id) : undefined)}
+              label={`Local graph of one belief: ${localMap.nodes.length} nodes within ${view.depth} ${view.depth === 1 ? "step" : "steps"}. Double-click a belief to see its own local graph. Arrow keys move between nodes.`}
+            />
+          </div>
         ) : null}
         {loading ? <div className="pointer-events-none absolute right-2 top-2 rounded bg-white/90 px-2 py-1 text-xs dark:bg-zinc-950/90" data-testid="graph-loading">Loading…</div> : null}
         {error ? <p role="alert" className="absolute inset-x-4 top-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{error.message}</p> : null}
         <p className="pointer-events-none absolute bottom-1 left-2 rounded bg-white/80 px-1 text-xs text-zinc-700 dark:bg-zinc-950/80 dark:text-zinc-300" data-testid="graph-stats">
-          {map.nodes.length} nodes · {map.edges.length} edges{stats ? ` · ${stats.renderer}` : ""}
+          {(localMap ?? map).nodes.length} nodes · {(localMap ?? map).edges.length} edges{stats ? ` · ${stats.renderer}` : ""}
         </p>
         {selectedTopic ? (
           <div className="fixed inset-x-0 bottom-0 z-40 border-t border-zinc-300 bg-white p-4 text-sm shadow-2xl lg:absolute lg:inset-x-auto lg:bottom-auto lg:right-2 lg:top-2 lg:w-72 lg:rounded-lg lg:border dark:border-zinc-700 dark:bg-zinc-900" data-testid="graph-topic-panel">

@@ -6,13 +6,13 @@
 import type { Belief } from "@/lib/engine/model";
 import type { GraphExpansion, GraphOverviewResult } from "@/lib/beliefs/belief-services";
 import { toCytoscapeElements } from "@/lib/graph/cytoscape-elements";
-import { ringAround } from "./graph-labels";
+import { hexOffsets, hexRadius, localLayout, ringOffsets, roundPoint, separateDiscs, type Disc, type Point } from "./map-placement";
 import { EDGE_STYLES, styleEdge, styleNode, tensionFill, tensionFillText, type StyledEdge, type StyledNode } from "./graph-style";
 
 /** Scopes with more beliefs than this open as their topic map; smaller ones as the whole graph. */
 export const LARGE_SCOPE_BELIEFS = 300;
 
-export type Point = { x: number; y: number };
+export type { Point } from "./map-placement";
 
 export function topicNodeId(topic: string): string {
   return `topic:${topic}`;
@@ -125,23 +125,16 @@ function separate(xs: Float64Array, ys: Float64Array, radius: readonly number[],
   }
 }
 
-/** The i-th of `count` points of a sunflower around `centre` (beliefs of an expanded topic), spaced `step` px. */
-export function sunflower(centre: Point, index: number, step = 26, offset = 0): Point {
-  const golden = Math.PI * (3 - Math.sqrt(5));
-  const r = offset + step * Math.sqrt(index + 0.5);
-  return { x: centre.x + r * Math.cos(index * golden), y: centre.y + r * Math.sin(index * golden) };
-}
-
 export interface TopicMapInput {
   overview: GraphOverviewResult;
   /** Expanded topics, each with its loaded pages (in order). */
   expanded: ReadonlyMap<string, readonly GraphExpansion[]>;
-  /** A belief's local graph (its neighbourhood at the chosen depth), or null. */
-  local: { id: string; expansion: GraphExpansion } | null;
   /** Where each topic stands (stored, or `layoutTopics`). */
   topicPositions: ReadonlyMap<string, Point>;
-  /** Positions that win over computed ones (stored or moved by the user). */
+  /** Stored or moved positions: where a topic stands before others make room; where a pinned node stays. */
   fixed: ReadonlyMap<string, Point>;
+  /** Nodes the user placed by hand (moved now, or stored pinned): drawn where they are fixed, never moved. */
+  pinned?: ReadonlySet<string>;
 }
 
 export interface TopicMapElements {
@@ -149,8 +142,8 @@ export interface TopicMapElements {
   edges: StyledEdge[];
   /** Every belief drawn, by id (the side panel reads them). */
   beliefs: Map<string, Belief>;
-  /** The local graph's node ids (empty without one): the view centres on them. */
-  focus: string[];
+  /** Where each expanded topic stands (by its topic node's id), for a saved layout: its beliefs are placed around it. */
+  centres: Map<string, Point>;
 }
 
 const LINK_COLOUR = EDGE_STYLES.CONTEXTUALIZES.colour;
@@ -194,48 +187,98 @@ function linkEdge(id: string, source: string, target: string, relations: number,
   };
 }
 
+/** Clear space between the discs of two topics (a collapsed topic with its orbit, or an expanded one's beliefs). */
+export const TOPIC_GAP = 40;
+/** Clear space between two beliefs of an expanded topic, and around the beliefs orbiting a collapsed one. */
+export const BELIEF_GAP = 12;
+
 /**
  * The elements of the map. Collapsed topics are one node each, linked by their relations; the contested and the
- * recently changed beliefs of a collapsed topic orbit it (they stay visible at every level); an expanded topic is
- * replaced in place by its beliefs on a sunflower around where it stood, each linked to the beliefs it relates to, or to
- * the collapsed topic that holds them; a local graph adds a belief's neighbourhood on rings around the nodes it hangs from.
+ * recently changed beliefs of a collapsed topic orbit it on rings (they stay visible at every level); an expanded topic
+ * is replaced where it stood by its beliefs, packed in a disc (the most contested at the centre), each linked to the
+ * beliefs it relates to, or to the collapsed topic that holds them. Every topic is a disc that holds what it draws;
+ * discs that would overlap are moved apart (expanded ones keep their place, collapsed ones make room), so no two nodes
+ * overlap. Deterministic; nodes the user pinned stay where they were put.
  */
 export function topicMapElements(input: TopicMapInput): TopicMapElements {
-  const { overview, expanded, local, topicPositions, fixed } = input;
+  const { overview, expanded, topicPositions, fixed } = input;
+  const pinned = input.pinned ?? new Set<string>();
   const nodes = new Map<string, StyledNode>();
   const edges = new Map<string, StyledEdge>();
   const beliefs = new Map<string, Belief>();
-  const topicOf = new Map<string, string>();
-  const place = (id: string, computed: Point): Point => fixed.get(id) ?? computed;
-  const centreOf = (topic: string): Point => fixed.get(topicNodeId(topic)) ?? topicPositions.get(topic) ?? { x: 0, y: 0 };
+  const baseOf = (topic: string): Point => fixed.get(topicNodeId(topic)) ?? topicPositions.get(topic) ?? { x: 0, y: 0 };
 
-  const addBelief = (b: Belief, computed: Point) => {
-    if (nodes.has(b.id)) return;
+  const styled = (b: Belief): StyledNode | null => {
     const [element] = toCytoscapeElements({ beliefs: [b], evidence: [], mutations: [], edges: [] }).nodes;
-    if (!element) return;
-    nodes.set(b.id, { ...styleNode(element), position: place(b.id, computed) });
-    beliefs.set(b.id, b);
-    topicOf.set(b.id, b.topic);
+    return element ? styleNode(element) : null;
   };
-
-  for (const t of overview.topics) {
-    if (expanded.has(t.topic)) continue;
-    nodes.set(topicNodeId(t.topic), topicNode(t, place(topicNodeId(t.topic), centreOf(t.topic))));
-  }
+  // What each topic holds: an expanded topic its beliefs, a collapsed one the contested and recent beliefs orbiting it.
+  const members = new Map<string, StyledNode[]>();
   for (const [topic, pages] of expanded) {
-    const centre = centreOf(topic);
-    let i = 0;
-    for (const page of pages) for (const b of page.beliefs) addBelief(b, sunflower(centre, i++));
+    const list: { node: StyledNode; belief: Belief; index: number }[] = [];
+    for (const page of pages)
+      for (const b of page.beliefs) {
+        if (beliefs.has(b.id)) continue;
+        const node = styled(b);
+        if (!node) continue;
+        beliefs.set(b.id, b);
+        list.push({ node, belief: b, index: list.length });
+      }
+    // The most contested at the centre, where the eye goes first.
+    list.sort((a, b) => b.belief.tension - a.belief.tension || a.index - b.index);
+    members.set(topic, list.map((l) => l.node));
   }
-  // Contested and recently changed beliefs of collapsed topics orbit their topic.
-  const orbiting = new Map<string, number>();
+  // The beliefs orbiting each topic while collapsed (drawn only for collapsed ones; they size every topic's place).
+  const known = new Set(overview.topics.map((t) => t.topic));
+  const orbits = new Map<string, { node: StyledNode; belief: Belief }[]>();
+  const orbiting = new Set<string>();
   for (const b of [...overview.contested, ...overview.recent]) {
-    if (expanded.has(b.topic) || nodes.has(b.id)) continue;
-    const t = overview.topics.find((x) => x.topic === b.topic);
-    if (!t) continue;
-    const k = orbiting.get(b.topic) ?? 0;
-    orbiting.set(b.topic, k + 1);
-    addBelief(b, sunflower(centreOf(b.topic), k, 16, topicSize(t.beliefs) / 2 + 22));
+    if (orbiting.has(b.id) || !known.has(b.topic)) continue;
+    const node = styled(b);
+    if (!node) continue;
+    orbiting.add(b.id);
+    orbits.set(b.topic, [...(orbits.get(b.topic) ?? []), { node, belief: b }]);
+  }
+  for (const [topic, list] of orbits) {
+    if (expanded.has(topic)) continue;
+    for (const { belief } of list) beliefs.set(belief.id, belief);
+    members.set(topic, list.map((l) => l.node));
+  }
+
+  // Each topic's disc: its members' offsets from its centre, and its radius. First the map as it stands collapsed (its
+  // orbits given room), then with the expanded topics' discs, so that a stored collapsed map expands the same way.
+  const collapsedDiscs: Disc[] = [];
+  const discs: Disc[] = [];
+  const offsets = new Map<string, Point[]>();
+  for (const t of overview.topics) {
+    const orbit = ringOffsets((orbits.get(t.topic) ?? []).map((o) => o.node.data.size), topicSize(t.beliefs) / 2 + BELIEF_GAP, BELIEF_GAP);
+    const collapsedR = orbits.has(t.topic) ? orbit.outer : topicSize(t.beliefs) / 2;
+    let r = collapsedR;
+    if (expanded.has(t.topic)) {
+      const list = members.get(t.topic) ?? [];
+      const size = list.reduce((m, n) => Math.max(m, n.data.size), 0);
+      offsets.set(t.topic, hexOffsets(list.length, size + BELIEF_GAP));
+      if (list.length > 0) r = Math.max(collapsedR, hexRadius(list.length, size + BELIEF_GAP, size));
+    } else offsets.set(t.topic, orbit.offsets);
+    const base = baseOf(t.topic);
+    const isPinned = pinned.has(topicNodeId(t.topic));
+    collapsedDiscs.push({ id: t.topic, x: base.x, y: base.y, r: collapsedR, rank: isPinned ? 0 : 2 });
+    discs.push({ id: t.topic, x: base.x, y: base.y, r, rank: isPinned ? 0 : expanded.has(t.topic) ? 1 : 2 });
+  }
+  const collapsed = separateDiscs(collapsedDiscs, TOPIC_GAP);
+  const centres = expanded.size === 0 ? collapsed : separateDiscs(discs.map((d) => ({ ...d, ...collapsed.get(d.id)! })), TOPIC_GAP);
+
+  const placeMember = (node: StyledNode, computed: Point) => {
+    const at = pinned.has(node.data.id) ? fixed.get(node.data.id) ?? computed : computed;
+    nodes.set(node.data.id, { ...node, position: at });
+  };
+  const expandedCentres = new Map<string, Point>();
+  for (const t of overview.topics) {
+    const centre = centres.get(t.topic)!;
+    if (expanded.has(t.topic)) expandedCentres.set(topicNodeId(t.topic), centre);
+    else nodes.set(topicNodeId(t.topic), topicNode(t, centre));
+    const at = offsets.get(t.topic) ?? [];
+    (members.get(t.topic) ?? []).forEach((node, i) => placeMember(node, roundPoint({ x: centre.x + at[i]!.x, y: centre.y + at[i]!.y })));
   }
 
   const drawnTopic = (topic: string) => nodes.has(topicNodeId(topic));
@@ -249,8 +292,8 @@ export function topicMapElements(input: TopicMapInput): TopicMapElements {
     for (const page of pages)
       for (const e of page.edges) {
         if (nodes.has(e.from) && nodes.has(e.to)) {
-          const styled = styleEdge(toCytoscapeElements({ beliefs: [beliefs.get(e.from)!, beliefs.get(e.to)!], evidence: [], mutations: [], edges: [e] }).edges[0]!);
-          edges.set(styled.data.id, styled);
+          const edge = styleEdge(toCytoscapeElements({ beliefs: [beliefs.get(e.from)!, beliefs.get(e.to)!], evidence: [], mutations: [], edges: [e] }).edges[0]!);
+          edges.set(edge.data.id, edge);
           continue;
         }
         const [near, farTopic] = nodes.has(e.from) ? [e.from, e.toTopic] : [e.to, e.fromTopic];
@@ -262,42 +305,31 @@ export function topicMapElements(input: TopicMapInput): TopicMapElements {
         toTopic.set(key, agg);
       }
   for (const [key, a] of toTopic) edges.set(key, linkEdge(key, a.source, a.target, a.relations, a.rebuttals));
+  return { nodes: [...nodes.values()], edges: [...edges.values()], beliefs, centres: expandedCentres };
+}
 
-  // The local graph's nodes: the view centres on them when it opens.
-  const focus: string[] = [];
-  if (local) {
-    const slice = local.expansion;
-    const elements = toCytoscapeElements({ beliefs: slice.beliefs, evidence: slice.evidence, mutations: slice.mutations, edges: slice.edges });
-    const byId = new Map(slice.beliefs.map((b) => [b.id, b]));
-    // Breadth first from the focused belief: each new node on a ring around the first drawn node it hangs from.
-    const neighbours = new Map<string, string[]>();
-    for (const e of elements.edges) {
-      for (const [a, b] of [[e.data.source, e.data.target], [e.data.target, e.data.source]] as const) neighbours.set(a, [...(neighbours.get(a) ?? []), b]);
-    }
-    const fallback = nodes.get(local.id)?.position ?? centreOf(byId.get(local.id)?.topic ?? "");
-    const positionOf = (id: string) => nodes.get(id)?.position;
-    const queue = [local.id];
-    const seen = new Set(queue);
-    const element = new Map(elements.nodes.map((n) => [n.data.id, n]));
-    if (!nodes.has(local.id)) {
-      const n = element.get(local.id);
-      if (n) nodes.set(local.id, { ...styleNode(n), position: place(local.id, fallback) });
-    }
-    while (queue.length > 0) {
-      const id = queue.shift()!;
-      const anchor = positionOf(id) ?? fallback;
-      const fresh = (neighbours.get(id) ?? []).filter((other) => !seen.has(other));
-      fresh.forEach((other) => seen.add(other));
-      const unplaced = fresh.filter((other) => !nodes.has(other));
-      unplaced.forEach((other, i) => {
-        const n = element.get(other);
-        if (n) nodes.set(other, { ...styleNode(n), position: place(other, ringAround(anchor, unplaced.length, i, 0.3)) });
-      });
-      queue.push(...fresh);
-    }
-    for (const b of slice.beliefs) if (!beliefs.has(b.id) && nodes.has(b.id)) beliefs.set(b.id, b);
-    for (const e of elements.edges) if (nodes.has(e.data.source) && nodes.has(e.data.target)) edges.set(e.data.id, styleEdge(e));
-    focus.push(...[...seen].filter((id) => nodes.has(id)));
-  }
-  return { nodes: [...nodes.values()], edges: [...edges.values()], beliefs, focus };
+/** Evidence beside evidence, beliefs beside beliefs, on the local graph's rings. */
+const KIND_GROUP: Record<StyledNode["data"]["kind"], number> = { belief: 0, evidence: 1, mutation: 2, topic: 3 };
+
+/**
+ * A belief's local graph (its neighbourhood at the chosen depth), drawn on its own: the belief at the centre, what is
+ * one step away on rings around it, two steps further out, and so on (`localLayout`). Deterministic.
+ */
+export function localGraphElements(id: string, slice: GraphExpansion): TopicMapElements {
+  const elements = toCytoscapeElements({ beliefs: slice.beliefs, evidence: slice.evidence, mutations: slice.mutations, edges: slice.edges });
+  const styledNodes = elements.nodes.map(styleNode);
+  const styledEdges = elements.edges.map(styleEdge);
+  const at = localLayout(
+    id,
+    styledNodes.map((n) => ({ id: n.data.id, size: n.data.size, group: KIND_GROUP[n.data.kind] ?? 3 })),
+    styledEdges.map((e) => e.data),
+  );
+  const nodes = styledNodes.filter((n) => at.has(n.data.id)).map((n) => ({ ...n, position: at.get(n.data.id)! }));
+  const drawn = new Set(nodes.map((n) => n.data.id));
+  return {
+    nodes,
+    edges: styledEdges.filter((e) => drawn.has(e.data.source) && drawn.has(e.data.target)),
+    beliefs: new Map(slice.beliefs.filter((b) => drawn.has(b.id)).map((b) => [b.id, b])),
+    centres: new Map(),
+  };
 }

@@ -615,11 +615,13 @@ function insideViewport(cy: Core, ids: ReadonlySet<string>): boolean {
  */
 function applyLabels(cy: Core, importance: ReadonlyMap<string, number>, pinned: ReadonlySet<string>): void {
   const zoom = cy.zoom();
+  // Labels never go below LABEL_PX graph units, so past zoom 1 they grow on screen with the zoom.
+  const textScale = Math.max(1, zoom);
   const candidates: LabelCandidate[] = [];
   cy.nodes().forEach((n) => {
     const p = n.renderedPosition();
     const label = String(n.data("label") ?? "");
-    candidates.push({ id: n.id(), x: p.x, y: p.y, size: Number(n.data("size") ?? 16) * zoom, chars: label.length, importance: importance.get(n.id()) ?? 0 });
+    candidates.push({ id: n.id(), x: p.x, y: p.y, size: Number(n.data("size") ?? 16) * zoom, chars: label.length, importance: importance.get(n.id()) ?? 0, scale: textScale });
   });
   const pins = new Set([...pinned].map((id) => (id.startsWith("sel:") ? id.slice(4) : id)));
   const keep = pickLabelSides(candidates, { width: cy.width(), height: cy.height() }, pins);

@@ -52,6 +52,16 @@ describe("pickLabels", () => {
     expect(pickLabels([at("edge", 790, 100, 9, 40)], view)).toEqual([]);
   });
 
+  it("measures a label as drawn: larger on screen when zoomed in past 1", () => {
+    const big = labelBox({ ...at("x", 100, 100, 1, 30), scale: 1.5 });
+    const normal = labelBox(at("x", 100, 100, 1, 30));
+    expect(big.x2 - big.x1).toBeCloseTo(1.5 * (normal.x2 - normal.x1), 6);
+    expect(big.y2 - big.y1).toBeCloseTo(1.5 * (normal.y2 - normal.y1), 6);
+    // Apart enough at 1, too close at 1.5.
+    expect(pickLabelSides([at("a", 100, 100, 9, 30), at("b", 100, 140, 1, 1)], view).get("a")).toBe("below");
+    expect(pickLabelSides([{ ...at("a", 100, 100, 9, 30), scale: 1.5 }, { ...at("b", 100, 140, 1, 1), scale: 1.5 }], view).get("a")).toBe("above");
+  });
+
   it("wraps long labels onto more lines instead of cutting them", () => {
     expect(labelLines(10)).toBe(1);
     expect(labelLines(90)).toBe(3);

@@ -24,6 +24,8 @@ export interface LabelCandidate {
   chars: number;
   /** Higher first. */
   importance: number;
+  /** On-screen size of the label text relative to LABEL_PX (above 1 when zoomed in past 1); default 1. */
+  scale?: number;
 }
 
 export interface Viewport {
@@ -48,8 +50,9 @@ export type LabelSide = "below" | "above";
 
 /** The label's screen box: centred under (or over) the node, one LINE_PX per wrapped line. */
 export function labelBox(c: LabelCandidate, side: LabelSide = "below"): Box {
-  const w = Math.min(LABEL_MAX_PX, Math.max(1, c.chars) * CHAR_PX) + 6;
-  const h = LINE_PX * labelLines(c.chars);
+  const k = c.scale ?? 1;
+  const w = k * (Math.min(LABEL_MAX_PX, Math.max(1, c.chars) * CHAR_PX) + 6);
+  const h = k * LINE_PX * labelLines(c.chars);
   const top = side === "below" ? c.y + c.size / 2 + 2 : c.y - c.size / 2 - 2 - h;
   return { x1: c.x - w / 2, y1: top, x2: c.x + w / 2, y2: top + h };
 }
@@ -155,7 +158,7 @@ export interface View {
 
 /** What `pickLabels` would label if the graph were drawn at `view`. */
 export function labelsAt(nodes: readonly LabelledNode[], viewport: Viewport, view: View): string[] {
-  const candidates = nodes.map((n) => ({ id: n.id, x: n.x * view.zoom + view.pan.x, y: n.y * view.zoom + view.pan.y, size: n.size * view.zoom, chars: n.chars, importance: n.importance }));
+  const candidates = nodes.map((n) => ({ id: n.id, x: n.x * view.zoom + view.pan.x, y: n.y * view.zoom + view.pan.y, size: n.size * view.zoom, chars: n.chars, importance: n.importance, scale: Math.max(1, view.zoom) }));
   return pickLabels(candidates, viewport);
 }
 

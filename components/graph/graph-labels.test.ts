@@ -59,7 +59,7 @@ describe("pickLabels", () => {
     expect(big.y2 - big.y1).toBeCloseTo(1.5 * (normal.y2 - normal.y1), 6);
     // Apart enough at 1, too close at 1.5.
     expect(pickLabelSides([at("a", 100, 100, 9, 30), at("b", 100, 140, 1, 1)], view).get("a")).toBe("below");
-    expect(pickLabelSides([{ ...at("a", 100, 100, 9, 30), scale: 1.5 }, { ...at("b", 100, 140, 1, 1), scale: 1.5 }], view).get("a")).toBe("above");
+    expect(pickLabelSides([{ ...at("a", 300, 100, 9, 30), scale: 1.5 }, { ...at("b", 300, 140, 1, 1), scale: 1.5 }], view).get("a")).toBe("above");
   });
 
   it("wraps long labels onto more lines instead of cutting them", () => {

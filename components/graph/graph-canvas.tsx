@@ -57,8 +57,6 @@ export interface GraphCanvasHandle {
   /** PNG of the whole graph (not just the viewport), 2× scale, on the page's background. */
   png(): Blob | null;
   fit(): void;
-  /** Fits the view to these nodes (nothing faded); false while some are not drawn yet. */
-  focus(ids: readonly string[]): boolean;
   /** Marks these nodes (search matches), fades the rest and centres the view on them; an empty list clears. */
   highlight(ids: readonly string[]): void;
   /** The Cytoscape instance, for benchmarks and diagnostics; null before mount and after unmount. */
@@ -475,18 +473,6 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     },
     fit() {
       if (cyRef.current) fitView(cyRef.current);
-    },
-    focus(ids) {
-      const cy = cyRef.current;
-      if (!cy || ids.length === 0) return false;
-      const wanted = new Set(ids);
-      const nodes = cy.nodes().filter((n) => wanted.has(n.id()));
-      if (nodes.length < wanted.size) return false;
-      // The nodes alone: labels are sized for the zoom being left (huge in graph units when zoomed out), and the ones
-      // that do not fit the new view are dropped by the relabel rather than clipped.
-      fitView(cy, nodes, false);
-      relabelRef.current();
-      return true;
     },
     highlight(ids) {
       const cy = cyRef.current;

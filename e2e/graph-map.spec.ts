@@ -6,24 +6,56 @@ test.describe.configure({ mode: "serial" });
 
 type Placed = Record<string, [number, number]>;
 
-/** Where every node of the canvas stands (graph coordinates), read from Cytoscape itself. */
+/** The canvas on screen: a belief's local graph when one is open (drawn over the hidden map), else the map. */
+const CANVAS = `document.querySelector("[data-local-canvas] [data-graph-canvas]") ?? document.querySelector("[data-graph-canvas]")`;
+
+/** Where every node of the canvas on screen stands (graph coordinates), read from Cytoscape itself. */
 async function positions(page: Page): Promise<Placed> {
-  return page.evaluate(() => {
-    const el = document.querySelector("[data-graph-canvas]") as unknown as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: { id(): string; position(): { x: number; y: number } }) => T): T[] } } } };
+  return page.evaluate((canvas) => {
+    const el = (0, eval)(canvas) as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: { id(): string; position(): { x: number; y: number } }) => T): T[] } } } } | null;
     const cy = el?._cyreg?.cy;
     if (!cy) return {};
     return Object.fromEntries(cy.nodes().map((n) => [n.id(), [n.position().x, n.position().y]]));
-  });
+  }, CANVAS);
 }
 
 /** Page coordinates of a node, for a real click. */
 async function nodePoint(page: Page, id: string): Promise<{ x: number; y: number }> {
-  return page.evaluate((nodeId) => {
-    const el = document.querySelector("[data-graph-canvas]") as HTMLElement & { _cyreg?: { cy?: { getElementById(id: string): { renderedPosition(): { x: number; y: number } } } } };
-    const box = el.getBoundingClientRect();
-    const p = el._cyreg!.cy!.getElementById(nodeId).renderedPosition();
-    return { x: box.left + p.x, y: box.top + p.y };
-  }, id);
+  return page.evaluate(
+    ([canvas, nodeId]) => {
+      const el = (0, eval)(canvas) as HTMLElement & { _cyreg?: { cy?: { getElementById(id: string): { renderedPosition(): { x: number; y: number } } } } };
+      const box = el.getBoundingClientRect();
+      const p = el._cyreg!.cy!.getElementById(nodeId).renderedPosition();
+      return { x: box.left + p.x, y: box.top + p.y };
+    },
+    [CANVAS, id] as const,
+  );
+}
+
+/**
+ * What is drawn on top of something else on the canvas on screen, as Cytoscape has it: two nodes whose discs overlap,
+ * a label over another node, two labels over each other. Empty when the picture reads.
+ */
+async function overlapsDrawn(page: Page): Promise<string[]> {
+  return page.evaluate((canvas) => {
+    type Box = { x1: number; y1: number; x2: number; y2: number };
+    type N = { id(): string; position(): { x: number; y: number }; data(k: string): unknown; hasClass(c: string): boolean; boundingBox(o: object): Box };
+    const el = (0, eval)(canvas) as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: N) => T): T[] } } } } | null;
+    const cy = el?._cyreg?.cy;
+    if (!cy) return ["no canvas"];
+    const nodes = cy.nodes().map((n) => ({ id: n.id(), ...n.position(), r: Number(n.data("size")) / 2, label: n.hasClass("lbl") ? n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false }) : null }));
+    // Half a graph unit of tolerance: positions are stored to 0.1.
+    const discHitsBox = (n: { x: number; y: number; r: number }, b: Box) => Math.hypot(n.x - Math.max(b.x1, Math.min(n.x, b.x2)), n.y - Math.max(b.y1, Math.min(n.y, b.y2))) < n.r - 0.5;
+    const out: string[] = [];
+    for (let i = 0; i < nodes.length; i++)
+      for (let j = 0; j < nodes.length; j++) {
+        const [a, b] = [nodes[i]!, nodes[j]!];
+        if (i < j && Math.hypot(a.x - b.x, a.y - b.y) < a.r + b.r - 0.5) out.push(`nodes ${a.id} and ${b.id} overlap`);
+        if (i !== j && a.label && discHitsBox(b, a.label)) out.push(`the label of ${a.id} is over node ${b.id}`);
+        if (i < j && a.label && b.label && a.label.x1 < b.label.x2 && b.label.x1 < a.label.x2 && a.label.y1 < b.label.y2 && b.label.y1 < a.label.y2) out.push(`labels of ${a.id} and ${b.id} overlap`);
+      }
+    return out;
+  }, CANVAS);
 }
 
 /** The map is drawn and names at least `labels` nodes (a phone opens zoomed in where it can name three or more). */
@@ -85,21 +117,42 @@ for (const { device, viewport, scheme } of RUNS) {
     await expect.poll(async () => (await positions(page))[`topic:${topic}`], { timeout: 20_000 }).toBeUndefined();
     const expanded = await positions(page);
     expect(Object.keys(expanded).filter((id) => id.startsWith("b-")).length).toBeGreaterThan(Object.keys(overview).filter((id) => id.startsWith("b-")).length);
-    // Nothing else moved.
-    for (const id of Object.keys(overview)) if (id !== `topic:${topic}` && expanded[id]) expect(expanded[id]).toEqual(overview[id]);
+    // Where the topic stood, its beliefs (one at its very centre); only topics nearby made room for them.
+    const [cx, cy] = overview[`topic:${topic}`]!;
+    const others = Object.keys(overview).filter((t) => t.startsWith("topic:") && t !== `topic:${topic}`);
+    const stayed = others.filter((id) => expanded[id]![0] === overview[id]![0] && expanded[id]![1] === overview[id]![1]);
+    expect(stayed.length).toBeGreaterThan(others.length / 2);
+    // Nothing drawn over anything else: no two nodes, no label over a node or another label (after Fit, and zoomed in).
+    await page.waitForTimeout(300);
+    expect(await overlapsDrawn(page)).toEqual([]);
     await snap(page, `graph-map-expanded-${device}-${scheme}`);
+    const centre = await nodePoint(page, Object.keys(expanded).find((id) => id.startsWith("b-") && Math.hypot(expanded[id]![0] - cx, expanded[id]![1] - cy) < 1)!);
+    await page.mouse.move(centre.x, centre.y);
+    for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -200);
+    await page.waitForTimeout(500);
+    expect(await overlapsDrawn(page)).toEqual([]);
 
     // A belief of the topic: its local graph (evidence and neighbours) around it, depth 2 from the slider.
     const belief = Object.keys(expanded).find((id) => id.startsWith("b-"))!;
     await page.goto(`/scopes/${slug}/graph?topics=${topic}&local=${belief}&node=${belief}`);
     await expect(page.getByTestId("graph-local")).toBeVisible();
     await expect.poll(async () => Object.keys(await positions(page)).filter((id) => id.startsWith("ev-")).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    // Drawn on its own: the belief at the centre, no topic of the map around it (the map is hidden underneath).
+    await expect(page.locator("[data-map-canvas]")).toHaveCSS("visibility", "hidden");
+    expect(Object.keys(await positions(page)).filter((id) => id.startsWith("topic:"))).toEqual([]);
+    expect((await positions(page))[belief]).toEqual([0, 0]);
     await page.getByLabel("depth").fill("2");
     await expect(page).toHaveURL(/depth=2/);
     // On a phone the belief's panel is a sheet over the canvas: close it to look at the neighbourhood.
     if (device === "phone") await page.getByRole("button", { name: "Close details" }).click();
     await page.waitForTimeout(500);
+    expect(await overlapsDrawn(page)).toEqual([]);
     await snap(page, `graph-map-local-${device}-${scheme}`);
+    // Closing it brings the map back as it was.
+    await page.getByRole("button", { name: "Close the local graph" }).click();
+    await expect(page.locator("[data-local-canvas]")).toHaveCount(0);
+    await expect(page.locator("[data-map-canvas]")).toHaveCSS("visibility", "visible");
+    expect(await positions(page)).toEqual(expanded);
     await context.close();
   });
 }

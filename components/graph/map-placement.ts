@@ -98,19 +98,45 @@ export function separateDiscs(discs: readonly Disc[], gap: number): Map<string, 
   const slack = 0.5;
   const placed: { x: number; y: number; r: number }[] = [];
   const out = new Map<string, Point>();
-  const worst = (x: number, y: number, r: number, tolerance: number): { x: number; y: number; r: number } | null => {
-    let found: { x: number; y: number; r: number } | null = null;
+  // Placed discs by grid cell (each in every cell its bounding box touches): a check looks only at nearby discs.
+  const cell = 128;
+  const grid = new Map<number, number[]>();
+  const key = (gx: number, gy: number) => gx * 1_000_003 + gy;
+  const visited: number[] = [];
+  let query = 0;
+  /** The placed disc that (x, y, r) overlaps most deeply (by more than `tolerance`), or null; `first` stops at any. */
+  const overlapped = (x: number, y: number, r: number, tolerance: number, first: boolean): { x: number; y: number; r: number } | null => {
+    query += 1;
+    let found = -1;
     let deepest = 0;
-    for (const p of placed) {
-      const depth = p.r + r + gap - tolerance - Math.hypot(p.x - x, p.y - y);
-      if (depth > deepest) [found, deepest] = [p, depth];
-    }
-    return found;
+    const reach = r + gap;
+    for (let gx = Math.floor((x - reach) / cell); gx <= Math.floor((x + reach) / cell); gx++)
+      for (let gy = Math.floor((y - reach) / cell); gy <= Math.floor((y + reach) / cell); gy++)
+        for (const i of grid.get(key(gx, gy)) ?? []) {
+          if (visited[i] === query) continue;
+          visited[i] = query;
+          const p = placed[i]!;
+          const depth = p.r + r + gap - tolerance - Math.hypot(p.x - x, p.y - y);
+          // Ties go to the disc placed first, whatever order the cells are visited in.
+          if (depth > deepest || (depth === deepest && depth > 0 && i < found)) [found, deepest] = [i, depth];
+          if (found >= 0 && first) return p;
+        }
+    return found >= 0 ? placed[found]! : null;
+  };
+  const place = (p: { x: number; y: number; r: number }) => {
+    const i = placed.length;
+    placed.push(p);
+    for (let gx = Math.floor((p.x - p.r) / cell); gx <= Math.floor((p.x + p.r) / cell); gx++)
+      for (let gy = Math.floor((p.y - p.r) / cell); gy <= Math.floor((p.y + p.r) / cell); gy++) {
+        const list = grid.get(key(gx, gy));
+        if (list) list.push(i);
+        else grid.set(key(gx, gy), [i]);
+      }
   };
   for (const d of order) {
     // Checked as it will be stored (rounded), so that the same layout drawn again meets the same checks.
     let at = d.rank === 0 ? { x: d.x, y: d.y } : roundPoint(d);
-    const blocker = d.rank === 0 ? null : worst(at.x, at.y, d.r, slack);
+    const blocker = d.rank === 0 ? null : overlapped(at.x, at.y, d.r, slack, false);
     if (blocker) {
       const dx = d.x - blocker.x;
       const dy = d.y - blocker.y;
@@ -124,14 +150,14 @@ export function separateDiscs(discs: readonly Disc[], gap: number): Map<string, 
           const turn = (m % 2 === 0 ? 1 : -1) * Math.ceil(m / 2);
           const a = away + (2 * Math.PI * turn) / count;
           const candidate = roundPoint({ x: d.x + radius * Math.cos(a), y: d.y + radius * Math.sin(a) });
-          if (!worst(candidate.x, candidate.y, d.r + slack, 0)) {
+          if (!overlapped(candidate.x, candidate.y, d.r + slack, 0, true)) {
             at = candidate;
             break search;
           }
         }
       }
     }
-    placed.push({ ...at, r: d.r });
+    place({ ...at, r: d.r });
     out.set(d.id, at);
   }
   return out;

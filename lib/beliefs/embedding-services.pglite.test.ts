@@ -6,31 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { fetchModel } from "@/lib/embed/fetch-model";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
-import { EmbeddingError, modelKey, normalise, type Embedder } from "@/lib/engine";
+import { EmbeddingError, modelKey, type Embedder } from "@/lib/engine";
 import { OPERATOR } from "@/lib/access/principal";
 import type { BeliefServices } from "./belief-services";
 import { openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
 import type { RebuildProgress } from "./embedding-services";
 import { withVectorsOnApply } from "./vectors-on-apply";
+import { LetterEmbedder } from "@/lib/embed/testing/letter-embedder";
 import { emptyChangeSet } from "@/lib/engine";
 import { makeEvidence, uid } from "@/lib/graph/testing/fixtures";
-
-/** A different model: letter counts, normalised (enough to tell texts apart; nothing like meaning). */
-class LetterEmbedder implements Embedder {
-  readonly model = { name: "letters", version: "1", dimensions: 26 };
-  calls = 0;
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.calls += 1;
-    return texts.map((text) => {
-      const counts = new Array<number>(26).fill(1e-3);
-      for (const ch of text.toLowerCase()) {
-        const i = ch.charCodeAt(0) - 97;
-        if (i >= 0 && i < 26) counts[i] = (counts[i] ?? 0) + 1;
-      }
-      return normalise(counts);
-    });
-  }
-}
 
 class BrokenEmbedder implements Embedder {
   readonly model = { name: "broken", version: "0", dimensions: 3 };

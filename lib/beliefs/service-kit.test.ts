@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHeuristicAssessor } from "@/lib/reading/reader";
-import { normalise, type Embedder } from "@/lib/engine";
+import { LetterEmbedder } from "@/lib/embed/testing/letter-embedder";
 import { defaultParams, paramsVersion, resolveParams } from "@/lib/engine/params";
 import { createServiceKit, type ServiceKit } from "./service-kit";
 import { openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
@@ -39,23 +39,6 @@ describe("service kit: paramsIndex", () => {
   });
 });
 
-/** Letter counts, normalised (tells texts apart; nothing like meaning), recording every text it is asked to embed. */
-class RecordingEmbedder implements Embedder {
-  readonly model = { name: "letters-recorded", version: "1", dimensions: 26 };
-  readonly texts: string[] = [];
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.texts.push(...texts);
-    return texts.map((text) => {
-      const counts = new Array<number>(26).fill(1e-3);
-      for (const ch of text.toLowerCase()) {
-        const i = ch.charCodeAt(0) - 97;
-        if (i >= 0 && i < 26) counts[i] = (counts[i] ?? 0) + 1;
-      }
-      return normalise(counts);
-    });
-  }
-}
-
 describe("service kit: primeVectors", () => {
   let h: BeliefHarness;
   beforeAll(async () => {
@@ -66,13 +49,13 @@ describe("service kit: primeVectors", () => {
   });
 
   it("a held stored vector is used for the belief's text: comparing a claim with it embeds the claim only", async () => {
-    const writer = new RecordingEmbedder();
+    const writer = new LetterEmbedder();
     const services = h.withAssessor(createHeuristicAssessor(), { embedder: writer });
     const text = "The night build publishes the documentation site.";
     const written = await services.assimilate(h.callers.editor, h.scopes.home, { claim: text, evidence: [{ tier: "observation" }] });
     const claim = "The documentation site is published by the nightly build.";
     const kitWith = async () => {
-      const embedder = new RecordingEmbedder();
+      const embedder = new LetterEmbedder();
       const kit = createServiceKit({ db: h.db, store: h.store, assessor: createHeuristicAssessor(), clock: h.clock, embedder });
       const ctx = await kit.context(h.callers.editor, h.scopes.home, "read");
       // The ranking's vector search brings the scope's stored vectors into the store's memory.

@@ -15,9 +15,9 @@ import {
 } from "@/lib/engine";
 import { propagateGrounding, type CascadeResult } from "@/lib/engine/grounding";
 import { isGrounded, replay } from "@/lib/engine/replay";
-import type { GraphStore, ScopeView, SystemCitationIndex } from "@/lib/graph/graph-store";
+import type { ScopeView, SystemCitationIndex } from "@/lib/graph/graph-store";
 import { embeddingTextHash } from "@/lib/graph/embeddings";
-import { rankHybrid, type HybridOptions, type HybridRanking, type VectorCapabilities } from "@/lib/retrieval/hybrid-search";
+import { rankHybrid, type HybridOptions, type HybridRanking } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher, withSemanticSimilarity } from "@/lib/retrieval/semantic-matcher";
 import type { Role } from "@/lib/access/roles";
 import type { Caller } from "@/lib/access/principal";
@@ -76,10 +76,9 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
     matcher,
     rank: (view, query, options) => rankHybrid({ store, matcher }, view, query, options),
     primeVectors(view, beliefs) {
-      const heldVectors = (store as GraphStore & VectorCapabilities).heldVectors;
-      if (matcher === null || heldVectors === undefined || beliefs.length === 0) return;
+      if (matcher === null || store.heldVectors === undefined || beliefs.length === 0) return;
       const model = matcher.embedder.model;
-      const vectors = heldVectors.call(store, view, beliefs.map((b) => b.id), { model: modelKey(model), dimensions: model.dimensions });
+      const vectors = store.heldVectors(view, beliefs.map((b) => b.id), { model: modelKey(model), dimensions: model.dimensions });
       for (const b of beliefs) {
         const held = vectors.get(b.id);
         // Only a vector of this very text (a rebuild not yet run after a change would leave an older one).

@@ -32,6 +32,12 @@ export interface VectorSearchOptions {
   includeEnded?: boolean;
 }
 
+/** A stored vector a store holds in memory, and the hash of the text it is of (`embeddingTextHash`). */
+export interface HeldVector {
+  vector: Float32Array;
+  textHash: string;
+}
+
 export interface VectorHit {
   /** A belief of the home scope. */
   id: string;

@@ -24,7 +24,7 @@
  */
 import { z } from "zod";
 import { GraphStoreError } from "./errors";
-import type { EmbeddingStatus, EmbeddingTarget, NodeEmbedding, VectorHit, VectorSearchOptions } from "./embeddings";
+import type { EmbeddingStatus, EmbeddingTarget, HeldVector, NodeEmbedding, VectorHit, VectorSearchOptions } from "./embeddings";
 import {
   BELIEF_STATUSES,
   type AuthorisedResolver,
@@ -407,6 +407,12 @@ export interface GraphStore {
   vectorSearch(view: ScopeView, vector: Float32Array, options: VectorSearchOptions): Promise<readonly VectorHit[]>;
   /** Exact cosine of the stored vector (of `model`) of each listed home-scope belief; ids without one are left out. */
   similarities(view: ScopeView, vector: Float32Array, ids: readonly string[], options: { model: string }): Promise<ReadonlyMap<string, number>>;
+  /**
+   * The stored vectors (of `model`, `dimensions` long) of the listed home-scope beliefs that this process already holds
+   * in memory, each with the hash of the text it is of; no read, ids not held left out. Only stores that keep vectors
+   * in memory have it (SQL with its in-process index); callers embed what it does not give.
+   */
+  heldVectors?(view: ScopeView, ids: readonly string[], options: { model: string; dimensions: number }): ReadonlyMap<string, HeldVector>;
   /** Home-scope beliefs and evidence texts whose vector of `model` is missing or older than their text (ordered by kind, id). */
   missingEmbeddings(view: ScopeView, model: string, options?: { limit?: number }): Promise<readonly EmbeddingTarget[]>;
   /** How many of the home scope's beliefs and evidence texts carry a current vector of `model`. */

@@ -38,11 +38,6 @@ export const MAX_RESCORED = 500;
 export interface VectorCapabilities {
   vectorSearch?(view: ScopeView, vector: Float32Array, options: { k: number; model: string; includeEnded?: boolean }): Promise<readonly { id: string; similarity: number }[]>;
   similarities?(view: ScopeView, vector: Float32Array, ids: readonly string[], options: { model: string }): Promise<ReadonlyMap<string, number>>;
-  /**
-   * The stored vectors of these home-scope beliefs that the store holds in memory, each with the hash of the text it is
-   * of (`embeddingTextHash`); no read, ids not held left out.
-   */
-  heldVectors?(view: ScopeView, ids: readonly string[], options: { model: string; dimensions: number }): ReadonlyMap<string, { vector: Float32Array; textHash: string }>;
 }
 
 export interface HybridDeps {

@@ -39,7 +39,7 @@ import { createSqlSearch } from "./sql-search";
 import { applyChangeSetRows, applyNewBeliefsWhole, importScopeRows } from "./sql-writes";
 import { checkEmbeddings } from "../embeddings";
 import { detectPgvector, embeddingStatus, missingEmbeddings, searchVectors, vectorSimilarities, writeEmbeddings } from "./sql-vectors";
-import { createVectorIndex, type HeldVector } from "./vector-index";
+import { createVectorIndex } from "./vector-index";
 
 export interface SqlGraphStoreConfig {
   sql: SqlExecutor;
@@ -117,7 +117,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     return out;
   }
 
-  const store: GraphStore & { heldVectors(view: ScopeView, ids: readonly string[], options: { model: string; dimensions: number }): ReadonlyMap<string, HeldVector> } = {
+  const store: GraphStore = {
     kind: "sql",
     describe: () => `SQL graph store on ${config.location ?? "Postgres"}`,
 
@@ -208,7 +208,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       return vectorSimilarities(sql, await usePgvector(), view, vector, ids, options.model);
     },
 
-    // The stored vectors the in-memory index holds (hybrid retrieval's optional `heldVectors`): none on "database".
+    // The stored vectors the in-memory index holds: none when vectors are ranked in the database.
     heldVectors(view, ids, options) {
       return vectorIndex ? vectorIndex.held(view, ids, options.model, options.dimensions) : new Map();
     },

@@ -24,7 +24,7 @@
  * Memory: 4 bytes per dimension per vector (1.5 KiB at 384 dimensions) plus its sketch.
  */
 import type { SqlExecutor } from "@/lib/db/sql-executor";
-import type { VectorHit, VectorSearchOptions } from "../embeddings";
+import type { HeldVector, VectorHit, VectorSearchOptions } from "../embeddings";
 import type { ScopeView } from "../graph-store";
 import { sketchCandidates } from "./sql-vectors";
 
@@ -153,12 +153,6 @@ function vectorOfPacked(packed: Uint8Array): Float32Array {
   const out = new Float32Array(packed.byteLength / 4);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, false);
   return out;
-}
-
-/** A stored vector held in memory, and the hash of the text it is of. */
-export interface HeldVector {
-  vector: Float32Array;
-  textHash: string;
 }
 
 export interface VectorIndex {

@@ -6,13 +6,16 @@ test.describe.configure({ mode: "serial" });
 
 type Placed = Record<string, [number, number]>;
 
-/** The canvas on screen: a belief's local graph when one is open (drawn over the hidden map), else the map. */
-const CANVAS = `document.querySelector("[data-local-canvas] [data-graph-canvas]") ?? document.querySelector("[data-graph-canvas]")`;
+/**
+ * The canvas on screen, as selectors tried in order inside the page: a belief's local graph when one is open (drawn
+ * over the hidden map), else the map.
+ */
+const CANVAS = ["[data-local-canvas] [data-graph-canvas]", "[data-graph-canvas]"] as const;
 
 /** Where every node of the canvas on screen stands (graph coordinates), read from Cytoscape itself. */
 async function positions(page: Page): Promise<Placed> {
   return page.evaluate((canvas) => {
-    const el = (0, eval)(canvas) as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: { id(): string; position(): { x: number; y: number } }) => T): T[] } } } } | null;
+    const el = canvas.map((selector) => document.querySelector(selector)).find((found) => found !== null) as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: { id(): string; position(): { x: number; y: number } }) => T): T[] } } } } | null;
     const cy = el?._cyreg?.cy;
     if (!cy) return {};
     return Object.fromEntries(cy.nodes().map((n) => [n.id(), [n.position().x, n.position().y]]));
@@ -23,7 +26,7 @@ async function positions(page: Page): Promise<Placed> {
 async function nodePoint(page: Page, id: string): Promise<{ x: number; y: number }> {
   return page.evaluate(
     ([canvas, nodeId]) => {
-      const el = (0, eval)(canvas) as HTMLElement & { _cyreg?: { cy?: { getElementById(id: string): { renderedPosition(): { x: number; y: number } } } } };
+      const el = canvas.map((selector) => document.querySelector(selector)).find((found) => found !== null) as HTMLElement & { _cyreg?: { cy?: { getElementById(id: string): { renderedPosition(): { x: number; y: number } } } } };
       const box = el.getBoundingClientRect();
       const p = el._cyreg!.cy!.getElementById(nodeId).renderedPosition();
       return { x: box.left + p.x, y: box.top + p.y };
@@ -40,7 +43,7 @@ async function overlapsDrawn(page: Page): Promise<string[]> {
   return page.evaluate((canvas) => {
     type Box = { x1: number; y1: number; x2: number; y2: number };
     type N = { id(): string; position(): { x: number; y: number }; data(k: string): unknown; hasClass(c: string): boolean; boundingBox(o: object): Box };
-    const el = (0, eval)(canvas) as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: N) => T): T[] } } } } | null;
+    const el = canvas.map((selector) => document.querySelector(selector)).find((found) => found !== null) as { _cyreg?: { cy?: { nodes(): { map<T>(f: (n: N) => T): T[] } } } } | null;
     const cy = el?._cyreg?.cy;
     if (!cy) return ["no canvas"];
     const nodes = cy.nodes().map((n) => ({ id: n.id(), ...n.position(), r: Number(n.data("size")) / 2, label: n.hasClass("lbl") ? n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false }) : null }));

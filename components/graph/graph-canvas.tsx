@@ -596,8 +596,9 @@ function insideViewport(cy: Core, ids: ReadonlySet<string>): boolean {
 }
 
 /**
- * Puts labels on the nodes `pickLabelSides` chooses for this viewport and zoom (under the node, or over it: `.lbl-above`), sized in graph units so they read at
- * LABEL_PX on screen (never below 12 graph units when zoomed in past 1).
+ * Puts labels on the nodes `pickLabelSides` chooses for this viewport and zoom (under the node, or over it:
+ * `.lbl-above`), sized in graph units so they read at LABEL_PX on screen (never below 12 graph units when zoomed in
+ * past 1).
  */
 function applyLabels(cy: Core, importance: ReadonlyMap<string, number>, pinned: ReadonlySet<string>): void {
   const zoom = cy.zoom();

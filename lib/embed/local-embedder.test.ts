@@ -63,6 +63,19 @@ describe("LocalEmbedder (all-MiniLM-L6-v2, quantized)", () => {
     expect(cosine(need(belief), need(paraphrase))).toBeGreaterThan(cosine(need(belief), need(unrelated)) + 0.2);
   });
 
+  it("gives each word of a text (word pieces joined) a unit contextual vector, the same before and after its sentence vector", async () => {
+    const text = "Kubernetes rollouts pause at 42 pods.";
+    const [cold] = await new LocalEmbedder().words([text]);
+    const [warm] = (await embedder.embed([text]), await embedder.words([text]));
+    expect(need(cold).map((w) => w.word)).toEqual(["kubernetes", "rollouts", "pause", "at", "42", "pods", "."]);
+    for (const w of need(warm)) expect(norm(w.vector)).toBeCloseTo(1, 4);
+    need(warm).forEach((w, i) => expect(cosine(w.vector, need(need(cold)[i]).vector)).toBeCloseTo(1, 5));
+    // A synonym in the same frame sits closer than an unrelated word.
+    const [a, b] = await embedder.words(["The cook is chopping carrots.", "The chef is chopping carrots."]);
+    const vectorOf = (words: typeof a, word: string) => need(need(words).find((w) => w.word === word)).vector;
+    expect(cosine(vectorOf(a, "cook"), vectorOf(b, "chef"))).toBeGreaterThan(cosine(vectorOf(a, "cook"), vectorOf(b, "carrots")));
+  });
+
   it("gives an EmbeddingError, not a download, when the model folder is missing", async () => {
     const missing = new LocalEmbedder("/nonexistent/credence-model");
     expect(missing.available()).toBe(false);

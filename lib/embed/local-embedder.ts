@@ -14,7 +14,7 @@
  * would change the vectors (below).
  */
 import { availableParallelism } from "node:os";
-import { EmbeddingError, type Embedder, type EmbeddingModel } from "@/lib/engine";
+import { EmbeddingError, type Embedder, type EmbeddingModel, type WordVector } from "@/lib/engine";
 import { isModelInstalled } from "./fetch-model";
 import { microBatcher, type Batched } from "./micro-batcher";
 import { MINILM_MODEL, minilmModelDir } from "./minilm-model";
@@ -24,11 +24,14 @@ const INTRA_OP_THREADS = 1;
 /** The model queue: a batch is taken at once when idle (next event-loop turn), at most this many texts. */
 const MAX_BATCH = 64;
 
-interface FeatureOutput {
-  dims: number[];
+/** One inference: the token vectors of one text ([CLS] … [SEP]) and its word pieces, in order. */
+export interface TokenOutput {
+  tokens: number;
+  dimensions: number;
   data: ArrayLike<number>;
+  pieces: string[];
 }
-type Extractor = (texts: string[], options: { pooling: "mean"; normalize: true }) => Promise<FeatureOutput>;
+type Extractor = (text: string) => Promise<TokenOutput>;
 
 async function loadExtractor(modelDir: string, threads: number): Promise<Extractor> {
   const transformers = await import("@huggingface/transformers");
@@ -43,17 +46,67 @@ async function loadExtractor(modelDir: string, threads: number): Promise<Extract
     // 0: onnxruntime's own default (a pool as wide as the machine), kept for comparison in the benchmark.
     ...(threads > 0 ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
   });
-  return async (texts, options) => {
-    const output = await extractor(texts, options);
-    return { dims: output.dims, data: output.data as ArrayLike<number> };
+  const { tokenizer } = extractor;
+  return async (text) => {
+    // No pooling: the token vectors, whose mean is the sentence vector (pooledSentence) and which give the words theirs.
+    const output = await extractor([text], { pooling: "none", normalize: false });
+    const ids = Array.from(tokenizer(text).input_ids.data as ArrayLike<bigint | number>, Number);
+    const [rows, tokens, dimensions] = output.dims as [number, number, number];
+    if (rows !== 1 || tokens !== ids.length) throw new Error(`the model returned ${output.dims.join("×")} for ${ids.length} tokens`);
+    return { tokens, dimensions, data: output.data as ArrayLike<number>, pieces: ids.map((id) => tokenizer.decode([id])) };
   };
 }
+
+/** Scales a vector to unit length in place (a zero vector stays zero). */
+function normalise(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < v.length; i += 1) v[i] = (v[i] ?? 0) / norm;
+  return v;
+}
+
+/**
+ * The sentence vector: the mean of every token's vector (the attention mask is all ones for one text), L2-normalised:
+ * the sentence-transformers pooling, the same vector the pipeline's own `pooling: "mean"` gives (within 1e-7).
+ */
+export function pooledSentence(out: TokenOutput): Float32Array {
+  const sum = new Float64Array(out.dimensions);
+  for (let t = 0; t < out.tokens; t += 1) for (let d = 0; d < out.dimensions; d += 1) sum[d] = (sum[d] ?? 0) + (out.data[t * out.dimensions + d] ?? 0);
+  return normalise(Float32Array.from(sum, (x) => x / out.tokens));
+}
+
+/**
+ * The words of a text with their vectors: word pieces ("##ing") joined to the word before them, a joined word's vector
+ * the mean of its pieces', each unit length; [CLS] and [SEP] left out.
+ */
+export function pooledWords(out: TokenOutput): WordVector[] {
+  const words: { word: string; sum: Float32Array; pieces: number }[] = [];
+  for (let t = 1; t < out.tokens - 1; t += 1) {
+    const piece = out.pieces[t] ?? "";
+    const vector = Float32Array.from({ length: out.dimensions }, (_, d) => out.data[t * out.dimensions + d] ?? 0);
+    const last = words[words.length - 1];
+    if (piece.startsWith("##") && last !== undefined) {
+      last.word += piece.slice(2);
+      for (let d = 0; d < out.dimensions; d += 1) last.sum[d] = (last.sum[d] ?? 0) + (vector[d] ?? 0);
+      last.pieces += 1;
+    } else {
+      words.push({ word: piece, sum: vector, pieces: 1 });
+    }
+  }
+  return words.map((w) => ({ word: w.word, vector: normalise(w.sum) }));
+}
+
+/** Words of this many recent texts are kept: a reading asks for the words of the pair it has just embedded. */
+const WORDS_KEPT = 1024;
 
 export class LocalEmbedder implements Embedder {
   readonly model: EmbeddingModel = MINILM_MODEL;
   private extractor: Promise<Extractor> | undefined;
   /** Every `embed` goes through this queue (module comment). */
   private readonly queue: Batched<string, Float32Array>;
+  /** The words of the texts inferred last, by text, least recently used first (`words`). */
+  private readonly recentWords = new Map<string, WordVector[]>();
 
   constructor(
     private readonly modelDir: string = minilmModelDir(),
@@ -95,26 +148,49 @@ export class LocalEmbedder implements Embedder {
     return this.queue(texts);
   }
 
+  /**
+   * The words of each text and their contextual vectors (the Embedder port's `words`): those of a text embedded lately
+   * are kept from its inference; others go through the queue like any text.
+   */
+  async words(texts: readonly string[]): Promise<WordVector[][]> {
+    const missing = [...new Set(texts)].filter((t) => !this.recentWords.has(t));
+    if (missing.length > 0) await this.queue(missing);
+    const out: WordVector[][] = [];
+    for (const text of texts) {
+      // Evicted by other callers' texts between the inference and here (a burst of over WORDS_KEPT texts): infer again.
+      const words = this.recentWords.get(text) ?? (await this.inferOne(text)).words;
+      out.push(words.map((w) => ({ word: w.word, vector: Float32Array.from(w.vector) })));
+    }
+    return out;
+  }
+
+  /** One text through the model: its sentence vector, and its words kept for `words`. */
+  private async inferOne(text: string): Promise<{ sentence: Float32Array; words: WordVector[] }> {
+    const extractor = await this.getExtractor();
+    let output: TokenOutput;
+    try {
+      output = await extractor(text);
+    } catch (error) {
+      throw new EmbeddingError("the embedding model failed on a text", { cause: error });
+    }
+    if (output.dimensions !== this.model.dimensions) {
+      throw new EmbeddingError(`the model returned vectors of ${output.dimensions} dimensions, not ${this.model.dimensions}`);
+    }
+    const words = pooledWords(output);
+    this.recentWords.delete(text);
+    this.recentWords.set(text, words);
+    if (this.recentWords.size > WORDS_KEPT) this.recentWords.delete(this.recentWords.keys().next().value as string);
+    return { sentence: pooledSentence(output), words };
+  }
+
   /** One batch of the queue: each distinct text once, in order. */
   private async infer(texts: readonly string[]): Promise<Float32Array[]> {
-    const extractor = await this.getExtractor();
     const byText = new Map<string, Float32Array>();
     // One text per inference: the quantized graph quantizes activations with one scale per tensor, so a text's vector
     // would depend on its batch mates (cosine 0.993 instead of 1 measured). One at a time, a text always gets the
     // same vector, stored or queried. An empty string still gets a vector ([CLS][SEP]), so order is kept.
     for (const text of texts) {
-      if (byText.has(text)) continue;
-      let output: FeatureOutput;
-      try {
-        output = await extractor([text], { pooling: "mean", normalize: true });
-      } catch (error) {
-        throw new EmbeddingError("the embedding model failed on a text", { cause: error });
-      }
-      const [rows, dimensions] = output.dims;
-      if (rows !== 1 || dimensions !== this.model.dimensions) {
-        throw new EmbeddingError(`the model returned ${output.dims.join("×")} for one text`);
-      }
-      byText.set(text, Float32Array.from(output.data));
+      if (!byText.has(text)) byText.set(text, (await this.inferOne(text)).sentence);
     }
     // A text asked for twice gets two arrays: a caller may keep (or change) its own.
     return texts.map((t) => Float32Array.from(byText.get(t) as Float32Array));

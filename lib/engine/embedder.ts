@@ -17,10 +17,21 @@ export interface EmbeddingModel {
   dimensions: number;
 }
 
+/** One word of a text (word pieces joined, lower case as the model reads it) and its unit-length contextual vector. */
+export interface WordVector {
+  word: string;
+  vector: Float32Array;
+}
+
 export interface Embedder {
   readonly model: EmbeddingModel;
   /** Unit-length vectors (L2-normalised), one per text, same order. Throws `EmbeddingError` on failure. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * The words of each text with the model's contextual vector for each (the token vectors the sentence vector is the
+   * mean of), same order. Only a model run in process has them (the local one); an embedding API does not.
+   */
+  words?(texts: readonly string[]): Promise<WordVector[][]>;
   /** Loads the model ahead of the first `embed` (a server calls it at start); absent when there is nothing to load. */
   load?(): Promise<void>;
 }

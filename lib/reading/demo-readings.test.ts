@@ -48,4 +48,17 @@ describe("the offline reader with the local model", () => {
     const denied = await read("A woman is not slicing an onion in the kitchen.", belief);
     expect(denied.relation).toBe("REBUTS");
   });
+
+  it("commits a restatement in other words, where every word has a counterpart, and not a swap or an added detail", async () => {
+    const belief = "A chef is chopping carrots on a wooden board.";
+    // Cosine 0.88 (below the 0.9 the confidence model needs), every word aligned ("cook" / "chef", "cutting" / "chopping").
+    const reworded = await read("A cook is cutting carrots on a wooden board.", belief);
+    expect(reworded.relation).toBe("SUPPORTS");
+    expect(reworded.reasoning).toMatch(/counterpart/);
+    // As close by cosine, but one thing swapped ("onions") or added ("tired", "restaurant"): not the same claim.
+    for (const other of ["A chef is chopping onions on a wooden board.", "A tired chef is chopping carrots on a wooden board in a restaurant."]) {
+      expect((await read(other, belief)).relation).toBe("UNDECIDED");
+    }
+    expect((await read("Deploys go from the release branch.", "Deploys go from the main branch.")).relation).not.toBe("SUPPORTS");
+  });
 });

@@ -27,17 +27,18 @@ import { compareQuantifiers, compareQuantities, writtenQuantity } from "./signal
 import { plainReport, pressureByShape, shapeReasoningType } from "./signals/message-shape";
 import { pressureCues } from "./signals/pressure-cues";
 import { loadManipulationModel, type ManipulationModel, readManipulation } from "./models/manipulation-model";
-import { COMMIT_AT, relationConfidence } from "./models/relation-confidence";
+import { COMMIT_AT, PARAPHRASE, relationConfidence } from "./models/relation-confidence";
 import confidenceWeights from "./models/relation-confidence.json";
 import manipulationWeights from "./models/manipulation-model.json";
 import type { RelationSignals } from "./signals/relation-signals";
 import { contentTokens } from "./parse/tokenize";
+import { type WordAlignment, wordAlignment } from "./signals/word-alignment";
 
 /** Bumped whenever a rule of this reader changes what it reads; the stamp hashes it with every model's weights. */
-const RULES_VERSION = "rules-2";
+const RULES_VERSION = "rules-3";
 
 /** `heuristic@<hash>`: the rules version and the fitted weights, hashed once at load (stable across runs). */
-export const HEURISTIC_STAMP = `heuristic@${createHash("sha256").update(JSON.stringify([RULES_VERSION, COMMIT_AT, confidenceWeights, manipulationWeights])).digest("hex").slice(0, 12)}`;
+export const HEURISTIC_STAMP = `heuristic@${createHash("sha256").update(JSON.stringify([RULES_VERSION, COMMIT_AT, PARAPHRASE, confidenceWeights, manipulationWeights])).digest("hex").slice(0, 12)}`;
 
 /** A belief counts as touched when the evidence covers at least this share of its content stems. */
 const MIN_COVERAGE = 0.3;
@@ -145,10 +146,19 @@ export function classifyRelation(
   belief: BeliefText,
   semantic?: number,
   bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
+  alignment?: WordAlignment,
 ): Omit<RelationAssessment, "assessor"> {
   const s = relationSignals(evidence, belief, semantic);
   const read = classifyBySignals(s, semantic, bands);
   const confidence = round(relationConfidence(read.relation, s.coverage, semantic));
+  if (read.relation === "SUPPORTS" && confidence < COMMIT_AT.SUPPORTS && alignment !== undefined && isParaphrase(semantic, alignment)) {
+    // Committed at the threshold: the alignment, not the confidence model, is what makes it sure enough.
+    return {
+      ...read,
+      confidence: COMMIT_AT.SUPPORTS,
+      reasoning: `${read.reasoning} Every content word on each side has a counterpart on the other (weakest: "${alignment.word}", ${round(alignment.weakest)}): the same claim in other words.`,
+    };
+  }
   if ((read.relation === "SUPPORTS" || read.relation === "REBUTS") && confidence < COMMIT_AT[read.relation]) {
     return {
       relation: "UNDECIDED",
@@ -159,6 +169,16 @@ export function classifyRelation(
     };
   }
   return { ...read, confidence };
+}
+
+/** Whether a pair is close enough, and aligned word for word, to be the same claim in other words (PARAPHRASE). */
+export function isParaphrase(semantic: number | undefined, alignment: WordAlignment): boolean {
+  return semantic !== undefined && semantic >= PARAPHRASE.cosine && alignment.weakest >= PARAPHRASE.alignment;
+}
+
+/** Whether a reading could still be committed by the paraphrase test, so that the pair's word vectors are worth reading. */
+export function paraphraseCouldCommit(reading: Pick<RelationAssessment, "relation" | "guess">, semantic: number | undefined): boolean {
+  return reading.relation === "UNDECIDED" && reading.guess === "SUPPORTS" && semantic !== undefined && semantic >= PARAPHRASE.cosine;
 }
 
 type RuleReading = Omit<RelationAssessment, "assessor" | "confidence" | "guess"> & { relation: DecidedRelation };
@@ -340,6 +360,16 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
       throw error;
     }
   };
+  const alignmentOf = async (evidence: string, belief: string): Promise<WordAlignment | undefined> => {
+    if (embedder?.words === undefined) return undefined;
+    try {
+      const [we, wb] = await embedder.words([evidence, belief]);
+      return we && wb ? wordAlignment(we, wb) : undefined;
+    } catch (error) {
+      if (error instanceof EmbeddingError) return undefined;
+      throw error;
+    }
+  };
   const assessEvidence: Assessor["assessEvidence"] = async (text) => {
     const model = options.manipulationModel === undefined ? MANIPULATION_MODEL : options.manipulationModel;
     if (embedder === null || model === null || modelKey(embedder.model) !== model.embeddingModel) return { ...assessEss(text), assessor: HEURISTIC_STAMP };
@@ -353,7 +383,11 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
   };
   const assessRelation: Assessor["assessRelation"] = async (evidence, belief) => {
     const meaning = await meaningOf(evidence, belief.text);
-    return { ...classifyRelation(evidence, belief, meaning.semantic, options.cosineBands), assessor: HEURISTIC_STAMP };
+    const reading = classifyRelation(evidence, belief, meaning.semantic, options.cosineBands);
+    if (!paraphraseCouldCommit(reading, meaning.semantic)) return { ...reading, assessor: HEURISTIC_STAMP };
+    // Only a close SUPPORTS reading left undecided needs the words (the local model kept them from embedding the pair).
+    const alignment = await alignmentOf(evidence, belief.text);
+    return { ...(alignment ? classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, alignment) : reading), assessor: HEURISTIC_STAMP };
   };
   return {
     name: HEURISTIC_STAMP,

@@ -40,6 +40,13 @@ describe("CachedEmbedder", () => {
     expect(calls).toEqual([["ab", "abc"], ["abcd"]]);
   });
 
+  it("passes word vectors through from a wrapped embedder that has them, and has none when it has not", async () => {
+    const words = [[{ word: "ferry", vector: v(1) }]];
+    const inner = { model: M1, embed: async (texts: readonly string[]) => texts.map(() => v(1)), words: async () => words };
+    expect(await new CachedEmbedder(inner, 10).words?.(["the ferry"])).toBe(words);
+    expect(new CachedEmbedder({ model: M1, embed: inner.embed }, 10).words).toBeUndefined();
+  });
+
   it("lets a failure of the wrapped embedder through and caches nothing from it", async () => {
     let fail = true;
     const inner = { model: M1, embed: async (texts: readonly string[]) => { if (fail) throw new Error("model not loaded"); return texts.map(() => v(1)); } };

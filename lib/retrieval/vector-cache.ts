@@ -4,7 +4,7 @@
  * identical text under one model gives the identical vector, a vector of another model (or version) is never
  * returned, and the keys stay small whatever the texts' length.
  */
-import { type Embedder, EmbeddingError, modelKey, type EmbeddingModel } from "@/lib/engine";
+import { type Embedder, EmbeddingError, modelKey, type EmbeddingModel, type WordVector } from "@/lib/engine";
 import { embeddingTextHash } from "@/lib/graph/embeddings";
 
 export class VectorCache {
@@ -55,11 +55,15 @@ export class CachedEmbedder implements Embedder {
   /** Vectors being computed, by cache key: concurrent misses for one text share the one call. */
   private readonly inFlight = new Map<string, Promise<Float32Array>>();
 
+  /** The wrapped embedder's word vectors, when it has them (not cached here: the local embedder keeps its own). */
+  readonly words?: (texts: readonly string[]) => Promise<WordVector[][]>;
+
   constructor(
     readonly inner: Embedder,
     limit: number,
   ) {
     this.cache = new VectorCache(limit);
+    if (inner.words) this.words = inner.words.bind(inner);
   }
 
   get model(): EmbeddingModel {

@@ -97,16 +97,19 @@ export function pooledWords(out: TokenOutput): WordVector[] {
   return words.map((w) => ({ word: w.word, vector: normalise(w.sum) }));
 }
 
-/** Words of this many recent texts are kept: a reading asks for the words of the pair it has just embedded. */
-const WORDS_KEPT = 1024;
+/**
+ * The token vectors of this many recent texts are kept (about 25 KB each): a reading asks for the words of the pair it
+ * has just embedded. Words are pooled only when asked for: most texts never are.
+ */
+const TOKENS_KEPT = 256;
 
 export class LocalEmbedder implements Embedder {
   readonly model: EmbeddingModel = MINILM_MODEL;
   private extractor: Promise<Extractor> | undefined;
   /** Every `embed` goes through this queue (module comment). */
   private readonly queue: Batched<string, Float32Array>;
-  /** The words of the texts inferred last, by text, least recently used first (`words`). */
-  private readonly recentWords = new Map<string, WordVector[]>();
+  /** The token vectors of the texts inferred last, by text, least recently used first (`words`). */
+  private readonly recentTokens = new Map<string, TokenOutput>();
 
   constructor(
     private readonly modelDir: string = minilmModelDir(),
@@ -153,19 +156,18 @@ export class LocalEmbedder implements Embedder {
    * are kept from its inference; others go through the queue like any text.
    */
   async words(texts: readonly string[]): Promise<WordVector[][]> {
-    const missing = [...new Set(texts)].filter((t) => !this.recentWords.has(t));
+    const missing = [...new Set(texts)].filter((t) => !this.recentTokens.has(t));
     if (missing.length > 0) await this.queue(missing);
     const out: WordVector[][] = [];
     for (const text of texts) {
-      // Evicted by other callers' texts between the inference and here (a burst of over WORDS_KEPT texts): infer again.
-      const words = this.recentWords.get(text) ?? (await this.inferOne(text)).words;
-      out.push(words.map((w) => ({ word: w.word, vector: Float32Array.from(w.vector) })));
+      // Evicted by other callers' texts between the inference and here (a burst of over TOKENS_KEPT texts): infer again.
+      out.push(pooledWords(this.recentTokens.get(text) ?? (await this.inferOne(text)).tokens));
     }
     return out;
   }
 
-  /** One text through the model: its sentence vector, and its words kept for `words`. */
-  private async inferOne(text: string): Promise<{ sentence: Float32Array; words: WordVector[] }> {
+  /** One text through the model: its sentence vector, and its token vectors kept for `words`. */
+  private async inferOne(text: string): Promise<{ sentence: Float32Array; tokens: TokenOutput }> {
     const extractor = await this.getExtractor();
     let output: TokenOutput;
     try {
@@ -176,11 +178,10 @@ export class LocalEmbedder implements Embedder {
     if (output.dimensions !== this.model.dimensions) {
       throw new EmbeddingError(`the model returned vectors of ${output.dimensions} dimensions, not ${this.model.dimensions}`);
     }
-    const words = pooledWords(output);
-    this.recentWords.delete(text);
-    this.recentWords.set(text, words);
-    if (this.recentWords.size > WORDS_KEPT) this.recentWords.delete(this.recentWords.keys().next().value as string);
-    return { sentence: pooledSentence(output), words };
+    this.recentTokens.delete(text);
+    this.recentTokens.set(text, output);
+    if (this.recentTokens.size > TOKENS_KEPT) this.recentTokens.delete(this.recentTokens.keys().next().value as string);
+    return { sentence: pooledSentence(output), tokens: output };
   }
 
   /** One batch of the queue: each distinct text once, in order. */

@@ -32,7 +32,7 @@ import type {
 } from "../graph-store";
 import { candidateStatsOf, citationHopsByDepth, overviewOptions } from "../graph-store";
 import { mapPgError } from "./pg-errors";
-import { sqlIdempotencyMarks, writeIdempotencyMark } from "./sql-idempotency";
+import { sqlIdempotencyMarks } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
 import { run } from "./sql-rows";
 import { createSqlSearch } from "./sql-search";
@@ -182,10 +182,8 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         const whole = await applyNewBeliefsWhole(sql, changeSet, embeddings, native, options.idempotency ?? null);
         if (whole !== null) return whole;
         return await sql.transaction(async (tx) => {
-          const result = await applyChangeSetRows(tx, changeSet);
-          if (options.idempotency) await writeIdempotencyMark(tx, options.idempotency, result.changeSetId);
-          await writeEmbeddings(tx, native, null, embeddings);
-          return result;
+          // The vectors and the mark are written with the change-set (in its one-statement core when it has one).
+          return applyChangeSetRows(tx, changeSet, { embeddings, pgvector: native, mark: options.idempotency ?? null });
         });
       } catch (error) {
         throw mapPgError(error);

@@ -20,6 +20,7 @@ import {
   dataRow,
   evidenceDoc,
   graphEdgeRow,
+  coreWrittenRow,
   idRow,
   lockedBeliefRow,
   looseRow,
@@ -385,10 +386,11 @@ const BELIEF_VALUES = `u.d->>'scope', u.d->>'topic', u.d->>'key', u.d->>'status'
 const BELIEF_SOURCE = `(SELECT e->'belief' AS d, (e->>'expected')::int AS expected, (e->>'live')::boolean AS live,
   e->>'terms' AS terms, NULLIF(e->'checkpoint', 'null'::jsonb) AS checkpoint FROM jsonb_array_elements($1::jsonb) AS e) AS u`;
 
-const EVIDENCE_INSERT = `INSERT INTO graph_evidence (id, scope, kind, text, created_at, observed_at, retracted_at, data)
+const evidenceInsert = (items: string) => `INSERT INTO graph_evidence (id, scope, kind, text, created_at, observed_at, retracted_at, data)
    SELECT d->>'id', d->>'scope', d->>'kind', d->>'text', (d->>'createdAt')::timestamptz,
      COALESCE((d->>'observedAt')::timestamptz, (d->>'createdAt')::timestamptz), (d->>'retractedAt')::timestamptz, d
-   FROM jsonb_array_elements($1::jsonb) AS d`;
+   FROM jsonb_array_elements(${items}::jsonb) AS d`;
+const EVIDENCE_INSERT = evidenceInsert("$1");
 
 /**
  * The fold-checkpoint rows of the beliefs the statement's `written` CTE wrote (`$1` as in BELIEF_SOURCE): the rows a
@@ -442,6 +444,57 @@ function newBeliefsWhole(pgvector: boolean) {
   );
 }
 
+/**
+ * The core of a change-set that upserts beliefs, in ONE statement inside the change-set's transaction (instead of
+ * change-set row, evidence, updates, inserts, history lock, history, vectors: seven): the change-set row first (a
+ * repeated change-set fails here, `already_applied`), then its evidence, then the version-checked updates (a row whose
+ * version or scope does not match is left out of RETURNING), then the inserts (an existing id is left out), then the
+ * fold rows, history rows, entry edges, vectors and the Idempotency-Key's mark. Each step reads the one before it in an
+ * uncorrelated subquery, which runs that step to completion first: an update that supersedes a belief frees its live
+ * key before the insert of its successor. Every belief that receives history is upserted here, so the update's row
+ * lock serves as the history lock: RETURNING gives each updated belief's last stored seq (as of the statement's
+ * snapshot; an append committed since takes a seq this statement inserts too, and the history key fails it), which
+ * the caller checks against the appended items before it commits. [belief rows JSON (updates and inserts), id, actor,
+ * time, evidence JSON, history rows JSON, entry edges JSON, vectors JSON, mark principal (null: no mark), key, claim
+ * id, ordinal]
+ */
+function changeSetCore(pgvector: boolean) {
+  return statement(
+    pgvector ? "write.changeSetCorePgvector" : "write.changeSetCore",
+    `WITH cs AS (INSERT INTO graph_change_sets (id, actor, time) VALUES ($2, $3, $4::timestamptz) RETURNING id),
+     ev AS (${evidenceInsert("$5")} WHERE (SELECT count(*) FROM cs) > 0 RETURNING id, scope),
+     written_u AS (UPDATE graph_beliefs AS b SET (${BELIEF_COLUMNS}) = (${BELIEF_VALUES})
+       FROM ${BELIEF_SOURCE}
+       WHERE b.id = u.d->>'id' AND b.version = u.expected AND b.scope = u.d->>'scope' AND (SELECT count(*) FROM ev) >= 0
+       RETURNING b.id, b.scope, (SELECT max(h.seq) FROM graph_history h WHERE h.belief_id = b.id) AS max_seq),
+     written_i AS (INSERT INTO graph_beliefs (id, ${BELIEF_COLUMNS})
+       SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
+       WHERE u.expected IS NULL AND (SELECT count(*) FROM written_u) >= 0
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id, scope),
+     written AS (SELECT id, scope FROM written_u UNION ALL SELECT id, scope FROM written_i),
+     ${FOLD_SOURCES_WRITE},
+     h AS (
+       INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
+         target_seq, verified, laundered, live, data)
+       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
+         r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
+         (r->>'laundered')::boolean, TRUE, r->'data'
+       FROM jsonb_array_elements($6::jsonb) AS r),
+     entry_edges AS (
+       INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
+       SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
+       FROM jsonb_array_elements($7::jsonb) AS e
+       ON CONFLICT DO NOTHING),
+     mark AS (
+       INSERT INTO "graph_idempotency_marks" ("principal", "key", "claim_id", "ordinal", "change_set_id")
+       SELECT $9, $10, $11, $12::int, $2 WHERE $9::text IS NOT NULL),
+     ${embeddingUpsertCtes(pgvector, "$8", "(SELECT id, scope, 'belief' AS kind FROM written UNION ALL SELECT id, scope, 'evidence' FROM ev)")}
+     SELECT id, max_seq, TRUE AS updated FROM written_u UNION ALL SELECT id, NULL, FALSE FROM written_i`,
+    coreWrittenRow,
+  );
+}
+
 export const write = {
   /** [id, actor, time] */
   insertChangeSet: statement("write.insertChangeSet", `INSERT INTO graph_change_sets (id, actor, time) VALUES ($1, $2, $3::timestamptz)`, noRows),
@@ -468,6 +521,8 @@ export const write = {
     idRow,
   ),
   insertNewBeliefsWhole: newBeliefsWhole(false),
+  changeSetCore: changeSetCore(false),
+  changeSetCorePgvector: changeSetCore(true),
   insertNewBeliefsWholePgvector: newBeliefsWhole(true),
   /** The change-set row and version-checked updates in one statement. [belief rows JSON, id, actor, time] */
   insertChangeSetAndUpdateBeliefs: statement(

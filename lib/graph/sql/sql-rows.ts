@@ -179,6 +179,8 @@ export const idRow = z.object({ id: z.string() });
 export const noRows = z.unknown();
 export const countRow = z.object({ n: int });
 export const versionRow = z.object({ version: int, scope: z.string() });
+/** A belief the change-set core wrote: its last stored seq before this write when it was updated. */
+export const coreWrittenRow = z.object({ id: z.string(), max_seq: int.nullable(), updated: z.boolean() });
 export const lockedBeliefRow = z.object({ id: z.string(), scope: z.string(), max_seq: int.nullable() });
 export const placeholderRow = z.object({ id: z.string(), scope: z.string(), text: z.string() });
 export const beliefIdRow = z.object({ belief_id: z.string() });

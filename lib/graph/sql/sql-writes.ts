@@ -17,7 +17,8 @@ import type { NodeEmbedding } from "../embeddings";
 import type { IdempotencyMark } from "../idempotency-mark";
 import { write } from "./sql-queries";
 import { run } from "./sql-rows";
-import { embeddingsPayload } from "./sql-vectors";
+import { writeIdempotencyMark } from "./sql-idempotency";
+import { embeddingsPayload, writeEmbeddings } from "./sql-vectors";
 
 /** The relations an entry can carry in the indexed columns: UNRELATED only by a revision. */
 const ENTRY_RELATIONS = new Set(["SUPPORTS", "REBUTS", "CONTEXTUALIZES", "UNRELATED"]);
@@ -65,6 +66,23 @@ function beliefRow(belief: Belief, expected: number | null, checkpoint: Checkpoi
   };
 }
 
+/** Throws why an update of `updates` was not `written`: an unknown belief, a move to another scope, or a lost race. */
+async function failedUpdate(tx: SqlExecutor, updates: ChangeSet["beliefs"], written: ReadonlySet<string>): Promise<never> {
+  const failed = updates.find((u) => !written.has(u.belief.id));
+  const id = failed?.belief.id ?? null;
+  const current = await run(tx, write.beliefVersion, [id]);
+  const row = current[0];
+  if (!row) throw new ChangeSetRejected("unknown_belief", `Belief ${id} does not exist; it cannot be updated.`);
+  if (row.scope !== failed?.belief.scope) throw new ChangeSetRejected("invalid", `Belief ${id} cannot move to another scope.`);
+  throw new VersionConflict(id, "version", `Belief ${id} is at version ${row.version}, not ${failed?.expectedVersion}: another writer got there first.`);
+}
+
+/** Throws for the insert of `inserts` that was not `written`: its id exists already. */
+function failedInsert(inserts: ChangeSet["beliefs"], written: ReadonlySet<string>): never {
+  const id = inserts.find((u) => !written.has(u.belief.id))?.belief.id ?? null;
+  throw new VersionConflict(id, "exists", `Belief ${id} already exists: another writer created it first.`);
+}
+
 /**
  * Inserts and version-checked updates; returns the scope of every inserted belief. With `changeSetRow`, the change-set
  * row is inserted by the same statement when the change-set only inserts or only updates (one round trip fewer);
@@ -90,26 +108,13 @@ async function upsertBeliefs(tx: SqlExecutor, cs: ChangeSet, changeSetRow: reado
     const rows = fold
       ? await run(tx, write.insertChangeSetAndUpdateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion, u.checkpoint ?? null))), ...changeSetRow])
       : await run(tx, write.updateBeliefs, [json(updates.map((u) => beliefRow(u.belief, u.expectedVersion, u.checkpoint ?? null)))]);
-    if (rows.length !== updates.length) {
-      const written = new Set(rows.map((r) => r.id));
-      const failed = updates.find((u) => !written.has(u.belief.id));
-      const id = failed?.belief.id ?? null;
-      const current = await run(tx, write.beliefVersion, [id]);
-      const row = current[0];
-      if (!row) throw new ChangeSetRejected("unknown_belief", `Belief ${id} does not exist; it cannot be updated.`);
-      if (row.scope !== failed?.belief.scope) throw new ChangeSetRejected("invalid", `Belief ${id} cannot move to another scope.`);
-      throw new VersionConflict(id, "version", `Belief ${id} is at version ${row.version}, not ${failed?.expectedVersion}: another writer got there first.`);
-    }
+    if (rows.length !== updates.length) await failedUpdate(tx, updates, new Set(rows.map((r) => r.id)));
   }
   if (inserts.length > 0) {
     const rows = fold
       ? await run(tx, write.insertChangeSetAndBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null, u.checkpoint ?? null))), ...changeSetRow])
       : await run(tx, write.insertBeliefs, [json(inserts.map((u) => beliefRow(u.belief, null, u.checkpoint ?? null)))]);
-    if (rows.length !== inserts.length) {
-      const written = new Set(rows.map((r) => r.id));
-      const id = inserts.find((u) => !written.has(u.belief.id))?.belief.id ?? null;
-      throw new VersionConflict(id, "exists", `Belief ${id} already exists: another writer created it first.`);
-    }
+    if (rows.length !== inserts.length) failedInsert(inserts, new Set(rows.map((r) => r.id)));
   }
   return { inserted: scopes, changeSetWritten: fold };
 }
@@ -233,7 +238,12 @@ async function appendHistory(
     for (const f of found) placeholderOf.set(`${f.scope}\u0000${f.text}`, f.id);
   }
   if (unresolved.length > 0) await run(tx, write.insertEntryEdges, [json(entries.map(edgeOf))]);
+  await applyHistoryEffects(tx, rows);
+  return placeholdersCreated;
+}
 
+/** The appended events' effects on the indexed columns of earlier rows (ended entries, closed readings, revisions). */
+async function applyHistoryEffects(tx: SqlExecutor, rows: readonly HistoryRow[]): Promise<void> {
   // Events' effects on the indexed columns, in seq order per belief (the JSON keeps the original entries).
   const removals = rows.filter((r) => (r.type === "retracted" || r.type === "stripped") && r.target_seq !== null);
   if (removals.length > 0) {
@@ -253,7 +263,6 @@ async function appendHistory(
       await run(tx, write.reviseEntryEdge, [r.belief_id, r.target_seq, relation]);
     }
   }
-  return placeholdersCreated;
 }
 
 // ---- edges, mutations, retractions, freezes ----
@@ -286,8 +295,95 @@ async function updateMutations(tx: SqlExecutor, mutations: readonly MutationReco
 
 // ---- the two entry points ----
 
-/** Applies `cs` inside the transaction `tx` (the caller opened it and rolls back on any throw). */
-export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promise<ApplyResult> {
+/** What `apply` writes beside the change-set in its transaction: the new nodes' vectors and the Idempotency-Key's mark. */
+export interface ApplyExtras {
+  embeddings: readonly NodeEmbedding[];
+  pgvector: boolean;
+  mark: IdempotencyMark | null;
+}
+
+const NO_EXTRAS: ApplyExtras = { embeddings: [], pgvector: false, mark: null };
+
+/**
+ * The history rows of a change-set whose core fits one statement (`write.changeSetCore`), or null when it does not:
+ * it upserts beliefs (each once, at expectedVersion + 1), every history append goes to one of them with items whose
+ * seqs follow one another, no entry needs a placeholder (its source resolved), no placeholder evidence is carried,
+ * and every vector is of a belief it upserts or evidence it registers. Anything else takes the statement-per-step path,
+ * which also reports what is wrong with a malformed change-set.
+ */
+function coreHistoryRows(cs: ChangeSet, embeddings: readonly NodeEmbedding[]): HistoryRow[] | null {
+  if (cs.beliefs.length === 0 || cs.evidence.some((e) => e.kind === "unresolved")) return null;
+  const beliefs = new Set(cs.beliefs.map((u) => u.belief.id));
+  if (beliefs.size !== cs.beliefs.length || cs.beliefs.some((u) => u.belief.version !== (u.expectedVersion ?? 0) + 1)) return null;
+  const evidence = new Set(cs.evidence.map((e) => e.id));
+  if (embeddings.some((e) => !(e.kind === "belief" ? beliefs : e.kind === "evidence" ? evidence : new Set()).has(e.id))) return null;
+  const appended = new Set<string>();
+  const rows: HistoryRow[] = [];
+  for (const append of cs.history) {
+    if (append.items.length === 0) continue;
+    if (!beliefs.has(append.beliefId) || appended.has(append.beliefId)) return null;
+    appended.add(append.beliefId);
+    let previous: number | null = null;
+    for (const item of append.items) {
+      if (previous !== null && item.seq !== previous + 1) return null;
+      previous = item.seq;
+      const row = historyRow(append.beliefId, item);
+      if (row.type === "entry" && row.source_id !== null && row.source_kind === null) return null;
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+/**
+ * The change-set row, evidence, belief upserts, fold rows, history with its entry edges, vectors and mark in one
+ * statement (`write.changeSetCore`), then the checks it leaves to the caller (every update and insert written, each
+ * append continuing its belief's stored seq) and the appended events' effects. Null, with nothing written, when the
+ * change-set does not fit (`coreHistoryRows`). Returns the inserted beliefs (id → scope).
+ */
+async function applyChangeSetCore(tx: SqlExecutor, cs: ChangeSet, extras: ApplyExtras): Promise<Map<string, string> | null> {
+  const rows = coreHistoryRows(cs, extras.embeddings);
+  if (rows === null) return null;
+  const updates = cs.beliefs.filter((u) => u.expectedVersion !== null).sort((a, b) => byId(a.belief, b.belief));
+  const inserts = cs.beliefs.filter((u) => u.expectedVersion === null).sort((a, b) => byId(a.belief, b.belief));
+  const edges = rows
+    .filter((r) => r.type === "entry" && r.source_id !== null)
+    .map((r) => ({ kind: r.relation, from: r.source_id, to: r.belief_id, seq: r.seq, time: r.observed_at, data: { time: r.time, changeSet: r.change_set } }));
+  const { mark, pgvector } = extras;
+  const written = await run(tx, pgvector ? write.changeSetCorePgvector : write.changeSetCore, [
+    json([...updates, ...inserts].map((u) => beliefRow(u.belief, u.expectedVersion, u.checkpoint ?? null))),
+    cs.id,
+    cs.actor,
+    cs.time,
+    json(cs.evidence),
+    json(rows),
+    json(edges),
+    embeddingsPayload(pgvector, extras.embeddings),
+    mark?.principal ?? null,
+    mark?.key ?? null,
+    mark?.claimId ?? null,
+    mark?.ordinal ?? null,
+  ]);
+  const updated = new Map(written.filter((r) => r.updated).map((r) => [r.id, r.max_seq ?? 0]));
+  if (updated.size !== updates.length) await failedUpdate(tx, updates, new Set(updated.keys()));
+  const insertedIds = new Set(written.filter((r) => !r.updated).map((r) => r.id));
+  if (insertedIds.size !== inserts.length) failedInsert(inserts, insertedIds);
+  // The update's row lock is the history lock: each append must continue the seq stored before this write.
+  for (const append of cs.history) {
+    const first = append.items[0];
+    if (first === undefined) continue;
+    const expected = (updated.get(append.beliefId) ?? 0) + 1;
+    if (first.seq !== expected) throw new VersionConflict(append.beliefId, "history_seq", `Belief ${append.beliefId}: history item seq ${first.seq}, expected ${expected}.`);
+  }
+  await applyHistoryEffects(tx, rows);
+  return new Map(inserts.map((u) => [u.belief.id, u.belief.scope]));
+}
+
+/**
+ * The change-set row, evidence, beliefs and history a statement per step (a change-set the one-statement core does
+ * not fit); returns the placeholders it made.
+ */
+async function applyChangeSetSteps(tx: SqlExecutor, cs: ChangeSet): Promise<string[]> {
   // The change-set row goes first (a repeated change-set is `already_applied` whatever else it holds); without
   // evidence, and when its beliefs are all new or all updated, it rides on the belief statement.
   const changeSetRow = [cs.id, cs.actor, cs.time];
@@ -298,7 +394,16 @@ export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promis
   await insertEvidence(tx, cs.evidence);
   const { inserted, changeSetWritten } = await upsertBeliefs(tx, cs, early ? null : changeSetRow);
   if (!early && !changeSetWritten) throw new Error("unreachable: the change-set row was not written");
-  const placeholdersCreated = await appendHistory(tx, cs.history, { actor: cs.actor, time: cs.time, changeSet: cs.id, checkSeq: true }, inserted);
+  return appendHistory(tx, cs.history, { actor: cs.actor, time: cs.time, changeSet: cs.id, checkSeq: true }, inserted);
+}
+
+/**
+ * Applies `cs` inside the transaction `tx` (the caller opened it and rolls back on any throw), with its vectors and
+ * Idempotency-Key mark.
+ */
+export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet, extras: ApplyExtras = NO_EXTRAS): Promise<ApplyResult> {
+  const core = await applyChangeSetCore(tx, cs, extras);
+  const placeholdersCreated = core === null ? await applyChangeSetSteps(tx, cs) : [];
 
   if (cs.entryOutputs.length > 0) {
     const rows = await run(tx, write.patchEntryOutputs, [json(cs.entryOutputs.map((o) => ({ b: o.beliefId, s: o.seq, c: o.contribution, w: o.effectiveWeight })))]);
@@ -321,6 +426,10 @@ export async function applyChangeSetRows(tx: SqlExecutor, cs: ChangeSet): Promis
 
   if (cs.topicFreezes.length > 0) {
     await run(tx, write.upsertTopicFreezes, [json(cs.topicFreezes)]);
+  }
+  if (core === null) {
+    if (extras.mark) await writeIdempotencyMark(tx, extras.mark, cs.id);
+    await writeEmbeddings(tx, extras.pgvector, null, extras.embeddings);
   }
 
   const versions: Record<string, number> = {};

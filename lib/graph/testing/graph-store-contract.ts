@@ -165,6 +165,23 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(await store.loadBelief(view(scope), rec.belief.id)).toEqual(rec);
       });
 
+      it("refuses an update whose history does not follow an append made without an update, and writes none of it", async () => {
+        const scope = uid("s");
+        const rec = await seedBelief(scope, "Logs rotate daily.");
+        const appendOnly = changeSet({ history: [{ beliefId: rec.belief.id, items: [unsourcedEntry(2)] }] });
+        await store.apply(appendOnly);
+        const after = await store.loadBelief(view(scope), rec.belief.id);
+        const ev = makeEvidence(scope, "written against the history before the append");
+        const stale = changeSet({
+          evidence: [ev],
+          beliefs: [{ belief: { ...rec.belief, version: 2, credence: 0.8 }, expectedVersion: 1 }],
+          history: [{ beliefId: rec.belief.id, items: [citeEvidence(2, ev.id)] }],
+        });
+        expect((await expectReject(store.apply(stale), VersionConflict)).reason).toBe("history_seq");
+        expect(await store.loadBelief(view(scope), rec.belief.id)).toEqual(after);
+        expect(await store.loadEvidence(view(scope), ev.id)).toBeNull();
+      });
+
       it("lets a successor take the key of the belief it supersedes in the same change-set", async () => {
         const scope = uid("s");
         const old = await seedBelief(scope, "The deploy branch is main.");

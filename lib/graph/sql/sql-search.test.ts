@@ -90,6 +90,11 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
       [scope],
     );
     expect(counted).toEqual(posted);
+    // And the postings are exactly those the beliefs' rows give, whichever way the triggers followed an update.
+    const rows = `SELECT term, belief_id, credence::text AS credence, current, n_terms FROM %s WHERE scope = $1 ORDER BY term, belief_id`;
+    const stored = await db.sql.query(rows.replace("%s", "graph_postings"), [scope]);
+    const derived = await db.sql.query(rows.replace("%s", "(SELECT r.* FROM graph_beliefs b, LATERAL graph_postings_rows(b) r) AS d"), [scope]);
+    expect(stored).toEqual(derived);
   }
 
   it("returns exactly the exhaustive ranking's top k, ties and filters included, and follows rewrites (property)", async () => {
@@ -113,6 +118,22 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
             expectedVersion: 1,
           }));
           await store.apply(changeSet({ beliefs: rewritten }));
+          await expectCountsMatchPostings(scope);
+          await expectSameAsExhaustive(view, k, minCredence);
+          // Then every belief once more: most change their credence alone (postings updated in place), some their
+          // currency (an end date) as well, some nothing; one statement with both kinds.
+          const again = rewritten.map((u) => u.belief);
+          const others = beliefs.filter((_, i) => i % 2 === 1);
+          const third = [...again, ...others].map((b, i) => ({
+            belief: {
+              ...b,
+              credence: i % 4 === 3 ? b.credence : Math.round((1 - b.credence / 2) * 1000) / 1000,
+              validUntil: i % 5 === 1 ? at(40) : b.validUntil,
+              version: b.version + 1,
+            },
+            expectedVersion: b.version,
+          }));
+          await store.apply(changeSet({ beliefs: third }));
           await expectCountsMatchPostings(scope);
           await expectSameAsExhaustive(view, k, minCredence);
         },

@@ -79,6 +79,17 @@ describe("LocalEmbedder (all-MiniLM-L6-v2, quantized)", () => {
     expect(cosine(vectorOf(a, "cook"), vectorOf(b, "chef"))).toBeGreaterThan(cosine(vectorOf(a, "cook"), vectorOf(b, "carrots")));
   });
 
+  it("embeds a text longer than the model reads (256 tokens) as the model reads it: its first 256 tokens", async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `Service ${i} deploys from the release-${i} branch after ${i + 2} checks.`).join(" ");
+    const [whole, start] = await embedder.embed([long, long.slice(0, Math.floor(long.length * 0.9))]);
+    expect(norm(need(whole))).toBeCloseTo(1, 4);
+    // Both are cut at the same 256 tokens: the same vector.
+    expect(cosine(need(whole), need(start))).toBeCloseTo(1, 5);
+    const [words] = await embedder.words([long]);
+    expect(need(words).length).toBeGreaterThan(100);
+    expect(need(words)[0]?.word).toBe("service");
+  });
+
   it("gives an EmbeddingError, not a download, when the model folder is missing", async () => {
     const missing = new LocalEmbedder("/nonexistent/credence-model");
     expect(missing.available()).toBe(false);

@@ -50,7 +50,8 @@ async function loadExtractor(modelDir: string, threads: number): Promise<Extract
   return async (text) => {
     // No pooling: the token vectors, whose mean is the sentence vector (pooledSentence) and which give the words theirs.
     const output = await extractor([text], { pooling: "none", normalize: false });
-    const ids = Array.from(tokenizer(text).input_ids.data as ArrayLike<bigint | number>, Number);
+    // Tokenized as the pipeline tokenizes (truncated to the model's maximum length, 256 tokens), so the pieces match the vectors.
+    const ids = Array.from(tokenizer(text, { padding: true, truncation: true }).input_ids.data as ArrayLike<bigint | number>, Number);
     const [rows, tokens, dimensions] = output.dims as [number, number, number];
     if (rows !== 1 || tokens !== ids.length) throw new Error(`the model returned ${output.dims.join("×")} for ${ids.length} tokens`);
     return { tokens, dimensions, data: output.data as ArrayLike<number>, pieces: ids.map((id) => tokenizer.decode([id])) };

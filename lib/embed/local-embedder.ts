@@ -48,9 +48,9 @@ async function loadExtractor(modelDir: string, threads: number): Promise<Extract
   });
   const { tokenizer } = extractor;
   return async (text) => {
-    // No pooling: the token vectors, whose mean is the sentence vector (pooledSentence) and which give the words theirs.
+    // No pooling: the token vectors, whose mean is the sentence vector (pooledSentence) and which give words theirs.
     const output = await extractor([text], { pooling: "none", normalize: false });
-    // Tokenized as the pipeline tokenizes (truncated to the model's maximum length, 256 tokens), so the pieces match the vectors.
+    // Tokenized as the pipeline tokenizes (truncated to the model's maximum length, 256 tokens): pieces match vectors.
     const ids = Array.from(tokenizer(text, { padding: true, truncation: true }).input_ids.data as ArrayLike<bigint | number>, Number);
     const [rows, tokens, dimensions] = output.dims as [number, number, number];
     if (rows !== 1 || tokens !== ids.length) throw new Error(`the model returned ${output.dims.join("×")} for ${ids.length} tokens`);
@@ -161,7 +161,7 @@ export class LocalEmbedder implements Embedder {
     if (missing.length > 0) await this.queue(missing);
     const out: WordVector[][] = [];
     for (const text of texts) {
-      // Evicted by other callers' texts between the inference and here (a burst of over TOKENS_KEPT texts): infer again.
+      // Evicted by other callers' texts since its inference (a burst of over TOKENS_KEPT texts): infer it again.
       out.push(pooledWords(this.recentTokens.get(text) ?? (await this.inferOne(text)).tokens));
     }
     return out;

@@ -51,7 +51,7 @@ describe("the offline reader with the local model", () => {
 
   it("commits a restatement in other words, where every word has a counterpart, and not a swap or an added detail", async () => {
     const belief = "A chef is chopping carrots on a wooden board.";
-    // Cosine 0.88 (below the 0.9 the confidence model needs), every word aligned ("cook" / "chef", "cutting" / "chopping").
+    // Cosine 0.88 (below the 0.9 the confidence model needs), every word aligned ("cook"/"chef", "cutting"/"chopping").
     const reworded = await read("A cook is cutting carrots on a wooden board.", belief);
     expect(reworded.relation).toBe("SUPPORTS");
     expect(reworded.reasoning).toMatch(/counterpart/);

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { scriptCommand } from "../lib/ops/compiled-script";
+import { asOperator } from "../lib/testing/app-server";
 
 const run = promisify(execFile);
 
@@ -26,12 +27,32 @@ export interface TestUser {
   name: string;
 }
 
-/** A user with a unique email, so specs run in parallel without sharing state. */
+/**
+ * A user with a unique email, so specs run in parallel without sharing state. Made as `cli user create` makes it (the
+ * identity services as the operator, on a connection through the running server's socket: lib/testing/app-server.ts's
+ * `asOperator`) but in this process: a CLI process costs about 1.5 CPU seconds, and the journeys make dozens of users.
+ * The CLI's own path, arguments to printed line, is covered end to end by bin/cli.test.ts and by the specs' `cli` calls.
+ */
 export async function createUser(label: string): Promise<TestUser> {
   const id = randomUUID().slice(0, 8);
   const user = { email: `${label}-${id}@e2e.test`, password: `pw-${randomUUID()}`, name: `${label} ${id}` };
-  await cli("user", "create", "--email", user.email, "--password", user.password, "--name", user.name);
+  await asE2eOperator((services, operator) => services.createUser(operator, user));
   return user;
+}
+
+/** The identity services as the operator, on a connection through the running server's socket (see `createUser`). */
+function asE2eOperator<T>(work: Parameters<typeof asOperator<T>>[1]): Promise<T> {
+  return asOperator({ CREDENCE_DATA_DIR: process.env.E2E_DATA_DIR ?? "", DATABASE_URL: "" }, work);
+}
+
+/** A scope with its first owner, as `cli scope create --slug --name --owner [--public]` makes it, in this process. */
+export async function createScope(slug: string, name: string, ownerEmail: string, options: { isPublic?: boolean } = {}): Promise<void> {
+  await asE2eOperator((services, operator) => services.createScope(operator, { slug, name, ownerEmail, isPublic: options.isPublic === true }));
+}
+
+/** A member of a scope, as `cli member add --scope --email --role` adds one, in this process. */
+export async function addMember(slug: string, email: string, role: "owner" | "reviewer" | "editor" | "viewer"): Promise<void> {
+  await asE2eOperator((services, operator) => services.addMember(operator, slug, { email, role }));
 }
 
 export function uniqueSlug(label: string): string {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { generateTopicScope } from "../bench/topic-scope";
-import { cli, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -76,8 +76,8 @@ let topicIds: string[];
 test.beforeAll(async () => {
   [owner, viewer] = await Promise.all([createUser("map-owner"), createUser("map-viewer")]);
   slug = uniqueSlug("map");
-  await cli("scope", "create", "--slug", slug, "--name", "Platform team", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", viewer.email, "--role", "viewer");
+  await createScope(slug, "Platform team", owner.email);
+  await addMember(slug, viewer.email, "viewer");
   const data = generateTopicScope(2_000, { scope: slug });
   topicIds = [...new Set(data.beliefs.map((b) => b.belief.topic))].sort();
   expect(await importScope(slug, JSON.stringify(data))).toContain("2000 beliefs");

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { cli, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, cli, createScope, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 interface Seeded {
   slug: string;
@@ -13,8 +13,8 @@ interface Seeded {
 async function seedScope(label: string): Promise<Seeded> {
   const [owner, analyst] = await Promise.all([createUser(`${label}-owner`), createUser(`${label}-analyst`)]);
   const slug = uniqueSlug(label);
-  await cli("scope", "create", "--slug", slug, "--name", `Graph ${label}`, "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", analyst.email, "--role", "viewer");
+  await createScope(slug, `Graph ${label}`, owner.email);
+  await addMember(slug, analyst.email, "viewer");
   const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "e2e agent");
   return { slug, owner, analyst, token };
 }

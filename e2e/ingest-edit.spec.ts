@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { cli, createUser, expectAxeClean, signIn, uniqueSlug } from "./fixtures";
+import { addMember, cli, createScope, createUser, expectAxeClean, signIn, uniqueSlug } from "./fixtures";
 
 /**
  * An editor pastes a paragraph, unticks one relation in the dry run (by keyboard) and changes nothing else, commits,
@@ -27,8 +27,8 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 test("an editor unticks one relation in an ingest dry run and commits the rest (desktop and phone, light and dark)", async ({ browser, request }) => {
   const [owner, editor] = await Promise.all([createUser("owner"), createUser("editor")]);
   const slug = uniqueSlug("ingest-edit");
-  await cli("scope", "create", "--slug", slug, "--name", "Operations", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", editor.email, "--role", "editor");
+  await createScope(slug, "Operations", owner.email);
+  await addMember(slug, editor.email, "editor");
   const token = await cli("token", "create", "--email", owner.email, "--name", "seed");
   for (const text of SEEDS) {
     const response = await request.post(`/api/v1/scopes/${slug}/ingest`, { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, data: JSON.stringify({ text }) });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { cli, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, cli, createScope, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /** REST calls as a CLI-made token's user (`/api/v1`, Bearer). Returns the parsed JSON body and the status. */
 function restClient(request: APIRequestContext, token: string, scope: string) {
@@ -42,8 +42,8 @@ async function newPage(page: Page | null, browser: import("@playwright/test").Br
 test("the reviewer approves one queued mutation, rejects another and lifts a freeze", async ({ browser, request }) => {
   const [owner, reviewer] = await Promise.all([createUser("owner"), createUser("reviewer")]);
   const slug = uniqueSlug("platform");
-  await cli("scope", "create", "--slug", slug, "--name", "Platform", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", reviewer.email, "--role", "reviewer");
+  await createScope(slug, "Platform", owner.email);
+  await addMember(slug, reviewer.email, "reviewer");
   const rest = restClient(request, await cli("token", "create", "--email", owner.email, "--name", "agent"), slug);
 
   await establish(rest, "The public API rate limit is 100 requests per minute.", "api rate limit", [1, 2, 3, 4].map((i) => `API gateway policy ${i}: 100 requests per minute per token.`));
@@ -144,8 +144,8 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
 test("an editor cannot open the review queue; the header shows no count to them", async ({ browser }) => {
   const [owner, editor] = await Promise.all([createUser("owner"), createUser("editor")]);
   const slug = uniqueSlug("queue");
-  await cli("scope", "create", "--slug", slug, "--name", "Queue", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", editor.email, "--role", "editor");
+  await createScope(slug, "Queue", owner.email);
+  await addMember(slug, editor.email, "editor");
   const page = await newPage(null, browser, editor);
   await page.goto(`/scopes/${slug}/review`);
   await expect(page.getByTestId("review-forbidden")).toBeVisible();
@@ -157,8 +157,8 @@ test("the owner lets another team cite this scope; that team's member can then r
   const [owner, researcher] = await Promise.all([createUser("owner"), createUser("researcher")]);
   const platform = uniqueSlug("platform");
   const research = uniqueSlug("research");
-  await cli("scope", "create", "--slug", platform, "--name", "Platform", "--owner", owner.email);
-  await cli("scope", "create", "--slug", research, "--name", "Research", "--owner", researcher.email);
+  await createScope(platform, "Platform", owner.email);
+  await createScope(research, "Research", researcher.email);
   const platformRest = restClient(request, await cli("token", "create", "--email", owner.email, "--name", "platform-agent"), platform);
   const researchRest = restClient(request, await cli("token", "create", "--email", researcher.email, "--name", "research-agent"), research);
   const benchmark = await registerEvidence(platformRest, "measurement", "Benchmark run 42: p95 latency 180 ms at 2x peak load.");
@@ -193,7 +193,7 @@ test("the owner lets another team cite this scope; that team's member can then r
 test("the owner changes a scope parameter and sees the new version in the history", async ({ page }) => {
   const [owner] = await Promise.all([createUser("owner")]);
   const slug = uniqueSlug("params");
-  await cli("scope", "create", "--slug", slug, "--name", "Params", "--owner", owner.email);
+  await createScope(slug, "Params", owner.email);
   await signIn(page, owner);
   await page.goto(`/scopes/${slug}`);
   await page.getByTestId("scope-parameters-link").click();
@@ -229,8 +229,8 @@ test("the owner changes a scope parameter and sees the new version in the histor
 test("the analyst ingests with a dry run, then commits, and the recall box finds the deploy branch contested", async ({ page, request }) => {
   const [owner, analyst] = await Promise.all([createUser("owner"), createUser("analyst")]);
   const slug = uniqueSlug("deploys");
-  await cli("scope", "create", "--slug", slug, "--name", "Deploys", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", analyst.email, "--role", "editor");
+  await createScope(slug, "Deploys", owner.email);
+  await addMember(slug, analyst.email, "editor");
   const rest = restClient(request, await cli("token", "create", "--email", analyst.email, "--name", "check"), slug);
   await signIn(page, analyst);
   await page.goto(`/scopes/${slug}`);
@@ -282,7 +282,7 @@ test("the analyst ingests with a dry run, then commits, and the recall box finds
 test("a long paste is ingested part by part with a progress bar", async ({ page }) => {
   const [owner] = await Promise.all([createUser("owner")]);
   const slug = uniqueSlug("long");
-  await cli("scope", "create", "--slug", slug, "--name", "Long", "--owner", owner.email);
+  await createScope(slug, "Long", owner.email);
   await signIn(page, owner);
   await page.goto(`/scopes/${slug}/ingest`);
   // Distinct sentences: a run of six words said twice reads as repetition (pressure) and would be discarded.
@@ -328,9 +328,9 @@ test("a long paste is ingested part by part with a progress bar", async ({ page 
 test("an editor adds evidence, previews and retracts a source, and proposes a mutation from the belief page; a viewer sees no actions", async ({ browser, request }) => {
   const [owner, editor, viewer] = await Promise.all([createUser("owner"), createUser("editor"), createUser("viewer")]);
   const slug = uniqueSlug("actions");
-  await cli("scope", "create", "--slug", slug, "--name", "Actions", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", editor.email, "--role", "editor");
-  await cli("member", "add", "--scope", slug, "--email", viewer.email, "--role", "viewer");
+  await createScope(slug, "Actions", owner.email);
+  await addMember(slug, editor.email, "editor");
+  await addMember(slug, viewer.email, "viewer");
   const rest = restClient(request, await cli("token", "create", "--email", editor.email, "--name", "agent"), slug);
   const blog = await registerEvidence(rest, "document", "A blog post says left-pad was removed from npm in 2016.");
   const created = await rest("POST", "/assimilate", { claim: "The left-pad package was removed from npm in 2016.", evidence: [{ sourceId: blog, tier: "document" }] });
@@ -380,7 +380,7 @@ test("an editor adds evidence, previews and retracts a source, and proposes a mu
 test("a reviewer accepts one synthesis candidate and the queue no longer proposes it", async ({ browser, request }) => {
   const [owner] = await Promise.all([createUser("owner")]);
   const slug = uniqueSlug("synth");
-  await cli("scope", "create", "--slug", slug, "--name", "Synthesis", "--owner", owner.email);
+  await createScope(slug, "Synthesis", owner.email);
   const rest = restClient(request, await cli("token", "create", "--email", owner.email, "--name", "agent"), slug);
   // Two beliefs, each with real support from two change-sets, and a real rebuttal of B by evidence supporting A.
   const side = async (claim: string, texts: [string, string]) => {

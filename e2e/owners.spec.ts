@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
+import { addMember, cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -47,8 +47,8 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 test("an owner downloads a scope, restores it into a new scope, and revokes a member's token", async ({ browser, request }) => {
   const [owner, analyst] = await Promise.all([createUser("backup-owner"), createUser("backup-analyst")]);
   const slug = uniqueSlug("billing");
-  await cli("scope", "create", "--slug", slug, "--name", "Billing ops", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", analyst.email, "--role", "editor");
+  await createScope(slug, "Billing ops", owner.email);
+  await addMember(slug, analyst.email, "editor");
   const ownerAgent = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "owner agent");
   // The analyst's token is not limited to any scope: before, the owner could not see it at all.
   const analystToken = await cli("token", "create", "--email", analyst.email, "--name", "analyst laptop");

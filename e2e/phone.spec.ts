@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
+import { cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
 
 /**
  * An owner on a phone (390×844), light and dark: the scope table, a belief, the review queue, the settings and the
@@ -13,7 +13,7 @@ const PHONE = { width: 390, height: 844 };
 async function seed(request: APIRequestContext) {
   const owner = await createUser("phone-owner");
   const slug = uniqueSlug("phone");
-  await cli("scope", "create", "--slug", slug, "--name", "Platform operations and release engineering notes", "--owner", owner.email);
+  await createScope(slug, "Platform operations and release engineering notes", owner.email);
   const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "phone agent");
   const rest = async (path: string, data: unknown) => {
     const res = await request.post(`/api/v1/scopes/${slug}${path}`, { headers: { authorization: `Bearer ${token}` }, data });

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { makeEntry, paramsVersion, resolveParams, undecidedItem, type Belief, type DecidedRelation, type Evidence, type HistoryItem } from "../lib/engine";
 import { derivedFields, replay, withEntryOutputs } from "../lib/engine/replay";
 import type { ScopeExport } from "../lib/graph/graph-store";
-import { cli, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * A reviewer clears the "needs a reader" queue by keyboard alone: five undecided readings, seeded through the CLI's
@@ -55,9 +55,9 @@ function readingScope(scope: string): ScopeExport {
 async function seed(label: string): Promise<{ slug: string; reviewer: TestUser; viewer: TestUser }> {
   const [owner, reviewer, viewer] = await Promise.all([createUser(`${label}-owner`), createUser(`${label}-reviewer`), createUser(`${label}-viewer`)]);
   const slug = uniqueSlug(label);
-  await cli("scope", "create", "--slug", slug, "--name", "Operations notes", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", reviewer.email, "--role", "reviewer");
-  await cli("member", "add", "--scope", slug, "--email", viewer.email, "--role", "viewer");
+  await createScope(slug, "Operations notes", owner.email);
+  await addMember(slug, reviewer.email, "reviewer");
+  await addMember(slug, viewer.email, "viewer");
   expect(await importScope(slug, JSON.stringify(readingScope(slug)))).toContain("5 beliefs");
   return { slug, reviewer, viewer };
 }

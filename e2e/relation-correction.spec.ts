@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { cli, createUser, expectAxeClean, signIn, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, cli, createScope, createUser, expectAxeClean, signIn, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * An analyst corrects a misread relation on a belief's page, sees credence move, and undoes it: with the mouse on a
@@ -19,8 +19,8 @@ interface Seeded {
 async function seed(request: import("@playwright/test").APIRequestContext): Promise<Seeded> {
   const [owner, analyst] = await Promise.all([createUser("owner"), createUser("analyst")]);
   const slug = uniqueSlug("relations");
-  await cli("scope", "create", "--slug", slug, "--name", "Relations", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", analyst.email, "--role", "editor");
+  await createScope(slug, "Relations", owner.email);
+  await addMember(slug, analyst.email, "editor");
   const token = await cli("token", "create", "--email", owner.email, "--name", "agent");
   const rest = async (path: string, data: unknown) => {
     const response = await request.post(`/api/v1/scopes/${slug}${path}`, { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, data: JSON.stringify(data) });

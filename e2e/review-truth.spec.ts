@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * The review queue tells the truth and a supersede can be taken back: the card names the agent token that proposed,
@@ -37,8 +37,8 @@ function agentClient(request: APIRequestContext, token: string, slug: string) {
 test("a supersede asks first, warns that the replacement is weaker, and can be undone from the review queue", async ({ browser, request }) => {
   const [owner, reviewer] = await Promise.all([createUser("truth-owner"), createUser("truth-reviewer")]);
   const slug = uniqueSlug("truth");
-  await cli("scope", "create", "--slug", slug, "--name", "Review truth", "--owner", owner.email);
-  await cli("member", "add", "--scope", slug, "--email", reviewer.email, "--role", "reviewer");
+  await createScope(slug, "Review truth", owner.email);
+  await addMember(slug, reviewer.email, "reviewer");
   const rest = agentClient(request, await cli("token", "create", "--email", owner.email, "--name", "rate-limit probe"), slug);
 
   const docs: string[] = [];

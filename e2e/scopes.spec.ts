@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { cli, createUser, signIn, snap, uniqueSlug } from "./fixtures";
+import { cli, createScope, createUser, signIn, snap, uniqueSlug } from "./fixtures";
 
 test("signed-out visitors are sent to the sign-in page", async ({ page }) => {
   await page.goto("/");
@@ -79,7 +79,7 @@ test("owner creates a scope and adds a member; the member sees it; a non-member 
 test("an owner creates an API token that is shown once, and the CLI can mint one too", async ({ page }) => {
   const owner = await createUser("tokens");
   const slug = uniqueSlug("agents");
-  await cli("scope", "create", "--slug", slug, "--name", "Agents", "--owner", owner.email);
+  await createScope(slug, "Agents", owner.email);
   await signIn(page, owner);
   await page.goto(`/scopes/${slug}/settings`);
   const form = page.getByRole("form", { name: "Create an API token" });

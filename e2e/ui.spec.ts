@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { cli, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * What each user sees, at desktop, phone (390×844) and in dark mode: the explorer's first view, time travel, search,
@@ -20,8 +20,8 @@ const PHONE = { width: 390, height: 844 };
 async function seed(request: APIRequestContext, label: string, options: { isPublic?: boolean } = {}): Promise<Seeded> {
   const [owner, analyst] = await Promise.all([createUser(`${label}-owner`), createUser(`${label}-analyst`)]);
   const slug = uniqueSlug(label);
-  await cli("scope", "create", "--slug", slug, "--name", `UI ${label}`, "--owner", owner.email, ...(options.isPublic ? ["--public"] : []));
-  await cli("member", "add", "--scope", slug, "--email", analyst.email, "--role", "editor");
+  await createScope(slug, `UI ${label}`, owner.email, { isPublic: options.isPublic });
+  await addMember(slug, analyst.email, "editor");
   const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "e2e agent");
   const headers = { authorization: `Bearer ${token}` };
   const evidence = async (text: string) => {
@@ -322,7 +322,7 @@ test("the outsider switches to a public scope from the header; the recall box sh
 test("a scope of more than 300 nodes is laid out in the layout worker of the production bundle, and drawn", async ({ browser, request }) => {
   const owner = await createUser("big-owner");
   const slug = uniqueSlug("big");
-  await cli("scope", "create", "--slug", slug, "--name", "UI big", "--owner", owner.email);
+  await createScope(slug, "UI big", owner.email);
   const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "bulk");
   // 320 unrelated claims (words drawn from a fixed list, one topic each), four requests at a time. Written verbatim (match: exact): they differ in a number and a word or two, which the relate default could merge; the whole-scope graph (?whole=1), not the topic map that a scope of more than 300 beliefs opens on.
   const words = ["amber", "basalt", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper", "kelp", "lagoon", "marble", "nickel", "onyx", "prairie", "quartz", "reef", "sierra", "tundra"];

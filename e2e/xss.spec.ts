@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { cli, createUser, signIn, snap, uniqueSlug } from "./fixtures";
+import { cli, createScope, createUser, signIn, snap, uniqueSlug } from "./fixtures";
 
 const IMG = `<img src=x onerror="alert('img')">`;
 const SCRIPT = `<script>alert('script')</script>`;
@@ -35,7 +35,7 @@ async function expectInert(page: Page): Promise<void> {
 test("belief, evidence and reasoning texts with markup and script appear literally and never execute", async ({ page, request }) => {
   const owner = await createUser("xss");
   const slug = uniqueSlug("xss");
-  await cli("scope", "create", "--slug", slug, "--name", "XSS <b>scope</b>", "--owner", owner.email);
+  await createScope(slug, "XSS <b>scope</b>", owner.email);
   const post = rest(request, await cli("token", "create", "--email", owner.email, "--name", "agent"), slug);
 
   const evidence = ((await post("/evidence", { kind: "document", text: EVIDENCE })).evidence as { id: string }).id;

@@ -55,6 +55,11 @@ export async function addMember(slug: string, email: string, role: "owner" | "re
   await asE2eOperator((services, operator) => services.addMember(operator, slug, { email, role }));
 }
 
+/** An API token for a user (limited to one scope when named), as `cli token create` mints one, in this process. */
+export async function createToken(email: string, name: string, scope?: string): Promise<string> {
+  return (await asE2eOperator((services, operator) => services.createToken(operator, { email, name, scopeSlug: scope }))).token;
+}
+
 export function uniqueSlug(label: string): string {
   return `${label}-${randomUUID().slice(0, 6)}`;
 }

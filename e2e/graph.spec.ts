@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { addMember, cli, createScope, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createToken, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 interface Seeded {
   slug: string;
@@ -15,7 +15,7 @@ async function seedScope(label: string): Promise<Seeded> {
   const slug = uniqueSlug(label);
   await createScope(slug, `Graph ${label}`, owner.email);
   await addMember(slug, analyst.email, "viewer");
-  const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "e2e agent");
+  const token = await createToken(owner.email, "e2e agent", slug);
   return { slug, owner, analyst, token };
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { addMember, cli, createScope, createUser, expectAxeClean, signIn, uniqueSlug } from "./fixtures";
+import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, uniqueSlug } from "./fixtures";
 
 /**
  * An editor pastes a paragraph, unticks one relation in the dry run (by keyboard) and changes nothing else, commits,
@@ -29,7 +29,7 @@ test("an editor unticks one relation in an ingest dry run and commits the rest (
   const slug = uniqueSlug("ingest-edit");
   await createScope(slug, "Operations", owner.email);
   await addMember(slug, editor.email, "editor");
-  const token = await cli("token", "create", "--email", owner.email, "--name", "seed");
+  const token = await createToken(owner.email, "seed");
   for (const text of SEEDS) {
     const response = await request.post(`/api/v1/scopes/${slug}/ingest`, { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, data: JSON.stringify({ text }) });
     expect(response.status()).toBe(200);

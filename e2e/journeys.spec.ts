@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { addMember, cli, createScope, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, cli, createScope, createToken, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /** REST calls as a CLI-made token's user (`/api/v1`, Bearer). Returns the parsed JSON body and the status. */
 function restClient(request: APIRequestContext, token: string, scope: string) {
@@ -44,7 +44,7 @@ test("the reviewer approves one queued mutation, rejects another and lifts a fre
   const slug = uniqueSlug("platform");
   await createScope(slug, "Platform", owner.email);
   await addMember(slug, reviewer.email, "reviewer");
-  const rest = restClient(request, await cli("token", "create", "--email", owner.email, "--name", "agent"), slug);
+  const rest = restClient(request, await createToken(owner.email, "agent"), slug);
 
   await establish(rest, "The public API rate limit is 100 requests per minute.", "api rate limit", [1, 2, 3, 4].map((i) => `API gateway policy ${i}: 100 requests per minute per token.`));
   const sighting = await registerEvidence(rest, "observation", "An integration test saw HTTP 429 responses at 50 requests per minute.");
@@ -159,8 +159,8 @@ test("the owner lets another team cite this scope; that team's member can then r
   const research = uniqueSlug("research");
   await createScope(platform, "Platform", owner.email);
   await createScope(research, "Research", researcher.email);
-  const platformRest = restClient(request, await cli("token", "create", "--email", owner.email, "--name", "platform-agent"), platform);
-  const researchRest = restClient(request, await cli("token", "create", "--email", researcher.email, "--name", "research-agent"), research);
+  const platformRest = restClient(request, await createToken(owner.email, "platform-agent"), platform);
+  const researchRest = restClient(request, await createToken(researcher.email, "research-agent"), research);
   const benchmark = await registerEvidence(platformRest, "measurement", "Benchmark run 42: p95 latency 180 ms at 2x peak load.");
 
   const cite = () =>
@@ -231,7 +231,7 @@ test("the analyst ingests with a dry run, then commits, and the recall box finds
   const slug = uniqueSlug("deploys");
   await createScope(slug, "Deploys", owner.email);
   await addMember(slug, analyst.email, "editor");
-  const rest = restClient(request, await cli("token", "create", "--email", analyst.email, "--name", "check"), slug);
+  const rest = restClient(request, await createToken(analyst.email, "check"), slug);
   await signIn(page, analyst);
   await page.goto(`/scopes/${slug}`);
   await page.getByTestId("scope-ingest-link").click();
@@ -331,7 +331,7 @@ test("an editor adds evidence, previews and retracts a source, and proposes a mu
   await createScope(slug, "Actions", owner.email);
   await addMember(slug, editor.email, "editor");
   await addMember(slug, viewer.email, "viewer");
-  const rest = restClient(request, await cli("token", "create", "--email", editor.email, "--name", "agent"), slug);
+  const rest = restClient(request, await createToken(editor.email, "agent"), slug);
   const blog = await registerEvidence(rest, "document", "A blog post says left-pad was removed from npm in 2016.");
   const created = await rest("POST", "/assimilate", { claim: "The left-pad package was removed from npm in 2016.", evidence: [{ sourceId: blog, tier: "document" }] });
   const beliefId = (created.body.belief as { id: string }).id;
@@ -381,7 +381,7 @@ test("a reviewer accepts one synthesis candidate and the queue no longer propose
   const [owner] = await Promise.all([createUser("owner")]);
   const slug = uniqueSlug("synth");
   await createScope(slug, "Synthesis", owner.email);
-  const rest = restClient(request, await cli("token", "create", "--email", owner.email, "--name", "agent"), slug);
+  const rest = restClient(request, await createToken(owner.email, "agent"), slug);
   // Two beliefs, each with real support from two change-sets, and a real rebuttal of B by evidence supporting A.
   const side = async (claim: string, texts: [string, string]) => {
     const first = await registerEvidence(rest, "document", texts[0]);

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { addMember, cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
+import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -49,9 +49,9 @@ test("an owner downloads a scope, restores it into a new scope, and revokes a me
   const slug = uniqueSlug("billing");
   await createScope(slug, "Billing ops", owner.email);
   await addMember(slug, analyst.email, "editor");
-  const ownerAgent = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "owner agent");
+  const ownerAgent = await createToken(owner.email, "owner agent", slug);
   // The analyst's token is not limited to any scope: before, the owner could not see it at all.
-  const analystToken = await cli("token", "create", "--email", analyst.email, "--name", "analyst laptop");
+  const analystToken = await createToken(analyst.email, "analyst laptop");
   const claims = await writeBeliefs(request, slug, ownerAgent);
 
   const context = await browser.newContext({ viewport: DESKTOP, colorScheme: "light", acceptDownloads: true });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
+import { createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
 
 /**
  * An owner on a phone (390×844), light and dark: the scope table, a belief, the review queue, the settings and the
@@ -14,7 +14,7 @@ async function seed(request: APIRequestContext) {
   const owner = await createUser("phone-owner");
   const slug = uniqueSlug("phone");
   await createScope(slug, "Platform operations and release engineering notes", owner.email);
-  const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "phone agent");
+  const token = await createToken(owner.email, "phone agent", slug);
   const rest = async (path: string, data: unknown) => {
     const res = await request.post(`/api/v1/scopes/${slug}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
     expect(res.status(), await res.text()).toBeLessThan(300);

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { addMember, cli, createScope, createUser, expectAxeClean, signIn, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * An analyst corrects a misread relation on a belief's page, sees credence move, and undoes it: with the mouse on a
@@ -21,7 +21,7 @@ async function seed(request: import("@playwright/test").APIRequestContext): Prom
   const slug = uniqueSlug("relations");
   await createScope(slug, "Relations", owner.email);
   await addMember(slug, analyst.email, "editor");
-  const token = await cli("token", "create", "--email", owner.email, "--name", "agent");
+  const token = await createToken(owner.email, "agent");
   const rest = async (path: string, data: unknown) => {
     const response = await request.post(`/api/v1/scopes/${slug}${path}`, { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, data: JSON.stringify(data) });
     const body = (await response.json()) as Record<string, unknown>;

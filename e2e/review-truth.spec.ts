@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { addMember, cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * The review queue tells the truth and a supersede can be taken back: the card names the agent token that proposed,
@@ -39,7 +39,7 @@ test("a supersede asks first, warns that the replacement is weaker, and can be u
   const slug = uniqueSlug("truth");
   await createScope(slug, "Review truth", owner.email);
   await addMember(slug, reviewer.email, "reviewer");
-  const rest = agentClient(request, await cli("token", "create", "--email", owner.email, "--name", "rate-limit probe"), slug);
+  const rest = agentClient(request, await createToken(owner.email, "rate-limit probe"), slug);
 
   const docs: string[] = [];
   for (let i = 1; i <= 4; i++) docs.push(((await rest("POST", "/evidence", { kind: "document", text: `Gateway policy ${i}: 100 requests per minute per token.`, assess: false })).evidence as { id: string }).id);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { addMember, cli, createScope, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
 
 /**
  * What each user sees, at desktop, phone (390×844) and in dark mode: the explorer's first view, time travel, search,
@@ -22,7 +22,7 @@ async function seed(request: APIRequestContext, label: string, options: { isPubl
   const slug = uniqueSlug(label);
   await createScope(slug, `UI ${label}`, owner.email, { isPublic: options.isPublic });
   await addMember(slug, analyst.email, "editor");
-  const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "e2e agent");
+  const token = await createToken(owner.email, "e2e agent", slug);
   const headers = { authorization: `Bearer ${token}` };
   const evidence = async (text: string) => {
     const res = await request.post(`/api/v1/scopes/${slug}/evidence`, { headers, data: { kind: "document", text, assess: false } });
@@ -323,7 +323,7 @@ test("a scope of more than 300 nodes is laid out in the layout worker of the pro
   const owner = await createUser("big-owner");
   const slug = uniqueSlug("big");
   await createScope(slug, "UI big", owner.email);
-  const token = await cli("token", "create", "--email", owner.email, "--scope", slug, "--name", "bulk");
+  const token = await createToken(owner.email, "bulk", slug);
   // 320 unrelated claims (words drawn from a fixed list, one topic each), four requests at a time. Written verbatim (match: exact): they differ in a number and a word or two, which the relate default could merge; the whole-scope graph (?whole=1), not the topic map that a scope of more than 300 beliefs opens on.
   const words = ["amber", "basalt", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper", "kelp", "lagoon", "marble", "nickel", "onyx", "prairie", "quartz", "reef", "sierra", "tundra"];
   const claim = (i: number) => `The ${words[i % 20]} ${words[Math.floor(i / 20) % 20]} gauge ${i} reads ${words[(i * 7) % 20]} ${words[(i * 13 + 5) % 20]} at dawn.`;

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { cli, createScope, createUser, signIn, snap, uniqueSlug } from "./fixtures";
+import { createScope, createToken, createUser, signIn, snap, uniqueSlug } from "./fixtures";
 
 const IMG = `<img src=x onerror="alert('img')">`;
 const SCRIPT = `<script>alert('script')</script>`;
@@ -36,7 +36,7 @@ test("belief, evidence and reasoning texts with markup and script appear literal
   const owner = await createUser("xss");
   const slug = uniqueSlug("xss");
   await createScope(slug, "XSS <b>scope</b>", owner.email);
-  const post = rest(request, await cli("token", "create", "--email", owner.email, "--name", "agent"), slug);
+  const post = rest(request, await createToken(owner.email, "agent"), slug);
 
   const evidence = ((await post("/evidence", { kind: "document", text: EVIDENCE })).evidence as { id: string }).id;
   const created = await post("/assimilate", { claim: BELIEF, evidence: [{ sourceId: evidence, tier: "document", reasoning: REASONING }] });

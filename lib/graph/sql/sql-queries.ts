@@ -392,6 +392,27 @@ const evidenceInsert = (items: string) => `INSERT INTO graph_evidence (id, scope
    FROM jsonb_array_elements(${items}::jsonb) AS d`;
 const EVIDENCE_INSERT = evidenceInsert("$1");
 
+/** History rows from the JSON array `rows` (each live; the JSON keeps the original item). */
+const historyInsert = (rows: string) => `INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
+     target_seq, verified, laundered, live, data)
+   SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
+     r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
+     (r->>'laundered')::boolean, TRUE, r->'data'
+   FROM jsonb_array_elements(${rows}::jsonb) AS r`;
+
+/** Entry edges source → belief from the JSON array `edges` of {kind, from, to, seq, time, data}; an existing one is kept. */
+const entryEdgesInsert = (edges: string) => `INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
+   SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
+   FROM jsonb_array_elements(${edges}::jsonb) AS e
+   ON CONFLICT DO NOTHING`;
+
+/**
+ * The Idempotency-Key's mark of change-set `changeSet`, from the four parameters from `$first` (principal, key, claim
+ * id, ordinal); nothing when the principal is null. An existing mark fails the statement (already applied).
+ */
+const markInsert = (first: number, changeSet: string) => `INSERT INTO "graph_idempotency_marks" ("principal", "key", "claim_id", "ordinal", "change_set_id")
+   SELECT $${first}, $${first + 1}, $${first + 2}, $${first + 3}::int, ${changeSet} WHERE $${first}::text IS NOT NULL`;
+
 /**
  * The fold-checkpoint rows of the beliefs the statement's `written` CTE wrote (`$1` as in BELIEF_SOURCE): the rows a
  * slice carries are upserted, and for a whole slice (or none) the belief's other rows are deleted. Only beliefs the
@@ -423,21 +444,9 @@ function newBeliefsWhole(pgvector: boolean) {
        SELECT u.d->>'id', ${BELIEF_VALUES} FROM ${BELIEF_SOURCE}
        RETURNING id, scope),
      ${FOLD_SOURCES_WRITE},
-     h AS (
-       INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
-         target_seq, verified, laundered, live, data)
-       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
-         r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
-         (r->>'laundered')::boolean, TRUE, r->'data'
-       FROM jsonb_array_elements($5::jsonb) AS r),
-     entry_edges AS (
-       INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
-       SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
-       FROM jsonb_array_elements($6::jsonb) AS e
-       ON CONFLICT DO NOTHING),
-     mark AS (
-       INSERT INTO "graph_idempotency_marks" ("principal", "key", "claim_id", "ordinal", "change_set_id")
-       SELECT $8, $9, $10, $11::int, $2 WHERE $8::text IS NOT NULL),
+     h AS (${historyInsert("$5")}),
+     entry_edges AS (${entryEdgesInsert("$6")}),
+     mark AS (${markInsert(8, "$2")}),
      ${embeddingUpsertCtes(pgvector, "$7", "(SELECT id, scope, 'belief' AS kind FROM written)")}
      SELECT id FROM written`,
     idRow,
@@ -474,21 +483,9 @@ function changeSetCore(pgvector: boolean) {
        RETURNING id, scope),
      written AS (SELECT id, scope FROM written_u UNION ALL SELECT id, scope FROM written_i),
      ${FOLD_SOURCES_WRITE},
-     h AS (
-       INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
-         target_seq, verified, laundered, live, data)
-       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
-         r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
-         (r->>'laundered')::boolean, TRUE, r->'data'
-       FROM jsonb_array_elements($6::jsonb) AS r),
-     entry_edges AS (
-       INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
-       SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
-       FROM jsonb_array_elements($7::jsonb) AS e
-       ON CONFLICT DO NOTHING),
-     mark AS (
-       INSERT INTO "graph_idempotency_marks" ("principal", "key", "claim_id", "ordinal", "change_set_id")
-       SELECT $9, $10, $11, $12::int, $2 WHERE $9::text IS NOT NULL),
+     h AS (${historyInsert("$6")}),
+     entry_edges AS (${entryEdgesInsert("$7")}),
+     mark AS (${markInsert(9, "$2")}),
      ${embeddingUpsertCtes(pgvector, "$8", "(SELECT id, scope, 'belief' AS kind FROM written UNION ALL SELECT id, scope, 'evidence' FROM ev)")}
      SELECT id, max_seq, TRUE AS updated FROM written_u UNION ALL SELECT id, NULL, FALSE FROM written_i`,
     coreWrittenRow,
@@ -573,12 +570,7 @@ export const write = {
   /** [history rows JSON] */
   insertHistory: statement(
     "write.insertHistory",
-    `INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
-       target_seq, verified, laundered, live, data)
-     SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
-       r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
-       (r->>'laundered')::boolean, TRUE, r->'data'
-     FROM jsonb_array_elements($1::jsonb) AS r`,
+    historyInsert("$1"),
     noRows,
   ),
   /**
@@ -587,17 +579,8 @@ export const write = {
    */
   insertHistoryAndEntryEdges: statement(
     "write.insertHistoryAndEntryEdges",
-    `WITH h AS (
-       INSERT INTO graph_history (belief_id, seq, type, time, observed_at, change_set, source_id, source_kind, relation, weight,
-         target_seq, verified, laundered, live, data)
-       SELECT r->>'belief_id', (r->>'seq')::int, r->>'type', (r->>'time')::timestamptz, (r->>'observed_at')::timestamptz, r->>'change_set', r->>'source_id',
-         r->>'source_kind', r->>'relation', (r->>'weight')::float8, (r->>'target_seq')::int, (r->>'verified')::boolean,
-         (r->>'laundered')::boolean, TRUE, r->'data'
-       FROM jsonb_array_elements($1::jsonb) AS r)
-     INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
-     SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
-     FROM jsonb_array_elements($2::jsonb) AS e
-     ON CONFLICT DO NOTHING`,
+    `WITH h AS (${historyInsert("$1")})
+     ${entryEdgesInsert("$2")}`,
     noRows,
   ),
   /** Placeholders the store makes for unresolved entries; returns the ones it created. [evidence JSON] */
@@ -620,10 +603,7 @@ export const write = {
   /** Entry edges source → belief. [JSON of {kind, from, to, seq, time, data}] */
   insertEntryEdges: statement(
     "write.insertEntryEdges",
-    `INSERT INTO graph_edges (kind, from_id, to_id, seq, live, time, data)
-     SELECT e->>'kind', e->>'from', e->>'to', (e->>'seq')::int, TRUE, (e->>'time')::timestamptz, e->'data'
-     FROM jsonb_array_elements($1::jsonb) AS e
-     ON CONFLICT DO NOTHING`,
+    entryEdgesInsert("$1"),
     noRows,
   ),
   /** Retracted / stripped entries stop being live. [JSON of {b, s}] */

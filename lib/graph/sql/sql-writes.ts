@@ -317,22 +317,43 @@ function coreHistoryRows(cs: ChangeSet, embeddings: readonly NodeEmbedding[]): H
   if (beliefs.size !== cs.beliefs.length || cs.beliefs.some((u) => u.belief.version !== (u.expectedVersion ?? 0) + 1)) return null;
   const evidence = new Set(cs.evidence.map((e) => e.id));
   if (embeddings.some((e) => !(e.kind === "belief" ? beliefs : e.kind === "evidence" ? evidence : new Set()).has(e.id))) return null;
+  return oneStatementHistory(cs.history, beliefs, { fromSeq1: false });
+}
+
+/**
+ * The history rows of a one-statement write, or null when an append does not fit one: each append goes to one of
+ * `beliefs`, once, its items' seqs follow one another (from 1 with `fromSeq1`), each of `types` when given, and every
+ * entry's source is resolved (no placeholder to make first).
+ */
+function oneStatementHistory(
+  history: ChangeSet["history"],
+  beliefs: ReadonlySet<string>,
+  options: { fromSeq1: boolean; types?: ReadonlySet<HistoryItem["type"]> },
+): HistoryRow[] | null {
   const appended = new Set<string>();
   const rows: HistoryRow[] = [];
-  for (const append of cs.history) {
-    if (append.items.length === 0) continue;
+  for (const append of history) {
+    const first = append.items[0];
+    if (first === undefined) continue;
     if (!beliefs.has(append.beliefId) || appended.has(append.beliefId)) return null;
     appended.add(append.beliefId);
-    let previous: number | null = null;
+    let next = options.fromSeq1 ? 1 : first.seq;
     for (const item of append.items) {
-      if (previous !== null && item.seq !== previous + 1) return null;
-      previous = item.seq;
+      if (item.seq !== next || (options.types !== undefined && !options.types.has(item.type))) return null;
+      next++;
       const row = historyRow(append.beliefId, item);
       if (row.type === "entry" && row.source_id !== null && row.source_kind === null) return null;
       rows.push(row);
     }
   }
   return rows;
+}
+
+/** The entry edges (source → belief) of history rows whose source is named. */
+function entryEdgesOf(rows: readonly HistoryRow[]) {
+  return rows
+    .filter((r) => r.type === "entry" && r.source_id !== null)
+    .map((r) => ({ kind: r.relation, from: r.source_id, to: r.belief_id, seq: r.seq, time: r.observed_at, data: { time: r.time, changeSet: r.change_set } }));
 }
 
 /**
@@ -346,9 +367,6 @@ async function applyChangeSetCore(tx: SqlExecutor, cs: ChangeSet, extras: ApplyE
   if (rows === null) return null;
   const updates = cs.beliefs.filter((u) => u.expectedVersion !== null).sort((a, b) => byId(a.belief, b.belief));
   const inserts = cs.beliefs.filter((u) => u.expectedVersion === null).sort((a, b) => byId(a.belief, b.belief));
-  const edges = rows
-    .filter((r) => r.type === "entry" && r.source_id !== null)
-    .map((r) => ({ kind: r.relation, from: r.source_id, to: r.belief_id, seq: r.seq, time: r.observed_at, data: { time: r.time, changeSet: r.change_set } }));
   const { mark, pgvector } = extras;
   const written = await run(tx, pgvector ? write.changeSetCorePgvector : write.changeSetCore, [
     json([...updates, ...inserts].map((u) => beliefRow(u.belief, u.expectedVersion, u.checkpoint ?? null))),
@@ -357,7 +375,7 @@ async function applyChangeSetCore(tx: SqlExecutor, cs: ChangeSet, extras: ApplyE
     cs.time,
     json(cs.evidence),
     json(rows),
-    json(edges),
+    json(entryEdgesOf(rows)),
     embeddingsPayload(pgvector, extras.embeddings),
     mark?.principal ?? null,
     mark?.key ?? null,
@@ -459,24 +477,8 @@ export async function applyNewBeliefsWhole(
   const created = new Set(cs.beliefs.map((u) => u.belief.id));
   if (created.size !== cs.beliefs.length) return null;
   if (embeddings.some((e) => e.kind !== "belief" || !created.has(e.id))) return null;
-  const appended = new Set<string>();
-  const rows: HistoryRow[] = [];
-  for (const append of cs.history) {
-    if (append.items.length === 0) continue;
-    if (!created.has(append.beliefId) || appended.has(append.beliefId)) return null;
-    appended.add(append.beliefId);
-    let expected = 1;
-    for (const item of append.items) {
-      if (item.seq !== expected || !PLAIN_ITEM_TYPES.has(item.type)) return null;
-      expected++;
-      const row = historyRow(append.beliefId, item);
-      if (row.type === "entry" && row.source_id !== null && row.source_kind === null) return null;
-      rows.push(row);
-    }
-  }
-  const edges = rows
-    .filter((r) => r.type === "entry" && r.source_id !== null)
-    .map((r) => ({ kind: r.relation, from: r.source_id, to: r.belief_id, seq: r.seq, time: r.observed_at, data: { time: r.time, changeSet: r.change_set } }));
+  const rows = oneStatementHistory(cs.history, created, { fromSeq1: true, types: PLAIN_ITEM_TYPES });
+  if (rows === null) return null;
   const beliefs = [...cs.beliefs].sort((a, b) => byId(a.belief, b.belief));
   const written = await run(sql, pgvector ? write.insertNewBeliefsWholePgvector : write.insertNewBeliefsWhole, [
     json(beliefs.map((u) => beliefRow(u.belief, null, u.checkpoint ?? null))),
@@ -484,7 +486,7 @@ export async function applyNewBeliefsWhole(
     cs.actor,
     cs.time,
     json(rows),
-    json(edges),
+    json(entryEdgesOf(rows)),
     embeddingsPayload(pgvector, embeddings),
     mark?.principal ?? null,
     mark?.key ?? null,

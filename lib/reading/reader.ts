@@ -148,10 +148,41 @@ export function classifyRelation(
   bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
   alignment?: WordAlignment,
 ): Omit<RelationAssessment, "assessor"> {
+  return commitOrUndecide(readRelation(evidence, belief, semantic, bands), semantic, alignment);
+}
+
+/** The rule order's label and the confidence model's probability that it is right, before the commit decision. */
+export interface UncommittedReading {
+  read: RuleReading;
+  confidence: number;
+}
+
+/** The rule order's reading of a pair and its confidence (`classifyRelation` without the commit decision). */
+export function readRelation(
+  evidence: string,
+  belief: BeliefText,
+  semantic: number | undefined,
+  bands: { related: number; unrelated: number } = { related: RELATED_COSINE, unrelated: UNRELATED_COSINE },
+): UncommittedReading {
   const s = relationSignals(evidence, belief, semantic);
   const read = classifyBySignals(s, semantic, bands);
-  const confidence = round(relationConfidence(read.relation, s.coverage, semantic));
-  if (read.relation === "SUPPORTS" && confidence < COMMIT_AT.SUPPORTS && alignment !== undefined && isParaphrase(semantic, alignment)) {
+  return { read, confidence: round(relationConfidence(read.relation, s.coverage, semantic)) };
+}
+
+/**
+ * Whether the paraphrase test could still commit a reading, so that the pair's word vectors are worth reading: a
+ * SUPPORTS reading below its threshold, close enough by cosine.
+ */
+export function paraphraseCouldCommit({ read, confidence }: UncommittedReading, semantic: number | undefined): boolean {
+  return read.relation === "SUPPORTS" && confidence < COMMIT_AT.SUPPORTS && semantic !== undefined && semantic >= PARAPHRASE.cosine;
+}
+
+/**
+ * The commit decision: a side at or above its threshold in COMMIT_AT is committed, a SUPPORTS reading below it that
+ * passes the paraphrase test (PARAPHRASE) too; any other side is UNDECIDED, with the side as its guess.
+ */
+function commitOrUndecide({ read, confidence }: UncommittedReading, semantic: number | undefined, alignment: WordAlignment | undefined): Omit<RelationAssessment, "assessor"> {
+  if (alignment !== undefined && paraphraseCouldCommit({ read, confidence }, semantic) && alignment.weakest >= PARAPHRASE.alignment) {
     // Committed at the threshold: the alignment, not the confidence model, is what makes it sure enough.
     return {
       ...read,
@@ -169,16 +200,6 @@ export function classifyRelation(
     };
   }
   return { ...read, confidence };
-}
-
-/** Whether a pair is close enough, and aligned word for word, to be the same claim in other words (PARAPHRASE). */
-export function isParaphrase(semantic: number | undefined, alignment: WordAlignment): boolean {
-  return semantic !== undefined && semantic >= PARAPHRASE.cosine && alignment.weakest >= PARAPHRASE.alignment;
-}
-
-/** Whether a reading could still be committed by the paraphrase test, so that the pair's word vectors are worth reading. */
-export function paraphraseCouldCommit(reading: Pick<RelationAssessment, "relation" | "guess">, semantic: number | undefined): boolean {
-  return reading.relation === "UNDECIDED" && reading.guess === "SUPPORTS" && semantic !== undefined && semantic >= PARAPHRASE.cosine;
 }
 
 type RuleReading = Omit<RelationAssessment, "assessor" | "confidence" | "guess"> & { relation: DecidedRelation };
@@ -382,12 +403,11 @@ export function createHeuristicAssessor(options: HeuristicAssessorOptions = {}):
     return { ...assessEss(text), assessor: HEURISTIC_STAMP };
   };
   const assessRelation: Assessor["assessRelation"] = async (evidence, belief) => {
-    const meaning = await meaningOf(evidence, belief.text);
-    const reading = classifyRelation(evidence, belief, meaning.semantic, options.cosineBands);
-    if (!paraphraseCouldCommit(reading, meaning.semantic)) return { ...reading, assessor: HEURISTIC_STAMP };
-    // Only a close SUPPORTS reading left undecided needs the words (the local model kept them from embedding the pair).
-    const alignment = await alignmentOf(evidence, belief.text);
-    return { ...(alignment ? classifyRelation(evidence, belief, meaning.semantic, options.cosineBands, alignment) : reading), assessor: HEURISTIC_STAMP };
+    const { semantic } = await meaningOf(evidence, belief.text);
+    const reading = readRelation(evidence, belief, semantic, options.cosineBands);
+    // Only a close SUPPORTS reading below its threshold needs the words (the local model kept them from the pair).
+    const alignment = paraphraseCouldCommit(reading, semantic) ? await alignmentOf(evidence, belief.text) : undefined;
+    return { ...commitOrUndecide(reading, semantic, alignment), assessor: HEURISTIC_STAMP };
   };
   return {
     name: HEURISTIC_STAMP,

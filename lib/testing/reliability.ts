@@ -64,7 +64,11 @@ export async function callApi(
     return { status: response.status, headers: response.headers, text, ms: performance.now() - started, json: <T>() => JSON.parse(text) as T };
   } catch (error) {
     const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
-    return { status: 0, headers: null, text, ms: performance.now() - started, json: () => ({}) as never };
+    // No answer, so no body to parse: asking for one is a test's mistake, named as such.
+    const json = (): never => {
+      throw new Error(`no JSON: the request got no answer (${text})`);
+    };
+    return { status: 0, headers: null, text, ms: performance.now() - started, json };
   }
 }
 

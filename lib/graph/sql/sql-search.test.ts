@@ -58,6 +58,9 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
       createSqlSearch(db.sql, { bigList: 1, smallDomain: 0, prefetch: 3 }),
       // Every domain small: step 1 reads the whole lists (no head limit) and ranks the domain from that read.
       createSqlSearch(db.sql, { smallDomain: 1_000_000, prefetch: 3 }),
+      // N always by the commonest term's count and the others' probes; N always by the union of the lists.
+      createSqlSearch(db.sql, { smallDomain: 0, unionRatio: 0 }),
+      createSqlSearch(db.sql, { smallDomain: 0, unionRatio: 1e12 }),
     ];
   }, 120_000);
   afterAll(async () => {

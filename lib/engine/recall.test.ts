@@ -4,6 +4,7 @@ import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { decideDominance, positionsTension, recall } from "./recall";
 import { replay } from "./replay";
+import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck } from "./retrieval";
 import { at, makeBelief, entryAt } from "./testing/fixtures";
 import { scriptedAssessor } from "./testing/scripted-assessor";
 
@@ -206,5 +207,46 @@ describe("dominance and two-position tension (properties)", () => {
     expect(decideDominance(a, b, defaultParams).dominant.record.belief.id).toBe("B");
     const strong = position("A", [entry(1, { sourceId: "ev_1", tier: "held_out_truth", effectiveTier: "held_out_truth", time: at(0) })], 0);
     expect(decideDominance(strong, b, defaultParams).dominant.record.belief.id).toBe("A");
+  });
+});
+
+describe("recall by meaning: a belief near the answer floor answers only if its words meet the question's", () => {
+  const HIKING = "Who books the minibus for the hiking trip?";
+  const payroll = () => record("Salaries are paid on the last working day of each month.", [entry(1, { sourceId: "ev_payroll", time: MONDAY })], "b_payroll");
+  const ask = (closest: Map<string, number> | undefined, cos = 0.28) =>
+    recall(
+      {
+        question: HIKING,
+        candidates: [payroll()],
+        load: noLoad,
+        assessor: scriptedAssessor(),
+        semantic: new Map([["b_payroll", cos]]),
+        minRelevance: HYBRID_ANSWER_FLOOR,
+        ...(closest ? { closestWords: closest } : {}),
+      },
+      defaultParams,
+    );
+
+  it("a question about something memory never mentions gets no answer, though the nearest belief clears the floor", async () => {
+    expect(fuseRelevance(0, 0.28)).toBeGreaterThan(HYBRID_ANSWER_FLOOR);
+    expect(needsWordCheck(HIKING, payroll().belief.text, 0.28)).toBe(true);
+    expect(await ask(new Map([["b_payroll", ANSWER_WORD_COSINE - 0.1]]))).toMatchObject({ mode: "no_answer", beliefIds: [] });
+  });
+
+  it("the same belief answers when a word of the question has a close counterpart in it", async () => {
+    expect((await ask(new Map([["b_payroll", ANSWER_WORD_COSINE + 0.1]]))).dominantBeliefIds).toEqual(["b_payroll"]);
+  });
+
+  it("a sentence cosine of ANSWER_COSINE_ALONE or more answers by meaning alone, whatever the words", async () => {
+    expect(needsWordCheck(HIKING, payroll().belief.text, ANSWER_COSINE_ALONE)).toBe(false);
+    expect((await ask(new Map([["b_payroll", 0]]), ANSWER_COSINE_ALONE)).dominantBeliefIds).toEqual(["b_payroll"]);
+  });
+
+  it("a belief sharing a content term with the question is never word-checked", () => {
+    expect(needsWordCheck("When are salaries paid?", payroll().belief.text, 0.28)).toBe(false);
+  });
+
+  it("without word vectors (an embedder that has none) the belief is ranked as before", async () => {
+    expect((await ask(undefined)).dominantBeliefIds).toEqual(["b_payroll"]);
   });
 });

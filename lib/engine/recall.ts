@@ -31,7 +31,7 @@ import { isLiveStatus, type Belief, type BeliefRecord, type History } from "./mo
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
 import { replay, type RealEntryRef, type ReplayState } from "./replay";
-import { fuseRelevance, relevanceScorer } from "./retrieval";
+import { ANSWER_WORD_COSINE, fuseRelevance, needsWordCheck, relevanceScorer } from "./retrieval";
 
 export type RecallMode = "settled" | "contested" | "insufficient" | "no_answer";
 export const RECALL_MODES = ["settled", "contested", "insufficient", "no_answer"] as const satisfies readonly RecallMode[];
@@ -87,6 +87,12 @@ export interface RecallInput {
   semantic?: ReadonlyMap<string, number>;
   /** Beliefs with relevance ≤ this do not answer the question; default 0 (hybrid callers pass `HYBRID_ANSWER_FLOOR`). */
   minRelevance?: number;
+  /**
+   * With `semantic`: `closestWords` of the question and each candidate belief, by belief id, for those that
+   * `needsWordCheck`. Such a belief under `ANSWER_WORD_COSINE` does not answer the question; one missing from the map
+   * (an embedder without `words`) is ranked as before.
+   */
+  closestWords?: ReadonlyMap<string, number>;
 }
 
 export interface Position {
@@ -269,8 +275,16 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   ];
   const scorer = relevanceScorer(input.question, ends.flatMap((e) => textsOf(e).map((t) => t.text)));
   const semantic = input.semantic;
-  const relevanceOf = (t: { id: string; text: string }): number =>
-    semantic === undefined ? scorer.score(t.text) : fuseRelevance(scorer.score(t.text), semantic.get(t.id) ?? 0);
+  // A text that answers by meaning alone, only just, answers only if its words meet the question's (`needsWordCheck`).
+  const unrelated = (t: { id: string; text: string }, cos: number): boolean => {
+    const closest = input.closestWords?.get(t.id);
+    return closest !== undefined && closest < ANSWER_WORD_COSINE && needsWordCheck(input.question, t.text, cos);
+  };
+  const relevanceOf = (t: { id: string; text: string }): number => {
+    if (semantic === undefined) return scorer.score(t.text);
+    const cos = semantic.get(t.id) ?? 0;
+    return unrelated(t, cos) ? 0 : fuseRelevance(scorer.score(t.text), cos);
+  };
   const minRelevance = input.minRelevance ?? 0;
   const scored = ends
     .map((e) => ({ e, relevance: Math.max(...textsOf(e).map(relevanceOf)) }))

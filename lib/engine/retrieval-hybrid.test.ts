@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { fuseRelevance, relevanceScorer, retrieve, semanticRelevance, SEMANTIC_WEIGHT, type RetrievalCandidate } from "./retrieval";
+import { closestWords, fuseRelevance, relevanceScorer, retrieve, semanticRelevance, SEMANTIC_WEIGHT, type RetrievalCandidate } from "./retrieval";
 
 const TEXTS = ["deploy main", "deploy release branch", "branch policy", "cafe opens at noon", "backups run hourly", "schema changes need approval"];
 
@@ -61,5 +61,15 @@ describe("hybrid relevance", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("closestWords", () => {
+  const w = (word: string, ...v: number[]) => ({ word, vector: Float32Array.from(v) });
+  it("is the best cosine between a content word of the question and one of the text, stop words and numbers aside", () => {
+    const question = [w("who", 1, 0, 0), w("books", 0.6, 0.8, 0), w("minibus", 0, 1, 0)];
+    const text = [w("the", 0, 1, 0), w("coach", 0, 0.8, 0.6), w("2026", 0, 1, 0), w("rental", 0, 0, 1)];
+    expect(closestWords(question, text)).toBeCloseTo(0.8, 6);
+    expect(closestWords(question, [w("the", 0, 1, 0), w("of", 1, 0, 0)])).toBe(-1);
   });
 });

@@ -18,6 +18,7 @@
  * neither (a rank depends on the whole candidate set and says nothing about how relevant the first one is).
  * See lib/engine/README.md ("Hybrid retrieval").
  */
+import type { WordVector } from "./embedder";
 import { isLiveStatus } from "./model";
 
 const STOPWORDS = new Set(
@@ -192,6 +193,53 @@ export const SEMANTIC_WEIGHT = 0.6;
  * a lone shared common word ("run") is not an answer.
  */
 export const HYBRID_ANSWER_FLOOR = 0.12;
+
+/**
+ * Sentence cosine from which a candidate sharing no content term with the question answers it by meaning alone. Below
+ * it (and above `HYBRID_ANSWER_FLOOR`) the candidate answers only if a content word of the question has a close
+ * counterpart in it (`closestWords` ≥ `ANSWER_WORD_COSINE`): "who signs off on schema migrations?" is not answered by
+ * "Deploys go from the main branch." (cosine 0.28, closest words 0.30) yet is by "Database migrations are approved by
+ * the on-call engineer". Measured by research/measure-relevance.ts (lib/engine/README.md, "Hybrid retrieval").
+ */
+export const ANSWER_COSINE_ALONE = 0.3;
+/** Word-vector cosine a content word of the question needs in a candidate that answers by meaning alone, near the floor. */
+export const ANSWER_WORD_COSINE = 0.35;
+
+/** True when `a` and `b` share a content term (`termSet`). */
+export function sharesTerm(a: string, b: string): boolean {
+  const sb = termSet(b);
+  for (const t of termSet(a)) if (sb.has(t)) return true;
+  return false;
+}
+
+/**
+ * True when a candidate clears the hybrid answer floor by meaning alone, but only just: it shares no content term with
+ * the question and its cosine is under `ANSWER_COSINE_ALONE`. Its words decide whether it answers (`closestWords`).
+ */
+export function needsWordCheck(question: string, text: string, cos: number): boolean {
+  return cos < ANSWER_COSINE_ALONE && fuseRelevance(0, cos) > HYBRID_ANSWER_FLOOR && !sharesTerm(question, text);
+}
+
+/** Content words of a text as the embedding model spells them: letters only, no stop word or negation. */
+const contentWords = (words: readonly WordVector[]) => words.filter((w) => /^[a-z]+$/.test(w.word) && !STOPWORDS.has(w.word) && !NEGATIONS.has(w.word));
+
+/**
+ * The closest pair of content words, one of the question and one of the text, by the cosine of their contextual
+ * vectors (the Embedder port's `words`); −1 when either has no content word.
+ */
+export function closestWords(question: readonly WordVector[], text: readonly WordVector[]): number {
+  const q = contentWords(question);
+  const t = contentWords(text);
+  let best = -1;
+  for (const a of q) {
+    for (const b of t) {
+      let dot = 0;
+      for (let i = 0; i < a.vector.length; i += 1) dot += (a.vector[i] ?? 0) * (b.vector[i] ?? 0);
+      best = Math.max(best, dot);
+    }
+  }
+  return best;
+}
 
 /** Calibrated semantic relevance of a query–text cosine ∈ [0, 1]. */
 export function semanticRelevance(cos: number): number {

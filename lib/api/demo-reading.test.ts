@@ -8,6 +8,8 @@
  * 2. That restatement reinforces the release belief instead of creating a duplicate.
  * 3. Paraphrased questions, with few or no words in common, find the belief they mean (hybrid ranking).
  * 4. A question nothing in the scope answers is not answered with the backups dispute.
+ * 5. Nor with the deploy-branch dispute, whose main-branch belief is only loosely near a question about schema
+ *    migrations; the demo's own questions are still answered.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sessionPrincipal } from "@/lib/access/principal";
@@ -96,5 +98,23 @@ describe("the demo, read by meaning through the REST API (real embedding model)"
     expect(answer.beliefIds).not.toContain(demo.beliefs.backupsHourly);
     expect(answer.beliefIds).not.toContain(demo.beliefs.backupsDaily);
     expect(["insufficient", "no_answer"]).toContain(answer.mode);
+  });
+
+  const recall = async (q: string) => {
+    const response = await h.call(recallRoute.GET, "GET", `/scopes/${home}/recall`, { scope: home }, { token: h.tokens.viewer, query: { q } });
+    expect(response.status).toBe(200);
+    return (await json(response)) as { mode: string; beliefIds: string[]; dominantBeliefIds: string[] };
+  };
+
+  it("says it has nothing on schema migrations instead of answering with the deploy-branch dispute", async () => {
+    expect(await recall("who signs off on schema migrations?")).toMatchObject({ mode: "no_answer", beliefIds: [] });
+  });
+
+  it("still answers the demo's own questions", async () => {
+    const deploy = await recall("Which branch do we deploy from?");
+    expect(deploy.mode).toBe("contested");
+    expect(deploy.beliefIds).toEqual(expect.arrayContaining([demo.beliefs.deployMain, demo.beliefs.deployRelease]));
+    expect((await recall("How many calls a minute may a client make to the public API?")).beliefIds).toContain(demo.beliefs.rateLimit100);
+    expect((await recall("Is the left-pad 2.0 library malicious?")).beliefIds).toContain(demo.beliefs.leftpad);
   });
 });

@@ -4,7 +4,9 @@
  */
 import {
   HYBRID_ANSWER_FLOOR,
+  closestWords,
   eventTime,
+  needsWordCheck,
   rankByRelevance,
   type Belief,
   type BeliefRecord,
@@ -76,6 +78,19 @@ export function readServices(kit: ServiceKit): ReadServices {
     return (await kit.params.byParamsVersion(ctx.scope.id, belief.paramsVersion)) ?? ctx.params.params;
   }
 
+  /**
+   * `closestWords` of the question and each candidate that answers it by meaning alone, only just (`needsWordCheck`):
+   * recall's test of whether it is about the question at all. Undefined when the embedder has no word vectors.
+   */
+  async function closestWordsOf(question: string, records: readonly BeliefRecord[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
+    const embedder = kit.matcher?.embedder;
+    if (embedder?.words === undefined) return undefined;
+    const checked = records.filter((r) => needsWordCheck(question, r.belief.text, semantic.get(r.belief.id) ?? 0));
+    if (checked.length === 0) return new Map();
+    const [asked = [], ...texts] = await embedder.words([question, ...checked.map((r) => r.belief.text)]);
+    return new Map(checked.map((r, i) => [r.belief.id, closestWords(asked, texts[i] ?? [])]));
+  }
+
   return {
     async retrieve(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(retrieveInputSchema, rawInput);
@@ -117,6 +132,7 @@ export function readServices(kit: ServiceKit): ReadServices {
       const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id), cut);
       const best = new Set(ranked.slice(0, input.k).map((r) => r.candidate.id));
       const evidenceTexts = await rebuttalTexts(ctx, records.filter((r) => best.has(r.belief.id)));
+      const closest = semantic ? await closestWordsOf(input.q, records, semantic) : undefined;
       return recallAnswer(
         {
           question: input.q,
@@ -126,6 +142,7 @@ export function readServices(kit: ServiceKit): ReadServices {
           k: input.k,
           evidenceTexts,
           ...(semantic ? { semantic, minRelevance: HYBRID_ANSWER_FLOOR } : {}),
+          ...(closest ? { closestWords: closest } : {}),
         },
         params,
       );

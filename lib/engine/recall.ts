@@ -3,7 +3,8 @@
  *
  * 1. Candidates (a store's full-text matches in the URL's scope, with histories) are followed along `SUPERSEDES` to the
  *    live end of each chain (through the caller's loader, cycle-safe), then ranked by the shared scorer
- *    (relevance × credence, `retrieve`).
+ *    (relevance × credence, `retrieve`). Beliefs at or under `minRelevance` do not answer, nor (given `closestWords`)
+ *    one that clears it by meaning alone, only just, with no word close to the question's (`needsWordCheck`).
  * 2. The best match (highest relevance × credence) is the answer's subject: only a **rival of that belief** can
  *    contest it, never a dispute between two other matches. A rival is a belief that rebuts it or that it rebuts
  *    (A rebuts B when a real rebuttal on B comes from A itself or from evidence that really supports A), or one that

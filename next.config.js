@@ -12,6 +12,7 @@ const nextConfig = {
     "pglite-prisma-adapter",
     "@node-rs/argon2",
     "pg",
+    "pg-protocol",
     "neo4j-driver",
     "@huggingface/transformers",
     "onnxruntime-node",

@@ -15,15 +15,17 @@ import { getLogger } from "@/lib/ops/logger";
 import { processSingleton } from "@/lib/process-singleton";
 import { redactUrl } from "@/lib/redact-url";
 import { migrate } from "./migrate";
+import { pgliteExecutor } from "./pglite-executor";
 import { createPrismaClient, type AppPrismaClient } from "./prisma-client";
 import { poolExecutor, type SqlExecutor } from "./sql-executor";
 
 export type DatabaseMode = "embedded" | "server" | "embedded-client";
 
 /**
- * One database, three ways to reach it, one code path above: Prisma through @prisma/adapter-pg and raw SQL
- * through a pg Pool in every mode. In embedded mode the pool talks to this process's own PGlite through the
- * socket server it exposes to other processes (see docs in embedded-socket-server.ts).
+ * One database, three ways to reach it, one code path above: Prisma through @prisma/adapter-pg over a pg Pool in
+ * every mode, raw SQL (`sql`) through the same pool, except in embedded mode: there the pool talks to this process's
+ * own PGlite through the socket server it exposes to other processes (see docs in embedded-socket-server.ts), and
+ * `sql` runs on that PGlite directly, in turn with the socket's connections (pglite-executor.ts).
  */
 export type Database = {
   readonly mode: DatabaseMode;
@@ -160,9 +162,10 @@ async function openEmbedded(dataDir: string, displayDir: string, config: OpenDat
     // Published only after migrating, so a client never sees a half-migrated database.
     await lock.publish(socketServer.address);
     const description = `embedded PGlite in ${displayDir} (shared on ${describeAddress(socketServer.address)})`;
+    const sql = pgliteExecutor(pglite, socketServer.runTurn);
     return assemble("embedded", pool, displayDir, description, applied, async () => {
       await shutdown();
-    });
+    }, sql);
   } catch (error) {
     await shutdown();
     throw error;
@@ -214,13 +217,14 @@ function assemble(
   description: string,
   appliedMigrations: string[],
   afterPool: () => Promise<void>,
+  sql: SqlExecutor = poolExecutor(pool),
 ): Database {
   const prisma = createPrismaClient(pool);
   let closing: Promise<void> | undefined;
   return {
     mode,
     prisma,
-    sql: poolExecutor(pool),
+    sql,
     location,
     appliedMigrations,
     describe: () => description,

@@ -21,6 +21,10 @@ import type { SocketAddress } from "./data-folder-lock";
  *   disconnected (like Postgres' idle_in_transaction_session_timeout), so code that deadlocks itself (awaiting a
  *   second connection from inside a transaction) fails instead of hanging every client.
  *
+ * The owning process's own work takes the same turns (`runTurn`: one query, or a transaction from BEGIN to its end),
+ * so it never interleaves with a connection's either; an in-process turn idle inside a transaction while others
+ * wait loses the turn the same way (rolled back, its next statement fails with SQLSTATE 25P03).
+ *
  * Because every connection shares one session, session state is shared too: avoid named prepared statements,
  * session-level SET and temporary tables (Prisma's adapter-pg and plain pg queries use none).
  */
@@ -28,9 +32,13 @@ export class TurnQueue {
   private readonly items: QueueItem[] = [];
   private holder: number | null = null;
   private running = false;
+  /** An in-process turn's step is running on the session (the turn is busy, not idle). */
+  private stepping = false;
   private readonly disconnected = new Set<number>();
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly kickers = new Map<number, () => void>();
+  /** In-process turns are numbered -1, -2, …: connections' handler ids are positive. */
+  private lastTurnId = 0;
 
   constructor(
     private readonly db: PGlite,
@@ -49,6 +57,57 @@ export class TurnQueue {
     });
   }
 
+  /**
+   * Waits for the turn like a connection (in arrival order), runs `fn` holding it, and gives it back when `fn`
+   * settles, throw or not (a transaction `fn` left open is rolled back first). `fn` runs its statements through
+   * `turn.step`, which refuses once the turn was taken away.
+   */
+  async runTurn<T>(fn: (turn: Turn) => Promise<T>): Promise<T> {
+    const id = --this.lastTurnId;
+    await this.waitForTurn(id);
+    try {
+      return await fn({ step: (work) => this.step(id, work) });
+    } finally {
+      await this.endTurn(id);
+    }
+  }
+
+  private waitForTurn(id: number): Promise<void> {
+    if (this.holder === null && !this.running && this.items.length === 0) {
+      this.holder = id;
+      return Promise.resolve();
+    }
+    return new Promise<void>((grant) => {
+      this.items.push({ kind: "turn", handlerId: id, grant });
+      void this.pump();
+    });
+  }
+
+  private async step<T>(id: number, work: () => Promise<T>): Promise<T> {
+    if (this.holder !== id) throw new TurnLostError(this.idleInTransactionMs);
+    this.stepping = true;
+    this.clearIdleTimer();
+    try {
+      return await work();
+    } finally {
+      this.stepping = false;
+      if (this.holder === id && this.items.length > 0) this.armIdleTimer(id);
+    }
+  }
+
+  private async endTurn(id: number): Promise<void> {
+    this.disconnected.delete(id);
+    if (this.holder !== id) return;
+    this.clearIdleTimer();
+    try {
+      // Still the holder: nobody else's statement can run between this check and the rollback.
+      if (this.db.isInTransaction()) await this.db.exec("ROLLBACK");
+    } finally {
+      this.holder = null;
+      void this.pump();
+    }
+  }
+
   getQueueLength(): number {
     return this.items.length;
   }
@@ -56,7 +115,7 @@ export class TurnQueue {
   clearQueueForHandler(handlerId: number): void {
     for (let index = this.items.length - 1; index >= 0; index--) {
       const item = this.items[index];
-      if (item?.handlerId === handlerId) {
+      if (item?.handlerId === handlerId && item.kind !== "turn") {
         this.items.splice(index, 1);
         item.reject(new Error("Handler disconnected"));
       }
@@ -82,6 +141,11 @@ export class TurnQueue {
         if (!item) break;
         this.items.splice(index, 1);
         this.holder = item.handlerId;
+        if (item.kind === "turn") {
+          // Held until `runTurn` gives it back; no item of this id is queued, so the loop ends here.
+          item.grant();
+          continue;
+        }
         try {
           const bytes = await this.run(item);
           item.resolve(bytes);
@@ -96,7 +160,7 @@ export class TurnQueue {
     if (this.holder !== null && this.items.length > 0) this.armIdleTimer(this.holder);
   }
 
-  private async run(item: QueueItem): Promise<number> {
+  private async run(item: MessageItem): Promise<number> {
     let bytes = 0;
     await this.db.runExclusive(() =>
       this.db.execProtocolRawStream(item.message, {
@@ -119,8 +183,9 @@ export class TurnQueue {
   }
 
   private armIdleTimer(holder: number): void {
+    this.clearIdleTimer();
     this.idleTimer = setTimeout(() => {
-      if (this.holder !== holder || this.running) return;
+      if (this.holder !== holder || this.running || this.stepping) return;
       this.kickers.get(holder)?.();
       this.disconnected.add(holder);
       void this.pump();
@@ -134,13 +199,33 @@ export class TurnQueue {
   }
 }
 
-type QueueItem = {
+/** An in-process turn's handle: runs one piece of work (a statement) on the session while the turn is held. */
+export type Turn = {
+  step<T>(work: () => Promise<T>): Promise<T>;
+};
+
+/**
+ * An in-process turn was taken away (it sat idle inside a transaction while others waited; its transaction was
+ * rolled back). SQLSTATE 25P03 is Postgres's idle_in_transaction_session_timeout.
+ */
+export class TurnLostError extends Error {
+  readonly code = "25P03";
+  constructor(idleMs: number) {
+    super(`the in-process transaction sat idle for ${idleMs} ms while others waited for the database, and was rolled back`);
+    this.name = "TurnLostError";
+  }
+}
+
+type MessageItem = {
+  kind?: undefined;
   handlerId: number;
   message: Uint8Array;
   onData: (data: Uint8Array) => void;
   resolve: (bytes: number) => void;
   reject: (error: unknown) => void;
 };
+type TurnItem = { kind: "turn"; handlerId: number; grant: () => void };
+type QueueItem = MessageItem | TurnItem;
 
 const QUERY = 0x51; // 'Q'
 const SYNC = 0x53; // 'S'
@@ -155,6 +240,8 @@ function endsCycle(message: Uint8Array): boolean {
 export type EmbeddedSocketServer = {
   readonly address: SocketAddress;
   readonly connectionCount: number;
+  /** The owning process's own work on the session, in turn with the connections (`TurnQueue.runTurn`). */
+  runTurn<T>(fn: (turn: Turn) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -191,6 +278,7 @@ export async function startEmbeddedSocketServer(
     get connectionCount() {
       return sockets.size;
     },
+    runTurn: (fn) => queue.runTurn(fn),
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,96 @@
+import type { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { serialize } from "pg-protocol";
+import type { BackendMessage, CommandCompleteMessage, DataRowMessage, DatabaseError, Field, RowDescriptionMessage } from "pg-protocol/dist/messages";
+import { Parser } from "pg-protocol/dist/parser";
+import type { Turn } from "./embedded-socket-server";
+import { sessionTransaction, type RunStatement, type SqlExecutor } from "./sql-executor";
+
+/**
+ * The raw-SQL port on the embedded PGlite of this very process, without the socket and the pg client in between.
+ *
+ * Every statement runs in a turn of the socket server's queue (`runTurn`): one statement is one turn, a transaction
+ * holds one turn from BEGIN to COMMIT or ROLLBACK (nested transactions are savepoints, as on a pg connection), so
+ * in-process work and the other processes' connections never interleave on the single session.
+ *
+ * The wire messages are pg's own, built and read with pg's own pieces, so rows, values and errors are what a pg
+ * connection gives: the statement is encoded as pg encodes it (no parameters: one simple Query; with parameters:
+ * Parse, Bind with `pg.utils.prepareValue`'s values, Describe, Execute, Sync), handed to PGlite in one call, and the
+ * answer is parsed by pg-protocol's parser into pg's `Result` (pg's type parsers, `pg.types` overrides included),
+ * an ErrorResponse into pg's `DatabaseError`. One difference: a string of several statements without parameters
+ * gives the last statement's rows (pg gives an array of results there, whose `rows` is undefined).
+ */
+export function pgliteExecutor(db: PGlite, runTurn: <T>(fn: (turn: Turn) => Promise<T>) => Promise<T>): SqlExecutor {
+  const inTurn =
+    (turn: Turn): RunStatement =>
+    (text, params) =>
+      turn.step(() => runStatement(db, text, params));
+  return {
+    query<T>(text: string, params?: unknown[]): Promise<T[]> {
+      return runTurn((turn) => inTurn(turn)(text, params)) as Promise<T[]>;
+    },
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return runTurn((turn) => sessionTransaction(inTurn(turn), 0, fn));
+    },
+  };
+}
+
+/** The parts of pg's `Result` that turn wire messages into rows (untyped in @types/pg). */
+type ResultBuilder = {
+  rows: unknown[];
+  addFields(fields: Field[]): void;
+  parseRow(values: DataRowMessage["fields"]): unknown;
+  addRow(row: unknown): void;
+  addCommandComplete(message: CommandCompleteMessage): void;
+};
+
+const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
+
+/** One statement on the session, its rows as pg gives them; the caller holds the turn. */
+export async function runStatement(db: PGlite, text: string, params?: unknown[]): Promise<unknown[]> {
+  // As pg: the simple protocol without parameters, the extended one (unnamed statement and portal) with them.
+  const request =
+    params !== undefined && params.length > 0
+      ? Buffer.concat([
+          serialize.parse({ text }),
+          serialize.bind({ values: params, valueMapper: (value) => prepareValue(value) }),
+          serialize.describe({ type: "P", name: "" }),
+          serialize.execute({}),
+          serialize.sync(),
+        ])
+      : serialize.query(text);
+  // The stream form, as the socket server uses: PGlite keeps the last stream's data callback and the plain form
+  // would hand this answer to whichever connection ran last.
+  const chunks: Uint8Array[] = [];
+  await db.runExclusive(() => db.execProtocolRawStream(request, { onRawData: (data) => chunks.push(data.slice()) }));
+  const response = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
+
+  const newResult = () => new pg.Result("object", pg.types) as unknown as ResultBuilder;
+  let current = newResult();
+  let last: ResultBuilder | undefined;
+  let failure: DatabaseError | undefined;
+  new Parser().parse(Buffer.from(response.buffer, response.byteOffset, response.byteLength), (message: BackendMessage) => {
+    switch (message.name) {
+      case "rowDescription":
+        current.addFields((message as RowDescriptionMessage).fields);
+        break;
+      case "dataRow":
+        current.addRow(current.parseRow((message as DataRowMessage).fields));
+        break;
+      case "commandComplete":
+        current.addCommandComplete(message as CommandCompleteMessage);
+        last = current;
+        current = newResult();
+        break;
+      case "error":
+        failure ??= message as DatabaseError;
+        break;
+    }
+  });
+  if (failure) {
+    // The stack of the caller's statement, not of the parser (pg does the same).
+    Error.captureStackTrace(failure);
+    throw failure;
+  }
+  return last?.rows ?? [];
+}

@@ -32,6 +32,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import pg from "pg";
+import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { rng, words } from "./corpus";
 
 const args = process.argv.slice(2);
@@ -113,7 +114,7 @@ function count(stage: string, elapsed: number): void {
   counters.time[`db:${stage}`] = (counters.time[`db:${stage}`] ?? 0) + elapsed;
 }
 
-/** Counts every pg round trip (Prisma's adapter and the SQL store both go through `pg.Client#query`). */
+/** Counts every pg round trip: Prisma's adapter, and the SQL store on a Postgres server (on PGlite: `countedExecutor`). */
 function instrumentPg(): void {
   const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
   const original = proto.query;
@@ -138,6 +139,31 @@ function instrumentPg(): void {
       });
     count(stage, 0);
     return result;
+  };
+}
+
+/**
+ * Counts the statements of an executor that does not go through pg.Client (the embedded database's raw SQL), as
+ * `instrumentPg` counts pg's: a transaction's BEGIN and COMMIT (or ROLLBACK) are two more round trips.
+ */
+function countedExecutor(inner: SqlExecutor): SqlExecutor {
+  return {
+    async query<T>(text: string, params?: unknown[]): Promise<T[]> {
+      const stage = stageContext.getStore() ?? "route";
+      const traceDone = trace(stage, text);
+      const started = performance.now();
+      try {
+        return await inner.query<T>(text, params);
+      } finally {
+        count(stage, performance.now() - started);
+        traceDone(performance.now() - started);
+      }
+    },
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      const stage = stageContext.getStore() ?? "route";
+      count(stage, 0);
+      return inner.transaction((tx) => fn(countedExecutor(tx))).finally(() => count(stage, 0));
+    },
   };
 }
 
@@ -202,7 +228,9 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
   } else {
     const dir = await mkdtemp(path.join(tmpdir(), "credence-bench-http-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    db = await openDatabase({ dataDir: dir, owner: "bench:http stages" });
+    const opened = await openDatabase({ dataDir: dir, owner: "bench:http stages" });
+    // Its raw SQL runs on the in-process PGlite, not through pg.Client: counted here instead.
+    db = { ...opened, sql: countedExecutor(opened.sql) };
   }
   cleanup.unshift(() => db.close());
   let cypher = 0;

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { startCluster } from "@/lib/ops/local-cluster";
+import { dropWritesToClosedLogPipes } from "@/lib/ops/log-pipes";
 import { redactUrl } from "@/lib/redact-url";
 
 const { values } = parseArgs({
@@ -18,6 +19,8 @@ const { values } = parseArgs({
 });
 
 async function main(): Promise<void> {
+  // Losing the terminal or log pipe does not leave nginx and the servers running without a parent to stop them.
+  dropWritesToClosedLogPipes();
   const databaseUrl = process.env.DATABASE_URL?.trim();
   if (!databaseUrl) throw new Error("set DATABASE_URL to a Postgres server: the app servers of a cluster share it (the embedded database belongs to one process)");
   const servers = Number(values.servers);

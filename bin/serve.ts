@@ -22,6 +22,7 @@ import { setQueueDepthSource } from "@/lib/ops/metrics";
 import { answerClientError, answerConnect, guardApiRequest, keepConnectionsAlive } from "@/lib/ops/http-guard";
 import { allowedMethods } from "@/lib/api/openapi";
 import { ensureAuthSecret } from "./auth-secret";
+import { dropWritesToClosedLogPipes } from "@/lib/ops/log-pipes";
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +34,8 @@ const { values } = parseArgs({
 });
 
 async function main(): Promise<void> {
+  // A server keeps serving, and stops when told, after whoever read its output went away.
+  dropWritesToClosedLogPipes();
   const env = getEnv();
   const port = values.port ? Number(values.port) : env.PORT;
   const hostname = values.hostname ?? process.env.HOSTNAME ?? "127.0.0.1";

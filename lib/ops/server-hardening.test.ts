@@ -1,16 +1,18 @@
 /**
  * The production server (`bin/serve.ts`, the `.next` build) under odd methods, oversized request heads, cookie
- * writes from other origins and a port it cannot bind. Needs `npx next build` first (a missing build fails, never skips).
+ * writes from other origins, a port it cannot bind and output nobody reads any more. Needs `npx next build` first (a missing build fails, never skips).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
+import { execFileSync, spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { readLiveLock } from "@/lib/db/data-folder-lock";
 import { freshEmbeddedFolder } from "@/lib/db/testing/test-backends";
 import { runScript } from "@/lib/db/spawn-script";
-import { startAppServer, type AppServer } from "@/lib/testing/app-server";
+import { freePort, startAppServer, type AppServer } from "@/lib/testing/app-server";
+import { compiledScript } from "./compiled-script";
 
 type ErrorBody = { error: { code: string; message: string; details: Record<string, unknown> } };
 
@@ -134,6 +136,53 @@ describe("a server that cannot bind its port", () => {
       expect(await readLiveLock(dataDir)).toBeNull();
     } finally {
       await first.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
+
+describe("a server whose output is no longer read", () => {
+  it("keeps serving, and a SIGTERM still ends it cleanly", async () => {
+    const dataDir = await freshEmbeddedFolder();
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const statusFile = path.join(dataDir, "exit-status");
+    // Its stdout and stderr go into a pipe whose reader (head) leaves after the first byte: every later write (the
+    // rest of the start-up lines, request logs, the shutdown's lines) fails with EPIPE, as when a log collector stops.
+    // The shell records the server's exit status.
+    const script = compiledScript(path.join("bin", "serve.ts"));
+    const shell = spawn("bash", ["-c", `"${process.execPath}" "${script}" --port ${port} 2>&1 | head -c 1 > /dev/null; echo "\${PIPESTATUS[0]}" > "${statusFile}"`], {
+      env: { ...process.env, NODE_ENV: "production", CREDENCE_DATA_DIR: dataDir, DATABASE_URL: "" },
+      stdio: "ignore",
+      detached: true,
+    });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 250));
+    const exitStatus = () => readFile(statusFile, "utf8").then((text) => text.trim(), () => null);
+    try {
+      let serving = false;
+      // Unfixed, the server spins on its failed writes and never answers: give up after two minutes.
+      const giveUp = Date.now() + 120_000;
+      while (!serving && (await exitStatus()) === null && Date.now() < giveUp) {
+        serving = (await fetch(`${baseUrl}/signin`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, () => 0)) === 200;
+        if (!serving) await pause();
+      }
+      expect(serving, `the server is not serving (exit status ${await exitStatus()})`).toBe(true);
+      // Requests that log, their lines going nowhere; the server still answers the next one.
+      for (let i = 0; i < 3; i++) expect((await fetch(`${baseUrl}/api/v1/no-such-route`, { signal: AbortSignal.timeout(10_000) })).status).toBe(404);
+      expect((await fetch(`${baseUrl}/signin`, { signal: AbortSignal.timeout(10_000) })).status).toBe(200);
+      process.kill(Number(execFileSync("pgrep", ["-f", "-n", `${script} --port ${port}`], { encoding: "utf8" }).trim()), "SIGTERM");
+      // The shutdown's own log lines fail to write as well; the server must still drain and exit 0 (else this times out).
+      let status: string | null;
+      while ((status = await exitStatus()) === null) await pause();
+      expect(status).toBe("0");
+    } finally {
+      if (shell.pid !== undefined) {
+        try {
+          process.kill(-shell.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 240_000);

@@ -18,7 +18,7 @@
  * neither (a rank depends on the whole candidate set and says nothing about how relevant the first one is).
  * See lib/engine/README.md ("Hybrid retrieval").
  */
-import type { WordVector } from "./embedder";
+import { cosine, type WordVector } from "./embedder";
 import { isLiveStatus } from "./model";
 
 const STOPWORDS = new Set(
@@ -231,13 +231,7 @@ export function closestWords(question: readonly WordVector[], text: readonly Wor
   const q = contentWords(question);
   const t = contentWords(text);
   let best = -1;
-  for (const a of q) {
-    for (const b of t) {
-      let dot = 0;
-      for (let i = 0; i < a.vector.length; i += 1) dot += (a.vector[i] ?? 0) * (b.vector[i] ?? 0);
-      best = Math.max(best, dot);
-    }
-  }
+  for (const a of q) for (const b of t) best = Math.max(best, cosine(a.vector, b.vector));
   return best;
 }
 

@@ -8,7 +8,8 @@
  * reading did not produce, or a `planId` the reading no longer has, is refused before anything is written.
  */
 import { createHash } from "node:crypto";
-import type { BeliefRecord } from "@/lib/engine";
+import type { Belief, BeliefRecord, History } from "@/lib/engine";
+import { VersionConflict } from "@/lib/graph/errors";
 import { ingest as stageIngest, type ClaimOutcome, type IngestResult as StagedIngest } from "@/lib/engine/revision";
 import { restatementPolicy } from "@/lib/reading/merge-policy";
 import { ingestInputSchema } from "./belief-schemas";
@@ -24,13 +25,38 @@ const MAX_RELATED_CANDIDATES = 50;
 export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
   const { store, assessor, clock } = kit.config;
 
-  /** Live beliefs of the home scope most related to `text` (full-text candidates ranked by the engine's scorer). */
-  async function relatedRecords(ctx: CallerContext, text: string): Promise<BeliefRecord[]> {
+  /**
+   * Beliefs of the home scope most related to `text` (full-text candidates ranked by the engine's scorer), as slim
+   * rows ordered by id: the engine reads the histories of only those it writes.
+   */
+  async function relatedBeliefs(ctx: CallerContext, text: string): Promise<readonly Belief[]> {
     const { ranked } = await kit.rank(ctx.view, text, { k: MAX_RELATED_CANDIDATES, scope: ctx.scope.id });
-    const records = [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id)))];
+    if (ranked.length === 0) return [];
+    const beliefs = await store.listBeliefs(ctx.view, { ids: ranked.map((r) => r.candidate.id), liveOnly: false });
     // Each claim is compared with every candidate: their stored vectors spare embedding their texts again.
-    kit.primeVectors(ctx.view, records.map((r) => r.belief));
-    return records;
+    kit.primeVectors(ctx.view, beliefs);
+    return beliefs;
+  }
+
+  /**
+   * The engine's `histories` port: the listed candidates read with their histories in one statement, kept in `into`
+   * (the grounding check needs them). A belief written or removed since its row was read is a lost race: the ingest
+   * fails with a version conflict and runs again on fresh rows.
+   */
+  function historiesOf(ctx: CallerContext, candidates: ReadonlyMap<string, Belief>, into: Map<string, BeliefRecord>) {
+    return async (ids: readonly string[]): Promise<ReadonlyMap<string, History>> => {
+      const records = new Map((await store.loadBeliefs(ctx.view, ids)).map((r) => [r.belief.id, r]));
+      const out = new Map<string, History>();
+      for (const id of ids) {
+        const record = records.get(id);
+        if (!record || record.belief.version !== candidates.get(id)?.version) {
+          throw new VersionConflict(id, "version", `belief ${id} changed while the text was read`);
+        }
+        into.set(id, record);
+        out.set(id, record.history);
+      }
+      return out;
+    };
   }
 
   return {
@@ -42,8 +68,10 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         const now = clock.now();
         const observedAt = eventTimeOfWrite(input.observedAt, now);
         const changeSetId = kit.newId("changeset");
-        const candidates = await relatedRecords(ctx, input.text);
-        const before = new Map(candidates.map((r) => [r.belief.id, r]));
+        const candidates = await relatedBeliefs(ctx, input.text);
+        const byId = new Map(candidates.map((b) => [b.id, b]));
+        // The stored beliefs the change-set writes, with their histories (filled by the engine's `histories` call).
+        const written = new Map<string, BeliefRecord>();
         const staged = await stageIngest(
           {
             scope: ctx.scope.id,
@@ -57,6 +85,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
             now,
             observedAt,
             candidates,
+            histories: historiesOf(ctx, byId, written),
             topic: input.topic ?? null,
             sourceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,
             ...(input.edits ? { edits: input.edits } : {}),
@@ -69,15 +98,15 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         }
         let changeSet = staged.changeSet;
         if (staged.outcome === "staged") {
-          const propagated = await withGroundingPropagation(kit, changeSet, before, { dryRun: input.dryRun, known: [params] });
+          const propagated = await withGroundingPropagation(kit, changeSet, written, { dryRun: input.dryRun, known: [params] });
           changeSet = propagated.changeSet;
         }
         if (!input.dryRun) await store.apply(changeSet);
         // Beliefs the cascade reached in other scopes are reported only when the caller may see them.
-        const changes = changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(before.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null));
+        const changes = changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(byId.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null));
         const textOf = new Map(changeSet.beliefs.map((u) => [u.belief.id, u.belief.text]));
-        for (const r of candidates) textOf.set(r.belief.id, r.belief.text);
-        const credenceOf = new Map(candidates.map((r) => [r.belief.id, r.belief.credence]));
+        for (const b of candidates) textOf.set(b.id, b.text);
+        const credenceOf = new Map(candidates.map((b) => [b.id, b.credence]));
         return {
           evidence: staged.evidence,
           ess: staged.ess,
@@ -113,7 +142,8 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
           beliefs: changeSet.beliefs.map((u) => u.belief),
         };
       };
-      return input.dryRun ? run() : kit.retry(run);
+      // A dry run is retried too: a belief it reads may change between its row and its history (`historiesOf`).
+      return kit.retry(run);
     },
   };
 }

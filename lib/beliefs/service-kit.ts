@@ -128,9 +128,10 @@ export function beliefFigures(b: BeliefRecord["belief"]): NonNullable<BeliefChan
   return { credence: b.credence, confidence: b.confidence, tension: b.tension, status: b.status };
 }
 
-/** Before/after of one belief for results. */
-export function beliefChange(before: BeliefRecord | null, after: BeliefRecord["belief"], created: boolean = before === null): BeliefChange {
-  return { beliefId: after.id, text: after.text, created, before: before ? beliefFigures(before.belief) : null, after: beliefFigures(after) };
+/** Before/after of one belief for results (`before`: the stored belief, with or without its history). */
+export function beliefChange(before: BeliefRecord | BeliefRecord["belief"] | null, after: BeliefRecord["belief"], created: boolean = before === null): BeliefChange {
+  const stored = before === null ? null : "belief" in before ? before.belief : before;
+  return { beliefId: after.id, text: after.text, created, before: stored ? beliefFigures(stored) : null, after: beliefFigures(after) };
 }
 
 /** A write that names a belief which is no longer live (superseded, retired…): the caller must cite a live one. */

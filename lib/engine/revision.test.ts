@@ -24,7 +24,8 @@ function input(graph: MemoryGraph, text: string, over: Partial<IngestInput> = {}
     newBeliefId: () => `b_new${n}_${++b}`,
     actor: "bob",
     now: at(3 * 24 * 60),
-    candidates: [...graph.beliefs.values()],
+    candidates: [...graph.beliefs.values()].map((r) => r.belief),
+    histories: async (beliefIds) => new Map(beliefIds.map((id) => [id, graph.beliefs.get(id)?.history ?? []])),
     ...over,
   };
 }

@@ -29,6 +29,10 @@
  *    relation whose kind the person changed is written as the reader's entry followed by a `revised` event by the
  *    person (who, when, from, to, why), as a relation correction is. Every edit must name a claim index and a
  *    (claim, belief) relation that this reading produced: otherwise `validation_failed` and nothing is staged.
+ * Candidates come as slim rows: a stored belief's status is the replay of its history (the store invariant), so it
+ * alone tells whether the belief is live, and only the stored beliefs this change-set writes are read with their
+ * histories, in one call of `input.histories` once the reading is done (before the edits' `revised` events are
+ * numbered and before contraction is assessed).
  * Beliefs are written through `writeBelief` (assimilate.ts), so every upsert is the replay of its history.
  * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
  * is the same call with nothing written.
@@ -38,9 +42,9 @@ import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, typ
 import { newBelief, writeBelief, type UnsequencedItem } from "./assimilate";
 import { EngineError, validationFailed } from "./errors";
 import { propagateGrounding, type CascadeContext } from "./grounding";
-import { tierOfKind, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
+import { isLiveStatus, tierOfKind, type Belief, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
-import { isLive, replay, type ReplayState } from "./replay";
+import type { ReplayState } from "./replay";
 import { withoutFraming } from "./harvest";
 import { possibleDuplicateItem, UNDECIDED_DEFAULT_WEIGHT, undecidedItem, type RestatementPolicy } from "./readings";
 import { assignTopic, beliefKey } from "./topic";
@@ -61,8 +65,17 @@ export interface IngestInput {
   now: IsoTime;
   /** When the text was true or seen (event time of its evidence and entries); default `now`. */
   observedAt?: IsoTime;
-  /** Live beliefs of the scope that may relate to the text (the store's full-text candidates), with histories. */
-  candidates: readonly BeliefRecord[];
+  /**
+   * Beliefs of the scope that may relate to the text (the store's ranked candidates), as stored, without histories;
+   * those whose status is not live are left out.
+   */
+  candidates: readonly Belief[];
+  /**
+   * The stored histories (ordered by seq) of the listed candidates, as of the rows in `candidates`: called once, with
+   * the ids of the stored beliefs the change-set writes (never when it writes none). A port that finds one of them
+   * changed since it was read must fail (the caller reads again), never hand over a newer history.
+   */
+  histories: (beliefIds: readonly string[]) => Promise<ReadonlyMap<string, History>>;
   /** A topic named by the request, for every new belief. */
   topic?: string | null;
   /** Pre-extracted claims (e.g. `harvest`); default: the Assessor's `extractClaims`. */
@@ -171,6 +184,7 @@ export interface IngestResult {
 }
 
 interface Working {
+  /** For a stored belief, its history is empty until `input.histories` has read it (only for beliefs written). */
   record: BeliefRecord;
   stored: boolean;
   items: UnsequencedItem[];
@@ -206,10 +220,9 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   }
 
   const working = new Map<string, Working>();
-  for (const record of input.candidates) {
-    if (record.belief.scope !== input.scope) continue;
-    if (!isLive(replay(record.history, params))) continue;
-    working.set(record.belief.id, { record, stored: true, items: [], fresh: false });
+  for (const belief of input.candidates) {
+    if (belief.scope !== input.scope || !isLiveStatus(belief.status)) continue;
+    working.set(belief.id, { record: { belief, history: [] }, stored: true, items: [], fresh: false });
   }
   const entryOf = (relation: Relation, weight: number, reasoning: string, stamp: string): UnsequencedItem => ({
     type: "entry",
@@ -378,6 +391,18 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
         changeSet: input.changeSetId,
       }),
     });
+  }
+
+  // Every stored belief written from here on has items already or a relation to receive: read their histories.
+  const written = new Set([...working.values()].filter((w) => w.stored && w.items.length > 0));
+  for (const { w } of best.values()) written.add(w);
+  if (written.size > 0) {
+    const histories = await input.histories([...written].map((w) => w.record.belief.id));
+    for (const w of written) {
+      const history = histories.get(w.record.belief.id);
+      if (history === undefined) throw new Error(`ingest: no history was read for belief ${w.record.belief.id}`);
+      w.record = { belief: w.record.belief, history };
+    }
   }
 
   const disagreements: Disagreement[] = [];

@@ -38,8 +38,10 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < sources) {
   console.log("credence demo: building the app (once per source change)");
   run("npx", ["next", "build"], { ...process.env, NODE_ENV: "production" });
 }
+// The server compiled to plain JavaScript (bin/run.mjs runs it while it matches the sources; recompiled here when not).
+run("npx", ["tsx", "tools/compile-scripts.ts"]);
 
-const child = spawn("npx", ["tsx", "bin/serve.ts", "--demo", ...process.argv.slice(2)], {
+const child = spawn(process.execPath, ["bin/run.mjs", "serve", "--demo", ...process.argv.slice(2)], {
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: "production" },
 });

@@ -11,7 +11,7 @@
  * compile the same script at once write the same bytes (a temporary folder renamed into place, never a half-written one).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
 
@@ -41,6 +41,7 @@ export function compiledScript(script: string, root: string = process.cwd()): st
     target: `node${process.versions.node.split(".")[0]}`,
     packages: "external",
     write: false,
+    metafile: true,
     logLevel: "silent",
   });
   const hash = createHash("sha256");
@@ -63,8 +64,30 @@ export function compiledScript(script: string, root: string = process.cwd()): st
     }
   }
   const file = path.join(dir, `${name}.mjs`);
+  writeManifest(root, name, file, Object.keys(result.metafile?.inputs ?? {}));
   compiled.set(entry, file);
   return file;
+}
+
+/**
+ * What `bin/run.mjs` reads to start a script compiled: `<CACHE_DIR>/<name>.json` names the compiled module and every
+ * repository file bundled into it with its size and modification time, so the launcher runs the compiled module only
+ * while none of them changed (else the sources, through tsx). Written atomically (a temporary file renamed).
+ */
+export type ScriptManifest = { module: string; inputs: { file: string; size: number; mtimeMs: number }[] };
+
+function writeManifest(root: string, name: string, file: string, inputs: readonly string[]): void {
+  const manifest: ScriptManifest = {
+    module: path.relative(root, file),
+    inputs: inputs.map((input) => {
+      const stat = statSync(path.resolve(root, input));
+      return { file: input, size: stat.size, mtimeMs: stat.mtimeMs };
+    }),
+  };
+  const target = path.join(root, CACHE_DIR, `${name}.json`);
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(manifest));
+  renameSync(temporary, target);
 }
 
 /** The command and arguments that run `script` with `args` (for spawn/execFile). */

@@ -86,11 +86,11 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   // One click: the contested preset (any live rebuttal); the filter lands in the URL so the view can be shared.
   await page.getByTestId("graph-presets").getByRole("button", { name: "Contested" }).click();
   await expect(page).toHaveURL(/minTension=0\.01/);
-  await expect(await graphStats(page)).toContainText("1 beliefs · 3 nodes · 2 edges");
+  await expect(await graphStats(page)).toContainText("1 belief · 3 nodes · 2 edges");
   await page.getByTestId("graph-filters-toggle").click();
   await page.getByLabel("Tension from").fill("0.25");
   await expect(page).toHaveURL(/minTension=0\.25/);
-  await expect(await graphStats(page)).toContainText("1 beliefs · 3 nodes · 2 edges");
+  await expect(await graphStats(page)).toContainText("1 belief · 3 nodes · 2 edges");
 
   // The keyboard: the canvas is one Tab stop; an arrow key selects a node and Tab leaves without selecting another.
   const canvas = page.getByTestId("graph-canvas");
@@ -117,7 +117,7 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   // The shared link reproduces the filtered view (its filters open); the panel's link opens the belief page too.
   await page.goto(shared);
   await expect(page.getByLabel("Tension from")).toHaveValue("0.25");
-  await expect(await graphStats(page)).toContainText("1 beliefs");
+  await expect(await graphStats(page)).toContainText("1 belief ·");
   await expect(page.getByTestId("graph-panel-open")).toBeVisible();
   await page.getByTestId("graph-panel-open").click();
   await expect(page).toHaveURL(new RegExp(`/beliefs/${contested.id}$`));
@@ -134,11 +134,11 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   // Typing in the search box filters after a pause, and lands in the URL.
   await page.getByLabel("Search belief text").fill("staging");
   await expect(page).toHaveURL(/text=staging/);
-  await expect(await graphStats(page)).toContainText("1 beliefs");
+  await expect(await graphStats(page)).toContainText("1 belief ·");
 
   // A click on the canvas selects: one belief alone (no edge type kept) is fitted into the middle.
   await page.goto(`/scopes/${seeded.slug}/graph?edgeTypes=SUPERSEDES&text=staging`);
-  await expect(await graphStats(page)).toContainText("1 beliefs · 1 nodes · 0 edges");
+  await expect(await graphStats(page)).toContainText("1 belief · 1 node · 0 edges");
   await page.waitForTimeout(600);
   await page.getByTestId("graph-canvas").click();
   await expect(page.getByTestId("graph-panel-text")).toHaveText("Staging mirrors production configuration.");
@@ -148,7 +148,7 @@ test("the analyst explores the graph, filters to contested beliefs and opens one
   await expect(page.getByTestId("graph-focus")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`nodeId=${settled.id}`));
   await page.getByRole("button", { name: "Clear filters" }).first().click();
-  await expect(await graphStats(page)).toContainText("1 beliefs · 2 nodes · 1 edges");
+  await expect(await graphStats(page)).toContainText("1 belief · 2 nodes · 1 edge");
 
   // Exports: the view as JSON (the elements shown) and as PNG.
   await page.locator("summary", { hasText: "Export" }).click();

@@ -103,7 +103,7 @@ test("the analyst reads the graph at a glance: labels at the default fit, time t
 
   // Presets: "contested" keeps the deploy-branch story whatever its tension.
   await page.getByTestId("graph-presets").getByRole("button", { name: "Contested" }).click();
-  await expect(page.getByTestId("graph-stats")).toContainText("1 beliefs");
+  await expect(page.getByTestId("graph-stats")).toContainText("1 belief ·");
 
   // An unknown node id in a link says so.
   await page.goto(`/scopes/${seeded.slug}/graph?nodeId=no-such-node`);
@@ -147,7 +147,7 @@ test("dark mode and phone: a dark canvas without moderate or worse axe findings,
 
   // A tap on a node opens its panel as a sheet on screen (not below the canvas, off-screen).
   await phone.goto(`/scopes/${seeded.slug}/graph?edgeTypes=SUPERSEDES&text=staging`);
-  await expect(phone.getByTestId("graph-stats")).toContainText("1 beliefs · 1 nodes");
+  await expect(phone.getByTestId("graph-stats")).toContainText("1 belief · 1 node ·");
   // A link with filters opens them above the canvas; folding them brings the canvas back up.
   await phone.getByTestId("graph-filters-toggle").click();
   await expect(phone.locator("#graph-filters-panel")).toHaveCount(0);

@@ -394,8 +394,15 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now, canEd
             </div>
           ) : null}
           <p className="pointer-events-none absolute bottom-1 left-2 rounded bg-white/80 px-1 text-xs text-zinc-700 dark:bg-zinc-950/80 dark:text-zinc-300" data-testid="graph-stats">
-            {shownBeliefs} beliefs · {elements.nodes.length} nodes · {elements.edges.length} edges{stats && !listMode ? ` · ${stats.renderer}` : ""}
-            {fetching && !pending ? " · updating…" : ""}
+            {pending ? (
+              "Loading the graph…"
+            ) : (
+              <>
+                {counted(shownBeliefs, "belief")} · {counted(elements.nodes.length, "node")} · {counted(elements.edges.length, "edge")}
+                {stats && !listMode ? ` · ${stats.renderer}` : ""}
+                {fetching ? " · updating…" : ""}
+              </>
+            )}
           </p>
           <p className="sr-only" aria-live="polite">{selectedLabel ? `Selected: ${selectedLabel}` : ""}</p>
           {selected ? (
@@ -438,4 +445,9 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now, canEd
 
 function presetClass(active: boolean): string {
   return `rounded-full border px-3 py-0.5 ${active ? "border-sky-700 bg-sky-700 text-white dark:border-sky-400 dark:bg-sky-400 dark:text-zinc-950" : "border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"}`;
+}
+
+/** "1 belief", "2 beliefs", "0 edges". */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

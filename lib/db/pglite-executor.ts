@@ -46,8 +46,23 @@ type ResultBuilder = {
 
 const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
 
+/** Who is told of every statement sent to an in-process PGlite, with its parameters, as it is sent. */
+export type StatementObserver = (text: string, params: readonly unknown[]) => void;
+const observers = new Set<StatementObserver>();
+
+/**
+ * Tells `observer` of every statement this process sends to its in-process PGlite, until the returned function is
+ * called: what a `pg.Client#query` hook sees of statements sent through pg (tests that prove two requests send the
+ * same statements; benchmarks that count round trips).
+ */
+export function observeStatements(observer: StatementObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 /** One statement on the session, its rows as pg gives them; the caller holds the turn. */
 export async function runStatement(db: PGlite, text: string, params?: unknown[]): Promise<unknown[]> {
+  for (const observer of observers) observer(text, params ?? []);
   // As pg: the simple protocol without parameters, the extended one (unnamed statement and portal) with them.
   const request =
     params !== undefined && params.length > 0

@@ -1,9 +1,11 @@
 /**
- * Records every statement this process sends to Postgres (Prisma through adapter-pg and the raw-SQL port both end in
- * `pg.Client#query`) and, through `recordCypher`, to Neo4j, so a test can prove that a hidden id and a missing id take the same queries end to end:
+ * Records every statement this process sends to Postgres (Prisma through adapter-pg and the raw-SQL port on a server
+ * both end in `pg.Client#query`; the raw-SQL port on the embedded PGlite is observed where it sends, `observeStatements`)
+ * and, through `recordCypher`, to Neo4j, so a test can prove that a hidden id and a missing id take the same queries end to end:
  * authentication, the authorised view, the store lookups, the writes.
  */
 import pg from "pg";
+import { observeStatements } from "@/lib/db/pglite-executor";
 
 export interface DbQuery {
   text: string;
@@ -34,11 +36,13 @@ export async function recordDbQueries<T>(fn: () => Promise<T>): Promise<{ result
     }
     return original.apply(this, args);
   };
+  const stopObserving = observeStatements((text, params) => queries.push({ text, params: [...params] }));
   try {
     const result = await fn();
     return { result, queries };
   } finally {
     proto.query = original;
+    stopObserving();
     active = null;
   }
 }

@@ -38,7 +38,8 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < sources) {
   console.log("credence demo: building the app (once per source change)");
   run("npx", ["next", "build"], { ...process.env, NODE_ENV: "production" });
 }
-// The server compiled to plain JavaScript (bin/run.mjs runs it while it matches the sources; recompiled here when not).
+// The server, CLI and MCP bridge bundled into plain JavaScript (~0.2 s when nothing changed): bin/run.mjs then starts
+// the server without compiling TypeScript.
 run("npx", ["tsx", "tools/compile-scripts.ts"]);
 
 const child = spawn(process.execPath, ["bin/run.mjs", "serve", "--demo", ...process.argv.slice(2)], {

@@ -30,7 +30,8 @@ function freshCompiledModule() {
       return null;
     }
   }
-  return path.resolve(root, manifest.module);
+  const module = path.resolve(root, manifest.module);
+  return existsSync(module) ? module : null;
 }
 
 const compiled = freshCompiledModule();
@@ -38,6 +39,7 @@ if (compiled) {
   await import(pathToFileURL(compiled).href);
 } else {
   const { register } = await import("tsx/esm/api");
-  register();
+  // The repository's tsconfig (its `@/` paths), wherever the launcher was started from.
+  register({ tsconfig: path.join(root, "tsconfig.json") });
   await import(pathToFileURL(path.join(root, "bin", `${name}.ts`)).href);
 }

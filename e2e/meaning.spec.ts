@@ -36,7 +36,7 @@ test("on the demo, a restatement reinforces its belief, the graph finds a paraph
 
   // 3: the graph's search box, by meaning: no node contains the question, one belief means it.
   await page.goto("/scopes/platform/graph");
-  // The graph loaded (the stats read "0 beliefs" before it is): new data redraws the view and drops a search begun
+  // The graph loaded (the stats read "Loading the graph…" before it is): new data redraws the view and drops a search begun
   // before it, which once left the result empty on a loaded machine.
   await expect(page.getByTestId("graph-loading")).toHaveCount(0);
   await expect(page.getByTestId("graph-stats")).toHaveText(/^[1-9]\d* beliefs? ·/);

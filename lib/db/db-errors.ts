@@ -17,7 +17,7 @@ export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 1;
 const POOL_WAIT_TIMEOUT = /^timeout exceeded when trying to connect$/i;
 
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017"]);
-const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014", "53300"]);
+const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57014", "53300", "25P03"]);
 /** Prisma's driver-adapter error kinds for a connection that is gone or never came (`driverAdapterError.cause.kind`). */
 const ADAPTER_KINDS = new Set(["ConnectionClosed", "DatabaseNotReachable", "SocketTimeout", "TooManyConnections"]);
 const NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);

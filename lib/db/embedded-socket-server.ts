@@ -33,7 +33,8 @@ export class TurnQueue {
   private holder: number | null = null;
   private running = false;
   /** An in-process turn's step is running on the session (the turn is busy, not idle). */
-  private stepping = false;
+  /** Statements of the in-process holder in flight (a transaction may run several at once). */
+  private stepping = 0;
   private readonly disconnected = new Set<number>();
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly kickers = new Map<number, () => void>();
@@ -85,13 +86,13 @@ export class TurnQueue {
 
   private async step<T>(id: number, work: () => Promise<T>): Promise<T> {
     if (this.holder !== id) throw new TurnLostError(this.idleInTransactionMs);
-    this.stepping = true;
+    this.stepping++;
     this.clearIdleTimer();
     try {
       return await work();
     } finally {
-      this.stepping = false;
-      if (this.holder === id && this.items.length > 0) this.armIdleTimer(id);
+      this.stepping--;
+      if (this.stepping === 0 && this.holder === id && this.items.length > 0) this.armIdleTimer(id);
     }
   }
 
@@ -185,7 +186,7 @@ export class TurnQueue {
   private armIdleTimer(holder: number): void {
     this.clearIdleTimer();
     this.idleTimer = setTimeout(() => {
-      if (this.holder !== holder || this.running || this.stepping) return;
+      if (this.holder !== holder || this.running || this.stepping > 0) return;
       this.kickers.get(holder)?.();
       this.disconnected.add(holder);
       void this.pump();
@@ -205,13 +206,14 @@ export type Turn = {
 };
 
 /**
- * An in-process turn was taken away (it sat idle inside a transaction while others waited; its transaction was
- * rolled back). SQLSTATE 25P03 is Postgres's idle_in_transaction_session_timeout.
+ * A statement of an in-process turn that no longer holds the database: its transaction sat idle while others waited
+ * and was rolled back, or the transaction had already ended. SQLSTATE 25P03 is Postgres's
+ * idle_in_transaction_session_timeout; like that session's end, it counts as the database being unavailable (503).
  */
 export class TurnLostError extends Error {
   readonly code = "25P03";
   constructor(idleMs: number) {
-    super(`the in-process transaction sat idle for ${idleMs} ms while others waited for the database, and was rolled back`);
+    super(`this transaction no longer holds the database (rolled back after ${idleMs} ms idle while others waited, or already ended)`);
     this.name = "TurnLostError";
   }
 }
@@ -240,6 +242,8 @@ function endsCycle(message: Uint8Array): boolean {
 export type EmbeddedSocketServer = {
   readonly address: SocketAddress;
   readonly connectionCount: number;
+  /** Messages and in-process turns waiting for the session (diagnostics and tests). */
+  readonly waiting: number;
   /** The owning process's own work on the session, in turn with the connections (`TurnQueue.runTurn`). */
   runTurn<T>(fn: (turn: Turn) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -277,6 +281,9 @@ export async function startEmbeddedSocketServer(
     address,
     get connectionCount() {
       return sockets.size;
+    },
+    get waiting() {
+      return queue.getQueueLength();
     },
     runTurn: (fn) => queue.runTurn(fn),
     async close() {

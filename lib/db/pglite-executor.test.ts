@@ -176,8 +176,11 @@ describe("the in-process PGlite executor", () => {
       await direct.transaction(async (tx) => {
         await tx.query(`UPDATE "counter" SET "n" = -9 WHERE "k" = 1`);
         clientRead = client.query<{ n: number }>(`SELECT "n" FROM "counter" WHERE "k" = 1`);
-        // Time for the read to reach the server and queue behind this transaction.
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        let answered = false;
+        void clientRead.then(() => (answered = true));
+        // The read reaches the server and waits behind this transaction (else this case proves nothing).
+        while (server.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(answered).toBe(false);
         await tx.query(`UPDATE "counter" SET "n" = 11 WHERE "k" = 1`);
       });
       expect((await clientRead)?.rows).toEqual([{ n: 11 }]);

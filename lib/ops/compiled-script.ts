@@ -26,6 +26,7 @@ export function compiledScript(script: string, root: string = process.cwd()): st
   const known = compiled.get(entry);
   if (known) return known;
   const name = path.relative(root, entry).replace(/\.[cm]?ts$/, "").replace(/[^A-Za-z0-9]+/g, "-");
+  const buildStarted = Date.now();
   const result = buildSync({
     entryPoints: { [name]: entry },
     absWorkingDir: root,
@@ -64,7 +65,7 @@ export function compiledScript(script: string, root: string = process.cwd()): st
     }
   }
   const file = path.join(dir, `${name}.mjs`);
-  writeManifest(root, name, file, Object.keys(result.metafile?.inputs ?? {}));
+  writeManifest(root, name, file, Object.keys(result.metafile?.inputs ?? {}), buildStarted);
   compiled.set(entry, file);
   return file;
 }
@@ -76,15 +77,19 @@ export function compiledScript(script: string, root: string = process.cwd()): st
  */
 export type ScriptManifest = { module: string; inputs: { file: string; size: number; mtimeMs: number }[] };
 
-function writeManifest(root: string, name: string, file: string, inputs: readonly string[]): void {
-  const manifest: ScriptManifest = {
-    module: path.relative(root, file),
-    inputs: inputs.map((input) => {
-      const stat = statSync(path.resolve(root, input));
-      return { file: input, size: stat.size, mtimeMs: stat.mtimeMs };
-    }),
-  };
+function writeManifest(root: string, name: string, file: string, inputs: readonly string[], buildStarted: number): void {
   const target = path.join(root, CACHE_DIR, `${name}.json`);
+  const recorded = inputs.map((input) => {
+    const stat = statSync(path.resolve(root, input));
+    return { file: input, size: stat.size, mtimeMs: stat.mtimeMs };
+  });
+  // A file saved while esbuild read the sources may be in the bundle as it was before: no manifest, so the launcher
+  // runs the sources until the next compile.
+  if (recorded.some((input) => input.mtimeMs >= buildStarted)) {
+    rmSync(target, { force: true });
+    return;
+  }
+  const manifest: ScriptManifest = { module: path.relative(root, file), inputs: recorded };
   const temporary = `${target}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(manifest));
   renameSync(temporary, target);

@@ -46,7 +46,7 @@ export function mapPgError(error: unknown): unknown {
   if (code === "23503" && constraint === "graph_history_belief_fkey") {
     return new ChangeSetRejected("unknown_belief", `History appended to a belief that does not exist${why}.`, opts);
   }
-  if (code === "08006" || code === "08003" || code === "08001" || code === "57P01") {
+  if (code === "08006" || code === "08003" || code === "08001" || code === "57P01" || code === "25P03") {
     return new GraphStoreError("store_unavailable", "The graph database connection failed.", opts);
   }
   return error;

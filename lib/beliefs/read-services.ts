@@ -6,7 +6,7 @@ import {
   HYBRID_ANSWER_FLOOR,
   closestWords,
   eventTime,
-  needsWordCheck,
+  wordCheckPlan,
   rankByRelevance,
   type Belief,
   type BeliefRecord,
@@ -71,6 +71,9 @@ const AS_OF_CANDIDATES = 200;
 /** Home beliefs whose cross-scope citations the whole-scope graph resolves into reference nodes. */
 const MAX_REFERENCE_CITERS = 500;
 
+/** Recall's word checks per question at most (`closestWordsOf`): one model run each, ~3 ms of CPU. */
+const WORD_CHECKS = 8;
+
 export function readServices(kit: ServiceKit): ReadServices {
   const { store, assessor } = kit.config;
 
@@ -80,15 +83,20 @@ export function readServices(kit: ServiceKit): ReadServices {
 
   /**
    * `closestWords` of the question and each candidate that answers it by meaning alone, only just (`needsWordCheck`):
-   * recall's test of whether it is about the question at all. Undefined when the embedder has no word vectors.
+   * recall's test of whether it is about the question at all. Undefined when the embedder has no word vectors. Each
+   * checked text costs one model run (a stored belief's word vectors are not kept), so at most WORD_CHECKS of them,
+   * the closest by cosine, are checked; the others in that band are left out of the answer (-1: no close word), as a
+   * check would most often have left them.
    */
   async function closestWordsOf(question: string, records: readonly BeliefRecord[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
     const embedder = kit.matcher?.embedder;
     if (embedder?.words === undefined) return undefined;
-    const checked = records.filter((r) => needsWordCheck(question, r.belief.text, semantic.get(r.belief.id) ?? 0));
-    if (checked.length === 0) return new Map();
-    const [asked = [], ...texts] = await embedder.words([question, ...checked.map((r) => r.belief.text)]);
-    return new Map(checked.map((r, i) => [r.belief.id, closestWords(asked, texts[i] ?? [])]));
+    const { check, unchecked } = wordCheckPlan(question, records.map((r) => r.belief), (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
+    if (check.length === 0) return new Map();
+    const [asked = [], ...texts] = await embedder.words([question, ...check.map((b) => b.text)]);
+    const closest = new Map(check.map((b, i) => [b.id, closestWords(asked, texts[i] ?? [])]));
+    for (const b of unchecked) closest.set(b.id, -1);
+    return closest;
   }
 
   return {

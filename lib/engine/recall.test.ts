@@ -4,7 +4,7 @@ import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { decideDominance, positionsTension, recall } from "./recall";
 import { replay } from "./replay";
-import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck } from "./retrieval";
+import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck, wordCheckPlan } from "./retrieval";
 import { at, makeBelief, entryAt } from "./testing/fixtures";
 import { scriptedAssessor } from "./testing/scripted-assessor";
 
@@ -240,6 +240,23 @@ describe("recall by meaning: a belief near the answer floor answers only if its 
   it("a sentence cosine of ANSWER_COSINE_ALONE or more answers by meaning alone, whatever the words", async () => {
     expect(needsWordCheck(HIKING, payroll().belief.text, ANSWER_COSINE_ALONE)).toBe(false);
     expect((await ask(new Map([["b_payroll", 0]]), ANSWER_COSINE_ALONE)).dominantBeliefIds).toEqual(["b_payroll"]);
+  });
+
+  it("word-checks at most the given number of candidates, the closest by cosine, and names the others it did not check", () => {
+    const texts = ["Payroll runs on the last Friday.", "Invoices are filed each quarter.", "Salaries rise every spring.", "Expense claims need a receipt."];
+    // Cosines: two in the band (0.25–0.3), one above it, one below the floor; a fifth in the band shares "hiking".
+    const candidates = [
+      { id: "a", text: texts[0] as string, cos: 0.26 },
+      { id: "b", text: texts[1] as string, cos: 0.29 },
+      { id: "c", text: texts[2] as string, cos: 0.45 },
+      { id: "d", text: texts[3] as string, cos: 0.1 },
+      { id: "e", text: "Hiking gear is kept in the basement.", cos: 0.27 },
+      { id: "f", text: "Travel plans go through the portal.", cos: 0.28 },
+    ];
+    const plan = wordCheckPlan(HIKING, candidates, (c) => c.cos, 2);
+    expect(plan.check.map((c) => c.id)).toEqual(["b", "f"]);
+    expect(plan.unchecked.map((c) => c.id)).toEqual(["a"]);
+    expect(wordCheckPlan(HIKING, candidates, (c) => c.cos, 8).unchecked).toEqual([]);
   });
 
   it("a belief sharing a content term with the question is never word-checked", () => {

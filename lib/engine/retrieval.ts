@@ -220,6 +220,20 @@ export function needsWordCheck(question: string, text: string, cos: number): boo
   return cos < ANSWER_COSINE_ALONE && fuseRelevance(0, cos) > HYBRID_ANSWER_FLOOR && !sharesTerm(question, text);
 }
 
+/**
+ * Which candidates recall word-checks (`needsWordCheck`), closest by cosine first, at most `limit` of them (a word
+ * check costs a model run per text); `unchecked`: the others that needed one, left out of the answer.
+ */
+export function wordCheckPlan<T extends { id: string; text: string }>(
+  question: string,
+  candidates: readonly T[],
+  cosineOf: (candidate: T) => number,
+  limit: number,
+): { check: T[]; unchecked: T[] } {
+  const band = candidates.filter((c) => needsWordCheck(question, c.text, cosineOf(c))).sort((a, b) => cosineOf(b) - cosineOf(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { check: band.slice(0, Math.max(0, limit)), unchecked: band.slice(Math.max(0, limit)) };
+}
+
 /** Content words of a text as the embedding model spells them: letters only, no stop word or negation. */
 const contentWords = (words: readonly WordVector[]) => words.filter((w) => /^[a-z]+$/.test(w.word) && !STOPWORDS.has(w.word) && !NEGATIONS.has(w.word));
 

@@ -91,8 +91,9 @@ async function main(): Promise<void> {
     const code = (error as { code?: string }).code;
     throw new Error(code === "EADDRINUSE" ? `port ${port} on ${hostname} is already in use (set PORT or --port)` : `cannot listen on ${hostname}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  // Every server works the durable job queue (CREDENCE_JOB_WORKER=off to leave it to others); SIGTERM lets the job
-  // in hand finish within the grace period, and a job whose server died is taken over when its lease runs out.
+  // Every server works the durable job queue (CREDENCE_JOB_WORKER=off to leave it to others); SIGTERM stops it taking
+  // jobs and lets the job in hand finish within the grace period; a job cut off, or whose server died, is taken over
+  // when its lease runs out.
   if (process.env.CREDENCE_JOB_WORKER !== "off") {
     // The lease holder names this server (`jobs.locked_by`), so an operator can tell which server runs a job.
     const worker = createJobWorker({
@@ -119,8 +120,9 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     console.log(`credence: ${signal}, draining ${drainer.inFlight()} request(s) in flight`);
-    const { unfinished } = await drainer.drain(server);
-    console.log(`credence: drained${unfinished > 0 ? ` (${unfinished} request(s) cut off by the grace period)` : ""}, closing`);
+    const { unfinished, hooksUnfinished } = await drainer.drain(server);
+    const cut = [unfinished > 0 ? `${unfinished} request(s)` : "", hooksUnfinished > 0 ? "the job in hand (retried elsewhere when its lease runs out)" : ""].filter(Boolean);
+    console.log(`credence: drained${cut.length > 0 ? ` (${cut.join(" and ")} cut off by the grace period)` : ""}, closing`);
     await statistics?.stop();
     await db.close();
     process.exit(0);

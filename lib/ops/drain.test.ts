@@ -1,7 +1,7 @@
 /**
  * Graceful shutdown over a real HTTP server: a request in flight when draining starts is answered in full, the
- * process reports not ready meanwhile, new connections are refused, drain hooks run; a request that outlives the
- * grace period is reported as cut off.
+ * process reports not ready meanwhile, new connections are refused, drain hooks start at once; a request or a hook
+ * that outlives the grace period is reported as cut off and does not hold the shutdown.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,11 +36,12 @@ describe("drain", () => {
     drainer.onDrain(async () => void hookRan.push("jobs stopped"));
     const draining = drainer.drain(server, 60_000);
     expect(isDraining()).toBe(true);
+    // The hooks start with the drain, while the request is still in flight (the job worker takes no new job).
+    expect(hookRan).toEqual(["jobs stopped"]);
     await expect(fetch(`${base}/new`)).rejects.toThrow();
     release();
     expect(await inFlight).toEqual({ status: 200, text: "finished" });
-    expect(await draining).toEqual({ unfinished: 0 });
-    expect(hookRan).toEqual(["jobs stopped"]);
+    expect(await draining).toEqual({ unfinished: 0, hooksUnfinished: 0 });
   });
 
   it("reports requests cut off by the grace period", async () => {
@@ -49,8 +50,14 @@ describe("drain", () => {
     });
     const stuck = fetch(`${base}/stuck`).catch(() => "cut off");
     while (drainer.inFlight() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await drainer.drain(server, 50)).toEqual({ unfinished: 1 });
+    expect(await drainer.drain(server, 50)).toEqual({ unfinished: 1, hooksUnfinished: 0 });
     server.closeAllConnections();
     expect(await stuck).toBe("cut off");
+  });
+
+  it("does not wait past the grace period for a hook that never ends (a job that runs on)", async () => {
+    const { drainer, server } = await serve((_req, res) => res.end());
+    drainer.onDrain(() => new Promise<void>(() => {}));
+    expect(await drainer.drain(server, 50)).toEqual({ unfinished: 0, hooksUnfinished: 1 });
   });
 });

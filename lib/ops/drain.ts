@@ -1,8 +1,10 @@
 /**
  * Graceful shutdown for the custom server: on SIGTERM the process stops being ready (the load balancer
- * takes it out), stops accepting connections, lets the requests in flight finish (up to a grace period,
- * `CREDENCE_SHUTDOWN_GRACE_MS`, default 25 s — under the usual 30 s of a container runtime), runs the registered
- * drain hooks (e.g. the job worker finishing its current job), then closes the database.
+ * takes it out), stops accepting connections and, at the same time, runs the registered drain hooks (e.g. the job
+ * worker taking no new job and finishing its current one); it waits for the requests in flight and the hooks up to a
+ * grace period (`CREDENCE_SHUTDOWN_GRACE_MS`, default 25 s — under the usual 30 s of a container runtime), then the
+ * caller closes the database. What the grace period cuts off is reported: a job cut off is retried by another server
+ * when its lease runs out, as after a crash.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { markDraining } from "./lifecycle";
@@ -12,8 +14,11 @@ export interface Drainer {
   track(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
   /** Requests in flight now. */
   inFlight(): number;
-  /** Stops accepting, waits for requests in flight (at most `graceMs`), runs the hooks; resolves with what was left. */
-  drain(server: Server, graceMs?: number): Promise<{ unfinished: number }>;
+  /**
+   * Stops accepting and starts the hooks, waits for requests in flight and hooks (at most `graceMs` in all); resolves
+   * with the requests and hooks still running.
+   */
+  drain(server: Server, graceMs?: number): Promise<{ unfinished: number; hooksUnfinished: number }>;
   onDrain(hook: () => Promise<void>): void;
 }
 
@@ -54,19 +59,23 @@ export function createDrainer(): Drainer {
       markDraining();
       server.close();
       server.closeIdleConnections();
+      let hooksUnfinished = hooks.length;
+      const hooksDone = Promise.all(hooks.map((hook) => hook().catch(() => {}).finally(() => (hooksUnfinished -= 1))));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        new Promise<void>((resolve) => {
-          idle.push(resolve);
-          settle();
-        }),
+        Promise.all([
+          new Promise<void>((resolve) => {
+            idle.push(resolve);
+            settle();
+          }),
+          hooksDone,
+        ]),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, graceMs);
         }),
       ]);
       clearTimeout(timer);
-      for (const hook of hooks) await hook().catch(() => {});
-      return { unfinished: active };
+      return { unfinished: active, hooksUnfinished };
     },
     onDrain(hook) {
       hooks.push(hook);

@@ -21,7 +21,8 @@
  * Cosines are exact (the dot product of unit vectors, as the application computes on a server without pgvector;
  * divided by the norms otherwise, as pgvector does). `similarities` reads again only when an asked id is not held:
  * the cosines it answers are of the vectors as of the last read, which the same ranking's vector search just made.
- * Memory: 4 bytes per dimension per vector (1.5 KiB at 384 dimensions) plus its sketch.
+ * Memory: 4 bytes per dimension per vector (1.5 KiB at 384 dimensions) plus its sketch, packed per partition in
+ * arrays that grow by doubling.
  */
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { HeldVector, VectorHit, VectorSearchOptions } from "../embeddings";
@@ -34,19 +35,95 @@ const VISIBLE_PAGE = 64;
 /** Rows read per statement while loading (bounds one answer's size on a first load of a large scope). */
 const LOAD_PAGE = 2_000;
 
-interface Entry {
-  id: string;
-  vector: Float32Array;
-  norm: number;
-  /** Sign bits, 32 components a word. */
-  sketch: Uint32Array;
-  /** The hash of the text the vector is of (`embeddingTextHash`). */
-  textHash: string;
-}
-
-/** The vectors of one (scope, model, dimensions). */
+/**
+ * The vectors of one (scope, model, dimensions), packed so a search reads memory in order: slot i is `ids[i]`, its
+ * vector at `vectors[i·dimensions…]`, its norm `norms[i]`, its sign sketch (32 components a word) at
+ * `sketches[i·words…]`, the hash of the text it is of (`embeddingTextHash`) `textHashes[i]`. A removed slot takes the
+ * last one (order within a partition is irrelevant: every ranking orders by similarity, then id).
+ */
 class Partition {
-  readonly byId = new Map<string, Entry>();
+  readonly slots = new Map<string, number>();
+  readonly ids: string[] = [];
+  readonly textHashes: string[] = [];
+  readonly words: number;
+  vectors: Float32Array;
+  norms: Float64Array;
+  sketches: Uint32Array;
+
+  constructor(readonly dimensions: number) {
+    this.words = Math.ceil(dimensions / 32);
+    this.vectors = new Float32Array(16 * dimensions);
+    this.norms = new Float64Array(16);
+    this.sketches = new Uint32Array(16 * this.words);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  put(id: string, vector: Float32Array, textHash: string): void {
+    let slot = this.slots.get(id);
+    if (slot === undefined) {
+      slot = this.ids.length;
+      this.reserve(slot + 1);
+      this.ids.push(id);
+      this.textHashes.push(textHash);
+      this.slots.set(id, slot);
+    } else {
+      this.textHashes[slot] = textHash;
+    }
+    this.vectors.set(vector, slot * this.dimensions);
+    this.norms[slot] = Math.sqrt(dot(vector, vector));
+    this.sketches.set(sketchWords(vector), slot * this.words);
+  }
+
+  delete(id: string): void {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return;
+    const last = this.ids.length - 1;
+    if (slot !== last) {
+      const moved = this.ids[last] as string;
+      this.ids[slot] = moved;
+      this.textHashes[slot] = this.textHashes[last] as string;
+      this.vectors.copyWithin(slot * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
+      this.norms[slot] = this.norms[last] as number;
+      this.sketches.copyWithin(slot * this.words, last * this.words, (last + 1) * this.words);
+      this.slots.set(moved, slot);
+    }
+    this.ids.pop();
+    this.textHashes.pop();
+    this.slots.delete(id);
+  }
+
+  /** A view of slot `slot`'s vector: valid until the partition next changes. */
+  vector(slot: number): Float32Array {
+    return this.vectors.subarray(slot * this.dimensions, (slot + 1) * this.dimensions);
+  }
+
+  /** Cosine of the query (norm `qNorm`) and slot `slot`: the dot product for unit vectors, as pgvector's `1 - <=>` otherwise. */
+  cosine(q: Float32Array, qNorm: number, slot: number): number {
+    const vectors = this.vectors;
+    const base = slot * this.dimensions;
+    let d = 0;
+    for (let i = 0; i < q.length; i++) d += (q[i] as number) * (vectors[base + i] as number);
+    const norm = this.norms[slot] as number;
+    return qNorm === 0 || norm === 0 ? 0 : Math.abs(qNorm * norm - 1) < 1e-6 ? d : d / (qNorm * norm);
+  }
+
+  private reserve(slots: number): void {
+    const capacity = this.norms.length;
+    if (slots <= capacity) return;
+    const next = Math.max(slots, 2 * capacity);
+    const vectors = new Float32Array(next * this.dimensions);
+    vectors.set(this.vectors);
+    const norms = new Float64Array(next);
+    norms.set(this.norms);
+    const sketches = new Uint32Array(next * this.words);
+    sketches.set(this.sketches);
+    this.vectors = vectors;
+    this.norms = norms;
+    this.sketches = sketches;
+  }
 }
 
 interface ChangedRow {
@@ -100,49 +177,40 @@ function popcount(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
 }
 
-function hamming(a: Uint32Array, b: Uint32Array): number {
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d += popcount(((a[i] as number) ^ (b[i] as number)) >>> 0);
-  return d;
-}
-
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
   return sum;
 }
 
-/** Cosine of the query (norm `qNorm`) and an entry: the dot product for unit vectors, as pgvector's `1 - <=>` otherwise. */
-function cosine(q: Float32Array, qNorm: number, e: Entry): number {
-  const d = dot(q, e.vector);
-  return qNorm === 0 || e.norm === 0 ? 0 : Math.abs(qNorm * e.norm - 1) < 1e-6 ? d : d / (qNorm * e.norm);
-}
-
 /**
- * The `limit` entries nearest to sketch `q` by Hamming distance, ties by id (the SQL search's
+ * The `limit` slots of `partition` nearest to sketch `q` by Hamming distance, ties by id (the SQL search's
  * `ORDER BY bit_count(…), id COLLATE "C" LIMIT`): one pass counting entries per distance, then the distances below
  * the boundary taken whole and the boundary distance's entries sorted by id. Order within the result is irrelevant
  * (the caller ranks by cosine).
  */
-function nearestSketches(entries: readonly Entry[], q: Uint32Array, dimensions: number, limit: number): Entry[] {
-  const distance = new Uint16Array(entries.length);
+function nearestSketches(partition: Partition, q: Uint32Array, limit: number): number[] {
+  const n = partition.size;
+  const { sketches, words, dimensions, ids } = partition;
+  const distance = new Uint16Array(n);
   const perDistance = new Uint32Array(dimensions + 1);
-  for (let i = 0; i < entries.length; i++) {
-    const d = hamming((entries[i] as Entry).sketch, q);
-    distance[i] = d;
+  for (let slot = 0, base = 0; slot < n; slot++, base += words) {
+    let d = 0;
+    for (let w = 0; w < words; w++) d += popcount(((sketches[base + w] as number) ^ (q[w] as number)) >>> 0);
+    distance[slot] = d;
     (perDistance[d] as number)++;
   }
   let boundary = 0;
   let below = 0;
   while (below + (perDistance[boundary] as number) <= limit && boundary < dimensions) below += perDistance[boundary++] as number;
-  const kept: Entry[] = [];
-  const tied: Entry[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    const d = distance[i] as number;
-    if (d < boundary) kept.push(entries[i] as Entry);
-    else if (d === boundary) tied.push(entries[i] as Entry);
+  const kept: number[] = [];
+  const tied: number[] = [];
+  for (let slot = 0; slot < n; slot++) {
+    const d = distance[slot] as number;
+    if (d < boundary) kept.push(slot);
+    else if (d === boundary) tied.push(slot);
   }
-  tied.sort((a, b) => byIdOrder(a.id, b.id));
+  tied.sort((a, b) => byIdOrder(ids[a] as string, ids[b] as string));
   return kept.concat(tied.slice(0, limit - kept.length));
 }
 
@@ -181,16 +249,15 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
   function put(row: ChangedRow & { id: string }): void {
     const old = where.get(row.id);
     if (old !== undefined) {
-      partitions.get(old)?.byId.delete(row.id);
+      partitions.get(old)?.delete(row.id);
       where.delete(row.id);
       size--;
     }
     if (row.kind !== "belief" || row.packed === null || row.packed.byteLength !== row.dimensions * 4) return;
     const key = partitionKey(row.scope, row.model, row.dimensions);
     let partition = partitions.get(key);
-    if (!partition) partitions.set(key, (partition = new Partition()));
-    const vector = vectorOfPacked(row.packed);
-    partition.byId.set(row.id, { id: row.id, vector, norm: Math.sqrt(dot(vector, vector)), sketch: sketchWords(vector), textHash: row.text_hash ?? "" });
+    if (!partition) partitions.set(key, (partition = new Partition(row.dimensions)));
+    partition.put(row.id, vectorOfPacked(row.packed), row.text_hash ?? "");
     where.set(row.id, key);
     size++;
   }
@@ -241,12 +308,11 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
       if (options.k <= 0 || vector.length === 0) return [];
       await refresh();
       const partition = partitionOf(view, options.model, vector.length);
-      if (partition === null || partition.byId.size === 0) return [];
+      if (partition === null || partition.size === 0) return [];
       const limit = sketchCandidates(options.k);
-      let entries = [...partition.byId.values()];
-      if (entries.length > limit) entries = nearestSketches(entries, sketchWords(vector), vector.length, limit);
+      const slots = partition.size > limit ? nearestSketches(partition, sketchWords(vector), limit) : Array.from({ length: partition.size }, (_, slot) => slot);
       const qNorm = Math.sqrt(dot(vector, vector));
-      const ranked = entries.map((e) => ({ id: e.id, similarity: cosine(vector, qNorm, e) }));
+      const ranked = slots.map((slot) => ({ id: partition.ids[slot] as string, similarity: partition.cosine(vector, qNorm, slot) }));
       ranked.sort((a, b) => b.similarity - a.similarity || byIdOrder(a.id, b.id));
       // The ranked ids go to the view's statement a page at a time, best first, until k have passed: the same first k
       // as one statement over every ranked id, without sending (and joining) the ids far below them.
@@ -267,14 +333,14 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
       // Read again only when an asked id is not held yet: a search's own read (just before, in the same ranking)
       // usually holds every vector its candidates have.
       const held = partitionOf(view, model, vector.length);
-      if (held === null || ids.some((id) => !held.byId.has(id))) await refresh();
+      if (held === null || ids.some((id) => !held.slots.has(id))) await refresh();
       const partition = partitionOf(view, model, vector.length);
       const out = new Map<string, number>();
       if (partition === null) return out;
       const qNorm = Math.sqrt(dot(vector, vector));
       for (const id of ids) {
-        const entry = partition.byId.get(id);
-        if (entry) out.set(id, cosine(vector, qNorm, entry));
+        const slot = partition.slots.get(id);
+        if (slot !== undefined) out.set(id, partition.cosine(vector, qNorm, slot));
       }
       return out;
     },
@@ -284,8 +350,9 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
       const partition = partitionOf(view, model, dimensions);
       if (partition === null) return out;
       for (const id of ids) {
-        const entry = partition.byId.get(id);
-        if (entry) out.set(id, { vector: entry.vector, textHash: entry.textHash });
+        const slot = partition.slots.get(id);
+        // A copy: the partition's storage moves as it grows and when a slot is removed.
+        if (slot !== undefined) out.set(id, { vector: partition.vector(slot).slice(), textHash: partition.textHashes[slot] as string });
       }
       return out;
     },

@@ -82,21 +82,32 @@ export function pooledSentence(out: TokenOutput): Float32Array {
  * the mean of its pieces', each unit length; [CLS] and [SEP] left out.
  */
 export function pooledWords(out: TokenOutput): WordVector[] {
+  const known = pooled.get(out);
+  if (known) return known;
   const words: { word: string; sum: Float32Array; pieces: number }[] = [];
+  const { data, dimensions } = out;
   for (let t = 1; t < out.tokens - 1; t += 1) {
     const piece = out.pieces[t] ?? "";
-    const vector = Float32Array.from({ length: out.dimensions }, (_, d) => out.data[t * out.dimensions + d] ?? 0);
+    const base = t * dimensions;
     const last = words[words.length - 1];
     if (piece.startsWith("##") && last !== undefined) {
       last.word += piece.slice(2);
-      for (let d = 0; d < out.dimensions; d += 1) last.sum[d] = (last.sum[d] ?? 0) + (vector[d] ?? 0);
+      const sum = last.sum;
+      for (let d = 0; d < dimensions; d += 1) sum[d] = (sum[d] as number) + Math.fround(data[base + d] ?? 0);
       last.pieces += 1;
     } else {
+      const vector = new Float32Array(dimensions);
+      for (let d = 0; d < dimensions; d += 1) vector[d] = data[base + d] ?? 0;
       words.push({ word: piece, sum: vector, pieces: 1 });
     }
   }
-  return words.map((w) => ({ word: w.word, vector: normalise(w.sum) }));
+  const result = words.map((w) => ({ word: w.word, vector: normalise(w.sum) }));
+  pooled.set(out, result);
+  return result;
 }
+
+/** Pooled words by token output: a text's words are asked for again with each text it is read against. */
+const pooled = new WeakMap<TokenOutput, WordVector[]>();
 
 /**
  * The token vectors of this many recent texts are kept (about 25 KB each): a reading asks for the words of the pair it

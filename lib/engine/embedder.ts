@@ -29,7 +29,8 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /**
    * The words of each text with the model's contextual vector for each (the token vectors the sentence vector is the
-   * mean of), same order. Only a model run in process has them (the local one); an embedding API does not.
+   * mean of), same order. Only a model run in process has them (the local one); an embedding API does not. The
+   * arrays may be shared with other callers asking for the same text: read them, never change them.
    */
   words?(texts: readonly string[]): Promise<WordVector[][]>;
   /** Loads the model ahead of the first `embed` (a server calls it at start); absent when there is nothing to load. */

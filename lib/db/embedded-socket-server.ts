@@ -32,8 +32,7 @@ export class TurnQueue {
   private readonly items: QueueItem[] = [];
   private holder: number | null = null;
   private running = false;
-  /** An in-process turn's step is running on the session (the turn is busy, not idle). */
-  /** Statements of the in-process holder in flight (a transaction may run several at once). */
+  /** Statements of the in-process holder running on the session (busy, not idle; a transaction may run several at once). */
   private stepping = 0;
   private readonly disconnected = new Set<number>();
   private idleTimer: NodeJS.Timeout | undefined;

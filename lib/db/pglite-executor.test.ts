@@ -18,10 +18,17 @@ describe("the in-process PGlite executor", () => {
   let pool: pg.Pool;
   let direct: SqlExecutor;
   let pooled: SqlExecutor;
-  const connect = () => {
+  /** Runs `fn` with a connection of its own to the socket server, closed afterwards. */
+  const withClient = async (fn: (client: pg.Client) => Promise<void>): Promise<void> => {
     const { address } = server;
     if (address.kind !== "tcp") throw new Error("expected loopback");
-    return new pg.Client({ host: address.host, port: address.port, user: "postgres", database: "postgres" });
+    const client = new pg.Client({ host: address.host, port: address.port, user: "postgres", database: "postgres" });
+    await client.connect();
+    try {
+      await fn(client);
+    } finally {
+      await client.end();
+    }
   };
 
   beforeAll(async () => {
@@ -153,9 +160,7 @@ describe("the in-process PGlite executor", () => {
   });
 
   it("waits for a connection's open transaction and reads what it committed", async () => {
-    const client = connect();
-    await client.connect();
-    try {
+    await withClient(async (client) => {
       await client.query("BEGIN");
       await client.query(`UPDATE "counter" SET "n" = -5 WHERE "k" = 1`);
       // Same session: without the turn, this read would see the uncommitted -5.
@@ -163,15 +168,11 @@ describe("the in-process PGlite executor", () => {
       await client.query(`UPDATE "counter" SET "n" = 7 WHERE "k" = 1`);
       await client.query("COMMIT");
       expect(await read).toEqual([{ n: 7 }]);
-    } finally {
-      await client.end();
-    }
+    });
   });
 
   it("holds the turn for a whole transaction: a connection's statement runs after it", async () => {
-    const client = connect();
-    await client.connect();
-    try {
+    await withClient(async (client) => {
       let clientRead: Promise<pg.QueryResult<{ n: number }>> | undefined;
       await direct.transaction(async (tx) => {
         await tx.query(`UPDATE "counter" SET "n" = -9 WHERE "k" = 1`);
@@ -184,15 +185,11 @@ describe("the in-process PGlite executor", () => {
         await tx.query(`UPDATE "counter" SET "n" = 11 WHERE "k" = 1`);
       });
       expect((await clientRead)?.rows).toEqual([{ n: 11 }]);
-    } finally {
-      await client.end();
-    }
+    });
   });
 
   it("takes the turn from a transaction that waits on a connection, rolls it back, and serves that connection", async () => {
-    const client = connect();
-    await client.connect();
-    try {
+    await withClient(async (client) => {
       let clientRead: Promise<pg.QueryResult<{ n: number }>> | undefined;
       const deadlocked = direct.transaction(async (tx) => {
         await tx.query(`UPDATE "counter" SET "n" = -1 WHERE "k" = 1`);
@@ -205,9 +202,7 @@ describe("the in-process PGlite executor", () => {
       await expect(deadlocked).rejects.toMatchObject({ code: "25P03" });
       expect((await clientRead)?.rows).toEqual([{ n: 11 }]);
       expect(await direct.query(`SELECT "n" FROM "counter" WHERE "k" = 1`)).toEqual([{ n: 11 }]);
-    } finally {
-      await client.end();
-    }
+    });
   });
 
   it("gives the turn back when its work throws, rolling back a transaction left open", async () => {

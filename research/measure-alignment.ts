@@ -6,10 +6,9 @@
  * (each label weighed by 1 / its row count), as the evaluation's samples are. Reads `$CREDENCE_EVAL_DIR/public` or
  * `../shared/eval/public`; about two minutes on one core.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { publicDir } from "@/lib/assess/eval/eval-sets";
+import { loadSet, publicDir } from "@/lib/assess/eval/eval-sets";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { cosine } from "@/lib/engine/embedder";
 import { PARAPHRASE } from "@/lib/reading/models/relation-confidence";
@@ -26,12 +25,11 @@ interface Row {
   gold: string;
 }
 
+/** Every row of a public set (no sampling), as belief, evidence and gold label (SAME / DIFFERENT for restatements). */
 function rows(dir: string, file: string): Row[] {
-  return readFileSync(path.join(dir, file), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as { belief?: string; evidence?: string; label?: string; a?: string; b?: string; same?: boolean })
-    .map((r) => (r.a !== undefined ? { belief: r.a, evidence: r.b ?? "", gold: r.same ? "SAME" : "DIFFERENT" } : { belief: r.belief ?? "", evidence: r.evidence ?? "", gold: r.label ?? "" }));
+  const set = loadSet({ name: file, kind: file.startsWith("mrpc") ? "restatements" : "relations", file }, dir);
+  if (set.kind === "restatements") return set.rows.map((r) => ({ belief: r.a, evidence: r.b, gold: r.same ? "SAME" : "DIFFERENT" }));
+  return set.kind === "relations" ? set.rows.map((r) => ({ belief: r.belief, evidence: r.evidence, gold: r.gold })) : [];
 }
 
 async function main() {

@@ -15,10 +15,10 @@
  * behaviours, not a measure of generalisation): right answers lost, hit@1, unanswerable questions left unanswered.
  * Reads `$CREDENCE_EVAL_DIR/public` or `../shared/eval/public`; about ten minutes on one core.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { publicDir } from "@/lib/assess/eval/eval-sets";
+import { loadSet, publicDir } from "@/lib/assess/eval/eval-sets";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { cosine, type WordVector } from "@/lib/engine/embedder";
 import {
@@ -42,10 +42,10 @@ interface Encoded {
   terms: Set<string>;
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
-  return s;
+/** The (question, belief) pairs of a public set, every row: a relation row's belief and evidence, a restatement's two. */
+function pairsOf(dir: string, file: string): { q: string; d: string }[] {
+  const set = loadSet({ name: file, kind: file.startsWith("mrpc") ? "restatements" : "relations", file }, dir);
+  return set.kind === "restatements" ? set.rows.map((r) => ({ q: r.a, d: r.b })) : set.kind === "relations" ? set.rows.map((r) => ({ q: r.belief, d: r.evidence })) : [];
 }
 
 interface Features {
@@ -92,11 +92,7 @@ async function main() {
   const anchors = new Map<string, string[]>();
   const pools = new Map<string, string[]>();
   for (const file of ["climate-fever-dev.jsonl", "sick-dev.jsonl", "mrpc-dev.jsonl"]) {
-    const rows = readFileSync(path.join(dir, file), "utf8")
-      .split("\n")
-      .filter((l) => l.trim() !== "")
-      .map((l) => JSON.parse(l) as { belief?: string; evidence?: string; a?: string; b?: string })
-      .map((r) => ({ q: r.belief ?? r.a ?? "", d: r.evidence ?? r.b ?? "" }));
+    const rows = pairsOf(dir, file);
     const partners = new Map<string, Set<string>>();
     const link = (x: string, y: string) => partners.set(x, (partners.get(x) ?? new Set()).add(y));
     for (const r of rows) {
@@ -120,7 +116,7 @@ async function main() {
       for (const d of pool) {
         if (d === q || partners.get(q)?.has(d)) continue;
         const ed = cache.get(d) as Encoded;
-        const c = dot(eq.sentence, ed.sentence);
+        const c = cosine(eq.sentence, ed.sentence);
         if (c > bestCos) {
           bestCos = c;
           best = d;
@@ -148,7 +144,7 @@ async function main() {
       let best: string | null = null;
       let bestCos = -2;
       for (const d of others) {
-        const c = dot(eq.sentence, (cache.get(d) as Encoded).sentence);
+        const c = cosine(eq.sentence, (cache.get(d) as Encoded).sentence);
         if (c > bestCos) {
           bestCos = c;
           best = d;

@@ -197,9 +197,10 @@ export const HYBRID_ANSWER_FLOOR = 0.12;
 /**
  * Sentence cosine from which a candidate sharing no content term with the question answers it by meaning alone. Below
  * it (and above `HYBRID_ANSWER_FLOOR`) the candidate answers only if a content word of the question has a close
- * counterpart in it (`closestWords` ≥ `ANSWER_WORD_COSINE`): "who signs off on schema migrations?" is not answered by
- * "Deploys go from the main branch." (cosine 0.28, closest words 0.30) yet is by "Database migrations are approved by
- * the on-call engineer". Measured by research/measure-relevance.ts (lib/engine/README.md, "Hybrid retrieval").
+ * counterpart in it (`closestWords` ≥ `ANSWER_WORD_COSINE`): a question about who approves a kind of change is then
+ * not answered by a belief about where releases ship from (cosine under 0.3, no two words close), yet still is by one
+ * naming the approver in other words. Both thresholds were chosen on the public development halves (SICK, MRPC,
+ * Climate-FEVER): research/measure-relevance.ts, figures in lib/engine/README.md ("Hybrid retrieval").
  */
 export const ANSWER_COSINE_ALONE = 0.3;
 /** Word-vector cosine a content word of the question needs in a candidate that answers by meaning alone, near the floor. */

@@ -3,6 +3,7 @@ import pg from "pg";
 import { serialize } from "pg-protocol";
 import type { BackendMessage, CommandCompleteMessage, DataRowMessage, DatabaseError, Field, RowDescriptionMessage } from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
+import { setImmediate as nextMacrotask } from "node:timers/promises";
 import type { Turn } from "./embedded-socket-server";
 import { sessionTransaction, type RunStatement, type SqlExecutor } from "./sql-executor";
 
@@ -23,8 +24,13 @@ import { sessionTransaction, type RunStatement, type SqlExecutor } from "./sql-e
 export function pgliteExecutor(db: PGlite, runTurn: <T>(fn: (turn: Turn) => Promise<T>) => Promise<T>): SqlExecutor {
   const inTurn =
     (turn: Turn): RunStatement =>
-    (text, params) =>
-      turn.step(() => runStatement(db, text, params));
+    async (text, params) => {
+      // A statement here completes without any I/O: without this yield, a long piece of work (a job's ingest) would
+      // run its statements back to back and hold the event loop, leaving every HTTP request waiting until it ended.
+      // Over the socket each statement was a round trip, and other requests were served between them; so they are.
+      await nextMacrotask();
+      return turn.step(() => runStatement(db, text, params));
+    };
   return {
     query<T>(text: string, params?: unknown[]): Promise<T[]> {
       return runTurn((turn) => inTurn(turn)(text, params)) as Promise<T[]>;

@@ -227,7 +227,7 @@ describe("asOf on search and recall (REST and MCP)", () => {
     expect(then.mode).toBe("settled");
     expect(then.dominantBeliefIds).toEqual([beliefId]);
     const now = await recall({});
-    expect(now.mode).not.toBe("settled");
+    expect(now.mode, JSON.stringify(now)).not.toBe("settled");
     expect((await recall({ asOf: day("08-01") })).mode).toBe("no_answer");
 
     const tool = await callTool(mcp, "recall", { scope: home, q: question, asOf: T });

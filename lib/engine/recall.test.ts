@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
-import { decideDominance, positionsTension, recall } from "./recall";
+import { ABOUT_THE_QUESTION_SHARE, decideDominance, positionsTension, recall } from "./recall";
 import { replay } from "./replay";
-import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck, wordCheckPlan } from "./retrieval";
+import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck, relevanceScorer, wordCheckPlan } from "./retrieval";
 import { at, makeBelief, entryAt } from "./testing/fixtures";
 import { scriptedAssessor } from "./testing/scripted-assessor";
 
@@ -91,6 +91,30 @@ describe("recall (deploy-branch contradiction)", () => {
     const answer = await recall({ question: "How often do database backups run?", candidates: [backups, loadTests], load: noLoad, assessor: scriptedAssessor() }, defaultParams);
     expect(answer.dominantBeliefIds).toEqual(["b_backups"]);
     expect(answer.mode).not.toBe("contested");
+  });
+
+  it("a side topic held firmly never answers in place of a doubted belief about the question", async () => {
+    const doubted = record("The ferry leaves the harbour at seven each morning.", [
+      entry(1, { sourceId: "ev_timetable", tier: "observation", effectiveTier: "observation", weight: 0.2, time: MONDAY }),
+      entry(2, { sourceId: "ev_watch", relation: "REBUTS", tier: "measurement", effectiveTier: "measurement", weight: 0.9, time: THURSDAY }),
+      entry(3, { sourceId: "ev_gate", relation: "REBUTS", tier: "measurement", effectiveTier: "measurement", weight: 0.9, time: THURSDAY, changeSet: "c3" }),
+    ], "b_ferry");
+    const firm = [1, 2, 3, 4].map((i) => entry(i, { sourceId: `ev_sign_${i}`, tier: "measurement", effectiveTier: "measurement", weight: 0.8, time: THURSDAY, changeSet: `c${i}` }));
+    const side = record("The ferry café in the harbour opens at seven.", firm, "b_cafe");
+    const question = "When does the ferry leave the harbour?";
+    const semantic = new Map([["b_ferry", 0.8], ["b_cafe", 0.35]]);
+    // The side topic scores higher on relevance × credence, though it is under half as relevant.
+    const scorer = relevanceScorer(question, [doubted.belief.text, side.belief.text]);
+    const relevanceOf = (r: BeliefRecord) => fuseRelevance(scorer.score(r.belief.text), semantic.get(r.belief.id));
+    const [best, sideRelevance] = [relevanceOf(doubted), relevanceOf(side)];
+    expect(sideRelevance * side.belief.credence).toBeGreaterThan(best * doubted.belief.credence);
+    expect(sideRelevance).toBeLessThan(ABOUT_THE_QUESTION_SHARE * best);
+    const ask = (candidates: BeliefRecord[]) => recall({ question, candidates, load: noLoad, assessor: scriptedAssessor(), semantic }, defaultParams);
+    const answer = await ask([side, doubted]);
+    expect(answer.dominantBeliefIds).toEqual(["b_ferry"]);
+    expect(answer.mode).not.toBe("settled");
+    // Without the doubted belief, the side topic is the most relevant thing held, and answers.
+    expect((await ask([side])).dominantBeliefIds).toEqual(["b_cafe"]);
   });
 
   it("is contested by a strong evidence rebuttal alone, naming the evidence as the competing interpretation", async () => {

@@ -5,11 +5,13 @@
  *    live end of each chain (through the caller's loader, cycle-safe), then ranked by the shared scorer
  *    (relevance × credence, `retrieve`). Beliefs at or under `minRelevance` do not answer, nor (given `closestWords`)
  *    one that clears it by meaning alone, only just, with no word close to the question's (`needsWordCheck`).
- * 2. The best match (highest relevance × credence) is the answer's subject: only a **rival of that belief** can
+ * 2. The best match (highest relevance × credence among the beliefs about the question: at least
+ *    `ABOUT_THE_QUESTION_SHARE` of the most relevant one's relevance) is the answer's subject, so a side topic held
+ *    firmly never answers in place of a doubted belief about the question. Only a **rival of that belief** can
  *    contest it, never a dispute between two other matches. A rival is a belief that rebuts it or that it rebuts
  *    (A rebuts B when a real rebuttal on B comes from A itself or from evidence that really supports A), or one that
- *    gives another value of the same quantity — and it must itself be relevant: at least `RIVAL_RELEVANCE_SHARE` of the
- *    best match's relevance. Without a rival belief, real rebutting evidence of assessed strength ≥
+ *    gives another value of the same quantity — and it must itself be relevant: at least `ABOUT_THE_QUESTION_SHARE` of
+ *    the best match's relevance. Without a rival belief, real rebutting evidence of assessed strength ≥
  *    `contestedRebuttalStrength` (0.3) on the best match itself contests it. Otherwise **settled**: a dispute between
  *    other matches never marks the answer contested.
  * 3. **Dominance** between the two positions (the best match and its rival):
@@ -241,8 +243,12 @@ function explain(mode: RecallMode, reasons: readonly WhyReason[], dominant: Posi
   return mode === "contested" ? `It is preferred over the other answer because ${list(parts)}.` : `This is the answer because ${list(parts)}.`;
 }
 
-/** A rival must be at least this share of the best match's relevance: about the same question, not a side topic. */
-export const RIVAL_RELEVANCE_SHARE = 0.5;
+/**
+ * A belief is about the question when its relevance is at least this share of the most relevant one's; below it, it is
+ * a side topic: it never answers in place of a belief about the question, and it never contests the answer (a rival must
+ * be at least this share of the best match's relevance).
+ */
+export const ABOUT_THE_QUESTION_SHARE = 0.5;
 
 /** Content words of a text without its numbers (to tell whether two quantities fill the same slot). */
 function slotWords(text: string): Set<string> {
@@ -287,11 +293,13 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
     return unrelated(t, cos) ? 0 : fuseRelevance(scorer.score(t.text), cos);
   };
   const minRelevance = input.minRelevance ?? 0;
-  const scored = ends
-    .map((e) => ({ e, relevance: Math.max(...textsOf(e).map(relevanceOf)) }))
-    .filter((x) => x.relevance > minRelevance)
-    .map((x) => ({ ...x, score: x.relevance * x.e.state.credence }))
-    .sort((a, b) => b.score - a.score || b.e.state.credence - a.e.state.credence || (a.e.record.belief.id < b.e.record.belief.id ? -1 : 1))
+  const relevant = ends.map((e) => ({ e, relevance: Math.max(...textsOf(e).map(relevanceOf)) })).filter((x) => x.relevance > minRelevance);
+  // A side topic (under `ABOUT_THE_QUESTION_SHARE` of the most relevant belief's relevance) never outranks a belief
+  // about the question, however high its credence: a weak answer to the question asked is still that question's answer.
+  const mostRelevant = Math.max(0, ...relevant.map((x) => x.relevance));
+  const scored = relevant
+    .map((x) => ({ ...x, about: x.relevance >= ABOUT_THE_QUESTION_SHARE * mostRelevant, score: x.relevance * x.e.state.credence }))
+    .sort((a, b) => Number(b.about) - Number(a.about) || b.score - a.score || b.e.state.credence - a.e.state.credence || (a.e.record.belief.id < b.e.record.belief.id ? -1 : 1))
     .slice(0, Math.max(0, input.k ?? 10));
   const positions: Position[] = scored.map((x, rank) => ({ record: x.e.record, state: x.e.state, rank, predecessors: x.e.predecessors }));
   const empty: RecallAnswer = {
@@ -317,7 +325,7 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   // The best match's rival: the best-ranked relevant belief in a rebut relation with it, else one that gives another
   // value of the same quantity.
   const bestRelevance = scored[0]?.relevance ?? 0;
-  const rivals = positions.slice(1).filter((p) => (scored[p.rank]?.relevance ?? 0) >= RIVAL_RELEVANCE_SHARE * bestRelevance);
+  const rivals = positions.slice(1).filter((p) => (scored[p.rank]?.relevance ?? 0) >= ABOUT_THE_QUESTION_SHARE * bestRelevance);
   const rival =
     rivals.find((p) => rebuttalsFrom(top, p).length > 0 || rebuttalsFrom(p, top).length > 0) ??
     rivals.find((p) => competingQuantities(top.record.belief, p.record.belief)) ??

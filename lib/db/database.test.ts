@@ -156,6 +156,33 @@ describe("embedded data folder ownership", () => {
     }
   });
 
+  it("closes after the holder's transaction under way has committed whole, and refuses work asked after", async () => {
+    const dataDir = await freshEmbeddedFolder();
+    try {
+      const owner = await openDatabase({ dataDir });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const transaction = owner.sql.transaction(async (tx) => {
+        await tx.query(`INSERT INTO "scopes" ("id", "slug", "name") VALUES ('s1', 'first', 'First')`);
+        await held;
+        await tx.query(`INSERT INTO "scopes" ("id", "slug", "name") VALUES ('s2', 'second', 'Second')`);
+      });
+      const closed = owner.close();
+      setTimeout(release, 100);
+      await closed;
+      await expect(transaction).resolves.toBeUndefined();
+      await expect(owner.sql.query(`SELECT 1`)).rejects.toThrow(/closed/);
+      const again = await openDatabase({ dataDir });
+      try {
+        expect((await again.sql.query<{ slug: string }>(`SELECT "slug" FROM "scopes" ORDER BY "slug"`)).map((r) => r.slug)).toEqual(["first", "second"]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("lets a server wait for a short-lived holder (a CLI command) instead of failing", async () => {
     const dataDir = await freshEmbeddedFolder();
     const cli = await openDatabase({ dataDir, owner: "credence cli" });

@@ -39,6 +39,8 @@ export class TurnQueue {
   private readonly kickers = new Map<number, () => void>();
   /** In-process turns are numbered -1, -2, …: connections' handler ids are positive. */
   private lastTurnId = 0;
+  /** In-process turns waiting or running (`close` lets them finish); null once closed (`runTurn` refuses). */
+  private turns: Set<Promise<unknown>> | null = new Set();
 
   constructor(
     private readonly db: PGlite,
@@ -62,7 +64,20 @@ export class TurnQueue {
    * settles, throw or not (a transaction `fn` left open is rolled back first). `fn` runs its statements through
    * `turn.step`, which refuses once the turn was taken away.
    */
-  async runTurn<T>(fn: (turn: Turn) => Promise<T>): Promise<T> {
+  runTurn<T>(fn: (turn: Turn) => Promise<T>): Promise<T> {
+    const turns = this.turns;
+    if (turns === null) return Promise.reject(new DatabaseClosedError());
+    const turn = this.takeTurn(fn);
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    turns.add(settled);
+    void settled.then(() => turns.delete(settled));
+    return turn;
+  }
+
+  private async takeTurn<T>(fn: (turn: Turn) => Promise<T>): Promise<T> {
     const id = --this.lastTurnId;
     await this.waitForTurn(id);
     try {
@@ -70,6 +85,16 @@ export class TurnQueue {
     } finally {
       await this.endTurn(id);
     }
+  }
+
+  /**
+   * Refuses new in-process turns and waits for those already asked for (running or queued) to end: a transaction
+   * under way when the server shuts down commits or rolls back whole, before the database closes under it.
+   */
+  async close(): Promise<void> {
+    const turns = this.turns;
+    this.turns = null;
+    while (turns !== null && turns.size > 0) await Promise.all([...turns]);
   }
 
   private waitForTurn(id: number): Promise<void> {
@@ -209,6 +234,15 @@ export type Turn = {
  * and was rolled back, or the transaction had already ended. SQLSTATE 25P03 is Postgres's
  * idle_in_transaction_session_timeout; like that session's end, it counts as the database being unavailable (503).
  */
+/** In-process work asked of a socket server that is closing or closed (the server is shutting down: 503). */
+export class DatabaseClosedError extends Error {
+  readonly code = "57P01";
+  constructor() {
+    super("the embedded database is closed (the server is shutting down)");
+    this.name = "DatabaseClosedError";
+  }
+}
+
 export class TurnLostError extends Error {
   readonly code = "25P03";
   constructor(idleMs: number) {
@@ -286,6 +320,8 @@ export async function startEmbeddedSocketServer(
     },
     runTurn: (fn) => queue.runTurn(fn),
     async close() {
+      // The owning process's own turns end first; they may still be waiting behind a connection's statement.
+      await queue.close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -216,3 +216,28 @@ describe("the in-process PGlite executor", () => {
     expect(await pooled.query(`SELECT "n" FROM "counter" WHERE "k" = 1`)).toEqual([{ n: 11 }]);
   });
 });
+
+describe("closing the socket server with in-process work in flight", () => {
+  it("lets a running transaction and a queued statement finish before it closes, then refuses new work", async () => {
+    const db = await PGlite.create();
+    const server = await startEmbeddedSocketServer(db, { socketDir: null });
+    const sql = pgliteExecutor(db, server.runTurn);
+    await sql.query(`CREATE TABLE "log" ("n" INTEGER PRIMARY KEY)`);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = sql.transaction(async (tx) => {
+      await tx.query(`INSERT INTO "log" VALUES (1)`);
+      await held;
+      await tx.query(`INSERT INTO "log" VALUES (2)`);
+    });
+    const queued = sql.query(`INSERT INTO "log" VALUES (3)`);
+    const closed = server.close();
+    setTimeout(release, 50);
+    await closed;
+    await expect(transaction).resolves.toBeUndefined();
+    await expect(queued).resolves.toEqual([]);
+    await expect(sql.query(`SELECT 1`)).rejects.toThrow(/closed/);
+    expect((await db.query<{ n: number }>(`SELECT "n" FROM "log" ORDER BY "n"`)).rows.map((r) => r.n)).toEqual([1, 2, 3]);
+    await db.close();
+  });
+});

@@ -129,30 +129,35 @@ const SLIM = `b.id, b.credence, b.status, b.topic,
 
 /**
  * Step 1 and the head of every term's list in ONE statement: the statistics rows (`stat` = NULL for N), then per
- * query term its best `$5` qualifying beliefs by credence, as slim rows (`qterm`) — every one of them when N is at most
- * `$6` (a small domain, ranked whole from this read). `stats` reads [$1 scope, $2 terms, $3 includeEnded] (and $4
+ * query term its best `$5` qualifying beliefs by credence — every one of them when N is at most `$6` (a small domain,
+ * ranked whole from this read) — as one slim row per belief with the query terms whose heads it is in (`qterms`): a
+ * belief in several heads is read and shipped once. `stats` reads [$1 scope, $2 terms, $3 includeEnded] (and $4
  * minCredence); the heads take $4 as their credence floor.
  */
 function firstRead(stats: string): string {
   return `
   WITH s AS (${stats}),
-  f AS (
-    SELECT t.term AS qterm, ${SLIM}
+  h AS (
+    SELECT x.belief_id, array_agg(t.term) AS qterms
     FROM unnest($2::text[]) AS t(term),
     LATERAL (SELECT p.belief_id FROM graph_postings p
              WHERE p.scope = $1 AND p.term = t.term AND ($3::boolean OR p.current) AND p.credence >= $4::float8
              ORDER BY p.credence DESC LIMIT (SELECT CASE WHEN s.n <= $6::bigint THEN NULL ELSE $5::bigint END FROM s WHERE s.term IS NULL)) x
-    JOIN graph_beliefs b ON b.id = x.belief_id)
-  SELECT TRUE AS stat, term AS qterm, n, NULL::text AS id, NULL::float8 AS credence, NULL::text AS status, NULL::text AS topic,
-         NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms FROM s
-  UNION ALL SELECT FALSE, qterm, NULL, id, credence, status, topic, "contextTags", "validUntil", terms FROM f`;
+    GROUP BY x.belief_id),
+  f AS (SELECT h.qterms, ${SLIM} FROM h JOIN graph_beliefs b ON b.id = h.belief_id)
+  SELECT TRUE AS stat, term AS qterm, NULL::text[] AS qterms, n, NULL::text AS id, NULL::float8 AS credence, NULL::text AS status,
+         NULL::text AS topic, NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms FROM s
+  UNION ALL SELECT FALSE, NULL, qterms, NULL, id, credence, status, topic, "contextTags", "validUntil", terms FROM f`;
 }
 const FIRST_READ_COUNTED = firstRead(COUNTED_STATS);
 const FIRST_READ_POSTINGS = firstRead(POSTINGS_STATS);
 
 interface FirstRow extends Record<string, unknown> {
   stat: boolean;
+  /** A statistics row's term (null: N). */
   qterm: string | null;
+  /** A slim row's query terms whose heads hold it. */
+  qterms: string[] | null;
   n: number | string | null;
 }
 
@@ -194,9 +199,11 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
           else df.set(row.qterm, Number(row.n));
           continue;
         }
-        const c = slim.get(row.id as string) ?? candidateStatsOf({ ...row, scope: home, contextTags: row.contextTags ?? [] });
+        row.scope = home;
+        row.contextTags ??= [];
+        const c = candidateStatsOf(row);
         slim.set(c.id, c);
-        heads.get(row.qterm as string)?.rows.push(c);
+        for (const term of row.qterms ?? []) heads.get(term)?.rows.push(c);
       }
       for (const head of heads.values()) {
         head.rows.sort((a, b) => b.credence - a.credence);

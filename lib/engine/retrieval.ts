@@ -341,9 +341,15 @@ export function rankByTerms<T extends TermCandidate>(query: string, candidates: 
     const ranked: RankedByTerms<T> = { item, relevance, score: relevance * item.credence };
     const last = top[top.length - 1];
     if (top.length === k && last !== undefined && !rankedBefore(ranked, last)) continue;
-    let i = top.length;
-    while (i > 0 && rankedBefore(ranked, top[i - 1] as RankedByTerms<T>)) i--;
-    top.splice(i, 0, ranked);
+    // `top` is sorted: the entries `ranked` comes before are a suffix; binary search finds where it starts.
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (rankedBefore(ranked, top[mid] as RankedByTerms<T>)) hi = mid;
+      else lo = mid + 1;
+    }
+    top.splice(lo, 0, ranked);
     if (top.length > k) top.pop();
   }
   return top;

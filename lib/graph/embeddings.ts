@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { ChangeSetRejected } from "./errors";
+import type { CandidateStats } from "./graph-store";
 
 export type EmbeddedKind = "belief" | "evidence";
 
@@ -30,6 +31,12 @@ export interface VectorSearchOptions {
   model: string;
   /** Include superseded / retired / contracted beliefs (as `CandidateSearchOptions.includeEnded`). Default false. */
   includeEnded?: boolean;
+  /**
+   * Ask for each hit's slim row (`VectorHit.stats`) with it: a store that checks the hits against the view in a
+   * statement of its own may read the row there, sparing the caller a second read of the same beliefs. Stores that
+   * cannot leave `stats` out.
+   */
+  withStats?: boolean;
 }
 
 /** A stored vector a store holds in memory, and the hash of the text it is of (`embeddingTextHash`). */
@@ -43,6 +50,8 @@ export interface VectorHit {
   id: string;
   /** Cosine similarity in [-1, 1]. */
   similarity: number;
+  /** The belief's slim row, as `candidateStatsByIds` reads it (only with `withStats`, and only from stores that read it). */
+  stats?: CandidateStats;
 }
 
 /** A node whose vector is missing or stale, with the text to embed. */

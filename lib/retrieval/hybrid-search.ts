@@ -84,7 +84,7 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
   const vectorSide = async () => {
     const [q] = await matcher.vectors([query]);
     const qv = q as Float32Array;
-    const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, model, includeEnded }) : [];
+    const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, model, includeEnded, withStats: true }) : [];
     return { qv, hits };
   };
   const [{ indexed, lexical: found }, { qv, hits }] = await Promise.all([lexicalSide(), vectorSide()]);
@@ -102,6 +102,8 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
   const semantic = new Map<string, number>(hits.map((h) => [h.id, h.similarity]));
 
   const byId = new Map(lexical.map((s) => [s.id, s]));
+  // The nearest beliefs' slim rows: from the vector search when the store read them with its view check, else one read.
+  for (const h of hits) if (h.stats !== undefined && !byId.has(h.id)) byId.set(h.id, h.stats);
   const extra = hits.filter((h) => !byId.has(h.id)).map((h) => h.id);
   if (extra.length > 0) for (const c of await store.candidateStatsByIds(view, extra)) byId.set(c.id, c);
 

@@ -58,6 +58,11 @@ describe.each(TEST_BACKENDS)("vector ranking in memory on $name", (backend) => {
       const got = await memory.vectorSearch(view, query, { k, model: "m@1", includeEnded });
       expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
       got.forEach((h, i) => expect(h.similarity).toBeCloseTo(want[i]?.similarity ?? NaN, 5));
+      // With their slim rows: the same hits, each with the row the store's own read by id gives.
+      const withStats = await memory.vectorSearch(view, query, { k, model: "m@1", includeEnded, withStats: true });
+      expect(withStats.map(({ id, similarity }) => ({ id, similarity }))).toEqual(got);
+      const rows = new Map((await memory.candidateStatsByIds(view, got.map((h) => h.id))).map((c) => [c.id, c]));
+      expect(withStats.map((h) => h.stats)).toEqual(got.map((h) => rows.get(h.id)));
       const ids = beliefs.slice(0, 30).map((b) => b.id);
       const wantSims = await database.similarities!(view, query, ids, { model: "m@1" });
       const gotSims = await memory.similarities!(view, query, ids, { model: "m@1" });
@@ -133,6 +138,8 @@ describe.each(TEST_BACKENDS)("vector ranking in memory on $name", (backend) => {
     expect([...(await store.similarities!(home, vector, [mine.id, theirs.id], { model: "m@1" })).keys()]).toEqual([mine.id]);
     const notVisible = { homeScopeId: scope, visibleScopeIds: [other] };
     expect(await store.vectorSearch(notVisible, vector, { k: 5, model: "m@1" })).toEqual([]);
+    expect(await store.vectorSearch(notVisible, vector, { k: 5, model: "m@1", withStats: true })).toEqual([]);
+    expect((await store.vectorSearch(home, vector, { k: 5, model: "m@1", withStats: true })).map((h) => h.stats?.id)).toEqual([mine.id]);
     expect((await store.similarities!(notVisible, vector, [mine.id], { model: "m@1" })).size).toBe(0);
   }, 120_000);
 });

@@ -16,7 +16,8 @@
  *   distance (ties: id in code-unit order), then their exact cosines; best first, ties by id.
  * * **The authorised view**: the ranked ids go, best first and a page of max(2k, 64) at a time, to one anchored
  *   statement (`scope = $home AND $home = ANY($visible)`, and liveness unless ended beliefs are asked for) that
- *   returns the first of them that pass, in rank order, until k have passed. The index never answers an id the
+ *   returns the first of them that pass, in rank order, until k have passed (with each one's slim row when the caller
+ *   asks for it, `withStats`: hybrid search then reads no row of them again). The index never answers an id the
  *   database did not return for this view.
  * Cosines are exact (the dot product of unit vectors, as the application computes on a server without pgvector;
  * divided by the norms otherwise, as pgvector does). `similarities` reads again only when an asked id is not held:
@@ -26,7 +27,7 @@
  */
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { HeldVector, VectorHit, VectorSearchOptions } from "../embeddings";
-import type { ScopeView } from "../graph-store";
+import { candidateStatsOf, type ScopeView } from "../graph-store";
 import { sketchCandidates } from "./sql-vectors";
 
 /** The least ranked ids sent to the view's statement at once (a search sends max(this, 2k) per page). */
@@ -168,6 +169,16 @@ const CHANGED = `
  */
 const VISIBLE_RANKED = `
   SELECT u.id FROM unnest($1::text[]) WITH ORDINALITY AS u(id, rank)
+  JOIN graph_beliefs b ON b.id = u.id
+  WHERE b.scope = $2 AND $2 = ANY($3::text[]) AND ($4::boolean OR b.live)
+  ORDER BY u.rank LIMIT $5`;
+
+/** VISIBLE_RANKED with each id's slim row (`candidateStatsOf` columns, as `read.candidateStatsByIds`). Same parameters. */
+const VISIBLE_RANKED_STATS = `
+  SELECT u.id, b.credence, b.status, b.topic,
+         CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
+         CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", b.search_terms AS terms
+  FROM unnest($1::text[]) WITH ORDINALITY AS u(id, rank)
   JOIN graph_beliefs b ON b.id = u.id
   WHERE b.scope = $2 AND $2 = ANY($3::text[]) AND ($4::boolean OR b.live)
   ORDER BY u.rank LIMIT $5`;
@@ -340,9 +351,19 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
       const hits: VectorHit[] = [];
       for (let from = 0; from < rankedIds.length && hits.length < options.k; from += page) {
         const pageIds = rankedIds.slice(from, from + page);
-        const rows = await sql.query<{ id: string }>(VISIBLE_RANKED, [pageIds, view.homeScopeId, visible, options.includeEnded ?? false, options.k - hits.length]);
+        const rows = await sql.query<{ id: string } & Record<string, unknown>>(options.withStats ? VISIBLE_RANKED_STATS : VISIBLE_RANKED, [
+          pageIds,
+          view.homeScopeId,
+          visible,
+          options.includeEnded ?? false,
+          options.k - hits.length,
+        ]);
         const similarityOf = new Map(pageIds.map((id, i) => [id, rankedSimilarity[from + i] as number]));
-        for (const r of rows) hits.push({ id: r.id, similarity: similarityOf.get(r.id) as number });
+        for (const r of rows) {
+          const hit: VectorHit = { id: r.id, similarity: similarityOf.get(r.id) as number };
+          if (options.withStats) hit.stats = candidateStatsOf({ ...r, scope: view.homeScopeId, contextTags: r.contextTags ?? [] });
+          hits.push(hit);
+        }
       }
       return hits;
     },

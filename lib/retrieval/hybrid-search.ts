@@ -48,6 +48,12 @@ export interface HybridDeps {
 export interface HybridOptions extends Omit<RetrieveOptions, "semantic"> {
   /** Include superseded / retired / contracted beliefs in the domain (recall follows their chains). */
   includeEnded?: boolean;
+  /**
+   * With postings and an embedder: how many best lexical candidates the domain starts from (default
+   * `LEXICAL_CANDIDATES`). A caller that keeps only a few of the ranked may ask for fewer: the store's top-k walk then
+   * stops far sooner on a scope whose query terms are common.
+   */
+  lexicalCandidates?: number;
 }
 
 export interface HybridRanking {
@@ -67,7 +73,7 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
   const includeEnded = options.includeEnded ?? false;
   // Stores with postings answer the lexical top k from an index, exactly (lib/graph/top-k-walk.ts).
   const lexicalSide = async () => {
-    const indexed = store.searchTopK && indexable(view, options) ? await store.searchTopK(view, query, topKOptions(options, matcher ? LEXICAL_CANDIDATES : undefined)) : null;
+    const indexed = store.searchTopK && indexable(view, options) ? await store.searchTopK(view, query, topKOptions(options, matcher ? (options.lexicalCandidates ?? LEXICAL_CANDIDATES) : undefined)) : null;
     const lexical = indexed !== null ? indexed.ranked.map((r) => r.candidate) : matcher === null ? null : await store.searchCandidateStats(view, query, { includeEnded });
     return { indexed, lexical };
   };

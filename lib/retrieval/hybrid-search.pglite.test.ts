@@ -1,0 +1,45 @@
+/**
+ * The hybrid ranking's lexical side on a real SQL store (PGlite): how many best lexical candidates it asks the store's
+ * top-k for, by default and when the caller asks for fewer (`lexicalCandidates`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LetterEmbedder } from "@/lib/embed/testing/letter-embedder";
+import type { GraphStore, TopKOptions } from "@/lib/graph/graph-store";
+import { makePgliteHarness } from "@/lib/graph/sql/testing/sql-harness";
+import type { GraphStoreHarness } from "@/lib/graph/testing/graph-store-contract";
+import { LEXICAL_CANDIDATES, rankHybrid } from "./hybrid-search";
+import { SemanticMatcher } from "./semantic-matcher";
+
+describe("hybrid ranking: the lexical candidates asked of the store", () => {
+  let h: GraphStoreHarness;
+  /** The k of every searchTopK the real store answered. */
+  const asked: number[] = [];
+  let store: GraphStore;
+
+  beforeAll(async () => {
+    h = await makePgliteHarness();
+    store = new Proxy(h.store, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== "searchTopK" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+        return (...args: unknown[]) => {
+          asked.push((args[2] as TopKOptions).k ?? -1);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const view = { homeScopeId: "s1", visibleScopeIds: ["s1"] };
+
+  it("asks for LEXICAL_CANDIDATES by default, and for the caller's number when given", async () => {
+    const matcher = new SemanticMatcher(new LetterEmbedder());
+    asked.length = 0;
+    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1" });
+    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", lexicalCandidates: 100 });
+    expect(asked).toEqual([LEXICAL_CANDIDATES, 100]);
+  });
+});

@@ -1,19 +1,23 @@
 /**
- * The hybrid ranking's lexical side on a real SQL store (PGlite): how many best lexical candidates it asks the store's
- * top-k for, by default and when the caller asks for fewer (`lexicalCandidates`).
+ * The hybrid ranking's two sides on a real SQL store (PGlite): how many best lexical candidates it asks the store's
+ * top-k for and how many nearest beliefs it asks the vector search for, by default and when the caller asks for fewer
+ * (`lexicalCandidates`, `vectorCandidates`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LetterEmbedder } from "@/lib/embed/testing/letter-embedder";
+import type { VectorSearchOptions } from "@/lib/graph/embeddings";
 import type { GraphStore, TopKOptions } from "@/lib/graph/graph-store";
 import { makePgliteHarness } from "@/lib/graph/sql/testing/sql-harness";
 import type { GraphStoreHarness } from "@/lib/graph/testing/graph-store-contract";
-import { LEXICAL_CANDIDATES, rankHybrid } from "./hybrid-search";
+import { LEXICAL_CANDIDATES, rankHybrid, VECTOR_CANDIDATES } from "./hybrid-search";
 import { SemanticMatcher } from "./semantic-matcher";
 
-describe("hybrid ranking: the lexical candidates asked of the store", () => {
+describe("hybrid ranking: the candidates asked of the store", () => {
   let h: GraphStoreHarness;
   /** The k of every searchTopK the real store answered. */
   const asked: number[] = [];
+  /** The k of every vectorSearch the real store answered. */
+  const nearest: number[] = [];
   let store: GraphStore;
 
   beforeAll(async () => {
@@ -21,9 +25,10 @@ describe("hybrid ranking: the lexical candidates asked of the store", () => {
     store = new Proxy(h.store, {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
-        if (property !== "searchTopK" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+        if ((property !== "searchTopK" && property !== "vectorSearch") || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
         return (...args: unknown[]) => {
-          asked.push((args[2] as TopKOptions).k ?? -1);
+          if (property === "searchTopK") asked.push((args[2] as TopKOptions).k ?? -1);
+          else nearest.push((args[2] as VectorSearchOptions).k);
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
@@ -41,5 +46,13 @@ describe("hybrid ranking: the lexical candidates asked of the store", () => {
     await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1" });
     await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", lexicalCandidates: 100 });
     expect(asked).toEqual([LEXICAL_CANDIDATES, 100]);
+  });
+
+  it("asks the vector search for VECTOR_CANDIDATES by default, and for the caller's number when given", async () => {
+    const matcher = new SemanticMatcher(new LetterEmbedder());
+    nearest.length = 0;
+    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1" });
+    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", vectorCandidates: 100 });
+    expect(nearest).toEqual([VECTOR_CANDIDATES, 100]);
   });
 });

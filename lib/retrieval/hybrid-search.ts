@@ -54,6 +54,11 @@ export interface HybridOptions extends Omit<RetrieveOptions, "semantic"> {
    * stops far sooner on a scope whose query terms are common.
    */
   lexicalCandidates?: number;
+  /**
+   * With an embedder and a store with vector search: how many nearest beliefs by cosine the domain adds (default
+   * `VECTOR_CANDIDATES`). A caller that keeps only a few of the ranked may ask for fewer.
+   */
+  vectorCandidates?: number;
 }
 
 export interface HybridRanking {
@@ -90,7 +95,7 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
   const vectorSide = async () => {
     const [q] = await matcher.vectors([query]);
     const qv = q as Float32Array;
-    const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: VECTOR_CANDIDATES, model, includeEnded, withStats: true }) : [];
+    const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: options.vectorCandidates ?? VECTOR_CANDIDATES, model, includeEnded, withStats: true }) : [];
     return { qv, hits };
   };
   const [{ indexed, lexical: found }, { qv, hits }] = await Promise.all([lexicalSide(), vectorSide()]);

@@ -31,14 +31,6 @@ const HEAD_HISTORY_LIMIT = 2000;
 /** How many ranked candidates (best first) a restatement, a topic and the related beliefs are looked for among. */
 const RESTATEMENT_CANDIDATES = 20;
 
-/**
- * The best lexical candidates the ranking of those 20 starts from (the hybrid ranking's default is 200, sized for
- * searches that page through their results). Measured on a kept 2 400-belief bench scope, 150 claims: the same 20
- * in the same order as with 200 for every claim (with 60: 148 of 150), the ranking's CPU 14.6 → 11.1 ms, since the
- * store's top-k walk no longer reads a common term's whole list to fill 200 places by credence alone.
- */
-const RESTATEMENT_LEXICAL_CANDIDATES = 5 * RESTATEMENT_CANDIDATES;
-
 /** What assimilate writes, once the caller's input is parsed (harvest builds the same request for each claim). */
 export interface AssimilateRequest {
   claim?: { text: string; quantity?: { value: number; unit: string } };
@@ -266,7 +258,7 @@ function nearestBeliefs(kit: ServiceKit, ctx: CallerContext, text: string): () =
   const key = beliefKey(text);
   return () =>
     (found ??= (async () => {
-      const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id, lexicalCandidates: RESTATEMENT_LEXICAL_CANDIDATES });
+      const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, scope: ctx.scope.id });
       const ids = new Set(ranked.map((r) => r.candidate.id));
       const rows = await kit.config.store.listBeliefs(ctx.view, { ids: [...ids], orLiveKey: key, liveOnly: false });
       // Restatement and topic compare the claim with each candidate: their stored vectors spare embedding their texts.

@@ -9,7 +9,7 @@ import type { VectorSearchOptions } from "@/lib/graph/embeddings";
 import type { GraphStore, TopKOptions } from "@/lib/graph/graph-store";
 import { makePgliteHarness } from "@/lib/graph/sql/testing/sql-harness";
 import type { GraphStoreHarness } from "@/lib/graph/testing/graph-store-contract";
-import { LEXICAL_CANDIDATES, rankHybrid, VECTOR_CANDIDATES } from "./hybrid-search";
+import { LEXICAL_CANDIDATES, LEXICAL_CANDIDATES_MIN, rankHybrid, VECTOR_CANDIDATES } from "./hybrid-search";
 import { SemanticMatcher } from "./semantic-matcher";
 
 describe("hybrid ranking: the candidates asked of the store", () => {
@@ -40,12 +40,12 @@ describe("hybrid ranking: the candidates asked of the store", () => {
 
   const view = { homeScopeId: "s1", visibleScopeIds: ["s1"] };
 
-  it("asks for LEXICAL_CANDIDATES by default, and for the caller's number when given", async () => {
+  it("asks for 5 k lexical candidates by default (at least LEXICAL_CANDIDATES_MIN, at most LEXICAL_CANDIDATES), and for the caller's number when given", async () => {
     const matcher = new SemanticMatcher(new LetterEmbedder());
     asked.length = 0;
-    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1" });
-    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", lexicalCandidates: 100 });
-    expect(asked).toEqual([LEXICAL_CANDIDATES, 100]);
+    for (const k of [1, 10, 20, 50]) await rankHybrid({ store, matcher }, view, "backups run hourly", { k, scope: "s1" });
+    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", lexicalCandidates: 30 });
+    expect(asked).toEqual([LEXICAL_CANDIDATES_MIN, LEXICAL_CANDIDATES_MIN, 100, LEXICAL_CANDIDATES, 30]);
   });
 
   it("asks the vector search for VECTOR_CANDIDATES by default, and for the caller's number when given", async () => {

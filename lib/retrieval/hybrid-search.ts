@@ -7,12 +7,12 @@
  * * without an embedder: every belief sharing a content term with the query (the store's full-text matches), ranked
  *   whole: exact. Stores with postings (SQL) return that ranking's top k from an index (`searchTopK`), the same ids
  *   and scores without fetching the domain; the others hand over the domain and the engine ranks it.
- * * with an embedder: the lexical matches (with postings: the best `LEXICAL_CANDIDATES` of them by lexical score ×
+ * * with an embedder: the lexical matches (with postings: the best `lexicalPool(k)` of them by lexical score ×
  *   credence, scored with the whole domain's idf) ∪ the store's `VECTOR_CANDIDATES` nearest beliefs by cosine (when
  *   the store has vector search). Each candidate's cosine comes from the vector search, else from the store's stored vectors
  *   (`similarities`), else from embedding its text (cached). Approximate in one place only: a belief that shares no
  *   term with the query and is not among the nearest `VECTOR_CANDIDATES` (with postings: nor among the best
- *   `LEXICAL_CANDIDATES` lexical ones) is not ranked (its semantic relevance is at
+ *   `lexicalPool(k)` lexical ones) is not ranked (its semantic relevance is at
  *   most that of the last nearest one), and the nearest themselves come from an approximate pass on large scopes (SQL's
    sign sketches, Neo4j's HNSW index: lib/graph/graph-store.ts, `vectorSearch`); `bench/retrieval.ts` measures the recall this loses against the
  *   exhaustive hybrid ranking of every belief. When the vector search finds nothing (no vector index, or a scope
@@ -25,8 +25,22 @@ import type { CandidateStats, GraphStore, ScopeView } from "@/lib/graph/graph-st
 import { rankCandidateStats, type RankedCandidate } from "@/lib/graph/rank-candidate-stats";
 import type { SemanticMatcher } from "./semantic-matcher";
 
-/** With postings (SQL): the best lexical candidates by lexical score × credence that the hybrid domain starts from. */
+/** With postings (SQL): the most lexical candidates (by lexical score × credence) the hybrid domain starts from. */
 export const LEXICAL_CANDIDATES = 200;
+/** The fewest: a ranking of k starts from 5 k of them (`lexicalPool`), never fewer than this. */
+export const LEXICAL_CANDIDATES_MIN = 50;
+
+/**
+ * How many best lexical candidates a ranking of `k` starts from by default: 5 k, at least `LEXICAL_CANDIDATES_MIN`,
+ * at most `LEXICAL_CANDIDATES`. With the real model on real text (research/measure-candidate-pools.ts: 16 340 public
+ * sentences as beliefs, 300 questions) a search's top 10 from 50 is today's top 10 from 200 for every question (in the
+ * same order for 299 of 300); assimilate's 20 from 100 are its 20 from 200, in order, for 150 of 150 bench claims at
+ * 2 400 and 10 700 beliefs. The store's top-k walk then stops far sooner on common query terms. Recall (k = 50),
+ * ingest and the mutation protocol (50) keep 200.
+ */
+export function lexicalPool(k: number): number {
+  return Math.min(LEXICAL_CANDIDATES, Math.max(LEXICAL_CANDIDATES_MIN, 5 * k));
+}
 /** Nearest beliefs by cosine added to the lexical matches. */
 export const VECTOR_CANDIDATES = 200;
 /** A store without vector search: scopes up to this many beliefs are ranked whole by meaning (every text embedded once, cached). */
@@ -49,9 +63,8 @@ export interface HybridOptions extends Omit<RetrieveOptions, "semantic"> {
   /** Include superseded / retired / contracted beliefs in the domain (recall follows their chains). */
   includeEnded?: boolean;
   /**
-   * With postings and an embedder: how many best lexical candidates the domain starts from (default
-   * `LEXICAL_CANDIDATES`). A caller that keeps only a few of the ranked may ask for fewer: the store's top-k walk then
-   * stops far sooner on a scope whose query terms are common.
+   * With postings and an embedder: how many best lexical candidates the domain starts from (default `lexicalPool(k)`).
+   * Fewer make the store's top-k walk stop sooner on a scope whose query terms are common.
    */
   lexicalCandidates?: number;
   /**
@@ -78,7 +91,7 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
   const includeEnded = options.includeEnded ?? false;
   // Stores with postings answer the lexical top k from an index, exactly (lib/graph/top-k-walk.ts).
   const lexicalSide = async () => {
-    const indexed = store.searchTopK && indexable(view, options) ? await store.searchTopK(view, query, topKOptions(options, matcher ? (options.lexicalCandidates ?? LEXICAL_CANDIDATES) : undefined)) : null;
+    const indexed = store.searchTopK && indexable(view, options) ? await store.searchTopK(view, query, topKOptions(options, matcher ? (options.lexicalCandidates ?? lexicalPool(options.k ?? 10)) : undefined)) : null;
     const lexical = indexed !== null ? indexed.ranked.map((r) => r.candidate) : matcher === null ? null : await store.searchCandidateStats(view, query, { includeEnded });
     return { indexed, lexical };
   };

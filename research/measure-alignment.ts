@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadSet, publicDir } from "@/lib/assess/eval/eval-sets";
+import { loadSet, requirePublicDir } from "@/lib/assess/eval/eval-sets";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { cosine } from "@/lib/engine/embedder";
 import { PARAPHRASE } from "@/lib/reading/models/relation-confidence";
@@ -33,8 +33,7 @@ function rows(dir: string, file: string): Row[] {
 }
 
 async function main() {
-  const dir = publicDir(repoRoot);
-  if (dir === null) throw new Error("the public development sets are not here ($CREDENCE_EVAL_DIR/public or ../shared/eval/public)");
+  const dir = requirePublicDir(repoRoot);
   const embedder = new LocalEmbedder();
   for (const [file, positive, relations] of [
     ["sick-dev.jsonl", "SUPPORTS", true],

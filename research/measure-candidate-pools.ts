@@ -30,7 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { belief, entry, evidence, rng } from "@/bench/corpus";
 import { rawInsertRows } from "@/bench/sql-store";
-import { loadSet, publicDir } from "@/lib/assess/eval/eval-sets";
+import { loadSet, requirePublicDir } from "@/lib/assess/eval/eval-sets";
 import { openDatabase } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
@@ -143,8 +143,7 @@ const overlapAt = (got: readonly string[], want: readonly string[], k: number) =
 const sameOrder = (a: readonly string[], b: readonly string[], k: number) => a.slice(0, k).join() === b.slice(0, k).join();
 
 async function main() {
-  const dir = publicDir(repoRoot);
-  if (dir === null) throw new Error("the public development sets are not here ($CREDENCE_EVAL_DIR/public or ../shared/eval/public)");
+  const dir = requirePublicDir(repoRoot);
 
   // Questions: a seeded draw of first sides per set, with their partners; then the corpus without the questions.
   const draw = rng(30);

@@ -25,16 +25,14 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { publicDir } from "@/lib/assess/eval/eval-sets";
+import { requirePublicDir } from "@/lib/assess/eval/eval-sets";
 import { getEmbedder } from "@/lib/embed/select-embedder";
 import { agreement, dot, negated, oneWordSwap, valueCounts, valuesDiffer, POSSIBLE_DUPLICATE, RESTATES, type RestatementReading, restatementScore } from "@/lib/reading/restatement";
 import { swapOf } from "@/lib/reading/merge-policy";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const found = publicDir(repoRoot);
-if (!found) throw new Error("public development sets not found: set CREDENCE_EVAL_DIR (see lib/assess/eval/eval-sets.ts)");
-const setsDir: string = found;
+const setsDir = requirePublicDir(repoRoot);
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;

@@ -18,7 +18,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadSet, publicDir } from "@/lib/assess/eval/eval-sets";
+import { loadSet, requirePublicDir } from "@/lib/assess/eval/eval-sets";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { cosine, type WordVector } from "@/lib/engine/embedder";
 import {
@@ -74,8 +74,7 @@ const TESTS: Record<string, (f: Features, wordCosine: number) => boolean> = {
 };
 
 async function main() {
-  const dir = publicDir(repoRoot);
-  if (dir === null) throw new Error("the public development sets are not here ($CREDENCE_EVAL_DIR/public or ../shared/eval/public)");
+  const dir = requirePublicDir(repoRoot);
   const embedder = new LocalEmbedder();
   const cache = new Map<string, Encoded>();
   const encode = async (text: string): Promise<Encoded> => {

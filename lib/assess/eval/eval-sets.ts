@@ -79,6 +79,13 @@ export function publicDir(repoRoot: string, env: Readonly<Record<string, string 
   return candidates.find((dir): dir is string => dir !== null && PUBLIC_SETS.every((s) => existsSync(path.join(dir, s.file)))) ?? null;
 }
 
+/** `publicDir`, or an error saying where the public development sets were looked for (research scripts need them). */
+export function requirePublicDir(repoRoot: string): string {
+  const dir = publicDir(repoRoot);
+  if (dir === null) throw new Error("the public development sets are not here ($CREDENCE_EVAL_DIR/public or ../shared/eval/public)");
+  return dir;
+}
+
 const sha = (id: string) => createHash("sha256").update(id).digest("hex");
 
 function sample<T extends { id: string }>(rows: T[], perLabel: number | undefined, label: (row: T) => string): T[] {

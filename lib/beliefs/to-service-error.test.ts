@@ -98,7 +98,7 @@ describe("the ambient idempotency claim across module copies", () => {
         seen.push(options?.idempotency);
         return { changeSetId: "cs_1" };
       },
-    } as never) as unknown as { apply(changeSet: unknown): Promise<unknown> };
+    } as unknown as Parameters<typeof original.withAmbientIdempotency>[0]) as unknown as { apply(changeSet: unknown): Promise<unknown> };
     const { committed } = await copy.runUnderIdempotencyClaim({ principal: "job", key: "job_1", claimId: "job_1" }, () => store.apply({}));
     expect(seen).toEqual([{ principal: "job", key: "job_1", claimId: "job_1", ordinal: 1 }]);
     expect(committed).toBe(1);

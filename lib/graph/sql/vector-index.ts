@@ -164,24 +164,19 @@ const CHANGED = `
     ORDER BY e.id COLLATE "C" LIMIT $3) AS c ON TRUE`;
 
 /**
- * The first `$5` of the ranked ids `$1` that the view may see and that qualify, in rank order.
+ * The first `$5` of the ranked ids `$1` that the view may see and that qualify, in rank order, with `columns` of each.
  * [ids, home, visible, includeEnded, k]
  */
-const VISIBLE_RANKED = `
-  SELECT u.id FROM unnest($1::text[]) WITH ORDINALITY AS u(id, rank)
+const visibleRanked = (columns: string) => `
+  SELECT ${columns} FROM unnest($1::text[]) WITH ORDINALITY AS u(id, rank)
   JOIN graph_beliefs b ON b.id = u.id
   WHERE b.scope = $2 AND $2 = ANY($3::text[]) AND ($4::boolean OR b.live)
   ORDER BY u.rank LIMIT $5`;
-
-/** VISIBLE_RANKED with each id's slim row (`candidateStatsOf` columns, as `read.candidateStatsByIds`). Same parameters. */
-const VISIBLE_RANKED_STATS = `
-  SELECT u.id, b.credence, b.status, b.topic,
-         CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
-         CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", b.search_terms AS terms
-  FROM unnest($1::text[]) WITH ORDINALITY AS u(id, rank)
-  JOIN graph_beliefs b ON b.id = u.id
-  WHERE b.scope = $2 AND $2 = ANY($3::text[]) AND ($4::boolean OR b.live)
-  ORDER BY u.rank LIMIT $5`;
+const VISIBLE_RANKED = visibleRanked("u.id");
+/** With each id's slim row (`candidateStatsOf` columns, as `read.candidateStatsByIds`). */
+const VISIBLE_RANKED_STATS = visibleRanked(`u.id, b.credence, b.status, b.topic,
+  CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
+  CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", b.search_terms AS terms`);
 
 function partitionKey(scope: string, model: string, dimensions: number): string {
   return `${scope}\u0000${model}\u0000${dimensions}`;

@@ -1,7 +1,9 @@
 /**
  * `npx tsx research/measure-relevance.ts [--sweep]`: recall's word check (lib/engine/retrieval.ts, `needsWordCheck`,
  * `closestWords`; lib/engine/README.md, "Hybrid retrieval") measured on text written by others, and what it would cost
- * the team's retrieval sets. `--sweep` reports a range of `ANSWER_WORD_COSINE` values.
+ * the team's retrieval sets. `--sweep` reports a range of `ANSWER_WORD_COSINE` values; `--band` the word check over
+ * wider cosine bands (a text sharing no term of the question's topic answers below the band's top only if its words
+ * meet the question's).
  *
  * There is no public question/answer set, so relatedness is built from the public development halves. The first text
  * plays the question, the second the belief:
@@ -30,6 +32,7 @@ import {
   needsWordCheck,
   relevanceScorer,
   sharesTerm,
+  sharesTopicTerm,
   termSet,
 } from "@/lib/engine/retrieval";
 import { loadRetrievalSet } from "@/lib/retrieval/evaluate-meaning";
@@ -58,12 +61,14 @@ interface Features {
   floor: boolean;
   /** Would need the word check (`needsWordCheck`). */
   check: boolean;
+  /** Shares a term of the question's topic (`sharesTopicTerm`: the word naming the kind of answer asked for aside). */
+  sharedTopic: boolean;
 }
 
 function features(q: string, d: string, eq: Encoded, ed: Encoded): Features {
   const cos = cosine(eq.sentence, ed.sentence);
   const lexical = relevanceScorer(q, [d]).score(d);
-  return { cos, shared: sharesTerm(q, d), closest: closestWords(eq.words, ed.words), floor: fuseRelevance(lexical, cos) > HYBRID_ANSWER_FLOOR, check: needsWordCheck(q, d, cos) };
+  return { cos, shared: sharesTerm(q, d), closest: closestWords(eq.words, ed.words), floor: fuseRelevance(lexical, cos) > HYBRID_ANSWER_FLOOR, check: needsWordCheck(q, d, cos), sharedTopic: sharesTopicTerm(q, d) };
 }
 
 /** The tests compared: today's floor, the floor with the word check, the floor with a cosine cut instead. */
@@ -72,6 +77,9 @@ const TESTS: Record<string, (f: Features, wordCosine: number) => boolean> = {
   "floor + word check": (f, w) => f.floor && (!f.check || f.closest >= w),
   "floor + no shared term ⇒ cosine ≥ ANSWER_COSINE_ALONE": (f) => f.floor && (f.shared || f.cos >= ANSWER_COSINE_ALONE),
 };
+
+/** `--band`: the word check over a wider cosine band: a text sharing no topic term answers below cosine `upTo` only if its words meet the question's. */
+const bandTest = (upTo: number) => (f: Features, w: number) => f.floor && (f.sharedTopic || f.cos >= upTo || f.closest >= w);
 
 async function main() {
   const dir = requirePublicDir(repoRoot);
@@ -174,8 +182,8 @@ async function main() {
 
   const count = (fs: readonly Features[], test: (f: Features) => boolean) => fs.filter(test).length;
   const pct = (n: number, of: number) => `${n} / ${of} (${((100 * n) / Math.max(1, of)).toFixed(1)} %)`;
-  const report = (wordCosine: number) => {
-    for (const [name, test] of Object.entries(TESTS)) {
+  const report = (wordCosine: number, tests: Record<string, (f: Features, w: number) => boolean> = TESTS) => {
+    for (const [name, test] of Object.entries(tests)) {
       const passes = (f: Features) => test(f, wordCosine);
       console.log(`${name}${name.includes("word") ? ` (ANSWER_WORD_COSINE ${wordCosine})` : ""}:`);
       for (const s of sets) {
@@ -195,6 +203,7 @@ async function main() {
     }
   };
   if (process.argv.includes("--sweep")) for (const w of [0.3, 0.32, 0.35, 0.38, 0.4, 0.45]) report(w);
+  else if (process.argv.includes("--band")) report(ANSWER_WORD_COSINE, Object.fromEntries([0.3, 0.35, 0.4, 0.45, 0.5, 0.6].map((c) => [`floor + word check below cosine ${c}`, bandTest(c)])));
   else report(ANSWER_WORD_COSINE);
 }
 

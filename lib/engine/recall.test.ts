@@ -4,7 +4,7 @@ import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { ABOUT_THE_QUESTION_SHARE, decideDominance, positionsTension, recall } from "./recall";
 import { replay } from "./replay";
-import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck, relevanceScorer, wordCheckPlan } from "./retrieval";
+import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck, relevanceScorer, topicTerms, wordCheckPlan } from "./retrieval";
 import { at, makeBelief, entryAt } from "./testing/fixtures";
 import { scriptedAssessor } from "./testing/scripted-assessor";
 
@@ -257,6 +257,11 @@ describe("recall by meaning: a belief near the answer floor answers only if its 
     expect(await ask(new Map([["b_payroll", ANSWER_WORD_COSINE - 0.1]]))).toMatchObject({ mode: "no_answer", beliefIds: [] });
   });
 
+  it("a belief about the same kind of fact, sharing no word of the question's topic, does not answer though its sentence cosine is 0.36", async () => {
+    expect(needsWordCheck(HIKING, payroll().belief.text, 0.36)).toBe(true);
+    expect(await ask(new Map([["b_payroll", ANSWER_WORD_COSINE - 0.1]]), 0.36)).toMatchObject({ mode: "no_answer", beliefIds: [] });
+  });
+
   it("the same belief answers when a word of the question has a close counterpart in it", async () => {
     expect((await ask(new Map([["b_payroll", ANSWER_WORD_COSINE + 0.1]]))).dominantBeliefIds).toEqual(["b_payroll"]);
   });
@@ -285,6 +290,16 @@ describe("recall by meaning: a belief near the answer floor answers only if its 
 
   it("a belief sharing a content term with the question is never word-checked", () => {
     expect(needsWordCheck("When are salaries paid?", payroll().belief.text, 0.28)).toBe(false);
+  });
+
+  it("a belief sharing only the word that names the kind of answer asked for ('how often') is word-checked", () => {
+    const belief = "Backups often fail overnight.";
+    expect(needsWordCheck("How often do the gardeners come by?", belief, 0.28)).toBe(true);
+    // The same word further on is part of what the question is about; elsewhere in a sentence it is an ordinary term.
+    expect(needsWordCheck("How often do backups fail often?", belief, 0.28)).toBe(false);
+    expect(needsWordCheck("Do the gardeners come by often?", belief, 0.28)).toBe(false);
+    expect([...topicTerms("Which team approves schema changes?")].sort()).toEqual(["approve", "change", "schema"]);
+    expect([...topicTerms("What does the team approve?")].sort()).toEqual(["approve", "team"]);
   });
 
   it("without word vectors (an embedder that has none) the belief is ranked as before", async () => {

@@ -72,4 +72,12 @@ describe("closestWords", () => {
     expect(closestWords(question, text)).toBeCloseTo(0.8, 6);
     expect(closestWords(question, [w("the", 0, 1, 0), w("of", 1, 0, 0)])).toBe(-1);
   });
+
+  it("leaves out the word right after a leading how / what / which / whose: it names the kind of answer, not the topic", () => {
+    // "often" is close to the text's "nightly"; the question's topic words ("gardeners", "visit") are not.
+    const text = [w("backups", 0, 0, 1), w("run", 0, 0.6, 0.8), w("nightly", 1, 0, 0)];
+    const topic = [w("gardeners", 0, 1, 0), w("visit", 0, 0.8, -0.6)];
+    expect(closestWords([w("how", 0, 0, 1), w("often", 1, 0, 0), ...topic], text)).toBeCloseTo(0.6, 6);
+    expect(closestWords([w("do", 0, 0, 1), w("often", 1, 0, 0), ...topic], text)).toBeCloseTo(1, 6);
+  });
 });

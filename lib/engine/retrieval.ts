@@ -195,14 +195,16 @@ export const SEMANTIC_WEIGHT = 0.6;
 export const HYBRID_ANSWER_FLOOR = 0.12;
 
 /**
- * Sentence cosine from which a candidate sharing no content term with the question answers it by meaning alone. Below
+ * Sentence cosine from which a candidate sharing no term of the question's topic answers it by meaning alone. Below
  * it (and above `HYBRID_ANSWER_FLOOR`) the candidate answers only if a content word of the question has a close
  * counterpart in it (`closestWords` ≥ `ANSWER_WORD_COSINE`): a question about who approves a kind of change is then
- * not answered by a belief about where releases ship from (cosine under 0.3, no two words close), yet still is by one
- * naming the approver in other words. Both thresholds were chosen on the public development halves (SICK, MRPC,
- * Climate-FEVER): research/measure-relevance.ts, figures in lib/engine/README.md ("Hybrid retrieval").
+ * not answered by a belief about where releases ship from (cosine 0.28, no two words close), nor one about how often
+ * the office is cleaned by a belief about how often backups run (0.36: sentences about the same kind of fact sit that
+ * close whatever their subject), yet still is by one naming the approver in other words. Both thresholds were chosen
+ * on the public development halves (SICK, MRPC, Climate-FEVER): research/measure-relevance.ts `--band`, figures in
+ * lib/engine/README.md ("Hybrid retrieval").
  */
-export const ANSWER_COSINE_ALONE = 0.3;
+export const ANSWER_COSINE_ALONE = 0.4;
 /** Word-vector cosine a content word of the question needs in a candidate that answers by meaning alone, near the floor. */
 export const ANSWER_WORD_COSINE = 0.35;
 
@@ -213,12 +215,47 @@ export function sharesTerm(a: string, b: string): boolean {
   return false;
 }
 
+/** Interrogatives whose next word names the kind of answer asked for ("how often", "what colour", "which team"). */
+const SLOT_INTERROGATIVES = new Set(["how", "what", "which", "whose"]);
+
 /**
- * True when a candidate clears the hybrid answer floor by meaning alone, but only just: it shares no content term with
- * the question and its cosine is under `ANSWER_COSINE_ALONE`. Its words decide whether it answers (`closestWords`).
+ * Index of the word a question opens with to name the kind of answer it asks for — the word right after a leading
+ * "how", "what", "which" or "whose" when it is a content word ("how often", "what colour", "which team") — or −1.
+ * That word says what would answer, not what the question is about: a frequency ("daily") answers "how often", a
+ * colour "what colour". So it is no evidence that a text is about the question (`topicTerms`, `closestWords`).
+ */
+function askedForIndex(questionWords: readonly string[]): number {
+  const [first, second] = questionWords;
+  return first !== undefined && second !== undefined && SLOT_INTERROGATIVES.has(first) && !STOPWORDS.has(second) && !NEGATIONS.has(second) ? 1 : -1;
+}
+
+/** The question's content terms without the word naming the kind of answer it asks for (`askedForIndex`). */
+export function topicTerms(question: string): Set<string> {
+  const ws = words(question);
+  const slot = askedForIndex(ws);
+  const terms = termSet(question);
+  if (slot < 0) return terms;
+  const asked = stem(ws[slot] as string);
+  // The same word used again later in the question is about its topic.
+  if (ws.slice(slot + 1).some((w) => stem(w) === asked)) return terms;
+  terms.delete(asked);
+  return terms;
+}
+
+/** True when the question and the text share a term of the question's topic (`topicTerms`). */
+export function sharesTopicTerm(question: string, text: string): boolean {
+  const st = termSet(text);
+  for (const t of topicTerms(question)) if (st.has(t)) return true;
+  return false;
+}
+
+/**
+ * True when a candidate clears the hybrid answer floor by meaning alone, but only just: it shares no term of the
+ * question's topic (`topicTerms`: a "how often" question is not about "often") and its cosine is under
+ * `ANSWER_COSINE_ALONE`. Its words decide whether it answers (`closestWords`).
  */
 export function needsWordCheck(question: string, text: string, cos: number): boolean {
-  return cos < ANSWER_COSINE_ALONE && fuseRelevance(0, cos) > HYBRID_ANSWER_FLOOR && !sharesTerm(question, text);
+  return cos < ANSWER_COSINE_ALONE && fuseRelevance(0, cos) > HYBRID_ANSWER_FLOOR && !sharesTopicTerm(question, text);
 }
 
 /**
@@ -243,7 +280,8 @@ const contentWords = (words: readonly WordVector[]) => words.filter((w) => /^[a-
  * vectors (the Embedder port's `words`); −1 when either has no content word.
  */
 export function closestWords(question: readonly WordVector[], text: readonly WordVector[]): number {
-  const q = contentWords(question);
+  const slot = askedForIndex(question.map((w) => w.word));
+  const q = contentWords(slot < 0 ? question : question.filter((_, i) => i !== slot));
   const t = contentWords(text);
   let best = -1;
   for (const a of q) for (const b of t) best = Math.max(best, cosine(a.vector, b.vector));

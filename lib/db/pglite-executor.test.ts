@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapPgError } from "@/lib/graph/sql/pg-errors";
 import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
 import { startEmbeddedSocketServer, TurnLostError, type EmbeddedSocketServer } from "./embedded-socket-server";
-import { pgliteExecutor } from "./pglite-executor";
+import { MAX_PREPARED, pgliteExecutor, preparedCount } from "./pglite-executor";
 import { poolExecutor, type SqlExecutor } from "./sql-executor";
 
 /**
@@ -239,5 +239,85 @@ describe("closing the socket server with in-process work in flight", () => {
     await expect(sql.query(`SELECT 1`)).rejects.toThrow(/closed/);
     expect((await db.query<{ n: number }>(`SELECT "n" FROM "log" ORDER BY "n"`)).rows.map((r) => r.n)).toEqual([1, 2, 3]);
     await db.close();
+  });
+});
+
+describe("statements prepared on the embedded session", () => {
+  let db: PGlite;
+  let server: EmbeddedSocketServer;
+  let sql: SqlExecutor;
+  const held = async () =>
+    (await db.query<{ name: string; statement: string }>(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'credence_inproc_%' ORDER BY statement`)).rows;
+
+  beforeAll(async () => {
+    db = await PGlite.create();
+    server = await startEmbeddedSocketServer(db, { socketDir: null });
+    sql = pgliteExecutor(db, server.runTurn);
+    await sql.query(`CREATE TABLE "plants" ("id" TEXT PRIMARY KEY, "waterings" INTEGER NOT NULL)`);
+    await sql.query(`INSERT INTO "plants" VALUES ('fern', 3), ('cactus', 0)`);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.close();
+  });
+
+  it("prepares a parameterised text on its second use, once, and answers as the unnamed statement did", async () => {
+    const text = `SELECT "id", "waterings" FROM "plants" WHERE "waterings" >= $1::int ORDER BY "id"`;
+    const before = preparedCount(db);
+    const first = await sql.query(text, [0]);
+    expect(preparedCount(db)).toBe(before);
+    for (let i = 0; i < 4; i++) expect(await sql.query(text, [0])).toEqual(first);
+    expect(await sql.query(text, [1])).toEqual([{ id: "fern", waterings: 3 }]);
+    expect(preparedCount(db)).toBe(before + 1);
+    expect((await held()).filter((h) => h.statement === text)).toHaveLength(1);
+    // Without parameters: the simple protocol, never prepared.
+    await sql.query(`SELECT count(*) FROM "plants"`);
+    await sql.query(`SELECT count(*) FROM "plants"`);
+    expect(preparedCount(db)).toBe(before + 1);
+  });
+
+  it("keeps a prepared statement usable after it fails, and after a transaction that used it rolls back", async () => {
+    const text = `SELECT 12 / $1::int AS "q"`;
+    await sql.query(text, [3]);
+    expect(await sql.query(text, [4])).toEqual([{ q: 3 }]);
+    await expect(sql.query(text, [0])).rejects.toMatchObject({ code: "22012" });
+    expect(await sql.query(text, [6])).toEqual([{ q: 2 }]);
+    await expect(
+      sql.transaction(async (tx) => {
+        expect(await tx.query(text, [2])).toEqual([{ q: 6 }]);
+        await tx.query(`UPDATE "plants" SET "waterings" = "waterings" + $1::int WHERE "id" = 'fern'`, [1]);
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(await sql.query(text, [1])).toEqual([{ q: 12 }]);
+    expect(await sql.query(`SELECT "waterings" FROM "plants" WHERE "id" = $1`, ["fern"])).toEqual([{ waterings: 3 }]);
+  });
+
+  it("parses afresh a statement the session lost (DEALLOCATE from another connection) without failing the call", async () => {
+    const text = `SELECT "id" FROM "plants" WHERE "id" = $1`;
+    await sql.query(text, ["fern"]);
+    await sql.query(text, ["fern"]);
+    expect((await held()).some((h) => h.statement === text)).toBe(true);
+    await db.query(`DEALLOCATE ALL`);
+    expect(await sql.query(text, ["cactus"])).toEqual([{ id: "cactus" }]);
+    expect(await sql.query(text, ["fern"])).toEqual([{ id: "fern" }]);
+  });
+
+  it("prepares at most MAX_PREPARED texts per session; the rest run unnamed", async () => {
+    const fresh = await PGlite.create();
+    const socket = await startEmbeddedSocketServer(fresh, { socketDir: null });
+    try {
+      const run = pgliteExecutor(fresh, socket.runTurn);
+      for (let i = 0; i < MAX_PREPARED + 20; i++) {
+        const text = `SELECT $1::int + ${i} AS "n"`;
+        expect(await run.query(text, [1])).toEqual([{ n: 1 + i }]);
+        expect(await run.query(text, [2])).toEqual([{ n: 2 + i }]);
+      }
+      expect(preparedCount(fresh)).toBe(MAX_PREPARED);
+      expect((await fresh.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements`)).rows[0]?.n).toBe(MAX_PREPARED);
+    } finally {
+      await socket.close();
+      await fresh.close();
+    }
   });
 });

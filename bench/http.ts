@@ -12,7 +12,8 @@
  *    backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16 concurrent clients doing assimilate, ingest,
  *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, the server's own CPU time per request (its
  *    process group's, from /proc: what a loaded machine does not inflate; on Postgres the database server's CPU is
- *    not in it), and the machine's 1-minute load average.
+ *    not in it, but in a column of its own: its backends connected to the served database), the machine's 1-minute
+ *    load average, and the server's resident memory after its runs.
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
  *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
@@ -22,6 +23,13 @@
  *        folder DIR (kept); --pg-database NAME serves Postgres from database NAME (created when missing, never
  *        dropped); with either, the scope is --scope SLUG (default `bench-BACKEND`) owned by --email (default
  *        `bench@example.test`), both created when missing, and the seed only tops the scope up to --seed beliefs.
+ *        --seed-bulk (SQL backends): the top-up is written straight into the store's tables instead of over HTTP
+ *        (100 000 beliefs take minutes, not hours): one claim is assimilated over HTTP, the server stopped, and each
+ *        new belief cloned from that one's rows (belief, first history entry, change-set: the credence, confidence and
+ *        fold state of a fresh claim with one document entry) with its own text (./http-seed.ts), key, topic slug and
+ *        search terms (postings and term counts by the tables' triggers), and its sentence vector from the local model
+ *        the server embeds with, written by the store's own `writeEmbeddings`; then ANALYZE, the server started again
+ *        (its vector index loads the new rows as after any restart), and one search printed as a check.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -34,6 +42,7 @@ import { createInterface } from "node:readline";
 import pg from "pg";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { rng, words } from "./corpus";
+import { bulkClaimTexts, bulkClaimVectors } from "./http-seed";
 
 const args = process.argv.slice(2);
 function flag(name: string, fallback: string): string {
@@ -61,6 +70,8 @@ const PROFILE_DIR = flag("profile", "");
 /** Kept stores (module comment). */
 const PGLITE_DATA = flag("pglite-data", "");
 const PG_DATABASE = flag("pg-database", "");
+/** `--seed-bulk`: the seed written into the tables, not over HTTP (module comment). */
+const SEED_BULK = args.includes("--seed-bulk");
 
 type Op = "assimilate" | "ingest" | "search" | "recall";
 type Backend = "pglite" | "postgres" | "neo4j";
@@ -441,7 +452,48 @@ function groupCpuSeconds(pgid: number | undefined): number | null {
   return ticks / 100; // USER_HZ is 100 on Linux
 }
 
-async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; stop(): Promise<void> }> {
+/**
+ * CPU seconds used so far by the Postgres server's backends connected to database `name` (their titles read
+ * `postgres: USER NAME HOST(PORT) STATE`): the database's own work for this bench, not another database's on the same
+ * server. A backend that exits takes its time with it, so only a run whose connections stay open (the server's
+ * pool) is counted whole. Linux only; null elsewhere.
+ */
+function databaseCpuSeconds(name: string): number | null {
+  if (!existsSync("/proc/self/stat")) return null;
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!title.startsWith("postgres: ") || title.split(" ")[2] !== name) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      continue;
+    }
+  }
+  return ticks / 100;
+}
+
+/** Resident memory (MiB) of the server's process group. Linux only; null elsewhere. */
+function groupRssMiB(pgid: number | undefined): number | null {
+  if (pgid === undefined || !existsSync("/proc/self/stat")) return null;
+  let kib = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== pgid) continue;
+      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      continue;
+    }
+  }
+  return kib / 1024;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; rssMiB(): number | null; stop(): Promise<void> }> {
   const port = await freePort();
   const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // Node itself with tsx's loader (no tsx wrapper process): a profiled server writes its profile as it exits on SIGTERM.
@@ -471,6 +523,7 @@ async function startServer(env: Record<string, string>): Promise<{ baseUrl: stri
   return {
     baseUrl,
     cpuSeconds: () => groupCpuSeconds(child.pid),
+    rssMiB: () => groupRssMiB(child.pid),
     async stop() {
       if (child.pid === undefined || child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
@@ -527,6 +580,92 @@ async function countBeliefs(target: HttpTarget): Promise<number> {
   }
 }
 
+/**
+ * `--seed-bulk`: `n` beliefs cloned from `templateId` (module comment) into the store of `env`, whose server is stopped,
+ * in transactions of 2 000. Answers how many were written.
+ */
+async function bulkSeed(backend: Backend, env: Record<string, string>, templateId: string, n: number): Promise<number> {
+  const { openDatabase } = await import("@/lib/db/database");
+  const { LocalEmbedder } = await import("@/lib/embed/local-embedder");
+  const { beliefKey, topicSlug } = await import("@/lib/engine");
+  const { embeddingTextHash } = await import("@/lib/graph/embeddings");
+  const { searchTerms } = await import("@/lib/graph/sql/sql-writes");
+  const { detectPgvector, writeEmbeddings } = await import("@/lib/graph/sql/sql-vectors");
+  const db = await openDatabase(
+    backend === "postgres"
+      ? { databaseUrl: env.DATABASE_URL, migrationsDir: path.join(ROOT, "prisma", "migrations") }
+      : { dataDir: env.CREDENCE_DATA_DIR, migrationsDir: path.join(ROOT, "prisma", "migrations"), owner: "bench:http --seed-bulk" },
+  );
+  try {
+    const [row] = await db.sql.query<{ scope: string; time: Date }>("SELECT scope, created_at AS time FROM graph_beliefs WHERE id = $1", [templateId]);
+    if (!row) throw new Error(`the template belief ${templateId} is not in the store`);
+    // Bulk claims already in the scope (a kept store topped up again) are numbered on from the last.
+    const [{ done } = { done: 0 }] = await db.sql.query<{ done: number }>("SELECT count(*)::int AS done FROM graph_beliefs WHERE scope = $1 AND key LIKE '% seeded'", [row.scope]);
+    const from = done + 1;
+    const texts = bulkClaimTexts(from, done + n);
+    const embedder = new LocalEmbedder();
+    const model = `${embedder.model.name}@${embedder.model.version}`;
+    const embedStarted = performance.now();
+    let shown = 0;
+    const vectors = await bulkClaimVectors(embedder, from, done + n, (k, total) => {
+      if (k - shown >= 5_000 || k === total) {
+        shown = k;
+        console.error(`  embedding ${k} / ${total} (${((performance.now() - embedStarted) / 1000).toFixed(0)} s, load ${load1()})`);
+      }
+    });
+    const pgvector = await detectPgvector(db.sql);
+    const base = new Date(row.time).getTime() + 1;
+    const BATCH = 2_000;
+    for (let at = 0; at < texts.length; at += BATCH) {
+      const chunk = texts.slice(at, at + BATCH);
+      const ids = chunk.map(() => `b_${crypto.randomUUID()}`);
+      const sets = chunk.map(() => `cs_${crypto.randomUUID()}`);
+      const times = chunk.map((_, j) => new Date(base + at + j).toISOString());
+      const params = [templateId, ids, sets, times, chunk, chunk.map(beliefKey), chunk.map((t) => topicSlug(t)), chunk.map(searchTerms)];
+      const NEW = `unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[]) AS n(id, cs, t, text, key, topic, terms)`;
+      const iso = `to_jsonb(to_char(n.t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+      const epoch = `to_jsonb((extract(epoch FROM n.t) * 1000)::bigint)`;
+      await db.sql.transaction(async (tx) => {
+        await tx.query(`INSERT INTO graph_change_sets (id, actor, time) SELECT n.cs, c.actor, n.t FROM ${NEW}, graph_change_sets c
+                        WHERE c.id = (SELECT change_set FROM graph_history WHERE belief_id = $1 AND seq = 1)`, params);
+        await tx.query(
+          `INSERT INTO graph_beliefs (id, scope, topic, key, status, live, review_state, credence, confidence, tension, support_weight,
+             rebuttal_weight, version, created_at, updated_at, valid_until, valid_from, search_terms, data, fold_checkpoint)
+           SELECT n.id, b.scope, n.topic, n.key, b.status, b.live, b.review_state, b.credence, b.confidence, b.tension, b.support_weight,
+             b.rebuttal_weight, b.version, n.t, n.t, b.valid_until, n.t, n.terms,
+             b.data || jsonb_build_object('id', n.id, 'key', n.key, 'text', n.text, 'topic', n.topic, 'createdAt', ${iso}, 'updatedAt', ${iso}, 'validFrom', ${iso}),
+             jsonb_set(jsonb_set(jsonb_set(jsonb_set(b.fold_checkpoint, '{group,id}', to_jsonb(n.cs)), '{group,time}', ${epoch}),
+               '{group,lastTime}', ${iso}), '{foldedAt}', ${epoch})
+           FROM ${NEW}, graph_beliefs b WHERE b.id = $1`,
+          params,
+        );
+        await tx.query(
+          `INSERT INTO graph_history (belief_id, seq, type, time, change_set, source_id, source_kind, relation, weight, target_seq, verified, laundered, live, data, observed_at)
+           SELECT n.id, h.seq, h.type, n.t, n.cs, h.source_id, h.source_kind, h.relation, h.weight, h.target_seq, h.verified, h.laundered, h.live,
+             h.data || jsonb_build_object('changeSet', n.cs, 'time', ${iso}, 'observedAt', ${iso}), n.t
+           FROM ${NEW}, graph_history h WHERE h.belief_id = $1`,
+          params,
+        );
+        const items = ids.map((id, j) => ({ id, kind: "belief" as const, model, textHash: embeddingTextHash(chunk[j] as string), vector: vectors[at + j] as Float32Array }));
+        await writeEmbeddings(tx, pgvector, null, items);
+      });
+      console.error(`  written ${at + chunk.length} / ${texts.length} (load ${load1()})`);
+    }
+    await db.sql.query("ANALYZE");
+    return texts.length;
+  } finally {
+    await db.close();
+  }
+}
+
+/** After a bulk seed: one search over HTTP for words of a seeded claim, its best hits printed (the server serves them). */
+async function checkSearch(target: HttpTarget): Promise<void> {
+  const query = (bulkClaimTexts(7, 7)[0] ?? "").split(" ").slice(0, 3).join(" ");
+  const response = await fetch(`${target.baseUrl}/api/v1/scopes/${target.slug}/beliefs?q=${encodeURIComponent(query)}&k=5`, { headers: { authorization: `Bearer ${target.token}` } });
+  const body = (await response.json()) as { results?: { belief?: { text?: string }; score?: number; relevance?: number }[] };
+  console.error(`  check: search "${query}" → ${response.status} ${JSON.stringify(body).slice(0, 900)}`);
+}
+
 async function drive(fn: () => Promise<number>, clients: number, seconds: number): Promise<{ n: number; errors: number; perSecond: number; lat: number[]; load: string }> {
   const lat: number[] = [];
   let errors = 0;
@@ -578,8 +717,10 @@ async function httpBackend(backend: Backend): Promise<string[]> {
     }
   }
   if (backend === "neo4j") env.NEO4J_URI = await neo4jUri(cleanup);
+  /** The Postgres database served (its backends' CPU is reported per request). */
+  const databaseName = backend === "postgres" ? decodeURIComponent(new URL(env.DATABASE_URL ?? "").pathname.slice(1)) : null;
   const lines: string[] = [];
-  const server = await startServer(env);
+  let server = await startServer(env);
   cleanup.unshift(() => server.stop());
   try {
     const email = kept ? flag("email", "bench@example.test") : `bench-${process.pid}@example.test`;
@@ -592,7 +733,24 @@ async function httpBackend(backend: Backend): Promise<string[]> {
     await ensure(["scope", "create", "--slug", slug, "--name", "Bench", "--owner", email]);
     const token = (await runTsxIn(ROOT, entryPoint("cli.ts"), ["token", "create", "--email", email], env)).split("\n").pop() ?? "";
     const target = { baseUrl: server.baseUrl, token, slug };
-    const held = kept ? await countBeliefs(target) : 0;
+    let held = kept ? await countBeliefs(target) : 0;
+    if (SEED_BULK && held < SEED) {
+      if (backend === "neo4j") throw new Error("--seed-bulk: SQL backends only (pglite, postgres)");
+      const started = performance.now();
+      // The template: one claim as the HTTP seed makes it.
+      const template = (await (await fetch(`${target.baseUrl}/api/v1/scopes/${slug}/assimilate`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ claim: claimText(), evidence: [{ tier: "document", weight: 0.8, sourceId: null }] }),
+      }).then((r) => r.json())) as { belief: { id: string } }).belief.id;
+      await server.stop();
+      const added = await bulkSeed(backend, env, template, SEED - held - 1);
+      server = await startServer(env);
+      target.baseUrl = server.baseUrl;
+      lines.push(`| ${backend} | seed ${SEED} beliefs in bulk (${held} held) | – | ${(added / ((performance.now() - started) / 1000)).toFixed(0)} | | | | | | | ${load1()} |`);
+      held = SEED;
+      await checkSearch(target);
+    }
     // Seed through the API (assimilate at concurrency 8) so every backend holds the same kind of scope.
     const seedFn = opRequest(target, "assimilate");
     let seeded = held;
@@ -606,22 +764,27 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       }),
     );
     const added = Math.max(0, SEED - held);
-    lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP (${held} held) | 8 | ${added === 0 ? "–" : (added / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | ${load1()} |`);
+    if (!SEED_BULK || added > 0) lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP (${held} held) | 8 | ${added === 0 ? "–" : (added / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | | ${load1()} |`);
     for (const op of OPS) {
       const fn = opRequest(target, op);
       for (let i = 0; i < 3; i++) await fn(); // warm the route
       for (const clients of CLIENTS) {
         const cpuBefore = server.cpuSeconds();
+        const dbBefore = databaseName === null ? null : databaseCpuSeconds(databaseName);
         const r = await drive(fn, clients, SECONDS);
         const cpuAfter = server.cpuSeconds();
+        const dbAfter = databaseName === null ? null : databaseCpuSeconds(databaseName);
         // The server's own CPU per request: what the machine's load does not inflate (waiting for a core costs none).
         const cpuPer = cpuBefore !== null && cpuAfter !== null && r.n > 0 ? ms(((cpuAfter - cpuBefore) * 1000) / r.n) : "–";
+        const dbPer = dbBefore !== null && dbAfter !== null && r.n > 0 ? ms(((dbAfter - dbBefore) * 1000) / r.n) : "–";
         lines.push(
-          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${r.errors} / ${r.n} | ${r.load} |`,
+          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${dbPer} | ${r.errors} / ${r.n} | ${r.load} |`,
         );
         console.error(lines.at(-1));
       }
     }
+    const rss = server.rssMiB();
+    if (rss !== null) lines.push(`| ${backend} | server resident memory after the runs: ${rss.toFixed(0)} MiB | | | | | | | | | ${load1()} |`);
   } finally {
     for (const fn of cleanup) await fn().catch(() => {});
   }
@@ -650,8 +813,8 @@ async function main(): Promise<void> {
     const lines: string[] = [];
     for (const backend of BACKENDS as Backend[]) lines.push(...(await httpBackend(backend)));
     console.log(`\nOver HTTP (real server, ${SECONDS} s per cell, rate limit lifted), build in ${ROOT}:\n`);
-    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | errors / requests | load (1 min) |");
-    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | Postgres CPU ms / request | errors / requests | load (1 min) |");
+    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const line of lines) console.log(line);
   }
   if (neo4jServer !== null) await (neo4jServer as { stop(): Promise<void> }).stop();

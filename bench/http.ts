@@ -454,7 +454,7 @@ function groupCpuSeconds(pgid: number | undefined): number | null {
 
 /**
  * CPU seconds used so far by the Postgres server's backends connected to database `name` (their titles read
- * `postgres: USER NAME HOST(PORT) STATE`): the database's own work for this bench, not another database's on the same
+ * `postgres: [CLUSTER: ]USER NAME HOST(PORT) STATE`): the database's own work for this bench, not another database's on the same
  * server. A backend that exits takes its time with it, so only a run whose connections stay open (the server's
  * pool) is counted whole. Linux only; null elsewhere.
  */
@@ -465,7 +465,7 @@ function databaseCpuSeconds(name: string): number | null {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const title = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (!title.startsWith("postgres: ") || title.split(" ")[2] !== name) continue;
+      if (/^postgres: (?:\S+: )?\S+ (\S+) /.exec(title)?.[1] !== name) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       ticks += Number(fields[11]) + Number(fields[12]);

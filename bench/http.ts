@@ -662,8 +662,9 @@ async function bulkSeed(backend: Backend, env: Record<string, string>, templateI
 async function checkSearch(target: HttpTarget): Promise<void> {
   const query = (bulkClaimTexts(7, 7)[0] ?? "").split(" ").slice(0, 3).join(" ");
   const response = await fetch(`${target.baseUrl}/api/v1/scopes/${target.slug}/beliefs?q=${encodeURIComponent(query)}&k=5`, { headers: { authorization: `Bearer ${target.token}` } });
-  const body = (await response.json()) as { results?: { belief?: { text?: string }; score?: number; relevance?: number }[] };
-  console.error(`  check: search "${query}" → ${response.status} ${JSON.stringify(body).slice(0, 900)}`);
+  const body = (await response.json()) as { beliefs?: { text?: string; relevance?: number }[] };
+  const hits = (body.beliefs ?? []).map((b) => `${b.text ?? "?"} (${(b.relevance ?? Number.NaN).toFixed(2)})`);
+  console.error(`  check: search "${query}" → ${response.status}: ${hits.join("; ")}`);
 }
 
 async function drive(fn: () => Promise<number>, clients: number, seconds: number): Promise<{ n: number; errors: number; perSecond: number; lat: number[]; load: string }> {

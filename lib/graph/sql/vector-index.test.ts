@@ -10,6 +10,7 @@ import { embeddingTextHash } from "../embeddings";
 import { changeSet, makeBelief, uid } from "../testing/fixtures";
 import { createSqlGraphStore } from "./sql-graph-store";
 import { sketchCandidates } from "./sql-vectors";
+import { CHANGED, FIRST_LOAD } from "./vector-index";
 
 function randomUnit(seed: number): () => Float32Array {
   let x = seed;
@@ -70,6 +71,23 @@ describe.each(TEST_BACKENDS)("vector ranking in memory on $name", (backend) => {
       for (const [id, s] of gotSims) expect(s).toBeCloseTo(wantSims.get(id) ?? NaN, 5);
     }
   }, 180_000);
+
+  it("loads every vector at first page by page along the primary key: no sort of the rows left, however many", async () => {
+    // With sequential scans and sorts priced out, a plan that still sorts has no index that gives the pages' order.
+    const plan = await db.sql.transaction(async (tx) => {
+      await tx.query("SET LOCAL enable_seqscan = off");
+      await tx.query("SET LOCAL enable_sort = off");
+      return tx.query(`EXPLAIN (FORMAT JSON) ${FIRST_LOAD}`, ["", 2000]);
+    });
+    expect(JSON.stringify(plan)).not.toContain('"Node Type":"Sort"');
+    expect(JSON.stringify(plan)).toContain("graph_embeddings_pkey");
+    // A later read, even planned once for every watermark (a prepared statement's generic plan), probes written_by.
+    const later = await db.sql.transaction(async (tx) => {
+      await tx.query("SET LOCAL plan_cache_mode = force_generic_plan");
+      return tx.query(`EXPLAIN (FORMAT JSON) ${CHANGED}`, ["1", "", 2000]);
+    });
+    expect(JSON.stringify(later)).toContain("graph_embeddings_written_by");
+  });
 
   it("answers the first k live hits when most of the nearest are ended (the ranked ids sent a page at a time)", async () => {
     const memory = createSqlGraphStore({ sql: db.sql });

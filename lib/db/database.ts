@@ -17,7 +17,7 @@ import { redactUrl } from "@/lib/redact-url";
 import { migrate } from "./migrate";
 import { pgliteExecutor } from "./pglite-executor";
 import { createPrismaClient, type AppPrismaClient } from "./prisma-client";
-import { poolExecutor, type SqlExecutor } from "./sql-executor";
+import { poolExecutor, statementNames, type SqlExecutor } from "./sql-executor";
 
 export type DatabaseMode = "embedded" | "server" | "embedded-client";
 
@@ -117,7 +117,7 @@ async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Prom
   try {
     const applied = await migrate(pool, { dir: config.migrationsDir });
     const location = redactUrl(databaseUrl, "DATABASE_URL");
-    return assemble("server", pool, location, `Postgres server ${location}`, applied, async () => {});
+    return assemble("server", pool, location, `Postgres server ${location}`, applied, async () => {}, poolExecutor(pool, statementNames()));
   } catch (error) {
     await pool.end();
     throw error;

@@ -26,7 +26,9 @@ import type { SocketAddress } from "./data-folder-lock";
  * wait loses the turn the same way (rolled back, its next statement fails with SQLSTATE 25P03).
  *
  * Because every connection shares one session, session state is shared too: avoid named prepared statements,
- * session-level SET and temporary tables (Prisma's adapter-pg and plain pg queries use none).
+ * session-level SET and temporary tables (Prisma's adapter-pg and plain pg queries use none; `db.sql` names its
+ * statements only on a Postgres server: two connections here preparing one name fail with "prepared statement … already
+ * exists").
  */
 export class TurnQueue {
   private readonly items: QueueItem[] = [];

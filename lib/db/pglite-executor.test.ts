@@ -6,6 +6,7 @@ import { mapPgError } from "@/lib/graph/sql/pg-errors";
 import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
 import { startEmbeddedSocketServer, TurnLostError, type EmbeddedSocketServer } from "./embedded-socket-server";
 import { MAX_PREPARED, pgliteExecutor, preparedCount } from "./pglite-executor";
+import { PLANNED_WITH_VALUES } from "./sql-executor";
 import { poolExecutor, type SqlExecutor } from "./sql-executor";
 
 /**
@@ -274,6 +275,14 @@ describe("statements prepared on the embedded session", () => {
     await sql.query(`SELECT count(*) FROM "plants"`);
     await sql.query(`SELECT count(*) FROM "plants"`);
     expect(preparedCount(db)).toBe(before + 1);
+  });
+
+  it("never prepares a text planned with its values", async () => {
+    const text = `${PLANNED_WITH_VALUES} SELECT "id" FROM "plants" WHERE ($1::text IS NULL OR "id" = $1) ORDER BY "id"`;
+    const before = preparedCount(db);
+    for (let i = 0; i < 4; i++) expect(await sql.query(text, ["fern"])).toEqual([{ id: "fern" }]);
+    expect(preparedCount(db)).toBe(before);
+    expect((await held()).filter((h) => h.statement === text)).toHaveLength(0);
   });
 
   it("keeps a prepared statement usable after it fails, and after a transaction that used it rolls back", async () => {

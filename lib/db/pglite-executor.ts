@@ -6,7 +6,7 @@ import { Parser } from "pg-protocol/dist/parser";
 import { createHash } from "node:crypto";
 import { setImmediate as nextMacrotask } from "node:timers/promises";
 import type { Turn } from "./embedded-socket-server";
-import { sessionTransaction, type RunStatement, type SqlExecutor } from "./sql-executor";
+import { PLANNED_WITH_VALUES, sessionTransaction, type RunStatement, type SqlExecutor } from "./sql-executor";
 
 /**
  * The raw-SQL port on the embedded PGlite of this very process, without the socket and the pg client in between.
@@ -74,6 +74,7 @@ export function observeStatements(observer: StatementObserver): () => void {
  * there as in executing them. A prepared one is only bound and executed (planned again per call until Postgres finds
  * its generic plan as cheap, `plan_cache_mode` auto).
  *
+ * * A text holding `PLANNED_WITH_VALUES` (sql-executor.ts) is never prepared: its values choose its plan.
  * * A text is prepared on its second use, so a text built for one call (a generated list of placeholders) is never
  *   kept; at most `MAX_PREPARED` texts per session, after which the rest run unnamed (the session's memory stays
  *   bounded whatever texts callers build).
@@ -111,7 +112,7 @@ export function preparedCount(db: PGlite): number {
 export async function runStatement(db: PGlite, text: string, params?: unknown[]): Promise<unknown[]> {
   for (const observer of observers) observer(text, params ?? []);
   const parameterised = params !== undefined && params.length > 0;
-  const prepared = parameterised ? preparedOf(db) : undefined;
+  const prepared = parameterised && !text.includes(PLANNED_WITH_VALUES) ? preparedOf(db) : undefined;
   // The statement's name: held (prepared before), new (prepared by this call), or none (unnamed, as pg sends it).
   let name = prepared?.names.get(text);
   let preparing = false;

@@ -7,6 +7,7 @@
  * scope, `scope = ANY($visible)`) inside the one statement, so a hidden id and a missing id run the same statements
  * and both come back empty.
  */
+import { PLANNED_WITH_VALUES } from "@/lib/db/sql-executor";
 import { embeddingUpsertCtes } from "./sql-vectors";
 import {
   beliefEdgeRow,
@@ -116,12 +117,12 @@ export const read = {
   evidenceById: statement("read.evidenceById", `SELECT data FROM graph_evidence WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, dataRow(evidenceDoc)),
 
   /**
-   * [home, visible, liveOnly, topic, key, reviewState, afterId, limit, ids, or the live belief of this key (with ids)] (statements are unnamed, so each is planned
-   * with its values: a null filter folds away and listed ids are read by the primary key).
+   * [home, visible, liveOnly, topic, key, reviewState, afterId, limit, ids, or the live belief of this key (with ids)] (planned
+   * with its values, never prepared: a null filter folds away and listed ids are read by the primary key).
    */
   listBeliefs: statement(
     "read.listBeliefs",
-    `SELECT data FROM graph_beliefs
+    `${PLANNED_WITH_VALUES} SELECT data FROM graph_beliefs
      WHERE scope = $1 AND $1 = ANY($2::text[])
        AND ($9::text[] IS NULL OR id = ANY($9::text[]) OR (live AND key = $10))
        AND ($3::boolean IS FALSE OR live)
@@ -177,10 +178,10 @@ export const read = {
   /** [id, home, visible] */
   mutationById: statement("read.mutationById", `SELECT data FROM graph_mutations WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, dataRow(mutationDoc)),
 
-  /** [home, visible, statuses, topic, beliefId, since, asOf, newestFirst, limit] */
+  /** [home, visible, statuses, topic, beliefId, since, asOf, newestFirst, limit] (planned with its values: the filters given choose the index) */
   listMutations: statement(
     "read.listMutations",
-    `SELECT data FROM graph_mutations
+    `${PLANNED_WITH_VALUES} SELECT data FROM graph_mutations
      WHERE scope = $1 AND $1 = ANY($2::text[])
        AND ($3::text[] IS NULL OR status = ANY($3::text[]))
        AND ($4::text IS NULL OR topic = $4)

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapPgError } from "@/lib/graph/sql/pg-errors";
 import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
 import { startEmbeddedSocketServer, TurnLostError, type EmbeddedSocketServer } from "./embedded-socket-server";
-import { MAX_PREPARED, pgliteExecutor, preparedCount } from "./pglite-executor";
+import { pgliteExecutor, preparedCount } from "./pglite-executor";
 import { PLANNED_WITH_VALUES } from "./sql-executor";
-import { poolExecutor, type SqlExecutor } from "./sql-executor";
+import { NAMED_STATEMENTS_MAX, poolExecutor, type SqlExecutor } from "./sql-executor";
 
 /**
  * The in-process executor must answer exactly as a pg connection to the same PGlite does (the SQL graph store was
@@ -248,7 +248,7 @@ describe("statements prepared on the embedded session", () => {
   let server: EmbeddedSocketServer;
   let sql: SqlExecutor;
   const held = async () =>
-    (await db.query<{ name: string; statement: string }>(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'credence_inproc_%' ORDER BY statement`)).rows;
+    (await db.query<{ name: string; statement: string }>(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'credence_%' ORDER BY statement`)).rows;
 
   beforeAll(async () => {
     db = await PGlite.create();
@@ -262,10 +262,11 @@ describe("statements prepared on the embedded session", () => {
     await db?.close();
   });
 
-  it("prepares a parameterised text on its second use, once, and answers as the unnamed statement did", async () => {
+  it("prepares a parameterised text on its third use, once, and answers as the unnamed statement did", async () => {
     const text = `SELECT "id", "waterings" FROM "plants" WHERE "waterings" >= $1::int ORDER BY "id"`;
     const before = preparedCount(db);
     const first = await sql.query(text, [0]);
+    expect(await sql.query(text, [0])).toEqual(first);
     expect(preparedCount(db)).toBe(before);
     for (let i = 0; i < 4; i++) expect(await sql.query(text, [0])).toEqual(first);
     expect(await sql.query(text, [1])).toEqual([{ id: "fern", waterings: 3 }]);
@@ -304,26 +305,24 @@ describe("statements prepared on the embedded session", () => {
 
   it("parses afresh a statement the session lost (DEALLOCATE from another connection) without failing the call", async () => {
     const text = `SELECT "id" FROM "plants" WHERE "id" = $1`;
-    await sql.query(text, ["fern"]);
-    await sql.query(text, ["fern"]);
+    for (let i = 0; i < 3; i++) await sql.query(text, ["fern"]);
     expect((await held()).some((h) => h.statement === text)).toBe(true);
     await db.query(`DEALLOCATE ALL`);
     expect(await sql.query(text, ["cactus"])).toEqual([{ id: "cactus" }]);
     expect(await sql.query(text, ["fern"])).toEqual([{ id: "fern" }]);
   });
 
-  it("prepares at most MAX_PREPARED texts per session; the rest run unnamed", async () => {
+  it("prepares at most NAMED_STATEMENTS_MAX texts per session; the rest run unnamed", async () => {
     const fresh = await PGlite.create();
     const socket = await startEmbeddedSocketServer(fresh, { socketDir: null });
     try {
       const run = pgliteExecutor(fresh, socket.runTurn);
-      for (let i = 0; i < MAX_PREPARED + 20; i++) {
+      for (let i = 0; i < NAMED_STATEMENTS_MAX + 20; i++) {
         const text = `SELECT $1::int + ${i} AS "n"`;
-        expect(await run.query(text, [1])).toEqual([{ n: 1 + i }]);
-        expect(await run.query(text, [2])).toEqual([{ n: 2 + i }]);
+        for (let j = 1; j <= 3; j++) expect(await run.query(text, [j])).toEqual([{ n: j + i }]);
       }
-      expect(preparedCount(fresh)).toBe(MAX_PREPARED);
-      expect((await fresh.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements`)).rows[0]?.n).toBe(MAX_PREPARED);
+      expect(preparedCount(fresh)).toBe(NAMED_STATEMENTS_MAX);
+      expect((await fresh.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements`)).rows[0]?.n).toBe(NAMED_STATEMENTS_MAX);
     } finally {
       await socket.close();
       await fresh.close();

@@ -3,10 +3,9 @@ import pg from "pg";
 import { serialize } from "pg-protocol";
 import type { BackendMessage, CommandCompleteMessage, DataRowMessage, DatabaseError, Field, ReadyForQueryMessage, RowDescriptionMessage } from "pg-protocol/dist/messages";
 import { Parser } from "pg-protocol/dist/parser";
-import { createHash } from "node:crypto";
 import { setImmediate as nextMacrotask } from "node:timers/promises";
 import type { Turn } from "./embedded-socket-server";
-import { PLANNED_WITH_VALUES, sessionTransaction, type RunStatement, type SqlExecutor } from "./sql-executor";
+import { sessionTransaction, statementNames, type RunStatement, type SqlExecutor, type StatementNamer } from "./sql-executor";
 
 /**
  * The raw-SQL port on the embedded PGlite of this very process, without the socket and the pg client in between.
@@ -68,63 +67,48 @@ export function observeStatements(observer: StatementObserver): () => void {
 }
 
 /**
- * Parameterised statements this process has prepared on an embedded PGlite's session, by text (named prepared
- * statements of the extended protocol). A statement sent unnamed is parsed, analysed and planned again on every call,
- * which PGlite's wasm does several times slower than a native server: a search's four statements spent about as long
- * there as in executing them. A prepared one is only bound and executed (planned again per call until Postgres finds
- * its generic plan as cheap, `plan_cache_mode` auto).
+ * Statements prepared on an embedded PGlite's session (named prepared statements of the extended protocol). A
+ * statement sent unnamed is parsed, analysed and planned again on every call, which PGlite's wasm does several times
+ * slower than a native server: a search's four statements spent about as long there as in executing them. A prepared
+ * one is only bound and executed (with its generic plan once Postgres finds it as cheap, `plan_cache_mode` auto).
  *
- * * A text holding `PLANNED_WITH_VALUES` (sql-executor.ts) is never prepared: its values choose its plan.
- * * A text is prepared on its second use, so a text built for one call (a generated list of placeholders) is never
- *   kept; at most `MAX_PREPARED` texts per session, after which the rest run unnamed (the session's memory stays
- *   bounded whatever texts callers build).
- * * Names are `credence_inproc_` + a hash of the text: a name always means one text. Other processes' connections
- *   share the session (the socket server) and send unnamed statements (pg and Prisma's adapter do unless asked).
- * * Prepared statements outlive transactions, rolled back or not (Postgres keeps protocol-level statements): a text
- *   counts as prepared once the session answered ParseComplete for it, even when the statement then failed.
+ * * Which texts, and their names: the server path's policy (`statementNames`, sql-executor.ts: parameterised texts
+ *   from their third use, at most a bounded number, never one holding `PLANNED_WITH_VALUES`). Other processes'
+ *   connections share this session through the socket server and send unnamed statements (their pool never names).
+ * * `parsed`: the names this session has answered ParseComplete for. Prepared statements outlive transactions,
+ *   rolled back or not, so a name counts as parsed even when its statement then failed.
  * * A prepared statement the session no longer has (26000: something ran DEALLOCATE) or whose cached plan no longer
- *   fits its tables (0A000 after DDL changed a row type) is forgotten and its name closed; outside a transaction the
- *   statement then runs again, parsed afresh (inside one the error stands: the transaction is already aborted).
+ *   fits its tables (0A000 after DDL changed a row type) is closed and parsed again on its next call; outside a
+ *   transaction that call is this one, run again (inside one the error stands: the transaction is already aborted).
  */
-interface PreparedStatements {
-  names: Map<string, string>;
-  /** Parameterised texts seen once, not yet prepared. */
-  seen: Set<string>;
+interface SessionStatements {
+  nameOf: StatementNamer;
+  parsed: Set<string>;
 }
-export const MAX_PREPARED = 256;
-const preparedBySession = new WeakMap<PGlite, PreparedStatements>();
+const statementsBySession = new WeakMap<PGlite, SessionStatements>();
 
-function preparedOf(db: PGlite): PreparedStatements {
-  let p = preparedBySession.get(db);
-  if (!p) {
-    p = { names: new Map(), seen: new Set() };
-    preparedBySession.set(db, p);
+function statementsOf(db: PGlite): SessionStatements {
+  let s = statementsBySession.get(db);
+  if (!s) {
+    s = { nameOf: statementNames(), parsed: new Set() };
+    statementsBySession.set(db, s);
   }
-  return p;
+  return s;
 }
 
 /** How many statements this process holds prepared on `db`'s session (tests). */
 export function preparedCount(db: PGlite): number {
-  return preparedBySession.get(db)?.names.size ?? 0;
+  return statementsBySession.get(db)?.parsed.size ?? 0;
 }
 
 /** One statement on the session, its rows as pg gives them; the caller holds the turn. */
 export async function runStatement(db: PGlite, text: string, params?: unknown[]): Promise<unknown[]> {
   for (const observer of observers) observer(text, params ?? []);
   const parameterised = params !== undefined && params.length > 0;
-  const prepared = parameterised && !text.includes(PLANNED_WITH_VALUES) ? preparedOf(db) : undefined;
-  // The statement's name: held (prepared before), new (prepared by this call), or none (unnamed, as pg sends it).
-  let name = prepared?.names.get(text);
-  let preparing = false;
-  if (prepared && name === undefined) {
-    if (prepared.seen.has(text) && prepared.names.size < MAX_PREPARED) {
-      name = `credence_inproc_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
-      preparing = true;
-      prepared.seen.delete(text);
-    } else if (prepared.names.size < MAX_PREPARED && prepared.seen.size < 4 * MAX_PREPARED) {
-      prepared.seen.add(text);
-    }
-  }
+  const session = parameterised ? statementsOf(db) : undefined;
+  // The statement's name (none: unnamed, as pg sends it), and whether this call prepares it.
+  const name = session?.nameOf(text, params);
+  const preparing = name !== undefined && !session?.parsed.has(name);
   // As pg: the simple protocol without parameters, the extended one (unnamed statement and portal) with them.
   const request = !parameterised
     ? serialize.query(text)
@@ -149,7 +133,7 @@ export async function runStatement(db: PGlite, text: string, params?: unknown[])
   new Parser().parse(Buffer.from(response.buffer, response.byteOffset, response.byteLength), (message: BackendMessage) => {
     switch (message.name) {
       case "parseComplete":
-        if (preparing && name !== undefined) prepared?.names.set(text, name);
+        if (preparing && name !== undefined) session?.parsed.add(name);
         break;
       case "readyForQuery":
         idle = (message as ReadyForQueryMessage).status === "I";
@@ -172,7 +156,7 @@ export async function runStatement(db: PGlite, text: string, params?: unknown[])
   });
   if (failure) {
     if (name !== undefined && !preparing && (failure.code === "26000" || failure.code === "0A000")) {
-      await forget(db, text, name);
+      await forget(db, name);
       if (idle) return runStatement(db, text, params);
     }
     // The stack of the caller's statement, not of the parser (pg does the same).
@@ -182,9 +166,9 @@ export async function runStatement(db: PGlite, text: string, params?: unknown[])
   return last?.rows ?? [];
 }
 
-/** Drops a prepared statement that no longer works (see PreparedStatements): forgotten here, closed on the session. */
-async function forget(db: PGlite, text: string, name: string): Promise<void> {
-  preparedBySession.get(db)?.names.delete(text);
+/** Drops a prepared statement that no longer works (see SessionStatements): closed on the session, parsed on next use. */
+async function forget(db: PGlite, name: string): Promise<void> {
+  statementsBySession.get(db)?.parsed.delete(name);
   const close = Buffer.concat([serialize.close({ type: "S", name }), serialize.sync()]);
   await db.runExclusive(() => db.execProtocolRawStream(close, { onRawData: () => {} }));
 }

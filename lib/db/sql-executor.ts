@@ -105,9 +105,12 @@ export const PLANNED_WITH_VALUES = "/* planned with its values */";
  * The name is a hash of the text; within a process a name is only ever given to one text (a second text that
  * hashed to a name already taken stays unnamed), since pg refuses to reuse a name for another text.
  */
+/** The most texts one process names (`statementNames`' default `max`). */
+export const NAMED_STATEMENTS_MAX = 200;
+
 export function statementNames(options: { after?: number; max?: number } = {}): StatementNamer {
   const after = options.after ?? 3;
-  const max = options.max ?? 200;
+  const max = options.max ?? NAMED_STATEMENTS_MAX;
   const named = new Map<string, string>();
   const taken = new Set<string>();
   const seen = new Map<string, number>();

@@ -777,7 +777,8 @@ async function httpBackend(backend: Backend): Promise<string[]> {
         const dbAfter = databaseName === null ? null : databaseCpuSeconds(databaseName);
         // The server's own CPU per request: what the machine's load does not inflate (waiting for a core costs none).
         const cpuPer = cpuBefore !== null && cpuAfter !== null && r.n > 0 ? ms(((cpuAfter - cpuBefore) * 1000) / r.n) : "–";
-        const dbPer = dbBefore !== null && dbAfter !== null && r.n > 0 ? ms(((dbAfter - dbBefore) * 1000) / r.n) : "–";
+        // A backend that exited during the run took its time with it: no figure rather than a short one.
+        const dbPer = dbBefore !== null && dbAfter !== null && dbAfter >= dbBefore && r.n > 0 ? ms(((dbAfter - dbBefore) * 1000) / r.n) : "–";
         lines.push(
           `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${dbPer} | ${r.errors} / ${r.n} | ${r.load} |`,
         );

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderInUseError, LOCK_FILE_NAME } from "./data-folder-lock";
-import { openDatabase, PGLITE_SHARED_BUFFERS, type Database } from "./database";
+import { openDatabase, PGLITE_SHARED_BUFFERS, PLAN_CACHE_MODE, type Database } from "./database";
 import { readMigrations } from "./migrate";
 import { freshEmbeddedFolder, serverBackend, TEST_BACKENDS, type TestLocation } from "./testing/test-backends";
 import { holdDataFolder, runNodeEval } from "./spawn-script";
@@ -29,6 +29,11 @@ describe.each(TEST_BACKENDS)("database on $name", (backend) => {
     expect(rows.map((row) => row.name)).toContain("20250101000000_identity");
     // PGlite runs with its smaller buffer pool; a Postgres server keeps its own setting.
     if (backend.name === "embedded") expect(await db.sql.query("SHOW shared_buffers")).toEqual([{ shared_buffers: PGLITE_SHARED_BUFFERS }]);
+  });
+
+  it("plans the statements it prepares with each call's values, on every connection", async () => {
+    for (let i = 0; i < 3; i++) expect(await db.sql.query("SHOW plan_cache_mode")).toEqual([{ plan_cache_mode: PLAN_CACHE_MODE }]);
+    await db.sql.transaction(async (tx) => expect(await tx.query("SHOW plan_cache_mode")).toEqual([{ plan_cache_mode: PLAN_CACHE_MODE }]));
   });
 
   it("commits a transaction, rolls one back when its function throws, and nests with savepoints", async () => {

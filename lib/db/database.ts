@@ -114,6 +114,9 @@ async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Prom
   const timeouts = config.timeouts ?? databaseTimeoutsFromEnv();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? poolSizeFromEnv(10), ...poolTimeoutOptions(timeouts) });
   guardPoolErrors(pool, redactUrl(databaseUrl, "DATABASE_URL"));
+  // Queued before the connection's first query (pg runs a client's queries in order). A server without the setting
+  // (before Postgres 12) keeps its own planning.
+  pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).catch(() => {}));
   try {
     const applied = await migrate(pool, { dir: config.migrationsDir });
     const location = redactUrl(databaseUrl, "DATABASE_URL");
@@ -123,6 +126,17 @@ async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Prom
     throw error;
   }
 }
+
+/**
+ * How Postgres plans the statements this process prepares (`statementNames`, sql-executor.ts; pglite-executor.ts):
+ * with each call's values, as it planned them when they went unnamed, so preparing saves the parse and analysis of
+ * the text and never changes a plan. Postgres's default (auto) switches a statement to one generic plan after five
+ * calls when that plan's estimate is no dearer: on a 2 400-belief scope that was as fast or faster for every hot
+ * statement, but on 100 000 beliefs (PGlite, `bench:http --seed-bulk`) it doubled a search's CPU (179 / 164 →
+ * 337 / 331 ms a request), and the vector index's freshness read in primary-key order scanned the whole key (2.9 s).
+ * A plan chosen for every value cannot know whether a query word is rare or in half the scope.
+ */
+export const PLAN_CACHE_MODE = "force_custom_plan";
 
 /**
  * PGlite's buffer pool. Postgres's default, 128MB, is resident in PGlite's wasm memory from the start and never given
@@ -154,7 +168,7 @@ async function openEmbedded(dataDir: string, displayDir: string, config: OpenDat
     pglite = await PGlite.create({
       dataDir: path.join(dataDir, "pglite"),
       extensions: { vector },
-      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`, "-c", `plan_cache_mode=${PLAN_CACHE_MODE}`],
     });
     socketServer = await startEmbeddedSocketServer(pglite, { socketDir: dataDir });
     pool = createSocketPool(socketServer.address, config.maxConnections ?? poolSizeFromEnv(4));

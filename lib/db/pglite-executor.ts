@@ -70,7 +70,7 @@ export function observeStatements(observer: StatementObserver): () => void {
  * Statements prepared on an embedded PGlite's session (named prepared statements of the extended protocol). A
  * statement sent unnamed is parsed, analysed and planned again on every call, which PGlite's wasm does several times
  * slower than a native server: a search's four statements spent about as long there as in executing them. A prepared
- * one is only bound and executed (with its generic plan once Postgres finds it as cheap, `plan_cache_mode` auto).
+ * one is only bound and executed, planned with each call's values (`PLAN_CACHE_MODE`, database.ts).
  *
  * * Which texts, and their names: the server path's policy (`statementNames`, sql-executor.ts: parameterised texts
  *   from their third use, at most a bounded number, never one holding `PLANNED_WITH_VALUES`). Other processes'

@@ -72,19 +72,19 @@ export function sessionExecutor(run: RunStatement, depth = 0): SqlExecutor {
 export type StatementNamer = (text: string, params?: unknown[]) => string | undefined;
 
 /**
- * Put in a statement's text (it is an SQL comment) when the statement must be planned with each call's values: one
- * whose parameters choose the index that serves it (`($n IS NULL OR id = ANY($n))`: a null filter folds away, listed
- * ids are read by the primary key). A named statement may switch to a generic plan, which has to serve every value
- * and scans instead (listing beliefs by id on a 2 400-belief scope: 0.7 ms with its values, 132 ms generic on a
- * loaded machine), and Postgres keeps the generic plan once it chose it, so five broad calls in a row would slow
- * every later narrow one. Such a text always goes unnamed.
+ * Put in a statement's text (it is an SQL comment) when the statement must never be prepared, whatever the session's
+ * plan cache mode: one whose parameters choose the index that serves it (`($n IS NULL OR id = ANY($n))`: a null
+ * filter folds away, listed ids are read by the primary key). A generic plan has to serve every value and scans
+ * instead (listing beliefs by id on a 2 400-belief scope: 0.7 ms with its values, 132 ms generic on a loaded
+ * machine). The sessions this process opens plan every prepared statement with its values (`PLAN_CACHE_MODE`,
+ * database.ts); the marker keeps these few right on a session that does not. Such a text always goes unnamed.
  */
 export const PLANNED_WITH_VALUES = "/* planned with its values */";
 
 /**
  * Chooses which statements run as named prepared statements on a Postgres server connection: Postgres then parses
- * the text once per connection instead of on every call, and may reuse a plan (after five executions it compares a
- * generic plan's estimated cost with the custom plans' and keeps the generic one when it is not dearer). pg keeps the
+ * and analyses the text once per connection instead of on every call, and plans it with each call's values
+ * (`PLAN_CACHE_MODE`, database.ts: the plans are those of the unnamed statement, never a generic one). pg keeps the
  * per-connection record of what it has prepared (`client.query({ name, text, values })` sends Parse only the
  * first time on each connection).
  *
@@ -98,9 +98,10 @@ export const PLANNED_WITH_VALUES = "/* planned with its values */";
  * Not prepared: statements without parameters (transaction control, DDL, SET, multi-statement strings, which
  * the extended protocol refuses) — they go as simple queries as before; and texts holding `PLANNED_WITH_VALUES`.
  *
- * Plans: the hot statements (search's first read and term postings, the vector view, the history read, the
- * change-set commit) were run forced generic against forced custom on a 2 400-belief scope (EXPLAIN ANALYZE; the
- * commit timed in rolled-back savepoints): each generic plan was as fast or faster, and it saves the planning. A statement whose values choose its index carries `PLANNED_WITH_VALUES`.
+ * Plans: forced generic against forced custom on a 2 400-belief scope (EXPLAIN ANALYZE; the commit timed in
+ * rolled-back savepoints), the hot statements' generic plans were as fast or faster (search's first read 0.06 + 2.05
+ * against 0.84 + 6.24 ms planning + execution); on 100 000 beliefs they doubled a search's CPU (PGlite), so the
+ * sessions keep custom plans (`PLAN_CACHE_MODE`).
  *
  * The name is a hash of the text; within a process a name is only ever given to one text (a second text that
  * hashed to a name already taken stays unnamed), since pg refuses to reuse a name for another text.

@@ -26,9 +26,10 @@ import type { SocketAddress } from "./data-folder-lock";
  * wait loses the turn the same way (rolled back, its next statement fails with SQLSTATE 25P03).
  *
  * Because every connection shares one session, session state is shared too: avoid named prepared statements,
- * session-level SET and temporary tables (Prisma's adapter-pg and plain pg queries use none; `db.sql` names its
- * statements only on a Postgres server: two connections here preparing one name fail with "prepared statement … already
- * exists").
+ * session-level SET and temporary tables (Prisma's adapter-pg and plain pg queries use none, and the pool's
+ * connections here never name statements: two of them preparing one name fail with "prepared statement … already
+ * exists"). The holder's in-process executor prepares its own statements on the session (pglite-executor.ts, names no
+ * connection uses; one another connection drops is parsed again) and sets `plan_cache_mode` at start.
  */
 export class TurnQueue {
   private readonly items: QueueItem[] = [];

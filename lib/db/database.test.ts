@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderInUseError, LOCK_FILE_NAME } from "./data-folder-lock";
-import { openDatabase, PGLITE_SHARED_BUFFERS, PLAN_CACHE_MODE, type Database } from "./database";
+import { openDatabase, PGLITE_SHARED_BUFFERS, PLAN_CACHE_MODE, withPlanCacheMode, type Database } from "./database";
 import { readMigrations } from "./migrate";
 import { freshEmbeddedFolder, serverBackend, TEST_BACKENDS, type TestLocation } from "./testing/test-backends";
 import { holdDataFolder, runNodeEval } from "./spawn-script";
@@ -245,6 +245,21 @@ describe("embedded data folder ownership", () => {
 });
 
 describe("server mode", () => {
+  it("plans prepared statements with their values alongside the session options a DATABASE_URL carries", async () => {
+    const location = await serverBackend.create();
+    const url = new URL(location.config.databaseUrl as string);
+    url.searchParams.set("options", "-c work_mem=5MB");
+    const db = await openDatabase({ ...location.config, databaseUrl: url.toString() });
+    try {
+      expect(await db.sql.query("SHOW work_mem")).toEqual([{ work_mem: "5MB" }]);
+      expect(await db.sql.query("SHOW plan_cache_mode")).toEqual([{ plan_cache_mode: PLAN_CACHE_MODE }]);
+    } finally {
+      await db.close();
+      await location.cleanup();
+    }
+    expect(withPlanCacheMode("postgres://u@h/db")).toEqual({ connectionString: "postgres://u@h/db", options: `-c plan_cache_mode=${PLAN_CACHE_MODE}` });
+  });
+
   it("migrates once when two processes start against one database at the same moment", async () => {
     const location = await serverBackend.create();
     try {

@@ -112,11 +112,8 @@ export async function openDatabase(input: OpenDatabaseConfig | DatabaseEnv = {})
 async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Promise<Database> {
   // Timeouts: a database that stops answering fails requests quickly (503) instead of hanging them.
   const timeouts = config.timeouts ?? databaseTimeoutsFromEnv();
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.maxConnections ?? poolSizeFromEnv(10), ...poolTimeoutOptions(timeouts) });
+  const pool = new pg.Pool({ ...withPlanCacheMode(databaseUrl), max: config.maxConnections ?? poolSizeFromEnv(10), ...poolTimeoutOptions(timeouts) });
   guardPoolErrors(pool, redactUrl(databaseUrl, "DATABASE_URL"));
-  // Queued before the connection's first query (pg runs a client's queries in order). A server without the setting
-  // (before Postgres 12) keeps its own planning.
-  pool.on("connect", (client) => void client.query(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`).catch(() => {}));
   try {
     const applied = await migrate(pool, { dir: config.migrationsDir });
     const location = redactUrl(databaseUrl, "DATABASE_URL");
@@ -137,6 +134,25 @@ async function openServer(databaseUrl: string, config: OpenDatabaseConfig): Prom
  * A plan chosen for every value cannot know whether a query word is rare or in half the scope.
  */
 export const PLAN_CACHE_MODE = "force_custom_plan";
+
+/**
+ * The pool's connection settings with `PLAN_CACHE_MODE` in every session's start-up options: pg sends them when it
+ * connects, before any query. Options the URL carries itself (`?options=…`, which pg would let override the pool's)
+ * are kept, ours added after them.
+ */
+export function withPlanCacheMode(databaseUrl: string): { connectionString: string; options?: string } {
+  const mode = `-c plan_cache_mode=${PLAN_CACHE_MODE}`;
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return { connectionString: databaseUrl, options: mode };
+  }
+  const own = url.searchParams.get("options");
+  if (!own) return { connectionString: databaseUrl, options: mode };
+  url.searchParams.set("options", `${own} ${mode}`);
+  return { connectionString: url.toString() };
+}
 
 /**
  * PGlite's buffer pool. Postgres's default, 128MB, is resident in PGlite's wasm memory from the start and never given

@@ -11,22 +11,27 @@ import { serverBackend, type TestLocation } from "./testing/test-backends";
 
 type Prepared = { name: string; statement: string; executions: number };
 
-describe("named prepared statements on a Postgres server", () => {
-  let location: TestLocation;
-  let db: Database;
-
+/** A throwaway server database opened with one connection (so it sees every statement prepared) and a probe table. */
+function probeDatabase(): { readonly db: Database } {
+  let location: TestLocation | undefined;
+  const opened: { db: Database } = { db: undefined as unknown as Database };
   beforeAll(async () => {
     location = await serverBackend.create();
-    db = await location.open({ maxConnections: 1 });
-    await db.sql.query(`CREATE TABLE "prep_probe" ("id" INTEGER PRIMARY KEY, "note" TEXT NOT NULL)`);
+    opened.db = await location.open({ maxConnections: 1 });
+    await opened.db.sql.query(`CREATE TABLE "prep_probe" ("id" INTEGER PRIMARY KEY, "note" TEXT NOT NULL)`);
   });
   afterAll(async () => {
-    await db?.close();
+    await opened.db?.close();
     await location?.cleanup();
   });
+  return opened;
+}
+
+describe("named prepared statements on a Postgres server", () => {
+  const probe = probeDatabase();
 
   const prepared = () =>
-    db.sql.query<Prepared>(
+    probe.db.sql.query<Prepared>(
       `SELECT name, statement, (generic_plans + custom_plans)::int AS executions FROM pg_prepared_statements WHERE NOT from_sql ORDER BY name`,
     );
   it("prepares a statement run many times once on its connection, with the rows the unnamed statement gave", async () => {
@@ -34,7 +39,7 @@ describe("named prepared statements on a Postgres server", () => {
       12.25::numeric AS "exact", NULL::text AS "nothing", TIMESTAMPTZ '2026-01-02T03:04:05Z' AS "at", $3::boolean AS "flag"`;
     const params = [41, ["alpha", "beta"], true];
     const results: unknown[] = [];
-    for (let i = 0; i < 12; i++) results.push(await db.sql.query(text, params));
+    for (let i = 0; i < 12; i++) results.push(await probe.db.sql.query(text, params));
     for (const rows of results) expect(rows).toEqual(results[0]);
 
     const mine = (await prepared()).filter((row) => row.statement === text);
@@ -47,34 +52,23 @@ describe("named prepared statements on a Postgres server", () => {
   it("keeps a flood of distinct texts within the bound, and keeps running the ones it prepared", async () => {
     for (let i = 0; i < 260; i++) {
       const text = `SELECT $1::int + ${i} AS "v"`;
-      for (let run = 0; run < 4; run++) expect(await db.sql.query(text, [run])).toEqual([{ v: run + i }]);
+      for (let run = 0; run < 4; run++) expect(await probe.db.sql.query(text, [run])).toEqual([{ v: run + i }]);
     }
     const after = await prepared();
     expect(after).toHaveLength(200);
     // Once full, a new text runs unnamed however often it comes; the prepared ones still run.
-    for (let run = 0; run < 10; run++) expect(await db.sql.query(`SELECT $1::int * 1000 AS "v"`, [run])).toEqual([{ v: run * 1000 }]);
+    for (let run = 0; run < 10; run++) expect(await probe.db.sql.query(`SELECT $1::int * 1000 AS "v"`, [run])).toEqual([{ v: run * 1000 }]);
     expect(await prepared()).toHaveLength(200);
-    expect(await db.sql.query(`SELECT $1::int + 7 AS "v"`, [1])).toEqual([{ v: 8 }]);
+    expect(await probe.db.sql.query(`SELECT $1::int + 7 AS "v"`, [1])).toEqual([{ v: 8 }]);
   });
 });
 
 describe("errors of named prepared statements on a Postgres server", () => {
-  let location: TestLocation;
-  let db: Database;
-
-  beforeAll(async () => {
-    location = await serverBackend.create();
-    db = await location.open({ maxConnections: 1 });
-    await db.sql.query(`CREATE TABLE "prep_probe" ("id" INTEGER PRIMARY KEY, "note" TEXT NOT NULL)`);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await location?.cleanup();
-  });
+  const probe = probeDatabase();
 
   const isPrepared = async (text: string) =>
-    (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [text]))[0]!.n === 1;
-  const backendPid = async () => (await db.sql.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`))[0]!.pid;
+    (await probe.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [text]))[0]!.n === 1;
+  const backendPid = async () => (await probe.db.sql.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`))[0]!.pid;
 
   it("fails as the unnamed statement failed, on the pool and inside a transaction, and keeps the transaction's connection", async () => {
     const text = `SELECT 100 / $1::int AS "q"`;
@@ -86,15 +80,15 @@ describe("errors of named prepared statements on a Postgres server", () => {
     // The first two runs are unnamed, the rest named. pg-pool discards a connection whose `pool.query` failed (as
     // before), so the next statement runs on a fresh connection and prepares the text there again.
     for (let i = 0; i < 4; i++) {
-      expect(await db.sql.query(text, [4])).toEqual([{ q: 25 }]);
-      await expect(db.sql.query(text, [0]).catch((caught: unknown) => Promise.reject(describeFailure(caught)))).rejects.toEqual(expected);
+      expect(await probe.db.sql.query(text, [4])).toEqual([{ q: 25 }]);
+      await expect(probe.db.sql.query(text, [0]).catch((caught: unknown) => Promise.reject(describeFailure(caught)))).rejects.toEqual(expected);
     }
-    expect(await db.sql.query(text, [5])).toEqual([{ q: 20 }]);
+    expect(await probe.db.sql.query(text, [5])).toEqual([{ q: 20 }]);
     expect(await isPrepared(text)).toBe(true);
 
     const pid = await backendPid();
     await expect(
-      db.sql.transaction(async (tx) => {
+      probe.db.sql.transaction(async (tx) => {
         expect(await tx.query(text, [2])).toEqual([{ q: 50 }]);
         await tx.query(text, [0]);
       }),
@@ -102,35 +96,35 @@ describe("errors of named prepared statements on a Postgres server", () => {
     // A transaction's connection goes back to the pool after ROLLBACK, its prepared statement still there.
     expect(await backendPid()).toBe(pid);
     expect(await isPrepared(text)).toBe(true);
-    expect(await db.sql.query(text, [10])).toEqual([{ q: 10 }]);
+    expect(await probe.db.sql.query(text, [10])).toEqual([{ q: 10 }]);
   });
 
   it("rolls a transaction back when its prepared statement fails, and the statement runs again afterwards", async () => {
     const insert = `INSERT INTO "prep_probe" ("id", "note") VALUES ($1, $2)`;
-    for (let id = 1; id <= 4; id++) await db.sql.query(insert, [id, "kept"]);
+    for (let id = 1; id <= 4; id++) await probe.db.sql.query(insert, [id, "kept"]);
     expect(await isPrepared(insert)).toBe(true);
     const pid = await backendPid();
 
     await expect(
-      db.sql.transaction(async (tx) => {
+      probe.db.sql.transaction(async (tx) => {
         await tx.query(insert, [10, "dropped"]);
         await tx.query(insert, [1, "duplicate"]);
       }),
     ).rejects.toMatchObject({ code: "23505", constraint: "prep_probe_pkey" });
     // A statement first named inside a transaction that rolls back stays prepared (Postgres does not roll it back).
     const fresh = `UPDATE "prep_probe" SET "note" = $2 WHERE "id" = $1`;
-    await db.sql.query(fresh, [1, "a"]);
-    await db.sql.query(fresh, [1, "b"]);
+    await probe.db.sql.query(fresh, [1, "a"]);
+    await probe.db.sql.query(fresh, [1, "b"]);
     await expect(
-      db.sql.transaction(async (tx) => {
+      probe.db.sql.transaction(async (tx) => {
         await tx.query(fresh, [2, "dropped"]);
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
     expect(await isPrepared(fresh)).toBe(true);
-    await db.sql.query(fresh, [3, "after"]);
+    await probe.db.sql.query(fresh, [3, "after"]);
 
-    const rows = await db.sql.query<{ id: number; note: string }>(`SELECT "id", "note" FROM "prep_probe" ORDER BY "id"`);
+    const rows = await probe.db.sql.query<{ id: number; note: string }>(`SELECT "id", "note" FROM "prep_probe" ORDER BY "id"`);
     expect(rows).toEqual([
       { id: 1, note: "b" },
       { id: 2, note: "kept" },
@@ -138,7 +132,7 @@ describe("errors of named prepared statements on a Postgres server", () => {
       { id: 4, note: "kept" },
     ]);
     expect(await backendPid()).toBe(pid);
-    await expect(db.sql.query(insert, [2, null])).rejects.toMatchObject({ code: "23502", column: "note" });
+    await expect(probe.db.sql.query(insert, [2, null])).rejects.toMatchObject({ code: "23502", column: "note" });
   });
 });
 

@@ -3,11 +3,28 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { scriptCommand } from "../lib/ops/compiled-script";
 import { asOperator } from "../lib/testing/app-server";
 
 const run = promisify(execFile);
+
+/**
+ * Playwright's `test`, closing after each test the browser contexts it opened itself (`browser.newContext()`). The
+ * browser lives as long as the worker, so such a context would otherwise stay open through every later test, its
+ * pages still drawing: an open graph page keeps a tenth of a core busy.
+ */
+export const test = base.extend<{ closeOwnContexts: void }>({
+  closeOwnContexts: [
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
+      await use();
+      await Promise.all(browser.contexts().filter((c) => !before.has(c)).map((c) => c.close()));
+    },
+    { auto: true },
+  ],
+});
+export { expect };
 
 /**
  * The operator CLI against the running server's embedded data folder (it connects through the server's socket), a

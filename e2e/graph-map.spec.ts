@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { generateTopicScope } from "../bench/topic-scope";
-import { addMember, createScope, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createUser, expect, expectAxeClean, importScope, signIn, snap, test, type TestUser, uniqueSlug } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 

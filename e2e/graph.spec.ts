@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { addMember, createScope, createToken, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { addMember, createScope, createToken, createUser, expect, signIn, snap, test, type TestUser, uniqueSlug } from "./fixtures";
 
 interface Seeded {
   slug: string;

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, uniqueSlug } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { addMember, createScope, createToken, createUser, expect, expectAxeClean, signIn, test, uniqueSlug } from "./fixtures";
 
 /**
  * An editor pastes a paragraph, unticks one relation in the dry run (by keyboard) and changes nothing else, commits,

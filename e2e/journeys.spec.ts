@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { addMember, cli, createScope, createToken, createUser, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { addMember, cli, createScope, createToken, createUser, expect, signIn, snap, test, type TestUser, uniqueSlug } from "./fixtures";
 
 /** REST calls as a CLI-made token's user (`/api/v1`, Bearer). Returns the parsed JSON body and the status. */
 function restClient(request: APIRequestContext, token: string, scope: string) {

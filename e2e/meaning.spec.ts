@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { cli, signIn, snap } from "./fixtures";
+import { cli, expect, signIn, snap, test } from "./fixtures";
 
 /**
  * Four misreadings of the demo, tried in the browser on the demo itself (`npm run cli -- demo seed`, the stories

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
+import { addMember, createScope, createToken, createUser, expect, expectAxeClean, signIn, snap, test, uniqueSlug } from "./fixtures";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };

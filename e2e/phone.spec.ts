@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { createScope, createToken, createUser, expect, expectAxeClean, signIn, snap, test, uniqueSlug } from "./fixtures";
 
 /**
  * An owner on a phone (390×844), light and dark: the scope table, a belief, the review queue, the settings and the

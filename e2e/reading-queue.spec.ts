@@ -1,8 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { makeEntry, paramsVersion, resolveParams, undecidedItem, type Belief, type DecidedRelation, type Evidence, type HistoryItem } from "../lib/engine";
 import { derivedFields, replay, withEntryOutputs } from "../lib/engine/replay";
 import type { ScopeExport } from "../lib/graph/graph-store";
-import { addMember, createScope, createUser, expectAxeClean, importScope, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import { addMember, createScope, createUser, expect, expectAxeClean, importScope, signIn, snap, test, type TestUser, uniqueSlug } from "./fixtures";
 
 /**
  * A reviewer clears the "needs a reader" queue by keyboard alone: five undecided readings, seeded through the CLI's

@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, uniqueSlug, type TestUser } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
+import { addMember, createScope, createToken, createUser, expect, expectAxeClean, signIn, test, type TestUser, uniqueSlug } from "./fixtures";
 
 /**
  * An analyst corrects a misread relation on a belief's page, sees credence move, and undoes it: with the mouse on a

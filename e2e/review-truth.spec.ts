@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { addMember, createScope, createToken, createUser, expect, expectAxeClean, signIn, snap, test, type TestUser, uniqueSlug } from "./fixtures";
 
 /**
  * The review queue tells the truth and a supersede can be taken back: the card names the agent token that proposed,

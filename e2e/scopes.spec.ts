@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { cli, createScope, createUser, signIn, snap, uniqueSlug } from "./fixtures";
+import { cli, createScope, createUser, expect, signIn, snap, test, uniqueSlug } from "./fixtures";
 
 test("signed-out visitors are sent to the sign-in page", async ({ page }) => {
   await page.goto("/");

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { addMember, createScope, createToken, createUser, expectAxeClean, signIn, snap, uniqueSlug, type TestUser } from "./fixtures";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { addMember, createScope, createToken, createUser, expect, expectAxeClean, signIn, snap, test, type TestUser, uniqueSlug } from "./fixtures";
 
 /**
  * What each user sees, at desktop, phone (390×844) and in dark mode: the explorer's first view, time travel, search,

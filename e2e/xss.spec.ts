@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createScope, createToken, createUser, signIn, snap, uniqueSlug } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { createScope, createToken, createUser, expect, signIn, snap, test, uniqueSlug } from "./fixtures";
 
 const IMG = `<img src=x onerror="alert('img')">`;
 const SCRIPT = `<script>alert('script')</script>`;

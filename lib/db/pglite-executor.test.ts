@@ -312,6 +312,15 @@ describe("statements prepared on the embedded session", () => {
     expect(await sql.query(text, ["fern"])).toEqual([{ id: "fern" }]);
   });
 
+  it("prepares a text once when one transaction runs it several times at once", async () => {
+    const text = `SELECT "id" FROM "plants" WHERE "waterings" > $1::int ORDER BY "id"`;
+    const answers = await sql.transaction((tx) => Promise.all([-1, 0, 1, 2, 2, 2].map((n) => tx.query(text, [n]))));
+    expect(answers[0]).toEqual([{ id: "cactus" }, { id: "fern" }]);
+    expect(answers.slice(1)).toEqual(Array(5).fill([{ id: "fern" }]));
+    expect((await held()).filter((h) => h.statement === text)).toHaveLength(1);
+    expect(await sql.query(text, [2])).toEqual([{ id: "fern" }]);
+  });
+
   it("prepares at most NAMED_STATEMENTS_MAX texts per session; the rest run unnamed", async () => {
     const fresh = await PGlite.create();
     const socket = await startEmbeddedSocketServer(fresh, { socketDir: null });

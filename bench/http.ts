@@ -11,9 +11,10 @@
  * 2. **Over HTTP**: a real server (`bin/serve.ts` on the production build in `--root`, default this checkout) per
  *    backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16 concurrent clients doing assimilate, ingest,
  *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, the server's own CPU time per request (its
- *    process group's, from /proc: what a loaded machine does not inflate; on Postgres the database server's CPU is
- *    not in it, but in a column of its own: its backends connected to the served database), the machine's 1-minute
- *    load average, and the server's resident memory after its runs.
+ *    process group's, from /proc: what a loaded machine does not inflate; a database server's CPU is not in it, but
+ *    in a column of its own: on Postgres its backends connected to the served database, on Neo4j the JVM of the test
+ *    server this bench started), the machine's 1-minute load average, and the server's resident memory after its
+ *    runs (and the Neo4j JVM's).
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
  *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
@@ -23,13 +24,15 @@
  *        folder DIR (kept); --pg-database NAME serves Postgres from database NAME (created when missing, never
  *        dropped); with either, the scope is --scope SLUG (default `bench-BACKEND`) owned by --email (default
  *        `bench@example.test`), both created when missing, and the seed only tops the scope up to --seed beliefs.
- *        --seed-bulk (SQL backends): the top-up is written straight into the store's tables instead of over HTTP
+ *        --seed-bulk: the top-up is written straight into the store instead of over HTTP
  *        (100 000 beliefs take minutes, not hours): one claim is assimilated over HTTP, the server stopped, and each
  *        new belief cloned from that one's rows (belief, first history entry, change-set: the credence, confidence and
  *        fold state of a fresh claim with one document entry) with its own text (./http-seed.ts), key, topic slug and
  *        search terms (postings and term counts by the tables' triggers), and its sentence vector from the local model
  *        the server embeds with, written by the store's own `writeEmbeddings`; then ANALYZE, the server started again
- *        (its vector index loads the new rows as after any restart), and one search printed as a check.
+ *        (its vector index loads the new rows as after any restart), and one search printed as a check. On Neo4j
+ *        (a fresh test server per run: nothing is kept) the clones of the same template, with the same vectors, are
+ *        written through the store's own `apply`, a change-set of 2 000 beliefs per transaction (`bulkSeedNeo4j`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -476,6 +479,25 @@ function databaseCpuSeconds(name: string): number | null {
   return ticks / 100;
 }
 
+/**
+ * The Neo4j server this bench started (`neo4jUri`): the JVM is a child of this process (start.sh `exec`s it) running
+ * the test server's jar, in a process group of its own. Null when the bench uses an outside server (NEO4J_URI set).
+ */
+function neo4jServerPid(): number | undefined {
+  if (neo4jServer === null || !existsSync("/proc/self/stat")) return undefined;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== process.pid) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("neo4j-test-server")) return Number(entry);
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
 /** Resident memory (MiB) of the server's process group. Linux only; null elsewhere. */
 function groupRssMiB(pgid: number | undefined): number | null {
   if (pgid === undefined || !existsSync("/proc/self/stat")) return null;
@@ -580,13 +602,32 @@ async function countBeliefs(target: HttpTarget): Promise<number> {
   }
 }
 
+/** Bulk claims `from`…`to` (./http-seed.ts), their vectors from the local model the server embeds with, and its model key. */
+async function bulkClaims(from: number, to: number): Promise<{ texts: string[]; vectors: Float32Array[]; model: string }> {
+  const { LocalEmbedder } = await import("@/lib/embed/local-embedder");
+  const texts = bulkClaimTexts(from, to);
+  const embedder = new LocalEmbedder();
+  const embedStarted = performance.now();
+  let shown = 0;
+  const vectors = await bulkClaimVectors(embedder, from, to, (k, total) => {
+    if (k - shown >= 5_000 || k === total) {
+      shown = k;
+      console.error(`  embedding ${k} / ${total} (${((performance.now() - embedStarted) / 1000).toFixed(0)} s, load ${load1()})`);
+    }
+  });
+  return { texts, vectors, model: `${embedder.model.name}@${embedder.model.version}` };
+}
+
+/** Beliefs written per transaction by the bulk seed. */
+const BULK_BATCH = 2_000;
+
 /**
  * `--seed-bulk`: `n` beliefs cloned from `templateId` (module comment) into the store of `env`, whose server is stopped,
- * in transactions of 2 000. Answers how many were written.
+ * in transactions of BULK_BATCH. Answers how many were written.
  */
-async function bulkSeed(backend: Backend, env: Record<string, string>, templateId: string, n: number): Promise<number> {
+async function bulkSeed(backend: Backend, env: Record<string, string>, slug: string, templateId: string, n: number): Promise<number> {
+  if (backend === "neo4j") return bulkSeedNeo4j(env, slug, templateId, n);
   const { openDatabase } = await import("@/lib/db/database");
-  const { LocalEmbedder } = await import("@/lib/embed/local-embedder");
   const { beliefKey, topicSlug } = await import("@/lib/engine");
   const { embeddingTextHash } = await import("@/lib/graph/embeddings");
   const { searchTerms } = await import("@/lib/graph/sql/sql-writes");
@@ -601,23 +642,11 @@ async function bulkSeed(backend: Backend, env: Record<string, string>, templateI
     if (!row) throw new Error(`the template belief ${templateId} is not in the store`);
     // Bulk claims already in the scope (a kept store topped up again) are numbered on from the last.
     const [{ done } = { done: 0 }] = await db.sql.query<{ done: number }>("SELECT count(*)::int AS done FROM graph_beliefs WHERE scope = $1 AND key LIKE '% seeded'", [row.scope]);
-    const from = done + 1;
-    const texts = bulkClaimTexts(from, done + n);
-    const embedder = new LocalEmbedder();
-    const model = `${embedder.model.name}@${embedder.model.version}`;
-    const embedStarted = performance.now();
-    let shown = 0;
-    const vectors = await bulkClaimVectors(embedder, from, done + n, (k, total) => {
-      if (k - shown >= 5_000 || k === total) {
-        shown = k;
-        console.error(`  embedding ${k} / ${total} (${((performance.now() - embedStarted) / 1000).toFixed(0)} s, load ${load1()})`);
-      }
-    });
+    const { texts, vectors, model } = await bulkClaims(done + 1, done + n);
     const pgvector = await detectPgvector(db.sql);
     const base = new Date(row.time).getTime() + 1;
-    const BATCH = 2_000;
-    for (let at = 0; at < texts.length; at += BATCH) {
-      const chunk = texts.slice(at, at + BATCH);
+    for (let at = 0; at < texts.length; at += BULK_BATCH) {
+      const chunk = texts.slice(at, at + BULK_BATCH);
       const ids = chunk.map(() => `b_${crypto.randomUUID()}`);
       const sets = chunk.map(() => `cs_${crypto.randomUUID()}`);
       const times = chunk.map((_, j) => new Date(base + at + j).toISOString());
@@ -655,6 +684,55 @@ async function bulkSeed(backend: Backend, env: Record<string, string>, templateI
     return texts.length;
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * `--seed-bulk` on Neo4j: the clones are written by the store's own `apply`, one change-set of BULK_BATCH new beliefs
+ * per transaction, each belief the template's state (belief, history, fold checkpoint) with its own id, text, key,
+ * topic and times, and its vector in `apply`'s embeddings: the same nodes, properties, full-text terms and vector index
+ * entries an assimilation writes. Unlike the SQL seed's, the beliefs of one batch share one change-set id. The Neo4j
+ * server is a fresh one per run (nothing kept), so the claims are numbered from 1. The scope's id is read from the
+ * identity database (the server is stopped).
+ */
+async function bulkSeedNeo4j(env: Record<string, string>, slug: string, templateId: string, n: number): Promise<number> {
+  const { openDatabase } = await import("@/lib/db/database");
+  const { listAllScopes } = await import("@/lib/identity/scopes");
+  const { beliefKey, emptyChangeSet, topicSlug } = await import("@/lib/engine");
+  const { embeddingTextHash } = await import("@/lib/graph/embeddings");
+  const { createNeo4jGraphStore } = await import("@/lib/graph/neo4j/neo4j-graph-store");
+  const db = await openDatabase({ dataDir: env.CREDENCE_DATA_DIR, migrationsDir: path.join(ROOT, "prisma", "migrations"), owner: "bench:http --seed-bulk" });
+  const scope = await listAllScopes(db).then((all) => all.find((s) => s.slug === slug)?.id).finally(() => db.close());
+  if (scope === undefined) throw new Error(`scope ${slug} is not in the identity database`);
+  // The server's own store: NEO4J_URI's default database and namespace (lib/graph/select-graph-store.ts).
+  const store = createNeo4jGraphStore({ uri: env.NEO4J_URI ?? "", database: env.NEO4J_DATABASE ?? "neo4j" });
+  try {
+    const view = { homeScopeId: scope, visibleScopeIds: [scope] };
+    const template = await store.loadBeliefHead(view, templateId, { historyLimit: 1_000, checkpointSources: "all" });
+    if (!template?.history || !template.checkpoint) throw new Error(`the template belief ${templateId} (with its history and checkpoint) is not in the store`);
+    const { texts, vectors, model } = await bulkClaims(1, n);
+    const base = new Date(template.belief.createdAt).getTime() + 1;
+    const started = performance.now();
+    for (let at = 0; at < texts.length; at += BULK_BATCH) {
+      const chunk = texts.slice(at, at + BULK_BATCH);
+      const csId = `cs_${crypto.randomUUID()}`;
+      const cs = emptyChangeSet(csId, "bench:http --seed-bulk", new Date(base + at).toISOString());
+      const clones = chunk.map((text, j) => {
+        const epoch = base + at + j;
+        const time = new Date(epoch).toISOString();
+        const id = `b_${crypto.randomUUID()}`;
+        const belief = { ...template.belief, id, text, key: beliefKey(text), topic: topicSlug(text), createdAt: time, updatedAt: time, validFrom: time };
+        const items = (template.history ?? []).map((item) => ({ ...item, changeSet: csId, time, ...(item.observedAt !== undefined ? { observedAt: time } : {}) }));
+        const { head } = template.checkpoint!;
+        const checkpoint = { ...template.checkpoint!, head: { ...head, foldedAt: epoch, group: head.group && { ...head.group, id: csId, time: epoch, lastTime: time } } };
+        return { upsert: { belief, expectedVersion: null, checkpoint }, append: { beliefId: id, items }, embedding: { id, kind: "belief" as const, model, textHash: embeddingTextHash(text), vector: vectors[at + j] as Float32Array } };
+      });
+      await store.apply({ ...cs, beliefs: clones.map((c) => c.upsert), history: clones.map((c) => c.append) }, { embeddings: clones.map((c) => c.embedding) });
+      console.error(`  written ${at + chunk.length} / ${texts.length} (${((performance.now() - started) / 1000).toFixed(0)} s, load ${load1()})`);
+    }
+    return texts.length;
+  } finally {
+    await store.close();
   }
 }
 
@@ -720,6 +798,9 @@ async function httpBackend(backend: Backend): Promise<string[]> {
   if (backend === "neo4j") env.NEO4J_URI = await neo4jUri(cleanup);
   /** The Postgres database served (its backends' CPU is reported per request). */
   const databaseName = backend === "postgres" ? decodeURIComponent(new URL(env.DATABASE_URL ?? "").pathname.slice(1)) : null;
+  /** The database server's CPU seconds so far: the Postgres backends of the served database, or the Neo4j JVM (null on PGlite: it is in the server's own). */
+  const neo4jPid = backend === "neo4j" ? neo4jServerPid() : undefined;
+  const databaseCpu = () => (databaseName !== null ? databaseCpuSeconds(databaseName) : neo4jPid !== undefined ? groupCpuSeconds(neo4jPid) : null);
   const lines: string[] = [];
   let server = await startServer(env);
   cleanup.unshift(() => server.stop());
@@ -736,7 +817,6 @@ async function httpBackend(backend: Backend): Promise<string[]> {
     const target = { baseUrl: server.baseUrl, token, slug };
     let held = kept ? await countBeliefs(target) : 0;
     if (SEED_BULK && held < SEED) {
-      if (backend === "neo4j") throw new Error("--seed-bulk: SQL backends only (pglite, postgres)");
       const started = performance.now();
       // The template: one claim as the HTTP seed makes it.
       const template = (await (await fetch(`${target.baseUrl}/api/v1/scopes/${slug}/assimilate`, {
@@ -745,7 +825,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
         body: JSON.stringify({ claim: claimText(), evidence: [{ tier: "document", weight: 0.8, sourceId: null }] }),
       }).then((r) => r.json())) as { belief: { id: string } }).belief.id;
       await server.stop();
-      const added = await bulkSeed(backend, env, template, SEED - held - 1);
+      const added = await bulkSeed(backend, env, slug, template, SEED - held - 1);
       server = await startServer(env);
       target.baseUrl = server.baseUrl;
       lines.push(`| ${backend} | seed ${SEED} beliefs in bulk (${held} held) | – | ${(added / ((performance.now() - started) / 1000)).toFixed(0)} | | | | | | | ${load1()} |`);
@@ -771,10 +851,10 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       for (let i = 0; i < 3; i++) await fn(); // warm the route
       for (const clients of CLIENTS) {
         const cpuBefore = server.cpuSeconds();
-        const dbBefore = databaseName === null ? null : databaseCpuSeconds(databaseName);
+        const dbBefore = databaseCpu();
         const r = await drive(fn, clients, SECONDS);
         const cpuAfter = server.cpuSeconds();
-        const dbAfter = databaseName === null ? null : databaseCpuSeconds(databaseName);
+        const dbAfter = databaseCpu();
         // The server's own CPU per request: what the machine's load does not inflate (waiting for a core costs none).
         const cpuPer = cpuBefore !== null && cpuAfter !== null && r.n > 0 ? ms(((cpuAfter - cpuBefore) * 1000) / r.n) : "–";
         // A backend that exited during the run took its time with it: no figure rather than a short one.
@@ -786,7 +866,8 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       }
     }
     const rss = server.rssMiB();
-    if (rss !== null) lines.push(`| ${backend} | server resident memory after the runs: ${rss.toFixed(0)} MiB | | | | | | | | | ${load1()} |`);
+    const neo4jRss = neo4jPid === undefined ? null : groupRssMiB(neo4jPid);
+    if (rss !== null) lines.push(`| ${backend} | server resident memory after the runs: ${rss.toFixed(0)} MiB${neo4jRss === null ? "" : `; Neo4j JVM ${neo4jRss.toFixed(0)} MiB`} | | | | | | | | | ${load1()} |`);
   } finally {
     for (const fn of cleanup) await fn().catch(() => {});
   }
@@ -815,7 +896,7 @@ async function main(): Promise<void> {
     const lines: string[] = [];
     for (const backend of BACKENDS as Backend[]) lines.push(...(await httpBackend(backend)));
     console.log(`\nOver HTTP (real server, ${SECONDS} s per cell, rate limit lifted), build in ${ROOT}:\n`);
-    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | Postgres CPU ms / request | errors / requests | load (1 min) |");
+    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | database CPU ms / request | errors / requests | load (1 min) |");
     console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const line of lines) console.log(line);
   }

@@ -13,7 +13,7 @@
  *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, the server's own CPU time per request (its
  *    process group's, from /proc: what a loaded machine does not inflate; a database server's CPU is not in it, but
  *    in a column of its own: on Postgres its backends connected to the served database, on Neo4j the JVM of the test
- *    server this bench started), the machine's 1-minute load average, and the server's resident memory after its
+ *    server, `neo4jServerPid`), the machine's 1-minute load average, and the server's resident memory after its
  *    runs (and the Neo4j JVM's).
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
@@ -480,17 +480,21 @@ function databaseCpuSeconds(name: string): number | null {
 }
 
 /**
- * The Neo4j server this bench started (`neo4jUri`): the JVM is a child of this process (start.sh `exec`s it) running
- * the test server's jar, in a process group of its own. Null when the bench uses an outside server (NEO4J_URI set).
+ * The JVM of the Neo4j test server at `uri` (tools/neo4j-test-server, in a process group of its own): the one this
+ * bench started (`neo4jUri`; start.sh `exec`s it, so it is a child of this process), or one started on this machine
+ * with `--port` and the URI's port (NEO4J_URI set). Undefined for any other server (its CPU is not reported).
  */
-function neo4jServerPid(): number | undefined {
-  if (neo4jServer === null || !existsSync("/proc/self/stat")) return undefined;
+function neo4jServerPid(uri: string): number | undefined {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  const port = new URL(uri).port;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!cmdline.includes("neo4j-test-server.jar")) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== process.pid) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("neo4j-test-server")) return Number(entry);
+      const child = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid;
+      if ((neo4jServer !== null && child) || (neo4jServer === null && cmdline.includes(`\0--port\0${port}\0`))) return Number(entry);
     } catch {
       continue;
     }
@@ -799,7 +803,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
   /** The Postgres database served (its backends' CPU is reported per request). */
   const databaseName = backend === "postgres" ? decodeURIComponent(new URL(env.DATABASE_URL ?? "").pathname.slice(1)) : null;
   /** The database server's CPU seconds so far: the Postgres backends of the served database, or the Neo4j JVM (null on PGlite: it is in the server's own). */
-  const neo4jPid = backend === "neo4j" ? neo4jServerPid() : undefined;
+  const neo4jPid = backend === "neo4j" ? neo4jServerPid(env.NEO4J_URI ?? "") : undefined;
   const databaseCpu = () => (databaseName !== null ? databaseCpuSeconds(databaseName) : neo4jPid !== undefined ? groupCpuSeconds(neo4jPid) : null);
   const lines: string[] = [];
   let server = await startServer(env);

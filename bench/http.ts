@@ -31,7 +31,8 @@
  *        search terms (postings and term counts by the tables' triggers), and its sentence vector from the local model
  *        the server embeds with, written by the store's own `writeEmbeddings`; then ANALYZE, the server started again
  *        (its vector index loads the new rows as after any restart), and one search printed as a check. On Neo4j
- *        (a fresh test server per run: nothing is kept) the clones of the same template, with the same vectors, are
+ *        (a new scope per run: nothing is kept; NEO4J_URI may name a server started by hand, e.g. with a larger heap
+ *        through NEO4J_TEST_SERVER_JAVA_OPTS, which outlives the run) the clones of the same template, with the same vectors, are
  *        written through the store's own `apply`, a change-set of 2 000 beliefs per transaction (`bulkSeedNeo4j`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -695,9 +696,9 @@ async function bulkSeed(backend: Backend, env: Record<string, string>, slug: str
  * `--seed-bulk` on Neo4j: the clones are written by the store's own `apply`, one change-set of BULK_BATCH new beliefs
  * per transaction, each belief the template's state (belief, history, fold checkpoint) with its own id, text, key,
  * topic and times, and its vector in `apply`'s embeddings: the same nodes, properties, full-text terms and vector index
- * entries an assimilation writes. Unlike the SQL seed's, the beliefs of one batch share one change-set id. The Neo4j
- * server is a fresh one per run (nothing kept), so the claims are numbered from 1. The scope's id is read from the
- * identity database (the server is stopped).
+ * entries an assimilation writes. Unlike the SQL seed's, the beliefs of one batch share one change-set id. The scope
+ * is a new one per run (nothing kept), so the claims are numbered from 1. The scope's id is read from the identity
+ * database (the server is stopped).
  */
 async function bulkSeedNeo4j(env: Record<string, string>, slug: string, templateId: string, n: number): Promise<number> {
   const { openDatabase } = await import("@/lib/db/database");

@@ -6,6 +6,7 @@ import {
   HYBRID_ANSWER_FLOOR,
   closestWords,
   eventTime,
+  wordCheckOf,
   wordCheckPlan,
   rankByRelevance,
   type Belief,
@@ -82,8 +83,9 @@ export function readServices(kit: ServiceKit): ReadServices {
   }
 
   /**
-   * `closestWords` of the question and each candidate that answers it by meaning alone, only just (`needsWordCheck`):
-   * recall's test of whether it is about the question at all. Undefined when the embedder has no word vectors. Each
+   * `closestWords` of the question and each candidate relevant by meaning only just (`wordCheckOf`; over the question's
+   * words the candidate does not contain): recall's test of whether it is about the question at all. Undefined when
+   * the embedder has no word vectors. Each
    * checked text costs one model run (a stored belief's word vectors are not kept), so at most WORD_CHECKS of them,
    * the closest by cosine, are checked; the others in that band are left out of the answer (-1: no close word), as a
    * check would most often have left them.
@@ -94,7 +96,7 @@ export function readServices(kit: ServiceKit): ReadServices {
     const { check, unchecked } = wordCheckPlan(question, records.map((r) => r.belief), (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
     if (check.length === 0) return new Map();
     const [asked = [], ...texts] = await embedder.words([question, ...check.map((b) => b.text)]);
-    const closest = new Map(check.map((b, i) => [b.id, closestWords(asked, texts[i] ?? [])]));
+    const closest = new Map(check.map((b, i) => [b.id, closestWords(asked, texts[i] ?? [], wordCheckOf(question, b.text, semantic.get(b.id) ?? 0)?.shared)]));
     for (const b of unchecked) closest.set(b.id, -1);
     return closest;
   }

@@ -4,7 +4,19 @@ import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { ABOUT_THE_QUESTION_SHARE, decideDominance, positionsTension, recall } from "./recall";
 import { replay } from "./replay";
-import { ANSWER_COSINE_ALONE, ANSWER_WORD_COSINE, fuseRelevance, HYBRID_ANSWER_FLOOR, needsWordCheck, relevanceScorer, topicTerms, wordCheckPlan } from "./retrieval";
+import {
+  ANSWER_COSINE_ALONE,
+  ANSWER_WORD_COSINE,
+  fuseRelevance,
+  HYBRID_ANSWER_FLOOR,
+  needsWordCheck,
+  PARTIAL_MATCH_COSINE,
+  PARTIAL_MATCH_WORD_COSINE,
+  relevanceScorer,
+  topicTerms,
+  wordCheckOf,
+  wordCheckPlan,
+} from "./retrieval";
 import { at, makeBelief, entryAt } from "./testing/fixtures";
 import { scriptedAssessor } from "./testing/scripted-assessor";
 
@@ -273,13 +285,13 @@ describe("recall by meaning: a belief near the answer floor answers only if its 
 
   it("word-checks at most the given number of candidates, the closest by cosine, and names the others it did not check", () => {
     const texts = ["Payroll runs on the last Friday.", "Invoices are filed each quarter.", "Salaries rise every spring.", "Expense claims need a receipt."];
-    // Cosines: two in the band (0.25–0.3), one above it, one below the floor; a fifth in the band shares "hiking".
+    // Cosines: two in the band (0.25–0.3), one above it, one below the floor; a fifth in the band shares the topic.
     const candidates = [
       { id: "a", text: texts[0] as string, cos: 0.26 },
       { id: "b", text: texts[1] as string, cos: 0.29 },
       { id: "c", text: texts[2] as string, cos: 0.45 },
       { id: "d", text: texts[3] as string, cos: 0.1 },
-      { id: "e", text: "Hiking gear is kept in the basement.", cos: 0.27 },
+      { id: "e", text: "The minibus for the hiking trip is booked.", cos: 0.27 },
       { id: "f", text: "Travel plans go through the portal.", cos: 0.28 },
     ];
     const plan = wordCheckPlan(HIKING, candidates, (c) => c.cos, 2);
@@ -288,7 +300,7 @@ describe("recall by meaning: a belief near the answer floor answers only if its 
     expect(wordCheckPlan(HIKING, candidates, (c) => c.cos, 8).unchecked).toEqual([]);
   });
 
-  it("a belief sharing a content term with the question is never word-checked", () => {
+  it("a belief sharing more than half of the question's topic terms is not word-checked", () => {
     expect(needsWordCheck("When are salaries paid?", payroll().belief.text, 0.28)).toBe(false);
   });
 
@@ -297,12 +309,54 @@ describe("recall by meaning: a belief near the answer floor answers only if its 
     expect(needsWordCheck("How often do the gardeners come by?", belief, 0.28)).toBe(true);
     // The same word further on is part of what the question is about; elsewhere in a sentence it is an ordinary term.
     expect(needsWordCheck("How often do backups fail often?", belief, 0.28)).toBe(false);
-    expect(needsWordCheck("Do the gardeners come by often?", belief, 0.28)).toBe(false);
+    expect(wordCheckOf("Do the gardeners come by often?", belief, 0.28)?.shared).toEqual(new Set(["often"]));
     expect([...topicTerms("Which team approves schema changes?")].sort()).toEqual(["approve", "change", "schema"]);
     expect([...topicTerms("What does the team approve?")].sort()).toEqual(["approve", "team"]);
   });
 
   it("without word vectors (an embedder that has none) the belief is ranked as before", async () => {
     expect((await ask(undefined)).dominantBeliefIds).toEqual(["b_payroll"]);
+  });
+});
+
+describe("recall by meaning: a belief sharing only part of the question's topic answers only if the rest meets its words", () => {
+  const LOAD_TESTS = "When do the nightly load tests run?";
+  const backups = () => record("Production database backups run every night.", [entry(1, { sourceId: "ev_backups", time: MONDAY })], "b_backups");
+  const ask = (question: string, closest: number | undefined, cos: number) =>
+    recall(
+      {
+        question,
+        candidates: [backups()],
+        load: noLoad,
+        assessor: scriptedAssessor(),
+        semantic: new Map([["b_backups", cos]]),
+        minRelevance: HYBRID_ANSWER_FLOOR,
+        ...(closest === undefined ? {} : { closestWords: new Map([["b_backups", closest]]) }),
+      },
+      defaultParams,
+    );
+
+  it("a shared common word ('run') clears the floor, yet the belief does not answer when the question's other words meet none of its own", async () => {
+    const check = wordCheckOf(LOAD_TESTS, backups().belief.text, 0.26);
+    expect(check).toEqual({ shared: new Set(["run"]), minCosine: PARTIAL_MATCH_WORD_COSINE });
+    expect((await ask(LOAD_TESTS, undefined, 0.26)).dominantBeliefIds).toEqual(["b_backups"]);
+    expect(await ask(LOAD_TESTS, PARTIAL_MATCH_WORD_COSINE - 0.1, 0.26)).toMatchObject({ mode: "no_answer", beliefIds: [] });
+  });
+
+  it("the same belief answers when an unshared word of the question has a close counterpart in it", async () => {
+    expect((await ask(LOAD_TESTS, PARTIAL_MATCH_WORD_COSINE + 0.05, 0.26)).dominantBeliefIds).toEqual(["b_backups"]);
+  });
+
+  it("a sentence cosine of PARTIAL_MATCH_COSINE or more, or more than half the topic terms shared, needs no word check", async () => {
+    expect(wordCheckOf(LOAD_TESTS, backups().belief.text, PARTIAL_MATCH_COSINE)).toBeNull();
+    expect((await ask(LOAD_TESTS, 0, PARTIAL_MATCH_COSINE)).dominantBeliefIds).toEqual(["b_backups"]);
+    // Shares "backup" and "run" of three topic terms ("often" names the kind of answer asked for).
+    expect(wordCheckOf("How often do database backups run?", backups().belief.text, 0.2)).toBeNull();
+    // Shares "nightly" and "run" of four: half is not more than half.
+    expect(wordCheckOf(LOAD_TESTS, "Backups run nightly.", 0.2)?.shared).toEqual(new Set(["nightly", "run"]));
+  });
+
+  it("a belief sharing no topic term keeps the stricter check over all the question's words", () => {
+    expect(wordCheckOf(LOAD_TESTS, "Salaries are paid monthly.", 0.3)).toEqual({ shared: new Set(), minCosine: ANSWER_WORD_COSINE });
   });
 });

@@ -4,7 +4,8 @@
  * 1. Candidates (a store's full-text matches in the URL's scope, with histories) are followed along `SUPERSEDES` to the
  *    live end of each chain (through the caller's loader, cycle-safe), then ranked by the shared scorer
  *    (relevance × credence, `retrieve`). Beliefs at or under `minRelevance` do not answer, nor (given `closestWords`)
- *    one that clears it by meaning alone, only just, with no word close to the question's (`needsWordCheck`).
+ *    one relevant by meaning only just — sharing none or at most half of the question's topic terms — with no word
+ *    close to the question's words it lacks (`wordCheckOf`).
  * 2. The best match (highest relevance × credence among the beliefs about the question: at least
  *    `ABOUT_THE_QUESTION_SHARE` of the most relevant one's relevance) is the answer's subject, so a side topic held
  *    firmly never answers in place of a doubted belief about the question. Only a **rival of that belief** can
@@ -34,7 +35,7 @@ import { isLiveStatus, type Belief, type BeliefRecord, type History } from "./mo
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
 import { replay, type RealEntryRef, type ReplayState } from "./replay";
-import { ANSWER_WORD_COSINE, fuseRelevance, needsWordCheck, relevanceScorer } from "./retrieval";
+import { fuseRelevance, relevanceScorer, wordCheckOf } from "./retrieval";
 
 export type RecallMode = "settled" | "contested" | "insufficient" | "no_answer";
 export const RECALL_MODES = ["settled", "contested", "insufficient", "no_answer"] as const satisfies readonly RecallMode[];
@@ -92,7 +93,8 @@ export interface RecallInput {
   minRelevance?: number;
   /**
    * With `semantic`: `closestWords` of the question and each candidate belief, by belief id, for those that
-   * `needsWordCheck`. Such a belief under `ANSWER_WORD_COSINE` does not answer the question; one missing from the map
+   * need a word check (`wordCheckOf`; over the question's words the belief does not contain). Such a belief under its
+   * check's `minCosine` does not answer the question; one missing from the map
    * (an embedder without `words`) is ranked as before.
    */
   closestWords?: ReadonlyMap<string, number>;
@@ -282,10 +284,12 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   ];
   const scorer = relevanceScorer(input.question, ends.flatMap((e) => textsOf(e).map((t) => t.text)));
   const semantic = input.semantic;
-  // A text that answers by meaning alone, only just, answers only if its words meet the question's (`needsWordCheck`).
+  // A text relevant by meaning only just answers only if its words meet the question's (`wordCheckOf`).
   const unrelated = (t: { id: string; text: string }, cos: number): boolean => {
     const closest = input.closestWords?.get(t.id);
-    return closest !== undefined && closest < ANSWER_WORD_COSINE && needsWordCheck(input.question, t.text, cos);
+    if (closest === undefined) return false;
+    const check = wordCheckOf(input.question, t.text, cos);
+    return check !== null && closest < check.minCosine;
   };
   const relevanceOf = (t: { id: string; text: string }): number => {
     if (semantic === undefined) return scorer.score(t.text);

@@ -80,4 +80,13 @@ describe("closestWords", () => {
     expect(closestWords([w("how", 0, 0, 1), w("often", 1, 0, 0), ...topic], text)).toBeCloseTo(0.6, 6);
     expect(closestWords([w("do", 0, 0, 1), w("often", 1, 0, 0), ...topic], text)).toBeCloseTo(1, 6);
   });
+
+  it("leaves out the question's words whose terms are skipped (those the text contains)", () => {
+    // "run" meets the text's own "run"; "load" and "tests" meet none of its words closely.
+    const question = [w("when", 0, 0, 1), w("load", 0.6, 0, 0.8), w("tests", 0.8, 0, 0.6), w("run", 0, 1, 0)];
+    const text = [w("backups", 0, 0.6, 0.8), w("run", 0, 1, 0), w("nightly", 0, 0.8, 0.6)];
+    expect(closestWords(question, text)).toBeCloseTo(1, 6);
+    expect(closestWords(question, text, new Set(["run"]))).toBeCloseTo(0.64, 6);
+    expect(closestWords(question, text, new Set(["load", "test", "run"]))).toBe(-1);
+  });
 });

@@ -207,6 +207,16 @@ export const HYBRID_ANSWER_FLOOR = 0.12;
 export const ANSWER_COSINE_ALONE = 0.4;
 /** Word-vector cosine a content word of the question needs in a candidate that answers by meaning alone, near the floor. */
 export const ANSWER_WORD_COSINE = 0.35;
+/**
+ * Sentence cosine under which a candidate sharing at most half of the question's topic terms answers only if a word
+ * of the question it does not contain has a close counterpart in it (≥ `PARTIAL_MATCH_WORD_COSINE`): a shared common
+ * word ("run") is no evidence that "when do load tests run?" is answered by a belief about when backups run (cosine
+ * 0.26, "load" and "tests" meet none of its words: 0.20), while "stress tests" still meets "load tests" by word. Chosen
+ * on the public development halves, research/measure-relevance.ts `--partial`, figures in lib/engine/README.md.
+ */
+export const PARTIAL_MATCH_COSINE = 0.3;
+/** Word-vector cosine an unshared word of the question needs in a candidate that shares only part of its topic. */
+export const PARTIAL_MATCH_WORD_COSINE = 0.3;
 
 /** True when `a` and `b` share a content term (`termSet`). */
 export function sharesTerm(a: string, b: string): boolean {
@@ -249,13 +259,35 @@ export function sharesTopicTerm(question: string, text: string): boolean {
   return false;
 }
 
+/** Recall's word check of a candidate: the question's terms its words leave aside, and the word cosine it needs. */
+export interface WordCheck {
+  /** Terms of the question the candidate contains: no evidence of a close word (`closestWords`' `skip`). */
+  shared: ReadonlySet<string>;
+  /** `closestWords` under this: the candidate does not answer the question. */
+  minCosine: number;
+}
+
 /**
- * True when a candidate clears the hybrid answer floor by meaning alone, but only just: it shares no term of the
- * question's topic (`topicTerms`: a "how often" question is not about "often") and its cosine is under
- * `ANSWER_COSINE_ALONE`. Its words decide whether it answers (`closestWords`).
+ * The word check a candidate needs to answer the question, or null when its sentence cosine and shared terms are
+ * evidence enough. Two cases, each only just relevant by meaning:
+ * - it shares no term of the question's topic (`topicTerms`: a "how often" question is not about "often"), clears
+ *   the hybrid answer floor by meaning alone and its cosine is under `ANSWER_COSINE_ALONE`: a content word of the
+ *   question needs a counterpart in it at `ANSWER_WORD_COSINE`;
+ * - it shares at most half of the question's topic terms and its cosine is under `PARTIAL_MATCH_COSINE`: one of the
+ *   question's words it does not contain needs a counterpart in it at `PARTIAL_MATCH_WORD_COSINE` (a shared common
+ *   word does not make it about the question).
  */
+export function wordCheckOf(question: string, text: string, cos: number): WordCheck | null {
+  const topic = topicTerms(question);
+  const terms = termSet(text);
+  const shared = new Set([...topic].filter((t) => terms.has(t)));
+  if (shared.size === 0) return cos < ANSWER_COSINE_ALONE && fuseRelevance(0, cos) > HYBRID_ANSWER_FLOOR ? { shared, minCosine: ANSWER_WORD_COSINE } : null;
+  return cos < PARTIAL_MATCH_COSINE && 2 * shared.size <= topic.size ? { shared, minCosine: PARTIAL_MATCH_WORD_COSINE } : null;
+}
+
+/** True when a candidate's words decide whether it answers the question (`wordCheckOf`). */
 export function needsWordCheck(question: string, text: string, cos: number): boolean {
-  return cos < ANSWER_COSINE_ALONE && fuseRelevance(0, cos) > HYBRID_ANSWER_FLOOR && !sharesTopicTerm(question, text);
+  return wordCheckOf(question, text, cos) !== null;
 }
 
 /**
@@ -277,11 +309,12 @@ const contentWords = (words: readonly WordVector[]) => words.filter((w) => /^[a-
 
 /**
  * The closest pair of content words, one of the question and one of the text, by the cosine of their contextual
- * vectors (the Embedder port's `words`); −1 when either has no content word.
+ * vectors (the Embedder port's `words`); −1 when either has no content word. `skip`: terms (`stem`) of question words
+ * left out — those the text contains (`WordCheck.shared`), which meet themselves.
  */
-export function closestWords(question: readonly WordVector[], text: readonly WordVector[]): number {
+export function closestWords(question: readonly WordVector[], text: readonly WordVector[], skip?: ReadonlySet<string>): number {
   const slot = askedForIndex(question.map((w) => w.word));
-  const q = contentWords(slot < 0 ? question : question.filter((_, i) => i !== slot));
+  const q = contentWords(question.filter((w, i) => i !== slot && !(skip?.has(stem(w.word)) ?? false)));
   const t = contentWords(text);
   let best = -1;
   for (const a of q) for (const b of t) best = Math.max(best, cosine(a.vector, b.vector));

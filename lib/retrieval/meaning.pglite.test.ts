@@ -72,6 +72,13 @@ describe("reading by meaning with the local model (PGlite)", () => {
     expect(answer.mode).toBe("no_answer");
   });
 
+  it("a question sharing only a common word with the backups beliefs ('run') is not answered with them", async () => {
+    const answer = await services.recall(h.callers.viewer, home, { q: "When do load tests run?" });
+    expect(answer.beliefIds).not.toContain(ids.hourly);
+    expect(answer.beliefIds).not.toContain(ids.daily);
+    expect(answer.mode).toBe("no_answer");
+  });
+
   it("values that differ are not a restatement: a daily claim does not reinforce the hourly belief", async () => {
     const out = await services.harvest(ed, home, { text: "Production database backups run weekly.", producedBy: { name: "bot" }, commit: true });
     expect(out.assimilated[0]?.created).toBe(true);

@@ -211,8 +211,8 @@ export const ANSWER_WORD_COSINE = 0.35;
  * Sentence cosine under which a candidate sharing at most half of the question's topic terms answers only if a word
  * of the question it does not contain has a close counterpart in it (≥ `PARTIAL_MATCH_WORD_COSINE`): a shared common
  * word ("run") is no evidence that "when do load tests run?" is answered by a belief about when backups run (cosine
- * 0.26, "load" and "tests" meet none of its words: 0.20), while "stress tests" still meets "load tests" by word. Chosen
- * on the public development halves, research/measure-relevance.ts `--partial`, figures in lib/engine/README.md.
+ * 0.26, "load" and "tests" meet none of its words: 0.20). Chosen on the public development halves,
+ * research/measure-relevance.ts `--partial`, figures in lib/engine/README.md ("Recall's word check").
  */
 export const PARTIAL_MATCH_COSINE = 0.3;
 /** Word-vector cosine an unshared word of the question needs in a candidate that shares only part of its topic. */

@@ -321,6 +321,14 @@ describe("statements prepared on the embedded session", () => {
     expect(await sql.query(text, [2])).toEqual([{ id: "fern" }]);
   });
 
+  it("parses again, even inside a transaction, a text whose preparing parse failed", async () => {
+    const text = `SELECT "name" FROM "pots" WHERE "size" > $1::int`;
+    for (let i = 0; i < 3; i++) await expect(sql.query(text, [0])).rejects.toMatchObject({ code: "42P01" });
+    await sql.query(`CREATE TABLE "pots" ("name" TEXT PRIMARY KEY, "size" INTEGER NOT NULL)`);
+    await sql.query(`INSERT INTO "pots" VALUES ('terracotta', 20)`);
+    expect(await sql.transaction((tx) => tx.query(text, [10]))).toEqual([{ name: "terracotta" }]);
+  });
+
   it("prepares at most NAMED_STATEMENTS_MAX texts per session; the rest run unnamed", async () => {
     const fresh = await PGlite.create();
     const socket = await startEmbeddedSocketServer(fresh, { socketDir: null });

@@ -75,8 +75,9 @@ export function observeStatements(observer: StatementObserver): () => void {
  * * Which texts, and their names: the server path's policy (`statementNames`, sql-executor.ts: parameterised texts
  *   from their third use, at most a bounded number, never one holding `PLANNED_WITH_VALUES`). Other processes'
  *   connections share this session through the socket server and send unnamed statements (their pool never names).
- * * `parsed`: the names this session has answered ParseComplete for. Prepared statements outlive transactions,
- *   rolled back or not, so a name counts as parsed even when its statement then failed.
+ * * `parsed`: the names this session has answered ParseComplete for, or has a Parse for queued ahead of any later
+ *   call (one whose parse fails is taken out again). Prepared statements outlive transactions, rolled back or not,
+ *   so a name counts as parsed even when its statement then failed.
  * * A prepared statement the session no longer has (26000: something ran DEALLOCATE) or whose cached plan no longer
  *   fits its tables (0A000 after DDL changed a row type) is closed and parsed again on its next call; outside a
  *   transaction that call is this one, run again (inside one the error stands: the transaction is already aborted).
@@ -109,6 +110,9 @@ export async function runStatement(db: PGlite, text: string, params?: unknown[])
   // The statement's name (none: unnamed, as pg sends it), and whether this call prepares it.
   const name = session?.nameOf(text, params);
   const preparing = name !== undefined && !session?.parsed.has(name);
+  // Recorded before the request is queued, so a call of the same text queued behind this one binds the name instead
+  // of parsing it again ("already exists"); taken back below if the parse fails.
+  if (preparing) session?.parsed.add(name);
   // As pg: the simple protocol without parameters, the extended one (unnamed statement and portal) with them.
   const request = !parameterised
     ? serialize.query(text)
@@ -130,10 +134,11 @@ export async function runStatement(db: PGlite, text: string, params?: unknown[])
   let last: ResultBuilder | undefined;
   let failure: DatabaseError | undefined;
   let idle = false;
+  let parseCompleted = false;
   new Parser().parse(Buffer.from(response.buffer, response.byteOffset, response.byteLength), (message: BackendMessage) => {
     switch (message.name) {
       case "parseComplete":
-        if (preparing && name !== undefined) session?.parsed.add(name);
+        parseCompleted = true;
         break;
       case "readyForQuery":
         idle = (message as ReadyForQueryMessage).status === "I";
@@ -154,6 +159,7 @@ export async function runStatement(db: PGlite, text: string, params?: unknown[])
         break;
     }
   });
+  if (preparing && !parseCompleted) session?.parsed.delete(name);
   if (failure) {
     if (name !== undefined && !preparing && (failure.code === "26000" || failure.code === "0A000")) {
       await forget(db, name);

@@ -21,7 +21,7 @@ export default defineConfig({
   timeout: 180_000,
   // A graph page asks for its data only once its bundle is compiled and hydrated: on a two-core machine with both
   // workers' Chromiums busy, a trace showed the first request 12 s after the page arrived (the server answered in
-  // 0.1 s), so 10 s failed journeys that were only slow. A wrong page still fails, 20 s later.
+  // 0.1–0.2 s), so 10 s failed journeys that were only slow. A wrong page still fails, 20 s later.
   expect: { timeout: 20_000 },
   reporter: [["list"]],
   use: {

@@ -255,8 +255,12 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
     const { createNeo4jGraphStore } = await import("@/lib/graph/neo4j/neo4j-graph-store");
     const neo = createNeo4jGraphStore({ uri, database: "neo4j", namespace: `bench_http_${process.pid}`, onQuery: (query: string) => {
       cypher++;
-      trace(stageContext.getStore() ?? "route", query)(0);
-      count(stageContext.getStore() ?? "route", 0);
+      const stage = stageContext.getStore() ?? "route";
+      const traceDone = trace(stage, query);
+      return (elapsed: number) => {
+        count(stage, elapsed);
+        traceDone(elapsed);
+      };
     } });
     await neo.check();
     cleanup.unshift(async () => {

@@ -14,7 +14,7 @@ async function makeNeo4jHarness(): Promise<GraphStoreHarness> {
     uri: inject("neo4jUri"),
     database: "neo4j",
     namespace: `contract_${randomBytes(6).toString("hex")}`,
-    onQuery: (text, params) => recording?.push({ text, params }),
+    onQuery: (text, params) => void recording?.push({ text, params }),
   });
   await store.check();
   return {

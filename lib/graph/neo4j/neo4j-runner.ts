@@ -13,13 +13,23 @@ export interface CypherRunner {
   run(cypher: string, params: Record<string, unknown>): Promise<{ records: readonly CypherRecord[] }>;
 }
 
-export type QueryObserver = (cypher: string, params: Record<string, unknown>) => void;
+/**
+ * Told of every statement before it is sent. It may return a function, called with the statement's elapsed
+ * milliseconds once its result has arrived (or it failed): how a benchmark times each statement.
+ */
+export type QueryObserver = (cypher: string, params: Record<string, unknown>) => ((elapsedMs: number) => void) | void;
 
 export function runnerFor(tx: ManagedTransaction, observer: QueryObserver | undefined): CypherRunner {
   return {
     async run(cypher, params) {
-      observer?.(cypher, params);
-      return tx.run(cypher, params);
+      const done = observer?.(cypher, params);
+      if (typeof done !== "function") return tx.run(cypher, params);
+      const started = performance.now();
+      try {
+        return await tx.run(cypher, params);
+      } finally {
+        done(performance.now() - started);
+      }
     },
   };
 }

@@ -20,6 +20,9 @@
  *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
  *        --trace (part 1: every statement of one assimilation, with and without a key, mean ms over the stage runs)
  *        --profile DIR (part 2: the server writes a V8 CPU profile into DIR when it stops: `node --cpu-prof`)
+ *        --wire (part 2, Postgres and Neo4j: the server reaches its database through a counting relay, ./wire-counter.ts,
+ *        and each cell adds the bytes the database sent and the round trips per request; off by default, because the
+ *        relay runs in this process, beside the clients, and adds a loopback hop; PGlite is in the server's process: –)
  * Kept stores (part 2: seed once, measure many builds on the same beliefs): --pglite-data DIR serves PGlite from data
  *        folder DIR (kept); --pg-database NAME serves Postgres from database NAME (created when missing, never
  *        dropped); with either, the scope is --scope SLUG (default `bench-BACKEND`) owned by --email (default
@@ -47,6 +50,7 @@ import pg from "pg";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { rng, words } from "./corpus";
 import { bulkClaimTexts, bulkClaimVectors } from "./http-seed";
+import { startWireCounter, type WireCounter } from "./wire-counter";
 
 const args = process.argv.slice(2);
 function flag(name: string, fallback: string): string {
@@ -76,6 +80,8 @@ const PGLITE_DATA = flag("pglite-data", "");
 const PG_DATABASE = flag("pg-database", "");
 /** `--seed-bulk`: the seed written into the tables, not over HTTP (module comment). */
 const SEED_BULK = args.includes("--seed-bulk");
+/** `--wire`: database bytes and round trips per request through a counting relay (module comment). */
+const WIRE = args.includes("--wire");
 
 type Op = "assimilate" | "ingest" | "search" | "recall";
 type Backend = "pglite" | "postgres" | "neo4j";
@@ -810,6 +816,18 @@ async function httpBackend(backend: Backend): Promise<string[]> {
   /** The database server's CPU seconds so far: the Postgres backends of the served database, or the Neo4j JVM (null on PGlite: it is in the server's own). */
   const neo4jPid = backend === "neo4j" ? neo4jServerPid(env.NEO4J_URI ?? "") : undefined;
   const databaseCpu = () => (databaseName !== null ? databaseCpuSeconds(databaseName) : neo4jPid !== undefined ? groupCpuSeconds(neo4jPid) : null);
+  // `--wire`: the server (and the CLI calls) reach the database through the counting relay.
+  let wire: WireCounter | null = null;
+  if (WIRE && backend !== "pglite") {
+    const key = backend === "postgres" ? "DATABASE_URL" : "NEO4J_URI";
+    const url = new URL(env[key] ?? "");
+    const relay = await startWireCounter({ host: url.hostname, port: Number(url.port || (backend === "postgres" ? 5432 : 7687)) });
+    cleanup.push(() => relay.close());
+    url.hostname = "127.0.0.1";
+    url.port = String(relay.port);
+    env[key] = url.toString();
+    wire = relay;
+  }
   const lines: string[] = [];
   let server = await startServer(env);
   cleanup.unshift(() => server.stop());
@@ -837,7 +855,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       const added = await bulkSeed(backend, env, slug, template, SEED - held - 1);
       server = await startServer(env);
       target.baseUrl = server.baseUrl;
-      lines.push(`| ${backend} | seed ${SEED} beliefs in bulk (${held} held) | – | ${(added / ((performance.now() - started) / 1000)).toFixed(0)} | | | | | | | ${load1()} |`);
+      lines.push(`| ${backend} | seed ${SEED} beliefs in bulk (${held} held) | – | ${(added / ((performance.now() - started) / 1000)).toFixed(0)} | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
       held = SEED;
       await checkSearch(target);
     }
@@ -854,29 +872,35 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       }),
     );
     const added = Math.max(0, SEED - held);
-    if (!SEED_BULK || added > 0) lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP (${held} held) | 8 | ${added === 0 ? "–" : (added / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | | ${load1()} |`);
+    if (!SEED_BULK || added > 0) lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP (${held} held) | 8 | ${added === 0 ? "–" : (added / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
     for (const op of OPS) {
       const fn = opRequest(target, op);
       for (let i = 0; i < 3; i++) await fn(); // warm the route
       for (const clients of CLIENTS) {
         const cpuBefore = server.cpuSeconds();
         const dbBefore = databaseCpu();
+        const wireBefore = wire?.counts() ?? null;
         const r = await drive(fn, clients, SECONDS);
         const cpuAfter = server.cpuSeconds();
         const dbAfter = databaseCpu();
+        const wireAfter = wire?.counts() ?? null;
         // The server's own CPU per request: what the machine's load does not inflate (waiting for a core costs none).
         const cpuPer = cpuBefore !== null && cpuAfter !== null && r.n > 0 ? ms(((cpuAfter - cpuBefore) * 1000) / r.n) : "–";
         // A backend that exited during the run took its time with it: no figure rather than a short one.
         const dbPer = dbBefore !== null && dbAfter !== null && dbAfter >= dbBefore && r.n > 0 ? ms(((dbAfter - dbBefore) * 1000) / r.n) : "–";
+        const wirePer =
+          wireBefore !== null && wireAfter !== null && r.n > 0
+            ? ` ${((wireAfter.down - wireBefore.down) / 1024 / r.n).toFixed(1)} | ${((wireAfter.roundTrips - wireBefore.roundTrips) / r.n).toFixed(1)} |`
+            : WIRE ? " – | – |" : "";
         lines.push(
-          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${dbPer} | ${r.errors} / ${r.n} | ${r.load} |`,
+          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${dbPer} |${wirePer} ${r.errors} / ${r.n} | ${r.load} |`,
         );
         console.error(lines.at(-1));
       }
     }
     const rss = server.rssMiB();
     const neo4jRss = neo4jPid === undefined ? null : groupRssMiB(neo4jPid);
-    if (rss !== null) lines.push(`| ${backend} | server resident memory after the runs: ${rss.toFixed(0)} MiB${neo4jRss === null ? "" : `; Neo4j JVM ${neo4jRss.toFixed(0)} MiB`} | | | | | | | | | ${load1()} |`);
+    if (rss !== null) lines.push(`| ${backend} | server resident memory after the runs: ${rss.toFixed(0)} MiB${neo4jRss === null ? "" : `; Neo4j JVM ${neo4jRss.toFixed(0)} MiB`} | | | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
   } finally {
     for (const fn of cleanup) await fn().catch(() => {});
   }
@@ -905,8 +929,9 @@ async function main(): Promise<void> {
     const lines: string[] = [];
     for (const backend of BACKENDS as Backend[]) lines.push(...(await httpBackend(backend)));
     console.log(`\nOver HTTP (real server, ${SECONDS} s per cell, rate limit lifted), build in ${ROOT}:\n`);
-    console.log("| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | database CPU ms / request | errors / requests | load (1 min) |");
-    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    const wireHead = WIRE ? " KiB from the database / request | database round trips / request |" : "";
+    console.log(`| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | database CPU ms / request |${wireHead} errors / requests | load (1 min) |`);
+    console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|${WIRE ? "---:|---:|" : ""}---:|---:|`);
     for (const line of lines) console.log(line);
   }
   if (neo4jServer !== null) await (neo4jServer as { stop(): Promise<void> }).stop();

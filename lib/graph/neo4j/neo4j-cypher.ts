@@ -18,9 +18,78 @@ const BELIEF_LIGHT = "{.id, .scope, .model}";
 const BELIEF_FULL = "{.id, .scope, .model, .history}";
 
 /** The scorer's fields; the scope is the anchor's and empty tags travel as null (the adapter fills both in). */
+/** Credence bands of `topKRanked`'s groups: the narrower, the closer its floor of the k-th score. */
+const CREDENCE_BANDS = 20;
+
 const CANDIDATE_STATS =
   "b.id AS id, b.credence AS credence, b.status AS status, b.topic AS topic, " +
   "CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END AS contextTags, b.validUntil AS validUntil, b.searchTerms AS terms";
+
+/**
+ * Top-k in one statement (lib/graph/neo4j/neo4j-search.ts). `$sets` are full-text queries, each requiring the scope
+ * token, which names exactly one (namespace, scope) (`ns` and `scope` are not read again), with the query terms
+ * (`matched`: indexes into $terms) a belief it yields holds. Head "sets": one query per non-empty subset of the terms,
+ * requiring those and prohibiting the rest, so each belief is met once, with its exact set. Head "terms": one query
+ * per term, the sets gathered per belief (an aggregation over every match of every term).
+ *
+ * One pass over the matches reads each one's liveness, credence and number of own terms (`termCount`, or counted from
+ * `searchTerms` on a node written before it was stored) — never its terms — and folds it into a group of equal score
+ * shape: the same matched terms, the same number of own terms, the same credence band (1/CREDENCE_BANDS wide),
+ * keeping only the group's count, least and greatest credence and its nodes. N and df per term are sums over the
+ * groups, and every member of a group has the same relevance (the engine's formula, `rankByTerms`). The groups,
+ * ordered by relevance × least credence, give a floor the k-th score cannot be below (the first groups holding k
+ * beliefs); only the groups whose best member can reach it (within $slack) are opened, and of them only the members
+ * that can. Inside a group the engine orders the members by credence, then id (equal relevance): only a group's
+ * first $k in that order can rank, and only those go on, so a crowd of equal scores (beliefs written with the same
+ * credence) costs k rows, not the crowd (the group's members are sorted once, not one bounded sort per group: rows
+ * of a subquery would each carry the group's whole node list, which Neo4j counts against the transaction's memory
+ * once per row — 280 MB for a k of 200 at 100 000 beliefs). Of those, the best $window by score; returned: the slim
+ * rows of the ones within $slack of the k-th score, each with N and df ($window rows: more near-ties than the caller
+ * takes).
+ */
+function topKRanked(head: "sets" | "terms"): string {
+  return `
+    UNWIND $sets AS set
+    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', set.query) YIELD node AS b
+    ${head === "sets" ? "WITH b, set.matched AS matched" : "WITH b, reduce(m = [], s IN collect(set.matched) | m + s) AS matched"}
+    WHERE $home IN $visible
+      AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND ($minCredence IS NULL OR b.credence >= $minCredence)
+    WITH b, matched, b.credence AS credence,
+         CASE WHEN b.termCount IS NOT NULL THEN b.termCount ELSE size([t IN split(b.searchTerms, ' ') WHERE t <> '']) END AS nOwn
+    WITH matched, nOwn, toInteger(floor(credence * ${CREDENCE_BANDS})) AS band,
+         count(*) AS count, min(credence) AS lo, max(credence) AS hi, collect(b) AS nodes
+    WITH collect({matched: matched, nOwn: nOwn, count: count, lo: lo, hi: hi, nodes: nodes}) AS groups
+    WITH groups, reduce(s = 0, g IN groups | s + g.count) AS n
+    WITH groups, n, [i IN range(0, size($terms) - 1) | reduce(s = 0, g IN groups | s + CASE WHEN i IN g.matched THEN g.count ELSE 0 END)] AS df
+    WITH groups, n, df, [d IN df | log(1.0 + (toFloat(n) - d + 0.5) / (d + 0.5))] AS idf
+    WITH groups, n, df, idf, reduce(s = 0.0, x IN idf | s + x) AS total
+    UNWIND groups AS g
+    WITH n, df, g,
+         CASE WHEN total <= 0 OR g.nOwn = 0 THEN 0.0
+              ELSE (reduce(c = 0.0, i IN g.matched | c + idf[i]) / total)
+                   * (0.8 + 0.2 * CASE WHEN toFloat(size(g.matched)) / g.nOwn < 1.0 THEN toFloat(size(g.matched)) / g.nOwn ELSE 1.0 END)
+         END AS coverage
+    WITH n, df, g, CASE WHEN coverage < 1.0 THEN coverage ELSE 1.0 END AS relevance
+    ORDER BY relevance * g.lo DESC
+    WITH n, df, collect({nodes: g.nodes, count: g.count, relevance: relevance, low: relevance * g.lo, high: relevance * g.hi}) AS groups
+    WITH n, df, groups,
+         reduce(st = {count: 0, low: -1.0}, x IN groups | CASE WHEN st.count >= $k THEN st ELSE {count: st.count + x.count, low: x.low} END) AS bound
+    WITH n, df, groups, CASE WHEN bound.count >= $k THEN bound.low ELSE -1.0 END AS least
+    UNWIND range(0, size(groups) - 1) AS key
+    WITH n, df, least, key, groups[key] AS x WHERE x.high >= least - $slack
+    UNWIND x.nodes AS b
+    WITH n, df, key, x.relevance AS relevance, b, b.credence AS credence WHERE x.relevance * b.credence >= least - $slack
+    ORDER BY credence DESC, b.id
+    WITH n, df, key, relevance, collect(b)[0..$k] AS firsts
+    UNWIND firsts AS b
+    WITH n, df, b, relevance * b.credence AS score
+    ORDER BY score DESC LIMIT $window
+    WITH n, df, collect({b: b, score: score}) AS ranked
+    WITH n, df, ranked, CASE WHEN size(ranked) >= $k THEN ranked[$k - 1].score ELSE -1.0 END AS kth
+    UNWIND [x IN ranked WHERE x.score >= kth - $slack] AS x
+    WITH n, df, x.b AS b
+    RETURN n, df, ${CANDIDATE_STATS}`;
+}
 
 export const read = {
   /** The resolver: one lookup per id, visibility inside the query; hidden and missing take the same path. */
@@ -96,34 +165,10 @@ export const read = {
     WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)
     RETURN ${CANDIDATE_STATS}`,
 
-  /**
-   * Top-k in one statement (lib/graph/neo4j/neo4j-search.ts): one pass over the full-text matches of any query term,
-   * N and df per term counted there, every qualifying match scored by the engine's formula (`rankByTerms`), and the
-   * slim rows of those within $slack of the k-th score returned (at most $window), each with N and df.
-   */
-  topKRanked: `
-    CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b
-    WITH b WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible
-      AND ($includeEnded OR (b.live AND b.validUntil IS NULL)) AND ($minCredence IS NULL OR b.credence >= $minCredence)
-    WITH b, split(b.searchTerms, ' ') AS own
-    WITH collect({b: b, own: size([t IN own WHERE t <> '']), matched: [t IN $terms WHERE t IN own]}) AS rows
-    WITH rows, size(rows) AS n, [t IN $terms | size([r IN rows WHERE t IN r.matched])] AS df
-    WITH rows, n, df, [d IN df | log(1.0 + (toFloat(n) - d + 0.5) / (d + 0.5))] AS idf
-    WITH rows, n, df, idf, reduce(s = 0.0, x IN idf | s + x) AS total
-    UNWIND rows AS r
-    WITH n, df, r, total,
-         reduce(c = 0.0, i IN range(0, size($terms) - 1) | c + CASE WHEN $terms[i] IN r.matched THEN idf[i] ELSE 0.0 END) AS covered
-    WITH n, df, r.b AS b,
-         CASE WHEN total <= 0 OR r.own = 0 THEN 0.0
-              ELSE (covered / total) * (0.8 + 0.2 * CASE WHEN toFloat(size(r.matched)) / r.own < 1.0 THEN toFloat(size(r.matched)) / r.own ELSE 1.0 END)
-         END AS coverage
-    WITH n, df, b, (CASE WHEN coverage < 1.0 THEN coverage ELSE 1.0 END) * b.credence AS score
-    ORDER BY score DESC
-    WITH n, df, collect({b: b, score: score}) AS ranked
-    WITH n, df, ranked, CASE WHEN size(ranked) >= $k THEN ranked[$k - 1].score ELSE -1.0 END AS kth
-    UNWIND [x IN ranked WHERE x.score >= kth - $slack][0..$window] AS x
-    WITH n, df, x.b AS b
-    RETURN n, df, ${CANDIDATE_STATS}`,
+  /** Top-k in one statement, each belief met once through the query of its exact set of query terms (`topKRanked`). */
+  topKRankedBySets: topKRanked("sets"),
+  /** The same, a belief met once per query term it holds (many query terms: 2^terms queries would be too many). */
+  topKRankedByTerms: topKRanked("terms"),
 
   candidateStatsByIds: `
     UNWIND $ids AS id

@@ -65,8 +65,7 @@ import {
 } from "./neo4j-records";
 import { runnerFor, type CypherRunner, type QueryObserver } from "./neo4j-runner";
 import { ensureNeo4jSchema } from "./neo4j-schema";
-import { neo4jTopK } from "./neo4j-search";
-import type { TopKTuning } from "../top-k-walk";
+import { neo4jTopK, type Neo4jSearchTuning } from "./neo4j-search";
 import { applyChangeSetInTx, importScopeInTx } from "./neo4j-writes";
 import { neo4jIdempotencyMarks, writeIdempotencyMarkInTx } from "./neo4j-idempotency";
 import { checkEmbeddings } from "../embeddings";
@@ -88,8 +87,8 @@ export interface Neo4jGraphStoreConfig {
   namespace?: string;
   /** Sees every statement before it runs (tests record query sequences with it). */
   onQuery?: QueryObserver;
-  /** Top-k search thresholds (lib/graph/top-k-walk.ts; tests lower them). */
-  searchTuning?: TopKTuning;
+  /** Top-k search knobs (neo4j-search.ts; tests set them to take each path). */
+  searchTuning?: Neo4jSearchTuning;
   /**
    * Shared by every session of the store (default: one per store, `neo4j.bookmarkManager()`): each session starts
    * after the bookmarks of every transaction this store committed, so on a cluster a read served by a follower waits

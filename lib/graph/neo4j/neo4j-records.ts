@@ -45,6 +45,14 @@ export function searchTermsOf(text: string): string {
   return [...new Set(tokenize(text))].join(" ");
 }
 
+/**
+ * How many terms `searchTermsOf(text)` holds, stored beside it (`termCount`) so the top-k statement scores a match
+ * without reading its terms (a string read costs several times a number's).
+ */
+export function termCountOf(text: string): number {
+  return new Set(tokenize(text)).size;
+}
+
 /** The model fields of a belief, picked by name in a fixed order (nothing else a caller's object may carry). */
 function beliefModel(b: Belief): Belief {
   return {
@@ -120,6 +128,7 @@ export function beliefToProps(namespace: string, belief: Belief, history: readon
     // The fold state after `history` (lib/engine/replay.ts), JSON; null (no property) when the write carried none.
     checkpoint: checkpoint === null ? null : JSON.stringify(checkpoint),
     searchTerms: searchTermsOf(belief.text),
+    termCount: neo4j.int(termCountOf(belief.text)),
     ftScope: ftScopeToken(namespace, belief.scope),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
+import neo4j from "neo4j-driver";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Belief, BeliefStatus } from "@/lib/engine";
 import { at, changeSet, makeBelief, uid } from "../testing/fixtures";
@@ -23,13 +24,13 @@ const beliefArb = fc.record({
 });
 
 describe("Neo4j top-k from the full-text index", () => {
-  /** Walks every query (no small-domain shortcut), as a large corpus does. */
+  /** One full-text query per term on every query (the head of queries with many terms). */
   let store: Neo4jGraphStore;
-  /** The same namespace with the default thresholds: these corpora take the small-domain read. */
+  /** The same namespace with the default knobs: these queries' few terms take one query per set of terms. */
   let plain: Neo4jGraphStore;
   beforeAll(async () => {
     const namespace = `search_${randomBytes(6).toString("hex")}`;
-    store = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace, searchTuning: { smallDomain: 0 } });
+    store = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace, searchTuning: { setQueryTerms: 0 } });
     plain = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace });
     await store.check();
   }, 120_000);
@@ -79,6 +80,51 @@ describe("Neo4j top-k from the full-text index", () => {
       { numRuns: 8 },
     );
   }, 600_000);
+
+  it("takes from a crowd of equal scores its first k by id, also from beliefs stored without termCount, which a start fills in", async () => {
+    const scope = uid("scope");
+    const view: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
+    // 40 beliefs of one score shape and credence (the crowd), 6 of the same shape above it, 10 of another shape.
+    const beliefs = [
+      ...Array.from({ length: 40 }, (_, i) => makeBelief(scope, `deploy release crowd${i}`, { credence: 0.5 })),
+      ...Array.from({ length: 6 }, (_, i) => makeBelief(scope, `deploy release top${i}`, { credence: 0.8 })),
+      ...Array.from({ length: 10 }, (_, i) => makeBelief(scope, `deploy other words here${i}`, { credence: 0.9 })),
+    ];
+    await store.apply(changeSet({ beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })) }));
+    const driver = neo4j.driver(inject("neo4jUri"));
+    const countWithout = async () => {
+      const result = await driver.executeQuery("MATCH (b:Belief {ns: $ns, scope: $scope}) WHERE b.termCount IS NULL RETURN count(*) AS n", { ns: store.namespace, scope }, { database: "neo4j" });
+      return Number(result.records[0]?.get("n"));
+    };
+    const expectExhaustive = async () => {
+      for (const q of ["deploy release", "release", "deploy"]) {
+        const stats = await store.searchCandidateStats(view, q, {});
+        for (const k of [3, 10, 20]) {
+          const expected = rankCandidateStats(q, stats, { k, scope }).map((r) => [r.candidate.id, r.score]);
+          for (const s of [store, plain]) expect((await s.searchTopK?.(view, q, { k }))?.ranked.map((r) => [r.candidate.id, r.score])).toEqual(expected);
+        }
+      }
+    };
+    try {
+      expect(await countWithout()).toBe(0);
+      await expectExhaustive();
+      // As an earlier version wrote them: half the beliefs without termCount.
+      await driver.executeQuery(
+        "MATCH (b:Belief {ns: $ns, scope: $scope}) WHERE b.id IN $ids REMOVE b.termCount",
+        { ns: store.namespace, scope, ids: beliefs.filter((_, i) => i % 2 === 0).map((b) => b.id) },
+        { database: "neo4j" },
+      );
+      expect(await countWithout()).toBe(28);
+      await expectExhaustive();
+      const restarted = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace: store.namespace });
+      await restarted.check();
+      await restarted.close();
+      expect(await countWithout()).toBe(0);
+      await expectExhaustive();
+    } finally {
+      await driver.close();
+    }
+  }, 120_000);
 
   it("another scope's beliefs and an invisible home scope are never returned", async () => {
     const mine = uid("scope");

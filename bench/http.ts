@@ -780,6 +780,9 @@ async function drive(fn: () => Promise<number>, clients: number, seconds: number
   return { n: lat.length, errors, perSecond: lat.length / elapsed, lat, load: load1() };
 }
 
+/** `--wire` on Postgres: each cell's statements that sent the most bytes, printed after the table. */
+const wireLines: string[] = [];
+
 async function httpBackend(backend: Backend): Promise<string[]> {
   const cleanup: (() => Promise<void>)[] = [];
   const kept = (backend === "pglite" && PGLITE_DATA !== "") || (backend === "postgres" && PG_DATABASE !== "");
@@ -821,7 +824,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
   if (WIRE && backend !== "pglite") {
     const key = backend === "postgres" ? "DATABASE_URL" : "NEO4J_URI";
     const url = new URL(env[key] ?? "");
-    const relay = await startWireCounter({ host: url.hostname, port: Number(url.port || (backend === "postgres" ? 5432 : 7687)) });
+    const relay = await startWireCounter({ host: url.hostname, port: Number(url.port || (backend === "postgres" ? 5432 : 7687)), postgres: backend === "postgres" });
     cleanup.push(() => relay.close());
     url.hostname = "127.0.0.1";
     url.port = String(relay.port);
@@ -880,6 +883,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
         const cpuBefore = server.cpuSeconds();
         const dbBefore = databaseCpu();
         const wireBefore = wire?.counts() ?? null;
+        const statementsBefore = new Map((wire?.statements() ?? []).map((s) => [s.text, s]));
         const r = await drive(fn, clients, SECONDS);
         const cpuAfter = server.cpuSeconds();
         const dbAfter = databaseCpu();
@@ -896,6 +900,21 @@ async function httpBackend(backend: Backend): Promise<string[]> {
           `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${dbPer} |${wirePer} ${r.errors} / ${r.n} | ${r.load} |`,
         );
         console.error(lines.at(-1));
+        if (wire !== null && r.n > 0) {
+          const top = wire
+            .statements()
+            .map((s) => {
+              const b = statementsBefore.get(s.text);
+              return { text: s.text, runs: s.runs - (b?.runs ?? 0), rows: s.rows - (b?.rows ?? 0), bytes: s.bytes - (b?.bytes ?? 0) };
+            })
+            .filter((s) => s.bytes > 0)
+            .sort((a, b) => b.bytes - a.bytes)
+            .slice(0, 5);
+          for (const s of top)
+            wireLines.push(
+              `| ${backend} | ${op} | ${clients} | ${(s.bytes / 1024 / r.n).toFixed(1)} | ${(s.runs / r.n).toFixed(2)} | ${(s.rows / r.n).toFixed(1)} | \`${s.text.slice(0, 140).replace(/\|/g, "\\|")}\` |`,
+            );
+        }
       }
     }
     const rss = server.rssMiB();
@@ -933,6 +952,12 @@ async function main(): Promise<void> {
     console.log(`| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | database CPU ms / request |${wireHead} errors / requests | load (1 min) |`);
     console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|${WIRE ? "---:|---:|" : ""}---:|---:|`);
     for (const line of lines) console.log(line);
+    if (wireLines.length > 0) {
+      console.log("\nPostgres statements that sent the most bytes, per cell (--wire):\n");
+      console.log("| backend | operation | clients | KiB / request | runs / request | rows / request | statement |");
+      console.log("|---|---|---:|---:|---:|---:|---|");
+      for (const line of wireLines) console.log(line);
+    }
   }
   if (neo4jServer !== null) await (neo4jServer as { stop(): Promise<void> }).stop();
 }

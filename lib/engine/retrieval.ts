@@ -339,8 +339,12 @@ export interface Retrieved<T> {
   score: number;
 }
 
-/** A candidate whose content terms are already known (`termSet(text)`, e.g. stored at write time by a store). */
-export type TermCandidate = Omit<RetrievalCandidate, "text"> & { terms: readonly string[] };
+/**
+ * A candidate whose content terms are already known (`termSet(text)`, e.g. stored at write time by a store). With
+ * `termCount`, `terms` may hold only the terms of the query it is ranked for that the text holds (a store ships no
+ * more), and `termCount` says how many terms the text has: the ranking is the same.
+ */
+export type TermCandidate = Omit<RetrievalCandidate, "text"> & { terms: readonly string[]; termCount?: number };
 
 export interface RankedByTerms<T> {
   item: T;
@@ -402,10 +406,11 @@ export function rankByTerms<T extends TermCandidate>(query: string, candidates: 
   const top: RankedByTerms<T>[] = [];
   for (const { item, matched } of matching) {
     let relevance = 0;
-    if (total > 0 && item.terms.length > 0) {
+    const own = item.termCount ?? item.terms.length;
+    if (total > 0 && own > 0) {
       let covered = 0;
       for (const j of matched) covered += idf[j] as number;
-      relevance = relevanceFrom(covered, total, matched.length, item.terms.length);
+      relevance = relevanceFrom(covered, total, matched.length, own);
     }
     if (semantic !== undefined) relevance = fuseRelevance(relevance, semantic.get(item.id) ?? 0);
     if (relevance <= minRelevance) continue;

@@ -37,6 +37,11 @@ export interface VectorSearchOptions {
    * cannot leave `stats` out.
    */
   withStats?: boolean;
+  /**
+   * With `withStats`: the distinct terms of the query the rows will be ranked for; a store may then ship only those of
+   * each belief's terms, with `termCount` (`CandidateStats`).
+   */
+  statsTerms?: readonly string[];
 }
 
 /** A stored vector a store holds in memory, and the hash of the text it is of (`embeddingTextHash`). */

@@ -112,9 +112,12 @@ export interface CandidateStats {
   /**
    * The engine's content terms of the text, distinct (`termSet(text)` of `lib/engine/retrieval`), computed when the
    * belief was written: no text is tokenised per query. A change to the engine's tokenizer needs the stored terms
-   * rewritten (they are what the full-text index matches on too).
+   * rewritten (they are what the full-text index matches on too). With `termCount`, only some of them: those of the
+   * query it was read for (`slimTermsSql`), which is all a ranking by that query needs.
    */
   terms: readonly string[];
+  /** How many terms the text has, when `terms` holds only the query's (absent: `terms` is every one). */
+  termCount?: number;
 }
 
 export interface ListBeliefsOptions {
@@ -348,9 +351,10 @@ export interface GraphStore {
   searchTopK?(view: ScopeView, query: string, options: TopKOptions): Promise<TopK | null>;
   /**
    * The `CandidateStats` of listed home-scope beliefs (ids missing, hidden or of another scope are left out), in no
-   * order: how hybrid retrieval ranks vector hits without loading them in full.
+   * order: how hybrid retrieval ranks vector hits without loading them in full. With `queryTerms` (the distinct terms
+   * of the one query the rows are ranked for) a store may ship only those of each belief's terms, with `termCount`.
    */
-  candidateStatsByIds(view: ScopeView, beliefIds: readonly string[]): Promise<readonly CandidateStats[]>;
+  candidateStatsByIds(view: ScopeView, beliefIds: readonly string[], options?: { queryTerms?: readonly string[] }): Promise<readonly CandidateStats[]>;
   /**
    * The open undecided readings and possible duplicates (no `decided` event targets them) of the home scope's live
    * beliefs, oldest first (time, belief id, seq), at most `limit` (default all): the review queue's read.
@@ -492,7 +496,7 @@ const BELIEF_STATUS_SET: ReadonlySet<string> = new Set(BELIEF_STATUSES);
  * fails them is a corrupt store, reported as such.
  */
 export function candidateStatsOf(row: Readonly<Record<string, unknown>>): CandidateStats {
-  const { id, scope, credence, status, topic, contextTags, validUntil, terms } = row;
+  const { id, scope, credence, status, topic, contextTags, validUntil, terms, termCount } = row;
   if (
     typeof id !== "string" ||
     typeof scope !== "string" ||
@@ -503,7 +507,8 @@ export function candidateStatsOf(row: Readonly<Record<string, unknown>>): Candid
     !Array.isArray(contextTags) ||
     !contextTags.every((t) => typeof t === "string") ||
     (validUntil !== null && validUntil !== undefined && typeof validUntil !== "string") ||
-    typeof terms !== "string"
+    typeof terms !== "string" ||
+    (termCount !== null && termCount !== undefined && typeof termCount !== "number")
   ) {
     throw new GraphStoreError("store_misconfigured", `Candidate row ${typeof id === "string" ? id : "?"} is malformed.`);
   }
@@ -516,6 +521,7 @@ export function candidateStatsOf(row: Readonly<Record<string, unknown>>): Candid
     contextTags: contextTags as string[],
     validUntil: validUntil ?? null,
     terms: terms === "" ? [] : terms.split(" "),
+    ...(typeof termCount === "number" ? { termCount } : {}),
   };
 }
 

@@ -103,12 +103,14 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
 
   const caps = store as GraphStore & VectorCapabilities;
   const model = modelKey(matcher.embedder.model);
+  // Every slim row below is ranked by this query alone: a store may ship only these of a belief's terms.
+  const queryTerms = [...termSet(query)];
   // The lexical side and the query's vector (then its nearest beliefs) are independent: they run side by side (a
   // server store answers them on two connections; an embedded one queues them).
   const vectorSide = async () => {
     const [q] = await matcher.vectors([query]);
     const qv = q as Float32Array;
-    const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: options.vectorCandidates ?? VECTOR_CANDIDATES, model, includeEnded, withStats: true }) : [];
+    const hits = caps.vectorSearch ? await caps.vectorSearch(view, qv, { k: options.vectorCandidates ?? VECTOR_CANDIDATES, model, includeEnded, withStats: true, statsTerms: queryTerms }) : [];
     return { qv, hits };
   };
   const [{ indexed, lexical: found }, { qv, hits }] = await Promise.all([lexicalSide(), vectorSide()]);
@@ -129,7 +131,7 @@ export async function rankHybrid(deps: HybridDeps, view: ScopeView, query: strin
   // The nearest beliefs' slim rows: from the vector search when the store read them with its view check, else one read.
   for (const h of hits) if (h.stats !== undefined && !byId.has(h.id)) byId.set(h.id, h.stats);
   const extra = hits.filter((h) => !byId.has(h.id)).map((h) => h.id);
-  if (extra.length > 0) for (const c of await store.candidateStatsByIds(view, extra)) byId.set(c.id, c);
+  if (extra.length > 0) for (const c of await store.candidateStatsByIds(view, extra, { queryTerms })) byId.set(c.id, c);
 
   // Cosines of lexical matches the vector search did not return: best lexical first, at most MAX_RESCORED.
   let unresolved = lexical.filter((s) => !semantic.has(s.id));

@@ -283,9 +283,10 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
 
     searchTopK: (view, query, options) => search.topK(view, query, options),
 
-    async candidateStatsByIds(view, beliefIds) {
+    async candidateStatsByIds(view, beliefIds, options) {
       if (beliefIds.length === 0) return [];
-      const rows = await run(sql, read.candidateStatsByIds, [view.homeScopeId, visible(view), [...beliefIds]]);
+      const queryTerms = options?.queryTerms ? [...new Set(options.queryTerms)] : null;
+      const rows = await run(sql, read.candidateStatsByIds, [view.homeScopeId, visible(view), [...beliefIds], queryTerms]);
       return rows.map((row) => {
         row.scope = view.homeScopeId;
         row.contextTags ??= [];

@@ -72,6 +72,18 @@ const CANDIDATE_STATS = `id, credence, status, topic,
        CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
        CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", search_terms AS terms`;
 
+/**
+ * A slim row's `terms` and `termCount` for a reader that ranks it by one query, whose distinct terms are the text[]
+ * parameter `param`: only the query terms the belief holds, and how many terms it has (`CandidateStats.termCount`).
+ * That is all the ranking reads (`rankByTerms`), and a belief's whole term list is most of a slim row's bytes. With a
+ * NULL parameter, the whole list. `searchTerms` names the column (with its table's alias).
+ */
+export function slimTermsSql(searchTerms: string, param: string): string {
+  return `CASE WHEN ${param}::text[] IS NULL THEN ${searchTerms}
+       ELSE array_to_string(ARRAY(SELECT q FROM unnest(${param}::text[]) AS q WHERE q = ANY(string_to_array(${searchTerms}, ' '))), ' ') END AS terms,
+       CASE WHEN ${param}::text[] IS NOT NULL THEN cardinality(string_to_array(${searchTerms}, ' ')) END AS "termCount"`;
+}
+
 export const read = {
   /** [asOf, id, home, visible] */
   beliefRecordInHome: beliefRecords("read.beliefRecordInHome", `b.id = $2 AND b.scope = $3 AND $3 = ANY($4::text[])`),
@@ -160,10 +172,13 @@ export const read = {
   /** searchCandidates' domain as slim rows, uncapped and unsorted. [home, visible, tsquery, includeEnded] */
   searchCandidateStats: statement("read.searchCandidateStats", `SELECT ${CANDIDATE_STATS} FROM graph_beliefs WHERE ${SEARCH_WHERE}`, looseRow),
 
-  /** [home, visible, ids] */
+  /** [home, visible, ids, the query's terms or null (`slimTermsSql`)] */
   candidateStatsByIds: statement(
     "read.candidateStatsByIds",
-    `SELECT ${CANDIDATE_STATS} FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND id = ANY($3::text[])`,
+    `SELECT id, credence, status, topic,
+       CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
+       CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", ${slimTermsSql("search_terms", "$4")}
+     FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND id = ANY($3::text[])`,
     looseRow,
   ),
 

@@ -27,6 +27,7 @@ import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { CandidateStats, ScopeView, TopK, TopKOptions } from "../graph-store";
 import { candidateStatsOf } from "../graph-store";
 import { SMALL_DOMAIN, topKCandidates, type TopKTuning } from "../top-k-walk";
+import { slimTermsSql } from "./sql-queries";
 
 export type { TopK, TopKOptions } from "../graph-store";
 
@@ -122,10 +123,13 @@ const POSTINGS_STATS = `
   SELECT term, count(*) AS n FROM p GROUP BY term
   UNION ALL SELECT NULL, count(DISTINCT belief_id) FROM p`;
 
-/** The slim row columns of graph_beliefs `b` (the exhaustive path's `CANDIDATE_STATS`). */
-const SLIM = `b.id, b.credence, b.status, b.topic,
+/**
+ * The slim row columns of graph_beliefs `b` (the exhaustive path's `CANDIDATE_STATS`), with only the query's terms of
+ * each belief (`termsParam`, `slimTermsSql`): the candidates are ranked by this query alone.
+ */
+const slimColumns = (termsParam: string) => `b.id, b.credence, b.status, b.topic,
   CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
-  CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", b.search_terms AS terms`;
+  CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", ${slimTermsSql("b.search_terms", termsParam)}`;
 
 /**
  * Step 1 and the head of every term's list in ONE statement: the statistics rows (`stat` = NULL for N), then per
@@ -144,10 +148,10 @@ function firstRead(stats: string): string {
              WHERE p.scope = $1 AND p.term = t.term AND ($3::boolean OR p.current) AND p.credence >= $4::float8
              ORDER BY p.credence DESC LIMIT (SELECT CASE WHEN s.n <= $6::bigint THEN NULL ELSE $5::bigint END FROM s WHERE s.term IS NULL)) x
     GROUP BY x.belief_id),
-  f AS (SELECT h.qterms, ${SLIM} FROM h JOIN graph_beliefs b ON b.id = h.belief_id)
+  f AS (SELECT h.qterms, ${slimColumns("$2")} FROM h JOIN graph_beliefs b ON b.id = h.belief_id)
   SELECT TRUE AS stat, term AS qterm, NULL::text[] AS qterms, n, NULL::text AS id, NULL::float8 AS credence, NULL::text AS status,
-         NULL::text AS topic, NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms FROM s
-  UNION ALL SELECT FALSE, NULL, qterms, NULL, id, credence, status, topic, "contextTags", "validUntil", terms FROM f`;
+         NULL::text AS topic, NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms, NULL::int AS "termCount" FROM s
+  UNION ALL SELECT FALSE, NULL, qterms, NULL, id, credence, status, topic, "contextTags", "validUntil", terms, "termCount" FROM f`;
 }
 const FIRST_READ_COUNTED = firstRead(COUNTED_STATS);
 const FIRST_READ_POSTINGS = firstRead(POSTINGS_STATS);
@@ -225,7 +229,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
 
       // Step 2: the MaxScore walk, served from the heads while they reach down to the asked credence.
       const termSetOfQuery = new Set(terms);
-      const matchOf = (c: CandidateStats) => ({ id: c.id, credence: c.credence, nTerms: c.terms.length, matched: c.terms.filter((t) => termSetOfQuery.has(t)) });
+      const matchOf = (c: CandidateStats) => ({ id: c.id, credence: c.credence, nTerms: c.termCount ?? c.terms.length, matched: c.terms.filter((t) => termSetOfQuery.has(t)) });
       const best = await topKCandidates({
         query,
         terms,
@@ -251,7 +255,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
       // Step 3: the candidates within SLACK of the k-th score (slim rows not read yet: one read), ranked exactly.
       const missing = best.filter((id) => !slim.has(id));
       if (missing.length > 0) {
-        const rows = await sql.query<Record<string, unknown>>(`SELECT ${SLIM} FROM graph_beliefs b WHERE b.id = ANY($1::text[]) AND b.scope = $2`, [missing, home]);
+        const rows = await sql.query<Record<string, unknown>>(`SELECT ${slimColumns("$3")} FROM graph_beliefs b WHERE b.id = ANY($1::text[]) AND b.scope = $2`, [missing, home, terms]);
         for (const row of rows) {
           const c = candidateStatsOf({ ...row, scope: home, contextTags: row.contextTags ?? [] });
           slim.set(c.id, c);

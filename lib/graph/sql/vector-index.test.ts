@@ -64,6 +64,12 @@ describe.each(TEST_BACKENDS)("vector ranking in memory on $name", (backend) => {
       expect(withStats.map(({ id, similarity }) => ({ id, similarity }))).toEqual(got);
       const rows = new Map((await memory.candidateStatsByIds(view, got.map((h) => h.id))).map((c) => [c.id, c]));
       expect(withStats.map((h) => h.stats)).toEqual(got.map((h) => rows.get(h.id)));
+      // Cut to a query's terms: the rows the read by id gives for that query (its terms only, and their count).
+      const statsTerms = ["indexed", "belief", "7", "elsewhere"];
+      const cut = await memory.vectorSearch(view, query, { k, model: "m@1", includeEnded, withStats: true, statsTerms });
+      const cutRows = new Map((await memory.candidateStatsByIds(view, got.map((h) => h.id), { queryTerms: statsTerms })).map((c) => [c.id, c]));
+      expect(cut.map((h) => h.stats)).toEqual(got.map((h) => cutRows.get(h.id)));
+      for (const h of cut) expect(h.stats?.termCount).toBe(rows.get(h.id)?.terms.length);
       const ids = beliefs.slice(0, 30).map((b) => b.id);
       const wantSims = await database.similarities!(view, query, ids, { model: "m@1" });
       const gotSims = await memory.similarities!(view, query, ids, { model: "m@1" });

@@ -28,6 +28,7 @@
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { HeldVector, VectorHit, VectorSearchOptions } from "../embeddings";
 import { candidateStatsOf, type ScopeView } from "../graph-store";
+import { slimTermsSql } from "./sql-queries";
 import { sketchCandidates } from "./sql-vectors";
 
 /** The least ranked ids sent to the view's statement at once (a search sends max(this, 2k) per page). */
@@ -186,10 +187,10 @@ const visibleRanked = (columns: string) => `
   WHERE b.scope = $2 AND $2 = ANY($3::text[]) AND ($4::boolean OR b.live)
   ORDER BY u.rank LIMIT $5`;
 const VISIBLE_RANKED = visibleRanked("u.id");
-/** With each id's slim row (`candidateStatsOf` columns, as `read.candidateStatsByIds`). */
+/** With each id's slim row (`candidateStatsOf` columns, as `read.candidateStatsByIds`; [.., $6 the query's terms or null]). */
 const VISIBLE_RANKED_STATS = visibleRanked(`u.id, b.credence, b.status, b.topic,
   CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
-  CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", b.search_terms AS terms`);
+  CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", ${slimTermsSql("b.search_terms", "$6")}`);
 
 function partitionKey(scope: string, model: string, dimensions: number): string {
   return `${scope}\u0000${model}\u0000${dimensions}`;
@@ -366,6 +367,7 @@ export function createVectorIndex(sql: SqlExecutor): VectorIndex {
           visible,
           options.includeEnded ?? false,
           options.k - hits.length,
+          ...(options.withStats ? [options.statsTerms ? [...new Set(options.statsTerms)] : null] : []),
         ]);
         const similarityOf = new Map(pageIds.map((id, i) => [id, rankedSimilarity[from + i] as number]));
         for (const r of rows) {

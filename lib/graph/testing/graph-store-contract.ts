@@ -31,6 +31,7 @@ import {
   parseScopeExport,
   placeholderEvidenceId,
   serializeScopeExport,
+  type CandidateStats,
   type GraphStore,
   type ScopeView,
 } from "../graph-store";
@@ -806,6 +807,16 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect([...byIds].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(searched.filter((c) => wanted.includes(c.id)).sort((a, b) => (a.id < b.id ? -1 : 1)));
         expect(byIds.map((c) => c.id).sort()).toEqual([tagged.id, expiring.id, ended.id].sort());
         expect(await store.candidateStatsByIds({ homeScopeId: home, visibleScopeIds: [other] }, wanted)).toEqual([]);
+        // With the query's terms (hybrid retrieval ranks these rows by that query alone, and a store may ship only the
+        // terms of it each belief holds, with their count): the same relevance and score as the whole rows give.
+        const whole = await store.candidateStatsByIds(v, wanted);
+        for (const q of ["deploying release", "deploying coffee in prod", "release eu"]) {
+          const cut = await store.candidateStatsByIds(v, wanted, { queryTerms: [...termSet(q)] });
+          expect(cut.map((c) => c.id).sort()).toEqual(whole.map((c) => c.id).sort());
+          for (const c of cut) expect(c.terms.every((t) => (whole.find((w) => w.id === c.id) as CandidateStats).terms.includes(t))).toBe(true);
+          const ranked = (rows: readonly CandidateStats[]) => rankCandidateStats(q, rows, { k: 50, includeEnded: true, scope: home }).map((r) => [r.candidate.id, r.relevance, r.score]);
+          expect(ranked(cut)).toEqual(ranked(whole));
+        }
         const deploying = await store.searchCandidateStats(v, "deploying coffee", { includeEnded: true });
         expect(deploying.map((c) => c.id)).toEqual(expect.arrayContaining([renamed.id, ended.id, tagged.id, expiring.id, (plain[0] as Belief).id]));
         expect(deploying.map((c) => c.id)).not.toContain(theirs.id);

@@ -26,7 +26,7 @@ import { rankByTerms, termSet } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import type { CandidateStats, ScopeView, TopK, TopKOptions } from "../graph-store";
 import { candidateStatsOf } from "../graph-store";
-import { SMALL_DOMAIN, topKCandidates, type TopKTuning } from "../top-k-walk";
+import { SLACK, SMALL_DOMAIN, topKCandidates, type TopKTuning } from "../top-k-walk";
 import { slimTermsSql } from "./sql-queries";
 
 export type { TopK, TopKOptions } from "../graph-store";
@@ -137,10 +137,16 @@ const slimColumns = (termsParam: string) => `b.id, b.credence, b.status, b.topic
  * ranked whole from this read) — as one slim row per belief with the query terms whose heads it is in (`qterms`): a
  * belief in several heads is read and shipped once. `stats` reads [$1 scope, $2 terms, $3 includeEnded] (and $4
  * minCredence); the heads take $4 as their credence floor.
+ *
+ * A small domain is scored here by the engine's formula (`rankByTerms`: idf over N and df, coverage of the query's
+ * idf, focus on the belief's own terms, × credence), and only its rows within SLACK of the `kParam`-th best score
+ * travel: the client ranks those exactly with the same N and df, so the database's floating point only picks them
+ * (as the Neo4j statement does). Shipping the whole domain cost ~170 bytes a belief for rows the ranking drops.
  */
-function firstRead(stats: string): string {
+function firstRead(stats: string, kParam: string): string {
   return `
   WITH s AS (${stats}),
+  nn AS (SELECT n::float8 AS n FROM s WHERE term IS NULL),
   h AS (
     SELECT x.belief_id, array_agg(t.term) AS qterms
     FROM unnest($2::text[]) AS t(term),
@@ -148,13 +154,24 @@ function firstRead(stats: string): string {
              WHERE p.scope = $1 AND p.term = t.term AND ($3::boolean OR p.current) AND p.credence >= $4::float8
              ORDER BY p.credence DESC LIMIT (SELECT CASE WHEN s.n <= $6::bigint THEN NULL ELSE $5::bigint END FROM s WHERE s.term IS NULL)) x
     GROUP BY x.belief_id),
-  f AS (SELECT h.qterms, ${slimColumns("$2")} FROM h JOIN graph_beliefs b ON b.id = h.belief_id)
+  f AS (SELECT h.qterms, ${slimColumns("$2")} FROM h JOIN graph_beliefs b ON b.id = h.belief_id),
+  w AS (SELECT t.term, ln(1 + ((SELECT n FROM nn) - coalesce(d.n, 0) + 0.5) / (coalesce(d.n, 0) + 0.5)) AS idf
+        FROM unnest($2::text[]) AS t(term) LEFT JOIN s AS d ON d.term = t.term),
+  scored AS (
+    SELECT f.*, CASE WHEN (SELECT n FROM nn) <= $6::bigint THEN
+      CASE WHEN f."termCount" > 0 THEN
+        LEAST(1.0, (SELECT coalesce(sum(w.idf), 0) FROM w WHERE w.term = ANY(f.qterms)) / (SELECT sum(w.idf) FROM w)
+                   * (0.8 + 0.2 * LEAST(1.0, cardinality(f.qterms)::float8 / f."termCount"))) * f.credence
+      ELSE 0 END END AS score
+    FROM f),
+  kth AS (SELECT score FROM scored WHERE score IS NOT NULL ORDER BY score DESC OFFSET ${kParam}::int - 1 LIMIT 1)
   SELECT TRUE AS stat, term AS qterm, NULL::text[] AS qterms, n, NULL::text AS id, NULL::float8 AS credence, NULL::text AS status,
          NULL::text AS topic, NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms, NULL::int AS "termCount" FROM s
-  UNION ALL SELECT FALSE, NULL, qterms, NULL, id, credence, status, topic, "contextTags", "validUntil", terms, "termCount" FROM f`;
+  UNION ALL SELECT FALSE, NULL, qterms, NULL, id, credence, status, topic, "contextTags", "validUntil", terms, "termCount" FROM scored
+  WHERE score IS NULL OR NOT EXISTS (SELECT 1 FROM kth) OR score >= (SELECT score FROM kth) - ${SLACK}`;
 }
-const FIRST_READ_COUNTED = firstRead(COUNTED_STATS);
-const FIRST_READ_POSTINGS = firstRead(POSTINGS_STATS);
+const FIRST_READ_COUNTED = firstRead(COUNTED_STATS, "$8");
+const FIRST_READ_POSTINGS = firstRead(POSTINGS_STATS, "$7");
 
 interface FirstRow extends Record<string, unknown> {
   stat: boolean;
@@ -191,7 +208,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
       // Step 1: N and df, and every term's best `headSize` beliefs (one round trip).
       const first = await sql.query<FirstRow>(
         minCredence === null ? FIRST_READ_COUNTED : FIRST_READ_POSTINGS,
-        [home, terms, includeEnded, minCredence ?? -1, headSize, smallDomain, ...(minCredence === null ? [unionRatio] : [])],
+        [home, terms, includeEnded, minCredence ?? -1, headSize, smallDomain, ...(minCredence === null ? [unionRatio] : []), k],
       );
       let n = 0;
       const df = new Map<string, number>();

@@ -23,6 +23,7 @@
  *        --wire (part 2, Postgres and Neo4j: the server reaches its database through a counting relay, ./wire-counter.ts,
  *        and each cell adds the bytes the database sent and the round trips per request; off by default, because the
  *        relay runs in this process, beside the clients, and adds a loopback hop; PGlite is in the server's process: –)
+ *        --port N (part 2: the servers listen on N, one at a time, instead of on a free port the system picks)
  * Kept stores (part 2: seed once, measure many builds on the same beliefs): --pglite-data DIR serves PGlite from data
  *        folder DIR (kept); --pg-database NAME serves Postgres from database NAME (created when missing, never
  *        dropped); with either, the scope is --scope SLUG (default `bench-BACKEND`) owned by --email (default
@@ -82,6 +83,8 @@ const PG_DATABASE = flag("pg-database", "");
 const SEED_BULK = args.includes("--seed-bulk");
 /** `--wire`: database bytes and round trips per request through a counting relay (module comment). */
 const WIRE = args.includes("--wire");
+/** `--port N`: every server of part 2 listens on N (one at a time) instead of a free port picked by the system. */
+const PORT = Number(flag("port", "0"));
 
 type Op = "assimilate" | "ingest" | "search" | "recall";
 type Backend = "pglite" | "postgres" | "neo4j";
@@ -531,7 +534,7 @@ function groupRssMiB(pgid: number | undefined): number | null {
 }
 
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; rssMiB(): number | null; stop(): Promise<void> }> {
-  const port = await freePort();
+  const port = PORT || (await freePort());
   const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // Node itself with tsx's loader (no tsx wrapper process): a profiled server writes its profile as it exits on SIGTERM.
   const child: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, entryPoint("serve.ts")), "--port", String(port)], {

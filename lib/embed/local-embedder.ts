@@ -46,15 +46,26 @@ async function loadExtractor(modelDir: string, threads: number): Promise<Extract
     // 0: onnxruntime's own default (a pool as wide as the machine), kept for comparison in the benchmark.
     ...(threads > 0 ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
   });
-  const { tokenizer } = extractor;
+  const { tokenizer, model } = extractor;
   return async (text) => {
-    // No pooling: the token vectors, whose mean is the sentence vector (pooledSentence) and which give words theirs.
-    const output = await extractor([text], { pooling: "none", normalize: false });
-    // Tokenized as the pipeline tokenizes (truncated to the model's maximum length, 256 tokens): pieces match vectors.
-    const ids = Array.from(tokenizer(text, { padding: true, truncation: true }).input_ids.data as ArrayLike<bigint | number>, Number);
+    // The pipeline's own steps with `pooling: "none", normalize: false` (its tokenizer call, truncated to the model's
+    // maximum length, 256 tokens; its model; its output tensor), the text tokenized once: the ids give the pieces too.
+    const inputs = tokenizer([text], { padding: true, truncation: true });
+    const outputs = await model(inputs);
+    const output = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+    const ids = Array.from(inputs.input_ids.data as ArrayLike<bigint | number>, Number);
     const [rows, tokens, dimensions] = output.dims as [number, number, number];
     if (rows !== 1 || tokens !== ids.length) throw new Error(`the model returned ${output.dims.join("×")} for ${ids.length} tokens`);
-    return { tokens, dimensions, data: output.data as ArrayLike<number>, pieces: ids.map((id) => tokenizer.decode([id])) };
+    // The pieces only when a text's words are asked for (`pooledWords`): most texts never are.
+    let pieces: string[] | undefined;
+    return {
+      tokens,
+      dimensions,
+      data: output.data as ArrayLike<number>,
+      get pieces() {
+        return (pieces ??= ids.map((id) => tokenizer.decode([id])));
+      },
+    };
   };
 }
 

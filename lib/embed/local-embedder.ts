@@ -72,9 +72,9 @@ async function loadExtractor(modelDir: string, threads: number): Promise<Extract
 /** Scales a vector to unit length in place (a zero vector stays zero). */
 function normalise(v: Float32Array): Float32Array {
   let sum = 0;
-  for (const x of v) sum += x * x;
+  for (let i = 0; i < v.length; i += 1) sum += (v[i] as number) * (v[i] as number);
   const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < v.length; i += 1) v[i] = (v[i] ?? 0) / norm;
+  if (norm > 0) for (let i = 0; i < v.length; i += 1) v[i] = (v[i] as number) / norm;
   return v;
 }
 
@@ -83,9 +83,13 @@ function normalise(v: Float32Array): Float32Array {
  * the sentence-transformers pooling, the same vector the pipeline's own `pooling: "mean"` gives (within 1e-7).
  */
 export function pooledSentence(out: TokenOutput): Float32Array {
-  const sum = new Float64Array(out.dimensions);
-  for (let t = 0; t < out.tokens; t += 1) for (let d = 0; d < out.dimensions; d += 1) sum[d] = (sum[d] ?? 0) + (out.data[t * out.dimensions + d] ?? 0);
-  return normalise(Float32Array.from(sum, (x) => x / out.tokens));
+  const { data, dimensions, tokens } = out;
+  const sum = new Float64Array(dimensions);
+  // Each component summed over the tokens in order; a row's offset carried, not multiplied out per component.
+  for (let t = 0, base = 0; t < tokens; t += 1, base += dimensions) for (let d = 0; d < dimensions; d += 1) sum[d] = (sum[d] as number) + (data[base + d] as number);
+  const mean = new Float32Array(dimensions);
+  for (let d = 0; d < dimensions; d += 1) mean[d] = (sum[d] as number) / tokens;
+  return normalise(mean);
 }
 
 /**

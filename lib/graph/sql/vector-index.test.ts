@@ -75,6 +75,9 @@ describe.each(TEST_BACKENDS)("vector ranking in memory on $name", (backend) => {
       const gotSims = await memory.similarities!(view, query, ids, { model: "m@1" });
       expect([...gotSims.keys()].sort()).toEqual([...wantSims.keys()].sort());
       for (const [id, s] of gotSims) expect(s).toBeCloseTo(wantSims.get(id) ?? NaN, 5);
+      // The search's cosines (four at a time) are those of `similarities` (one at a time), bit for bit.
+      const exact = await memory.similarities!(view, query, got.map((h) => h.id), { model: "m@1" });
+      expect(got.map((h) => h.similarity)).toEqual(got.map((h) => exact.get(h.id)));
     }
   }, 180_000);
 

@@ -107,10 +107,12 @@ export function relevanceScorer(query: string, corpus: readonly string[]): Relev
   const n = corpus.length;
   const idf = new Map(queryTerms.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))]));
   const total = queryTerms.reduce((s, t) => s + (idf.get(t) ?? 0), 0);
+  // The corpus is usually what is scored: its texts are not tokenized twice.
+  const known = new Map(corpus.map((text, i) => [text, docTerms[i] as Set<string>]));
   return {
     score(text: string): number {
       if (total <= 0) return 0;
-      const terms = termSet(text);
+      const terms = known.get(text) ?? termSet(text);
       if (terms.size === 0) return 0;
       let covered = 0;
       let matched = 0;
@@ -278,8 +280,11 @@ export interface WordCheck {
  *   word does not make it about the question).
  */
 export function wordCheckOf(question: string, text: string, cos: number): WordCheck | null {
-  const topic = topicTerms(question);
-  const terms = termSet(text);
+  return wordCheckWith(topicTerms(question), termSet(text), cos);
+}
+
+/** `wordCheckOf` from the question's `topicTerms` and the text's `termSet`, for callers that check many texts. */
+function wordCheckWith(topic: ReadonlySet<string>, terms: ReadonlySet<string>, cos: number): WordCheck | null {
   const shared = new Set([...topic].filter((t) => terms.has(t)));
   if (shared.size === 0) return cos < ANSWER_COSINE_ALONE && fuseRelevance(0, cos) > HYBRID_ANSWER_FLOOR ? { shared, minCosine: ANSWER_WORD_COSINE } : null;
   return cos < PARTIAL_MATCH_COSINE && 2 * shared.size <= topic.size ? { shared, minCosine: PARTIAL_MATCH_WORD_COSINE } : null;
@@ -300,7 +305,8 @@ export function wordCheckPlan<T extends { id: string; text: string }>(
   cosineOf: (candidate: T) => number,
   limit: number,
 ): { check: T[]; unchecked: T[] } {
-  const band = candidates.filter((c) => needsWordCheck(question, c.text, cosineOf(c))).sort((a, b) => cosineOf(b) - cosineOf(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const topic = topicTerms(question);
+  const band = candidates.filter((c) => wordCheckWith(topic, termSet(c.text), cosineOf(c)) !== null).sort((a, b) => cosineOf(b) - cosineOf(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { check: band.slice(0, Math.max(0, limit)), unchecked: band.slice(Math.max(0, limit)) };
 }
 

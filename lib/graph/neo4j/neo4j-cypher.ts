@@ -17,10 +17,10 @@ const BELIEF_LIGHT = "{.id, .scope, .model}";
 /** A belief with its history (loads, export). */
 const BELIEF_FULL = "{.id, .scope, .model, .history}";
 
-/** The scorer's fields; the scope is the anchor's and empty tags travel as null (the adapter fills both in). */
 /** Credence bands of `topKRanked`'s groups: the narrower, the closer its floor of the k-th score. */
 const CREDENCE_BANDS = 20;
 
+/** The scorer's fields; the scope is the anchor's and empty tags travel as null (the adapter fills both in). */
 const CANDIDATE_STATS =
   "b.id AS id, b.credence AS credence, b.status AS status, b.topic AS topic, " +
   "CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END AS contextTags, b.validUntil AS validUntil, b.searchTerms AS terms";

@@ -55,8 +55,9 @@ export const BACKFILL_STATEMENTS: readonly string[] = [
 ];
 
 /**
- * Creates what is missing and waits until every index is online, then fills in what earlier versions did not write. Safe to run from several processes at once. With the
- * store's bookmark manager, the first reads on a cluster wait for a member that has the indexes (read-your-writes).
+ * Creates what is missing and waits until every index is online, then fills in what earlier versions did not write.
+ * Safe to run from several processes at once. With the store's bookmark manager, the first reads on a cluster wait for
+ * a member that has the indexes (read-your-writes).
  */
 export async function ensureNeo4jSchema(driver: Driver, database: string, bookmarkManager?: BookmarkManager): Promise<void> {
   const session = driver.session({ database, ...(bookmarkManager ? { bookmarkManager } : {}) });

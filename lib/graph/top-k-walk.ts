@@ -20,7 +20,8 @@ export const SLACK = 1e-9;
 export const MAX_WINDOW = 2_000;
 /**
  * A matching domain of at most this many beliefs is cheaper to rank whole (one read of its slim rows) than to walk
- * (a read per term): the SQL store reads such a domain whole in its first statement and ranks it there.
+ * (a read per term): the SQL store reads such a domain whole in its first statement, scores it there and ships only
+ * the rows that can rank (sql/sql-search.ts).
  */
 export const SMALL_DOMAIN = 1_000;
 

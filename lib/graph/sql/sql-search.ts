@@ -19,8 +19,9 @@
  *    statistics of step 1 (`corpus`): the order, ties included (credence, then id), and every score are those of the
  *    exhaustive ranking (property test: sql-search.test.ts).
  * A domain of at most SMALL_DOMAIN beliefs is cheaper to rank whole than to walk: step 1's statement then reads every
- * term's whole list (no head limit), and the domain is ranked from that one read. A `minRelevance` (not carried by the
- * postings) goes the exhaustive way (`null`: the caller ranks `searchCandidateStats`).
+ * term's whole list (no head limit), scores the domain by the engine's formula and ships only the rows within SLACK of
+ * the k-th score, which are ranked exactly from that one read. A `minRelevance` (not carried by the postings) goes the
+ * exhaustive way (`null`: the caller ranks `searchCandidateStats`).
  */
 import { rankByTerms, termSet } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
@@ -241,7 +242,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
         }).map(({ item, relevance, score }) => ({ candidate: item, relevance, score })),
         corpus: { n, df },
       });
-      // Every list read whole (a small domain always is): the domain is in hand, ranked right here.
+      // Every list read whole (a small domain always is): the domain's candidates are in hand, ranked right here.
       if ([...heads.values()].every((h) => h.complete)) return rank([...slim.values()]);
 
       // Step 2: the MaxScore walk, served from the heads while they reach down to the asked credence.

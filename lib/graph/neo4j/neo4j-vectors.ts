@@ -16,7 +16,7 @@ import neo4j from "neo4j-driver";
 import { z } from "zod";
 import type { EmbeddedKind, EmbeddingStatus, EmbeddingTarget, NodeEmbedding, VectorHit, VectorSearchOptions } from "../embeddings";
 import { embeddingTextHash } from "../embeddings";
-import type { ScopeView } from "../graph-store";
+import { candidateStatsOf, type ScopeView } from "../graph-store";
 import type { CypherRunner } from "./neo4j-runner";
 import { toPlain } from "./neo4j-records";
 
@@ -57,25 +57,40 @@ const SEARCH_ANCHOR = `
     MATCH (b:Belief {ns: $ns, id: e.id})
     WHERE b.scope = $home AND ($includeEnded OR b.live)`;
 
+/**
+ * A search's returned columns; with `stats`, each hit's slim row too (`VectorSearchOptions.withStats`), read from the
+ * belief the anchor has matched already (the columns of `read.candidateStatsByIds`): hybrid retrieval then reads no
+ * row of them again.
+ */
+function searchReturn(stats: boolean): string {
+  return `
+    WITH e, b, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
+    RETURN e.id AS id, similarity${
+      stats
+        ? ", b.credence AS credence, b.status AS status, b.topic AS topic, " +
+          "CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END AS contextTags, b.validUntil AS validUntil, b.searchTerms AS terms"
+        : ""
+    }
+    ORDER BY similarity DESC, id LIMIT $k`;
+}
+
+/** Index candidates of every scope, anchored after the call. */
+const searchIndexed = (stats: boolean) => `
+    CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $candidates, $vector) YIELD node AS e
+    ${SEARCH_ANCHOR}${searchReturn(stats)}`;
+
+/** Every vector of the scope. */
+const searchExact = (stats: boolean) => `
+    MATCH (e:Embedding {ns: $ns, scope: $home})
+    ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${searchReturn(stats)}`;
+
 export const vectorCypher = {
   upsertBeliefs: upsertCypher("belief"),
   upsertEvidence: upsertCypher("evidence"),
-
-  /** Index candidates of every scope, anchored after the call. */
-  searchIndexed: `
-    CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $candidates, $vector) YIELD node AS e
-    ${SEARCH_ANCHOR}
-    WITH e, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
-    RETURN e.id AS id, similarity
-    ORDER BY similarity DESC, id LIMIT $k`,
-
-  /** Every vector of the scope. */
-  searchExact: `
-    MATCH (e:Embedding {ns: $ns, scope: $home})
-    ${SEARCH_ANCHOR} AND e.dimensions = size($vector)
-    WITH e, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
-    RETURN e.id AS id, similarity
-    ORDER BY similarity DESC, id LIMIT $k`,
+  searchIndexed: searchIndexed(false),
+  searchIndexedWithStats: searchIndexed(true),
+  searchExact: searchExact(false),
+  searchExactWithStats: searchExact(true),
 
   similarities: `
     MATCH (e:Embedding {ns: $ns, scope: $home})
@@ -142,11 +157,19 @@ export async function searchVectorsInTx(tx: CypherRunner, ns: string, view: Scop
     vector: Array.from(vector),
     k: neo4j.int(Math.floor(options.k)),
   };
+  const stats = options.withStats ?? false;
+  const hits = async (cypher: string, extra: Record<string, unknown> = {}): Promise<VectorHit[]> =>
+    (await tx.run(cypher, { ...params, ...extra })).records.map((record) => {
+      const row = toPlain(record.toObject()) as Record<string, unknown>;
+      const hit: VectorHit = hitRow.parse(row);
+      if (stats) hit.stats = candidateStatsOf({ ...row, scope: view.homeScopeId, contextTags: row.contextTags ?? [] });
+      return hit;
+    });
   if (vector.length === VECTOR_INDEX_DIMENSIONS) {
-    const indexed = await rows(tx, vectorCypher.searchIndexed, { ...params, candidates: neo4j.int(candidateCount(options.k)) }, hitRow);
+    const indexed = await hits(stats ? vectorCypher.searchIndexedWithStats : vectorCypher.searchIndexed, { candidates: neo4j.int(candidateCount(options.k)) });
     if (indexed.length >= options.k) return indexed;
   }
-  return rows(tx, vectorCypher.searchExact, params, hitRow);
+  return hits(stats ? vectorCypher.searchExactWithStats : vectorCypher.searchExact);
 }
 
 export async function vectorSimilaritiesInTx(

@@ -96,6 +96,12 @@ export function describeVectorContract(getStore: () => GraphStore): void {
       const all = await store.vectorSearch(view(scope), query, { k: 100, model: MODEL });
       expect(all.map((h) => h.id)).toEqual(expected.map((e) => e.id));
       expect(await store.vectorSearch(view(scope), query, { k: 0, model: MODEL })).toEqual([]);
+
+      // With their slim rows: the same hits; a store that reads the rows gives each the row its read by id gives.
+      const withStats = await store.vectorSearch(view(scope), query, { k: 5, model: MODEL, withStats: true });
+      expect(withStats.map((h) => h.id)).toEqual(hits.map((h) => h.id));
+      const rows = new Map((await store.candidateStatsByIds(view(scope), hits.map((h) => h.id))).map((c) => [c.id, c]));
+      for (const hit of withStats) if (hit.stats !== undefined) expect(hit.stats).toEqual(rows.get(hit.id));
     });
 
     it("compares only vectors of the model asked for, and replaces a node's vector on upsert", async () => {

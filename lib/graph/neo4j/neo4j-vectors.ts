@@ -74,21 +74,52 @@ function searchReturn(stats: boolean): string {
     ORDER BY similarity DESC, id LIMIT $k`;
 }
 
-/** Index candidates of every scope, anchored after the call. */
-const searchIndexed = (stats: boolean) => `
-    CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $candidates, $vector) YIELD node AS e
-    ${SEARCH_ANCHOR}${searchReturn(stats)}`;
-
 /** Every vector of the scope. */
 const searchExact = (stats: boolean) => `
     MATCH (e:Embedding {ns: $ns, scope: $home})
     ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${searchReturn(stats)}`;
 
+/**
+ * The k best of the anchored vectors `e` (with their beliefs `b`) collected as one list, best first (ties by id), each
+ * hit a map of `searchReturn`'s columns: an aggregation, so its subquery answers one row even when nothing matched.
+ */
+function collectedHits(stats: boolean, as: string): string {
+  const statsFields = stats
+    ? ", credence: b.credence, status: b.status, topic: b.topic, contextTags: CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END, " +
+      "validUntil: b.validUntil, terms: b.searchTerms"
+    : "";
+  return `
+      WITH e, b, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
+      ORDER BY similarity DESC, e.id LIMIT $k
+      RETURN collect({id: e.id, similarity: similarity${statsFields}}) AS ${as}`;
+}
+
+/**
+ * Index candidates of every scope, anchored after the call; when fewer than k of them are in the home scope (a small
+ * scope, or one beside larger ones), every vector of the scope instead, in the same statement: a small scope pays
+ * one statement, not an under-filled index answer and then the scan. The scan's subquery runs only then.
+ */
+function searchIndexedOrExact(stats: boolean): string {
+  const fields = ["id", "similarity", ...(stats ? ["credence", "status", "topic", "contextTags", "validUntil", "terms"] : [])];
+  return `
+    CALL () {
+      CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $candidates, $vector) YIELD node AS e
+      ${SEARCH_ANCHOR}${collectedHits(stats, "indexed")}
+    }
+    CALL (indexed) {
+      WITH indexed WHERE size(indexed) < $k
+      MATCH (e:Embedding {ns: $ns, scope: $home})
+      ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${collectedHits(stats, "exact")}
+    }
+    UNWIND CASE WHEN size(indexed) >= $k THEN indexed ELSE exact END AS hit
+    RETURN ${fields.map((f) => `hit.${f} AS ${f}`).join(", ")}`;
+}
+
 export const vectorCypher = {
   upsertBeliefs: upsertCypher("belief"),
   upsertEvidence: upsertCypher("evidence"),
-  searchIndexed: searchIndexed(false),
-  searchIndexedWithStats: searchIndexed(true),
+  searchIndexedOrExact: searchIndexedOrExact(false),
+  searchIndexedOrExactWithStats: searchIndexedOrExact(true),
   searchExact: searchExact(false),
   searchExactWithStats: searchExact(true),
 
@@ -166,8 +197,7 @@ export async function searchVectorsInTx(tx: CypherRunner, ns: string, view: Scop
       return hit;
     });
   if (vector.length === VECTOR_INDEX_DIMENSIONS) {
-    const indexed = await hits(stats ? vectorCypher.searchIndexedWithStats : vectorCypher.searchIndexed, { candidates: neo4j.int(candidateCount(options.k)) });
-    if (indexed.length >= options.k) return indexed;
+    return hits(stats ? vectorCypher.searchIndexedOrExactWithStats : vectorCypher.searchIndexedOrExact, { candidates: neo4j.int(candidateCount(options.k)) });
   }
   return hits(stats ? vectorCypher.searchExactWithStats : vectorCypher.searchExact);
 }

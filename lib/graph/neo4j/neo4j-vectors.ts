@@ -57,20 +57,32 @@ const SEARCH_ANCHOR = `
     MATCH (b:Belief {ns: $ns, id: e.id})
     WHERE b.scope = $home AND ($includeEnded OR b.live)`;
 
+/** A hit's columns: its id and similarity, and with `stats` its belief's slim row (`read.candidateStatsByIds`' columns). */
+function hitColumns(stats: boolean): [string, string][] {
+  return [
+    ["id", "e.id"],
+    ["similarity", "similarity"],
+    ...(stats
+      ? ([
+          ["credence", "b.credence"],
+          ["status", "b.status"],
+          ["topic", "b.topic"],
+          ["contextTags", "CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END"],
+          ["validUntil", "b.validUntil"],
+          ["terms", "b.searchTerms"],
+        ] as [string, string][])
+      : []),
+  ];
+}
+
 /**
- * A search's returned columns; with `stats`, each hit's slim row too (`VectorSearchOptions.withStats`), read from the
- * belief the anchor has matched already (the columns of `read.candidateStatsByIds`): hybrid retrieval then reads no
- * row of them again.
+ * A search's k best hits as rows; with `stats`, each hit's slim row too (`VectorSearchOptions.withStats`), read from
+ * the belief the anchor has matched already: hybrid retrieval then reads no row of them again.
  */
 function searchReturn(stats: boolean): string {
   return `
     WITH e, b, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
-    RETURN e.id AS id, similarity${
-      stats
-        ? ", b.credence AS credence, b.status AS status, b.topic AS topic, " +
-          "CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END AS contextTags, b.validUntil AS validUntil, b.searchTerms AS terms"
-        : ""
-    }
+    RETURN ${hitColumns(stats).map(([name, expr]) => `${expr} AS ${name}`).join(", ")}
     ORDER BY similarity DESC, id LIMIT $k`;
 }
 
@@ -80,18 +92,14 @@ const searchExact = (stats: boolean) => `
     ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${searchReturn(stats)}`;
 
 /**
- * The k best of the anchored vectors `e` (with their beliefs `b`) collected as one list, best first (ties by id), each
- * hit a map of `searchReturn`'s columns: an aggregation, so its subquery answers one row even when nothing matched.
+ * The same k best collected as one list, best first (ties by id), each hit a map of those columns: an aggregation,
+ * so its subquery answers one row even when nothing matched.
  */
 function collectedHits(stats: boolean, as: string): string {
-  const statsFields = stats
-    ? ", credence: b.credence, status: b.status, topic: b.topic, contextTags: CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END, " +
-      "validUntil: b.validUntil, terms: b.searchTerms"
-    : "";
   return `
       WITH e, b, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
       ORDER BY similarity DESC, e.id LIMIT $k
-      RETURN collect({id: e.id, similarity: similarity${statsFields}}) AS ${as}`;
+      RETURN collect({${hitColumns(stats).map(([name, expr]) => `${name}: ${expr}`).join(", ")}}) AS ${as}`;
 }
 
 /**
@@ -100,7 +108,6 @@ function collectedHits(stats: boolean, as: string): string {
  * one statement, not an under-filled index answer and then the scan. The scan's subquery runs only then.
  */
 function searchIndexedOrExact(stats: boolean): string {
-  const fields = ["id", "similarity", ...(stats ? ["credence", "status", "topic", "contextTags", "validUntil", "terms"] : [])];
   return `
     CALL () {
       CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $candidates, $vector) YIELD node AS e
@@ -112,7 +119,7 @@ function searchIndexedOrExact(stats: boolean): string {
       ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${collectedHits(stats, "exact")}
     }
     UNWIND CASE WHEN size(indexed) >= $k THEN indexed ELSE exact END AS hit
-    RETURN ${fields.map((f) => `hit.${f} AS ${f}`).join(", ")}`;
+    RETURN ${hitColumns(stats).map(([name]) => `hit.${name} AS ${name}`).join(", ")}`;
 }
 
 export const vectorCypher = {

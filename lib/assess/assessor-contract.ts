@@ -106,7 +106,7 @@ export function describeAssessorContract(label: string, getAssessor: () => Asses
 
     it("extracts sentence-level claims as non-empty texts", async () => {
       const claims = z.array(claimSchema).parse(
-        await getAssessor().extractClaims("The deploy branch is main. Backups run nightly at 2 a.m. Is that right?"),
+        await getAssessor().extractClaims("Release candidates are cut on Thursdays. The wiki is rebuilt every hour. Is that right?"),
       );
       expect(claims.length).toBeGreaterThan(0);
       expect(claims.every((c) => !c.text.endsWith("?"))).toBe(true);

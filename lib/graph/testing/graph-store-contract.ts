@@ -185,8 +185,8 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
 
       it("lets a successor take the key of the belief it supersedes in the same change-set", async () => {
         const scope = uid("s");
-        const old = await seedBelief(scope, "The deploy branch is main.");
-        const successor = makeBelief(scope, "The deploy branch is main.", { supersedesId: old.belief.id });
+        const old = await seedBelief(scope, "Release candidates are cut on Thursdays.");
+        const successor = makeBelief(scope, "Release candidates are cut on Thursdays.", { supersedesId: old.belief.id });
         const cs = changeSet({
           beliefs: [
             { belief: successor, expectedVersion: null },

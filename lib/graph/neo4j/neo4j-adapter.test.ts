@@ -13,7 +13,7 @@ import { createNeo4jGraphStore, type Neo4jGraphStore } from "./neo4j-graph-store
 import { NODE_LABELS, RELATIONSHIP_TYPES, UnsafeIdentifierError } from "./neo4j-vocabulary";
 
 /** Nodes beside the graph proper: change-set journal, topic freezes, sentence vectors, idempotency marks. */
-const BOOKKEEPING_LABELS = ["AppliedChangeSet", "TopicFreeze", "Embedding", "IdempotencyMark"];
+const BOOKKEEPING_LABELS = ["AppliedChangeSet", "TopicFreeze", "Embedding", "IdempotencyMark", "CredenceBackfill"];
 const view = (home: string) => ({ homeScopeId: home, visibleScopeIds: [home] });
 
 describe("Neo4j adapter specifics", () => {

@@ -46,12 +46,18 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
 /**
  * Properties earlier versions did not write, filled in once the indexes are online: idempotent (only nodes missing
  * them), in batches of their own transactions, safe from several processes at once (the same value either way).
- * `termCount` (neo4j-records.ts): until a belief has it the top-k statement counts its terms from `searchTerms`, the
- * same number, slower. Each start pays one label scan reading one property (~0.1 s at 100 000 beliefs).
+ * Each is run once per database: a `(:CredenceBackfill {name})` node records it done, so a start after that pays one
+ * index-free lookup instead of a scan of every belief. `termCount` (neo4j-records.ts): a belief without it (written
+ * by an earlier version, even after the backfill) still ranks right; the top-k statement counts its terms from
+ * `searchTerms`, the same number, slower.
  */
-export const BACKFILL_STATEMENTS: readonly string[] = [
-  "MATCH (b:Belief) WHERE b.termCount IS NULL AND b.searchTerms IS NOT NULL " +
-    "CALL (b) { SET b.termCount = size([t IN split(b.searchTerms, ' ') WHERE t <> '']) } IN TRANSACTIONS OF 5000 ROWS",
+export const BACKFILLS: readonly { name: string; statement: string }[] = [
+  {
+    name: "termCount",
+    statement:
+      "MATCH (b:Belief) WHERE b.termCount IS NULL AND b.searchTerms IS NOT NULL " +
+      "CALL (b) { SET b.termCount = size([t IN split(b.searchTerms, ' ') WHERE t <> '']) } IN TRANSACTIONS OF 5000 ROWS",
+  },
 ];
 
 /**
@@ -76,7 +82,12 @@ export async function ensureNeo4jSchema(driver: Driver, database: string, bookma
     };
     for (const statement of SCHEMA_STATEMENTS) await runRetried(statement);
     await session.run("CALL db.awaitIndexes(120)");
-    for (const statement of BACKFILL_STATEMENTS) await runRetried(statement);
+    for (const { name, statement } of BACKFILLS) {
+      const done = await session.run("MATCH (m:CredenceBackfill {name: $name}) RETURN m LIMIT 1", { name });
+      if (done.records.length > 0) continue;
+      await runRetried(statement);
+      await session.run("MERGE (:CredenceBackfill {name: $name})", { name });
+    }
   } finally {
     await session.close();
   }

@@ -108,12 +108,13 @@ describe("Neo4j top-k from the full-text index", () => {
     try {
       expect(await countWithout()).toBe(0);
       await expectExhaustive();
-      // As an earlier version wrote them: half the beliefs without termCount.
+      // As an earlier version wrote them: half the beliefs without termCount, and no record of the backfill.
       await driver.executeQuery(
         "MATCH (b:Belief {ns: $ns, scope: $scope}) WHERE b.id IN $ids REMOVE b.termCount",
         { ns: store.namespace, scope, ids: beliefs.filter((_, i) => i % 2 === 0).map((b) => b.id) },
         { database: "neo4j" },
       );
+      await driver.executeQuery("MATCH (m:CredenceBackfill {name: 'termCount'}) DELETE m", {}, { database: "neo4j" });
       expect(await countWithout()).toBe(28);
       await expectExhaustive();
       const restarted = createNeo4jGraphStore({ uri: inject("neo4jUri"), database: "neo4j", namespace: store.namespace });

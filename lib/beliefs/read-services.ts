@@ -6,7 +6,6 @@ import {
   HYBRID_ANSWER_FLOOR,
   closestWords,
   eventTime,
-  wordCheckOf,
   wordCheckPlan,
   rankByRelevance,
   type Belief,
@@ -85,18 +84,17 @@ export function readServices(kit: ServiceKit): ReadServices {
   /**
    * `closestWords` of the question and each candidate relevant by meaning only just (`wordCheckOf`; over the question's
    * words the candidate does not contain): recall's test of whether it is about the question at all. Undefined when
-   * the embedder has no word vectors. Each
-   * checked text costs one model run (a stored belief's word vectors are not kept), so at most WORD_CHECKS of them,
-   * the closest by cosine, are checked; the others in that band are left out of the answer (-1: no close word), as a
-   * check would most often have left them.
+   * the embedder has no word vectors. Each checked text costs one model run (a stored belief's word vectors are not
+   * kept), so at most WORD_CHECKS of them, the closest by cosine, are checked; the others in that band are left out of
+   * the answer (-1: no close word), as a check would most often have left them.
    */
   async function closestWordsOf(question: string, records: readonly BeliefRecord[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
     const embedder = kit.matcher?.embedder;
     if (embedder?.words === undefined) return undefined;
-    const { check, unchecked } = wordCheckPlan(question, records.map((r) => r.belief), (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
+    const { check, unchecked, checks } = wordCheckPlan(question, records.map((r) => r.belief), (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
     if (check.length === 0) return new Map();
     const [asked = [], ...texts] = await embedder.words([question, ...check.map((b) => b.text)]);
-    const closest = new Map(check.map((b, i) => [b.id, closestWords(asked, texts[i] ?? [], wordCheckOf(question, b.text, semantic.get(b.id) ?? 0)?.shared)]));
+    const closest = new Map(check.map((b, i) => [b.id, closestWords(asked, texts[i] ?? [], checks.get(b.id)?.shared)]));
     for (const b of unchecked) closest.set(b.id, -1);
     return closest;
   }

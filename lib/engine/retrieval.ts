@@ -296,18 +296,24 @@ export function needsWordCheck(question: string, text: string, cos: number): boo
 }
 
 /**
- * Which candidates recall word-checks (`needsWordCheck`), closest by cosine first, at most `limit` of them (a word
- * check costs a model run per text); `unchecked`: the others that needed one, left out of the answer.
+ * Which candidates recall word-checks (`wordCheckOf`), closest by cosine first, at most `limit` of them (a word
+ * check costs a model run per text); `unchecked`: the others that needed one, left out of the answer; `checks`: each
+ * of them's check, by id.
  */
 export function wordCheckPlan<T extends { id: string; text: string }>(
   question: string,
   candidates: readonly T[],
   cosineOf: (candidate: T) => number,
   limit: number,
-): { check: T[]; unchecked: T[] } {
+): { check: T[]; unchecked: T[]; checks: Map<string, WordCheck> } {
   const topic = topicTerms(question);
-  const band = candidates.filter((c) => wordCheckWith(topic, termSet(c.text), cosineOf(c)) !== null).sort((a, b) => cosineOf(b) - cosineOf(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { check: band.slice(0, Math.max(0, limit)), unchecked: band.slice(Math.max(0, limit)) };
+  const checks = new Map<string, WordCheck>();
+  for (const c of candidates) {
+    const found = wordCheckWith(topic, termSet(c.text), cosineOf(c));
+    if (found !== null) checks.set(c.id, found);
+  }
+  const band = candidates.filter((c) => checks.has(c.id)).sort((a, b) => cosineOf(b) - cosineOf(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { check: band.slice(0, Math.max(0, limit)), unchecked: band.slice(Math.max(0, limit)), checks };
 }
 
 /** Content words of a text as the embedding model spells them: letters only, no stop word or negation. */

@@ -145,6 +145,15 @@ describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (
     );
   }, 300_000);
 
+  it("ranks credences too small for a float8 product (5e-324) as the exhaustive ranking does, without an error", async () => {
+    const scope = uid("scope");
+    const view: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
+    const beliefs = [Number.MIN_VALUE, 1e-250, 0, 0.4].map((credence, i) => makeBelief(scope, `deploy ${uid("w").slice(-4)} ${i}.`, { credence }));
+    await store.apply(changeSet({ beliefs: beliefs.map((belief) => ({ belief, expectedVersion: null })) }));
+    await expectSameAsExhaustive(view, 1, undefined);
+    await expectSameAsExhaustive(view, 3, undefined);
+  });
+
   it("another scope's beliefs and an invisible home scope are never returned", async () => {
     const mine = uid("scope");
     const theirs = uid("scope");

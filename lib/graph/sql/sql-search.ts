@@ -143,6 +143,8 @@ const slimColumns = (termsParam: string) => `b.id, b.credence, b.status, b.topic
  * idf, focus on the belief's own terms, × credence), and only its rows within SLACK of the `kParam`-th best score
  * travel: the client ranks those exactly with the same N and df, so the database's floating point only picks them
  * (as the Neo4j statement does). Shipping the whole domain cost ~170 bytes a belief for rows the ranking drops.
+ * Postgres raises an error where a float8 product underflows (a credence of 5e-324): a credence under 1e-200 scores 0
+ * here, within SLACK of its true score, so the window still holds every row that can rank.
  */
 function firstRead(stats: string, kParam: string): string {
   return `
@@ -162,7 +164,8 @@ function firstRead(stats: string, kParam: string): string {
     SELECT f.*, CASE WHEN (SELECT n FROM nn) <= $6::bigint THEN
       CASE WHEN f."termCount" > 0 THEN
         LEAST(1.0, (SELECT coalesce(sum(w.idf), 0) FROM w WHERE w.term = ANY(f.qterms)) / (SELECT sum(w.idf) FROM w)
-                   * (0.8 + 0.2 * LEAST(1.0, cardinality(f.qterms)::float8 / f."termCount"))) * f.credence
+                   * (0.8 + 0.2 * LEAST(1.0, cardinality(f.qterms)::float8 / f."termCount")))
+          * CASE WHEN f.credence < 1e-200 THEN 0 ELSE f.credence END
       ELSE 0 END END AS score
     FROM f),
   kth AS (SELECT score FROM scored WHERE score IS NOT NULL ORDER BY score DESC OFFSET ${kParam}::int - 1 LIMIT 1)

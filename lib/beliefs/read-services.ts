@@ -11,12 +11,11 @@ import {
   type Belief,
   type BeliefRecord,
   type EngineParams,
-  type Evidence,
   type MutationRecord,
   isLiveStatus,
   openReadings,
 } from "@/lib/engine";
-import { recall as recallAnswer } from "@/lib/engine/recall";
+import { recall as recallAnswer, type RecallCandidate } from "@/lib/engine/recall";
 import { checkReplay, derivedFields, replay } from "@/lib/engine/replay";
 import type { GraphEdge, GraphSlice, ScopeExport } from "@/lib/graph/graph-store";
 import { entryEdgeSource } from "@/lib/graph/graph-store";
@@ -56,12 +55,10 @@ type ReadServices = Pick<
 >;
 
 /**
- * Candidates (best by relevance × credence over the whole matching domain) loaded with histories for recall: the
- * engine keeps the top k (≤ 50) after following SUPERSEDES chains, so more would only cost round trips.
+ * Candidates (best by relevance × credence over the whole matching domain) read for recall, as belief rows: the engine
+ * keeps the top k (≤ 50) after following SUPERSEDES chains, so more would only cost round trips.
  */
 const MAX_RECALL_CANDIDATES = 50;
-/** Rebutting evidence items whose text recall may quote (the strongest rebuttal of the dominant belief). */
-const MAX_REBUTTAL_TEXTS = 10;
 /**
  * An `asOf` search or recall: the candidates (best by relevance × today's credence, ended beliefs included) that are
  * replayed to that time and ranked again by their credence then. Relevance does not change with time; a belief whose
@@ -88,10 +85,10 @@ export function readServices(kit: ServiceKit): ReadServices {
    * kept), so at most WORD_CHECKS of them, the closest by cosine, are checked; the others in that band are left out of
    * the answer (-1: no close word), as a check would most often have left them.
    */
-  async function closestWordsOf(question: string, records: readonly BeliefRecord[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
+  async function closestWordsOf(question: string, beliefs: readonly Belief[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
     const embedder = kit.matcher?.embedder;
     if (embedder?.words === undefined) return undefined;
-    const { check, unchecked, checks } = wordCheckPlan(question, records.map((r) => r.belief), (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
+    const { check, unchecked, checks } = wordCheckPlan(question, beliefs, (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
     if (check.length === 0) return new Map();
     const [asked = [], ...texts] = await embedder.words([question, ...check.map((b) => b.text)]);
     const closest = new Map(check.map((b, i) => [b.id, closestWords(asked, texts[i] ?? [], checks.get(b.id)?.shared)]));
@@ -137,18 +134,24 @@ export function readServices(kit: ServiceKit): ReadServices {
       // time: the histories up to then (the engine replays them), so the answer is what was believed then.
       const { ranked, semantic } = await kit.rank(ctx.view, input.q, { k: asOf ? AS_OF_CANDIDATES : MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
       const cut = asOf ? { asOf } : {};
-      const records = await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id), cut);
-      const best = new Set(ranked.slice(0, input.k).map((r) => r.candidate.id));
-      const evidenceTexts = await rebuttalTexts(ctx, records.filter((r) => best.has(r.belief.id)));
-      const closest = semantic ? await closestWordsOf(input.q, records, semantic) : undefined;
+      const ids = ranked.map((r) => r.candidate.id);
+      // Today's recall ranks the candidates on their rows (stored credence and status) and loads the histories of the
+      // beliefs that answer only; as of a time, every candidate is replayed to it.
+      const candidates: readonly RecallCandidate[] = asOf
+        ? await store.loadBeliefs(ctx.view, ids, cut)
+        : ids.length === 0
+          ? []
+          : await store.listBeliefs(ctx.view, { ids, liveOnly: false }).then((rows) => rows.map((belief) => ({ belief })));
+      const closest = semantic ? await closestWordsOf(input.q, candidates.map((c) => c.belief), semantic) : undefined;
       return recallAnswer(
         {
           question: input.q,
-          candidates: records,
+          candidates,
           load: (id) => store.loadBelief(ctx.view, id, cut),
+          loadRecords: (beliefIds) => store.loadBeliefs(ctx.view, beliefIds, cut),
           assessor,
           k: input.k,
-          evidenceTexts,
+          evidenceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,
           ...(semantic ? { semantic, minRelevance: HYBRID_ANSWER_FLOOR } : {}),
           ...(closest ? { closestWords: closest } : {}),
         },
@@ -314,15 +317,6 @@ export function readServices(kit: ServiceKit): ReadServices {
     }
     const openLinks = openReadings(record.history, asOf ?? undefined);
     return { belief, history: record.history, entries: state.entries, timeline: state.timeline, mutations, supersedes, supersededBy, asOf, openReadings: openLinks };
-  }
-
-  /** Texts of evidence items that rebut candidate beliefs (recall may quote the strongest as the competing view). */
-  async function rebuttalTexts(ctx: CallerContext, records: readonly BeliefRecord[]): Promise<Map<string, string>> {
-    const ids = new Set<string>();
-    for (const { history } of records)
-      for (const item of history) if (item.type === "entry" && item.relation === "REBUTS" && item.sourceKind === "evidence" && item.sourceId) ids.add(item.sourceId);
-    const found: (Evidence | null)[] = await Promise.all([...ids].slice(0, MAX_REBUTTAL_TEXTS).map((id) => store.loadEvidence(ctx.view, id)));
-    return new Map(found.filter((ev): ev is Evidence => ev !== null).map((ev) => [ev.id, ev.text]));
   }
 
   /**

@@ -135,7 +135,7 @@ describe("recall (deploy-branch contradiction)", () => {
       entry(2, { sourceId: "ev_cold", relation: "REBUTS", tier: "measurement", effectiveTier: "measurement", weight: 0.4, time: THURSDAY }),
     ]);
     const answer = await recall(
-      { question: "Is the cache warm?", candidates: [b], load: noLoad, assessor: scriptedAssessor(), evidenceTexts: new Map([["ev_cold", "Cold-start traces show misses."]]) },
+      { question: "Is the cache warm?", candidates: [b], load: noLoad, assessor: scriptedAssessor(), evidenceText: async (id) => (id === "ev_cold" ? "Cold-start traces show misses." : null) },
       defaultParams,
     );
     expect(answer.mode).toBe("contested");
@@ -206,6 +206,55 @@ describe("recall (deploy-branch contradiction)", () => {
     expect(answer.dominantBeliefIds).toEqual(["b_new", "b_old"]);
     const loop = record("We deploy from the main branch.", [entry(1, { sourceId: "ev_m" }), { type: "superseded", seq: 2, time: THURSDAY, actor: "j", changeSet: "c", byBeliefId: "b_loop" }], "b_loop");
     expect((await recall({ question: "deploy main", candidates: [loop], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("no_answer");
+  });
+
+  it("answers the same from belief rows alone, loading only the answering beliefs' histories (property)", async () => {
+    const texts = ["The nightly backup runs at two.", "The nightly backup runs at four.", "Backups are kept for a week.", "The backup job writes to the east bucket.", "Lunch is served at noon."];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            text: fc.integer({ min: 0, max: texts.length - 1 }),
+            entries: fc.array(fc.record({ rebutsFrom: fc.option(fc.integer({ min: 0, max: 7 }), { nil: null }), weight: fc.double({ min: 0.05, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 4 }),
+            supersededBy: fc.option(fc.integer({ min: 0, max: 7 }), { nil: null }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.integer({ min: 1, max: 4 }),
+        async (specs, k) => {
+          const records = specs.map((spec, i) => {
+            const history: HistoryItem[] = spec.entries.map((e, j) =>
+              entry(j + 1, { sourceId: e.rebutsFrom === null ? `ev_${i}_${j}` : `b_${e.rebutsFrom}`, relation: e.rebutsFrom === null ? "SUPPORTS" : "REBUTS", weight: e.weight, time: at(i * 60 + j) }),
+            );
+            if (spec.supersededBy !== null && spec.supersededBy !== i)
+              history.push({ type: "superseded", seq: history.length + 1, time: at(600), actor: "judge", changeSet: `cs_s${i}`, byBeliefId: `b_${spec.supersededBy}` });
+            return record(texts[spec.text] ?? "", history, `b_${i}`);
+          });
+          const byId = new Map(records.map((r) => [r.belief.id, r]));
+          const load = async (id: string) => byId.get(id) ?? null;
+          const question = "When does the nightly backup run?";
+          const whole = await recall({ question, candidates: records, load, assessor: scriptedAssessor(), k }, defaultParams);
+          const requested: string[] = [];
+          const slim = await recall(
+            {
+              question,
+              candidates: records.map((r) => ({ belief: r.belief })),
+              load,
+              loadRecords: async (ids) => {
+                requested.push(...ids);
+                return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as BeliefRecord] : []));
+              },
+              assessor: scriptedAssessor(),
+              k,
+            },
+            defaultParams,
+          );
+          expect(slim).toEqual(whole);
+          expect(requested.length).toBeLessThanOrEqual(k);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it("returns no_answer when nothing is relevant", async () => {

@@ -1,8 +1,9 @@
 /**
  * Recall with disagreement (docs/design.md §4.6, memnode): "what do we believe about X, and where do we disagree?"
  *
- * 1. Candidates (a store's full-text matches in the URL's scope, with histories) are followed along `SUPERSEDES` to the
- *    live end of each chain (through the caller's loader, cycle-safe), then ranked by the shared scorer
+ * 1. Candidates (a store's full-text matches in the URL's scope: belief rows, with or without their histories) are
+ *    followed along `SUPERSEDES` to the live end of each chain (through the caller's loader, cycle-safe), then ranked
+ *    by the shared scorer
  *    (relevance × credence, `retrieve`). Beliefs at or under `minRelevance` do not answer, nor (given `closestWords`)
  *    one relevant by meaning only just — sharing none or at most half of the question's topic terms — with no word
  *    close to the question's words it lacks (`wordCheckOf`).
@@ -31,7 +32,7 @@
  *    dominant's), belief ids.
  */
 import type { Assessor, BeliefText } from "./assessor";
-import { isLiveStatus, type Belief, type BeliefRecord, type History } from "./model";
+import { isLiveStatus, type Belief, type BeliefRecord, type BeliefStatus, type History } from "./model";
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
 import { replay, type RealEntryRef, type ReplayState } from "./replay";
@@ -71,17 +72,35 @@ export interface RecallAnswer {
   assessor: string | null;
 }
 
+/**
+ * A recall candidate: a belief row, with its history or without it. Without it, the row's stored status and credence
+ * (which equal the replay of its history) rank it, and only the beliefs that answer have their histories loaded
+ * (`RecallInput.loadRecords`); a candidate superseded by another is loaded whole to follow its chain.
+ */
+export interface RecallCandidate {
+  belief: Belief;
+  history?: History;
+}
+
 export interface RecallInput {
   question: string;
   /** Store candidates for the question (the URL's scope), superseded ones included. */
-  candidates: readonly BeliefRecord[];
+  candidates: readonly RecallCandidate[];
   /** Loads a belief through the caller's authorised view (for chain ends that are not candidates); null if not visible. */
   load: (beliefId: string) => Promise<BeliefRecord | null>;
+  /**
+   * Loads beliefs with their histories through the caller's authorised view (those not visible are left out): the
+   * positions that answer, among candidates given without a history. Default: `load` of each.
+   */
+  loadRecords?: (beliefIds: readonly string[]) => Promise<readonly BeliefRecord[]>;
   assessor: Assessor;
   /** Relevant beliefs considered (after ranking); default 10. */
   k?: number;
-  /** Optional texts of evidence items, used when the competing position is a rebutting evidence item, not a belief. */
-  evidenceTexts?: ReadonlyMap<string, string>;
+  /**
+   * The text of an evidence item through the caller's authorised view (null when not visible): quoted when the
+   * competing position is a rebutting evidence item, not a belief.
+   */
+  evidenceText?: (evidenceId: string) => Promise<string | null>;
   /** Chain-following budget (hops over all chains); default 1 000. */
   maxHops?: number;
   /**
@@ -119,40 +138,85 @@ function supersededBy(history: History): string | null {
 }
 
 /**
+ * The live end of a candidate's chain: its record (with the history when one was loaded) and, with that history, its
+ * replayed state; without it, the row's stored status and credence stand for the replay's.
+ */
+export interface ChainEnd {
+  record: RecallCandidate;
+  state: ReplayState | null;
+  predecessors: string[];
+}
+
+const statusOf = (e: Pick<ChainEnd, "record" | "state">): BeliefStatus => e.state?.status ?? e.record.belief.status;
+const credenceOf = (e: Pick<ChainEnd, "record" | "state">): number => e.state?.credence ?? e.record.belief.credence;
+
+/**
  * Follow SUPERSEDES from each candidate to the live end of its chain. A chain that ends in a belief the caller
- * cannot load, or loops, ends at its last visible belief (which is then not live and drops out).
+ * cannot load, or loops, ends at its last visible belief (which is then not live and drops out). A superseded
+ * candidate given without its history is loaded whole (its history names its successor).
  */
 export async function followSupersedes(
-  candidates: readonly BeliefRecord[],
+  candidates: readonly RecallCandidate[],
   load: (id: string) => Promise<BeliefRecord | null>,
   params: EngineParams,
   maxHops = 1000,
-): Promise<Map<string, { record: BeliefRecord; state: ReplayState; predecessors: string[] }>> {
-  const byId = new Map(candidates.map((r) => [r.belief.id, r]));
-  const ends = new Map<string, { record: BeliefRecord; state: ReplayState; predecessors: string[] }>();
+): Promise<Map<string, ChainEnd>> {
+  const byId = new Map<string, RecallCandidate>(candidates.map((r) => [r.belief.id, r]));
+  const ends = new Map<string, ChainEnd>();
   let hops = 0;
+  const withHistory = async (r: RecallCandidate): Promise<BeliefRecord | null> => {
+    if (r.history !== undefined) return { belief: r.belief, history: r.history };
+    const loaded = await load(r.belief.id);
+    if (loaded) byId.set(r.belief.id, loaded);
+    return loaded;
+  };
   for (const start of candidates) {
-    let record = start;
+    let record: RecallCandidate = start;
+    let state = record.history === undefined ? null : replay(record.history, params);
+    if ((state?.status ?? record.belief.status) === "superseded" && record.history === undefined) {
+      const whole = await withHistory(record);
+      if (!whole) continue;
+      record = whole;
+      state = replay(whole.history, params);
+    }
     const seen = new Set<string>([record.belief.id]);
     const predecessors: string[] = [];
-    let state = replay(record.history, params);
-    while (state.status === "superseded") {
+    while (state?.status === "superseded" && record.history !== undefined) {
       const next = supersededBy(record.history);
       if (!next || seen.has(next) || hops >= maxHops) break;
       hops++;
-      const loaded = byId.get(next) ?? (await load(next));
+      const found = byId.get(next);
+      const loaded = found ? await withHistory(found) : await load(next);
       if (!loaded) break;
       predecessors.push(record.belief.id);
       seen.add(next);
       byId.set(next, loaded);
       record = loaded;
-      state = replay(record.history, params);
+      state = replay(loaded.history, params);
     }
-    if (!isLiveStatus(state.status)) continue;
+    if (!isLiveStatus(statusOf({ record, state }))) continue;
     const prev = ends.get(record.belief.id);
-    ends.set(record.belief.id, { record, state, predecessors: [...new Set([...(prev?.predecessors ?? []), ...predecessors])] });
+    // Two chains may meet at one end: keep the loaded record, whichever chain loaded it.
+    const known = prev && prev.state !== null && state === null ? prev : { record, state };
+    ends.set(record.belief.id, { ...known, predecessors: [...new Set([...(prev?.predecessors ?? []), ...predecessors])] });
   }
   return ends;
+}
+
+/** The ends' replayed states: a record given without its history is loaded (`loadRecords`); one no longer visible drops out. */
+async function withStates(
+  ends: readonly ChainEnd[],
+  input: Pick<RecallInput, "load" | "loadRecords">,
+  params: EngineParams,
+): Promise<{ end: ChainEnd; record: BeliefRecord; state: ReplayState }[]> {
+  const missing = ends.filter((e) => e.state === null || e.record.history === undefined).map((e) => e.record.belief.id);
+  const loadRecords = input.loadRecords ?? (async (ids: readonly string[]) => (await Promise.all(ids.map(input.load))).filter((r): r is BeliefRecord => r !== null));
+  const loaded = new Map((missing.length === 0 ? [] : await loadRecords(missing)).map((r) => [r.belief.id, r]));
+  return ends.flatMap((end) => {
+    const record = end.record.history !== undefined && end.state !== null ? { belief: end.record.belief, history: end.record.history } : loaded.get(end.record.belief.id);
+    if (!record) return [];
+    return [{ end, record, state: end.state !== null && end.record.history !== undefined ? end.state : replay(record.history, params) }];
+  });
 }
 
 /** Sources (belief ids and evidence ids) that count as "coming from" belief `b`: itself and its real supports. */
@@ -302,10 +366,16 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   // about the question, however high its credence: a weak answer to the question asked is still that question's answer.
   const mostRelevant = Math.max(0, ...relevant.map((x) => x.relevance));
   const scored = relevant
-    .map((x) => ({ ...x, about: x.relevance >= ABOUT_THE_QUESTION_SHARE * mostRelevant, score: x.relevance * x.e.state.credence }))
-    .sort((a, b) => Number(b.about) - Number(a.about) || b.score - a.score || b.e.state.credence - a.e.state.credence || (a.e.record.belief.id < b.e.record.belief.id ? -1 : 1))
+    .map((x) => ({ ...x, about: x.relevance >= ABOUT_THE_QUESTION_SHARE * mostRelevant, score: x.relevance * credenceOf(x.e) }))
+    .sort((a, b) => Number(b.about) - Number(a.about) || b.score - a.score || credenceOf(b.e) - credenceOf(a.e) || (a.e.record.belief.id < b.e.record.belief.id ? -1 : 1))
     .slice(0, Math.max(0, input.k ?? 10));
-  const positions: Position[] = scored.map((x, rank) => ({ record: x.e.record, state: x.e.state, rank, predecessors: x.e.predecessors }));
+  // Only the beliefs that answer are replayed: their histories decide rivals, dominance and tension.
+  const states = new Map((await withStates(scored.map((x) => x.e), input, params)).map((x) => [x.record.belief.id, x]));
+  const answering = scored.flatMap((x) => {
+    const s = states.get(x.e.record.belief.id);
+    return s ? [{ ...x, record: s.record, state: s.state }] : [];
+  });
+  const positions: Position[] = answering.map((x, rank) => ({ record: x.record, state: x.state, rank, predecessors: x.e.predecessors }));
   const empty: RecallAnswer = {
     mode: "no_answer",
     question: input.question,
@@ -328,8 +398,8 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
 
   // The best match's rival: the best-ranked relevant belief in a rebut relation with it, else one that gives another
   // value of the same quantity.
-  const bestRelevance = scored[0]?.relevance ?? 0;
-  const rivals = positions.slice(1).filter((p) => (scored[p.rank]?.relevance ?? 0) >= ABOUT_THE_QUESTION_SHARE * bestRelevance);
+  const bestRelevance = answering[0]?.relevance ?? 0;
+  const rivals = positions.slice(1).filter((p) => (answering[p.rank]?.relevance ?? 0) >= ABOUT_THE_QUESTION_SHARE * bestRelevance);
   const rival =
     rivals.find((p) => rebuttalsFrom(top, p).length > 0 || rebuttalsFrom(p, top).length > 0) ??
     rivals.find((p) => competingQuantities(top.record.belief, p.record.belief)) ??
@@ -357,7 +427,7 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   // A contested belief without a rival belief: the strongest relevant rebutting evidence is the competing interpretation.
   let competingText: BeliefText | null = competing ? beliefText(competing.record.belief) : null;
   if (!competing && strongestRebuttal) {
-    const text = input.evidenceTexts?.get(strongestRebuttal.sourceId);
+    const text = await input.evidenceText?.(strongestRebuttal.sourceId);
     if (text) competingText = { id: strongestRebuttal.sourceId, text };
   }
 

@@ -128,6 +128,18 @@ export const read = {
       AND ($afterId IS NULL OR b.id > $afterId)
     RETURN b ${BELIEF_LIGHT} AS b ORDER BY b.id LIMIT $limit`,
 
+  /**
+   * `listBeliefs` of the live belief with key `$key`: a seek of the `(ns, scope, liveKey)` constraint's index, not a
+   * scan of the scope (`liveKey` is the key exactly while the belief is live, written in the same SET as `live`).
+   */
+  listLiveBeliefByKey: `
+    MATCH (b:Belief {ns: $ns, scope: $home, liveKey: $key})
+    WHERE $home IN $visible
+      AND ($topic IS NULL OR b.topic = $topic)
+      AND ($reviewState IS NULL OR b.reviewState = $reviewState)
+      AND ($afterId IS NULL OR b.id > $afterId)
+    RETURN b ${BELIEF_LIGHT} AS b ORDER BY b.id LIMIT $limit`,
+
   /** `listBeliefs` of listed ids: each looked up by its (ns, id) key, not by a scan of the scope. */
   listBeliefsByIds: `
     UNWIND $ids AS id

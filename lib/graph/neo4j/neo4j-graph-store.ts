@@ -584,12 +584,14 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       };
       // The listed ids, and with `orLiveKey` the live belief of that key, looked up by key (one more statement).
       const byKey = ids !== undefined && options?.orLiveKey !== undefined && (options.key === undefined || options.key === options.orLiveKey);
+      // The live belief of a key is a seek of the live-key index; of a scope without a key, a scan of the scope.
+      const scan = (liveOnly: boolean, key: string | null) => (liveOnly && key !== null ? read.listLiveBeliefByKey : read.listBeliefs);
       // The two reads are independent: sent together, not one after the other.
       const [keyed, found] = await Promise.all([
-        byKey ? query(read.listBeliefs, { ...filters, liveOnly: true, key: options?.orLiveKey ?? null, limit: limitOf(1) }) : [],
+        byKey ? query(read.listLiveBeliefByKey, { ...filters, liveOnly: true, key: options?.orLiveKey ?? null, limit: limitOf(1) }) : [],
         ids?.length === 0
           ? []
-          : query(ids ? read.listBeliefsByIds : read.listBeliefs, {
+          : query(ids ? read.listBeliefsByIds : scan(filters.liveOnly, options?.key ?? null), {
               ...filters,
               key: options?.key ?? null,
               limit: limitOf(options?.limit),

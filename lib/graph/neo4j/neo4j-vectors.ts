@@ -52,10 +52,23 @@ function upsertCypher(kind: EmbeddedKind): string {
     RETURN count(e) AS n`;
 }
 
+/** The vectors a search may return: the home scope's belief vectors of the model. */
 const SEARCH_ANCHOR = `
-    WHERE e.ns = $ns AND e.scope = $home AND $home IN $visible AND e.kind = 'belief' AND e.model = $model
+    WHERE e.ns = $ns AND e.scope = $home AND $home IN $visible AND e.kind = 'belief' AND e.model = $model`;
+
+/**
+ * Every anchored vector scored, best first (ties by id), and only then its belief matched and checked (home scope,
+ * live unless `$includeEnded`), until k pass: the planner keeps the sort's order through the lookups (a `Limit`, not
+ * a `Top` over every candidate), so of 2 000 index candidates about k beliefs are looked up, not 2 000. The second
+ * ORDER BY states the order the LIMIT cuts, which the first one already provides.
+ */
+const SCORED_BELIEFS = `
+    WITH e, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
+    ORDER BY similarity DESC, e.id
     MATCH (b:Belief {ns: $ns, id: e.id})
-    WHERE b.scope = $home AND ($includeEnded OR b.live)`;
+    WHERE b.scope = $home AND ($includeEnded OR b.live)
+    WITH e, b, similarity
+    ORDER BY similarity DESC, e.id LIMIT $k`;
 
 /** A hit's columns: its id and similarity, and with `stats` its belief's slim row (`read.candidateStatsByIds`' columns). */
 function hitColumns(stats: boolean): [string, string][] {
@@ -80,32 +93,31 @@ function hitColumns(stats: boolean): [string, string][] {
  * the belief the anchor has matched already: hybrid retrieval then reads no row of them again.
  */
 function searchReturn(stats: boolean): string {
-  return `
-    WITH e, b, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
-    RETURN ${hitColumns(stats).map(([name, expr]) => `${expr} AS ${name}`).join(", ")}
-    ORDER BY similarity DESC, id LIMIT $k`;
+  return `${SCORED_BELIEFS}
+    RETURN ${hitColumns(stats).map(([name, expr]) => `${expr} AS ${name}`).join(", ")}`;
 }
 
 /** Every vector of the scope. */
 const searchExact = (stats: boolean) => `
     MATCH (e:Embedding {ns: $ns, scope: $home})
-    ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${searchReturn(stats)}`;
+    ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${searchReturn(stats)}
+    ORDER BY similarity DESC, id`;
 
 /**
  * The same k best collected as one list, best first (ties by id), each hit a map of those columns: an aggregation,
  * so its subquery answers one row even when nothing matched.
  */
 function collectedHits(stats: boolean, as: string): string {
-  return `
-      WITH e, b, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
-      ORDER BY similarity DESC, e.id LIMIT $k
+  return `${SCORED_BELIEFS}
       RETURN collect({${hitColumns(stats).map(([name, expr]) => `${name}: ${expr}`).join(", ")}}) AS ${as}`;
 }
 
 /**
  * Index candidates of every scope, anchored after the call; when fewer than k of them are in the home scope (a small
  * scope, or one beside larger ones), every vector of the scope instead, in the same statement: a small scope pays
- * one statement, not an under-filled index answer and then the scan. The scan's subquery runs only then.
+ * one statement, not an under-filled index answer and then the scan. The scan's subquery runs only then: its guard is
+ * an UNWIND of an empty list, as a WHERE on `indexed` was planned after the scan's index seek, which then read every
+ * vector id of the scope for nothing.
  */
 function searchIndexedOrExact(stats: boolean): string {
   return `
@@ -114,7 +126,7 @@ function searchIndexedOrExact(stats: boolean): string {
       ${SEARCH_ANCHOR}${collectedHits(stats, "indexed")}
     }
     CALL (indexed) {
-      WITH indexed WHERE size(indexed) < $k
+      UNWIND CASE WHEN size(indexed) < $k THEN [true] ELSE [] END AS scan
       MATCH (e:Embedding {ns: $ns, scope: $home})
       ${SEARCH_ANCHOR} AND e.dimensions = size($vector)${collectedHits(stats, "exact")}
     }

@@ -33,11 +33,14 @@
  *        new belief cloned from that one's rows (belief, first history entry, change-set: the credence, confidence and
  *        fold state of a fresh claim with one document entry) with its own text (./http-seed.ts), key, topic slug and
  *        search terms (postings and term counts by the tables' triggers), and its sentence vector from the local model
- *        the server embeds with, written by the store's own `writeEmbeddings`; then ANALYZE, the server started again
- *        (its vector index loads the new rows as after any restart), and one search printed as a check. On Neo4j
- *        (a new scope per run: nothing is kept; NEO4J_URI may name a server started by hand, e.g. with a larger heap
- *        through NEO4J_TEST_SERVER_JAVA_OPTS, which outlives the run) the clones of the same template, with the same vectors, are
- *        written through the store's own `apply`, a change-set of 2 000 beliefs per transaction (`bulkSeedNeo4j`).
+ *        the server embeds with, written by the store's own `writeEmbeddings`; then VACUUM (ANALYZE), as autovacuum
+ *        would after such an insert: it sets the visibility map, without which every posting an index-only scan reads
+ *        also fetches its table row (autovacuum is off on this project's machines, and PGlite has none; a kept store
+ *        seeded without it needs one VACUUM by hand); the server started again (its vector index loads the new rows as
+ *        after any restart), and one search printed as a check. On Neo4j (a new scope per run: nothing is kept;
+ *        NEO4J_URI may name a server started by hand, e.g. with a larger heap through NEO4J_TEST_SERVER_JAVA_OPTS,
+ *        which outlives the run) the clones of the same template, with the same vectors, are written through the
+ *        store's own `apply`, a change-set of 2 000 beliefs per transaction (`bulkSeedNeo4j`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -698,7 +701,7 @@ async function bulkSeed(backend: Backend, env: Record<string, string>, slug: str
       });
       console.error(`  written ${at + chunk.length} / ${texts.length} (load ${load1()})`);
     }
-    await db.sql.query("ANALYZE");
+    await db.sql.query("VACUUM (ANALYZE)");
     return texts.length;
   } finally {
     await db.close();

@@ -75,12 +75,13 @@ interface PostingRow {
 }
 
 /**
- * One term's postings (credence ≥ $4, best credence first, at most $6), each with every query term its belief holds.
- * [scope, terms, term, minCredence, includeEnded, limit]
+ * One term's postings (credence ≥ $4, best credence first, at most $6), each with every query term its belief holds:
+ * the term itself, and those of the other query terms `$2` that its belief holds (one primary-key probe per other
+ * term: the term's own posting is not probed again). [scope, the other query terms, term, minCredence, includeEnded, limit]
  */
 const TERM_POSTINGS = `
   SELECT p.belief_id, p.credence, p.n_terms,
-         (SELECT array_agg(a.term) FROM graph_postings a WHERE a.scope = $1 AND a.term = ANY($2::text[]) AND a.belief_id = p.belief_id) AS matched
+         array_prepend($3::text, ARRAY(SELECT a.term FROM graph_postings a WHERE a.scope = $1 AND a.term = ANY($2::text[]) AND a.belief_id = p.belief_id)) AS matched
   FROM graph_postings p
   WHERE p.scope = $1 AND p.term = $3 AND p.credence >= $4 AND ($5::boolean OR p.current)
   ORDER BY p.credence DESC LIMIT $6`;
@@ -267,7 +268,7 @@ export function createSqlSearch(sql: SqlExecutor, tuning: SqlSearchTuning = {}):
               return (limit === null ? from : from.slice(0, limit)).map(matchOf);
             }
           }
-          const rows = await sql.query<PostingRow>(TERM_POSTINGS, [home, terms, term, Math.max(floor, minCredence ?? -1), includeEnded, limit]);
+          const rows = await sql.query<PostingRow>(TERM_POSTINGS, [home, terms.filter((t) => t !== term), term, Math.max(floor, minCredence ?? -1), includeEnded, limit]);
           return rows.map((row) => ({ id: row.belief_id, credence: Number(row.credence), nTerms: Number(row.n_terms), matched: row.matched }));
         },
       });

@@ -245,6 +245,10 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
 
     async listBeliefs(view, options: ListBeliefsOptions = {}) {
       if (options.ids?.length === 0 && options.orLiveKey === undefined) return [];
+      const { ids, liveOnly, ...others } = options;
+      if (ids !== undefined && Object.values(others).every((v) => v === undefined)) {
+        return run(sql, read.beliefsByIds, [view.homeScopeId, visible(view), [...ids], liveOnly ?? true]);
+      }
       return run(sql, read.listBeliefs, [
         view.homeScopeId,
         visible(view),

@@ -129,6 +129,19 @@ export const read = {
   evidenceById: statement("read.evidenceById", `SELECT data FROM graph_evidence WHERE id = $1 AND scope = $2 AND $2 = ANY($3::text[])`, dataRow(evidenceDoc)),
 
   /**
+   * `listBeliefs` of listed ids and no other filter (the rows of ranked candidates: search's top k, recall's
+   * candidates): one fixed plan, by the primary key, so it is prepared (PGlite's wasm parses and plans an unprepared
+   * statement on every call). [home, visible, ids, liveOnly]
+   */
+  beliefsByIds: statement(
+    "read.beliefsByIds",
+    `SELECT data FROM graph_beliefs
+     WHERE id = ANY($3::text[]) AND scope = $1 AND $1 = ANY($2::text[]) AND ($4::boolean IS FALSE OR live)
+     ORDER BY id COLLATE "C"`,
+    dataRow(beliefDoc),
+  ),
+
+  /**
    * [home, visible, liveOnly, topic, key, reviewState, afterId, limit, ids, or the live belief of this key (with ids)] (planned
    * with its values, never prepared: a null filter folds away and listed ids are read by the primary key).
    */

@@ -208,7 +208,7 @@ describe("recall (deploy-branch contradiction)", () => {
     expect((await recall({ question: "deploy main", candidates: [loop], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("no_answer");
   });
 
-  it("answers the same from belief rows alone, loading only the answering beliefs' histories (property)", async () => {
+  it("answers the same from belief rows alone, loading only the answering and the superseded beliefs' histories (property)", async () => {
     const texts = ["The nightly backup runs at two.", "The nightly backup runs at four.", "Backups are kept for a week.", "The backup job writes to the east bucket.", "Lunch is served at noon."];
     await fc.assert(
       fc.asyncProperty(
@@ -235,12 +235,14 @@ describe("recall (deploy-branch contradiction)", () => {
           const question = "When does the nightly backup run?";
           const whole = await recall({ question, candidates: records, load, assessor: scriptedAssessor(), k }, defaultParams);
           const requested: string[] = [];
+          let reads = 0;
           const slim = await recall(
             {
               question,
               candidates: records.map((r) => ({ belief: r.belief })),
               load,
               loadRecords: async (ids) => {
+                reads += 1;
                 requested.push(...ids);
                 return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as BeliefRecord] : []));
               },
@@ -250,7 +252,9 @@ describe("recall (deploy-branch contradiction)", () => {
             defaultParams,
           );
           expect(slim).toEqual(whole);
-          expect(requested.length).toBeLessThanOrEqual(k);
+          // The answering beliefs' histories, and the superseded candidates' (read in one call, to follow their chains).
+          expect(requested.length).toBeLessThanOrEqual(k + records.filter((r) => r.belief.status === "superseded").length);
+          expect(reads).toBeLessThanOrEqual(2);
         },
       ),
       { numRuns: 150 },

@@ -203,6 +203,15 @@ export async function followSupersedes(
   return ends;
 }
 
+/** `input.loadRecords`, else `input.load` of each; nothing to load, no call. */
+function loadRecordsOf(input: Pick<RecallInput, "load" | "loadRecords">): (ids: readonly string[]) => Promise<readonly BeliefRecord[]> {
+  return async (ids) => {
+    if (ids.length === 0) return [];
+    if (input.loadRecords) return input.loadRecords(ids);
+    return (await Promise.all(ids.map(input.load))).filter((r): r is BeliefRecord => r !== null);
+  };
+}
+
 /** The ends' replayed states: a record given without its history is loaded (`loadRecords`); one no longer visible drops out. */
 async function withStates(
   ends: readonly ChainEnd[],
@@ -210,8 +219,7 @@ async function withStates(
   params: EngineParams,
 ): Promise<{ end: ChainEnd; record: BeliefRecord; state: ReplayState }[]> {
   const missing = ends.filter((e) => e.state === null || e.record.history === undefined).map((e) => e.record.belief.id);
-  const loadRecords = input.loadRecords ?? (async (ids: readonly string[]) => (await Promise.all(ids.map(input.load))).filter((r): r is BeliefRecord => r !== null));
-  const loaded = new Map((missing.length === 0 ? [] : await loadRecords(missing)).map((r) => [r.belief.id, r]));
+  const loaded = new Map((await loadRecordsOf(input)(missing)).map((r) => [r.belief.id, r]));
   return ends.flatMap((end) => {
     const record = end.record.history !== undefined && end.state !== null ? { belief: end.record.belief, history: end.record.history } : loaded.get(end.record.belief.id);
     if (!record) return [];
@@ -337,7 +345,11 @@ const beliefText = (b: Belief): BeliefText => ({ id: b.id, text: b.text, context
 
 /** Answer a question from the belief graph, keeping disagreement visible. */
 export async function recall(input: RecallInput, params: EngineParams): Promise<RecallAnswer> {
-  const ends = [...(await followSupersedes(input.candidates, input.load, params, input.maxHops)).values()];
+  // Superseded candidates given as rows are loaded whole in one read: their histories name their successors.
+  const superseded = input.candidates.filter((c) => c.history === undefined && c.belief.status === "superseded").map((c) => c.belief.id);
+  const whole = new Map((await loadRecordsOf(input)(superseded)).map((r) => [r.belief.id, r]));
+  const candidates = whole.size === 0 ? input.candidates : input.candidates.map((c) => whole.get(c.belief.id) ?? c);
+  const ends = [...(await followSupersedes(candidates, input.load, params, input.maxHops)).values()];
   // A chain end is as relevant as the most relevant text along its chain (a rewording must not lose the question).
   const textsOf = (e: (typeof ends)[number]): { id: string; text: string }[] => [
     { id: e.record.belief.id, text: e.record.belief.text },

@@ -218,12 +218,14 @@ async function withStates(
   input: Pick<RecallInput, "load" | "loadRecords">,
   params: EngineParams,
 ): Promise<{ end: ChainEnd; record: BeliefRecord; state: ReplayState }[]> {
-  const missing = ends.filter((e) => e.state === null || e.record.history === undefined).map((e) => e.record.belief.id);
+  // An end is ready when it came with its history and its replayed state; the others are loaded in one call.
+  const ready = (e: ChainEnd): e is ChainEnd & { state: ReplayState; record: { belief: Belief; history: History } } => e.state !== null && e.record.history !== undefined;
+  const missing = ends.filter((e) => !ready(e)).map((e) => e.record.belief.id);
   const loaded = new Map((await loadRecordsOf(input)(missing)).map((r) => [r.belief.id, r]));
   return ends.flatMap((end) => {
-    const record = end.record.history !== undefined && end.state !== null ? { belief: end.record.belief, history: end.record.history } : loaded.get(end.record.belief.id);
-    if (!record) return [];
-    return [{ end, record, state: end.state !== null && end.record.history !== undefined ? end.state : replay(record.history, params) }];
+    if (ready(end)) return [{ end, record: { belief: end.record.belief, history: end.record.history }, state: end.state }];
+    const record = loaded.get(end.record.belief.id);
+    return record ? [{ end, record, state: replay(record.history, params) }] : [];
   });
 }
 

@@ -8,13 +8,13 @@
  *    `Idempotency-Key` minus one without), access and parameters (the services' own database reads), the graph
  *    store's loads, the engine with the configured assessor and embedder, the commit — with the database round trips
  *    of each stage (every `pg` query and every Cypher statement is counted).
- * 2. **Over HTTP**: a real server (`bin/serve.ts` on the production build in `--root`, default this checkout) per
- *    backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16 concurrent clients doing assimilate, ingest,
- *    search and recall for `--seconds` each: throughput, p50 / p95 / p99, the server's own CPU time per request (its
- *    process group's, from /proc: what a loaded machine does not inflate; a database server's CPU is not in it, but
- *    in a column of its own: on Postgres its backends connected to the served database, on Neo4j the JVM of the test
- *    server, `neo4jServerPid`), the machine's 1-minute load average, and the server's resident memory after its
- *    runs (and the Neo4j JVM's).
+ * 2. **Over HTTP**: a real server (`bin/serve.ts` as `npm start` runs it, compiled when built, on the production build
+ *    in `--root`, default this checkout) per backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16
+ *    concurrent clients doing assimilate, ingest, search and recall for `--seconds` each: throughput, p50 / p95 / p99,
+ *    the server's own CPU time per request (its process group's, from /proc: what a loaded machine does not inflate;
+ *    a database server's CPU is not in it, but in a column of its own: on Postgres its backends connected to the
+ *    served database, on Neo4j the JVM of the test server, `neo4jServerPid`), the machine's 1-minute load average,
+ *    and the server's resident memory after its runs (and the Neo4j JVM's).
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
  *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
@@ -539,8 +539,12 @@ function groupRssMiB(pgid: number | undefined): number | null {
 async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; cpuSeconds(): number | null; rssMiB(): number | null; stop(): Promise<void> }> {
   const port = PORT || (await freePort());
   const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  // Node itself with tsx's loader (no tsx wrapper process): a profiled server writes its profile as it exits on SIGTERM.
-  const child: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, entryPoint("serve.ts")), "--port", String(port)], {
+  // What `npm start` runs: `bin/run.mjs serve` (the compiled server when `npm run build` compiled it and no source
+  // changed since, else the sources through tsx); a checkout without the launcher (a baseline) runs its sources with
+  // tsx's loader. Node itself, no wrapper process: a profiled server writes its profile as it exits on SIGTERM.
+  const launcher = path.join(ROOT, "bin", "run.mjs");
+  const entry = existsSync(launcher) ? [launcher, "serve"] : ["--import", "tsx", path.join(ROOT, entryPoint("serve.ts"))];
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...entry, "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],

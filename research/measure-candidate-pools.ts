@@ -52,7 +52,7 @@ function flag(name: string, fallback: string): string {
 const PER_SET = Number(flag("per-set", "100"));
 const VECTORS_FILE = flag("vectors", "");
 const LEXICAL_POOLS = [LEXICAL_CANDIDATES, 100, 50, 30];
-const VECTOR_POOLS = [VECTOR_CANDIDATES, 100];
+const VECTOR_POOLS = [VECTOR_CANDIDATES, 100, 50];
 const SCOPE = "s_candidate_pools";
 const AT = "2026-01-05T09:00:00.000Z";
 const LOAD_BATCH = 2_000;
@@ -232,6 +232,9 @@ async function main() {
 
     const modes = [
       { name: "search", k: 10, options: { k: 10, scope: SCOPE } as HybridOptions },
+      // Assimilation's candidates (lib/beliefs/assimilate-service.ts, RESTATEMENT_CANDIDATES): a restatement, a topic
+      // and the related beliefs are looked for among them.
+      { name: "assimilate", k: 20, options: { k: 20, scope: SCOPE } as HybridOptions },
       { name: "recall", k: 50, options: { k: 50, includeEnded: true, scope: SCOPE } as HybridOptions },
     ];
     const pools = VECTOR_POOLS.flatMap((v) => LEXICAL_POOLS.map((l) => ({ l, v })));
@@ -289,7 +292,7 @@ async function main() {
       console.log("");
       console.log(`${mode.name} (k = ${mode.k}${mode.k === 50 ? ", includeEnded" : ""}), pools lexical / vector; overlaps are means over questions:`);
       console.log(
-        `| pools | overlap@${mode.k} with today | ${mode.k === 10 ? "" : "overlap@10 with today | "}same top 1 | same top ${mode.k} in order | ${mode.k === 10 ? "" : "same top 10 in order | "}partner in top ${mode.k} | overlap@${mode.k} with exhaustive | rows / call (mean, median) | statements / call | CPU ms / call (mean, median) | wall ms / call (median) |`,
+        `| pools | overlap@${mode.k} with the widest | ${mode.k === 10 ? "" : "overlap@10 with the widest | "}same top 1 | same top ${mode.k} in order | ${mode.k === 10 ? "" : "same top 10 in order | "}partner in top ${mode.k} | overlap@${mode.k} with exhaustive | rows / call (mean, median) | statements / call | CPU ms / call (mean, median) | wall ms / call (median) |`,
       );
       console.log(`|---|---:|${mode.k === 10 ? "" : "---:|"}---:|---:|${mode.k === 10 ? "" : "---:|"}---:|---:|---:|---:|---:|---:|`);
       for (const [pi, pool] of pools.entries()) {
@@ -305,7 +308,7 @@ async function main() {
         const rows = got.map((s) => s.rows);
         const cpu = got.map((s) => s.cpuMs);
         console.log(
-          `| ${poolName(pool)}${pi === 0 ? " (today)" : ""} | ${pct(ov)} | ${mode.k === 10 ? "" : `${pct(ov10)} | `}${pct(top1)} | ${pct(topk)} | ${mode.k === 10 ? "" : `${pct(top10)} | `}${pct(partner)} | ${pct(exOv)} | ${mean(rows).toFixed(0)}, ${median(rows).toFixed(0)} | ${mean(got.map((s) => s.statements)).toFixed(1)} | ${mean(cpu).toFixed(1)}, ${median(cpu).toFixed(1)} | ${median(got.map((s) => s.wallMs)).toFixed(1)} |`,
+          `| ${poolName(pool)}${pi === 0 ? " (the widest)" : ""} | ${pct(ov)} | ${mode.k === 10 ? "" : `${pct(ov10)} | `}${pct(top1)} | ${pct(topk)} | ${mode.k === 10 ? "" : `${pct(top10)} | `}${pct(partner)} | ${pct(exOv)} | ${mean(rows).toFixed(0)}, ${median(rows).toFixed(0)} | ${mean(got.map((s) => s.statements)).toFixed(1)} | ${mean(cpu).toFixed(1)}, ${median(cpu).toFixed(1)} | ${median(got.map((s) => s.wallMs)).toFixed(1)} |`,
         );
       }
       const exPartner = ex.filter((ids, i) => ids.slice(0, mode.k).some((id) => partnerIds[i]?.has(id))).length / withPartner;

@@ -6,10 +6,10 @@
  *
  * Search uses Neo4j 5's native vector index (`credence_embedding_vector`, HNSW, cosine, 384 dimensions: the local
  * model's size) for candidates, then anchors them on the scope inside the same query. Neo4j 5.26 cannot filter inside
- * the index, so the index is asked for `candidateCount(k)` nodes of every scope; when at least k of them are in the
- * home scope they are the answer (the best k of the scope among the index's best, approximate only as far as HNSW
- * is), otherwise (a small scope, a busy index, another model's dimensions) an exact scan of the scope's vectors
- * answers. The index's own scores are approximate (it may quantize), so its candidates are re-scored exactly; Neo4j's
+ * the index, so the index is asked for `firstCandidateCount(k)` nodes of every scope, then, when fewer than k of them
+ * are in the home scope, for `candidateCount(k)`; once at least k are, they are the answer (the best k of the scope
+ * among the index's best, approximate only as far as HNSW is), otherwise (a small scope, a busy index, another
+ * model's dimensions) an exact scan of the scope's vectors answers. The index's own scores are approximate (it may quantize), so its candidates are re-scored exactly; Neo4j's
  * cosine is (1 + cos) / 2, turned back into a cosine here.
  */
 import neo4j from "neo4j-driver";
@@ -31,7 +31,17 @@ export const VECTOR_SCHEMA_STATEMENTS: readonly string[] = [
     `OPTIONS {indexConfig: {\`vector.dimensions\`: ${VECTOR_INDEX_DIMENSIONS}, \`vector.similarity_function\`: 'cosine'}}`,
 ];
 
-/** Index candidates asked for k hits: enough that a scope holding a fair share of the vectors fills k. */
+/**
+ * Index candidates asked for k hits, first try: enough for a scope that holds most of the index's vectors (one
+ * deployment, one busy scope) to fill k, with room for the exact re-score to reorder the index's approximate scores.
+ * Each candidate is re-scored from its stored vector, so asking for 10 k every time cost ~5× the reads for nothing
+ * where the scope is the index.
+ */
+export function firstCandidateCount(k: number): number {
+  return Math.min(Math.max(k * 2, 50), 10_000);
+}
+
+/** Index candidates asked for k hits when the first try left fewer than k in the home scope: enough that a scope holding a fair share of the vectors fills k. */
 export function candidateCount(k: number): number {
   return Math.min(Math.max(k * 10, 200), 10_000);
 }
@@ -113,18 +123,25 @@ function collectedHits(stats: boolean, as: string): string {
 }
 
 /**
- * Index candidates of every scope, anchored after the call; when fewer than k of them are in the home scope (a small
- * scope, or one beside larger ones), every vector of the scope instead, in the same statement: a small scope pays
- * one statement, not an under-filled index answer and then the scan. The scan's subquery runs only then: its guard is
- * an UNWIND of an empty list, as a WHERE on `indexed` was planned after the scan's index seek, which then read every
- * vector id of the scope for nothing.
+ * Index candidates of every scope, anchored after the call, in up to three tries in one statement, each only when the
+ * one before left fewer than k in the home scope: `$first` candidates (`firstCandidateCount`: a scope that is most of
+ * the index), then `$candidates` (`candidateCount`: a scope beside larger ones), then every vector of the scope (a
+ * small scope, or one among many). A small scope pays one statement, not an under-filled index answer and then the
+ * scan. A later try's subquery runs only when needed: its guard is an UNWIND of an empty list, as a WHERE on the
+ * earlier list was planned after the scan's index seek, which then read every vector id of the scope for nothing.
  */
 function searchIndexedOrExact(stats: boolean): string {
   return `
     CALL () {
+      CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $first, $vector) YIELD node AS e
+      ${SEARCH_ANCHOR}${collectedHits(stats, "near")}
+    }
+    CALL (near) {
+      UNWIND CASE WHEN size(near) < $k AND $candidates > $first THEN [true] ELSE [] END AS wider
       CALL db.index.vector.queryNodes('${EMBEDDING_VECTOR_INDEX}', $candidates, $vector) YIELD node AS e
       ${SEARCH_ANCHOR}${collectedHits(stats, "indexed")}
     }
+    WITH CASE WHEN size(near) >= $k THEN near ELSE indexed END AS indexed
     CALL (indexed) {
       UNWIND CASE WHEN size(indexed) < $k THEN [true] ELSE [] END AS scan
       MATCH (e:Embedding {ns: $ns, scope: $home})
@@ -216,7 +233,7 @@ export async function searchVectorsInTx(tx: CypherRunner, ns: string, view: Scop
       return hit;
     });
   if (vector.length === VECTOR_INDEX_DIMENSIONS) {
-    return hits(stats ? vectorCypher.searchIndexedOrExactWithStats : vectorCypher.searchIndexedOrExact, { candidates: neo4j.int(candidateCount(options.k)) });
+    return hits(stats ? vectorCypher.searchIndexedOrExactWithStats : vectorCypher.searchIndexedOrExact, { first: neo4j.int(firstCandidateCount(options.k)), candidates: neo4j.int(candidateCount(options.k)) });
   }
   return hits(stats ? vectorCypher.searchExactWithStats : vectorCypher.searchExact);
 }

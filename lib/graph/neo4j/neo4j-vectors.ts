@@ -9,8 +9,8 @@
  * the index, so the index is asked for `firstCandidateCount(k)` nodes of every scope, then, when fewer than k of them
  * are in the home scope, for `candidateCount(k)`; once at least k are, they are the answer (the best k of the scope
  * among the index's best, approximate only as far as HNSW is), otherwise (a small scope, a busy index, another
- * model's dimensions) an exact scan of the scope's vectors answers. The index's own scores are approximate (it may quantize), so its candidates are re-scored exactly; Neo4j's
- * cosine is (1 + cos) / 2, turned back into a cosine here.
+ * model's dimensions) an exact scan of the scope's vectors answers. The index's own scores are approximate (it may
+ * quantize), so its candidates are re-scored exactly; Neo4j's cosine is (1 + cos) / 2, turned back into a cosine here.
  */
 import neo4j from "neo4j-driver";
 import { z } from "zod";
@@ -41,7 +41,10 @@ export function firstCandidateCount(k: number): number {
   return Math.min(Math.max(k * 2, 50), 10_000);
 }
 
-/** Index candidates asked for k hits when the first try left fewer than k in the home scope: enough that a scope holding a fair share of the vectors fills k. */
+/**
+ * Index candidates asked for k hits when the first try left fewer than k in the home scope: enough that a scope
+ * holding a fair share of the vectors fills k.
+ */
 export function candidateCount(k: number): number {
   return Math.min(Math.max(k * 10, 200), 10_000);
 }

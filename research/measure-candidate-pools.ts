@@ -14,8 +14,9 @@
  * Per question, `rankHybrid` as search asks (k = 10), as an assimilation asks (k = 20) and as recall asks (k = 50,
  * includeEnded), at every pair of lexical pool × vector pool, against the widest (LEXICAL_CANDIDATES ×
  * VECTOR_CANDIDATES): overlap@k and overlap@10, the share of questions whose top 1 and whose whole top k (in order)
- * are the same, how often a partner is in the top k, and per call the rows the store returned, process CPU (PGlite runs in this process, so its work counts) and wall
- * time; the query's vector is embedded before the timed calls (its cost is the same for every pool). For context:
+ * are the same, how often a partner is in the top k, and per call the rows the store returned, process CPU (PGlite
+ * runs in this process, so its work counts) and wall time; the query's vector is embedded before the timed calls (its
+ * cost is the same for every pool). For context:
  * each pool's overlap with the exhaustive hybrid ranking (every belief's stored cosine and lexical relevance ranked by
  * the engine's `rankByTerms`, as `bench:retrieval`'s baseline).
  * Reads `$CREDENCE_EVAL_DIR/public` or `../shared/eval/public`; prints counts and figures, never the sentences.

@@ -1,5 +1,6 @@
 /**
- * `npx tsx research/measure-candidate-pools.ts [--per-set 100] [--vectors FILE]`: what smaller candidate pools would
+ * `npx tsx research/measure-candidate-pools.ts [--per-set 100] [--vectors FILE] [--lexical 200,100,50,30] [--vector
+ * 200,100,50] [--modes search,assimilate,ingest,recall]`: what smaller candidate pools would
  * change in hybrid search and recall (lib/retrieval/hybrid-search.ts: the best `lexicalCandidates` lexical candidates ∪
  * the `vectorCandidates` nearest by cosine), measured with the real embedding model on text written by others, where
  * `bench:retrieval` cannot tell (its vectors are bag-of-words projections that agree with the lexical side by
@@ -11,12 +12,12 @@
  * credences in [0.2, 0.95] (the ranking is relevance × credence).
  * Questions: `--per-set` first sides of pairs per set (seeded draw), each with at least one partner (the other side of
  * one of its pairs) left in the corpus; a question's own text is never in the corpus.
- * Per question, `rankHybrid` as search asks (k = 10), as an assimilation asks (k = 20) and as recall asks (k = 50,
- * includeEnded), at every pair of lexical pool × vector pool, against the widest (LEXICAL_CANDIDATES ×
- * VECTOR_CANDIDATES): overlap@k and overlap@10, the share of questions whose top 1 and whose whole top k (in order)
- * are the same, how often a partner is in the top k, and per call the rows the store returned, process CPU (PGlite
- * runs in this process, so its work counts) and wall time; the query's vector is embedded before the timed calls (its
- * cost is the same for every pool). For context:
+ * Per question, `rankHybrid` as search asks (k = 10), as an assimilation asks (k = 20), as ingest and the mutation
+ * protocol ask (k = 50) and as recall asks (k = 50, includeEnded), at every pair of lexical pool × vector pool, against
+ * the first pair (by default the widest: LEXICAL_CANDIDATES × VECTOR_CANDIDATES): overlap@k and overlap@10, the share
+ * of questions whose top 1 and whose whole top k (in order) are the same, how often a partner is in the top k, and per
+ * call the rows the store returned, process CPU (PGlite runs in this process, so its work counts) and wall time; the
+ * query's vector is embedded before the timed calls (its cost is the same for every pool). For context:
  * each pool's overlap with the exhaustive hybrid ranking (every belief's stored cosine and lexical relevance ranked by
  * the engine's `rankByTerms`, as `bench:retrieval`'s baseline).
  * Reads `$CREDENCE_EVAL_DIR/public` or `../shared/eval/public`; prints counts and figures, never the sentences.
@@ -52,8 +53,10 @@ function flag(name: string, fallback: string): string {
 }
 const PER_SET = Number(flag("per-set", "100"));
 const VECTORS_FILE = flag("vectors", "");
-const LEXICAL_POOLS = [LEXICAL_CANDIDATES, 100, 50, 30];
-const VECTOR_POOLS = [VECTOR_CANDIDATES, 100, 50];
+/** The pools measured; the first of each is the baseline every cell is compared with (the widest by default). */
+const LEXICAL_POOLS = flag("lexical", `${LEXICAL_CANDIDATES},100,50,30`).split(",").map(Number);
+const VECTOR_POOLS = flag("vector", `${VECTOR_CANDIDATES},100,50`).split(",").map(Number);
+const MODES = flag("modes", "search,assimilate,ingest,recall").split(",");
 const SCOPE = "s_candidate_pools";
 const AT = "2026-01-05T09:00:00.000Z";
 const LOAD_BATCH = 2_000;
@@ -236,8 +239,10 @@ async function main() {
       // Assimilation's candidates (lib/beliefs/assimilate-service.ts, RESTATEMENT_CANDIDATES): a restatement, a topic
       // and the related beliefs are looked for among them.
       { name: "assimilate", k: 20, options: { k: 20, scope: SCOPE } as HybridOptions },
+      // Ingest's and the mutation protocol's candidates (MAX_RELATED_CANDIDATES, MAX_CONFLICT_CANDIDATES): live only.
+      { name: "ingest", k: 50, options: { k: 50, scope: SCOPE } as HybridOptions },
       { name: "recall", k: 50, options: { k: 50, includeEnded: true, scope: SCOPE } as HybridOptions },
-    ];
+    ].filter((m) => MODES.includes(m.name));
     const pools = VECTOR_POOLS.flatMap((v) => LEXICAL_POOLS.map((l) => ({ l, v })));
     const poolName = (p: { l: number; v: number }) => `${p.l} / ${p.v}`;
     // results[mode][pool] = one Sample per question.
@@ -291,9 +296,9 @@ async function main() {
       const today = results[mi]?.[0] as Sample[];
       const ex = exhaustive[mi] as string[][];
       console.log("");
-      console.log(`${mode.name} (k = ${mode.k}${mode.k === 50 ? ", includeEnded" : ""}), pools lexical / vector; overlaps are means over questions:`);
+      console.log(`${mode.name} (k = ${mode.k}${mode.options.includeEnded ? ", includeEnded" : ""}), pools lexical / vector; overlaps are means over questions:`);
       console.log(
-        `| pools | overlap@${mode.k} with the widest | ${mode.k === 10 ? "" : "overlap@10 with the widest | "}same top 1 | same top ${mode.k} in order | ${mode.k === 10 ? "" : "same top 10 in order | "}partner in top ${mode.k} | overlap@${mode.k} with exhaustive | rows / call (mean, median) | statements / call | CPU ms / call (mean, median) | wall ms / call (median) |`,
+        `| pools | overlap@${mode.k} with the baseline | ${mode.k === 10 ? "" : "overlap@10 with the baseline | "}same top 1 | same top ${mode.k} in order | ${mode.k === 10 ? "" : "same top 10 in order | "}partner in top ${mode.k} | overlap@${mode.k} with exhaustive | rows / call (mean, median) | statements / call | CPU ms / call (mean, median) | wall ms / call (median) |`,
       );
       console.log(`|---|---:|${mode.k === 10 ? "" : "---:|"}---:|---:|${mode.k === 10 ? "" : "---:|"}---:|---:|---:|---:|---:|---:|`);
       for (const [pi, pool] of pools.entries()) {
@@ -309,7 +314,7 @@ async function main() {
         const rows = got.map((s) => s.rows);
         const cpu = got.map((s) => s.cpuMs);
         console.log(
-          `| ${poolName(pool)}${pi === 0 ? " (the widest)" : ""} | ${pct(ov)} | ${mode.k === 10 ? "" : `${pct(ov10)} | `}${pct(top1)} | ${pct(topk)} | ${mode.k === 10 ? "" : `${pct(top10)} | `}${pct(partner)} | ${pct(exOv)} | ${mean(rows).toFixed(0)}, ${median(rows).toFixed(0)} | ${mean(got.map((s) => s.statements)).toFixed(1)} | ${mean(cpu).toFixed(1)}, ${median(cpu).toFixed(1)} | ${median(got.map((s) => s.wallMs)).toFixed(1)} |`,
+          `| ${poolName(pool)}${pi === 0 ? " (baseline)" : ""} | ${pct(ov)} | ${mode.k === 10 ? "" : `${pct(ov10)} | `}${pct(top1)} | ${pct(topk)} | ${mode.k === 10 ? "" : `${pct(top10)} | `}${pct(partner)} | ${pct(exOv)} | ${mean(rows).toFixed(0)}, ${median(rows).toFixed(0)} | ${mean(got.map((s) => s.statements)).toFixed(1)} | ${mean(cpu).toFixed(1)}, ${median(cpu).toFixed(1)} | ${median(got.map((s) => s.wallMs)).toFixed(1)} |`,
         );
       }
       const exPartner = ex.filter((ids, i) => ids.slice(0, mode.k).some((id) => partnerIds[i]?.has(id))).length / withPartner;

@@ -23,6 +23,8 @@
  * Reads `$CREDENCE_EVAL_DIR/public` or `../shared/eval/public`; prints counts and figures, never the sentences.
  * `--vectors FILE` keeps the corpus' vectors (by md5 of the text, no text) in FILE between runs. One core; about ten
  * minutes, most of it embedding.
+ * Mode `ingest-texts`: ingest ranks a whole text, not a sentence. Its questions are texts of `--text-sentences`
+ * (default 3) questions of one set joined in draw order, their partners the union of theirs; k = 50, live only.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -57,6 +59,7 @@ const VECTORS_FILE = flag("vectors", "");
 const LEXICAL_POOLS = flag("lexical", `${LEXICAL_CANDIDATES},100,50,30`).split(",").map(Number);
 const VECTOR_POOLS = flag("vector", `${VECTOR_CANDIDATES},100,50`).split(",").map(Number);
 const MODES = flag("modes", "search,assimilate,ingest,recall").split(",");
+const TEXT_SENTENCES = Number(flag("text-sentences", "3"));
 const SCOPE = "s_candidate_pools";
 const AT = "2026-01-05T09:00:00.000Z";
 const LOAD_BATCH = 2_000;
@@ -176,13 +179,22 @@ async function main() {
     }
   }
   for (const q of questions) for (const p of q.partners) if (asked.has(p)) q.partners.delete(p);
+  // Ingest's texts: consecutive questions of one set, joined.
+  const texts: Question[] = [];
+  for (const { file } of perSet) {
+    const ofSet = questions.filter((q) => q.set === file);
+    for (let i = 0; i + TEXT_SENTENCES <= ofSet.length; i += TEXT_SENTENCES) {
+      const group = ofSet.slice(i, i + TEXT_SENTENCES);
+      texts.push({ set: file, text: group.map((q) => q.text).join(" "), partners: new Set(group.flatMap((q) => [...q.partners])) });
+    }
+  }
   const corpusTexts = [...everything].filter((t) => !asked.has(t));
   console.error(`corpus: ${corpusTexts.length} distinct sentences (${everything.size} in the three sets, less ${asked.size} questions); questions: ${questions.length}`);
 
   const embedder = new LocalEmbedder(undefined, { threads: 1 });
   if (!embedder.available()) throw new Error("the embedding model is not installed (npm run model:fetch)");
   const model = modelKey(embedder.model);
-  const vectors = await embedAll(embedder, [...corpusTexts, ...questions.map((q) => q.text)]);
+  const vectors = await embedAll(embedder, [...corpusTexts, ...questions.map((q) => q.text), ...texts.map((q) => q.text)]);
 
   // The store: a fresh PGlite data folder, every migration, one scope.
   const dataDir = await mkdtemp(path.join(tmpdir(), "credence-candidate-pools-"));
@@ -227,12 +239,31 @@ async function main() {
 
     // The matcher knows every question's vector (embedded above): the timed calls measure retrieval alone.
     const matcher = new SemanticMatcher(embedder);
-    for (const q of questions) matcher.remember(q.text, vectors.get(q.text) as Float32Array);
+    for (const q of [...questions, ...texts]) matcher.remember(q.text, vectors.get(q.text) as Float32Array);
     const deps = { store, matcher };
 
     // The exhaustive baseline's items: every belief, its terms, its stored vector.
     const items: (TermCandidate & { id: string })[] = ids.map((id, b) => ({ id, scope: SCOPE, credence: credences[b] as number, status: "provisional", terms: [...termSet(textOf.get(id) as string)] }));
     const matrix = ids.map((id) => vectors.get(textOf.get(id) as string) as Float32Array);
+    const inputs = new Map<string, { semantic: Map<string, number>; n: number; df: Map<string, number> }>();
+    const exhaustiveInputs = async (text: string) => {
+      const kept = inputs.get(text);
+      if (kept) return kept;
+      const qv = vectors.get(text) as Float32Array;
+      const semantic = new Map<string, number>();
+      for (let b = 0; b < ids.length; b++) {
+        const v = matrix[b] as Float32Array;
+        let dot = 0;
+        for (let d = 0; d < v.length; d++) dot += (v[d] as number) * (qv[d] as number);
+        semantic.set(ids[b] as string, dot);
+      }
+      const stats = await store.searchCandidateStats(view, text);
+      const df = new Map<string, number>();
+      for (const s of stats) for (const term of s.terms) df.set(term, (df.get(term) ?? 0) + 1);
+      const out = { semantic, n: stats.length, df };
+      inputs.set(text, out);
+      return out;
+    };
 
     const modes = [
       { name: "search", k: 10, options: { k: 10, scope: SCOPE } as HybridOptions },
@@ -242,7 +273,9 @@ async function main() {
       // Ingest's and the mutation protocol's candidates (MAX_RELATED_CANDIDATES, MAX_CONFLICT_CANDIDATES): live only.
       { name: "ingest", k: 50, options: { k: 50, scope: SCOPE } as HybridOptions },
       { name: "recall", k: 50, options: { k: 50, includeEnded: true, scope: SCOPE } as HybridOptions },
+      { name: "ingest-texts", k: 50, options: { k: 50, scope: SCOPE } as HybridOptions, texts: true },
     ].filter((m) => MODES.includes(m.name));
+    const queriesOf = (mode: { texts?: boolean }) => (mode.texts ? texts : questions);
     const pools = VECTOR_POOLS.flatMap((v) => LEXICAL_POOLS.map((l) => ({ l, v })));
     const poolName = (p: { l: number; v: number }) => `${p.l} / ${p.v}`;
     // results[mode][pool] = one Sample per question.
@@ -253,8 +286,8 @@ async function main() {
     await rankHybrid(deps, view, questions[0]?.text ?? "x", modes[0]?.options);
 
     t = performance.now();
-    for (const [qi, q] of questions.entries()) {
-      for (const [mi, mode] of modes.entries()) {
+    for (const [mi, mode] of modes.entries()) {
+      for (const [qi, q] of queriesOf(mode).entries()) {
         // Each question starts at another pool, so that no pool always pays for the question's cold reads.
         for (let step = 0; step < pools.length; step++) {
           const pi = (qi + step) % pools.length;
@@ -267,32 +300,21 @@ async function main() {
           const c = process.cpuUsage(cpu);
           results[mi]?.[pi]?.push({ ids: ranked.map((r) => r.candidate.id), rows: counter.rows - before.rows, statements: counter.statements - before.statements, cpuMs: (c.user + c.system) / 1000, wallMs });
         }
-      }
-      // Exhaustive: every belief's stored cosine and lexical relevance, idf over the matching domain as the store's.
-      const qv = vectors.get(q.text) as Float32Array;
-      const semantic = new Map<string, number>();
-      for (let b = 0; b < ids.length; b++) {
-        const v = matrix[b] as Float32Array;
-        let dot = 0;
-        for (let d = 0; d < v.length; d++) dot += (v[d] as number) * (qv[d] as number);
-        semantic.set(ids[b] as string, dot);
-      }
-      const stats = await store.searchCandidateStats(view, q.text);
-      const df = new Map<string, number>();
-      for (const s of stats) for (const term of s.terms) df.set(term, (df.get(term) ?? 0) + 1);
-      for (const [mi, mode] of modes.entries()) {
-        const best = rankByTerms(q.text, items, { ...mode.options, semantic, corpus: { n: stats.length, df } });
+        // Exhaustive: every belief's stored cosine and lexical relevance, idf over the matching domain as the store's.
+        const { semantic, n, df } = await exhaustiveInputs(q.text);
+        const best = rankByTerms(q.text, items, { ...mode.options, semantic, corpus: { n, df } });
         exhaustive[mi]?.push(best.map((b) => b.item.id));
+        if ((qi + 1) % 50 === 0) console.error(`${mode.name}: ${qi + 1} / ${queriesOf(mode).length} questions (${((performance.now() - t) / 1000).toFixed(0)} s, load ${loadavg()[0]?.toFixed(2)})`);
       }
-      if ((qi + 1) % 50 === 0) console.error(`${qi + 1} / ${questions.length} questions (${((performance.now() - t) / 1000).toFixed(0)} s, load ${loadavg()[0]?.toFixed(2)})`);
     }
 
-    const partnerIds = questions.map((q) => new Set([...q.partners].map((p) => idOf.get(p)).filter((id): id is string => id !== undefined)));
-    const withPartner = Math.max(1, partnerIds.filter((p) => p.size > 0).length);
-    console.log(`corpus ${ids.length} beliefs (distinct sentences of sick-dev, mrpc-dev, climate-fever-dev less the questions), ${questions.length} questions (${PER_SET} per set; their own text not in the corpus)`);
-    console.log(`partner in top k: of the ${withPartner} questions with a partner in the corpus`);
+    const partnersOf = (qs: readonly Question[]) => qs.map((q) => new Set([...q.partners].map((p) => idOf.get(p)).filter((id): id is string => id !== undefined)));
+    console.log(`corpus ${ids.length} beliefs (distinct sentences of sick-dev, mrpc-dev, climate-fever-dev less the questions), ${questions.length} questions (${PER_SET} per set; their own text not in the corpus); ingest-texts: ${texts.length} texts of ${TEXT_SENTENCES} questions`);
+    console.log(`partner in top k: of the questions with a partner in the corpus`);
     console.log(`model ${model}; PGlite; credences seeded in [0.2, 0.95]; load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     for (const [mi, mode] of modes.entries()) {
+      const partnerIds = partnersOf(queriesOf(mode));
+      const withPartner = Math.max(1, partnerIds.filter((p) => p.size > 0).length);
       const today = results[mi]?.[0] as Sample[];
       const ex = exhaustive[mi] as string[][];
       console.log("");

@@ -12,6 +12,7 @@ import type { Belief, BeliefRecord, History } from "@/lib/engine";
 import { VersionConflict } from "@/lib/graph/errors";
 import { ingest as stageIngest, type ClaimOutcome, type IngestResult as StagedIngest } from "@/lib/engine/revision";
 import { restatementPolicy } from "@/lib/reading/merge-policy";
+import { RELATED_LEXICAL_POOL } from "@/lib/retrieval/hybrid-search";
 import { ingestInputSchema } from "./belief-schemas";
 import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, IngestResult } from "./belief-services";
@@ -30,7 +31,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
    * rows ordered by id: the engine reads the histories of only those it writes.
    */
   async function relatedBeliefs(ctx: CallerContext, text: string): Promise<readonly Belief[]> {
-    const { ranked } = await kit.rank(ctx.view, text, { k: MAX_RELATED_CANDIDATES, scope: ctx.scope.id });
+    const { ranked } = await kit.rank(ctx.view, text, { k: MAX_RELATED_CANDIDATES, lexicalCandidates: RELATED_LEXICAL_POOL, scope: ctx.scope.id });
     if (ranked.length === 0) return [];
     const beliefs = await store.listBeliefs(ctx.view, { ids: ranked.map((r) => r.candidate.id), liveOnly: false });
     // Each claim is compared with every candidate: their stored vectors spare embedding their texts again.

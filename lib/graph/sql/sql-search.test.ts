@@ -15,7 +15,7 @@ import { at, changeSet, makeBelief, uid } from "../testing/fixtures";
 import type { GraphStore, ScopeView } from "../graph-store";
 import { rankCandidateStats } from "../rank-candidate-stats";
 import { createSqlGraphStore } from "./sql-graph-store";
-import { createSqlSearch, type SqlSearch } from "./sql-search";
+import { createSqlSearch, HEAD, headSize, type SqlSearch } from "./sql-search";
 
 const VOCAB = ["deploy", "release", "branch", "main", "backup", "hourly", "daily", "schema", "cache", "port"];
 const QUERIES = ["deploy branch", "release", "backup hourly schema", "cache port main deploy", "daily", "nothing here", "deploy deploy release"];
@@ -25,6 +25,16 @@ const beliefArb = fc.record({
   credence: fc.oneof(fc.constantFrom(0.3, 0.5, 0.7), fc.double({ min: 0, max: 1, noNaN: true })),
   status: fc.constantFrom<BeliefStatus>("provisional", "supported", "canonical", "superseded", "retired"),
   expiring: fc.boolean(),
+});
+
+describe("the heads step 1 reads", () => {
+  it("are 2k of each term's list for a sentence, and share 16 k among the terms of a long text, never under HEAD", () => {
+    expect(headSize(50, 6)).toBe(100);
+    expect(headSize(50, 8)).toBe(100);
+    expect(headSize(100, 32)).toBe(50);
+    expect(headSize(50, 40)).toBe(HEAD);
+    expect(headSize(5, 3)).toBe(HEAD);
+  });
 });
 
 describe.each(["pglite", "postgres"] as const)("SQL top-k from postings (%s)", (backend) => {

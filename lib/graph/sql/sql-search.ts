@@ -70,8 +70,8 @@ export const HEAD = 20;
 /**
  * Step 1 reads each term's best 2k postings, so that a sentence's ranking is most often served by that one read. A
  * query of many terms (an ingested text: 20–40) shares `HEAD_BUDGET` × k among its terms instead, never under HEAD
- * each: 2k heads over 30 terms shipped most of a scope's beliefs, and the walk reads on from the heads where the
- * ranking needs more (the result is the same either way). Measured with the real model on text written by others
+ * each: 2k heads of 30 terms are thousands of belief rows, and the walk reads on from the heads where the ranking
+ * needs more (the result is the same either way). Measured with the real model on text written by others
  * (research/measure-candidate-pools.ts, 16 340 public sentences as beliefs, PGlite in process): ranking texts of three
  * of its questions with ingest's k = 50 from 100 lexical candidates took 169 ms of CPU a call with 2k heads (2 601
  * rows in 4.5 statements) and 110 ms with this budget (2 849 rows, most of them postings rather than belief rows, in

@@ -112,6 +112,15 @@ describe("readableView", () => {
     expect(500 * view.zoom + view.pan.y).toBeCloseTo(viewport.height / 2);
   });
 
+  it("centres on the node nearest the middle of the graph when every node is as important", () => {
+    const flat = grid.map((n) => ({ ...n, importance: 1 }));
+    const viewport = { width: 358, height: 500 };
+    const view = readableView(flat, viewport, fitTo(viewport.width, viewport.height));
+    // The grid's middle is (450, 450); its four nearest nodes tie, and the first by id is n44 at (400, 400).
+    expect(400 * view.zoom + view.pan.x).toBeCloseTo(viewport.width / 2);
+    expect(400 * view.zoom + view.pan.y).toBeCloseTo(viewport.height / 2);
+  });
+
   it("never zooms past its bound, and keeps the view that named the most when none names enough", () => {
     const crowded: LabelledNode[] = grid.map((n) => ({ ...n, x: n.x / 20, y: n.y / 20 }));
     const viewport = { width: 358, height: 500 };

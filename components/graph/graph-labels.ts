@@ -164,14 +164,18 @@ export function labelsAt(nodes: readonly LabelledNode[], viewport: Viewport, vie
 
 /**
  * The first view of a graph: `fitted` (everything on screen) when it can name at least `minLabels` nodes; otherwise
- * the widest zoom, stepping in by `step` up to `maxZoom`, that names them, centred on the most important node. A small
- * screen then opens on a part of the map it can read (Fit still shows the whole) instead of a tangle with one label.
+ * the widest zoom, stepping in by `step` up to `maxZoom`, that names them, centred on the most important node (of
+ * equally important ones, the nearest to the middle of the graph: a scope of unlinked beliefs opens on its middle, not
+ * on a corner). A small screen then opens on a part of the map it can read (Fit still shows the whole) instead of a
+ * tangle with one label.
  */
 export function readableView(nodes: readonly LabelledNode[], viewport: Viewport, fitted: View, { minLabels = 6, step = 1.25, maxZoom = 1.5 } = {}): View {
   const want = Math.min(minLabels, nodes.length);
   let bestCount = labelsAt(nodes, viewport, fitted).length;
   if (want === 0 || bestCount >= want) return fitted;
-  const focus = nodes.reduce((a, b) => (b.importance > a.importance || (b.importance === a.importance && b.id < a.id) ? b : a));
+  const mid = { x: nodes.reduce((sum, n) => sum + n.x, 0) / nodes.length, y: nodes.reduce((sum, n) => sum + n.y, 0) / nodes.length };
+  const off = (n: LabelledNode) => (n.x - mid.x) ** 2 + (n.y - mid.y) ** 2;
+  const focus = nodes.reduce((a, b) => (b.importance > a.importance || (b.importance === a.importance && (off(b) < off(a) || (off(b) === off(a) && b.id < a.id))) ? b : a));
   const centred = (zoom: number): View => ({ zoom, pan: { x: viewport.width / 2 - zoom * focus.x, y: viewport.height / 2 - zoom * focus.y } });
   let best: View = fitted;
   for (let zoom = fitted.zoom * step; zoom <= maxZoom * step; zoom *= step) {

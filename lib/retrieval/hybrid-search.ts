@@ -46,7 +46,7 @@ export function lexicalPool(k: number): number {
  * `lexicalPool(50)` = 200. Measured with the real model on text written by others (research/measure-candidate-pools.ts:
  * 16 340 public sentences as beliefs): their 50 from 100 are 99.6 % of their 50 from 200 for 300 single sentences and
  * 99.1 % for 99 texts of three sentences (a text's set is what counts: the candidates are read back by id), at 16 %
- * (sentences) and 21 % (texts) less CPU a ranking on PGlite.
+ * (sentences) and 11 % (texts; 21 % with the SQL store's shorter heads for many terms) less CPU a ranking on PGlite.
  */
 export const RELATED_LEXICAL_POOL = 100;
 /** Nearest beliefs by cosine added to the lexical matches. */

@@ -11,7 +11,7 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 // The server, compiled once (lib/ops/compiled-script.ts): it starts without npx and tsx in front of it.
 const server = scriptCommand("bin/serve.ts", ["--port", process.env.E2E_PORT]);
 // Debian's headless shell when it is installed: the build of Chromium that Playwright itself runs headless. It draws
-// the same pages as the full browser's headless mode (its screenshots compared), and the 43 journeys took 973 s of
+// the same pages as the full browser's headless mode (a screenshot compared), and the 43 journeys took 973 s of
 // test time in it against 1 341 s in the full browser on a 2-core machine, where the run is CPU-bound.
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");

@@ -175,7 +175,9 @@ export function readableView(nodes: readonly LabelledNode[], viewport: Viewport,
   if (want === 0 || bestCount >= want) return fitted;
   const mid = { x: nodes.reduce((sum, n) => sum + n.x, 0) / nodes.length, y: nodes.reduce((sum, n) => sum + n.y, 0) / nodes.length };
   const off = (n: LabelledNode) => (n.x - mid.x) ** 2 + (n.y - mid.y) ** 2;
-  const focus = nodes.reduce((a, b) => (b.importance > a.importance || (b.importance === a.importance && (off(b) < off(a) || (off(b) === off(a) && b.id < a.id))) ? b : a));
+  // The most important node; of equals, the nearest the middle; then the first by id.
+  const before = (a: LabelledNode, b: LabelledNode) => (a.importance !== b.importance ? a.importance > b.importance : off(a) !== off(b) ? off(a) < off(b) : a.id < b.id);
+  const focus = nodes.reduce((a, b) => (before(b, a) ? b : a));
   const centred = (zoom: number): View => ({ zoom, pan: { x: viewport.width / 2 - zoom * focus.x, y: viewport.height / 2 - zoom * focus.y } });
   let best: View = fitted;
   for (let zoom = fitted.zoom * step; zoom <= maxZoom * step; zoom *= step) {

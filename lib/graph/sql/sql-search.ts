@@ -77,7 +77,7 @@ export const HEAD = 20;
  * rows in 4.5 statements) and 110 ms with this budget (2 849 rows, most of them postings rather than belief rows, in
  * 17 statements); a sentence of up to 8 terms reads 2k heads as before.
  */
-export const HEAD_BUDGET = 16;
+const HEAD_BUDGET = 16;
 
 /** How many postings of each term's list step 1 reads for a ranking of k over `terms` query terms. */
 export function headSize(k: number, terms: number): number {

@@ -1,6 +1,6 @@
 /**
  * `npx tsx research/measure-candidate-pools.ts [--per-set 100] [--vectors FILE] [--lexical 200,100,50,30] [--vector
- * 200,100,50] [--modes search,assimilate,ingest,recall]`: what smaller candidate pools would
+ * 200,100,50] [--modes search,assimilate,ingest,recall,ingest-texts,ingest-claims]`: what smaller candidate pools would
  * change in hybrid search and recall (lib/retrieval/hybrid-search.ts: the best `lexicalCandidates` lexical candidates ∪
  * the `vectorCandidates` nearest by cosine), measured with the real embedding model on text written by others, where
  * `bench:retrieval` cannot tell (its vectors are bag-of-words projections that agree with the lexical side by
@@ -25,6 +25,9 @@
  * minutes, most of it embedding.
  * Mode `ingest-texts`: ingest ranks a whole text, not a sentence. Its questions are texts of `--text-sentences`
  * (default 3) questions of one set joined in draw order, their partners the union of theirs; k = 50, live only.
+ * Mode `ingest-claims`: the same texts as ingest ranks them, each sentence alone (`--claim-k`, default ceil(50 /
+ * sentences)) and the union taken rank by rank (`unionByRank`). Both text modes also give the share of the texts'
+ * sentences whose own partner is among the candidates (what a claim needs to meet the belief it restates or rebuts).
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -42,7 +45,8 @@ import { emptyChangeSet, modelKey, rankByTerms, termSet, type BeliefUpsert, type
 import { embeddingTextHash } from "@/lib/graph/embeddings";
 import type { ScopeView } from "@/lib/graph/graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
-import { LEXICAL_CANDIDATES, rankHybrid, VECTOR_CANDIDATES, type HybridOptions } from "@/lib/retrieval/hybrid-search";
+import type { RankedCandidate } from "@/lib/graph/rank-candidate-stats";
+import { LEXICAL_CANDIDATES, rankHybrid, unionByRank, VECTOR_CANDIDATES, type HybridOptions } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 process.env.CREDENCE_DB_STATEMENT_TIMEOUT_MS ??= "3600000";
@@ -60,6 +64,8 @@ const LEXICAL_POOLS = flag("lexical", `${LEXICAL_CANDIDATES},100,50,30`).split("
 const VECTOR_POOLS = flag("vector", `${VECTOR_CANDIDATES},100,50`).split(",").map(Number);
 const MODES = flag("modes", "search,assimilate,ingest,recall").split(",");
 const TEXT_SENTENCES = Number(flag("text-sentences", "3"));
+/** Mode `ingest-claims`: each sentence of a text ranks its own best CLAIM_K (default: 50 shared among the sentences). */
+const CLAIM_K = Number(flag("claim-k", "0"));
 const SCOPE = "s_candidate_pools";
 const AT = "2026-01-05T09:00:00.000Z";
 const LOAD_BATCH = 2_000;
@@ -70,6 +76,8 @@ interface Question {
   text: string;
   /** The other sides of its pairs left in the corpus. */
   partners: Set<string>;
+  /** A text's sentences (the questions it joins), each with its own partners. */
+  sentences?: Question[];
 }
 
 /** Every (first side, second side) pair of a public set. */
@@ -185,7 +193,7 @@ async function main() {
     const ofSet = questions.filter((q) => q.set === file);
     for (let i = 0; i + TEXT_SENTENCES <= ofSet.length; i += TEXT_SENTENCES) {
       const group = ofSet.slice(i, i + TEXT_SENTENCES);
-      texts.push({ set: file, text: group.map((q) => q.text).join(" "), partners: new Set(group.flatMap((q) => [...q.partners])) });
+      texts.push({ set: file, text: group.map((q) => q.text).join(" "), partners: new Set(group.flatMap((q) => [...q.partners])), sentences: group });
     }
   }
   const corpusTexts = [...everything].filter((t) => !asked.has(t));
@@ -265,7 +273,7 @@ async function main() {
       return out;
     };
 
-    const modes = [
+    const modes: { name: string; k: number; options: HybridOptions; texts?: boolean; claims?: boolean }[] = [
       { name: "search", k: 10, options: { k: 10, scope: SCOPE } as HybridOptions },
       // Assimilation's candidates (lib/beliefs/assimilate-service.ts, RESTATEMENT_CANDIDATES): a restatement, a topic
       // and the related beliefs are looked for among them.
@@ -274,7 +282,17 @@ async function main() {
       { name: "ingest", k: 50, options: { k: 50, scope: SCOPE } as HybridOptions },
       { name: "recall", k: 50, options: { k: 50, includeEnded: true, scope: SCOPE } as HybridOptions },
       { name: "ingest-texts", k: 50, options: { k: 50, scope: SCOPE } as HybridOptions, texts: true },
+      // Each sentence of the text ranked alone (CLAIM_K each, default ceil(50 / sentences)), the candidates the union
+      // of their rankings, taken rank by rank: k is the most the union can hold.
+      { name: "ingest-claims", k: 50, options: { k: CLAIM_K || Math.ceil(50 / TEXT_SENTENCES), scope: SCOPE } as HybridOptions, texts: true, claims: true },
     ].filter((m) => MODES.includes(m.name));
+    const interleave = (lists: readonly string[][]) => unionByRank(lists.map((ids) => ids.map((id) => ({ candidate: { id } }) as RankedCandidate)));
+    const rankIds = async (mode: (typeof modes)[number], q: Question, options: HybridOptions) => {
+      if (!mode.claims) return (await rankHybrid(deps, view, q.text, options)).ranked.map((r) => r.candidate.id);
+      const rankings: RankedCandidate[][] = [];
+      for (const s of q.sentences ?? []) rankings.push((await rankHybrid(deps, view, s.text, options)).ranked);
+      return unionByRank(rankings);
+    };
     const queriesOf = (mode: { texts?: boolean }) => (mode.texts ? texts : questions);
     const pools = VECTOR_POOLS.flatMap((v) => LEXICAL_POOLS.map((l) => ({ l, v })));
     const poolName = (p: { l: number; v: number }) => `${p.l} / ${p.v}`;
@@ -295,15 +313,19 @@ async function main() {
           const before = { ...counter };
           const cpu = process.cpuUsage();
           const wall = performance.now();
-          const { ranked } = await rankHybrid(deps, view, q.text, { ...mode.options, lexicalCandidates: pool.l, vectorCandidates: pool.v });
+          const ids = await rankIds(mode, q, { ...mode.options, lexicalCandidates: pool.l, vectorCandidates: pool.v });
           const wallMs = performance.now() - wall;
           const c = process.cpuUsage(cpu);
-          results[mi]?.[pi]?.push({ ids: ranked.map((r) => r.candidate.id), rows: counter.rows - before.rows, statements: counter.statements - before.statements, cpuMs: (c.user + c.system) / 1000, wallMs });
+          results[mi]?.[pi]?.push({ ids, rows: counter.rows - before.rows, statements: counter.statements - before.statements, cpuMs: (c.user + c.system) / 1000, wallMs });
         }
         // Exhaustive: every belief's stored cosine and lexical relevance, idf over the matching domain as the store's.
-        const { semantic, n, df } = await exhaustiveInputs(q.text);
-        const best = rankByTerms(q.text, items, { ...mode.options, semantic, corpus: { n, df } });
-        exhaustive[mi]?.push(best.map((b) => b.item.id));
+        const exhaustiveOf = async (text: string) => {
+          const { semantic, n, df } = await exhaustiveInputs(text);
+          return rankByTerms(text, items, { ...mode.options, semantic, corpus: { n, df } }).map((b) => b.item.id);
+        };
+        const lists: string[][] = [];
+        for (const s of mode.claims ? (q.sentences ?? []) : [q]) lists.push(await exhaustiveOf(s.text));
+        exhaustive[mi]?.push(interleave(lists));
         if ((qi + 1) % 50 === 0) console.error(`${mode.name}: ${qi + 1} / ${queriesOf(mode).length} questions (${((performance.now() - t) / 1000).toFixed(0)} s, load ${loadavg()[0]?.toFixed(2)})`);
       }
     }
@@ -332,11 +354,25 @@ async function main() {
         const topk = got.filter((s, i) => sameOrder(s.ids, (today[i] as Sample).ids, mode.k)).length / n;
         const top10 = got.filter((s, i) => sameOrder(s.ids, (today[i] as Sample).ids, 10)).length / n;
         const partner = got.filter((s, i) => s.ids.slice(0, mode.k).some((id) => partnerIds[i]?.has(id))).length / withPartner;
+        // A text's sentences whose own partner is among its candidates (what ingest needs: each claim meets its match).
+        const sentencePartner = () => {
+          let hit = 0;
+          let all = 0;
+          got.forEach((s, i) => {
+            const top = new Set(s.ids.slice(0, mode.k));
+            for (const sentence of queriesOf(mode)[i]?.sentences ?? []) {
+              if (sentence.partners.size === 0) continue;
+              all++;
+              if ([...sentence.partners].some((p) => top.has(idOf.get(p) ?? ""))) hit++;
+            }
+          });
+          return all === 0 ? "" : `; each sentence's partner ${pct(hit / all)}`;
+        };
         const exOv = mean(got.map((s, i) => overlapAt(s.ids, ex[i] as string[], mode.k)));
         const rows = got.map((s) => s.rows);
         const cpu = got.map((s) => s.cpuMs);
         console.log(
-          `| ${poolName(pool)}${pi === 0 ? " (baseline)" : ""} | ${pct(ov)} | ${mode.k === 10 ? "" : `${pct(ov10)} | `}${pct(top1)} | ${pct(topk)} | ${mode.k === 10 ? "" : `${pct(top10)} | `}${pct(partner)} | ${pct(exOv)} | ${mean(rows).toFixed(0)}, ${median(rows).toFixed(0)} | ${mean(got.map((s) => s.statements)).toFixed(1)} | ${mean(cpu).toFixed(1)}, ${median(cpu).toFixed(1)} | ${median(got.map((s) => s.wallMs)).toFixed(1)} |`,
+          `| ${poolName(pool)}${pi === 0 ? " (baseline)" : ""} | ${pct(ov)} | ${mode.k === 10 ? "" : `${pct(ov10)} | `}${pct(top1)} | ${pct(topk)} | ${mode.k === 10 ? "" : `${pct(top10)} | `}${pct(partner)}${mode.texts ? sentencePartner() : ""} | ${pct(exOv)} | ${mean(rows).toFixed(0)}, ${median(rows).toFixed(0)} | ${mean(got.map((s) => s.statements)).toFixed(1)} | ${mean(cpu).toFixed(1)}, ${median(cpu).toFixed(1)} | ${median(got.map((s) => s.wallMs)).toFixed(1)} |`,
         );
       }
       const exPartner = ex.filter((ids, i) => ids.slice(0, mode.k).some((id) => partnerIds[i]?.has(id))).length / withPartner;

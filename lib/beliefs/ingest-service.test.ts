@@ -54,3 +54,39 @@ describe("ingest", () => {
     expect((await errorOf(h.services.ingest(h.callers.viewer, h.scopes.home, { text: "Viewers cannot ingest." }))).code).toBe("forbidden");
   });
 });
+
+describe("ingest's candidates, claim by claim", () => {
+  let h: BeliefHarness;
+  beforeAll(async () => {
+    h = await openBeliefHarness("pglite");
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("a claim meets the belief it restates even when the rest of the text matches fifty others better", async () => {
+    const write = async (text: string) => {
+      const r = await h.services.ingest(h.callers.editor, h.scopes.home, { text });
+      expect(r.changes.filter((c) => c.created)).toHaveLength(1);
+      h.clock.advance(MINUTE);
+    };
+    // Sixty beliefs that hold every word of the text's first sentence, and sixty rivals of its second (each states a
+    // number the others do not, so none restates another).
+    for (let i = 1; i <= 60; i++) await write(`The nightly integration suite for the billing service runs on the shared staging cluster in rack ${i}.`);
+    for (let i = 1; i <= 60; i++) await write(`Invoices are archived in vault ${i} for ${i + 10} years.`);
+    const invoices = "Invoices are archived in the vault.";
+    await write(invoices);
+    const archived = (await h.services.listBeliefs(h.callers.viewer, h.scopes.home, { limit: 1000 })).find((b) => b.text === invoices);
+    expect(archived).toBeTruthy();
+
+    // Ranked as one query, the first sentence's sixty beliefs filled the fifty candidates and the second sentence,
+    // not meeting its own belief, made a duplicate of it.
+    const result = await h.services.ingest(h.callers.editor, h.scopes.home, {
+      text: `The nightly integration suite for the billing service runs on the shared staging cluster. ${invoices}`,
+      dryRun: true,
+    });
+    expect(result.claims).toEqual(["The nightly integration suite for the billing service runs on the shared staging cluster.", invoices]);
+    expect(result.changes.filter((c) => c.created).map((c) => c.text)).not.toContain(invoices);
+    expect(result.changes.find((c) => c.beliefId === archived?.id)).toBeTruthy();
+  });
+});

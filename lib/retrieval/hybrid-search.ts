@@ -36,19 +36,34 @@ export const LEXICAL_CANDIDATES_MIN = 50;
  * sentences as beliefs, 300 questions) a search's top 10 from 50 is today's top 10 from 200 for every question (in the
  * same order for 299 of 300); assimilate's 20 from 100 are its 20 from 200, in order, for 150 of 150 bench claims at
  * 2 400 and 10 700 beliefs. The store's top-k walk then stops far sooner on common query terms. Recall (k = 50)
- * keeps 200; ingest and the mutation protocol take `RELATED_LEXICAL_POOL`.
+ * keeps 200; the mutation protocol takes `RELATED_LEXICAL_POOL`, ingest `LEXICAL_CANDIDATES_MIN` for each claim.
  */
 export function lexicalPool(k: number): number {
   return Math.min(LEXICAL_CANDIDATES, Math.max(LEXICAL_CANDIDATES_MIN, 5 * k));
 }
 /**
- * The lexical pool of the writes that relate a text to 50 live beliefs (ingest and the mutation protocol), instead of
+ * The lexical pool of the mutation protocol, which relates a proposed belief to 50 live ones, instead of
  * `lexicalPool(50)` = 200. Measured with the real model on text written by others (research/measure-candidate-pools.ts:
  * 16 340 public sentences as beliefs): their 50 from 100 are 99.6 % of their 50 from 200 for 300 single sentences and
  * 99.1 % for 99 texts of three sentences (a text's set is what counts: the candidates are read back by id), at 16 %
  * (sentences) and 11 % (texts; 21 % with the SQL store's shorter heads for many terms) less CPU a ranking on PGlite.
  */
 export const RELATED_LEXICAL_POOL = 100;
+
+/**
+ * The ids of several rankings taken rank by rank (every ranking's first, then every ranking's second, …), each once at
+ * its best rank: the candidates of a text whose claims were each ranked alone.
+ * @example unionByRank([[a, b], [c, a]]) // [a.id, c.id, b.id]
+ */
+export function unionByRank(rankings: readonly (readonly RankedCandidate[])[]): string[] {
+  const ids = new Set<string>();
+  const deepest = Math.max(0, ...rankings.map((r) => r.length));
+  for (let rank = 0; rank < deepest; rank++) for (const ranking of rankings) {
+    const at = ranking[rank];
+    if (at !== undefined) ids.add(at.candidate.id);
+  }
+  return [...ids];
+}
 /** Nearest beliefs by cosine added to the lexical matches. */
 export const VECTOR_CANDIDATES = 200;
 /** A store without vector search: scopes up to this many beliefs are ranked whole by meaning (every text embedded once, cached). */

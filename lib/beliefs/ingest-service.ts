@@ -8,7 +8,7 @@
  * reading did not produce, or a `planId` the reading no longer has, is refused before anything is written.
  */
 import { createHash } from "node:crypto";
-import { withoutFraming, type Belief, type BeliefRecord, type History } from "@/lib/engine";
+import { withoutFraming, type Belief, type BeliefHead, type BeliefRecord, type History } from "@/lib/engine";
 import { VersionConflict } from "@/lib/graph/errors";
 import { ingest as stageIngest, type ClaimOutcome, type IngestResult as StagedIngest } from "@/lib/engine/revision";
 import { restatementPolicy } from "@/lib/reading/merge-policy";
@@ -51,7 +51,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
 
   /**
    * The engine's `histories` port: the listed candidates read with their histories in one statement, kept in `into`
-   * (the grounding check needs them). A belief written or removed since its row was read is a lost race: the ingest
+   * (the grounding check needs them; a belief folded onto its checkpoint stays live and supported, so it needs none). A belief written or removed since its row was read is a lost race: the ingest
    * fails with a version conflict and runs again on fresh rows.
    */
   function historiesOf(ctx: CallerContext, candidates: ReadonlyMap<string, Belief>, into: Map<string, BeliefRecord>) {
@@ -70,6 +70,25 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
     };
   }
 
+  /**
+   * The engine's `heads` port: the listed candidates' heads (row, last seq, fold checkpoint with the rows of this
+   * text's evidence; no history), for a change-set that only appends. Checked against the rows read as `historiesOf`.
+   */
+  function headsOf(ctx: CallerContext, candidates: ReadonlyMap<string, Belief>, evidenceId: string) {
+    return async (ids: readonly string[]): Promise<ReadonlyMap<string, BeliefHead>> => {
+      const heads = await Promise.all(ids.map((id) => store.loadBeliefHead(ctx.view, id, { historyLimit: 0, checkpointSources: [evidenceId] })));
+      const out = new Map<string, BeliefHead>();
+      ids.forEach((id, i) => {
+        const head = heads[i];
+        if (!head || head.belief.version !== candidates.get(id)?.version) {
+          throw new VersionConflict(id, "version", `belief ${id} changed while the text was read`);
+        }
+        out.set(id, head);
+      });
+      return out;
+    };
+  }
+
   return {
     async ingest(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(ingestInputSchema, rawInput);
@@ -83,15 +102,17 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         const claims = await assessor.extractClaims(input.text);
         const candidates = await relatedBeliefs(ctx, claims.map((c) => withoutFraming(c.text.trim())).filter((c) => c !== ""));
         const byId = new Map(candidates.map((b) => [b.id, b]));
-        // The stored beliefs the change-set writes, with their histories (filled by the engine's `histories` call).
+        // The stored beliefs the change-set writes with their histories (filled by the engine's `histories` call; the
+        // ones it folds onto their checkpoints are not read).
         const written = new Map<string, BeliefRecord>();
+        const evidenceId = kit.newId("evidence");
         const staged = await stageIngest(
           {
             scope: ctx.scope.id,
             text: input.text,
             kind: input.kind,
             uri: input.uri ?? null,
-            evidenceId: kit.newId("evidence"),
+            evidenceId,
             changeSetId,
             newBeliefId: () => kit.newId("belief"),
             actor: ctx.actor,
@@ -100,6 +121,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
             candidates,
             claims,
             histories: historiesOf(ctx, byId, written),
+            heads: headsOf(ctx, byId, evidenceId),
             topic: input.topic ?? null,
             sourceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,
             ...(input.edits ? { edits: input.edits } : {}),

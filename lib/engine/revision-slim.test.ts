@@ -10,7 +10,7 @@ import { arbEntrySpec, buildEntries } from "./testing/arbitraries";
 import { makeStatusEvent, minutesAfter } from "./history-builder";
 import type { BeliefRecord, History, HistoryItem } from "./model";
 import { defaultParams } from "./params";
-import { isLive, replay } from "./replay";
+import { isLive, replay, replayWithCheckpoint, sliceOfCheckpoint } from "./replay";
 import { ingest, type IngestEdits, type IngestResult } from "./revision";
 import { storedRecord } from "./testing/fixtures";
 import { restatementByScore } from "./testing/restatement-by-score";
@@ -61,9 +61,16 @@ const arbScene = fc.record({
 });
 
 /** One ingest of `claims` over slim candidates, recording what the engine asked histories of. */
-async function slimIngest(records: readonly BeliefRecord[], claims: readonly string[], scene: { kind: "observation" | "document" | "measurement"; contract: boolean; severity: number }, edits?: IngestEdits) {
+async function slimIngest(
+  records: readonly BeliefRecord[],
+  claims: readonly string[],
+  scene: { kind: "observation" | "document" | "measurement"; contract: boolean; severity: number },
+  edits?: IngestEdits,
+  options: { heads?: boolean } = {},
+) {
   const byId = new Map(records.map((r) => [r.belief.id, r]));
   const asked: string[][] = [];
+  const headsAsked: string[][] = [];
   let n = 0;
   const assessor: ScriptedAssessor = scriptedAssessor({ contractions: [{ contract: scene.contract, severity: scene.severity, reasoning: "scripted" }] });
   const result = await ingest(
@@ -81,12 +88,26 @@ async function slimIngest(records: readonly BeliefRecord[], claims: readonly str
         asked.push([...ids]);
         return new Map(ids.map((id): [string, History] => [id, byId.get(id)?.history ?? []]));
       },
+      // As a store hands them out: the checkpoint the last write stored (the replay's), no history.
+      ...(options.heads
+        ? {
+            heads: async (ids: readonly string[]) => {
+              headsAsked.push([...ids]);
+              return new Map(
+                ids.map((id) => {
+                  const r = byId.get(id) as BeliefRecord;
+                  return [id, { belief: r.belief, lastSeq: r.history.at(-1)?.seq ?? 0, checkpoint: sliceOfCheckpoint(replayWithCheckpoint(r.history, defaultParams).checkpoint), history: null }];
+                }),
+              );
+            },
+          }
+        : {}),
       sourceText: async (id) => `text of ${id}`,
       ...(edits ? { edits } : {}),
     },
     { assessor, params: defaultParams, restatement: restatementByScore() },
   );
-  return { result, asked, assessor };
+  return { result, asked, headsAsked, assessor };
 }
 
 /** Every stored belief the change-set writes is written as `writeBelief` writes it from its whole stored history. */
@@ -149,5 +170,38 @@ describe("ingest on slim candidates", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("with heads, a change-set that only appends folds each stored belief onto its checkpoint and writes what the whole history writes (property)", async () => {
+    // Scenes in which a stored belief was written by the fold alone (its history never read), and by the history.
+    const seen = { folded: 0, read: 0 };
+    await fc.assert(
+      fc.asyncProperty(arbScene, async (scene) => {
+        const records = scene.records;
+        const whole = await slimIngest(records, scene.claims, scene);
+        const folded = await slimIngest(records, scene.claims, scene, undefined, { heads: true });
+        // The same beliefs, history items and entry outputs; only the stored checkpoint may be a slice of the whole.
+        expect(folded.result.changeSet.beliefs.map(({ checkpoint: _c, ...u }) => u)).toEqual(whole.result.changeSet.beliefs.map(({ checkpoint: _c, ...u }) => u));
+        expect(folded.result.changeSet.history).toEqual(whole.result.changeSet.history);
+        expect(folded.result.changeSet.entryOutputs).toEqual(whole.result.changeSet.entryOutputs);
+        expect(folded.result.claims).toEqual(whole.result.claims);
+        const writtenStored = whole.result.changeSet.beliefs.filter((u) => u.expectedVersion !== null).map((u) => u.belief.id);
+        const rebuts = whole.result.claims.some((c) => c.relations.some((r) => r.relation === "REBUTS"));
+        if (rebuts || writtenStored.length === 0) {
+          // A rebuttal may contract: every written belief is read whole, no head is asked for.
+          expect(folded.headsAsked).toEqual([]);
+        } else {
+          expect(folded.headsAsked.map((ids) => [...ids].sort())).toEqual([[...writtenStored].sort()]);
+          // Histories only of the beliefs the fold could not take (none of those here: appends of entries only).
+          for (const ids of folded.asked) for (const id of ids) expect(writtenStored).toContain(id);
+          const read = new Set(folded.asked.flat());
+          seen.folded += writtenStored.filter((id) => !read.has(id)).length;
+        }
+        if (folded.asked.length > 0) seen.read++;
+      }),
+      { numRuns: 150 },
+    );
+    expect(seen.folded).toBeGreaterThan(10);
+    expect(seen.read).toBeGreaterThan(10);
   });
 });

@@ -32,14 +32,16 @@
  * Candidates come as slim rows: a stored belief's status is the replay of its history (the store invariant), so it
  * alone tells whether the belief is live, and only the stored beliefs this change-set writes are read with their
  * histories, in one call of `input.histories` once the reading is done (before the edits' `revised` events are
- * numbered and before contraction is assessed).
- * Beliefs are written through `writeBelief` (assimilate.ts), so every upsert is the replay of its history.
+ * numbered and before contraction is assessed). With `input.heads`, a change-set that only appends (no rebuttal, no
+ * correction) reads none: each stored belief it writes is folded onto its checkpoint (`writeBeliefOnCheckpoint`,
+ * equal to the replay bit for bit) and read with its history only when the fold cannot take it.
+ * Beliefs are written through `writeBelief` or the fold (assimilate.ts), so every upsert is the replay of its history.
  * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
  * is the same call with nothing written.
  */
 import type { Assessor, DecidedRelation, EssAssessment, ExtractedClaim, Relation } from "./assessor";
 import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
-import { newBelief, writeBelief, type UnsequencedItem } from "./assimilate";
+import { newBelief, writeBelief, writeBeliefOnCheckpoint, type BeliefHead, type UnsequencedItem } from "./assimilate";
 import { EngineError, validationFailed } from "./errors";
 import { propagateGrounding, type CascadeContext } from "./grounding";
 import { isLiveStatus, tierOfKind, type Belief, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
@@ -76,6 +78,13 @@ export interface IngestInput {
    * changed since it was read must fail (the caller reads again), never hand over a newer history.
    */
   histories: (beliefIds: readonly string[]) => Promise<ReadonlyMap<string, History>>;
+  /**
+   * The heads (`BeliefHead`: row, last seq, fold checkpoint with the rows of this text's evidence, no history needed)
+   * of the listed candidates, under the same rule as `histories`. When given, a change-set that rebuts nothing and
+   * corrects no reading writes each stored belief by folding its new items onto its checkpoint
+   * (`writeBeliefOnCheckpoint`), and reads with `histories` only those the fold cannot take.
+   */
+  heads?: (beliefIds: readonly string[]) => Promise<ReadonlyMap<string, BeliefHead>>;
   /** A topic named by the request, for every new belief. */
   topic?: string | null;
   /** Pre-extracted claims (e.g. `harvest`); default: the Assessor's `extractClaims`. */
@@ -393,17 +402,33 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     });
   }
 
-  // Every stored belief written from here on has items already or a relation to receive: read their histories.
-  const written = new Set([...working.values()].filter((w) => w.stored && w.items.length > 0));
-  for (const { w } of best.values()) written.add(w);
-  if (written.size > 0) {
-    const histories = await input.histories([...written].map((w) => w.record.belief.id));
-    for (const w of written) {
+  /** Reads the listed beliefs' histories into their working records, in one call. */
+  const readHistories = async (ws: readonly Working[]): Promise<void> => {
+    if (ws.length === 0) return;
+    const histories = await input.histories(ws.map((w) => w.record.belief.id));
+    for (const w of ws) {
       const history = histories.get(w.record.belief.id);
       if (history === undefined) throw new Error(`ingest: no history was read for belief ${w.record.belief.id}`);
       w.record = { belief: w.record.belief, history };
     }
+  };
+  // Every stored belief written from here on has items already or a relation to receive.
+  const written = new Set([...working.values()].filter((w) => w.stored && w.items.length > 0));
+  for (const { w } of best.values()) written.add(w);
+  // A change-set that rebuts nothing and corrects no reading only appends to the stored beliefs it writes (no
+  // contraction, no `revised` event to number after the history), so each can be folded onto its checkpoint; the
+  // others, and those without a usable checkpoint, are read with their histories.
+  const heads = new Map<Working, BeliefHead>();
+  const appendsOnly = [...best.values()].every(({ rel }) => rel.relation !== "REBUTS" && rel.correction === undefined);
+  if (input.heads !== undefined && appendsOnly && written.size > 0) {
+    const got = await input.heads([...written].map((w) => w.record.belief.id));
+    for (const w of written) {
+      const head = got.get(w.record.belief.id);
+      if (head === undefined) throw new Error(`ingest: no head was read for belief ${w.record.belief.id}`);
+      if (head.checkpoint !== null && head.checkpoint.head.foldedSeq === head.lastSeq) heads.set(w, head);
+    }
   }
+  await readHistories([...written].filter((w) => !heads.has(w)));
 
   const disagreements: Disagreement[] = [];
   for (const { w, rel, stamp, claim } of [...best.values()].sort((a, b) => (a.rel.beliefId < b.rel.beliefId ? -1 : a.rel.beliefId > b.rel.beliefId ? 1 : a.rel.relation < b.rel.relation ? -1 : 1))) {
@@ -443,6 +468,16 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const contracted: BeliefRecord[] = [];
   for (const w of working.values()) {
     if (w.items.length === 0) continue;
+    const head = heads.get(w);
+    const folded = head ? writeBeliefOnCheckpoint(head, w.items, params, input.now) : null;
+    // Folded: only while the belief stays live, so that its grounding (live, with a real support) cannot have been lost.
+    if (folded !== null && !("fallback" in folded) && isLiveStatus(folded.belief.status)) {
+      beliefs.push(folded.upsert);
+      history.push(folded.append);
+      entryOutputs.push(...folded.outputs);
+      continue;
+    }
+    if (head) await readHistories([w]);
     const staged = writeBelief(w.record, w.items, params, input.now, !w.stored);
     beliefs.push(staged.upsert);
     history.push(staged.append);

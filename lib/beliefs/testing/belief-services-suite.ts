@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvidenceEntry } from "@/lib/engine";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { demoStart, seedDemoStories, type DemoSeedReport } from "../demo-stories";
 import type { Caller } from "../belief-services";
 import { addGrant, DAY, errorOf, MINUTE, openBeliefHarness, type BeliefHarness, type HarnessBackend } from "./belief-harness";
@@ -300,6 +301,35 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect(pushy.outcome).toBe("discarded");
       expect((await h.services.getEvidence(h.callers.viewer, home, { evidenceId: pushy.evidence.id })).discarded).toBe(true);
       expect((await h.services.listBeliefs(h.callers.viewer, home, { liveOnly: false, limit: 1000 })).length).toBe(before);
+    });
+
+    it("ingest that only supports folds onto the stored checkpoint without reading the history; stored == replay", async () => {
+      // The store the services write through, with every history read and every head read recorded.
+      const reads = { histories: [] as string[], heads: [] as string[] };
+      const spied = new Proxy(h.store, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== "function") return value;
+          if (property === "loadBeliefs") return (view: unknown, ids: readonly string[], ...rest: unknown[]) => (reads.histories.push(...ids), value.call(target, view, ids, ...rest));
+          if (property === "loadBeliefHead") return (view: unknown, id: string, ...rest: unknown[]) => (reads.heads.push(id), value.call(target, view, id, ...rest));
+          return value.bind(target);
+        },
+      });
+      const services = h.withAssessor(createHeuristicAssessor(), { store: spied });
+      const text = "The wiki export job runs every Tuesday at noon.";
+      const first = await services.ingest(ed, home, { text });
+      const id = first.changes.find((c) => c.created)?.beliefId as string;
+      for (let i = 0; i < 3; i++) {
+        h.clock.advance(MINUTE);
+        const again = await services.ingest(ed, home, { text });
+        expect(again.claims).toEqual([text]);
+        expect(again.changes.find((c) => c.beliefId === id)?.created).toBe(false);
+      }
+      expect(reads.heads.filter((x) => x === id)).toHaveLength(3);
+      expect(reads.histories).not.toContain(id);
+      const stored = await h.services.getBelief(h.callers.viewer, home, { beliefId: id });
+      expect(entriesOf(stored.history)).toHaveLength(4);
+      expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
     });
 
     it("revise an entry: replay as if it had carried the revised values; losing the last support strips citers", async () => {

@@ -51,7 +51,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
 
   /**
    * The engine's `histories` port: the listed candidates read with their histories in one statement, kept in `into`
-   * (the grounding check needs them; a belief folded onto its checkpoint stays live and supported, so it needs none). A belief written or removed since its row was read is a lost race: the ingest
+   * (the grounding check needs them; a belief folded onto its checkpoint is grounded after the write, so it needs none). A belief written or removed since its row was read is a lost race: the ingest
    * fails with a version conflict and runs again on fresh rows.
    */
   function historiesOf(ctx: CallerContext, candidates: ReadonlyMap<string, Belief>, into: Map<string, BeliefRecord>) {
@@ -72,7 +72,8 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
 
   /**
    * The engine's `heads` port: the listed candidates' heads (row, last seq, fold checkpoint with the rows of this
-   * text's evidence; no history), for a change-set that only appends. Checked against the rows read as `historiesOf`.
+   * text's evidence; no history), which the engine folds the change-set's items onto. Checked against the rows read,
+   * as `historiesOf`.
    */
   function headsOf(ctx: CallerContext, candidates: ReadonlyMap<string, Belief>, evidenceId: string) {
     return async (ids: readonly string[]): Promise<ReadonlyMap<string, BeliefHead>> => {
@@ -134,7 +135,12 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         }
         let changeSet = staged.changeSet;
         if (staged.outcome === "staged") {
-          const propagated = await withGroundingPropagation(kit, changeSet, written, { dryRun: input.dryRun, known: [params] });
+          // Beliefs folded onto their checkpoints are read whole only if a cascade runs (it must see them as staged).
+          const loadBefore = async (ids: readonly string[]) => {
+            await historiesOf(ctx, byId, written)(ids);
+            return written;
+          };
+          const propagated = await withGroundingPropagation(kit, changeSet, written, { dryRun: input.dryRun, known: [params], loadBefore });
           changeSet = propagated.changeSet;
         }
         if (!input.dryRun) await store.apply(changeSet);

@@ -142,12 +142,14 @@ export function notLiveError(beliefId: string, status: string, hint = "cite it f
 /**
  * Adds the stripping cascade to `changeSet` for every existing belief it upserts that loses its grounding
  * (`before` holds the stored records). Returns the merged change-set and the cascade (null when nothing lost it).
+ * An existing belief upserted without its record in `before` must be grounded after the write (it cannot have lost
+ * its grounding); when a cascade runs, `loadBefore` reads those records, so that the cascade sees them as staged.
  */
 export async function withGroundingPropagation(
   kit: ServiceKit,
   changeSet: ChangeSet,
   before: ReadonlyMap<string, BeliefRecord>,
-  options: { dryRun?: boolean; known?: readonly EngineParams[] } = {},
+  options: { dryRun?: boolean; known?: readonly EngineParams[]; loadBefore?: (ids: readonly string[]) => Promise<ReadonlyMap<string, BeliefRecord>> } = {},
 ): Promise<{ changeSet: ChangeSet; cascade: CascadeResult | null }> {
   const lost: BeliefRecord[] = [];
   // The grounding test reads only the parameter sets of the upserted beliefs, before and after (usually the scope's
@@ -170,9 +172,11 @@ export async function withGroundingPropagation(
   if (lost.length === 0) return { changeSet, cascade: null };
   // The cascade must see this change-set's beliefs as staged, not as stored: a belief written here and also reached
   // by the cascade then gets its events after the staged items, and the merge keeps the stored expected version.
+  const unread = changeSet.beliefs.filter((u) => u.expectedVersion !== null && !before.has(u.belief.id)).map((u) => u.belief.id);
+  const loaded = unread.length > 0 && options.loadBefore ? await options.loadBefore(unread) : new Map<string, BeliefRecord>();
   const staged = new Map<string, BeliefRecord>();
   for (const upsert of changeSet.beliefs) {
-    const old = before.get(upsert.belief.id);
+    const old = before.get(upsert.belief.id) ?? loaded.get(upsert.belief.id);
     if (!old && upsert.expectedVersion !== null) continue;
     const appended = changeSet.history.filter((h) => h.beliefId === upsert.belief.id).flatMap((h) => h.items);
     staged.set(upsert.belief.id, { belief: upsert.belief, history: [...(old?.history ?? []), ...appended] });

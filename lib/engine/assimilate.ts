@@ -280,6 +280,8 @@ export interface BeliefHead {
 /** A write folded onto a checkpoint: what the store writes, and the belief after it. No full history is involved. */
 export interface CheckpointWrite {
   belief: Belief;
+  /** Live real supports after the write (as `replay(…).realSupports.length`): grounded = live and at least one. */
+  realSupportCount: number;
   upsert: BeliefUpsert;
   append: HistoryAppend;
   /** Stored entries whose outputs change (earlier votes outvoted by the new entries). */
@@ -313,6 +315,7 @@ export function writeBeliefOnCheckpoint(
   const belief: Belief = { ...head.belief, ...folded.derived, validFrom: validFromAfter(head.belief.validFrom, appended, head.belief.validFrom), version: head.belief.version + 1, updatedAt: time };
   return {
     belief,
+    realSupportCount: folded.realSupportCount,
     upsert: { belief, expectedVersion: head.belief.version, checkpoint: folded.slice },
     append: { beliefId: belief.id, items: appendedOut },
     outputs: folded.changedEntries.map((c) => ({ beliefId: belief.id, seq: c.seq, contribution: c.contribution, effectiveWeight: c.effectiveWeight })),

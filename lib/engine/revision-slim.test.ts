@@ -172,9 +172,9 @@ describe("ingest on slim candidates", () => {
     );
   });
 
-  it("with heads, a change-set that only appends folds each stored belief onto its checkpoint and writes what the whole history writes (property)", async () => {
-    // Scenes in which a stored belief was written by the fold alone (its history never read), and by the history.
-    const seen = { folded: 0, read: 0 };
+  it("with heads, each stored belief is folded onto its checkpoint unless a decision needs its history, and written as the whole history writes it (property)", async () => {
+    // Stored beliefs written by the fold alone (their history never read), and scenes that read a history.
+    const seen = { folded: 0, read: 0, contracted: 0 };
     await fc.assert(
       fc.asyncProperty(arbScene, async (scene) => {
         const records = scene.records;
@@ -185,17 +185,31 @@ describe("ingest on slim candidates", () => {
         expect(folded.result.changeSet.history).toEqual(whole.result.changeSet.history);
         expect(folded.result.changeSet.entryOutputs).toEqual(whole.result.changeSet.entryOutputs);
         expect(folded.result.claims).toEqual(whole.result.claims);
+        expect(folded.result.contractions).toEqual(whole.result.contractions);
+        expect(folded.result.disagreements).toEqual(whole.result.disagreements);
         const writtenStored = whole.result.changeSet.beliefs.filter((u) => u.expectedVersion !== null).map((u) => u.belief.id);
-        const rebuts = whole.result.claims.some((c) => c.relations.some((r) => r.relation === "REBUTS"));
-        if (rebuts || writtenStored.length === 0) {
-          // A rebuttal may contract: every written belief is read whole, no head is asked for.
-          expect(folded.headsAsked).toEqual([]);
-        } else {
-          expect(folded.headsAsked.map((ids) => [...ids].sort())).toEqual([[...writtenStored].sort()]);
-          // Histories only of the beliefs the fold could not take (none of those here: appends of entries only).
-          for (const ids of folded.asked) for (const id of ids) expect(writtenStored).toContain(id);
-          const read = new Set(folded.asked.flat());
-          seen.folded += writtenStored.filter((id) => !read.has(id)).length;
+        // Heads of every stored belief written, once; histories only of some of them, each once.
+        expect(folded.headsAsked.map((ids) => [...ids].sort())).toEqual(writtenStored.length > 0 ? [[...writtenStored].sort()] : []);
+        const read = folded.asked.flat();
+        expect(new Set(read).size).toBe(read.length);
+        for (const id of read) expect(writtenStored).toContain(id);
+        // A contraction reads the history it assesses.
+        for (const c of whole.result.contractions) expect(read).toContain(c.beliefId);
+        seen.contracted += whole.result.contractions.length;
+        seen.folded += writtenStored.filter((id) => !read.includes(id)).length;
+
+        // A person's correction: the corrected belief is read whole, and the change-set is still the whole history's.
+        const relations = whole.result.claims.flatMap((c, claim) => c.relations.map((r) => ({ claim, beliefId: r.beliefId, relation: r.relation })));
+        const pick = relations[scene.edit % Math.max(1, relations.length)];
+        if (pick) {
+          const edits = { overrides: [{ claim: pick.claim, beliefId: pick.beliefId, relation: pick.relation === "SUPPORTS" ? ("CONTEXTUALIZES" as const) : ("SUPPORTS" as const) }] };
+          const wholeEdited = await slimIngest(records, scene.claims, scene, edits);
+          const foldedEdited = await slimIngest(records, scene.claims, scene, edits, { heads: true });
+          expect(foldedEdited.result.changeSet.beliefs.map(({ checkpoint: _c, ...u }) => u)).toEqual(wholeEdited.result.changeSet.beliefs.map(({ checkpoint: _c, ...u }) => u));
+          expect(foldedEdited.result.changeSet.history).toEqual(wholeEdited.result.changeSet.history);
+          expect(foldedEdited.result.changeSet.entryOutputs).toEqual(wholeEdited.result.changeSet.entryOutputs);
+          const revised = foldedEdited.result.changeSet.history.filter((h) => h.items.some((i) => i.type === "revised")).map((h) => h.beliefId);
+          for (const id of revised) expect(foldedEdited.asked.flat()).toContain(id);
         }
         if (folded.asked.length > 0) seen.read++;
       }),
@@ -203,5 +217,6 @@ describe("ingest on slim candidates", () => {
     );
     expect(seen.folded).toBeGreaterThan(10);
     expect(seen.read).toBeGreaterThan(10);
+    expect(seen.contracted).toBeGreaterThan(0);
   });
 });

@@ -32,9 +32,10 @@
  * Candidates come as slim rows: a stored belief's status is the replay of its history (the store invariant), so it
  * alone tells whether the belief is live, and only the stored beliefs this change-set writes are read with their
  * histories, in one call of `input.histories` once the reading is done (before the edits' `revised` events are
- * numbered and before contraction is assessed). With `input.heads`, a change-set that only appends (no rebuttal, no
- * correction) reads none: each stored belief it writes is folded onto its checkpoint (`writeBeliefOnCheckpoint`,
- * equal to the replay bit for bit) and read with its history only when the fold cannot take it.
+ * numbered and before contraction is assessed). With `input.heads`, each stored belief it writes is folded onto its
+ * checkpoint instead (`writeBeliefOnCheckpoint`, equal to the replay bit for bit) and read with its history only when
+ * a decision needs it: a person's correction, a contraction due, a fold that cannot take the items or that would
+ * leave the belief ungrounded.
  * Beliefs are written through `writeBelief` or the fold (assimilate.ts), so every upsert is the replay of its history.
  * The result's change-set is the staged one: the caller commits it whole (one transaction) or not at all; a dry run
  * is the same call with nothing written.
@@ -73,16 +74,17 @@ export interface IngestInput {
    */
   candidates: readonly Belief[];
   /**
-   * The stored histories (ordered by seq) of the listed candidates, as of the rows in `candidates`: called once, with
-   * the ids of the stored beliefs the change-set writes (never when it writes none). A port that finds one of them
+   * The stored histories (ordered by seq) of the listed candidates, as of the rows in `candidates`: called with the ids
+   * of the stored beliefs the change-set writes (never when it writes none): once for all of them, or, with `heads`,
+   * for those a decision needs whole, each id once. A port that finds one of them
    * changed since it was read must fail (the caller reads again), never hand over a newer history.
    */
   histories: (beliefIds: readonly string[]) => Promise<ReadonlyMap<string, History>>;
   /**
    * The heads (`BeliefHead`: row, last seq, fold checkpoint with the rows of this text's evidence, no history needed)
-   * of the listed candidates, under the same rule as `histories`. When given, a change-set that rebuts nothing and
-   * corrects no reading writes each stored belief by folding its new items onto its checkpoint
-   * (`writeBeliefOnCheckpoint`), and reads with `histories` only those the fold cannot take.
+   * of the listed candidates, under the same rule as `histories`, called at most once. When given, each stored belief
+   * the change-set writes is folded onto its checkpoint (`writeBeliefOnCheckpoint`), and `histories` reads only those
+   * a decision needs whole (module comment).
    */
   heads?: (beliefIds: readonly string[]) => Promise<ReadonlyMap<string, BeliefHead>>;
   /** A topic named by the request, for every new belief. */
@@ -415,14 +417,15 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   // Every stored belief written from here on has items already or a relation to receive.
   const written = new Set([...working.values()].filter((w) => w.stored && w.items.length > 0));
   for (const { w } of best.values()) written.add(w);
-  // A change-set that rebuts nothing and corrects no reading only appends to the stored beliefs it writes (no
-  // contraction, no `revised` event to number after the history), so each can be folded onto its checkpoint; the
-  // others, and those without a usable checkpoint, are read with their histories.
+  // With `input.heads`, each is folded onto its checkpoint where it has a usable one, and read with its history only
+  // when a decision needs it: a person's correction (its `revised` event rewrites an earlier entry), a contraction due
+  // (its assessment reads the entries' texts), a fold that cannot take the items or would leave the belief ungrounded.
+  const corrected = new Set([...best.values()].filter(({ rel }) => rel.correction !== undefined).map(({ w }) => w));
   const heads = new Map<Working, BeliefHead>();
-  const appendsOnly = [...best.values()].every(({ rel }) => rel.relation !== "REBUTS" && rel.correction === undefined);
-  if (input.heads !== undefined && appendsOnly && written.size > 0) {
-    const got = await input.heads([...written].map((w) => w.record.belief.id));
-    for (const w of written) {
+  const foldable = input.heads === undefined ? [] : [...written].filter((w) => !corrected.has(w));
+  if (input.heads !== undefined && foldable.length > 0) {
+    const got = await input.heads(foldable.map((w) => w.record.belief.id));
+    for (const w of foldable) {
       const head = got.get(w.record.belief.id);
       if (head === undefined) throw new Error(`ingest: no head was read for belief ${w.record.belief.id}`);
       if (head.checkpoint !== null && head.checkpoint.head.foldedSeq === head.lastSeq) heads.set(w, head);
@@ -447,11 +450,20 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
 
   // Contraction: only beliefs that just received a rebuttal, only from accumulated contradiction.
   const contractions: ContractionOutcome[] = [];
+  const contractionDue = (s: { contradictCount: number; rebuttalWeight: number; supportWeight: number }) => s.contradictCount >= params.contractionMinRebuttals && s.rebuttalWeight >= s.supportWeight;
   for (const w of working.values()) {
     if (!w.stored || !w.items.some((i) => i.type === "entry" && i.relation === "REBUTS")) continue;
+    const head = heads.get(w);
+    if (head) {
+      // The fold tells whether a contraction is due; only then is the history read (the assessment reads its texts).
+      const folded = writeBeliefOnCheckpoint(head, w.items, params, input.now);
+      if (!("fallback" in folded) && !contractionDue(folded.belief)) continue;
+      heads.delete(w);
+      await readHistories([w]);
+    }
     const trial = writeBelief(w.record, w.items, params, input.now, !w.stored);
     const state = trial.state;
-    if (state.contradictCount < params.contractionMinRebuttals || state.rebuttalWeight < state.supportWeight) continue;
+    if (!contractionDue(state)) continue;
     const texts = await entryTexts(trial.record.history, state, evidence, input.sourceText);
     const b = w.record.belief;
     const c = await assessor.assessContraction({ id: b.id, text: b.text, contextTags: b.contextTags }, texts.rebuttals, texts.supports);
@@ -470,8 +482,9 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     if (w.items.length === 0) continue;
     const head = heads.get(w);
     const folded = head ? writeBeliefOnCheckpoint(head, w.items, params, input.now) : null;
-    // Folded: only while the belief stays live, so that its grounding (live, with a real support) cannot have been lost.
-    if (folded !== null && !("fallback" in folded) && isLiveStatus(folded.belief.status)) {
+    // Folded only when the belief is grounded after the write (live, with a real support): it cannot have lost its
+    // grounding, so the caller's grounding check does not need its history.
+    if (folded !== null && !("fallback" in folded) && isLiveStatus(folded.belief.status) && folded.realSupportCount > 0) {
       beliefs.push(folded.upsert);
       history.push(folded.append);
       entryOutputs.push(...folded.outputs);

@@ -216,23 +216,38 @@ async function relateClaim(
     read.push({ belief: b, reading: { relation: reading.relation, strength, similarity, reasoning: reading.reasoning, assessor: reading.assessor }, sources });
   }
   if (read.length === 0) return NOTHING_RELATED;
-  // Only the beliefs that receive entries are read with their histories, in one round trip; one that stopped being
-  // live since it was ranked is left alone.
-  const records = new Map((await store.loadBeliefs(ctx.view, read.map((r) => r.belief.id))).map((r) => [r.belief.id, r]));
+  // Only the beliefs that receive entries are written: each folded onto its checkpoint (its head read with the rows of
+  // the cited sources, no history), read with its history only when the fold cannot take the entries (one round
+  // trip for those). One that stopped being live since it was ranked is left alone.
+  const entriesFor = ({ reading, sources }: (typeof read)[number]) =>
+    sources.map((e) => ({ sourceId: e.sourceId, tier: e.tier, relation: reading.relation, weight: e.weight * reading.strength, reasoning: reading.reasoning, assessor: reading.assessor }));
+  const checkpointSources = [...new Set(cited.flatMap((e) => (e.sourceId === null ? [] : [e.sourceId])))];
+  const heads = await Promise.all(read.map((r) => store.loadBeliefHead(ctx.view, r.belief.id, { historyLimit: 0, checkpointSources })));
+  const written = new Map<string, { before: Belief; changeSet: ChangeSet; after: Belief }>();
+  const unfolded: string[] = [];
+  for (const [i, r] of read.entries()) {
+    const head = heads[i];
+    if (!head || !isLiveStatus(head.belief.status)) continue;
+    const folded = await assimilateOnCheckpoint({ ...base, head, evidence: entriesFor(r) });
+    if ("fallback" in folded) unfolded.push(r.belief.id);
+    else written.set(r.belief.id, { before: head.belief, changeSet: folded.changeSet, after: folded.write.belief });
+  }
+  const records = unfolded.length === 0 ? new Map<string, BeliefRecord>() : new Map((await store.loadBeliefs(ctx.view, unfolded)).map((r) => [r.belief.id, r]));
+  for (const r of read) {
+    const record = records.get(r.belief.id);
+    if (!record || !isLiveStatus(record.belief.status)) continue;
+    const whole = await assimilateEvidence({ ...base, target: { existing: record }, evidence: entriesFor(r) });
+    written.set(r.belief.id, { before: record.belief, changeSet: whole.changeSet, after: whole.write.record.belief });
+  }
   let changeSet: ChangeSet | null = null;
   const relations: AssimilateRelation[] = [];
   const changes: BeliefChange[] = [];
-  for (const { belief: b, reading, sources } of read) {
-    const record = records.get(b.id);
-    if (!record || !isLiveStatus(record.belief.status)) continue;
-    const written = await assimilateEvidence({
-      ...base,
-      target: { existing: record },
-      evidence: sources.map((e) => ({ sourceId: e.sourceId, tier: e.tier, relation: reading.relation, weight: e.weight * reading.strength, reasoning: reading.reasoning, assessor: reading.assessor })),
-    });
-    changeSet = changeSet === null ? written.changeSet : mergeChangeSets(changeSet, written.changeSet);
+  for (const { belief: b, reading } of read) {
+    const w = written.get(b.id);
+    if (!w) continue;
+    changeSet = changeSet === null ? w.changeSet : mergeChangeSets(changeSet, w.changeSet);
     relations.push({ beliefId: b.id, text: b.text, ...reading });
-    changes.push(beliefChange(record, written.write.record.belief, false));
+    changes.push(beliefChange(w.before, w.after, false));
   }
   return { changeSet, relations, changes };
 }

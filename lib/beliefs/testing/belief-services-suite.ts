@@ -303,8 +303,8 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect((await h.services.listBeliefs(h.callers.viewer, home, { liveOnly: false, limit: 1000 })).length).toBe(before);
     });
 
-    it("ingest that only supports folds onto the stored checkpoint without reading the history; stored == replay", async () => {
-      // The store the services write through, with every history read and every head read recorded.
+    /** Services whose store records every history read (`loadBeliefs`) and every head read (`loadBeliefHead`). */
+    const spiedServices = () => {
       const reads = { histories: [] as string[], heads: [] as string[] };
       const spied = new Proxy(h.store, {
         get(target, property, receiver) {
@@ -315,7 +315,11 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
           return value.bind(target);
         },
       });
-      const services = h.withAssessor(createHeuristicAssessor(), { store: spied });
+      return { reads, services: h.withAssessor(createHeuristicAssessor(), { store: spied }) };
+    };
+
+    it("ingest that only supports folds onto the stored checkpoint without reading the history; stored == replay", async () => {
+      const { reads, services } = spiedServices();
       const text = "The wiki export job runs every Tuesday at noon.";
       const first = await services.ingest(ed, home, { text });
       const id = first.changes.find((c) => c.created)?.beliefId as string;
@@ -329,6 +333,23 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect(reads.histories).not.toContain(id);
       const stored = await h.services.getBelief(h.callers.viewer, home, { beliefId: id });
       expect(entriesOf(stored.history)).toHaveLength(4);
+      expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
+    });
+
+    it("a cited claim's entry on a related belief is folded onto its checkpoint without reading its history; stored == replay", async () => {
+      const { reads, services } = spiedServices();
+      const doc = async (text: string) => (await h.services.registerEvidence(ed, home, { kind: "document", text, assess: false })).evidence.id;
+      const old = await services.assimilate(ed, home, { claim: "The build farm runs twelve runners.", evidence: [{ sourceId: await doc("Build farm inventory, spring."), tier: "document" }] });
+      h.clock.advance(MINUTE);
+      const source = await doc("Build farm inventory, autumn.");
+      const changed = await services.assimilate(ed, home, { claim: "The build farm runs sixteen runners.", evidence: [{ sourceId: source, tier: "document" }] });
+      expect(changed.belief.id).not.toBe(old.belief.id);
+      expect(changed.relations).toContainEqual(expect.objectContaining({ beliefId: old.belief.id, relation: "REBUTS" }));
+      expect(reads.heads).toContain(old.belief.id);
+      expect(reads.histories).not.toContain(old.belief.id);
+      const stored = await h.services.getBelief(h.callers.viewer, home, { beliefId: old.belief.id });
+      expect(entriesOf(stored.history).map((e) => [e.sourceId, e.relation])).toContainEqual([source, "REBUTS"]);
+      expect(stored.belief.credence).toBeLessThan(old.belief.credence);
       expect((await h.services.replayCheck(h.callers.viewer, home)).ok).toBe(true);
     });
 

@@ -216,17 +216,17 @@ async function relateClaim(
     read.push({ belief: b, reading: { relation: reading.relation, strength, similarity, reasoning: reading.reasoning, assessor: reading.assessor }, sources });
   }
   if (read.length === 0) return NOTHING_RELATED;
-  // Only the beliefs that receive entries are written: each folded onto its checkpoint (its head read with the rows of
-  // the cited sources, no history), read with its history only when the fold cannot take the entries (one round
-  // trip for those). One that stopped being live since it was ranked is left alone.
+  // Only the beliefs that receive entries are written: each folded onto its checkpoint (the heads read in one round trip,
+  // with the rows of the cited sources, no history), read with its history only when the fold cannot take the entries
+  // (one round trip for those). One that stopped being live since it was ranked is left alone.
   const entriesFor = ({ reading, sources }: (typeof read)[number]) =>
     sources.map((e) => ({ sourceId: e.sourceId, tier: e.tier, relation: reading.relation, weight: e.weight * reading.strength, reasoning: reading.reasoning, assessor: reading.assessor }));
   const checkpointSources = [...new Set(cited.flatMap((e) => (e.sourceId === null ? [] : [e.sourceId])))];
-  const heads = await Promise.all(read.map((r) => store.loadBeliefHead(ctx.view, r.belief.id, { historyLimit: 0, checkpointSources })));
+  const heads = await store.loadBeliefHeads(ctx.view, read.map((r) => r.belief.id), { historyLimit: 0, checkpointSources });
   const written = new Map<string, { before: Belief; changeSet: ChangeSet; after: Belief }>();
   const unfolded: string[] = [];
-  for (const [i, r] of read.entries()) {
-    const head = heads[i];
+  for (const r of read) {
+    const head = heads.get(r.belief.id);
     if (!head || !isLiveStatus(head.belief.status)) continue;
     const folded = await assimilateOnCheckpoint({ ...base, head, evidence: entriesFor(r) });
     if ("fallback" in folded) unfolded.push(r.belief.id);

@@ -77,16 +77,13 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
    */
   function headsOf(ctx: CallerContext, candidates: ReadonlyMap<string, Belief>, evidenceId: string) {
     return async (ids: readonly string[]): Promise<ReadonlyMap<string, BeliefHead>> => {
-      const heads = await Promise.all(ids.map((id) => store.loadBeliefHead(ctx.view, id, { historyLimit: 0, checkpointSources: [evidenceId] })));
-      const out = new Map<string, BeliefHead>();
-      ids.forEach((id, i) => {
-        const head = heads[i];
-        if (!head || head.belief.version !== candidates.get(id)?.version) {
+      const heads = await store.loadBeliefHeads(ctx.view, ids, { historyLimit: 0, checkpointSources: [evidenceId] });
+      for (const id of ids) {
+        if (heads.get(id)?.belief.version !== candidates.get(id)?.version) {
           throw new VersionConflict(id, "version", `belief ${id} changed while the text was read`);
         }
-        out.set(id, head);
-      });
-      return out;
+      }
+      return heads;
     };
   }
 

@@ -329,6 +329,11 @@ export interface GraphStore {
    * slice falls back to the full replay (`sources_not_loaded`).
    */
   loadBeliefHead(view: ScopeView, beliefId: string, options: { historyLimit: number; checkpointSources?: readonly string[] | "all" }): Promise<BeliefHead | null>;
+  /**
+   * `loadBeliefHead` of several beliefs in one round trip (SQL), by id; ids that are missing, hidden or outside the
+   * home scope are left out of the map. The same heads as one `loadBeliefHead` per id.
+   */
+  loadBeliefHeads(view: ScopeView, beliefIds: readonly string[], options: { historyLimit: number; checkpointSources?: readonly string[] | "all" }): Promise<ReadonlyMap<string, BeliefHead>>;
   /** Several beliefs of the home scope; ids that are missing or outside the home scope are left out. Ordered by id. */
   loadBeliefs(view: ScopeView, beliefIds: readonly string[], options?: LoadOptions): Promise<readonly BeliefRecord[]>;
   /** An Evidence item of the home scope. */

@@ -303,7 +303,7 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect((await h.services.listBeliefs(h.callers.viewer, home, { liveOnly: false, limit: 1000 })).length).toBe(before);
     });
 
-    /** Services whose store records every history read (`loadBeliefs`) and every head read (`loadBeliefHead`). */
+    /** Services whose store records every history read (`loadBeliefs`) and every head read (`loadBeliefHead(s)`). */
     const spiedServices = () => {
       const reads = { histories: [] as string[], heads: [] as string[] };
       const spied = new Proxy(h.store, {
@@ -312,6 +312,7 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
           if (typeof value !== "function") return value;
           if (property === "loadBeliefs") return (view: unknown, ids: readonly string[], ...rest: unknown[]) => (reads.histories.push(...ids), value.call(target, view, ids, ...rest));
           if (property === "loadBeliefHead") return (view: unknown, id: string, ...rest: unknown[]) => (reads.heads.push(id), value.call(target, view, id, ...rest));
+          if (property === "loadBeliefHeads") return (view: unknown, ids: readonly string[], ...rest: unknown[]) => (reads.heads.push(...ids), value.call(target, view, ids, ...rest));
           return value.bind(target);
         },
       });

@@ -550,6 +550,12 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
       return { belief: beliefFromProps(b), lastSeq, checkpoint: checkpoint === null ? null : sliceOfCheckpoint(checkpoint), history };
     },
 
+    async loadBeliefHeads(view, beliefIds, options) {
+      const ids = [...new Set(beliefIds)];
+      const heads = await Promise.all(ids.map((id) => store.loadBeliefHead(view, id, options)));
+      return new Map(ids.flatMap((id, i) => (heads[i] ? [[id, heads[i]] as const] : [])));
+    },
+
     async loadBeliefs(view, beliefIds, options?: LoadOptions) {
       if (beliefIds.length === 0) return [];
       const asOf = options?.asOf ?? null;

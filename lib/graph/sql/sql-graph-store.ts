@@ -225,9 +225,14 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async loadBeliefHead(view, beliefId, options) {
+      return (await store.loadBeliefHeads(view, [beliefId], options)).get(beliefId) ?? null;
+    },
+
+    async loadBeliefHeads(view, beliefIds, options) {
+      if (beliefIds.length === 0) return new Map();
       const sources = options.checkpointSources === undefined || options.checkpointSources === "all" ? null : [...new Set(options.checkpointSources)].sort();
-      const rows = await run(sql, read.beliefHeadInHome, [beliefId, view.homeScopeId, visible(view), Math.max(0, Math.floor(options.historyLimit)), sources]);
-      return rows[0]?.(sources ?? "all") ?? null;
+      const rows = await run(sql, read.beliefHeadInHome, [[...new Set(beliefIds)], view.homeScopeId, visible(view), Math.max(0, Math.floor(options.historyLimit)), sources]);
+      return new Map(rows.map((r) => [r.id, r.head(sources ?? "all")]));
     },
 
     async loadBeliefs(view, beliefIds, options: LoadOptions = {}) {

@@ -92,17 +92,18 @@ export const read = {
   /**
    * A belief for a write (`loadBeliefHead`): its row, its last seq, its fold checkpoint, and its history only when it
    * has at most `$4` items (a long one stays in the database: the write folds onto the checkpoint), with the
-   * checkpoint's rows of the sources `$5` (null: all of them). [id, home, visible, historyLimit, sources]
+   * checkpoint's rows of the sources `$5` (null: all of them); one row per listed id that is in the home scope.
+   * [ids, home, visible, historyLimit, sources]
    */
   beliefHeadInHome: statement(
     "read.beliefHeadInHome",
-    `SELECT b.data, b.fold_checkpoint AS checkpoint, s.last_seq,
+    `SELECT b.id, b.data, b.fold_checkpoint AS checkpoint, s.last_seq,
             (SELECT jsonb_agg(jsonb_build_array(f.source) || f.data) FROM graph_fold_sources f
              WHERE f.belief_id = b.id AND ($5::text[] IS NULL OR f.source = ANY($5::text[]))) AS checkpoint_sources,
             CASE WHEN s.last_seq <= $4 THEN COALESCE((SELECT jsonb_agg(h.data ORDER BY h.seq) FROM graph_history h WHERE h.belief_id = b.id), '[]'::jsonb) END AS history
      FROM graph_beliefs b
      CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s
-     WHERE b.id = $1 AND b.scope = $2 AND $2 = ANY($3::text[])`,
+     WHERE b.id = ANY($1::text[]) AND b.scope = $2 AND $2 = ANY($3::text[])`,
     beliefHeadRow,
   ),
   /** [asOf, home, visible] */

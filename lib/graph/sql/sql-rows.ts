@@ -86,13 +86,13 @@ export const beliefRecordRow: z.ZodType<BeliefRecord> = z
  * table (it has `sources`: read as covering all of them; the next write splits it).
  */
 export const beliefHeadRow = z
-  .object({ data: beliefDoc, checkpoint: z.unknown(), checkpoint_sources: z.unknown(), last_seq: int, history: z.array(historyDoc).nullable() })
-  .transform((r) => (covered: CheckpointSlice["covered"]): BeliefHead => ({
+  .object({ id: z.string(), data: beliefDoc, checkpoint: z.unknown(), checkpoint_sources: z.unknown(), last_seq: int, history: z.array(historyDoc).nullable() })
+  .transform((r) => ({ id: r.id, head: (covered: CheckpointSlice["covered"]): BeliefHead => ({
     belief: r.data,
     lastSeq: r.last_seq,
     checkpoint: checkpointSliceOf(r.checkpoint, r.checkpoint_sources, covered),
     history: r.history,
-  }));
+  }) }));
 
 const storedSourcesSchema = z.array(z.tuple([z.string()]).rest(z.unknown()));
 

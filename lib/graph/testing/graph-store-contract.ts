@@ -602,6 +602,35 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(head && (await assimilateOnCheckpoint({ head, evidence: [], resolver: store.resolverFor(v), params: other, time: at(55), actor: "a", changeSetId: uid("cs") }))).toEqual({ fallback: "params_changed" });
       });
 
+      it("reads several heads in one call, as one loadBeliefHead each; another scope's belief and a missing id are left out", async () => {
+        const created = async (scope: string, text: string, sources: readonly string[]) => {
+          const made = await assimilate({
+            target: { create: { id: uid("b"), scope, topic: "heads", text } },
+            evidence: sources.map((sourceId) => ({ sourceId, tier: "document" })),
+            resolver: store.resolverFor(view(scope)),
+            params: defaultParams,
+            time: at(1),
+            actor: "setup",
+            changeSetId: uid("cs"),
+          });
+          await store.apply(made.changeSet);
+          return made.write.record.belief.id;
+        };
+        const scope = uid("s");
+        const elsewhere = uid("s");
+        const evs = Array.from({ length: 3 }, (_, i) => makeEvidence(scope, `head source ${i}`, { kind: "document" }));
+        await store.apply(changeSet({ evidence: [...evs, makeEvidence(elsewhere, "other scope's source", { kind: "document" })] }));
+        const ids = [await created(scope, "Heads come together.", [evs[0]?.id ?? "", evs[1]?.id ?? ""]), await created(scope, "Heads come one by one.", [evs[2]?.id ?? ""])];
+        const hidden = await created(elsewhere, "A head of another scope.", []);
+        const v = view(scope);
+        for (const options of [{ historyLimit: 0, checkpointSources: [evs[1]?.id ?? ""] }, { historyLimit: 1_000 }]) {
+          const heads = await store.loadBeliefHeads(v, [...ids, hidden, "b-missing", ids[0] as string], options);
+          expect([...heads.keys()].sort()).toEqual([...ids].sort());
+          for (const id of ids) expect(heads.get(id)).toEqual(await store.loadBeliefHead(v, id, options));
+        }
+        expect((await store.loadBeliefHeads(v, [], { historyLimit: 0 })).size).toBe(0);
+      });
+
       it("keeps stored == full replay with 8 concurrent writers folding onto checkpoints (retry on conflict)", async () => {
         const scope = uid("s");
         const v = view(scope);

@@ -51,8 +51,9 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
 
   /**
    * The engine's `histories` port: the listed candidates read with their histories in one statement, kept in `into`
-   * (the grounding check needs them; a belief folded onto its checkpoint is grounded after the write, so it needs none). A belief written or removed since its row was read is a lost race: the ingest
-   * fails with a version conflict and runs again on fresh rows.
+   * (the grounding check needs them; a belief folded onto its checkpoint is grounded after the write, so it needs
+   * none). A belief written or removed since its row was read is a lost race: the ingest fails with a version conflict
+   * and runs again on fresh rows.
    */
   function historiesOf(ctx: CallerContext, candidates: ReadonlyMap<string, Belief>, into: Map<string, BeliefRecord>) {
     return async (ids: readonly string[]): Promise<ReadonlyMap<string, History>> => {

@@ -81,18 +81,21 @@ export const beliefRecordRow: z.ZodType<BeliefRecord> = z
   .transform((r) => ({ belief: r.data, history: r.history ?? [] }));
 
 /**
- * `read.beliefHeadInHome`: the checkpoint is a cache, so one that does not parse is treated as none (the write
- * replays). The head with the rows asked for (`covered`), or a whole checkpoint written before the rows had their own
- * table (it has `sources`: read as covering all of them; the next write splits it).
+ * `read.beliefHeadInHome`, by belief id: the checkpoint is a cache, so one that does not parse is treated as none (the
+ * write replays). The head with the rows asked for (`covered`), or a whole checkpoint written before the rows had their
+ * own table (it has `sources`: read as covering all of them; the next write splits it).
  */
 export const beliefHeadRow = z
   .object({ id: z.string(), data: beliefDoc, checkpoint: z.unknown(), checkpoint_sources: z.unknown(), last_seq: int, history: z.array(historyDoc).nullable() })
-  .transform((r) => ({ id: r.id, head: (covered: CheckpointSlice["covered"]): BeliefHead => ({
-    belief: r.data,
-    lastSeq: r.last_seq,
-    checkpoint: checkpointSliceOf(r.checkpoint, r.checkpoint_sources, covered),
-    history: r.history,
-  }) }));
+  .transform((r) => ({
+    id: r.id,
+    head: (covered: CheckpointSlice["covered"]): BeliefHead => ({
+      belief: r.data,
+      lastSeq: r.last_seq,
+      checkpoint: checkpointSliceOf(r.checkpoint, r.checkpoint_sources, covered),
+      history: r.history,
+    }),
+  }));
 
 const storedSourcesSchema = z.array(z.tuple([z.string()]).rest(z.unknown()));
 

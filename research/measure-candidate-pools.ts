@@ -45,7 +45,6 @@ import { emptyChangeSet, modelKey, rankByTerms, termSet, type BeliefUpsert, type
 import { embeddingTextHash } from "@/lib/graph/embeddings";
 import type { ScopeView } from "@/lib/graph/graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
-import type { RankedCandidate } from "@/lib/graph/rank-candidate-stats";
 import { LEXICAL_CANDIDATES, rankHybrid, unionByRank, VECTOR_CANDIDATES, type HybridOptions } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
@@ -286,11 +285,10 @@ async function main() {
       // of their rankings, taken rank by rank: k is the most the union can hold.
       { name: "ingest-claims", k: 50, options: { k: CLAIM_K || Math.ceil(50 / TEXT_SENTENCES), scope: SCOPE } as HybridOptions, texts: true, claims: true },
     ].filter((m) => MODES.includes(m.name));
-    const interleave = (lists: readonly string[][]) => unionByRank(lists.map((ids) => ids.map((id) => ({ candidate: { id } }) as RankedCandidate)));
     const rankIds = async (mode: (typeof modes)[number], q: Question, options: HybridOptions) => {
       if (!mode.claims) return (await rankHybrid(deps, view, q.text, options)).ranked.map((r) => r.candidate.id);
-      const rankings: RankedCandidate[][] = [];
-      for (const s of q.sentences ?? []) rankings.push((await rankHybrid(deps, view, s.text, options)).ranked);
+      const rankings: string[][] = [];
+      for (const s of q.sentences ?? []) rankings.push((await rankHybrid(deps, view, s.text, options)).ranked.map((r) => r.candidate.id));
       return unionByRank(rankings);
     };
     const queriesOf = (mode: { texts?: boolean }) => (mode.texts ? texts : questions);
@@ -325,7 +323,7 @@ async function main() {
         };
         const lists: string[][] = [];
         for (const s of mode.claims ? (q.sentences ?? []) : [q]) lists.push(await exhaustiveOf(s.text));
-        exhaustive[mi]?.push(interleave(lists));
+        exhaustive[mi]?.push(unionByRank(lists));
         if ((qi + 1) % 50 === 0) console.error(`${mode.name}: ${qi + 1} / ${queriesOf(mode).length} questions (${((performance.now() - t) / 1000).toFixed(0)} s, load ${loadavg()[0]?.toFixed(2)})`);
       }
     }

@@ -8,9 +8,9 @@
  * reading did not produce, or a `planId` the reading no longer has, is refused before anything is written.
  */
 import { createHash } from "node:crypto";
-import { withoutFraming, type Belief, type BeliefHead, type BeliefRecord, type History } from "@/lib/engine";
+import type { Belief, BeliefHead, BeliefRecord, History } from "@/lib/engine";
 import { VersionConflict } from "@/lib/graph/errors";
-import { ingest as stageIngest, type ClaimOutcome, type IngestResult as StagedIngest } from "@/lib/engine/revision";
+import { ingest as stageIngest, storedClaimText, type ClaimOutcome, type IngestResult as StagedIngest } from "@/lib/engine/revision";
 import { restatementPolicy } from "@/lib/reading/merge-policy";
 import { LEXICAL_CANDIDATES_MIN, unionByRank } from "@/lib/retrieval/hybrid-search";
 import { ingestInputSchema } from "./belief-schemas";
@@ -40,7 +40,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
     const k = Math.max(CLAIM_CANDIDATES_MIN, Math.ceil(MAX_RELATED_CANDIDATES / claims.length));
     // The claims' vectors in one inference; each ranking then finds its own in the matcher's cache.
     await kit.matcher?.vectors(claims);
-    const rankings = await Promise.all(claims.map(async (claim) => (await kit.rank(ctx.view, claim, { k, lexicalCandidates: LEXICAL_CANDIDATES_MIN, scope: ctx.scope.id })).ranked));
+    const rankings = await Promise.all(claims.map(async (claim) => (await kit.rank(ctx.view, claim, { k, lexicalCandidates: LEXICAL_CANDIDATES_MIN, scope: ctx.scope.id })).ranked.map((r) => r.candidate.id)));
     const ids = unionByRank(rankings);
     if (ids.length === 0) return [];
     const beliefs = await store.listBeliefs(ctx.view, { ids, liveOnly: false });
@@ -99,7 +99,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         const changeSetId = kit.newId("changeset");
         // The claims are read once: they pick the candidates, and the engine stages them as read here.
         const claims = await assessor.extractClaims(input.text);
-        const candidates = await relatedBeliefs(ctx, claims.map((c) => withoutFraming(c.text.trim())).filter((c) => c !== ""));
+        const candidates = await relatedBeliefs(ctx, claims.map(storedClaimText).filter((c) => c !== ""));
         const byId = new Map(candidates.map((b) => [b.id, b]));
         // The stored beliefs the change-set writes with their histories (filled by the engine's `histories` call; the
         // ones it folds onto their checkpoints are not read).

@@ -288,6 +288,11 @@ export interface CheckpointWrite {
   outputs: EntryOutputUpdate[];
 }
 
+/** Whether a write can fold onto `head`'s checkpoint: there is one, and it ends at the belief's last seq. */
+export function checkpointUsable(head: BeliefHead): boolean {
+  return head.checkpoint !== null && head.checkpoint.head.foldedSeq === head.lastSeq;
+}
+
 /**
  * Appends `items` to the belief of `head` by folding them onto its checkpoint (`replayIncremental`, equal bit for bit
  * to a full replay). The answer is `{ fallback }` when that is not possible — no checkpoint, one that does not end at
@@ -301,7 +306,7 @@ export function writeBeliefOnCheckpoint(
   time: IsoTime,
 ): CheckpointWrite | { fallback: IncrementalFallback | "no_checkpoint" } {
   const cp = head.checkpoint;
-  if (cp === null || cp.head.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
+  if (cp === null || !checkpointUsable(head)) return { fallback: "no_checkpoint" };
   let seq = head.lastSeq;
   const appended = items.map((it) => ({ ...it, seq: ++seq }) as HistoryItem);
   const folded = replayIncremental(cp, appended, params);
@@ -338,7 +343,7 @@ export async function assimilateOnCheckpoint(
   input: Omit<AssimilateInput, "target"> & { head: BeliefHead },
 ): Promise<AssimilateOnCheckpointResult | { fallback: IncrementalFallback | "no_checkpoint" }> {
   const { head } = input;
-  if (head.checkpoint === null || head.checkpoint.head.foldedSeq !== head.lastSeq) return { fallback: "no_checkpoint" };
+  if (!checkpointUsable(head)) return { fallback: "no_checkpoint" };
   const { items, lookups } = await evidenceItems(input, head.belief.id, head.lastSeq);
   const write = writeBeliefOnCheckpoint(head, items, input.params, input.time);
   if ("fallback" in write) return write;

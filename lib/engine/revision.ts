@@ -42,7 +42,7 @@
  */
 import type { Assessor, DecidedRelation, EssAssessment, ExtractedClaim, Relation } from "./assessor";
 import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
-import { newBelief, writeBelief, writeBeliefOnCheckpoint, type BeliefHead, type UnsequencedItem } from "./assimilate";
+import { checkpointUsable, newBelief, writeBelief, writeBeliefOnCheckpoint, type BeliefHead, type CheckpointWrite, type UnsequencedItem } from "./assimilate";
 import { EngineError, validationFailed } from "./errors";
 import { propagateGrounding, type CascadeContext } from "./grounding";
 import { isLiveStatus, tierOfKind, type Belief, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
@@ -203,6 +203,11 @@ interface Working {
   fresh: boolean;
 }
 
+/** A claim as it is stored and related: trimmed, without its narrative frame ("" when nothing is left). */
+export function storedClaimText(claim: Pick<ExtractedClaim, "text">): string {
+  return withoutFraming(claim.text.trim());
+}
+
 /** Stage one ingest (see the module comment). Throws `AssessmentError` when an assessment fails: nothing is staged. */
 export async function ingest(input: IngestInput, deps: IngestDeps): Promise<IngestResult> {
   const { assessor, params } = deps;
@@ -269,7 +274,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   const openQuestions = new Map<string, { w: Working; u: UndecidedRelation; stamp: string; weight: number }>();
 
   for (const claim of claims) {
-    const claimText = withoutFraming(claim.text.trim());
+    const claimText = storedClaimText(claim);
     if (!claimText) continue;
     const claimIndex = outcomes.length;
     // A left-out claim is still read against the related beliefs (the reading stays the dry run's), but writes nothing.
@@ -428,10 +433,19 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     for (const w of foldable) {
       const head = got.get(w.record.belief.id);
       if (head === undefined) throw new Error(`ingest: no head was read for belief ${w.record.belief.id}`);
-      if (head.checkpoint !== null && head.checkpoint.head.foldedSeq === head.lastSeq) heads.set(w, head);
+      if (checkpointUsable(head)) heads.set(w, head);
     }
   }
   await readHistories([...written].filter((w) => !heads.has(w)));
+  // A belief's fold, once: the contraction check reads it, and the write keeps it when nothing was added since.
+  const folds = new Map<Working, { items: number; folded: ReturnType<typeof writeBeliefOnCheckpoint> }>();
+  const foldOf = (w: Working, head: BeliefHead): CheckpointWrite | { fallback: string } => {
+    const kept = folds.get(w);
+    if (kept && kept.items === w.items.length) return kept.folded;
+    const folded = writeBeliefOnCheckpoint(head, w.items, params, input.now);
+    folds.set(w, { items: w.items.length, folded });
+    return folded;
+  };
 
   const disagreements: Disagreement[] = [];
   for (const { w, rel, stamp, claim } of [...best.values()].sort((a, b) => (a.rel.beliefId < b.rel.beliefId ? -1 : a.rel.beliefId > b.rel.beliefId ? 1 : a.rel.relation < b.rel.relation ? -1 : 1))) {
@@ -456,7 +470,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
     const head = heads.get(w);
     if (head) {
       // The fold tells whether a contraction is due; only then is the history read (the assessment reads its texts).
-      const folded = writeBeliefOnCheckpoint(head, w.items, params, input.now);
+      const folded = foldOf(w, head);
       if (!("fallback" in folded) && !contractionDue(folded.belief)) continue;
       heads.delete(w);
       await readHistories([w]);
@@ -481,7 +495,7 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   for (const w of working.values()) {
     if (w.items.length === 0) continue;
     const head = heads.get(w);
-    const folded = head ? writeBeliefOnCheckpoint(head, w.items, params, input.now) : null;
+    const folded = head ? foldOf(w, head) : null;
     // Folded only when the belief is grounded after the write (live, with a real support): it cannot have lost its
     // grounding, so the caller's grounding check does not need its history.
     if (folded !== null && !("fallback" in folded) && isLiveStatus(folded.belief.status) && folded.realSupportCount > 0) {

@@ -1,18 +1,11 @@
 /** `unionByRank`: the candidates of several rankings, rank by rank, each once. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { RankedCandidate } from "@/lib/graph/rank-candidate-stats";
 import { unionByRank } from "./hybrid-search";
-
-const ranked = (id: string): RankedCandidate => ({
-  candidate: { id, scope: "s", credence: 0.5, status: "provisional", topic: "t", contextTags: [], validUntil: null, terms: [] },
-  relevance: 1,
-  score: 0.5,
-});
 
 describe("unionByRank", () => {
   it("takes every ranking's first, then every ranking's second, and keeps a belief at its best rank", () => {
-    expect(unionByRank([["a", "b", "c"].map(ranked), ["d", "a"].map(ranked), []])).toEqual(["a", "d", "b", "c"]);
+    expect(unionByRank([["a", "b", "c"], ["d", "a"], []])).toEqual(["a", "d", "b", "c"]);
     expect(unionByRank([])).toEqual([]);
   });
 
@@ -20,7 +13,7 @@ describe("unionByRank", () => {
     const rankingOf = fc.uniqueArray(fc.constantFrom(..."abcdefghij"), { maxLength: 10 });
     fc.assert(
       fc.property(fc.array(rankingOf, { maxLength: 5 }), (rankings) => {
-        const union = unionByRank(rankings.map((r) => r.map(ranked)));
+        const union = unionByRank(rankings);
         const all = new Set(rankings.flat());
         expect(new Set(union)).toEqual(all);
         expect(union).toHaveLength(all.size);

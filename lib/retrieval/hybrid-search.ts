@@ -51,16 +51,16 @@ export function lexicalPool(k: number): number {
 export const RELATED_LEXICAL_POOL = 100;
 
 /**
- * The ids of several rankings taken rank by rank (every ranking's first, then every ranking's second, …), each once at
- * its best rank: the candidates of a text whose claims were each ranked alone.
- * @example unionByRank([[a, b], [c, a]]) // [a.id, c.id, b.id]
+ * Several rankings' ids taken rank by rank (every ranking's first, then every ranking's second, …), each once at its
+ * best rank: the candidates of a text whose claims were each ranked alone.
+ * @example unionByRank([["a", "b"], ["c", "a"]]) // ["a", "c", "b"]
  */
-export function unionByRank(rankings: readonly (readonly RankedCandidate[])[]): string[] {
+export function unionByRank(rankings: readonly (readonly string[])[]): string[] {
   const ids = new Set<string>();
   const deepest = Math.max(0, ...rankings.map((r) => r.length));
   for (let rank = 0; rank < deepest; rank++) for (const ranking of rankings) {
-    const at = ranking[rank];
-    if (at !== undefined) ids.add(at.candidate.id);
+    const id = ranking[rank];
+    if (id !== undefined) ids.add(id);
   }
   return [...ids];
 }

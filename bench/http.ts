@@ -86,6 +86,8 @@ const PG_DATABASE = flag("pg-database", "");
 const SEED_BULK = args.includes("--seed-bulk");
 /** `--wire`: database bytes and round trips per request through a counting relay (module comment). */
 const WIRE = args.includes("--wire");
+/** `--wire-top N`: how many statements (most bytes first) the wire table lists per cell; default 5. */
+const WIRE_TOP = Number(flag("wire-top", "5"));
 /** `--port N`: every server of part 2 listens on N (one at a time) instead of a free port picked by the system. */
 const PORT = Number(flag("port", "0"));
 
@@ -919,7 +921,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
             })
             .filter((s) => s.bytes > 0)
             .sort((a, b) => b.bytes - a.bytes)
-            .slice(0, 5);
+            .slice(0, WIRE_TOP);
           for (const s of top)
             wireLines.push(
               `| ${backend} | ${op} | ${clients} | ${(s.bytes / 1024 / r.n).toFixed(1)} | ${(s.runs / r.n).toFixed(2)} | ${(s.rows / r.n).toFixed(1)} | \`${s.text.slice(0, 140).replace(/\|/g, "\\|")}\` |`,

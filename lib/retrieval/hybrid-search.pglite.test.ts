@@ -9,7 +9,7 @@ import type { VectorSearchOptions } from "@/lib/graph/embeddings";
 import type { GraphStore, TopKOptions } from "@/lib/graph/graph-store";
 import { makePgliteHarness } from "@/lib/graph/sql/testing/sql-harness";
 import type { GraphStoreHarness } from "@/lib/graph/testing/graph-store-contract";
-import { LEXICAL_CANDIDATES, LEXICAL_CANDIDATES_MIN, rankHybrid, VECTOR_CANDIDATES } from "./hybrid-search";
+import { LEXICAL_CANDIDATES, LEXICAL_CANDIDATES_MIN, rankHybrid, VECTOR_CANDIDATES, VECTOR_CANDIDATES_MIN } from "./hybrid-search";
 import { SemanticMatcher } from "./semantic-matcher";
 
 describe("hybrid ranking: the candidates asked of the store", () => {
@@ -48,11 +48,11 @@ describe("hybrid ranking: the candidates asked of the store", () => {
     expect(asked).toEqual([LEXICAL_CANDIDATES_MIN, LEXICAL_CANDIDATES_MIN, 100, LEXICAL_CANDIDATES, 30]);
   });
 
-  it("asks the vector search for VECTOR_CANDIDATES by default, and for the caller's number when given", async () => {
+  it("asks the vector search for 10 k nearest by default (at least VECTOR_CANDIDATES_MIN, at most VECTOR_CANDIDATES), and for the caller's number when given", async () => {
     const matcher = new SemanticMatcher(new LetterEmbedder());
     nearest.length = 0;
-    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1" });
-    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", vectorCandidates: 100 });
-    expect(nearest).toEqual([VECTOR_CANDIDATES, 100]);
+    for (const k of [1, 10, 15, 20, 50]) await rankHybrid({ store, matcher }, view, "backups run hourly", { k, scope: "s1" });
+    await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", vectorCandidates: 60 });
+    expect(nearest).toEqual([VECTOR_CANDIDATES_MIN, VECTOR_CANDIDATES_MIN, 150, VECTOR_CANDIDATES, VECTOR_CANDIDATES, 60]);
   });
 });

@@ -14,7 +14,7 @@
  * one of its pairs) left in the corpus; a question's own text is never in the corpus.
  * Per question, `rankHybrid` as search asks (k = 10), as an assimilation asks (k = 20), as ingest and the mutation
  * protocol ask (k = 50) and as recall asks (k = 50, includeEnded), at every pair of lexical pool × vector pool, against
- * the first pair (by default the widest: LEXICAL_CANDIDATES × VECTOR_CANDIDATES): overlap@k and overlap@10, the share
+ * the first pair (by default the widest: 200 lexical × VECTOR_CANDIDATES): overlap@k and overlap@10, the share
  * of questions whose top 1 and whose whole top k (in order) are the same, how often a partner is in the top k, and per
  * call the rows the store returned, process CPU (PGlite runs in this process, so its work counts) and wall time; the
  * query's vector is embedded before the timed calls (its cost is the same for every pool). For context:
@@ -45,7 +45,7 @@ import { emptyChangeSet, modelKey, rankByTerms, termSet, type BeliefUpsert, type
 import { embeddingTextHash } from "@/lib/graph/embeddings";
 import type { ScopeView } from "@/lib/graph/graph-store";
 import { createSqlGraphStore } from "@/lib/graph/sql/sql-graph-store";
-import { LEXICAL_CANDIDATES, rankHybrid, unionByRank, VECTOR_CANDIDATES, type HybridOptions } from "@/lib/retrieval/hybrid-search";
+import { rankHybrid, unionByRank, VECTOR_CANDIDATES, type HybridOptions } from "@/lib/retrieval/hybrid-search";
 import { SemanticMatcher } from "@/lib/retrieval/semantic-matcher";
 
 process.env.CREDENCE_DB_STATEMENT_TIMEOUT_MS ??= "3600000";
@@ -59,7 +59,7 @@ function flag(name: string, fallback: string): string {
 const PER_SET = Number(flag("per-set", "100"));
 const VECTORS_FILE = flag("vectors", "");
 /** The pools measured; the first of each is the baseline every cell is compared with (the widest by default). */
-const LEXICAL_POOLS = flag("lexical", `${LEXICAL_CANDIDATES},100,50,30`).split(",").map(Number);
+const LEXICAL_POOLS = flag("lexical", "200,100,50,30").split(",").map(Number);
 const VECTOR_POOLS = flag("vector", `${VECTOR_CANDIDATES},100,50`).split(",").map(Number);
 const MODES = flag("modes", "search,assimilate,ingest,recall").split(",");
 const TEXT_SENTENCES = Number(flag("text-sentences", "3"));

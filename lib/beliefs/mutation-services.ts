@@ -12,7 +12,6 @@ import type { CallerContext } from "./caller-context";
 import { beliefChange, type ServiceKit } from "./service-kit";
 import { parseServiceInput } from "@/lib/errors/belief-service-error";
 import { emptyChangeSet } from "@/lib/engine";
-import { RELATED_LEXICAL_POOL } from "@/lib/retrieval/hybrid-search";
 
 type MutationServices = Pick<BeliefServices, "proposeMutation" | "reviewMutation" | "undoReview" | "recheckMutation" | "liftFreeze" | "reviewQueue">;
 
@@ -22,7 +21,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
   const { store, assessor, clock } = kit.config;
 
   async function candidatesFor(ctx: CallerContext, text: string): Promise<BeliefRecord[]> {
-    const { ranked } = await kit.rank(ctx.view, text, { k: MAX_CONFLICT_CANDIDATES, lexicalCandidates: RELATED_LEXICAL_POOL, scope: ctx.scope.id });
+    const { ranked } = await kit.rank(ctx.view, text, { k: MAX_CONFLICT_CANDIDATES, scope: ctx.scope.id });
     return [...(await store.loadBeliefs(ctx.view, ranked.map((r) => r.candidate.id)))];
   }
 

@@ -40,12 +40,12 @@ describe("hybrid ranking: the candidates asked of the store", () => {
 
   const view = { homeScopeId: "s1", visibleScopeIds: ["s1"] };
 
-  it("asks for 5 k lexical candidates by default (at least LEXICAL_CANDIDATES_MIN, at most LEXICAL_CANDIDATES), and for the caller's number when given", async () => {
+  it("asks for 5 k lexical candidates by default (at least LEXICAL_CANDIDATES_MIN, at most LEXICAL_CANDIDATES unless k is more), and for the caller's number when given", async () => {
     const matcher = new SemanticMatcher(new LetterEmbedder());
     asked.length = 0;
-    for (const k of [1, 10, 20, 50]) await rankHybrid({ store, matcher }, view, "backups run hourly", { k, scope: "s1" });
+    for (const k of [1, 10, 15, 50, 200]) await rankHybrid({ store, matcher }, view, "backups run hourly", { k, scope: "s1" });
     await rankHybrid({ store, matcher }, view, "backups run hourly", { k: 20, scope: "s1", lexicalCandidates: 30 });
-    expect(asked).toEqual([LEXICAL_CANDIDATES_MIN, LEXICAL_CANDIDATES_MIN, 100, LEXICAL_CANDIDATES, 30]);
+    expect(asked).toEqual([LEXICAL_CANDIDATES_MIN, LEXICAL_CANDIDATES_MIN, 75, LEXICAL_CANDIDATES, 200, 30]);
   });
 
   it("asks the vector search for 10 k nearest by default (at least VECTOR_CANDIDATES_MIN, at most VECTOR_CANDIDATES), and for the caller's number when given", async () => {

@@ -289,7 +289,7 @@ export interface CheckpointWrite {
 }
 
 /** Whether a write can fold onto `head`'s checkpoint: there is one, and it ends at the belief's last seq. */
-export function checkpointUsable(head: BeliefHead): boolean {
+export function checkpointUsable(head: BeliefHead): head is BeliefHead & { checkpoint: CheckpointSlice } {
   return head.checkpoint !== null && head.checkpoint.head.foldedSeq === head.lastSeq;
 }
 
@@ -305,8 +305,8 @@ export function writeBeliefOnCheckpoint(
   params: EngineParams,
   time: IsoTime,
 ): CheckpointWrite | { fallback: IncrementalFallback | "no_checkpoint" } {
+  if (!checkpointUsable(head)) return { fallback: "no_checkpoint" };
   const cp = head.checkpoint;
-  if (cp === null || !checkpointUsable(head)) return { fallback: "no_checkpoint" };
   let seq = head.lastSeq;
   const appended = items.map((it) => ({ ...it, seq: ++seq }) as HistoryItem);
   const folded = replayIncremental(cp, appended, params);

@@ -42,7 +42,7 @@
  */
 import type { Assessor, DecidedRelation, EssAssessment, ExtractedClaim, Relation } from "./assessor";
 import { emptyChangeSet, mergeChangeSets, type BeliefUpsert, type ChangeSet, type EntryOutputUpdate, type HistoryAppend } from "./change-set";
-import { checkpointUsable, newBelief, writeBelief, writeBeliefOnCheckpoint, type BeliefHead, type CheckpointWrite, type UnsequencedItem } from "./assimilate";
+import { checkpointUsable, newBelief, writeBelief, writeBeliefOnCheckpoint, type BeliefHead, type UnsequencedItem } from "./assimilate";
 import { EngineError, validationFailed } from "./errors";
 import { propagateGrounding, type CascadeContext } from "./grounding";
 import { isLiveStatus, tierOfKind, type Belief, type BeliefRecord, type Evidence, type EvidenceKind, type History, type IsoTime } from "./model";
@@ -438,8 +438,9 @@ export async function ingest(input: IngestInput, deps: IngestDeps): Promise<Inge
   }
   await readHistories([...written].filter((w) => !heads.has(w)));
   // A belief's fold, once: the contraction check reads it, and the write keeps it when nothing was added since.
-  const folds = new Map<Working, { items: number; folded: ReturnType<typeof writeBeliefOnCheckpoint> }>();
-  const foldOf = (w: Working, head: BeliefHead): CheckpointWrite | { fallback: string } => {
+  type Fold = ReturnType<typeof writeBeliefOnCheckpoint>;
+  const folds = new Map<Working, { items: number; folded: Fold }>();
+  const foldOf = (w: Working, head: BeliefHead): Fold => {
     const kept = folds.get(w);
     if (kept && kept.items === w.items.length) return kept.folded;
     const folded = writeBeliefOnCheckpoint(head, w.items, params, input.now);

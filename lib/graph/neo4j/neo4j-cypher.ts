@@ -107,8 +107,8 @@ export const read = {
 
   beliefsByIds: `
     UNWIND $ids AS id
-    MATCH (b:Belief {ns: $ns, scope: $home, id: id})
-    WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(b.validFrom, b.createdAt) <= $asOf)
+    MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
+    WHERE b.scope = $home AND $home IN $visible AND ($asOf IS NULL OR coalesce(b.validFrom, b.createdAt) <= $asOf)
     RETURN b ${BELIEF_FULL} AS b ORDER BY b.id`,
 
   /** A belief for a write: its history only when it has at most $historyLimit items (`loadBeliefHead`). */
@@ -143,7 +143,7 @@ export const read = {
   /** `listBeliefs` of listed ids: each looked up by its (ns, id) key, not by a scan of the scope. */
   listBeliefsByIds: `
     UNWIND $ids AS id
-    MATCH (b:Belief {ns: $ns, id: id})
+    MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
     WHERE b.scope = $home AND $home IN $visible
       AND (NOT $liveOnly OR b.live)
       AND ($topic IS NULL OR b.topic = $topic)
@@ -184,8 +184,8 @@ export const read = {
 
   candidateStatsByIds: `
     UNWIND $ids AS id
-    MATCH (b:Belief {ns: $ns, scope: $home, id: id})
-    WHERE $home IN $visible
+    MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
+    WHERE b.scope = $home AND $home IN $visible
     RETURN ${CANDIDATE_STATS}`,
 
   searchCandidateStatsCapped: `

@@ -73,12 +73,14 @@ const SEARCH_ANCHOR = `
  * Every anchored vector scored, best first (ties by id), and only then its belief matched and checked (home scope,
  * live unless `$includeEnded`), until k pass: the planner keeps the sort's order through the lookups (a `Limit`, not
  * a `Top` over every candidate), so of 2 000 index candidates about k beliefs are looked up, not 2 000. The second
- * ORDER BY states the order the LIMIT cuts, which the first one already provides.
+ * ORDER BY states the order the LIMIT cuts, which the first one already provides. The lookup names its seek of the
+ * `(ns, id)` key: left to its cost model, the planner matched each candidate through the `(ns, scope)` index and
+ * filtered by id, reading every belief of the scope once per candidate (neo4j-plans.test.ts).
  */
 const SCORED_BELIEFS = `
     WITH e, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity
     ORDER BY similarity DESC, e.id
-    MATCH (b:Belief {ns: $ns, id: e.id})
+    MATCH (b:Belief {ns: $ns, id: e.id}) USING INDEX SEEK b:Belief(ns, id)
     WHERE b.scope = $home AND ($includeEnded OR b.live)
     WITH e, b, similarity
     ORDER BY similarity DESC, e.id LIMIT $k`;

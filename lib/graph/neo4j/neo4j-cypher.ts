@@ -105,6 +105,10 @@ export const read = {
     RETURN kind, n {.id, .scope, .kind, .ess, .retractedAt, .discarded, .live, .history} AS n
     LIMIT 1`,
 
+  /**
+   * Lookups of listed ids (here, `listBeliefsByIds`, `candidateStatsByIds`) name their seek of the `(ns, id)` key:
+   * left to its cost model, the planner scanned the whole index for a few ids (neo4j-plans.test.ts).
+   */
   beliefsByIds: `
     UNWIND $ids AS id
     MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)

@@ -106,8 +106,9 @@ export const read = {
     LIMIT 1`,
 
   /**
-   * Lookups of listed ids (here, `listBeliefsByIds`, `candidateStatsByIds`) name their seek of the `(ns, id)` key:
-   * left to its cost model, the planner scanned the whole index for a few ids (neo4j-plans.test.ts).
+   * Every lookup by id in this file names its seek of the `(ns, id)` key and checks the scope after it: left to its
+   * cost model, the planner scanned the whole index for a few ids, or for one (`beliefHead`, which every write runs),
+   * depending on the statistics when the statement was first planned (neo4j-plans.test.ts).
    */
   beliefsByIds: `
     UNWIND $ids AS id
@@ -117,8 +118,8 @@ export const read = {
 
   /** A belief for a write: its history only when it has at most $historyLimit items (`loadBeliefHead`). */
   beliefHead: `
-    MATCH (b:Belief {ns: $ns, scope: $home, id: $id})
-    WHERE $home IN $visible
+    MATCH (b:Belief {ns: $ns, id: $id}) USING INDEX SEEK b:Belief(ns, id)
+    WHERE b.scope = $home AND $home IN $visible
     RETURN b {.id, .scope, .model, .checkpoint, .historyLength,
               history: CASE WHEN coalesce(b.historyLength, size(b.history)) <= $historyLimit THEN b.history END} AS b`,
 
@@ -198,13 +199,13 @@ export const read = {
     RETURN ${CANDIDATE_STATS} ORDER BY score DESC LIMIT $limit`,
 
   evidenceById: `
-    MATCH (e:Evidence {ns: $ns, scope: $home, id: $id})
-    WHERE $home IN $visible
+    MATCH (e:Evidence {ns: $ns, id: $id}) USING INDEX SEEK e:Evidence(ns, id)
+    WHERE e.scope = $home AND $home IN $visible
     RETURN e {.*} AS e`,
 
   mutationById: `
-    MATCH (m:Mutation {ns: $ns, scope: $home, id: $id})
-    WHERE $home IN $visible
+    MATCH (m:Mutation {ns: $ns, id: $id}) USING INDEX SEEK m:Mutation(ns, id)
+    WHERE m.scope = $home AND $home IN $visible
     RETURN m.record AS record`,
 
   listMutations: `
@@ -233,11 +234,11 @@ export const read = {
    */
   neighbourhoodLevel: `
     CALL () {
-      UNWIND $beliefIds AS id MATCH (n:Belief {ns: $ns, scope: $home, id: id}) RETURN n
+      UNWIND $beliefIds AS id MATCH (n:Belief {ns: $ns, id: id}) USING INDEX SEEK n:Belief(ns, id) WHERE n.scope = $home RETURN n
       UNION
-      UNWIND $evidenceIds AS id MATCH (n:Evidence {ns: $ns, scope: $home, id: id}) RETURN n
+      UNWIND $evidenceIds AS id MATCH (n:Evidence {ns: $ns, id: id}) USING INDEX SEEK n:Evidence(ns, id) WHERE n.scope = $home RETURN n
       UNION
-      UNWIND $mutationIds AS id MATCH (n:Mutation {ns: $ns, scope: $home, id: id}) RETURN n
+      UNWIND $mutationIds AS id MATCH (n:Mutation {ns: $ns, id: id}) USING INDEX SEEK n:Mutation(ns, id) WHERE n.scope = $home RETURN n
     }
     WITH n WHERE $home IN $visible
     MATCH (n)-[r:${ALL_TYPES}]-(m)
@@ -249,11 +250,11 @@ export const read = {
   /** The start node of a neighbourhood, home scope only. */
   homeNode: `
     CALL () {
-      MATCH (n:Belief {ns: $ns, scope: $home, id: $id}) RETURN n
+      MATCH (n:Belief {ns: $ns, id: $id}) USING INDEX SEEK n:Belief(ns, id) WHERE n.scope = $home RETURN n
       UNION ALL
-      MATCH (n:Evidence {ns: $ns, scope: $home, id: $id}) RETURN n
+      MATCH (n:Evidence {ns: $ns, id: $id}) USING INDEX SEEK n:Evidence(ns, id) WHERE n.scope = $home RETURN n
       UNION ALL
-      MATCH (n:Mutation {ns: $ns, scope: $home, id: $id}) RETURN n
+      MATCH (n:Mutation {ns: $ns, id: $id}) USING INDEX SEEK n:Mutation(ns, id) WHERE n.scope = $home RETURN n
     }
     WITH n WHERE $home IN $visible AND ($asOf IS NULL OR coalesce(n.validFrom, n.observedAt, n.createdAt, n.time) <= $asOf)
     RETURN labels(n)[0] AS label, CASE WHEN n:Belief THEN n ${BELIEF_LIGHT} ELSE n {.*} END AS n

@@ -126,4 +126,19 @@ describe("Neo4j plans of the lookups by id", () => {
     expect(statements.length).toBe(3);
     expectBeliefsSoughtById(statements);
   });
+
+  it("the similarities of listed ids seek each one's vector, and the other reads of a write and a recall scan nothing", async () => {
+    const wanted = ids.slice(0, 5);
+    const statements = await profiled(async () => {
+      expect([...(await store.similarities(view, unitVector(7), wanted, { model: MODEL })).keys()].sort()).toEqual([...wanted].sort());
+      expect([...(await store.loadBeliefHeads(view, wanted, { historyLimit: 10 })).keys()].sort()).toEqual([...wanted].sort());
+      expect((await store.loadBeliefHead(view, wanted[0] ?? "", { historyLimit: 10 }))?.belief.id).toBe(wanted[0]);
+      expect((await store.beliefLinks(view, wanted)).length).toBe(0);
+      expect(await store.searchTopK?.(view, "plan belief number", { k: 10 })).toBeTruthy();
+    });
+    expectBeliefsSoughtById(statements);
+    const vectorSeeks = statements.flatMap((s) => s.plan).filter((step) => /:Embedding\b/.test(step.details) && /Seek/.test(step.operator));
+    expect(vectorSeeks.map((step) => `${step.operator} ${step.details}`)).toEqual([expect.stringMatching(/^NodeUniqueIndexSeek UNIQUE \w+:Embedding\(ns, id\)/)]);
+    expect(vectorSeeks[0]?.rows).toBe(wanted.length);
+  });
 });

@@ -164,9 +164,11 @@ export const vectorCypher = {
   searchExact: searchExact(false),
   searchExactWithStats: searchExact(true),
 
+  /** Each listed id sought by its `(ns, id)` key: matched by scope and filtered by id, it read every vector of the scope. */
   similarities: `
-    MATCH (e:Embedding {ns: $ns, scope: $home})
-    WHERE $home IN $visible AND e.id IN $ids AND e.kind = 'belief' AND e.model = $model AND e.dimensions = size($vector)
+    UNWIND $ids AS id
+    MATCH (e:Embedding {ns: $ns, id: id}) USING INDEX SEEK e:Embedding(ns, id)
+    WHERE e.scope = $home AND $home IN $visible AND e.kind = 'belief' AND e.model = $model AND e.dimensions = size($vector)
     RETURN e.id AS id, 2 * vector.similarity.cosine(e.vector, $vector) - 1 AS similarity`,
 
   /** Every node of the scope that can carry a vector, with its vector's model and text hash (null when none). */

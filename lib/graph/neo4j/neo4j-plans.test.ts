@@ -5,7 +5,8 @@
  *
  * Left to its cost model, the planner matched a vector search's candidates through the `(ns, scope)` index and
  * filtered by id (every belief of the scope read once per candidate: 40 000 rows for 20 hits in a scope of 2 000),
- * and a listing of given ids through a scan of the whole `(ns, id)` index; the statements now name the seek.
+ * and a listing of given ids, and even a belief's head by its one id (with other files' data in the database),
+ * through a scan of the whole `(ns, id)` index; the statements now name the seek.
  */
 import { randomBytes } from "node:crypto";
 import neo4j, { type Driver } from "neo4j-driver";

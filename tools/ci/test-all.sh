@@ -4,9 +4,9 @@
 #
 # Single-threaded steps share the machine's two cores: the reader's gate runs in the background from the start, beside
 # the typecheck and the lint, which run side by side; Vitest runs three workers (its files wait on servers, kills and
-# timeouts part of the time: on two cores a third worker fills those gaps, 656 → 557 s with every test passing), the
-# journeys two (their expect timeouts were set for two). Each step's output is printed whole, in order, and any
-# failure fails the run.
+# timeouts part of the time, and on two cores a third worker fills those gaps: BENCHMARKS.md, CI), the journeys two
+# (their expect timeouts were set for two). Each step's output is printed whole, in order, and any failure fails the
+# run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

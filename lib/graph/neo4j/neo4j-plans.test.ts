@@ -9,32 +9,15 @@
  * through a scan of the whole `(ns, id)` index; the statements now name the seek.
  */
 import { randomBytes } from "node:crypto";
-import neo4j, { type Driver } from "neo4j-driver";
+import neo4j, { type Driver, type ProfiledPlan } from "neo4j-driver";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ScopeView } from "../graph-store";
 import { changeSet, makeBelief, uid } from "../testing/fixtures";
+import { unitVector } from "../testing/vector-contract";
 import { createNeo4jGraphStore, type Neo4jGraphStore } from "./neo4j-graph-store";
 
 const MODEL = "plan-model@1";
-const DIMS = 384;
 const BELIEFS = 400;
-
-/** A unit vector from a seed (xorshift32): the same on every run. */
-function unitVector(seed: number): Float32Array {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  const v = new Float32Array(DIMS);
-  let norm = 0;
-  for (let i = 0; i < DIMS; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    v[i] = x / 0xffffffff - 0.5;
-    norm += (v[i] ?? 0) ** 2;
-  }
-  return v.map((value) => value / Math.sqrt(norm));
-}
 
 interface PlanStep {
   operator: string;
@@ -43,9 +26,9 @@ interface PlanStep {
 }
 
 /** Every operator of a profiled plan, depth first. */
-function steps(plan: { operatorType: string; arguments: Record<string, unknown>; rows: number; children: unknown[] }): PlanStep[] {
+function steps(plan: ProfiledPlan): PlanStep[] {
   const own = { operator: plan.operatorType.replace(/@.*$/, ""), details: String(plan.arguments.Details ?? ""), rows: Number(plan.rows) };
-  return [own, ...plan.children.flatMap((child) => steps(child as typeof plan))];
+  return [own, ...plan.children.flatMap(steps)];
 }
 
 describe("Neo4j plans of the lookups by id", () => {
@@ -86,7 +69,7 @@ describe("Neo4j plans of the lookups by id", () => {
         const result = await session.run(`PROFILE ${text}`, params);
         const profile = result.summary.profile;
         expect(profile, text).toBeTruthy();
-        if (profile) out.push({ text, plan: steps(profile as unknown as Parameters<typeof steps>[0]) });
+        if (profile) out.push({ text, plan: steps(profile) });
       }
       return out;
     } finally {

@@ -18,7 +18,7 @@ const DIMS = 384;
 const view = (home: string, ...others: string[]): ScopeView => ({ homeScopeId: home, visibleScopeIds: [home, ...others] });
 
 /** A unit vector from a seed (xorshift32), the same on every run. */
-function unitVector(seed: number, dims = DIMS): Float32Array {
+export function unitVector(seed: number, dims = DIMS): Float32Array {
   let x = (seed * 2654435761) >>> 0 || 1;
   const v = new Float32Array(dims);
   let norm = 0;

@@ -4,7 +4,8 @@
  *
  * 1. **Stages of one assimilation** (in process, the REST route handler called as Next calls it, sequentially): where
  *    the time of `POST …/assimilate` goes (`--stage-op cite`: the claim cites a registered document, so the related
- *    beliefs receive entries too; `--stage-op ingest`: `POST …/ingest` of a two-sentence text) — authentication, rate limit, idempotency (a request with an
+ *    beliefs receive entries too; `--stage-op ingest`: `POST …/ingest` of a two-sentence text; `--stage-op search|recall`:
+ *    a read, `GET …/beliefs?q=` or `…/recall?q=`, after the seed's assimilations) — authentication, rate limit, idempotency (a request with an
  *    `Idempotency-Key` minus one without), access and parameters (the services' own database reads), the graph
  *    store's loads, the engine with the configured assessor and embedder, the commit — with the database round trips
  *    of each stage (every `pg` query and every Cypher statement is counted).
@@ -17,7 +18,7 @@
  *    and the server's resident memory after its runs (and the Neo4j JVM's).
  *
  * Flags: --backends pglite,postgres,neo4j  --clients 1,4,16  --ops assimilate,ingest,search,recall  --seconds 5
- *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest  --parts stages,http  --root <checkout with .next>
+ *        --seed 2000  --stage-runs 60  --stage-seed 20  --stage-op assimilate|cite|ingest|search|recall  --parts stages,http  --root <checkout with .next>
  *        --trace (part 1: every statement of one assimilation, with and without a key, mean ms over the stage runs)
  *        --profile DIR (part 2: the server writes a V8 CPU profile into DIR when it stops: `node --cpu-prof`)
  *        --wire (part 2, Postgres and Neo4j: the server reaches its database through a counting relay, ./wire-counter.ts,
@@ -69,8 +70,10 @@ const SEED = Number(flag("seed", "2000"));
 const STAGE_RUNS = Number(flag("stage-runs", "60"));
 /** Part 1: beliefs written before the stages are timed (the scope the candidate ranking reads). */
 const STAGE_SEED = Number(flag("stage-seed", "20"));
-const STAGE_OP = flag("stage-op", "assimilate") as "assimilate" | "cite" | "ingest";
-if (!["assimilate", "cite", "ingest"].includes(STAGE_OP)) throw new Error(`--stage-op ${STAGE_OP}: assimilate, cite or ingest`);
+const STAGE_OP = flag("stage-op", "assimilate") as "assimilate" | "cite" | "ingest" | "search" | "recall";
+if (!["assimilate", "cite", "ingest", "search", "recall"].includes(STAGE_OP)) throw new Error(`--stage-op ${STAGE_OP}: assimilate, cite, ingest, search or recall`);
+/** `--stage-op search|recall`: part 1 times a read (GET …/beliefs?q= or …/recall?q=) after the seed's assimilations. */
+const STAGE_READ = STAGE_OP === "search" || STAGE_OP === "recall";
 const PARTS = flag("parts", "stages,http").split(",");
 const ROOT = path.resolve(flag("root", process.cwd()));
 /** An entry point of the checkout in `--root`: `bin/NAME`, or `scripts/NAME` in a checkout that keeps them there (a baseline). */
@@ -235,12 +238,13 @@ function wrapAll<T extends object>(target: T, stageOf: (name: string) => Stage |
 }
 
 async function stageBreakdown(backend: Backend): Promise<Record<string, string>> {
-  const [{ openDatabase, registerDatabase, unregisterDatabase }, { registerGraphStore, unregisterGraphStore }, identity, route, apiContext, limiter] =
+  const [{ openDatabase, registerDatabase, unregisterDatabase }, { registerGraphStore, unregisterGraphStore }, identity, route, readRoute, apiContext, limiter] =
     await Promise.all([
       import("@/lib/db/database"),
       import("@/lib/graph/select-graph-store"),
       Promise.all([import("@/lib/identity/users"), import("@/lib/identity/scopes"), import("@/lib/identity/tokens")]),
       STAGE_OP === "ingest" ? import("@/app/api/v1/scopes/[scope]/ingest/route") : import("@/app/api/v1/scopes/[scope]/assimilate/route"),
+      STAGE_OP === "search" ? import("@/app/api/v1/scopes/[scope]/beliefs/route") : import("@/app/api/v1/scopes/[scope]/recall/route"),
       import("@/lib/api/api-context"),
       import("@/lib/api/rate-limiter"),
     ]);
@@ -326,21 +330,52 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
           headers: headers(key),
           body: JSON.stringify({ claim: claimText(), evidence: [{ tier: "document", weight: 0.8, sourceId: cited }] }),
         });
-  const call = async (key: string | null) => {
+  const write = async (key: string | null) => {
     const started = performance.now();
     const response = await timed("route", () => route.POST(request(key), { params: Promise.resolve({ scope: scope.slug }) }));
     await response.text();
     if (response.status !== 200) throw new Error(`${STAGE_OP} answered ${response.status}`);
     return performance.now() - started;
   };
+  // A read (`--stage-op search|recall`) carries no Idempotency-Key: the key runs give its spread again.
+  const read = async () => {
+    const started = performance.now();
+    const path = STAGE_OP === "search" ? "beliefs" : "recall";
+    const get = new Request(`http://localhost/api/v1/scopes/${scope.slug}/${path}?q=${encodeURIComponent(queryWords())}&k=10`, { headers: headers(null) });
+    const response = await timed("route", () => readRoute.GET(get, { params: Promise.resolve({ scope: scope.slug }) }));
+    await response.text();
+    if (response.status !== 200) throw new Error(`${STAGE_OP} answered ${response.status}`);
+    return performance.now() - started;
+  };
+  const call = (key: string | null) => (STAGE_READ ? read() : write(key));
   // Warm up (module loads, first statements), with a seed of beliefs so searches have something to rank.
-  for (let i = 0; i < STAGE_SEED; i++) await call(null);
+  for (let i = 0; i < STAGE_SEED; i++) await write(null);
+  if (STAGE_READ) for (let i = 0; i < 5; i++) await read();
   // The seeded tables analysed, as the server's statistics keeper would have done by now (bin/serve.ts,
   // lib/db/planner-statistics.ts: PGlite and a Postgres without autovacuum). Without statistics the planner probes a
   // term's postings for the other query terms by a scan: the top-k walk's probes took ~100 ms each at 2 000 seeded
   // beliefs (an ingest 368 ms in process), against 2–3 ms analysed (68 ms).
   if (backend !== "neo4j") await analyzeStaleTables(db.sql);
-  if (TRACE) {
+  if (TRACE && STAGE_READ) {
+    // A read's statements depend on its question (how many terms, how far the walk goes): each statement's runs and
+    // time per request, summed over the stage runs, most time first.
+    const byText = new Map<string, { runs: number; ms: number }>();
+    for (let i = 0; i < STAGE_RUNS; i++) {
+      traced = [];
+      await call(null);
+      for (const line of traced) {
+        const text = `${line.slice(0, 9)}${line.slice(20)}`;
+        const entry = byText.get(text) ?? { runs: 0, ms: 0 };
+        entry.runs += 1;
+        entry.ms += Number.parseFloat(line.slice(9, 15)) || 0;
+        byText.set(text, entry);
+      }
+      traced = null;
+    }
+    const lines = [...byText].sort((a, b) => b[1].ms - a[1].ms).map(([text, e]) => `${text.slice(0, 9)}${(e.ms / STAGE_RUNS).toFixed(2).padStart(6)} ms ${(e.runs / STAGE_RUNS).toFixed(2).padStart(5)}×  ${text.slice(9)}`);
+    console.log(`\nStatements of one ${STAGE_OP} on ${backend} (ms and runs per request, mean of ${STAGE_RUNS}):\n${lines.join("\n")}`);
+  }
+  if (TRACE && !STAGE_READ) {
     for (const key of [null, `bench-trace-${process.pid}`]) {
       // The statements of one request, each with its mean time over the stage runs (same sequence every time).
       const runs: string[][] = [];
@@ -955,7 +990,7 @@ async function main(): Promise<void> {
     }
     const rows = Object.keys(Object.values(columns)[0] ?? {});
     const allRows = [...new Set([...rows, ...Object.values(columns).flatMap((c) => Object.keys(c))])];
-    const what = { assimilate: "POST …/assimilate (new claim, one anonymous entry)", cite: "POST …/assimilate (new claim citing a registered document)", ingest: "POST …/ingest (two sentences)" }[STAGE_OP];
+    const what = { assimilate: "POST …/assimilate (new claim, one anonymous entry)", cite: "POST …/assimilate (new claim citing a registered document)", ingest: "POST …/ingest (two sentences)", search: "GET …/beliefs?q= (three words, k = 10; the idempotency row is a second set of runs)", recall: "GET …/recall?q= (three words, k = 10; the idempotency row is a second set of runs)" }[STAGE_OP];
     console.log(`\nStages of one ${what}, in process, ${STAGE_RUNS} sequential runs each:\n`);
     console.log(`| stage | ${BACKENDS.join(" | ")} |`);
     console.log(`|---|${BACKENDS.map(() => "---:").join("|")}|`);

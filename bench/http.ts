@@ -12,6 +12,8 @@
  * 2. **Over HTTP**: a real server (`bin/serve.ts` as `npm start` runs it, compiled when built, on the production build
  *    in `--root`, default this checkout) per backend, a scope seeded with `--seed` beliefs, then 1, 4 and 16
  *    concurrent clients doing assimilate, ingest, search and recall for `--seconds` each: throughput, p50 / p95 / p99,
+ *    the writes per request that lost an optimistic-concurrency race and ran again (the server's
+ *    `credence_write_contention` gauge on `/api/metrics`),
  *    the server's own CPU time per request (its process group's, from /proc: what a loaded machine does not inflate;
  *    a database server's CPU is not in it, but in a column of its own: on Postgres its backends connected to the
  *    served database, on Neo4j the JVM of the test server, `neo4jServerPid`), the machine's 1-minute load average,
@@ -655,6 +657,21 @@ function opRequest(target: HttpTarget, op: Op): () => Promise<number> {
   };
 }
 
+/**
+ * The server's optimistic-concurrency retries so far (`credence_write_contention{kind="retries"}` on its open
+ * `/api/metrics`), or null where it cannot be read (a baseline without the gauge, a metrics token set).
+ */
+async function writeRetries(baseUrl: string): Promise<number | null> {
+  try {
+    const response = await fetch(`${baseUrl}/api/metrics`);
+    if (!response.ok) return null;
+    const match = /^credence_write_contention\{kind="retries"\} (\d+(?:\.\d+)?)$/m.exec(await response.text());
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Beliefs in the scope, ended ones included (paged through `GET …/beliefs`). */
 async function countBeliefs(target: HttpTarget): Promise<number> {
   let count = 0;
@@ -911,7 +928,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       const added = await bulkSeed(backend, env, slug, template, SEED - held - 1);
       server = await startServer(env);
       target.baseUrl = server.baseUrl;
-      lines.push(`| ${backend} | seed ${SEED} beliefs in bulk (${held} held) | – | ${(added / ((performance.now() - started) / 1000)).toFixed(0)} | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
+      lines.push(`| ${backend} | seed ${SEED} beliefs in bulk (${held} held) | – | ${(added / ((performance.now() - started) / 1000)).toFixed(0)} | | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
       held = SEED;
       await checkSearch(target);
     }
@@ -928,29 +945,33 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       }),
     );
     const added = Math.max(0, SEED - held);
-    if (!SEED_BULK || added > 0) lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP (${held} held) | 8 | ${added === 0 ? "–" : (added / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
+    if (!SEED_BULK || added > 0) lines.push(`| ${backend} | seed ${SEED} beliefs over HTTP (${held} held) | 8 | ${added === 0 ? "–" : (added / ((performance.now() - seedStarted) / 1000)).toFixed(0)} | | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
     for (const op of OPS) {
       const fn = opRequest(target, op);
       for (let i = 0; i < 3; i++) await fn(); // warm the route
       for (const clients of CLIENTS) {
         const cpuBefore = server.cpuSeconds();
+        const retriesBefore = await writeRetries(target.baseUrl);
         const dbBefore = databaseCpu();
         const wireBefore = wire?.counts() ?? null;
         const statementsBefore = new Map((wire?.statements() ?? []).map((s) => [s.text, s]));
         const r = await drive(fn, clients, SECONDS);
         const cpuAfter = server.cpuSeconds();
+        const retriesAfter = await writeRetries(target.baseUrl);
         const dbAfter = databaseCpu();
         const wireAfter = wire?.counts() ?? null;
         // The server's own CPU per request: what the machine's load does not inflate (waiting for a core costs none).
         const cpuPer = cpuBefore !== null && cpuAfter !== null && r.n > 0 ? ms(((cpuAfter - cpuBefore) * 1000) / r.n) : "–";
         // A backend that exited during the run took its time with it: no figure rather than a short one.
         const dbPer = dbBefore !== null && dbAfter !== null && dbAfter >= dbBefore && r.n > 0 ? ms(((dbAfter - dbBefore) * 1000) / r.n) : "–";
+        // Writes that lost an optimistic-concurrency race and ran again (the server's contention gauge), per request.
+        const retriesPer = retriesBefore !== null && retriesAfter !== null && r.n > 0 ? ((retriesAfter - retriesBefore) / r.n).toFixed(2) : "–";
         const wirePer =
           wireBefore !== null && wireAfter !== null && r.n > 0
             ? ` ${((wireAfter.down - wireBefore.down) / 1024 / r.n).toFixed(1)} | ${((wireAfter.roundTrips - wireBefore.roundTrips) / r.n).toFixed(1)} |`
             : WIRE ? " – | – |" : "";
         lines.push(
-          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${dbPer} |${wirePer} ${r.errors} / ${r.n} | ${r.load} |`,
+          `| ${backend} | ${op} | ${clients} | ${r.perSecond.toFixed(1)} | ${ms(percentile(r.lat, 50))} | ${ms(percentile(r.lat, 95))} | ${ms(percentile(r.lat, 99))} | ${cpuPer} | ${dbPer} | ${retriesPer} |${wirePer} ${r.errors} / ${r.n} | ${r.load} |`,
         );
         console.error(lines.at(-1));
         if (wire !== null && r.n > 0) {
@@ -972,7 +993,7 @@ async function httpBackend(backend: Backend): Promise<string[]> {
     }
     const rss = server.rssMiB();
     const neo4jRss = neo4jPid === undefined ? null : groupRssMiB(neo4jPid);
-    if (rss !== null) lines.push(`| ${backend} | server resident memory after the runs: ${rss.toFixed(0)} MiB${neo4jRss === null ? "" : `; Neo4j JVM ${neo4jRss.toFixed(0)} MiB`} | | | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
+    if (rss !== null) lines.push(`| ${backend} | server resident memory after the runs: ${rss.toFixed(0)} MiB${neo4jRss === null ? "" : `; Neo4j JVM ${neo4jRss.toFixed(0)} MiB`} | | | | | | | | | |${WIRE ? " | |" : ""} ${load1()} |`);
   } finally {
     for (const fn of cleanup) await fn().catch(() => {});
   }
@@ -1002,8 +1023,8 @@ async function main(): Promise<void> {
     for (const backend of BACKENDS as Backend[]) lines.push(...(await httpBackend(backend)));
     console.log(`\nOver HTTP (real server, ${SECONDS} s per cell, rate limit lifted), build in ${ROOT}:\n`);
     const wireHead = WIRE ? " KiB from the database / request | database round trips / request |" : "";
-    console.log(`| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | database CPU ms / request |${wireHead} errors / requests | load (1 min) |`);
-    console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|${WIRE ? "---:|---:|" : ""}---:|---:|`);
+    console.log(`| backend | operation | clients | req/s | p50 ms | p95 ms | p99 ms | server CPU ms / request | database CPU ms / request | retries / request |${wireHead} errors / requests | load (1 min) |`);
+    console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${WIRE ? "---:|---:|" : ""}---:|---:|`);
     for (const line of lines) console.log(line);
     if (wireLines.length > 0) {
       console.log("\nPostgres statements that sent the most bytes, per cell (--wire):\n");

@@ -950,16 +950,17 @@ async function httpBackend(backend: Backend): Promise<string[]> {
       const fn = opRequest(target, op);
       for (let i = 0; i < 3; i++) await fn(); // warm the route
       for (const clients of CLIENTS) {
-        const cpuBefore = server.cpuSeconds();
+        // Read outside the CPU and database counters: the metrics request is not the cell's work.
         const retriesBefore = await writeRetries(target.baseUrl);
+        const cpuBefore = server.cpuSeconds();
         const dbBefore = databaseCpu();
         const wireBefore = wire?.counts() ?? null;
         const statementsBefore = new Map((wire?.statements() ?? []).map((s) => [s.text, s]));
         const r = await drive(fn, clients, SECONDS);
         const cpuAfter = server.cpuSeconds();
-        const retriesAfter = await writeRetries(target.baseUrl);
         const dbAfter = databaseCpu();
         const wireAfter = wire?.counts() ?? null;
+        const retriesAfter = await writeRetries(target.baseUrl);
         // The server's own CPU per request: what the machine's load does not inflate (waiting for a core costs none).
         const cpuPer = cpuBefore !== null && cpuAfter !== null && r.n > 0 ? ms(((cpuAfter - cpuBefore) * 1000) / r.n) : "–";
         // A backend that exited during the run took its time with it: no figure rather than a short one.

@@ -76,6 +76,8 @@ const STAGE_OP = flag("stage-op", "assimilate") as "assimilate" | "cite" | "inge
 if (!["assimilate", "cite", "ingest", "search", "recall"].includes(STAGE_OP)) throw new Error(`--stage-op ${STAGE_OP}: assimilate, cite, ingest, search or recall`);
 /** `--stage-op search|recall`: part 1 times a read (GET …/beliefs?q= or …/recall?q=) after the seed's assimilations. */
 const STAGE_READ = STAGE_OP === "search" || STAGE_OP === "recall";
+/** What part 1's rows count: one assimilation (with or without a citation), ingest, search or recall. */
+const STAGE_UNIT = STAGE_OP === "cite" || STAGE_OP === "assimilate" ? "assimilation" : STAGE_OP;
 const PARTS = flag("parts", "stages,http").split(",");
 const ROOT = path.resolve(flag("root", process.cwd()));
 /** An entry point of the checkout in `--root`: `bin/NAME`, or `scripts/NAME` in a checkout that keeps them there (a baseline). */
@@ -246,7 +248,8 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
       import("@/lib/graph/select-graph-store"),
       Promise.all([import("@/lib/identity/users"), import("@/lib/identity/scopes"), import("@/lib/identity/tokens")]),
       STAGE_OP === "ingest" ? import("@/app/api/v1/scopes/[scope]/ingest/route") : import("@/app/api/v1/scopes/[scope]/assimilate/route"),
-      STAGE_OP === "search" ? import("@/app/api/v1/scopes/[scope]/beliefs/route") : import("@/app/api/v1/scopes/[scope]/recall/route"),
+      // The read's route only when a read is timed.
+      !STAGE_READ ? null : STAGE_OP === "search" ? import("@/app/api/v1/scopes/[scope]/beliefs/route") : import("@/app/api/v1/scopes/[scope]/recall/route"),
       import("@/lib/api/api-context"),
       import("@/lib/api/rate-limiter"),
     ]);
@@ -344,6 +347,7 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
     const started = performance.now();
     const path = STAGE_OP === "search" ? "beliefs" : "recall";
     const get = new Request(`http://localhost/api/v1/scopes/${scope.slug}/${path}?q=${encodeURIComponent(queryWords())}&k=10`, { headers: headers(null) });
+    if (readRoute === null) throw new Error("unreachable: no read route without --stage-op search|recall");
     const response = await timed("route", () => readRoute.GET(get, { params: Promise.resolve({ scope: scope.slug }) }));
     await response.text();
     if (response.status !== 200) throw new Error(`${STAGE_OP} answered ${response.status}`);
@@ -393,7 +397,7 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
         const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
         return `${line.slice(0, 9)}${mean.toFixed(1).padStart(6)}${line.slice(15)}`;
       });
-      console.log(`\nStatements of one assimilation on ${backend}${key ? " with an Idempotency-Key" : ""} (${last.length}; mean ms of ${STAGE_RUNS} runs):\n${lines.join("\n")}`);
+      console.log(`\nStatements of one ${STAGE_UNIT} on ${backend}${key ? " with an Idempotency-Key" : ""} (${last.length}; mean ms of ${STAGE_RUNS} runs):\n${lines.join("\n")}`);
     }
   }
 
@@ -433,7 +437,7 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
   const trips = (stage: string) => per(c.trips[stage]).toFixed(1);
   const sorted = [...plain].sort((a, b) => a - b);
   return {
-    "one assimilation, route handler in process (mean ms; p50 / p95)": `${ms(total)} (${ms(percentile(sorted, 50))} / ${ms(percentile(sorted, 95))})`,
+    [`one ${STAGE_UNIT}, route handler in process (mean ms; p50 / p95)`]: `${ms(total)} (${ms(percentile(sorted, 50))} / ${ms(percentile(sorted, 95))})`,
     "authentication (ms; round trips)": `${ms(authMs)}; ${authTrips.toFixed(1)}`,
     "rate limit (ms)": ms(rateMs),
     "idempotency: with key − without (ms; extra round trips)": `${ms(mean(keyed) - total)}; ${(per(k.trips.route) + per(k.trips.services) + per(k.trips.load) + per(k.trips.commit) - (per(c.trips.route) + per(c.trips.services) + per(c.trips.load) + per(c.trips.commit))).toFixed(1)}`,
@@ -442,9 +446,9 @@ async function stageBreakdown(backend: Backend): Promise<Record<string, string>>
     "engine, assessor and embedder: services − loads − commit − services' reads (ms)": ms(engineMs),
     "commit: apply (ms; round trips)": `${ms(commitMs)}; ${trips("commit")}`,
     "route outside the services (auth, rate, parse, present) (ms; round trips)": `${ms(total - servicesMs)}; ${trips("route")}`,
-    "round trips per assimilation (total)": (per(c.trips.route) + per(c.trips.services) + per(c.trips.load) + per(c.trips.commit)).toFixed(1),
+    [`round trips per ${STAGE_UNIT} (total)`]: (per(c.trips.route) + per(c.trips.services) + per(c.trips.load) + per(c.trips.commit)).toFixed(1),
     // This process's CPU (the embedded PGlite's included; a Postgres server's or Neo4j's not): what load inflates least.
-    "process CPU per assimilation (ms)": ms((cpu.user + cpu.system) / 1000 / n),
+    [`process CPU per ${STAGE_UNIT} (ms)`]: ms((cpu.user + cpu.system) / 1000 / n),
     ...(backend === "neo4j" ? { "of which Cypher statements": (cypher / (STAGE_SEED + 2 * n)).toFixed(1) } : {}),
     "load average (1 min)": load1(),
   };

@@ -7,7 +7,7 @@
  * 16 ms, and such searches fell from ~330 to ~60 ms over HTTP.
  *
  * A server on such a database (`needsPlannerStatistics`) therefore does autovacuum's analyse step itself: a table is
- * analysed when it was never analysed, or when more rows changed since its last ANALYZE than 50 + 10 % of its rows
+ * analysed when it has not been analysed yet, or when more rows changed since its last ANALYZE than 50 + 10 % of its rows
  * (Postgres's own `autovacuum_analyze_threshold` and `autovacuum_analyze_scale_factor`). ANALYZE samples at most
  * 30 000 rows per table, so one pass stays bounded however large the scope grows.
  */

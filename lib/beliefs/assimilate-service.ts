@@ -89,7 +89,7 @@ export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, req
   const { store, assessor, clock } = kit.config;
   const historyLimit = kit.config.headHistoryLimit ?? HEAD_HISTORY_LIMIT;
   const params = ctx.params.params;
-  return kit.retry(async () => {
+  return kit.retry(ctx.scope.id, async () => {
     const now = clock.now();
     const observedAt = eventTimeOfWrite(request.observedAt, now);
     const changeSetId = kit.newId("changeset");

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ChangeSetRejected, VersionConflict } from "@/lib/graph/errors";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { contentionStats } from "@/lib/ops/contention";
-import { DEFAULT_MIN_ATTEMPTS, withConflictRetry } from "./conflict-retry";
+import { DEFAULT_MIN_ATTEMPTS, withConflictRetry, type Serialiser } from "./conflict-retry";
+import { keyedGate } from "./write-gate";
 
 const noSleep = { sleep: async () => {}, random: () => 0.5 };
 
@@ -103,5 +104,77 @@ describe("withConflictRetry", () => {
     expect(waits[1]).toBeCloseTo(0.999 * 16, 6);
     expect(Math.max(...waits)).toBeLessThan(250);
     expect(waits[8]).toBeCloseTo(0.999 * 250, 6);
+  });
+
+  describe("with a serialiser (the scope's write gate)", () => {
+    /** A serialiser that records which attempts ran in it. */
+    function recording(busy = false) {
+      const inside: boolean[] = [];
+      let depth = 0;
+      const serialiser: Serialiser = {
+        busy: () => busy,
+        async run(fn) {
+          depth += 1;
+          try {
+            return await fn();
+          } finally {
+            depth -= 1;
+          }
+        },
+      };
+      return { serialiser, inside, isInside: () => depth > 0 };
+    }
+
+    it("a write that lost a race runs its remaining attempts in it, entering once and without a backoff first", async () => {
+      const { serialiser, inside, isInside } = recording();
+      const waits: number[] = [];
+      const before = { ...contentionStats() };
+      const result = await withConflictRetry(
+        async (attempt) => {
+          inside.push(isInside());
+          if (attempt < 3) throw new VersionConflict("b1", "version", "lost");
+          return "won";
+        },
+        { serialise: serialiser, random: () => 0.5, sleep: async (ms) => void waits.push(ms) },
+      );
+      expect(result).toBe("won");
+      expect(inside).toEqual([false, true, true]);
+      expect(waits).toEqual([0.5 * 16]); // only the second loss, inside the gate, backs off
+      expect(contentionStats().serialised).toBe(before.serialised + 1);
+      expect(contentionStats().contended).toBe(before.contended + 1);
+    });
+
+    it("a write that finds it busy runs every attempt in it; one that never loses and finds it free never enters", async () => {
+      const busy = recording(true);
+      await withConflictRetry(async () => void busy.inside.push(busy.isInside()), { ...noSleep, serialise: busy.serialiser });
+      expect(busy.inside).toEqual([true]);
+      const free = recording(false);
+      await withConflictRetry(async () => void free.inside.push(free.isInside()), { ...noSleep, serialise: free.serialiser });
+      expect(free.inside).toEqual([false]);
+    });
+
+    it("writers that start together on one version lose once each in it, where without it they lose again to each other", async () => {
+      /** A stored version and a write that reads it, yields, and commits only if nobody wrote since. */
+      const race = async (writers: number, serialise?: Serialiser) => {
+        let version = 0;
+        let retries = 0;
+        const write = async (attempt: number) => {
+          if (attempt > 1) retries += 1;
+          const read = version;
+          await Promise.resolve();
+          await Promise.resolve();
+          if (version !== read) throw new VersionConflict("b1", "version", "lost");
+          version += 1;
+        };
+        await Promise.all(Array.from({ length: writers }, () => withConflictRetry(write, { ...noSleep, ...(serialise ? { serialise } : {}) })));
+        return { version, retries };
+      };
+      const gate = keyedGate();
+      const gated = await race(6, { busy: () => gate.busy("scope"), run: (fn) => gate.run("scope", fn) });
+      const free = await race(6);
+      expect(gated).toEqual({ version: 6, retries: 5 });
+      expect(free.version).toBe(6);
+      expect(free.retries).toBeGreaterThan(5);
+    });
   });
 });

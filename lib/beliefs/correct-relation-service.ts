@@ -18,7 +18,7 @@ export function correctRelationService(kit: ServiceKit): Pick<BeliefServices, "c
     async correctRelation(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(correctRelationInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      return kit.retry(async () => {
+      return kit.retry(ctx.scope.id, async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
         const evidence = await store.loadEvidence(ctx.view, input.evidenceId);

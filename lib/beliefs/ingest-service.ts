@@ -183,7 +183,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         };
       };
       // A dry run is retried too: a belief it reads may change between its row and its history (`historiesOf`).
-      return kit.retry(run);
+      return kit.retry(ctx.scope.id, run);
     },
   };
 }

@@ -31,7 +31,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
       const ctx = await kit.context(caller, scopeSlug, "editor");
       const params = ctx.params.params;
       const paramsFor = await kit.paramsIndex();
-      const result = await kit.retry(async () => {
+      const result = await kit.retry(ctx.scope.id, async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
         const candidates = await candidatesFor(ctx, input.belief);
@@ -80,7 +80,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
       const ctx = await kit.context(caller, scopeSlug, "reviewer");
       const params = ctx.params.params;
       const paramsFor = await kit.paramsIndex();
-      return kit.retry(async () => {
+      return kit.retry(ctx.scope.id, async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
         const mutation = await store.getMutation(ctx.view, input.mutationId);
@@ -100,7 +100,7 @@ export function mutationServices(kit: ServiceKit): MutationServices {
       const input = parseServiceInput(undoReviewInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "reviewer");
       const params = ctx.params.params;
-      return kit.retry(async () => {
+      return kit.retry(ctx.scope.id, async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
         const mutation = await store.getMutation(ctx.view, input.mutationId);

@@ -85,7 +85,7 @@ export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listRead
       const input = parseServiceInput(decideReadingInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
       const params = ctx.params.params;
-      return kit.retry(async () => {
+      return kit.retry(ctx.scope.id, async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
         const record = await store.loadBelief(ctx.view, input.beliefId);
@@ -108,7 +108,7 @@ export function readingsService(kit: ServiceKit): Pick<BeliefServices, "listRead
     async undoReadingDecision(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(undoReadingDecisionInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      return kit.retry(async () => {
+      return kit.retry(ctx.scope.id, async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
         const record = await store.loadBelief(ctx.view, input.beliefId);

@@ -52,7 +52,7 @@ export function retractService(kit: ServiceKit): Pick<BeliefServices, "retract">
           });
         return { sourceId: input.sourceId, dryRun: input.dryRun, touched, changeSetId: input.dryRun ? null : changeSetId };
       };
-      return input.dryRun ? run() : kit.retry(run);
+      return input.dryRun ? run() : kit.retry(ctx.scope.id, run);
     },
   };
 }

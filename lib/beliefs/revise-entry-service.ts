@@ -17,7 +17,7 @@ export function reviseEntryService(kit: ServiceKit): Pick<BeliefServices, "revis
     async reviseEntry(caller, scopeSlug, rawInput) {
       const input = parseServiceInput(reviseEntryInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
-      return kit.retry(async () => {
+      return kit.retry(ctx.scope.id, async () => {
         const now = clock.now();
         const changeSetId = kit.newId("changeset");
         const record = await store.loadBelief(ctx.view, input.beliefId);

@@ -24,6 +24,7 @@ import type { Caller } from "@/lib/access/principal";
 import type { BeliefChange, BeliefServicesConfig } from "./service-config";
 import { callerContext, type CallerContext } from "./caller-context";
 import { withConflictRetry } from "./conflict-retry";
+import { keyedGate } from "./write-gate";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { scopeParamsRepository, type ScopeParamsRepository } from "@/lib/identity/scope-params";
 import { withVectorsOnApply } from "./vectors-on-apply";
@@ -47,7 +48,11 @@ export interface ServiceKit {
   params: ScopeParamsRepository;
   context(caller: Caller, scopeSlug: string, minimum: Role | "read"): Promise<CallerContext>;
   newId(kind: IdKind): string;
-  retry<T>(run: (attempt: number) => Promise<T>): Promise<T>;
+  /**
+   * Runs a write of `scope` until it wins its optimistic-concurrency race (./conflict-retry); the writes of a scope
+   * that contend run one at a time in this process (./write-gate).
+   */
+  retry<T>(scope: string, run: (attempt: number) => Promise<T>): Promise<T>;
   /**
    * Resolved parameters for every stored set of every scope, by content hash (the cascade crosses scopes). With
    * `only`, the versions the caller will look up, and `known`, sets it already holds (its scope's current one): when
@@ -71,6 +76,7 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
   const defaults = resolveParams(config.params ?? {});
   const defaultsVersion = paramsVersion(defaults);
   const store = config.store;
+  const writeGate = keyedGate();
   return {
     config,
     matcher,
@@ -88,7 +94,8 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
     params,
     context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum, params),
     newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),
-    retry: (run) => withConflictRetry(run, { maxAttempts: config.maxAttempts }),
+    retry: (scope, run) =>
+      withConflictRetry(run, { maxAttempts: config.maxAttempts, serialise: { busy: () => writeGate.busy(scope), run: (fn) => writeGate.run(scope, fn) } }),
     async paramsIndex(only) {
       const byVersion = new Map<string, EngineParams>([[defaultsVersion, defaults]]);
       for (const p of only?.known ?? []) byVersion.set(paramsVersion(p), p);

@@ -11,9 +11,11 @@ export interface ContentionStats {
   exhausted: number;
   /** Writes that won after at least one retry. */
   contended: number;
+  /** Writes that ran in their scope's write gate (lost a race, or found others queued there). */
+  serialised: number;
 }
 
-const contention = processValue<ContentionStats>("__credenceContention", () => ({ retries: 0, exhausted: 0, contended: 0 }));
+const contention = processValue<ContentionStats>("__credenceContention", () => ({ retries: 0, exhausted: 0, contended: 0, serialised: 0 }));
 
 export function contentionStats(): ContentionStats {
   return contention.get();

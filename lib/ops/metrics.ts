@@ -53,7 +53,7 @@ function buildMetrics(): AppMetrics {
   };
   new Gauge({
     name: "credence_write_contention",
-    help: "Optimistic-concurrency contention since start: retries, writes that won after retrying, writes that gave up.",
+    help: "Optimistic-concurrency contention since start: retries, writes that won after retrying, writes that gave up, writes that ran in their scope's write gate.",
     labelNames: ["kind"],
     registers: [registry],
     collect() {
@@ -61,6 +61,7 @@ function buildMetrics(): AppMetrics {
       this.set({ kind: "retries" }, stats.retries);
       this.set({ kind: "contended" }, stats.contended);
       this.set({ kind: "exhausted" }, stats.exhausted);
+      this.set({ kind: "serialised" }, stats.serialised);
     },
   });
   new Gauge({

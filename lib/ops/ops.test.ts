@@ -91,6 +91,7 @@ describe("operations endpoints (embedded PGlite)", () => {
     expect(text).toMatch(/credence_api_errors_total\{code="not_found"\} [1-9]/);
     expect(text).toMatch(/credence_store_operation_duration_seconds_count\{operation="apply",outcome="ok"\} [1-9]/);
     expect(text).toMatch(/credence_write_contention\{kind="retries"\}/);
+    expect(text).toMatch(/credence_write_contention\{kind="serialised"\} \d+/);
     expect(text).not.toContain(home);
   });
 

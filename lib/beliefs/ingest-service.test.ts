@@ -4,6 +4,9 @@
  * against the belief the first one created.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Assessor, ChangeSet } from "@/lib/engine";
+import { VersionConflict } from "@/lib/graph/errors";
+import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { errorOf, MINUTE, openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
 
 describe("ingest", () => {
@@ -88,5 +91,51 @@ describe("ingest's candidates, claim by claim", () => {
     expect(result.claims).toEqual(["The nightly integration suite for the billing service runs on the shared staging cluster.", invoices]);
     expect(result.changes.filter((c) => c.created).map((c) => c.text)).not.toContain(invoices);
     expect(result.changes.find((c) => c.beliefId === archived?.id)).toBeTruthy();
+  });
+});
+
+describe("ingest that loses a race", () => {
+  let h: BeliefHarness;
+  beforeAll(async () => {
+    h = await openBeliefHarness("pglite");
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("reads its claims once and runs again on fresh rows until it commits", async () => {
+    const reader = createHeuristicAssessor();
+    let extractions = 0;
+    const counting: Assessor = {
+      ...reader,
+      extractClaims: async (text) => {
+        extractions += 1;
+        return reader.extractClaims(text);
+      },
+    };
+    // The store refuses the first two change-sets as lost races (nothing written), as a concurrent writer would.
+    let refusals = 2;
+    const racing = new Proxy(h.store, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        if (property !== "apply") return value.bind(target);
+        return async (changeSet: ChangeSet) => {
+          if (refusals > 0) {
+            refusals -= 1;
+            throw new VersionConflict(null, "version", "another writer committed first");
+          }
+          return target.apply(changeSet);
+        };
+      },
+    });
+    const services = h.withAssessor(counting, { store: racing });
+    const result = await services.ingest(h.callers.editor, h.scopes.home, { text: "The build cache is cleared every Monday. Nightly builds take forty minutes." });
+    expect(result.outcome).toBe("committed");
+    expect(refusals).toBe(0);
+    expect(extractions).toBe(1);
+    const stored = await h.services.listBeliefs(h.callers.viewer, h.scopes.home, { liveOnly: false, limit: 100 });
+    expect(stored.map((b) => b.text).sort()).toEqual(result.changes.filter((c) => c.created).map((c) => c.text).sort());
+    expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
   });
 });

@@ -93,13 +93,17 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
       const input = parseServiceInput(ingestInputSchema, rawInput);
       const ctx = await kit.context(caller, scopeSlug, "editor");
       const params = ctx.params.params;
+      // The claims are read once, before the write's attempts: they depend on the text alone, so a retry, or a wait in
+      // the scope's write gate, neither repeats nor waits for the extraction and the claims' embedding. They pick the
+      // candidates, and the engine stages them as read here.
+      const claims = await assessor.extractClaims(input.text);
+      const claimTexts = claims.map(storedClaimText).filter((c) => c !== "");
+      await kit.matcher?.vectors(claimTexts);
       const run = async (): Promise<IngestResult> => {
         const now = clock.now();
         const observedAt = eventTimeOfWrite(input.observedAt, now);
         const changeSetId = kit.newId("changeset");
-        // The claims are read once: they pick the candidates, and the engine stages them as read here.
-        const claims = await assessor.extractClaims(input.text);
-        const candidates = await relatedBeliefs(ctx, claims.map(storedClaimText).filter((c) => c !== ""));
+        const candidates = await relatedBeliefs(ctx, claimTexts);
         const byId = new Map(candidates.map((b) => [b.id, b]));
         // The stored beliefs the change-set writes with their histories (filled by the engine's `histories` call; the
         // ones it folds onto their checkpoints are not read).

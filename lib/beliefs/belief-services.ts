@@ -7,7 +7,8 @@
  * method's schema (the one the OpenAPI document is generated from) is the only thing that decides what is valid. A scope the caller may not read answers exactly like a missing one (`not_found`).
  *
  * Writes: load → engine → `store.apply(changeSet)` (one transaction); on `VersionConflict` reload and retry
- * (bounded, with jitter) so concurrent writers never lose an update. Errors are `BeliefServiceError`.
+ * (bounded), in the scope's write gate, so concurrent writers never lose an update and, within one server, do not keep
+ * losing to each other. Errors are `BeliefServiceError`.
  */
 import type { EmbeddingServices } from "./embedding-services";
 import type { Caller } from "@/lib/access/principal";

@@ -153,6 +153,40 @@ describe("withConflictRetry", () => {
       expect(free.inside).toEqual([false]);
     });
 
+    it("the wait for the gate does not count against the time budget", async () => {
+      let clock = 0;
+      // Every wait for the gate takes 20 s (a long queue); each attempt takes 100 ms.
+      const slowQueue: Serialiser = {
+        busy: () => false,
+        run: async (fn) => {
+          clock += 20_000;
+          return fn();
+        },
+      };
+      let calls = 0;
+      const result = await withConflictRetry(
+        async (attempt) => {
+          calls += 1;
+          clock += 100;
+          if (attempt < 6) throw new VersionConflict("b2", "version", "lost");
+          return "won";
+        },
+        { ...noSleep, serialise: slowQueue, maxElapsedMs: 1_000, minAttempts: 2, now: () => clock },
+      );
+      expect(result).toBe("won");
+      expect(calls).toBe(6);
+      // The same write whose attempts alone outlast the budget gives up, reporting the wait apart.
+      clock = 0;
+      const error = await withConflictRetry(
+        async () => {
+          clock += 400;
+          throw new VersionConflict("b2", "version", "lost");
+        },
+        { ...noSleep, serialise: slowQueue, maxElapsedMs: 1_000, minAttempts: 2, now: () => clock },
+      ).catch((e: unknown) => e);
+      expect((error as BeliefServiceError).details).toMatchObject({ attempts: 3, elapsedMs: 1_200, queuedMs: 20_000 });
+    });
+
     it("writers that start together on one version lose once each in it, where without it they lose again to each other", async () => {
       /** A stored version and a write that reads it, yields, and commits only if nobody wrote since. */
       const race = async (writers: number, serialise?: Serialiser) => {

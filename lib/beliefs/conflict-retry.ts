@@ -14,7 +14,8 @@
  * the gate, and a write that finds the gate busy runs all its attempts in it. Each loser re-reading and re-assessing
  * while the others do the same is what makes contended writes slow: at 4 clients, half the ingests of a scope lost at
  * least one race and its p99 was 4× its median. In the gate they run one after another and the ones that started
- * together no longer lose to each other. Writes that do not contend never wait.
+ * together no longer lose to each other. Writes that do not contend never wait. The time budget counts the attempts'
+ * own time, not the wait for the gate (reported as `queuedMs`).
  */
 import { isVersionConflict } from "@/lib/graph/errors";
 import { contentionStats } from "@/lib/ops/contention";
@@ -64,6 +65,8 @@ export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>,
   const serialise = options.serialise;
   let attempt = 0;
   let serialised = false;
+  // Time spent waiting for the gate is not the write's own: the budget counts the attempts' time only.
+  let queuedMs = 0;
   const attemptUntilWon = async (): Promise<T> => {
     for (;;) {
       attempt += 1;
@@ -73,7 +76,7 @@ export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>,
         return value;
       } catch (error) {
         if (!isVersionConflict(error)) throw error;
-        const elapsedMs = Math.round(now() - started);
+        const elapsedMs = Math.round(now() - started - queuedMs);
         const outOfTime = elapsedMs >= maxElapsedMs && attempt >= minAttempts;
         if (attempt >= maxAttempts || outOfTime) {
           stats.exhausted += 1;
@@ -81,7 +84,13 @@ export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>,
           throw new BeliefServiceError(
             "conflict",
             `the belief kept changing under this write (contention); gave up ${why}, nothing was written: retry later`,
-            { attempts: attempt, elapsedMs, reason: "contention", ...(error.beliefId !== null ? { beliefId: error.beliefId } : {}) },
+            {
+              attempts: attempt,
+              elapsedMs,
+              ...(serialised ? { queuedMs: Math.round(queuedMs) } : {}),
+              reason: "contention",
+              ...(error.beliefId !== null ? { beliefId: error.beliefId } : {}),
+            },
             { cause: error },
           );
         }
@@ -94,7 +103,11 @@ export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>,
   const inGate = (): Promise<T> => {
     serialised = true;
     stats.serialised += 1;
-    return serialise!.run(attemptUntilWon);
+    const asked = now();
+    return serialise!.run(() => {
+      queuedMs += now() - asked;
+      return attemptUntilWon();
+    });
   };
   return serialise?.busy() ? inGate() : attemptUntilWon();
 }

@@ -186,8 +186,9 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
           beliefs: changeSet.beliefs.map((u) => u.belief),
         };
       };
-      // A dry run is retried too: a belief it reads may change between its row and its history (`historiesOf`).
-      return kit.retry(ctx.scope.id, run);
+      // A dry run is retried too: a belief it reads may change between its row and its history (`historiesOf`); it
+      // writes nothing, so it stays out of the scope's write gate.
+      return kit.retry(ctx.scope.id, run, { gate: !input.dryRun });
     },
   };
 }

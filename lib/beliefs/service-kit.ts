@@ -50,9 +50,10 @@ export interface ServiceKit {
   newId(kind: IdKind): string;
   /**
    * Runs a write of `scope` until it wins its optimistic-concurrency race (./conflict-retry); the writes of a scope
-   * that contend run one at a time in this process (./write-gate).
+   * that contend run one at a time in this process (./write-gate). `gate: false` for what only reads (a dry run): it
+   * can lose a race between two reads, but never makes a write lose one, so it neither waits for writes nor holds them.
    */
-  retry<T>(scope: string, run: (attempt: number) => Promise<T>): Promise<T>;
+  retry<T>(scope: string, run: (attempt: number) => Promise<T>, options?: { gate?: boolean }): Promise<T>;
   /**
    * Resolved parameters for every stored set of every scope, by content hash (the cascade crosses scopes). With
    * `only`, the versions the caller will look up, and `known`, sets it already holds (its scope's current one): when
@@ -94,8 +95,11 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
     params,
     context: (caller, scopeSlug, minimum) => callerContext(config.db, caller, scopeSlug, minimum, params),
     newId: config.newId ?? ((kind) => `${ID_PREFIX[kind]}_${randomUUID()}`),
-    retry: (scope, run) =>
-      withConflictRetry(run, { maxAttempts: config.maxAttempts, serialise: { busy: () => writeGate.busy(scope), run: (fn) => writeGate.run(scope, fn) } }),
+    retry: (scope, run, options) =>
+      withConflictRetry(run, {
+        maxAttempts: config.maxAttempts,
+        ...(options?.gate === false ? {} : { serialise: { busy: () => writeGate.busy(scope), run: (fn) => writeGate.run(scope, fn) } }),
+      }),
     async paramsIndex(only) {
       const byVersion = new Map<string, EngineParams>([[defaultsVersion, defaults]]);
       for (const p of only?.known ?? []) byVersion.set(paramsVersion(p), p);

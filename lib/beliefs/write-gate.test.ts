@@ -50,6 +50,32 @@ describe("keyedGate", () => {
     expect(inner).toBe("inner ran");
   });
 
+  it("work a run left behind waits like anyone else once the run has ended", async () => {
+    const gate = keyedGate();
+    const log: string[] = [];
+    let late: Promise<void> | undefined;
+    const timerFired = latch();
+    await gate.run("s", async () => {
+      // A timer set inside the run carries the run's async context; it fires after the run has ended.
+      setTimeout(() => {
+        late = gate.run("s", async () => void log.push("left-behind runs"));
+        timerFired.open();
+      }, 10);
+    });
+    const second = latch();
+    const holder = gate.run("s", async () => {
+      log.push("second starts");
+      await second.opened;
+      log.push("second ends");
+    });
+    await timerFired.opened;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(log).toEqual(["second starts"]);
+    second.open();
+    await Promise.all([holder, late]);
+    expect(log).toEqual(["second starts", "second ends", "left-behind runs"]);
+  });
+
   it("a run that fails passes its error on and frees the gate", async () => {
     const gate = keyedGate();
     await expect(gate.run("s", async () => Promise.reject(new Error("write failed")))).rejects.toThrow("write failed");

@@ -103,16 +103,25 @@ describe("ingest that loses a race", () => {
     await h?.close();
   });
 
-  it("reads its claims once and runs again on fresh rows until it commits", async () => {
+  it("reads its claims and each relation once and runs again on fresh rows until it commits", async () => {
     const reader = createHeuristicAssessor();
     let extractions = 0;
+    const relationReadings: string[] = [];
     const counting: Assessor = {
       ...reader,
+      name: reader.name,
+      heuristic: reader.heuristic,
       extractClaims: async (text) => {
         extractions += 1;
         return reader.extractClaims(text);
       },
+      assessRelation: async (evidence, belief) => {
+        relationReadings.push(`${evidence} / ${belief.id}`);
+        return reader.assessRelation(evidence, belief);
+      },
     };
+    // A belief the text is about, so that each attempt reads the claims against it.
+    const held = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The build cache is cleared every Monday morning.", evidence: [{ sourceId: null, tier: "document" }] });
     // The store refuses the first two change-sets as lost races (nothing written), as a concurrent writer would.
     let refusals = 2;
     const racing = new Proxy(h.store, {
@@ -134,10 +143,13 @@ describe("ingest that loses a race", () => {
     expect(result.outcome).toBe("committed");
     expect(refusals).toBe(0);
     expect(extractions).toBe(1);
+    // Each claim was read against the held belief once, not once an attempt.
+    expect(relationReadings.filter((r) => r.endsWith(held.belief.id)).length).toBeGreaterThan(0);
+    expect(new Set(relationReadings).size).toBe(relationReadings.length);
     const created = result.changes.filter((c) => c.created).map((c) => c.text);
     expect(created.length).toBeGreaterThan(0);
     const stored = await h.services.listBeliefs(h.callers.viewer, h.scopes.home, { liveOnly: false, limit: 100 });
-    expect(stored.map((b) => b.text).sort()).toEqual(created.sort());
+    expect(stored.map((b) => b.text).sort()).toEqual([held.belief.text, ...created].sort());
     expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
   });
 });

@@ -17,6 +17,7 @@ import { ingestInputSchema } from "./belief-schemas";
 import { fieldError, parseServiceInput } from "@/lib/errors/belief-service-error";
 import type { BeliefServices, IngestResult } from "./belief-services";
 import type { CallerContext } from "./caller-context";
+import { keptReadings } from "./kept-readings";
 import { eventTimeOfWrite } from "./observed-at";
 import { beliefChange, withGroundingPropagation, type ServiceKit } from "./service-kit";
 
@@ -96,7 +97,8 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
       // The claims are read once, before the write's attempts: they depend on the text alone, so a retry, or a wait in
       // the scope's write gate, neither repeats nor waits for the extraction and the claims' embedding. They pick the
       // candidates, and the engine stages them as read here.
-      const claims = await assessor.extractClaims(input.text);
+      const reader = keptReadings(assessor);
+      const claims = await reader.extractClaims(input.text);
       const claimTexts = claims.map(storedClaimText).filter((c) => c !== "");
       await kit.matcher?.vectors(claimTexts);
       const run = async (): Promise<IngestResult> => {
@@ -129,7 +131,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
             sourceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,
             ...(input.edits ? { edits: input.edits } : {}),
           },
-          { assessor, params, restatement: restatementPolicy },
+          { assessor: reader, params, restatement: restatementPolicy },
         );
         const planId = planIdOf(staged);
         if (input.edits?.planId !== undefined && input.edits.planId !== planId) {

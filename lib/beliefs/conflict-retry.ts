@@ -13,7 +13,7 @@
  * With `serialise` (the scope's write gate, ./write-gate), a write that lost a race runs its remaining attempts holding
  * the gate, and a write that finds the gate busy runs all its attempts in it. Each loser re-reading and re-assessing
  * while the others do the same is what makes contended writes slow: at 4 clients, half the ingests of a scope lost at
- * least one race and its p99 was 4× its median. In the gate they run one after another and the ones that started
+ * least one race and its p99 was 6–8× its median. In the gate they run one after another and the ones that started
  * together no longer lose to each other. Writes that do not contend never wait. The time budget counts the attempts'
  * own time, not the wait for the gate (reported as `queuedMs`).
  */

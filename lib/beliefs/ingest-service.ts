@@ -96,7 +96,8 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
       const params = ctx.params.params;
       // The claims are read once, before the write's attempts: they depend on the text alone, so a retry, or a wait in
       // the scope's write gate, neither repeats nor waits for the extraction and the claims' embedding. They pick the
-      // candidates, and the engine stages them as read here.
+      // candidates, and the engine stages them as read here. Every other reading is kept across the attempts too
+      // (./kept-readings): a retry reads again only what changed.
       const reader = keptReadings(assessor);
       const claims = await reader.extractClaims(input.text);
       const claimTexts = claims.map(storedClaimText).filter((c) => c !== "");

@@ -181,7 +181,7 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
     /**
      * 16 writers on one belief, from two servers' services sharing the store: each server runs its own scope's
      * contended writes one at a time (write gate), so the two race each other and the store's version check decides.
-     * Returns the belief and the change in this process's contention counters.
+     * Returns the change in this process's contention counters.
      */
     async function sixteenWriters(claim: string, servers: readonly BeliefServices[]) {
       // What is tested is that no write is lost, not the retry's time budget (conflict-retry.test.ts): on a loaded

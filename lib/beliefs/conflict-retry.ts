@@ -95,19 +95,19 @@ export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>,
           );
         }
         stats.retries += 1;
-        if (serialise !== undefined && !serialised) return inGate();
+        if (serialise !== undefined && !serialised) return inGate(serialise);
         await sleep(random() * Math.min(250, 4 * 2 ** Math.min(attempt, 6)));
       }
     }
   };
-  const inGate = (): Promise<T> => {
+  const inGate = (gate: Serialiser): Promise<T> => {
     serialised = true;
     stats.serialised += 1;
     const asked = now();
-    return serialise!.run(() => {
+    return gate.run(() => {
       queuedMs += now() - asked;
       return attemptUntilWon();
     });
   };
-  return serialise?.busy() ? inGate() : attemptUntilWon();
+  return serialise?.busy() ? inGate(serialise) : attemptUntilWon();
 }

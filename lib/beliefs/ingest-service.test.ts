@@ -109,8 +109,6 @@ describe("ingest that loses a race", () => {
     const relationReadings: string[] = [];
     const counting: Assessor = {
       ...reader,
-      name: reader.name,
-      heuristic: reader.heuristic,
       extractClaims: async (text) => {
         extractions += 1;
         return reader.extractClaims(text);

@@ -39,8 +39,6 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
   async function relatedBeliefs(ctx: CallerContext, claims: readonly string[]): Promise<readonly Belief[]> {
     if (claims.length === 0) return [];
     const k = Math.max(CLAIM_CANDIDATES_MIN, Math.ceil(MAX_RELATED_CANDIDATES / claims.length));
-    // The claims' vectors in one inference; each ranking then finds its own in the matcher's cache.
-    await kit.matcher?.vectors(claims);
     const rankings = await Promise.all(claims.map(async (claim) => (await kit.rank(ctx.view, claim, { k, lexicalCandidates: LEXICAL_CANDIDATES_MIN, scope: ctx.scope.id })).ranked.map((r) => r.candidate.id)));
     const ids = unionByRank(rankings);
     if (ids.length === 0) return [];
@@ -101,6 +99,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
       const reader = keptReadings(assessor);
       const claims = await reader.extractClaims(input.text);
       const claimTexts = claims.map(storedClaimText).filter((c) => c !== "");
+      // The claims' vectors in one inference; each ranking (`relatedBeliefs`) then finds its own in the matcher's cache.
       await kit.matcher?.vectors(claimTexts);
       const run = async (): Promise<IngestResult> => {
         const now = clock.now();

@@ -9,7 +9,7 @@ describe("keptReadings", () => {
   it("reads each text against each belief text once; a changed belief text is read again", async () => {
     const reader = createHeuristicAssessor();
     const asked: string[] = [];
-    const kept = keptReadings({ ...reader, name: reader.name, heuristic: reader.heuristic, assessRelation: async (e, b) => (asked.push(`${e}|${b.text}`), reader.assessRelation(e, b)) });
+    const kept = keptReadings({ ...reader, assessRelation: async (e, b) => (asked.push(`${e}|${b.text}`), reader.assessRelation(e, b)) });
     const first = await kept.assessRelation("The cache is wiped on Mondays.", belief);
     expect(await kept.assessRelation("The cache is wiped on Mondays.", { ...belief })).toEqual(first);
     await kept.assessRelation("The cache is wiped on Mondays.", { ...belief, text: "The build cache is cleared every Friday." });
@@ -22,8 +22,6 @@ describe("keptReadings", () => {
     let calls = 0;
     const flaky: Assessor = {
       ...reader,
-      name: reader.name,
-      heuristic: reader.heuristic,
       assessEvidence: async (text) => {
         calls += 1;
         if (calls === 1) throw new AssessmentError("timeout", "the model did not answer");

@@ -10,7 +10,7 @@ import { embeddingTextHash } from "../embeddings";
 import { changeSet, makeBelief, uid } from "../testing/fixtures";
 import { createSqlGraphStore } from "./sql-graph-store";
 import { sketchCandidates } from "./sql-vectors";
-import { CHANGED, FIRST_LOAD } from "./vector-index";
+import { CHANGED, FIRST_LOAD, VISIBLE_RANKED, VISIBLE_RANKED_STATS } from "./vector-index";
 
 function randomUnit(seed: number): () => Float32Array {
   let x = seed;
@@ -96,6 +96,26 @@ describe.each(TEST_BACKENDS)("vector ranking in memory on $name", (backend) => {
       return tx.query(`EXPLAIN (FORMAT JSON) ${CHANGED}`, ["1", "", 2000]);
     });
     expect(JSON.stringify(later)).toContain("graph_embeddings_written_by");
+  });
+
+  it("reads the ranked ids' rows one primary-key probe each, in rank order, stopping at the k-th: never a join over the scope", async () => {
+    // With nested loops priced out, a statement the planner may turn into a join hashes or merges the page's ids
+    // against a scan of the scope instead; each id probed by the key is the only plan left to this one. No sort: the
+    // ids arrive in rank order, so the probes stop once k rows qualify.
+    for (const text of [VISIBLE_RANKED, VISIBLE_RANKED_STATS]) {
+      const params = [["b_1", "b_2", "b_3"], "scope", ["scope"], false, 2, ...(text === VISIBLE_RANKED_STATS ? [["word"]] : [])];
+      const plan = JSON.stringify(
+        await db.sql.transaction(async (tx) => {
+          await tx.query("SET LOCAL enable_nestloop = off");
+          return tx.query(`EXPLAIN (FORMAT JSON) ${text}`, params);
+        }),
+      );
+      expect(plan).toContain('"Node Type":"Nested Loop"');
+      expect(plan).toMatch(/"Node Type":"Index (Only )?Scan"[^}]*"Relation Name":"graph_beliefs"/);
+      expect(plan).not.toContain('"Node Type":"Hash Join"');
+      expect(plan).not.toContain('"Node Type":"Merge Join"');
+      expect(plan).not.toContain('"Node Type":"Sort"');
+    }
   });
 
   it("answers the first k live hits when most of the nearest are ended (the ranked ids sent a page at a time)", async () => {

@@ -153,6 +153,46 @@ describe("withConflictRetry", () => {
       expect(free.inside).toEqual([false]);
     });
 
+    it("a write that finds it busy rehearses outside it first; a free gate, a lost race and other errors in the rehearsal", async () => {
+      const busy = recording(true);
+      const order: string[] = [];
+      const result = await withConflictRetry(async () => (order.push(`attempt, in the gate: ${busy.isInside()}`), "won"), {
+        ...noSleep,
+        serialise: busy.serialiser,
+        rehearse: async () => void order.push(`rehearsal, in the gate: ${busy.isInside()}`),
+      });
+      expect(result).toBe("won");
+      expect(order).toEqual(["rehearsal, in the gate: false", "attempt, in the gate: true"]);
+      // A free gate: the write runs at once, without a rehearsal.
+      const free = recording(false);
+      let rehearsals = 0;
+      await withConflictRetry(async () => "won", { ...noSleep, serialise: free.serialiser, rehearse: async () => void (rehearsals += 1) });
+      expect(rehearsals).toBe(0);
+      // A rehearsal that loses a race is only a rehearsal: the attempts still run, in the gate.
+      const raced = recording(true);
+      const attempts: boolean[] = [];
+      await withConflictRetry(async () => void attempts.push(raced.isInside()), {
+        ...noSleep,
+        serialise: raced.serialiser,
+        rehearse: async () => {
+          throw new VersionConflict("b1", "version", "changed while read");
+        },
+      });
+      expect(attempts).toEqual([true]);
+      // Any other error fails the write, and no attempt runs.
+      const failing = recording(true);
+      let ran = 0;
+      const error = await withConflictRetry(async () => void (ran += 1), {
+        ...noSleep,
+        serialise: failing.serialiser,
+        rehearse: async () => {
+          throw new Error("the reader is unavailable");
+        },
+      }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe("the reader is unavailable");
+      expect(ran).toBe(0);
+    });
+
     it("the wait for the gate does not count against the time budget", async () => {
       let clock = 0;
       // Every wait for the gate takes 20 s (a long queue); each attempt takes 100 ms.

@@ -15,7 +15,8 @@
  * while the others do the same is what makes contended writes slow: at 4 clients, half the ingests of a scope lost at
  * least one race and its p99 was 6–8× its median. In the gate they run one after another and the ones that started
  * together no longer lose to each other. Writes that do not contend never wait. The time budget counts the attempts'
- * own time, not the wait for the gate (reported as `queuedMs`).
+ * own time, not the wait for the gate (reported as `queuedMs`). A write whose reading is slow (an LLM) may `rehearse`
+ * before it queues: its reading then overlaps the gate's queue instead of adding to it.
  */
 import { isVersionConflict } from "@/lib/graph/errors";
 import { contentionStats } from "@/lib/ops/contention";
@@ -38,6 +39,13 @@ export interface RetryOptions {
   now?: () => number;
   /** Where contended attempts run one at a time (the scope's write gate); absent, every attempt runs at once. */
   serialise?: Serialiser;
+  /**
+   * Run before queueing for a busy gate, outside it: a read-only pass of the write whose slow parts the attempts then
+   * find done (an ingest's readings by an LLM, kept by ./kept-readings), so that waiting writes do their reading side
+   * by side instead of one after another in the queue. A lost race in it is ignored (the attempts run on fresh rows);
+   * any other error fails the write, as it would have failed the attempt.
+   */
+  rehearse?: () => Promise<unknown>;
 }
 
 export interface Serialiser {
@@ -109,5 +117,15 @@ export async function withConflictRetry<T>(run: (attempt: number) => Promise<T>,
       return attemptUntilWon();
     });
   };
-  return serialise?.busy() ? inGate(serialise) : attemptUntilWon();
+  if (serialise?.busy()) {
+    if (options.rehearse) {
+      try {
+        await options.rehearse();
+      } catch (error) {
+        if (!isVersionConflict(error)) throw error;
+      }
+    }
+    return inGate(serialise);
+  }
+  return attemptUntilWon();
 }

@@ -151,3 +151,69 @@ describe("ingest that loses a race", () => {
     expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
   });
 });
+
+describe("ingest behind a busy write gate, with a reader that is not the offline one", () => {
+  let h: BeliefHarness;
+  beforeAll(async () => {
+    h = await openBeliefHarness("pglite");
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("reads its text while another write holds the gate, and in the gate does not read it again", async () => {
+    const offline = createHeuristicAssessor();
+    // An LLM stands in: not the offline reader (so the write rehearses), each relation reading recorded.
+    const readings: string[] = [];
+    let firstReadingOfSecond: () => void = () => {};
+    const secondRead = new Promise<void>((resolve) => (firstReadingOfSecond = resolve));
+    const llm: Assessor = {
+      ...offline,
+      heuristic: false,
+      assessRelation: async (evidence, belief) => {
+        readings.push(`${evidence} / ${belief.id}`);
+        if (evidence.includes("deploy window")) firstReadingOfSecond();
+        return offline.assessRelation(evidence, belief);
+      },
+    };
+    await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "Releases ship on Tuesday afternoons.", evidence: [{ sourceId: null, tier: "document" }] });
+    // The first write loses its first race, so it runs its second attempt in the gate; that attempt's commit waits
+    // until the second write has read its text (or 10 s, so that a write that cannot read before it queues fails
+    // the order below instead of hanging).
+    let applies = 0;
+    let firstInGate: () => void = () => {};
+    const inGate = new Promise<void>((resolve) => (firstInGate = resolve));
+    const order: string[] = [];
+    const racing = new Proxy(h.store, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        if (property !== "apply") return value.bind(target);
+        return async (changeSet: ChangeSet) => {
+          applies += 1;
+          if (applies === 1) throw new VersionConflict(null, "version", "another writer committed first");
+          if (applies === 2) {
+            firstInGate();
+            let timer: ReturnType<typeof setTimeout> | undefined;
+            const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve("the first write gave up waiting"), 10_000)));
+            order.push(await Promise.race([secondRead.then(() => "the second write read its text"), gaveUp]));
+            clearTimeout(timer);
+          }
+          return target.apply(changeSet);
+        };
+      },
+    });
+    const services = h.withAssessor(llm, { store: racing });
+    const first = services.ingest(h.callers.editor, h.scopes.home, { text: "Releases ship on Tuesday afternoons after the review." });
+    await inGate;
+    const second = await services.ingest(h.callers.editor, h.scopes.home, { text: "The deploy window for releases is Tuesday afternoon." });
+    expect((await first).outcome).toBe("committed");
+    expect(second.outcome).toBe("committed");
+    expect(order).toEqual(["the second write read its text"]);
+    // The second write read each relation once: its rehearsal's readings were kept for its attempt in the gate.
+    const secondReadings = readings.filter((r) => r.startsWith("The deploy window"));
+    expect(secondReadings.length).toBeGreaterThan(0);
+    expect(new Set(secondReadings).size).toBe(secondReadings.length);
+    expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
+  });
+});

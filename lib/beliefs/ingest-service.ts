@@ -101,7 +101,8 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
       const claimTexts = claims.map(storedClaimText).filter((c) => c !== "");
       // The claims' vectors in one inference; each ranking (`relatedBeliefs`) then finds its own in the matcher's cache.
       await kit.matcher?.vectors(claimTexts);
-      const run = async (): Promise<IngestResult> => {
+      // `rehearsal` (below): a dry run that warms the kept readings and decides nothing, not even the plan check.
+      const run = async (dryRun: boolean, rehearsal = false): Promise<IngestResult> => {
         const now = clock.now();
         const observedAt = eventTimeOfWrite(input.observedAt, now);
         const changeSetId = kit.newId("changeset");
@@ -134,7 +135,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
           { assessor: reader, params, restatement: restatementPolicy },
         );
         const planId = planIdOf(staged);
-        if (input.edits?.planId !== undefined && input.edits.planId !== planId) {
+        if (!rehearsal && input.edits?.planId !== undefined && input.edits.planId !== planId) {
           throw fieldError("conflict", "the text reads differently now than in the dry run (the beliefs it relates to changed): nothing was written; run the dry run again", "edits.planId");
         }
         let changeSet = staged.changeSet;
@@ -144,10 +145,10 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
             await historiesOf(ctx, byId, written)(ids);
             return written;
           };
-          const propagated = await withGroundingPropagation(kit, changeSet, written, { dryRun: input.dryRun, known: [params], loadBefore });
+          const propagated = await withGroundingPropagation(kit, changeSet, written, { dryRun, known: [params], loadBefore });
           changeSet = propagated.changeSet;
         }
-        if (!input.dryRun) await store.apply(changeSet);
+        if (!dryRun) await store.apply(changeSet);
         // Beliefs the cascade reached in other scopes are reported only when the caller may see them.
         const changes = changeSet.beliefs.filter((u) => ctx.canRead(u.belief.scope)).map((u) => beliefChange(byId.get(u.belief.id) ?? null, u.belief, u.expectedVersion === null));
         const textOf = new Map(changeSet.beliefs.map((u) => [u.belief.id, u.belief.text]));
@@ -156,7 +157,7 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         return {
           evidence: staged.evidence,
           ess: staged.ess,
-          outcome: input.dryRun ? "dry_run" : staged.outcome === "discarded" ? "discarded" : "committed",
+          outcome: dryRun ? "dry_run" : staged.outcome === "discarded" ? "discarded" : "committed",
           claims: staged.claims.map((c) => c.claim.text),
           planId,
           excluded: {
@@ -189,8 +190,11 @@ export function ingestService(kit: ServiceKit): Pick<BeliefServices, "ingest"> {
         };
       };
       // A dry run is retried too: a belief it reads may change between its row and its history (`historiesOf`); it
-      // writes nothing, so it stays out of the scope's write gate.
-      return kit.retry(ctx.scope.id, run, { gate: !input.dryRun });
+      // writes nothing, so it stays out of the scope's write gate. With a reader that is not the offline one (an LLM,
+      // seconds a reading), a write that would queue behind the gate first reads as a dry run outside it: the readings
+      // are kept, so in the gate it asks again only about beliefs that changed while it waited.
+      const rehearse = assessor.heuristic || input.dryRun ? {} : { rehearse: () => run(true, true) };
+      return kit.retry(ctx.scope.id, () => run(input.dryRun), { gate: !input.dryRun, ...rehearse });
     },
   };
 }

@@ -52,8 +52,9 @@ export interface ServiceKit {
    * Runs a write of `scope` until it wins its optimistic-concurrency race (./conflict-retry); the writes of a scope
    * that contend run one at a time in this process (./write-gate). `gate: false` for what only reads (a dry run): it
    * can lose a race between two reads, but never makes a write lose one, so it neither waits for writes nor holds them.
+   * `rehearse`: a read-only pass run outside a busy gate before queueing (./conflict-retry).
    */
-  retry<T>(scope: string, run: (attempt: number) => Promise<T>, options?: { gate?: boolean }): Promise<T>;
+  retry<T>(scope: string, run: (attempt: number) => Promise<T>, options?: { gate?: boolean; rehearse?: () => Promise<unknown> }): Promise<T>;
   /**
    * Resolved parameters for every stored set of every scope, by content hash (the cascade crosses scopes). With
    * `only`, the versions the caller will look up, and `known`, sets it already holds (its scope's current one): when
@@ -99,6 +100,7 @@ export function createServiceKit(given: BeliefServicesConfig): ServiceKit {
       withConflictRetry(run, {
         maxAttempts: config.maxAttempts,
         ...(options?.gate === false ? {} : { serialise: { busy: () => writeGate.busy(scope), run: (fn) => writeGate.run(scope, fn) } }),
+        ...(options?.rehearse ? { rehearse: options.rehearse } : {}),
       }),
     async paramsIndex(only) {
       const byVersion = new Map<string, EngineParams>([[defaultsVersion, defaults]]);

@@ -5,6 +5,8 @@
  * claim reinforces the belief it restates, a rival that swaps one word is kept apart and queued as a possible duplicate.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Assessor, ChangeSet } from "@/lib/engine";
+import { VersionConflict } from "@/lib/graph/errors";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { RESTATES } from "@/lib/reading/restatement";
@@ -97,5 +99,54 @@ describe("assimilate", () => {
     const viewer = await errorOf(h.services.assimilate(h.callers.viewer, h.scopes.home, { claim: "Viewers cannot write.", evidence: [{ sourceId: null, tier: "model_assertion" }] }));
     expect(viewer.code).toBe("forbidden");
     expect((await h.services.listBeliefs(h.callers.viewer, h.scopes.home, { liveOnly: false, limit: 1000 })).length).toBe(before);
+  });
+});
+
+describe("assimilate that loses a race", () => {
+  let h: BeliefHarness;
+  beforeAll(async () => {
+    h = await openBeliefHarness("pglite");
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("reads each related belief once and runs again on fresh rows until it commits", async () => {
+    const reader = createHeuristicAssessor();
+    const readings: string[] = [];
+    const counting: Assessor = {
+      ...reader,
+      similarity: async (a, b) => (readings.push(`similarity ${a} / ${b}`), reader.similarity(a, b)),
+      assessRelation: async (evidence, belief) => (readings.push(`relation ${evidence} / ${belief.id}`), reader.assessRelation(evidence, belief)),
+    };
+    const doc = async (text: string) => (await h.services.registerEvidence(h.callers.editor, h.scopes.home, { kind: "document", text, assess: false })).evidence.id;
+    const held = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The nightly export job writes to the archive bucket.", evidence: [{ sourceId: await doc("Export runbook."), tier: "document" }] });
+    // The store refuses the first two change-sets as lost races (nothing written), as a concurrent writer would.
+    let refusals = 2;
+    const racing = new Proxy(h.store, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        if (property !== "apply") return value.bind(target);
+        return async (changeSet: ChangeSet) => {
+          if (refusals > 0) {
+            refusals -= 1;
+            throw new VersionConflict(null, "version", "another writer committed first");
+          }
+          return target.apply(changeSet);
+        };
+      },
+    });
+    const services = h.withAssessor(counting, { store: racing });
+    const written = await services.assimilate(h.callers.editor, h.scopes.home, {
+      claim: "The nightly export job finishes before the archive bucket is snapshotted.",
+      evidence: [{ sourceId: await doc("Export job log, last week."), tier: "observation" }],
+    });
+    expect(refusals).toBe(0);
+    expect(written.created).toBe(true);
+    // The held belief was read against the claim, once, though the write ran three times.
+    expect(readings.some((r) => r.endsWith(held.belief.id) || r.endsWith(held.belief.text))).toBe(true);
+    expect(new Set(readings).size).toBe(readings.length);
+    expect((await h.services.replayCheck(h.callers.viewer, h.scopes.home)).ok).toBe(true);
   });
 });

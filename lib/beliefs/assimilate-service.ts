@@ -20,6 +20,7 @@ import type { AssimilateRelation, AssimilateResult, BeliefChange, BeliefServices
 import type { CallerContext } from "./caller-context";
 import { eventTimeOfWrite } from "./observed-at";
 import { beliefChange, notLiveError, type ServiceKit } from "./service-kit";
+import { keptReadings } from "./kept-readings";
 
 /**
  * Histories up to this many items come with the belief when a write loads it (one round trip; the full replay of a
@@ -84,8 +85,13 @@ export function assimilateService(kit: ServiceKit): Pick<BeliefServices, "assimi
   };
 }
 
-/** Writes `request` in the caller's scope as one change-set, retried on a lost race. */
-export async function assimilateRequest(kit: ServiceKit, ctx: CallerContext, request: AssimilateRequest): Promise<AssimilateResult> {
+/**
+ * Writes `request` in the caller's scope as one change-set, retried on a lost race. The request's readings (restatement
+ * similarity, topic, the related beliefs' relations) are kept across its attempts (./kept-readings): a retry asks the
+ * reader again only about beliefs whose text changed.
+ */
+export async function assimilateRequest(service: ServiceKit, ctx: CallerContext, request: AssimilateRequest): Promise<AssimilateResult> {
+  const kit: ServiceKit = { ...service, config: { ...service.config, assessor: keptReadings(service.config.assessor) } };
   const { store, assessor, clock } = kit.config;
   const historyLimit = kit.config.headHistoryLimit ?? HEAD_HISTORY_LIMIT;
   const params = ctx.params.params;

@@ -5,12 +5,12 @@
  * claim reinforces the belief it restates, a rival that swaps one word is kept apart and queued as a possible duplicate.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Assessor, ChangeSet } from "@/lib/engine";
-import { VersionConflict } from "@/lib/graph/errors";
+import type { Assessor } from "@/lib/engine";
 import { LocalEmbedder } from "@/lib/embed/local-embedder";
 import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { RESTATES } from "@/lib/reading/restatement";
 import { errorOf, MINUTE, openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
+import { racingStore } from "./testing/racing-store";
 
 describe("assimilate", () => {
   let h: BeliefHarness;
@@ -122,27 +122,13 @@ describe("assimilate that loses a race", () => {
     const doc = async (text: string) => (await h.services.registerEvidence(h.callers.editor, h.scopes.home, { kind: "document", text, assess: false })).evidence.id;
     const held = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The nightly export job writes to the archive bucket.", evidence: [{ sourceId: await doc("Export runbook."), tier: "document" }] });
     // The store refuses the first two change-sets as lost races (nothing written), as a concurrent writer would.
-    let refusals = 2;
-    const racing = new Proxy(h.store, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        if (property !== "apply") return value.bind(target);
-        return async (changeSet: ChangeSet) => {
-          if (refusals > 0) {
-            refusals -= 1;
-            throw new VersionConflict(null, "version", "another writer committed first");
-          }
-          return target.apply(changeSet);
-        };
-      },
-    });
-    const services = h.withAssessor(counting, { store: racing });
+    const racing = racingStore(h.store, 2);
+    const services = h.withAssessor(counting, { store: racing.store });
     const written = await services.assimilate(h.callers.editor, h.scopes.home, {
       claim: "The nightly export job finishes before the archive bucket is snapshotted.",
       evidence: [{ sourceId: await doc("Export job log, last week."), tier: "observation" }],
     });
-    expect(refusals).toBe(0);
+    expect(racing.refusalsLeft()).toBe(0);
     expect(written.created).toBe(true);
     // The held belief was read against the claim, once, though the write ran three times.
     expect(readings.some((r) => r.endsWith(held.belief.id) || r.endsWith(held.belief.text))).toBe(true);

@@ -4,10 +4,10 @@
  * against the belief the first one created.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Assessor, ChangeSet } from "@/lib/engine";
-import { VersionConflict } from "@/lib/graph/errors";
+import type { Assessor } from "@/lib/engine";
 import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { errorOf, MINUTE, openBeliefHarness, type BeliefHarness } from "./testing/belief-harness";
+import { racingStore } from "./testing/racing-store";
 
 describe("ingest", () => {
   let h: BeliefHarness;
@@ -121,25 +121,11 @@ describe("ingest that loses a race", () => {
     // A belief the text is about, so that each attempt reads the claims against it.
     const held = await h.services.assimilate(h.callers.editor, h.scopes.home, { claim: "The build cache is cleared every Monday morning.", evidence: [{ sourceId: null, tier: "document" }] });
     // The store refuses the first two change-sets as lost races (nothing written), as a concurrent writer would.
-    let refusals = 2;
-    const racing = new Proxy(h.store, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        if (property !== "apply") return value.bind(target);
-        return async (changeSet: ChangeSet) => {
-          if (refusals > 0) {
-            refusals -= 1;
-            throw new VersionConflict(null, "version", "another writer committed first");
-          }
-          return target.apply(changeSet);
-        };
-      },
-    });
-    const services = h.withAssessor(counting, { store: racing });
+    const racing = racingStore(h.store, 2);
+    const services = h.withAssessor(counting, { store: racing.store });
     const result = await services.ingest(h.callers.editor, h.scopes.home, { text: "The build cache is cleared every Monday. Nightly builds take forty minutes." });
     expect(result.outcome).toBe("committed");
-    expect(refusals).toBe(0);
+    expect(racing.refusalsLeft()).toBe(0);
     expect(extractions).toBe(1);
     // Each claim was read against the held belief once, not once an attempt.
     expect(relationReadings.filter((r) => r.endsWith(held.belief.id)).length).toBeGreaterThan(0);
@@ -180,30 +166,18 @@ describe("ingest behind a busy write gate, with a reader that is not the offline
     // The first write loses its first race, so it runs its second attempt in the gate; that attempt's commit waits
     // until the second write has read its text (or 10 s, so that a write that cannot read before it queues fails
     // the order below instead of hanging).
-    let applies = 0;
     let firstInGate: () => void = () => {};
     const inGate = new Promise<void>((resolve) => (firstInGate = resolve));
     const order: string[] = [];
-    const racing = new Proxy(h.store, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        if (property !== "apply") return value.bind(target);
-        return async (changeSet: ChangeSet) => {
-          applies += 1;
-          if (applies === 1) throw new VersionConflict(null, "version", "another writer committed first");
-          if (applies === 2) {
-            firstInGate();
-            let timer: ReturnType<typeof setTimeout> | undefined;
-            const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve("the first write gave up waiting"), 10_000)));
-            order.push(await Promise.race([secondRead.then(() => "the second write read its text"), gaveUp]));
-            clearTimeout(timer);
-          }
-          return target.apply(changeSet);
-        };
-      },
+    const racing = racingStore(h.store, 1, async (n) => {
+      if (n !== 2) return;
+      firstInGate();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve("the first write gave up waiting"), 10_000)));
+      order.push(await Promise.race([secondRead.then(() => "the second write read its text"), gaveUp]));
+      clearTimeout(timer);
     });
-    const services = h.withAssessor(llm, { store: racing });
+    const services = h.withAssessor(llm, { store: racing.store });
     const first = services.ingest(h.callers.editor, h.scopes.home, { text: "Releases ship on Tuesday afternoons after the review." });
     await inGate;
     const second = await services.ingest(h.callers.editor, h.scopes.home, { text: "The deploy window for releases is Tuesday afternoon." });

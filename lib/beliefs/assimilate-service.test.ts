@@ -3,6 +3,7 @@
  * a new claim creates a belief, the same claim reinforces it, a named belief must exist and be live, and the stored
  * belief always equals the replay of its history. With the offline model, the restatement write policy: a reworded
  * claim reinforces the belief it restates, a rival that swaps one word is kept apart and queued as a possible duplicate.
+ * A write that loses races reads each related belief once across its attempts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Assessor } from "@/lib/engine";

@@ -1,7 +1,8 @@
 /**
  * ingest through the services on embedded PGlite with the offline reader: a dry run reports what it would write and
  * writes nothing; a commit stores the evidence and the beliefs it reports; a second text about the same thing is read
- * against the belief the first one created.
+ * against the belief the first one created. An ingest that loses races reads each relation once; one that finds the
+ * write gate busy, with a reader that is not the offline one, reads its text outside the gate first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Assessor } from "@/lib/engine";

@@ -23,7 +23,7 @@ import type { Role } from "@/lib/access/roles";
 import type { Caller } from "@/lib/access/principal";
 import type { BeliefChange, BeliefServicesConfig } from "./service-config";
 import { callerContext, type CallerContext } from "./caller-context";
-import { withConflictRetry } from "./conflict-retry";
+import { withConflictRetry, type RetryOptions } from "./conflict-retry";
 import { keyedGate } from "./write-gate";
 import { BeliefServiceError } from "@/lib/errors/belief-service-error";
 import { scopeParamsRepository, type ScopeParamsRepository } from "@/lib/identity/scope-params";
@@ -54,7 +54,7 @@ export interface ServiceKit {
    * can lose a race between two reads, but never makes a write lose one, so it neither waits for writes nor holds them.
    * `rehearse`: a read-only pass run outside a busy gate before queueing (./conflict-retry).
    */
-  retry<T>(scope: string, run: (attempt: number) => Promise<T>, options?: { gate?: boolean; rehearse?: () => Promise<unknown> }): Promise<T>;
+  retry<T>(scope: string, run: (attempt: number) => Promise<T>, options?: { gate?: boolean } & Pick<RetryOptions, "rehearse">): Promise<T>;
   /**
    * Resolved parameters for every stored set of every scope, by content hash (the cascade crosses scopes). With
    * `only`, the versions the caller will look up, and `known`, sets it already holds (its scope's current one): when

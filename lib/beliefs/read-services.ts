@@ -9,6 +9,7 @@ import {
   wordCheckPlan,
   rankByRelevance,
   type Belief,
+  type BeliefGist,
   type BeliefRecord,
   type EngineParams,
   type MutationRecord,
@@ -85,7 +86,7 @@ export function readServices(kit: ServiceKit): ReadServices {
    * kept), so at most WORD_CHECKS of them, the closest by cosine, are checked; the others in that band are left out of
    * the answer (-1: no close word), as a check would most often have left them.
    */
-  async function closestWordsOf(question: string, beliefs: readonly Belief[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
+  async function closestWordsOf(question: string, beliefs: readonly BeliefGist[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
     const embedder = kit.matcher?.embedder;
     if (embedder?.words === undefined) return undefined;
     const { check, unchecked, checks } = wordCheckPlan(question, beliefs, (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
@@ -135,13 +136,17 @@ export function readServices(kit: ServiceKit): ReadServices {
       const { ranked, semantic } = await kit.rank(ctx.view, input.q, { k: asOf ? AS_OF_CANDIDATES : MAX_RECALL_CANDIDATES, includeEnded: true, scope: ctx.scope.id });
       const cut = asOf ? { asOf } : {};
       const ids = ranked.map((r) => r.candidate.id);
-      // Today's recall ranks the candidates on their rows (stored credence and status) and loads the histories of the
-      // beliefs that answer only; as of a time, every candidate is replayed to it.
+      // Today's recall ranks the candidates on their gists (text, stored credence and status) and loads the beliefs that
+      // answer only, whole; as of a time, every candidate is replayed to it.
       const candidates: readonly RecallCandidate[] = asOf
         ? await store.loadBeliefs(ctx.view, ids, cut)
-        : ids.length === 0
-          ? []
-          : await store.listBeliefs(ctx.view, { ids, liveOnly: false }).then((rows) => rows.map((belief) => ({ belief })));
+        : await store.beliefGists(ctx.view, ids).then((gists) => {
+            const byId = new Map(gists.map((g) => [g.id, g]));
+            return ids.flatMap((id) => {
+              const belief = byId.get(id);
+              return belief ? [{ belief }] : [];
+            });
+          });
       const closest = semantic ? await closestWordsOf(input.q, candidates.map((c) => c.belief), semantic) : undefined;
       return recallAnswer(
         {

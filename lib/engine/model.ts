@@ -361,6 +361,12 @@ export interface Belief extends DerivedBeliefFields {
   updatedAt: IsoTime;
 }
 
+/**
+ * A belief's words and standing, without its counts, timestamps or history: what recall reads of each candidate before
+ * it knows which beliefs answer (lib/engine/recall.ts), a fifth of a belief row's bytes.
+ */
+export type BeliefGist = Pick<Belief, "id" | "text" | "status" | "credence">;
+
 export interface BeliefRecord {
   belief: Belief;
   history: History;

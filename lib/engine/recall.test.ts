@@ -208,7 +208,7 @@ describe("recall (deploy-branch contradiction)", () => {
     expect((await recall({ question: "deploy main", candidates: [loop], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("no_answer");
   });
 
-  it("answers the same from belief rows alone, loading only the answering and the superseded beliefs' histories (property)", async () => {
+  it("answers the same from gists alone (text, status, credence), loading only the answering and the superseded beliefs' histories (property)", async () => {
     const texts = ["The nightly backup runs at two.", "The nightly backup runs at four.", "Backups are kept for a week.", "The backup job writes to the east bucket.", "Lunch is served at noon."];
     await fc.assert(
       fc.asyncProperty(
@@ -239,7 +239,8 @@ describe("recall (deploy-branch contradiction)", () => {
           const slim = await recall(
             {
               question,
-              candidates: records.map((r) => ({ belief: r.belief })),
+              // Gists only: a candidate without its history is read for nothing more than its text and standing.
+              candidates: records.map(({ belief: { id, text, status, credence } }) => ({ belief: { id, text, status, credence } })),
               load,
               loadRecords: async (ids) => {
                 reads += 1;

@@ -32,7 +32,7 @@
  *    dominant's), belief ids.
  */
 import type { Assessor, BeliefText } from "./assessor";
-import { isLiveStatus, type Belief, type BeliefRecord, type BeliefStatus, type History } from "./model";
+import { isLiveStatus, type Belief, type BeliefGist, type BeliefRecord, type BeliefStatus, type History } from "./model";
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
 import { replay, type RealEntryRef, type ReplayState } from "./replay";
@@ -73,14 +73,11 @@ export interface RecallAnswer {
 }
 
 /**
- * A recall candidate: a belief row, with its history or without it. Without it, the row's stored status and credence
- * (which equal the replay of its history) rank it, and only the beliefs that answer have their histories loaded
- * (`RecallInput.loadRecords`); a candidate superseded by another is loaded whole to follow its chain.
+ * A recall candidate: a belief with its history, or only its gist (text, stored status and credence). A gist's stored
+ * status and credence (which equal the replay of its history) rank it, and only the beliefs that answer are loaded
+ * whole (`RecallInput.loadRecords`); a candidate superseded by another is loaded whole to follow its chain.
  */
-export interface RecallCandidate {
-  belief: Belief;
-  history?: History;
-}
+export type RecallCandidate = BeliefRecord | { belief: BeliefGist; history?: undefined };
 
 export interface RecallInput {
   question: string;

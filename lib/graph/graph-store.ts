@@ -29,6 +29,7 @@ import {
   BELIEF_STATUSES,
   type AuthorisedResolver,
   type Belief,
+  type BeliefGist,
   type BeliefHead,
   type BeliefStatus,
   type BeliefEdge,
@@ -361,6 +362,11 @@ export interface GraphStore {
    */
   candidateStatsByIds(view: ScopeView, beliefIds: readonly string[], options?: { queryTerms?: readonly string[] }): Promise<readonly CandidateStats[]>;
   /**
+   * The gists (text, stored status and credence) of listed home-scope beliefs of any status (ids missing, hidden or of
+   * another scope are left out), in no order: what recall reads of its candidates before it loads the few that answer.
+   */
+  beliefGists(view: ScopeView, beliefIds: readonly string[]): Promise<readonly BeliefGist[]>;
+  /**
    * The open undecided readings and possible duplicates (no `decided` event targets them) of the home scope's live
    * beliefs, oldest first (time, belief id, seq), at most `limit` (default all): the review queue's read.
    */
@@ -528,6 +534,15 @@ export function candidateStatsOf(row: Readonly<Record<string, unknown>>): Candid
     terms: terms === "" ? [] : terms.split(" "),
     ...(typeof termCount === "number" ? { termCount } : {}),
   };
+}
+
+/** A `BeliefGist` from one store row (plain type checks, as `candidateStatsOf`). */
+export function beliefGistOf(row: Readonly<Record<string, unknown>>): BeliefGist {
+  const { id, text, status, credence } = row;
+  if (typeof id !== "string" || typeof text !== "string" || typeof credence !== "number" || typeof status !== "string" || !BELIEF_STATUS_SET.has(status)) {
+    throw new GraphStoreError("store_misconfigured", `Belief row ${typeof id === "string" ? id : "?"} is malformed.`);
+  }
+  return { id, text, status: status as BeliefStatus, credence };
 }
 
 /** JSON with keys sorted at every level and two-space indentation: identical text for equal exports. */

@@ -193,6 +193,13 @@ export const read = {
     WHERE b.scope = $home AND $home IN $visible
     RETURN ${CANDIDATE_STATS}`,
 
+  /** `beliefGistOf` columns of listed ids, each by its (ns, id) key. */
+  beliefGistsByIds: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
+    WHERE b.scope = $home AND $home IN $visible
+    RETURN b.id AS id, b.text AS text, b.status AS status, b.credence AS credence`,
+
   searchCandidateStatsCapped: `
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b, score
     WHERE b.ns = $ns AND b.scope = $home AND $home IN $visible AND ($includeEnded OR b.live)

@@ -28,6 +28,7 @@ import {
 import { redactUrl } from "@/lib/redact-url";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
+  beliefGistOf,
   byCodeUnits,
   candidateStatsOf,
   citationHopsByDepth,
@@ -644,6 +645,11 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
 
     candidateStatsByIds,
+
+    async beliefGists(view, beliefIds) {
+      if (beliefIds.length === 0) return [];
+      return (await query(read.beliefGistsByIds, { ...anchor(view), ids: [...new Set(beliefIds)] })).map(beliefGistOf);
+    },
 
     searchTopK: (view, text, options) => neo4jTopK({ ns, query, candidateStatsByIds, tuning: config.searchTuning }, view, text, options),
 

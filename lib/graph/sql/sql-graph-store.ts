@@ -30,7 +30,7 @@ import type {
   ScopeView,
   SystemCitationIndex,
 } from "../graph-store";
-import { candidateStatsOf, citationHopsByDepth, overviewOptions } from "../graph-store";
+import { beliefGistOf, candidateStatsOf, citationHopsByDepth, overviewOptions } from "../graph-store";
 import { mapPgError } from "./pg-errors";
 import { sqlIdempotencyMarks } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
@@ -301,6 +301,11 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         row.contextTags ??= [];
         return candidateStatsOf(row);
       });
+    },
+
+    async beliefGists(view, beliefIds) {
+      if (beliefIds.length === 0) return [];
+      return (await run(sql, read.beliefGistsByIds, [view.homeScopeId, visible(view), [...beliefIds]])).map(beliefGistOf);
     },
 
     async getMutation(view, mutationId) {

@@ -196,6 +196,13 @@ export const read = {
     looseRow,
   ),
 
+  /** [home, visible, ids] (`beliefGistOf` columns; by the primary key, prepared) */
+  beliefGistsByIds: statement(
+    "read.beliefGistsByIds",
+    `SELECT id, data->>'text' AS text, status, credence FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND id = ANY($3::text[])`,
+    looseRow,
+  ),
+
   /** The same, cut at a cap by rank. [home, visible, tsquery, includeEnded, limit] */
   searchCandidateStatsCapped: statement(
     "read.searchCandidateStatsCapped",

@@ -836,6 +836,16 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect([...byIds].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(searched.filter((c) => wanted.includes(c.id)).sort((a, b) => (a.id < b.id ? -1 : 1)));
         expect(byIds.map((c) => c.id).sort()).toEqual([tagged.id, expiring.id, ended.id].sort());
         expect(await store.candidateStatsByIds({ homeScopeId: home, visibleScopeIds: [other] }, wanted)).toEqual([]);
+        // Gists by id (recall's candidates): the stored text, status and credence, any status, home scope only.
+        const stored = new Map((await store.listBeliefs(v, { ids: wanted, liveOnly: false })).map((b) => [b.id, b]));
+        const gists = [...(await store.beliefGists(v, [...wanted, ended.id]))].sort((a, b) => (a.id < b.id ? -1 : 1));
+        expect(gists).toEqual(
+          [...stored.values()].map((b) => ({ id: b.id, text: b.text, status: b.status, credence: b.credence })).sort((a, b) => (a.id < b.id ? -1 : 1)),
+        );
+        expect(gists.map((g) => g.id).sort()).toEqual([tagged.id, expiring.id, ended.id].sort());
+        expect(gists.find((g) => g.id === ended.id)).toMatchObject({ status: "superseded", text: ended.text });
+        expect(await store.beliefGists({ homeScopeId: home, visibleScopeIds: [other] }, wanted)).toEqual([]);
+        expect(await store.beliefGists(v, [])).toEqual([]);
         // With the query's terms (hybrid retrieval ranks these rows by that query alone, and a store may ship only the
         // terms of it each belief holds, with their count): the same relevance and score as the whole rows give.
         const whole = await store.candidateStatsByIds(v, wanted);

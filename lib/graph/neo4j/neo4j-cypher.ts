@@ -22,7 +22,7 @@ const CREDENCE_BANDS = 20;
 
 /** The scorer's fields; the scope is the anchor's and empty tags travel as null (the adapter fills both in). */
 const CANDIDATE_STATS =
-  "b.id AS id, b.credence AS credence, b.status AS status, b.topic AS topic, " +
+  "b.id AS id, b.credence AS credence, b.status AS status, " +
   "CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END AS contextTags, b.validUntil AS validUntil, b.searchTerms AS terms";
 
 /**
@@ -289,9 +289,14 @@ export const read = {
     MATCH (b:Belief {ns: $ns, scope: $home}) WHERE $home IN $visible
     RETURN b ${BELIEF_LIGHT} AS b, b.updatedAt AS updatedAt ORDER BY updatedAt DESC, b.id LIMIT $limit`,
 
-  /** Live belief-to-belief edges touching listed home beliefs, with both ends' topics. */
+  /**
+   * Live belief-to-belief edges touching listed home beliefs, with both ends' topics. Each listed belief is sought by
+   * its (ns, id) key (hinted: with few beliefs in the store, the planner would sometimes scan the scope's index instead).
+   */
   beliefLinks: `
-    MATCH (n:Belief {ns: $ns, scope: $home}) WHERE n.id IN $ids AND $home IN $visible
+    UNWIND $ids AS id
+    MATCH (n:Belief {ns: $ns, id: id}) USING INDEX SEEK n:Belief(ns, id)
+    WHERE n.scope = $home AND $home IN $visible
     MATCH (n)-[r:SUPPORTS|REBUTS|CONTEXTUALIZES|SUPERSEDES|REFINES|SYNTHESIZES]-(m:Belief {ns: $ns, scope: $home})
     WHERE r.dangling IS NULL AND r.unrelated IS NULL AND coalesce(r.live, true)
     RETURN DISTINCT type(r) AS kind, startNode(r).id AS from, endNode(r).id AS to, r {.*} AS r,

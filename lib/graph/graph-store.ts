@@ -100,14 +100,14 @@ export interface CandidateSearchOptions {
 
 /**
  * What the engine's retrieval scorer reads of a candidate (`lib/engine/retrieval`: the filters and relevance × credence),
- * without the rest of the belief: a slim row per match, so ranking the whole matching domain stays cheap.
+ * without the rest of the belief: a slim row per match, so ranking the whole matching domain stays cheap. No topic:
+ * no ranking filters by one (`RankOptions` of ./rank-candidate-stats), and a topic is a quarter of a slim row's bytes.
  */
 export interface CandidateStats {
   id: string;
   scope: string;
   credence: number;
   status: BeliefStatus;
-  topic: string;
   contextTags: readonly string[];
   validUntil: IsoTime | null;
   /**
@@ -507,14 +507,13 @@ const BELIEF_STATUS_SET: ReadonlySet<string> = new Set(BELIEF_STATUSES);
  * fails them is a corrupt store, reported as such.
  */
 export function candidateStatsOf(row: Readonly<Record<string, unknown>>): CandidateStats {
-  const { id, scope, credence, status, topic, contextTags, validUntil, terms, termCount } = row;
+  const { id, scope, credence, status, contextTags, validUntil, terms, termCount } = row;
   if (
     typeof id !== "string" ||
     typeof scope !== "string" ||
     typeof credence !== "number" ||
     typeof status !== "string" ||
     !BELIEF_STATUS_SET.has(status) ||
-    typeof topic !== "string" ||
     !Array.isArray(contextTags) ||
     !contextTags.every((t) => typeof t === "string") ||
     (validUntil !== null && validUntil !== undefined && typeof validUntil !== "string") ||
@@ -528,7 +527,6 @@ export function candidateStatsOf(row: Readonly<Record<string, unknown>>): Candid
     scope,
     credence,
     status: status as BeliefStatus,
-    topic,
     contextTags: contextTags as string[],
     validUntil: validUntil ?? null,
     terms: terms === "" ? [] : terms.split(" "),

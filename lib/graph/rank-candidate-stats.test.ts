@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BELIEF_STATUSES, retrieve, termSet, type BeliefStatus, type RetrieveOptions } from "@/lib/engine";
+import { BELIEF_STATUSES, retrieve, termSet, type BeliefStatus } from "@/lib/engine";
 import type { CandidateStats } from "./graph-store";
-import { rankCandidateStats } from "./rank-candidate-stats";
+import { rankCandidateStats, type RankOptions } from "./rank-candidate-stats";
 
 /** Words that stem, stopwords, negations, capitals and diacritics: whatever the tokenizer treats specially. */
 const WORDS = ["release", "releases", "deployed", "deploying", "deploys", "Friday", "café", "cafe", "the", "of", "not", "never", "server", "servers", "ran", "runs", "x1", "2026", "bodies", "body", "ours", "breeds"];
@@ -29,13 +29,12 @@ const docArb: fc.Arbitrary<Omit<Doc, "id">> = fc.record({
   validUntil: fc.constantFrom(null, null, "2026-01-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z"),
 });
 
-const optionsArb: fc.Arbitrary<RetrieveOptions> = fc.record(
+const optionsArb: fc.Arbitrary<RankOptions> = fc.record(
   {
     k: fc.integer({ min: 0, max: 12 }),
     minCredence: fc.constantFrom(0, 0.3, 0.6),
     scope: fc.constantFrom("s1", "s2"),
     statuses: fc.subarray([...BELIEF_STATUSES], { minLength: 1 }),
-    topic: fc.constantFrom("a", "b"),
     contextTags: fc.subarray(["eu", "us"]),
     includeEnded: fc.boolean(),
     asOf: fc.constantFrom("2025-06-01T00:00:00.000Z", "2026-06-01T00:00:00.000Z"),
@@ -45,7 +44,7 @@ const optionsArb: fc.Arbitrary<RetrieveOptions> = fc.record(
 );
 
 function statsOf(d: Doc): CandidateStats {
-  return { id: d.id, scope: d.scope, credence: d.credence, status: d.status, topic: d.topic, contextTags: d.contextTags, validUntil: d.validUntil, terms: [...termSet(d.text)] };
+  return { id: d.id, scope: d.scope, credence: d.credence, status: d.status, contextTags: d.contextTags, validUntil: d.validUntil, terms: [...termSet(d.text)] };
 }
 
 describe("rankCandidateStats", () => {
@@ -73,12 +72,11 @@ describe("rankCandidateStats", () => {
       scope: "s",
       credence: 1,
       status: "retired",
-      topic: "t",
       contextTags: [],
       validUntil: null,
       terms: [...termSet("releases deployed")],
     }));
-    const good: CandidateStats = { id: "g", scope: "s", credence: 0.4, status: "supported", topic: "t", contextTags: [], validUntil: null, terms: [...termSet("releases on Friday servers")] };
+    const good: CandidateStats = { id: "g", scope: "s", credence: 0.4, status: "supported", contextTags: [], validUntil: null, terms: [...termSet("releases on Friday servers")] };
     const ranked = rankCandidateStats("release deploys", [...bad, good], { k: 1 });
     expect(ranked.map((r) => r.candidate.id)).toEqual(["g"]);
     // N = 1 qualifying: idf(release) = ln(1 + 0.5/1.5) (df 1), idf(deploy) = ln(1 + 1.5/0.5) (df 0); focus = 1/3.
@@ -88,7 +86,7 @@ describe("rankCandidateStats", () => {
   });
 
   it("returns nothing for a query without content terms or k = 0", () => {
-    const c: CandidateStats = { id: "a", scope: "s", credence: 1, status: "supported", topic: "t", contextTags: [], validUntil: null, terms: [...termSet("releases")] };
+    const c: CandidateStats = { id: "a", scope: "s", credence: 1, status: "supported", contextTags: [], validUntil: null, terms: [...termSet("releases")] };
     expect(rankCandidateStats("the of and", [c])).toEqual([]);
     expect(rankCandidateStats("release", [c], { k: 0 })).toEqual([]);
     expect(rankCandidateStats("release", [c]).map((r) => r.candidate.id)).toEqual(["a"]);

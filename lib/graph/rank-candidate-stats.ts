@@ -14,7 +14,10 @@ import type { CandidateStats, RankedCandidate } from "./graph-store";
 
 export type { RankedCandidate } from "./graph-store";
 
+/** The retrieval options a ranking of slim rows takes: every filter but the topic, which `CandidateStats` do not carry. */
+export type RankOptions = Omit<RetrieveOptions, "topic">;
+
 /** The best `k` of the qualifying candidates for `query`, best first: the engine's `rankByTerms` over the stored terms. */
-export function rankCandidateStats(query: string, candidates: readonly CandidateStats[], options: RetrieveOptions = {}): RankedCandidate[] {
+export function rankCandidateStats(query: string, candidates: readonly CandidateStats[], options: RankOptions = {}): RankedCandidate[] {
   return rankByTerms(query, candidates, options).map(({ item, relevance, score }) => ({ candidate: item, relevance, score }));
 }

@@ -99,7 +99,7 @@ export interface HybridDeps {
   matcher: SemanticMatcher | null;
 }
 
-export interface HybridOptions extends Omit<RetrieveOptions, "semantic"> {
+export interface HybridOptions extends Omit<RetrieveOptions, "semantic" | "topic"> {
   /** Include superseded / retired / contracted beliefs in the domain (recall follows their chains). */
   includeEnded?: boolean;
   /**
@@ -122,7 +122,7 @@ export interface HybridRanking {
 
 /** A belief as the slim row the ranking reads. */
 export function statsOfBelief(b: Belief): CandidateStats {
-  return { id: b.id, scope: b.scope, credence: b.credence, status: b.status, topic: b.topic, contextTags: b.contextTags, validUntil: b.validUntil ?? null, terms: [...termSet(b.text)] };
+  return { id: b.id, scope: b.scope, credence: b.credence, status: b.status, contextTags: b.contextTags, validUntil: b.validUntil ?? null, terms: [...termSet(b.text)] };
 }
 
 /** Rank the query's candidate domain (module comment), best first, at most `options.k`. */
@@ -198,7 +198,6 @@ function indexable(view: ScopeView, o: HybridOptions): boolean {
   return (
     (o.scope === undefined || o.scope === view.homeScopeId) &&
     o.statuses === undefined &&
-    o.topic === undefined &&
     o.contextTags === undefined &&
     o.asOf === undefined &&
     (o.minRelevance ?? 0) === 0

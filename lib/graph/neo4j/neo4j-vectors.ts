@@ -94,7 +94,6 @@ function hitColumns(stats: boolean): [string, string][] {
       ? ([
           ["credence", "b.credence"],
           ["status", "b.status"],
-          ["topic", "b.topic"],
           ["contextTags", "CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END"],
           ["validUntil", "b.validUntil"],
           ["terms", "b.searchTerms"],

@@ -68,7 +68,7 @@ const SEARCH_WHERE = `scope = $1 AND $1 = ANY($2::text[])
  * those travel as NULLs, since per-row bytes and columns are what a 15 000-row domain costs on the client (measured:
  * 8 columns ≈ 1.5 × 4). The adapter fills the scope and the empty tags in.
  */
-const CANDIDATE_STATS = `id, credence, status, topic,
+const CANDIDATE_STATS = `id, credence, status,
        CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
        CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", search_terms AS terms`;
 
@@ -189,7 +189,7 @@ export const read = {
   /** [home, visible, ids, the query's terms or null (`slimTermsSql`)] */
   candidateStatsByIds: statement(
     "read.candidateStatsByIds",
-    `SELECT id, credence, status, topic,
+    `SELECT id, credence, status,
        CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
        CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", ${slimTermsSql("search_terms", "$4")}
      FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND id = ANY($3::text[])`,

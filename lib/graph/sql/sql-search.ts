@@ -146,7 +146,7 @@ const POSTINGS_STATS = `
  * The slim row columns of graph_beliefs `b` (the exhaustive path's `CANDIDATE_STATS`), with only the query's terms of
  * each belief (`termsParam`, `slimTermsSql`): the candidates are ranked by this query alone.
  */
-const slimColumns = (termsParam: string) => `b.id, b.credence, b.status, b.topic,
+const slimColumns = (termsParam: string) => `b.id, b.credence, b.status,
   CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
   CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", ${slimTermsSql("b.search_terms", termsParam)}`;
 
@@ -188,8 +188,8 @@ function firstRead(stats: string, kParam: string): string {
     FROM f),
   kth AS (SELECT score FROM scored WHERE score IS NOT NULL ORDER BY score DESC OFFSET ${kParam}::int - 1 LIMIT 1)
   SELECT TRUE AS stat, term AS qterm, NULL::text[] AS qterms, n, NULL::text AS id, NULL::float8 AS credence, NULL::text AS status,
-         NULL::text AS topic, NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms, NULL::int AS "termCount" FROM s
-  UNION ALL SELECT FALSE, NULL, qterms, NULL, id, credence, status, topic, "contextTags", "validUntil", terms, "termCount" FROM scored
+         NULL::jsonb AS "contextTags", NULL::text AS "validUntil", NULL::text AS terms, NULL::int AS "termCount" FROM s
+  UNION ALL SELECT FALSE, NULL, qterms, NULL, id, credence, status, "contextTags", "validUntil", terms, "termCount" FROM scored
   WHERE score IS NULL OR NOT EXISTS (SELECT 1 FROM kth) OR score >= (SELECT score FROM kth) - ${SLACK}`;
 }
 const FIRST_READ_COUNTED = firstRead(COUNTED_STATS, "$8");

@@ -231,7 +231,7 @@ const visibleRanked = (columns: string) => `
   ORDER BY u.rank LIMIT $5`;
 export const VISIBLE_RANKED = visibleRanked("u.id");
 /** With each id's slim row (`candidateStatsOf` columns, as `read.candidateStatsByIds`; [.., $6 the query's terms or null]). */
-export const VISIBLE_RANKED_STATS = visibleRanked(`u.id, b.credence, b.status, b.topic,
+export const VISIBLE_RANKED_STATS = visibleRanked(`u.id, b.credence, b.status,
   CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
   CASE WHEN b.valid_until IS NOT NULL THEN b.data->>'validUntil' END AS "validUntil", ${slimTermsSql("b.search_terms", "$6")}`);
 

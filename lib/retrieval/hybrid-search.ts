@@ -44,7 +44,8 @@ export const LEXICAL_CANDIDATES_MIN = 50;
  * - the mutation protocol's 50 (k = 50, live only) from 100 are 99.6 % of its 50 from 200 for single sentences and
  *   99.1 % for texts of three (its candidates are read back by id: the set is what counts), at 11–16 % less CPU.
  * The store's top-k walk stops far sooner on common query terms. An assimilation takes `LEXICAL_CANDIDATES_MIN` for its
- * 20 (lib/beliefs/assimilate-service.ts), ingest the same for each claim.
+ * 20 (lib/beliefs/assimilate-service.ts), ingest the same for each claim, and today's recall for its 50
+ * (lib/beliefs/read-services.ts: its top 10 unchanged).
  */
 export function lexicalPool(k: number): number {
   return Math.max(k, Math.min(LEXICAL_CANDIDATES, Math.max(LEXICAL_CANDIDATES_MIN, 5 * k)));

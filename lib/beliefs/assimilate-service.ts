@@ -8,7 +8,7 @@
  * with the belief it changes. One change-set; a lost optimistic-concurrency race reloads and runs again (`kit.retry`),
  * so concurrent writers never lose an update.
  */
-import { isLiveStatus, mergeChangeSets, type Belief, type BeliefRecord, type ChangeSet, type Tier } from "@/lib/engine";
+import { isLiveStatus, mergeChangeSets, type Belief, type BeliefGist, type BeliefRecord, type ChangeSet, type Tier } from "@/lib/engine";
 import { assimilate as assimilateEvidence, assimilateOnCheckpoint, type BeliefHead, type NewBeliefSpec } from "@/lib/engine/assimilate";
 import { possibleDuplicateItem, type RestatementChoice } from "@/lib/engine/readings";
 import { assignTopic, beliefKey } from "@/lib/engine/topic";
@@ -99,7 +99,7 @@ export async function assimilateRequest(service: ServiceKit, ctx: CallerContext,
     const now = clock.now();
     const observedAt = eventTimeOfWrite(request.observedAt, now);
     const changeSetId = kit.newId("changeset");
-    // The claim's nearest live beliefs, ranked once and read as slim rows: restatement, topic and relation choose
+    // The claim's nearest live beliefs, ranked once and read as gists: restatement, topic and relation choose
     // among the same candidates, and only the beliefs the change-set writes are read with their histories.
     const nearest = request.claim ? nearestBeliefs(kit, ctx, request.claim.text) : () => Promise.resolve({ candidates: [], keyMatch: null });
     const candidates = async () => (await nearest()).candidates;
@@ -195,7 +195,7 @@ async function relateClaim(
   kit: ServiceKit,
   ctx: CallerContext,
   claimText: string,
-  candidates: readonly Belief[],
+  candidates: readonly BeliefGist[],
   targetId: string,
   evidence: AssimilateRequest["evidence"],
   base: { resolver: ResolutionCache; params: CallerContext["params"]["params"]; time: string; observedAt: string; actor: string; changeSetId: string },
@@ -204,14 +204,14 @@ async function relateClaim(
   if (cited.length === 0) return NOTHING_RELATED;
   const { store, assessor } = kit.config;
   const params = base.params;
-  const others = candidates.filter((b) => b.id !== targetId && b.scope === ctx.scope.id && isLiveStatus(b.status));
-  const scored: { belief: Belief; similarity: number }[] = [];
+  const others = candidates.filter((b) => b.id !== targetId && isLiveStatus(b.status));
+  const scored: { belief: BeliefGist; similarity: number }[] = [];
   for (const belief of others) scored.push({ belief, similarity: await assessor.similarity(claimText, belief.text) });
   const nearest = scored
     .filter((s) => s.similarity >= params.relatedSimilarity)
     .sort((a, b) => b.similarity - a.similarity || (a.belief.id < b.belief.id ? -1 : 1))
     .slice(0, params.relatedTopK);
-  const read: { belief: Belief; reading: Omit<AssimilateRelation, "beliefId" | "text">; sources: typeof cited }[] = [];
+  const read: { belief: BeliefGist; reading: Omit<AssimilateRelation, "beliefId" | "text">; sources: typeof cited }[] = [];
   for (const { belief: b, similarity } of nearest) {
     const reading = await assessor.assessRelation(claimText, { id: b.id, text: b.text, contextTags: b.contextTags });
     if (reading.relation === "UNRELATED" || reading.relation === "UNDECIDED") continue;
@@ -268,31 +268,31 @@ function targetOf(head: BeliefHead): { existing: BeliefRecord } | { head: Belief
  * `candidates` (ordered by id, so ties go to the lowest id): the belief it surely restates (merge), the one it may
  * duplicate (kept apart and linked), or null.
  */
-async function restatementOf(kit: ServiceKit, ctx: CallerContext, candidates: readonly Belief[], text: string): Promise<RestatementChoice> {
+async function restatementOf(kit: ServiceKit, ctx: CallerContext, candidates: readonly BeliefGist[], text: string): Promise<RestatementChoice> {
   const scored: { id: string; text: string; similarity: number }[] = [];
   for (const b of candidates) {
-    if (b.scope !== ctx.scope.id || !isLiveStatus(b.status)) continue;
+    if (!isLiveStatus(b.status)) continue;
     scored.push({ id: b.id, text: b.text, similarity: await kit.config.assessor.similarity(text, b.text) });
   }
   return restatementPolicy(text, scored, ctx.params.params);
 }
 
 /**
- * The `RESTATEMENT_CANDIDATES` beliefs of the home scope ranked nearest `text`, as slim rows ordered by id, and the
- * live home-scope belief with the text's key (`beliefKey`), read in the same statement; ranked and read on the first
- * call only.
+ * The `RESTATEMENT_CANDIDATES` beliefs of the home scope ranked nearest `text`, as gists ordered by id, and the live
+ * home-scope belief with the text's key (`beliefKey`), read in the same statement; ranked and read on the first call
+ * only. Every check among them reads a candidate's text, topic, tags and status; the beliefs the change-set writes are
+ * read again, whole.
  */
-function nearestBeliefs(kit: ServiceKit, ctx: CallerContext, text: string): () => Promise<{ candidates: readonly Belief[]; keyMatch: Belief | null }> {
-  let found: Promise<{ candidates: readonly Belief[]; keyMatch: Belief | null }> | null = null;
+function nearestBeliefs(kit: ServiceKit, ctx: CallerContext, text: string): () => Promise<{ candidates: readonly BeliefGist[]; keyMatch: BeliefGist | null }> {
+  let found: Promise<{ candidates: readonly BeliefGist[]; keyMatch: BeliefGist | null }> | null = null;
   const key = beliefKey(text);
   return () =>
     (found ??= (async () => {
       const { ranked } = await kit.rank(ctx.view, text, { k: RESTATEMENT_CANDIDATES, lexicalCandidates: RESTATEMENT_LEXICAL_POOL, scope: ctx.scope.id });
-      const ids = new Set(ranked.map((r) => r.candidate.id));
-      const rows = await kit.config.store.listBeliefs(ctx.view, { ids: [...ids], orLiveKey: key, liveOnly: false });
+      const { gists, keyMatch } = await kit.config.store.beliefGists(ctx.view, ranked.map((r) => r.candidate.id), { orLiveKey: key });
+      const candidates = [...gists].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       // Restatement and topic compare the claim with each candidate: their stored vectors spare embedding their texts.
-      kit.primeVectors(ctx.view, rows);
-      const keyMatch = rows.find((b) => b.key === key && b.scope === ctx.scope.id && isLiveStatus(b.status)) ?? null;
-      return { candidates: rows.filter((b) => ids.has(b.id)), keyMatch };
+      kit.primeVectors(ctx.view, candidates);
+      return { candidates, keyMatch };
     })());
 }

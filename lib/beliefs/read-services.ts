@@ -9,7 +9,6 @@ import {
   wordCheckPlan,
   rankByRelevance,
   type Belief,
-  type BeliefGist,
   type BeliefRecord,
   type EngineParams,
   type MutationRecord,
@@ -94,7 +93,7 @@ export function readServices(kit: ServiceKit): ReadServices {
    * kept), so at most WORD_CHECKS of them, the closest by cosine, are checked; the others in that band are left out of
    * the answer (-1: no close word), as a check would most often have left them.
    */
-  async function closestWordsOf(question: string, beliefs: readonly BeliefGist[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
+  async function closestWordsOf(question: string, beliefs: readonly { id: string; text: string }[], semantic: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
     const embedder = kit.matcher?.embedder;
     if (embedder?.words === undefined) return undefined;
     const { check, unchecked, checks } = wordCheckPlan(question, beliefs, (b) => semantic.get(b.id) ?? 0, WORD_CHECKS);
@@ -152,7 +151,7 @@ export function readServices(kit: ServiceKit): ReadServices {
       // answer only, whole; as of a time, every candidate is replayed to it.
       const candidates: readonly RecallCandidate[] = asOf
         ? await store.loadBeliefs(ctx.view, ids, cut)
-        : await store.beliefGists(ctx.view, ids).then((gists) => {
+        : await store.beliefGists(ctx.view, ids).then(({ gists }) => {
             const byId = new Map(gists.map((g) => [g.id, g]));
             return ids.flatMap((id) => {
               const belief = byId.get(id);

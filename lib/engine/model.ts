@@ -362,10 +362,11 @@ export interface Belief extends DerivedBeliefFields {
 }
 
 /**
- * A belief's words and standing, without its counts, timestamps or history: what recall reads of each candidate before
- * it knows which beliefs answer (lib/engine/recall.ts), a fifth of a belief row's bytes.
+ * A belief's words, place and standing, without its counts, timestamps or history: what recall (lib/engine/recall.ts)
+ * and an assimilation's restatement, topic and relation checks read of each candidate before they know which beliefs
+ * they write or answer with, a fifth of a belief row's bytes.
  */
-export type BeliefGist = Pick<Belief, "id" | "text" | "status" | "credence">;
+export type BeliefGist = Pick<Belief, "id" | "text" | "topic" | "contextTags" | "status" | "credence">;
 
 export interface BeliefRecord {
   belief: Belief;

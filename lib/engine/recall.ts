@@ -77,7 +77,7 @@ export interface RecallAnswer {
  * status and credence (which equal the replay of its history) rank it, and only the beliefs that answer are loaded
  * whole (`RecallInput.loadRecords`); a candidate superseded by another is loaded whole to follow its chain.
  */
-export type RecallCandidate = BeliefRecord | { belief: BeliefGist; history?: undefined };
+export type RecallCandidate = BeliefRecord | { belief: Pick<BeliefGist, "id" | "text" | "status" | "credence">; history?: undefined };
 
 export interface RecallInput {
   question: string;

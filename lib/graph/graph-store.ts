@@ -135,11 +135,6 @@ export interface ListBeliefsOptions {
    * ranked candidates a write compares by text and topic without loading their histories.
    */
   ids?: readonly string[];
-  /**
-   * With `ids`: also the live belief of the home scope whose key is this one (`key`'s exact normalised key), in the
-   * same read: a write reads its ranked candidates and its same-key match together. The other filters apply to it too.
-   */
-  orLiveKey?: string;
   /** Default: all. */
   limit?: number;
 }
@@ -362,10 +357,11 @@ export interface GraphStore {
    */
   candidateStatsByIds(view: ScopeView, beliefIds: readonly string[], options?: { queryTerms?: readonly string[] }): Promise<readonly CandidateStats[]>;
   /**
-   * The gists (text, stored status and credence) of listed home-scope beliefs of any status (ids missing, hidden or of
-   * another scope are left out), in no order: what recall reads of its candidates before it loads the few that answer.
+   * The gists of listed home-scope beliefs of any status (ids missing, hidden or of another scope are left out), in no
+   * order: what recall and an assimilation read of their candidates before they load the few they answer with or
+   * write. With `orLiveKey`, in the same read, the live home-scope belief with that key (`beliefKey`), listed or not.
    */
-  beliefGists(view: ScopeView, beliefIds: readonly string[]): Promise<readonly BeliefGist[]>;
+  beliefGists(view: ScopeView, beliefIds: readonly string[], options?: { orLiveKey?: string }): Promise<BeliefGists>;
   /**
    * The open undecided readings and possible duplicates (no `decided` event targets them) of the home scope's live
    * beliefs, oldest first (time, belief id, seq), at most `limit` (default all): the review queue's read.
@@ -534,13 +530,43 @@ export function candidateStatsOf(row: Readonly<Record<string, unknown>>): Candid
   };
 }
 
-/** A `BeliefGist` from one store row (plain type checks, as `candidateStatsOf`). */
+export interface BeliefGists {
+  /** The listed beliefs' gists, in no order. */
+  gists: readonly BeliefGist[];
+  /** With `orLiveKey`: the live belief with that key, else null. */
+  keyMatch: BeliefGist | null;
+}
+
+/** A `BeliefGist` from one store row, the empty tags as NULL (plain type checks, as `candidateStatsOf`). */
 export function beliefGistOf(row: Readonly<Record<string, unknown>>): BeliefGist {
-  const { id, text, status, credence } = row;
-  if (typeof id !== "string" || typeof text !== "string" || typeof credence !== "number" || typeof status !== "string" || !BELIEF_STATUS_SET.has(status)) {
+  const { id, text, topic, contextTags, status, credence } = row;
+  if (
+    typeof id !== "string" ||
+    typeof text !== "string" ||
+    typeof topic !== "string" ||
+    (contextTags !== null && (!Array.isArray(contextTags) || !contextTags.every((t) => typeof t === "string"))) ||
+    typeof credence !== "number" ||
+    typeof status !== "string" ||
+    !BELIEF_STATUS_SET.has(status)
+  ) {
     throw new GraphStoreError("store_misconfigured", `Belief row ${typeof id === "string" ? id : "?"} is malformed.`);
   }
-  return { id, text, status: status as BeliefStatus, credence };
+  return { id, text, topic, contextTags: (contextTags ?? []) as string[], status: status as BeliefStatus, credence };
+}
+
+/**
+ * `BeliefGists` from a store's rows: the listed ones, and the live belief of the key among rows flagged `keyMatch`
+ * (a store reads both in one statement, or the key's in a second).
+ */
+export function beliefGistsOf(rows: readonly Readonly<Record<string, unknown>>[], listed: ReadonlySet<string>): BeliefGists {
+  const gists = new Map<string, BeliefGist>();
+  let keyMatch: BeliefGist | null = null;
+  for (const row of rows) {
+    const gist = beliefGistOf(row);
+    if (row.keyMatch === true) keyMatch = gist;
+    if (listed.has(gist.id)) gists.set(gist.id, gist);
+  }
+  return { gists: [...gists.values()], keyMatch };
 }
 
 /** JSON with keys sorted at every level and two-space indentation: identical text for equal exports. */

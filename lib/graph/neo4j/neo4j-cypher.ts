@@ -20,6 +20,10 @@ const BELIEF_FULL = "{.id, .scope, .model, .history}";
 /** Credence bands of `topKRanked`'s groups: the narrower, the closer its floor of the k-th score. */
 const CREDENCE_BANDS = 20;
 
+/** A `BeliefGist`'s columns (`beliefGistOf`): no tags travel as NULL. */
+const BELIEF_GIST =
+  "b.id AS id, b.text AS text, b.topic AS topic, CASE WHEN size(b.contextTags) > 0 THEN b.contextTags END AS contextTags, b.status AS status, b.credence AS credence";
+
 /** The scorer's fields; the scope is the anchor's and empty tags travel as null (the adapter fills both in). */
 const CANDIDATE_STATS =
   "b.id AS id, b.credence AS credence, b.status AS status, " +
@@ -198,7 +202,12 @@ export const read = {
     UNWIND $ids AS id
     MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
     WHERE b.scope = $home AND $home IN $visible
-    RETURN b.id AS id, b.text AS text, b.status AS status, b.credence AS credence`,
+    RETURN ${BELIEF_GIST}`,
+  /** The same of the live belief of a key (`listLiveBeliefByKey`), flagged. */
+  beliefGistOfLiveKey: `
+    MATCH (b:Belief {ns: $ns, scope: $home, liveKey: $key})
+    WHERE $home IN $visible
+    RETURN ${BELIEF_GIST}, true AS keyMatch LIMIT 1`,
 
   searchCandidateStatsCapped: `
     CALL db.index.fulltext.queryNodes('${BELIEF_SEARCH_INDEX}', $query) YIELD node AS b, score

@@ -28,7 +28,7 @@ import {
 import { redactUrl } from "@/lib/redact-url";
 import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
-  beliefGistOf,
+  beliefGistsOf,
   byCodeUnits,
   candidateStatsOf,
   citationHopsByDepth,
@@ -589,24 +589,19 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
         reviewState: options?.reviewState ?? null,
         afterId: options?.afterId ?? null,
       };
-      // The listed ids, and with `orLiveKey` the live belief of that key, looked up by key (one more statement).
-      const byKey = ids !== undefined && options?.orLiveKey !== undefined && (options.key === undefined || options.key === options.orLiveKey);
       // The live belief of a key is a seek of the live-key index; of a scope without a key, a scan of the scope.
       const scan = (liveOnly: boolean, key: string | null) => (liveOnly && key !== null ? read.listLiveBeliefByKey : read.listBeliefs);
-      // The two reads are independent: sent together, not one after the other.
-      const [keyed, found] = await Promise.all([
-        byKey ? query(read.listLiveBeliefByKey, { ...filters, liveOnly: true, key: options?.orLiveKey ?? null, limit: limitOf(1) }) : [],
+      const found =
         ids?.length === 0
           ? []
-          : query(ids ? read.listBeliefsByIds : scan(filters.liveOnly, options?.key ?? null), {
+          : await query(ids ? read.listBeliefsByIds : scan(filters.liveOnly, options?.key ?? null), {
               ...filters,
               key: options?.key ?? null,
               limit: limitOf(options?.limit),
               ...(ids ? { ids: [...ids] } : {}),
-            }),
-      ]);
+            });
       const beliefs = new Map<string, Belief>();
-      for (const r of [...found, ...keyed]) {
+      for (const r of found) {
         const belief = beliefFromProps(props(r.b));
         beliefs.set(belief.id, belief);
       }
@@ -646,9 +641,14 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
 
     candidateStatsByIds,
 
-    async beliefGists(view, beliefIds) {
-      if (beliefIds.length === 0) return [];
-      return (await query(read.beliefGistsByIds, { ...anchor(view), ids: [...new Set(beliefIds)] })).map(beliefGistOf);
+    async beliefGists(view, beliefIds, options = {}) {
+      const listed = new Set(beliefIds);
+      // The two reads are independent: sent together, not one after the other.
+      const [found, keyed] = await Promise.all([
+        listed.size === 0 ? [] : query(read.beliefGistsByIds, { ...anchor(view), ids: [...listed] }),
+        options.orLiveKey === undefined ? [] : query(read.beliefGistOfLiveKey, { ...anchor(view), key: options.orLiveKey }),
+      ]);
+      return beliefGistsOf([...found, ...keyed], listed);
     },
 
     searchTopK: (view, text, options) => neo4jTopK({ ns, query, candidateStatsByIds, tuning: config.searchTuning }, view, text, options),

@@ -30,7 +30,7 @@ import type {
   ScopeView,
   SystemCitationIndex,
 } from "../graph-store";
-import { beliefGistOf, candidateStatsOf, citationHopsByDepth, overviewOptions } from "../graph-store";
+import { beliefGistsOf, candidateStatsOf, citationHopsByDepth, overviewOptions } from "../graph-store";
 import { mapPgError } from "./pg-errors";
 import { sqlIdempotencyMarks } from "./sql-idempotency";
 import { admin, citations, read } from "./sql-queries";
@@ -249,7 +249,7 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
     },
 
     async listBeliefs(view, options: ListBeliefsOptions = {}) {
-      if (options.ids?.length === 0 && options.orLiveKey === undefined) return [];
+      if (options.ids?.length === 0) return [];
       const { ids, liveOnly, ...others } = options;
       if (ids !== undefined && Object.values(others).every((v) => v === undefined)) {
         return run(sql, read.beliefsByIds, [view.homeScopeId, visible(view), [...ids], liveOnly ?? true]);
@@ -264,7 +264,6 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
         options.afterId ?? null,
         options.limit ?? null,
         options.ids ? [...options.ids] : null,
-        options.ids ? (options.orLiveKey ?? null) : null,
       ]);
     },
 
@@ -303,9 +302,11 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       });
     },
 
-    async beliefGists(view, beliefIds) {
-      if (beliefIds.length === 0) return [];
-      return (await run(sql, read.beliefGistsByIds, [view.homeScopeId, visible(view), [...beliefIds]])).map(beliefGistOf);
+    async beliefGists(view, beliefIds, options = {}) {
+      const listed = new Set(beliefIds);
+      if (options.orLiveKey !== undefined) return beliefGistsOf(await run(sql, read.beliefGistsByIdsOrKey, [view.homeScopeId, visible(view), [...listed], options.orLiveKey]), listed);
+      if (listed.size === 0) return { gists: [], keyMatch: null };
+      return beliefGistsOf(await run(sql, read.beliefGistsByIds, [view.homeScopeId, visible(view), [...listed]]), listed);
     },
 
     async getMutation(view, mutationId) {

@@ -68,6 +68,9 @@ const SEARCH_WHERE = `scope = $1 AND $1 = ANY($2::text[])
  * those travel as NULLs, since per-row bytes and columns are what a 15 000-row domain costs on the client (measured:
  * 8 columns ≈ 1.5 × 4). The adapter fills the scope and the empty tags in.
  */
+/** A `BeliefGist`'s columns (`beliefGistOf`): no tags travel as NULL. */
+const BELIEF_GIST = `id, data->>'text' AS text, topic, CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags", status, credence`;
+
 const CANDIDATE_STATS = `id, credence, status,
        CASE WHEN data->'contextTags' <> '[]'::jsonb THEN data->'contextTags' END AS "contextTags",
        CASE WHEN valid_until IS NOT NULL THEN data->>'validUntil' END AS "validUntil", search_terms AS terms`;
@@ -143,14 +146,14 @@ export const read = {
   ),
 
   /**
-   * [home, visible, liveOnly, topic, key, reviewState, afterId, limit, ids, or the live belief of this key (with ids)] (planned
+   * [home, visible, liveOnly, topic, key, reviewState, afterId, limit, ids] (planned
    * with its values, never prepared: a null filter folds away and listed ids are read by the primary key).
    */
   listBeliefs: statement(
     "read.listBeliefs",
     `${PLANNED_WITH_VALUES} SELECT data FROM graph_beliefs
      WHERE scope = $1 AND $1 = ANY($2::text[])
-       AND ($9::text[] IS NULL OR id = ANY($9::text[]) OR (live AND key = $10))
+       AND ($9::text[] IS NULL OR id = ANY($9::text[]))
        AND ($3::boolean IS FALSE OR live)
        AND ($4::text IS NULL OR topic = $4)
        AND ($5::text IS NULL OR key = $5)
@@ -197,9 +200,12 @@ export const read = {
   ),
 
   /** [home, visible, ids] (`beliefGistOf` columns; by the primary key, prepared) */
-  beliefGistsByIds: statement(
-    "read.beliefGistsByIds",
-    `SELECT id, data->>'text' AS text, status, credence FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND id = ANY($3::text[])`,
+  beliefGistsByIds: statement("read.beliefGistsByIds", `SELECT ${BELIEF_GIST} FROM graph_beliefs WHERE scope = $1 AND $1 = ANY($2::text[]) AND id = ANY($3::text[])`, looseRow),
+  /** [home, visible, ids, key]: the same and the live belief of the key, flagged (planned with its values, as listBeliefs) */
+  beliefGistsByIdsOrKey: statement(
+    "read.beliefGistsByIdsOrKey",
+    `${PLANNED_WITH_VALUES} SELECT ${BELIEF_GIST}, (live AND key = $4) AS "keyMatch" FROM graph_beliefs
+     WHERE scope = $1 AND $1 = ANY($2::text[]) AND (id = ANY($3::text[]) OR (live AND key = $4))`,
     looseRow,
   ),
 

@@ -838,14 +838,25 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect(await store.candidateStatsByIds({ homeScopeId: home, visibleScopeIds: [other] }, wanted)).toEqual([]);
         // Gists by id (recall's candidates): the stored text, status and credence, any status, home scope only.
         const stored = new Map((await store.listBeliefs(v, { ids: wanted, liveOnly: false })).map((b) => [b.id, b]));
-        const gists = [...(await store.beliefGists(v, [...wanted, ended.id]))].sort((a, b) => (a.id < b.id ? -1 : 1));
-        expect(gists).toEqual(
-          [...stored.values()].map((b) => ({ id: b.id, text: b.text, status: b.status, credence: b.credence })).sort((a, b) => (a.id < b.id ? -1 : 1)),
-        );
+        const gistOf = (b: Belief) => ({ id: b.id, text: b.text, topic: b.topic, contextTags: b.contextTags, status: b.status, credence: b.credence });
+        const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+        const read = await store.beliefGists(v, [...wanted, ended.id]);
+        expect(read.keyMatch).toBeNull();
+        const gists = [...read.gists].sort(byId);
+        expect(gists).toEqual([...stored.values()].map(gistOf).sort(byId));
         expect(gists.map((g) => g.id).sort()).toEqual([tagged.id, expiring.id, ended.id].sort());
+        expect(gists.find((g) => g.id === tagged.id)).toMatchObject({ topic: "ops", contextTags: ["eu", "prod"] });
         expect(gists.find((g) => g.id === ended.id)).toMatchObject({ status: "superseded", text: ended.text });
-        expect(await store.beliefGists({ homeScopeId: home, visibleScopeIds: [other] }, wanted)).toEqual([]);
-        expect(await store.beliefGists(v, [])).toEqual([]);
+        expect(await store.beliefGists({ homeScopeId: home, visibleScopeIds: [other] }, wanted)).toEqual({ gists: [], keyMatch: null });
+        expect(await store.beliefGists(v, [])).toEqual({ gists: [], keyMatch: null });
+        // With a key: the live belief of that key in the same read, listed or not; an ended one of that key never;
+        // none from a scope the view does not hold.
+        const keyed = await store.beliefGists(v, [ended.id], { orLiveKey: tagged.key });
+        expect(keyed).toEqual({ gists: [gistOf(stored.get(ended.id) as Belief)], keyMatch: gistOf(stored.get(tagged.id) as Belief) });
+        expect((await store.beliefGists(v, [tagged.id], { orLiveKey: tagged.key })).keyMatch?.id).toBe(tagged.id);
+        expect(await store.beliefGists(v, [], { orLiveKey: ended.key })).toEqual({ gists: [], keyMatch: null });
+        expect(await store.beliefGists(v, [], { orLiveKey: theirs.key })).toEqual({ gists: [], keyMatch: null });
+        expect(await store.beliefGists({ homeScopeId: home, visibleScopeIds: [other] }, [], { orLiveKey: tagged.key })).toEqual({ gists: [], keyMatch: null });
         // With the query's terms (hybrid retrieval ranks these rows by that query alone, and a store may ship only the
         // terms of it each belief holds, with their count): the same relevance and score as the whole rows give.
         const whole = await store.candidateStatsByIds(v, wanted);
@@ -925,15 +936,6 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
         expect((await store.listBeliefs(view(scope), { ids: listed })).map((b) => b.id)).toEqual([first.id]);
         expect((await store.listBeliefs(view(scope), { ids: [first.id, third.id], topic: "beta" })).map((b) => b.id)).toEqual([third.id]);
         expect(await store.listBeliefs(view(scope), { ids: [] })).toEqual([]);
-        // With orLiveKey: the listed ids and the live home-scope belief of that key, in id order; a retired belief's
-        // key, another scope's belief and a scope the view cannot see give nothing more.
-        const [, second] = beliefs as [Belief, Belief];
-        expect((await store.listBeliefs(view(scope), { ids: [first.id], orLiveKey: "beta one", liveOnly: false })).map((b) => b.id)).toEqual([first.id, third.id].sort());
-        expect(await store.listBeliefs(view(scope), { ids: [], orLiveKey: "beta one" })).toEqual([third]);
-        expect((await store.listBeliefs(view(scope), { ids: [second.id], orLiveKey: "beta retired", liveOnly: false })).map((b) => b.id)).toEqual([second.id]);
-        expect(await store.listBeliefs(view(theirs.belief.scope), { ids: [], orLiveKey: "beta one" })).toEqual([]);
-        expect(await store.listBeliefs({ homeScopeId: scope, visibleScopeIds: [theirs.belief.scope] }, { ids: [first.id], orLiveKey: "beta one" })).toEqual([]);
-        expect((await store.listBeliefs(view(scope), { ids: [first.id], orLiveKey: "beta one", topic: "alpha" })).map((b) => b.id)).toEqual([first.id]);
       });
 
       it("keeps the mutation journal, the review queue and counts by status", async () => {

@@ -16,10 +16,10 @@ import {
   openReadings,
 } from "@/lib/engine";
 import { recall as recallAnswer, type RecallCandidate } from "@/lib/engine/recall";
-import { LEXICAL_CANDIDATES_MIN } from "@/lib/retrieval/hybrid-search";
 import { checkReplay, derivedFields, replay } from "@/lib/engine/replay";
 import type { GraphEdge, GraphSlice, ScopeExport } from "@/lib/graph/graph-store";
 import { entryEdgeSource } from "@/lib/graph/graph-store";
+import { LEXICAL_CANDIDATES_MIN } from "@/lib/retrieval/hybrid-search";
 import {
   getBeliefInputSchema,
   getEvidenceInputSchema,

@@ -372,7 +372,8 @@ export function GraphExplorer({ scope, scopeId, scopeName, createdAt, now, canEd
               label={`Belief graph of ${scopeName}, ${elements.nodes.length} nodes. Arrow keys move between nodes, Enter opens the selected one, Escape clears, + and − zoom. The List view shows the same nodes as a table.`}
             />
           )}
-          {pending ? <div className="absolute inset-0 animate-pulse bg-zinc-100 dark:bg-zinc-900" data-testid="graph-loading" aria-label="Loading the graph" /> : null}
+          {/* A veil only: the stats line below says "Loading the graph…" (a label on a div without a role is prohibited ARIA). */}
+          {pending ? <div className="absolute inset-0 animate-pulse bg-zinc-100 dark:bg-zinc-900" data-testid="graph-loading" aria-hidden="true" /> : null}
           {error && !missingFocus ? (
             <p role="alert" className="absolute inset-x-4 top-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">{error.message}</p>
           ) : null}

@@ -274,7 +274,7 @@ export function TopicMapExplorer({ scope, scopeId, scopeName, canSave }: Props) 
         </div>
       ) : null}
       {view.topics.length > 0 ? (
-        <div className="flex flex-wrap items-center gap-1.5 text-xs" aria-label="Expanded topics">
+        <div className="flex flex-wrap items-center gap-1.5 text-xs" role="group" aria-label="Expanded topics">
           {view.topics.map((t) => (
             <button key={t} type="button" className="rounded-full border border-zinc-300 px-2 py-0.5 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800" onClick={() => collapseTopic(t)} title="Collapse this topic">
               {t} ×

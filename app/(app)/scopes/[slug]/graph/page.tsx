@@ -24,7 +24,11 @@ export default async function ScopeGraphPage({ params, searchParams }: { params:
   if (!scope) notFound();
   const whole = query.whole !== undefined || query.asOf !== undefined || query.nodeId !== undefined;
   const beliefs = whole ? 0 : (await services.graphOverview(caller, slug, { notable: 0 })).beliefs;
-  const fallback = <div className="h-[70vh] animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" aria-label="Loading the graph" />;
+  const fallback = (
+    <div className="h-[70vh] animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-900" role="status">
+      <span className="sr-only">Loading the graph…</span>
+    </div>
+  );
   const canEdit = scope.role === "editor" || scope.role === "reviewer" || scope.role === "owner";
   if (beliefs > LARGE_SCOPE_BELIEFS) {
     const canSave = canEdit;

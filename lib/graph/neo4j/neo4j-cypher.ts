@@ -111,7 +111,7 @@ export const read = {
 
   /**
    * Every lookup by id in this file names its seek of the `(ns, id)` key and checks the scope after it: left to its
-   * cost model, the planner scanned the whole index for a few ids, or for one (`beliefHead`, which every write runs),
+   * cost model, the planner scanned the whole index for a few ids, or for one (`beliefHeads`, which every write runs),
    * depending on the statistics when the statement was first planned (neo4j-plans.test.ts).
    */
   beliefsByIds: `
@@ -120,9 +120,10 @@ export const read = {
     WHERE b.scope = $home AND $home IN $visible AND ($asOf IS NULL OR coalesce(b.validFrom, b.createdAt) <= $asOf)
     RETURN b ${BELIEF_FULL} AS b ORDER BY b.id`,
 
-  /** A belief for a write: its history only when it has at most $historyLimit items (`loadBeliefHead`). */
-  beliefHead: `
-    MATCH (b:Belief {ns: $ns, id: $id}) USING INDEX SEEK b:Belief(ns, id)
+  /** Beliefs for a write: each one's history only when it has at most $historyLimit items (`loadBeliefHeads`). */
+  beliefHeads: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
     WHERE b.scope = $home AND $home IN $visible
     RETURN b {.id, .scope, .model, .checkpoint, .historyLength,
               history: CASE WHEN coalesce(b.historyLength, size(b.history)) <= $historyLimit THEN b.history END} AS b`,

@@ -12,6 +12,7 @@ import {
   MUTATION_STATUSES,
   type AuthorisedResolver,
   type Belief,
+  type BeliefHead,
   type BeliefRecord,
   type ChangeSet,
   type CitationRef,
@@ -540,21 +541,25 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
 
     async loadBeliefHead(view, beliefId, options) {
-      const [row] = await query(read.beliefHead, { ...anchor(view), id: beliefId, historyLimit: neo4j.int(Math.max(0, Math.floor(options.historyLimit))) });
-      if (!row) return null;
-      const b = props(row.b);
-      const history = b.history === null || b.history === undefined ? null : historyFromProp(b.history);
-      // Seqs run 1, 2, … without gaps (apply checks it), so the last seq is the history's length.
-      const lastSeq = history !== null ? (history[history.length - 1]?.seq ?? 0) : Number(toPlain(b.historyLength));
-      // The whole checkpoint is one property: the slice covers every source, whatever `checkpointSources` asks for.
-      const checkpoint = parseFoldCheckpoint(typeof b.checkpoint === "string" ? b.checkpoint : null);
-      return { belief: beliefFromProps(b), lastSeq, checkpoint: checkpoint === null ? null : sliceOfCheckpoint(checkpoint), history };
+      return (await store.loadBeliefHeads(view, [beliefId], options)).get(beliefId) ?? null;
     },
 
     async loadBeliefHeads(view, beliefIds, options) {
-      const ids = [...new Set(beliefIds)];
-      const heads = await Promise.all(ids.map((id) => store.loadBeliefHead(view, id, options)));
-      return new Map(ids.flatMap((id, i) => (heads[i] ? [[id, heads[i]] as const] : [])));
+      if (beliefIds.length === 0) return new Map();
+      const historyLimit = neo4j.int(Math.max(0, Math.floor(options.historyLimit)));
+      const rows = await query(read.beliefHeads, { ...anchor(view), ids: [...new Set(beliefIds)], historyLimit });
+      return new Map(
+        rows.map((row) => {
+          const b = props(row.b);
+          const history = b.history === null || b.history === undefined ? null : historyFromProp(b.history);
+          // Seqs run 1, 2, … without gaps (apply checks it), so the last seq is the history's length.
+          const lastSeq = history !== null ? (history[history.length - 1]?.seq ?? 0) : Number(toPlain(b.historyLength));
+          // The whole checkpoint is one property: the slice covers every source, whatever `checkpointSources` asks for.
+          const checkpoint = parseFoldCheckpoint(typeof b.checkpoint === "string" ? b.checkpoint : null);
+          const head: BeliefHead = { belief: beliefFromProps(b), lastSeq, checkpoint: checkpoint === null ? null : sliceOfCheckpoint(checkpoint), history };
+          return [head.belief.id, head] as const;
+        }),
+      );
     },
 
     async loadBeliefs(view, beliefIds, options?: LoadOptions) {

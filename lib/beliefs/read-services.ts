@@ -12,7 +12,11 @@ import {
   type BeliefRecord,
   type EngineParams,
   type MutationRecord,
+  type ScopeView,
+  type Standing,
   isLiveStatus,
+  replayWithStanding,
+  standingOfHead,
   openReadings,
 } from "@/lib/engine";
 import { recall as recallAnswer, type RecallCandidate } from "@/lib/engine/recall";
@@ -84,6 +88,27 @@ export function readServices(kit: ServiceKit): ReadServices {
 
   async function paramsOf(ctx: CallerContext, belief: Belief): Promise<EngineParams> {
     return (await kit.params.byParamsVersion(ctx.scope.id, belief.paramsVersion)) ?? ctx.params.params;
+  }
+
+  /**
+   * Beliefs with their standings (recall's `loadStandings`): from the heads' fold checkpoints in one read, without the
+   * histories; a belief whose checkpoint cannot give it (missing, stale, or made with other parameters) is loaded
+   * whole and replayed.
+   */
+  async function standingsOf(view: ScopeView, ids: readonly string[], params: EngineParams): Promise<{ belief: Belief; standing: Standing }[]> {
+    const heads = await store.loadBeliefHeads(view, ids, { historyLimit: 0, checkpointSources: "all" });
+    const out: { belief: Belief; standing: Standing }[] = [];
+    const whole: string[] = [];
+    for (const id of ids) {
+      const head = heads.get(id);
+      if (!head) continue;
+      const standing = standingOfHead(head, params);
+      if (standing) out.push({ belief: head.belief, standing });
+      else whole.push(id);
+    }
+    if (whole.length === 0) return out;
+    for (const r of await store.loadBeliefs(view, whole)) out.push({ belief: r.belief, standing: replayWithStanding(r.history, params).standing });
+    return out;
   }
 
   /**
@@ -165,6 +190,7 @@ export function readServices(kit: ServiceKit): ReadServices {
           candidates,
           load: (id) => store.loadBelief(ctx.view, id, cut),
           loadRecords: (beliefIds) => store.loadBeliefs(ctx.view, beliefIds, cut),
+          ...(asOf ? {} : { loadStandings: (beliefIds: readonly string[]) => standingsOf(ctx.view, beliefIds, params) }),
           assessor,
           k: input.k,
           evidenceText: async (id) => (await store.loadEvidence(ctx.view, id))?.text ?? null,

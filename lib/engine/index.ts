@@ -12,6 +12,7 @@ export * from "./ports";
 export * from "./change-set";
 export * from "./network";
 export * from "./replay";
+export * from "./standing";
 export * from "./history-builder";
 export * from "./verification";
 export * from "./assimilate";

@@ -3,7 +3,8 @@ import fc from "fast-check";
 import type { BeliefRecord, EvidenceEntry, HistoryItem } from "./model";
 import { defaultParams } from "./params";
 import { ABOUT_THE_QUESTION_SHARE, decideDominance, positionsTension, recall } from "./recall";
-import { replay } from "./replay";
+import { foldCheckpoint, replay, sliceOfCheckpoint } from "./replay";
+import { replayWithStanding, standingOfHead } from "./standing";
 import {
   ANSWER_COSINE_ALONE,
   ANSWER_WORD_COSINE,
@@ -208,7 +209,7 @@ describe("recall (deploy-branch contradiction)", () => {
     expect((await recall({ question: "deploy main", candidates: [loop], load: noLoad, assessor: scriptedAssessor() }, defaultParams)).mode).toBe("no_answer");
   });
 
-  it("answers the same from gists alone (text, status, credence), loading only the answering and the superseded beliefs' histories (property)", async () => {
+  it("answers the same from gists alone (text, status, credence), loading only the answering beliefs (whole, or their standings from their checkpoints) and the superseded ones' histories (property)", async () => {
     const texts = ["The nightly backup runs at two.", "The nightly backup runs at four.", "Backups are kept for a week.", "The backup job writes to the east bucket.", "Lunch is served at noon."];
     await fc.assert(
       fc.asyncProperty(
@@ -256,6 +257,31 @@ describe("recall (deploy-branch contradiction)", () => {
           // The answering beliefs' histories, and the superseded candidates' (read in one call, to follow their chains).
           expect(requested.length).toBeLessThanOrEqual(k + records.filter((r) => r.belief.status === "superseded").length);
           expect(reads).toBeLessThanOrEqual(2);
+          // Standings from the stored checkpoints: the same answer, and no history read beyond the superseded candidates'.
+          const histories: string[] = [];
+          const fromCheckpoints = await recall(
+            {
+              question,
+              candidates: records.map(({ belief: { id, text, status, credence } }) => ({ belief: { id, text, status, credence } })),
+              load,
+              loadRecords: async (ids) => {
+                histories.push(...ids);
+                return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as BeliefRecord] : []));
+              },
+              loadStandings: async (ids) =>
+                ids.flatMap((id) => {
+                  const r = byId.get(id);
+                  const head = r && { belief: r.belief, lastSeq: r.history.length, checkpoint: sliceOfCheckpoint(foldCheckpoint(r.history, defaultParams)) };
+                  const standing = head && standingOfHead(head, defaultParams);
+                  return r && standing ? [{ belief: r.belief, standing }] : [];
+                }),
+              assessor: scriptedAssessor(),
+              k,
+            },
+            defaultParams,
+          );
+          expect(fromCheckpoints).toEqual(whole);
+          expect(histories.every((id) => byId.get(id)?.belief.status === "superseded")).toBe(true);
         },
       ),
       { numRuns: 150 },
@@ -269,7 +295,7 @@ describe("recall (deploy-branch contradiction)", () => {
 });
 
 describe("dominance and two-position tension (properties)", () => {
-  const position = (id: string, history: HistoryItem[], rank: number) => ({ record: record(id, history, id), state: replay(history, defaultParams), rank, predecessors: [] });
+  const position = (id: string, history: HistoryItem[], rank: number) => ({ belief: record(id, history, id).belief, standing: replayWithStanding(history, defaultParams).standing, rank, predecessors: [] });
 
   it("a fresh rebuttal from the rival always wins over credence; tension ∈ [0,1] and symmetric in the pair", () => {
     fc.assert(
@@ -280,7 +306,7 @@ describe("dominance and two-position tension (properties)", () => {
         const a = position("A", aHist, 0);
         const b = position("B", bHist, 1);
         const v = decideDominance(a, b, defaultParams);
-        expect(v.dominant.record.belief.id).toBe("B");
+        expect(v.dominant.belief.id).toBe("B");
         expect(v.reasons[0]).toBe("standing_rebuttal");
         const t = positionsTension(v.dominant, v.competing, defaultParams);
         expect(t).toBeGreaterThan(0);
@@ -294,9 +320,9 @@ describe("dominance and two-position tension (properties)", () => {
   it("near-ties go to the newer real support; clear credence gaps to the higher credence", () => {
     const a = position("A", [entry(1, { sourceId: "ev_1", time: at(0) })], 0);
     const b = position("B", [entry(1, { sourceId: "ev_2", time: at(10) })], 1);
-    expect(decideDominance(a, b, defaultParams).dominant.record.belief.id).toBe("B");
+    expect(decideDominance(a, b, defaultParams).dominant.belief.id).toBe("B");
     const strong = position("A", [entry(1, { sourceId: "ev_1", tier: "held_out_truth", effectiveTier: "held_out_truth", time: at(0) })], 0);
-    expect(decideDominance(strong, b, defaultParams).dominant.record.belief.id).toBe("A");
+    expect(decideDominance(strong, b, defaultParams).dominant.belief.id).toBe("A");
   });
 });
 

@@ -20,9 +20,12 @@
  *    a belief carrying a real rebuttal from the rival newer than its own last real support loses to the rival;
  *    otherwise higher credence wins, and a near-tie (|Δcredence| ≤ `dominanceTieMargin`, 0.05) goes to the belief
  *    whose latest real support is newer (then the higher-ranked one).
- * 4. **tension** of the two positions = §4.5's formula with S = Σ|contribution| of the dominant's real supports +
- *    Σ|contribution| of the competitor's real rebuttals that come from the dominant, and R the same for the competitor.
- *    Settled answers report the dominant belief's own tension.
+ * 4. **tension** of the two positions = §4.5's formula with S = Σ|contribution| of the dominant's standing real support
+ *    votes + Σ|contribution| of the competitor's standing real rebuttal votes that come from the dominant, and R the
+ *    same for the competitor (one vote per source and relation, after contraction scaling, as in the belief's own
+ *    tension). Settled answers report the dominant belief's own tension.
+ * Rivals, dominance and tension read each answering belief's standing (`./standing`): from its stored fold checkpoint
+ * when the caller can load it (`loadStandings`), so a belief with a long history is weighed without reading it.
  * 5. Two relevant live beliefs that give different values for the same quantity (same unit, similar wording) compete
  *    like a rebut pair even when no evidence links them.
  * 6. **Insufficient** instead of settled when the best answer is weak: its credence is below one half, or its
@@ -35,8 +38,8 @@ import type { Assessor, BeliefText } from "./assessor";
 import { isLiveStatus, type Belief, type BeliefGist, type BeliefRecord, type BeliefStatus, type History } from "./model";
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
-import { replay, type RealEntryRef, type ReplayState } from "./replay";
 import { fuseRelevance, relevanceScorer, wordCheckOf } from "./retrieval";
+import { replayWithStanding, type Standing } from "./standing";
 
 export type RecallMode = "settled" | "contested" | "insufficient" | "no_answer";
 export const RECALL_MODES = ["settled", "contested", "insufficient", "no_answer"] as const satisfies readonly RecallMode[];
@@ -74,8 +77,9 @@ export interface RecallAnswer {
 
 /**
  * A recall candidate: a belief with its history, or only its gist (text, stored status and credence). A gist's stored
- * status and credence (which equal the replay of its history) rank it, and only the beliefs that answer are loaded
- * whole (`RecallInput.loadRecords`); a candidate superseded by another is loaded whole to follow its chain.
+ * status and credence (which equal the replay of its history) rank it, and only the beliefs that answer are loaded,
+ * with their standings (`RecallInput.loadStandings`) or whole (`loadRecords`); a candidate superseded by another is
+ * loaded whole to follow its chain.
  */
 export type RecallCandidate = BeliefRecord | { belief: Pick<BeliefGist, "id" | "text" | "status" | "credence">; history?: undefined };
 
@@ -90,6 +94,11 @@ export interface RecallInput {
    * positions that answer, among candidates given without a history. Default: `load` of each.
    */
   loadRecords?: (beliefIds: readonly string[]) => Promise<readonly BeliefRecord[]>;
+  /**
+   * Loads beliefs with their standings (`./standing`) through the caller's authorised view, those not visible left
+   * out: preferred to `loadRecords` for the positions that answer, so that no history need be read or replayed.
+   */
+  loadStandings?: (beliefIds: readonly string[]) => Promise<readonly { belief: Belief; standing: Standing }[]>;
   assessor: Assessor;
   /** Relevant beliefs considered (after ranking); default 10. */
   k?: number;
@@ -117,8 +126,8 @@ export interface RecallInput {
 }
 
 export interface Position {
-  record: BeliefRecord;
-  state: ReplayState;
+  belief: Belief;
+  standing: Standing;
   rank: number;
   /** Superseded beliefs followed to reach this one. */
   predecessors: string[];
@@ -136,16 +145,17 @@ function supersededBy(history: History): string | null {
 
 /**
  * The live end of a candidate's chain: its record (with the history when one was loaded) and, with that history, its
- * replayed state; without it, the row's stored status and credence stand for the replay's.
+ * standing from the replay; without it, the row's stored status and credence stand for the replay's.
  */
 export interface ChainEnd {
   record: RecallCandidate;
-  state: ReplayState | null;
+  standing: Standing | null;
   predecessors: string[];
 }
 
-const statusOf = (e: Pick<ChainEnd, "record" | "state">): BeliefStatus => e.state?.status ?? e.record.belief.status;
-const credenceOf = (e: Pick<ChainEnd, "record" | "state">): number => e.state?.credence ?? e.record.belief.credence;
+const statusOf = (e: Pick<ChainEnd, "record" | "standing">): BeliefStatus => e.standing?.status ?? e.record.belief.status;
+const credenceOf = (e: Pick<ChainEnd, "record" | "standing">): number => e.standing?.credence ?? e.record.belief.credence;
+const standingOfHistory = (history: History, params: EngineParams): Standing => replayWithStanding(history, params).standing;
 
 /**
  * Follow SUPERSEDES from each candidate to the live end of its chain. A chain that ends in a belief the caller
@@ -169,12 +179,12 @@ export async function followSupersedes(
   };
   for (const start of candidates) {
     let record: RecallCandidate = start;
-    let state = record.history === undefined ? null : replay(record.history, params);
+    let state = record.history === undefined ? null : standingOfHistory(record.history, params);
     if ((state?.status ?? record.belief.status) === "superseded" && record.history === undefined) {
       const whole = await withHistory(record);
       if (!whole) continue;
       record = whole;
-      state = replay(whole.history, params);
+      state = standingOfHistory(whole.history, params);
     }
     const seen = new Set<string>([record.belief.id]);
     const predecessors: string[] = [];
@@ -189,12 +199,12 @@ export async function followSupersedes(
       seen.add(next);
       byId.set(next, loaded);
       record = loaded;
-      state = replay(loaded.history, params);
+      state = standingOfHistory(loaded.history, params);
     }
-    if (!isLiveStatus(statusOf({ record, state }))) continue;
+    if (!isLiveStatus(statusOf({ record, standing: state }))) continue;
     const prev = ends.get(record.belief.id);
     // Two chains may meet at one end: keep the loaded record, whichever chain loaded it.
-    const known = prev && prev.state !== null && state === null ? prev : { record, state };
+    const known = prev && prev.standing !== null && state === null ? prev : { record, standing: state };
     ends.set(record.belief.id, { ...known, predecessors: [...new Set([...(prev?.predecessors ?? []), ...predecessors])] });
   }
   return ends;
@@ -209,41 +219,43 @@ function loadRecordsOf(input: Pick<RecallInput, "load" | "loadRecords">): (ids: 
   };
 }
 
-/** The ends' replayed states: a record given without its history is loaded (`loadRecords`); one no longer visible drops out. */
-async function withStates(
-  ends: readonly ChainEnd[],
-  input: Pick<RecallInput, "load" | "loadRecords">,
-  params: EngineParams,
-): Promise<{ end: ChainEnd; record: BeliefRecord; state: ReplayState }[]> {
-  // An end is ready when it came with its history and its replayed state; the others are loaded in one call.
-  const ready = (e: ChainEnd): e is ChainEnd & { state: ReplayState; record: { belief: Belief; history: History } } => e.state !== null && e.record.history !== undefined;
+/**
+ * The ends' standings: an end given without its history is loaded in one call (`loadStandings`, else `loadRecords`
+ * and a replay); one no longer visible drops out.
+ */
+async function withStandings(ends: readonly ChainEnd[], input: Pick<RecallInput, "load" | "loadRecords" | "loadStandings">, params: EngineParams): Promise<{ end: ChainEnd; belief: Belief; standing: Standing }[]> {
+  const ready = (e: ChainEnd): e is ChainEnd & { standing: Standing; record: { belief: Belief; history: History } } => e.standing !== null && e.record.history !== undefined;
   const missing = ends.filter((e) => !ready(e)).map((e) => e.record.belief.id);
-  const loaded = new Map((await loadRecordsOf(input)(missing)).map((r) => [r.belief.id, r]));
+  const loaded = new Map<string, { belief: Belief; standing: Standing }>();
+  if (missing.length > 0 && input.loadStandings) {
+    for (const x of await input.loadStandings(missing)) loaded.set(x.belief.id, x);
+  } else {
+    for (const r of await loadRecordsOf(input)(missing)) loaded.set(r.belief.id, { belief: r.belief, standing: standingOfHistory(r.history, params) });
+  }
   return ends.flatMap((end) => {
-    if (ready(end)) return [{ end, record: { belief: end.record.belief, history: end.record.history }, state: end.state }];
-    const record = loaded.get(end.record.belief.id);
-    return record ? [{ end, record, state: replay(record.history, params) }] : [];
+    if (ready(end)) return [{ end, belief: end.record.belief, standing: end.standing }];
+    const x = loaded.get(end.record.belief.id);
+    return x ? [{ end, ...x }] : [];
   });
 }
 
 /** Sources (belief ids and evidence ids) that count as "coming from" belief `b`: itself and its real supports. */
-function originsOf(p: Pick<Position, "record" | "state">): Set<string> {
-  const out = new Set<string>([p.record.belief.id]);
-  for (const s of p.state.realSupports) out.add(s.sourceId);
-  return out;
+function originsOf(p: Pick<Position, "belief" | "standing">): Set<string> {
+  return new Set<string>([p.belief.id, ...p.standing.supportSources]);
 }
 
-/** Real rebuttals on `target` that come from `from` (its id or evidence that really supports it). */
-export function rebuttalsFrom(target: Pick<Position, "state">, from: Pick<Position, "record" | "state">): RealEntryRef[] {
+/** The sources of real rebuttals on `target` that come from `from` (its id or evidence that really supports it). */
+export function rebuttalsFrom(target: Pick<Position, "standing">, from: Pick<Position, "belief" | "standing">): string[] {
   const origins = originsOf(from);
-  return target.state.realRebuttals.filter((r) => origins.has(r.sourceId));
+  return [...target.standing.realRebuttals.keys()].filter((source) => origins.has(source));
 }
 
 const ms = (t: string | null): number => (t === null ? Number.NEGATIVE_INFINITY : Date.parse(t));
 
-function latestOf(refs: readonly RealEntryRef[]): number {
+/** The latest event time (epoch ms) of `target`'s real rebuttals from `sources`. */
+function latestRebuttal(target: Pick<Position, "standing">, sources: readonly string[]): number {
   let best = Number.NEGATIVE_INFINITY;
-  for (const r of refs) best = Math.max(best, Date.parse(r.time));
+  for (const s of sources) best = Math.max(best, target.standing.realRebuttals.get(s)?.latestAt ?? Number.NEGATIVE_INFINITY);
   return best;
 }
 
@@ -257,23 +269,25 @@ interface Verdict {
 export function decideDominance(a: Position, b: Position, params: EngineParams): Verdict {
   const standing = (loser: Position, winner: Position): boolean => {
     const fromWinner = rebuttalsFrom(loser, winner);
-    return fromWinner.length > 0 && latestOf(fromWinner) > ms(loser.state.lastRealSupportAt);
+    return fromWinner.length > 0 && latestRebuttal(loser, fromWinner) > ms(loser.standing.lastRealSupportAt);
   };
   const aStanding = standing(a, b);
   const bStanding = standing(b, a);
   const verdict = (dominant: Position, competing: Position, first: WhyReason[]): Verdict => {
     const reasons = [...first];
-    if (!reasons.includes("recency") && ms(dominant.state.lastRealSupportAt) > ms(competing.state.lastRealSupportAt)) reasons.push("recency");
-    if (dominant.state.independentRealSupports > competing.state.independentRealSupports) reasons.push("real_support");
-    const reconfirmed = rebuttalsFrom(dominant, competing).length > 0 && ms(dominant.state.lastRealSupportAt) > latestOf(rebuttalsFrom(dominant, competing));
-    if (reconfirmed) reasons.push("reconfirmation");
+    const d = dominant.standing;
+    const c = competing.standing;
+    if (!reasons.includes("recency") && ms(d.lastRealSupportAt) > ms(c.lastRealSupportAt)) reasons.push("recency");
+    if (d.independentRealSupports > c.independentRealSupports) reasons.push("real_support");
+    const challenged = rebuttalsFrom(dominant, competing);
+    if (challenged.length > 0 && ms(d.lastRealSupportAt) > latestRebuttal(dominant, challenged)) reasons.push("reconfirmation");
     return { dominant, competing, reasons };
   };
   if (aStanding !== bStanding) return aStanding ? verdict(b, a, ["standing_rebuttal"]) : verdict(a, b, ["standing_rebuttal"]);
-  const diff = a.state.credence - b.state.credence;
+  const diff = a.standing.credence - b.standing.credence;
   if (Math.abs(diff) > params.dominanceTieMargin) return diff > 0 ? verdict(a, b, ["credence"]) : verdict(b, a, ["credence"]);
-  const aLatest = ms(a.state.lastRealSupportAt);
-  const bLatest = ms(b.state.lastRealSupportAt);
+  const aLatest = ms(a.standing.lastRealSupportAt);
+  const bLatest = ms(b.standing.lastRealSupportAt);
   if (bLatest > aLatest) return verdict(b, a, ["recency"]);
   if (aLatest > bLatest) return verdict(a, b, ["recency"]);
   return verdict(a, b, ["credence"]);
@@ -281,12 +295,14 @@ export function decideDominance(a: Position, b: Position, params: EngineParams):
 
 /** §4.5's tension applied to two positions (see the module comment). */
 export function positionsTension(dominant: Position, competing: Position, params: EngineParams): number {
-  const contribution = (p: Position, seqs: readonly RealEntryRef[]): number => {
-    const bySeq = new Map(p.state.entries.map((e) => [e.seq, e]));
-    return seqs.reduce((sum, r) => sum + Math.abs(bySeq.get(r.seq)?.contribution ?? 0), 0);
+  const sum = (xs: Iterable<number>): number => {
+    let total = 0;
+    for (const x of xs) total += x;
+    return total;
   };
-  const S = contribution(dominant, dominant.state.realSupports) + contribution(competing, rebuttalsFrom(competing, dominant));
-  const R = contribution(competing, competing.state.realSupports) + contribution(dominant, rebuttalsFrom(dominant, competing));
+  const rebuttalWeight = (target: Position, from: Position): number => sum(rebuttalsFrom(target, from).map((s) => target.standing.realRebuttalWeight.get(s) ?? 0));
+  const S = sum(dominant.standing.realSupportWeight.values()) + rebuttalWeight(competing, dominant);
+  const R = sum(competing.standing.realSupportWeight.values()) + rebuttalWeight(dominant, competing);
   return tensionOf(S, R, params);
 }
 
@@ -298,10 +314,10 @@ const REASON_TEXT: Record<WhyReason, (d: Position, c: Position | null) => string
   recency: () => "it was confirmed more recently",
   real_support: () => "more independent sources back it",
   reconfirmation: () => "it was confirmed again after it had been challenged",
-  credence: (d, c) => (c ? `the evidence backs it more strongly (${pct(d.state.credence)} against ${pct(c.state.credence)})` : `the evidence backs it (${pct(d.state.credence)})`),
-  only_position: (d) => `nothing else in memory answers the question differently, and the evidence backs it (${pct(d.state.credence)})`,
-  low_credence: (d) => `the evidence leans against it (${pct(d.state.credence)} likely)`,
-  low_confidence: (d) => `too little evidence backs it to rely on (confidence ${pct(d.state.confidence)})`,
+  credence: (d, c) => (c ? `the evidence backs it more strongly (${pct(d.standing.credence)} against ${pct(c.standing.credence)})` : `the evidence backs it (${pct(d.standing.credence)})`),
+  only_position: (d) => `nothing else in memory answers the question differently, and the evidence backs it (${pct(d.standing.credence)})`,
+  low_credence: (d) => `the evidence leans against it (${pct(d.standing.credence)} likely)`,
+  low_confidence: (d) => `too little evidence backs it to rely on (confidence ${pct(d.standing.confidence)})`,
 };
 
 function explain(mode: RecallMode, reasons: readonly WhyReason[], dominant: Position, competing: Position | null, rival: BeliefText | null): string {
@@ -310,7 +326,7 @@ function explain(mode: RecallMode, reasons: readonly WhyReason[], dominant: Posi
   if (mode === "insufficient") return `No answer is well enough supported: the best candidate is weak because ${list(parts)}.`;
   if (mode === "contested" && rival) {
     const named = `"${rival.text}"`;
-    return competing ? `It is preferred over ${named} because ${list(parts)}.` : `Evidence disputes it (${named}), and no other belief answers the question; the evidence still backs it (${pct(dominant.state.credence)}).`;
+    return competing ? `It is preferred over ${named} because ${list(parts)}.` : `Evidence disputes it (${named}), and no other belief answers the question; the evidence still backs it (${pct(dominant.standing.credence)}).`;
   }
   if (parts.length === 0) return "It is the best match for the question.";
   return mode === "contested" ? `It is preferred over the other answer because ${list(parts)}.` : `This is the answer because ${list(parts)}.`;
@@ -381,12 +397,12 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
     .sort((a, b) => Number(b.about) - Number(a.about) || b.score - a.score || credenceOf(b.e) - credenceOf(a.e) || (a.e.record.belief.id < b.e.record.belief.id ? -1 : 1))
     .slice(0, Math.max(0, input.k ?? 10));
   // Only the beliefs that answer are replayed: their histories decide rivals, dominance and tension.
-  const states = new Map((await withStates(scored.map((x) => x.e), input, params)).map((x) => [x.record.belief.id, x]));
+  const standings = new Map((await withStandings(scored.map((x) => x.e), input, params)).map((x) => [x.belief.id, x]));
   const answering = scored.flatMap((x) => {
-    const s = states.get(x.e.record.belief.id);
-    return s ? [{ ...x, record: s.record, state: s.state }] : [];
+    const s = standings.get(x.e.record.belief.id);
+    return s ? [{ ...x, belief: s.belief, standing: s.standing }] : [];
   });
-  const positions: Position[] = answering.map((x, rank) => ({ record: x.record, state: x.state, rank, predecessors: x.e.predecessors }));
+  const positions: Position[] = answering.map((x, rank) => ({ belief: x.belief, standing: x.standing, rank, predecessors: x.e.predecessors }));
   const empty: RecallAnswer = {
     mode: "no_answer",
     question: input.question,
@@ -405,7 +421,7 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   const top = positions[0];
   if (!top) return empty;
 
-  const contestedBeliefIds = positions.filter((p) => p.state.maxRealRebuttalStrength >= params.contestedRebuttalStrength).map((p) => p.record.belief.id);
+  const contestedBeliefIds = positions.filter((p) => p.standing.maxRealRebuttalStrength >= params.contestedRebuttalStrength).map((p) => p.belief.id);
 
   // The best match's rival: the best-ranked relevant belief in a rebut relation with it, else one that gives another
   // value of the same quantity.
@@ -413,20 +429,21 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   const rivals = positions.slice(1).filter((p) => (answering[p.rank]?.relevance ?? 0) >= ABOUT_THE_QUESTION_SHARE * bestRelevance);
   const rival =
     rivals.find((p) => rebuttalsFrom(top, p).length > 0 || rebuttalsFrom(p, top).length > 0) ??
-    rivals.find((p) => competingQuantities(top.record.belief, p.record.belief)) ??
+    rivals.find((p) => competingQuantities(top.belief, p.belief)) ??
     null;
   const pair: [Position, Position] | null = rival ? [top, rival] : null;
   // Without a rival belief, strong real rebutting evidence on the best match itself contests it (it is about the answer).
-  const strongestRebuttal = [...top.state.realRebuttals]
-    .filter((r) => r.assessedStrength >= params.contestedRebuttalStrength)
-    .sort((x, y) => y.assessedStrength - x.assessedStrength || (x.sourceId < y.sourceId ? -1 : 1))[0];
+  const strongestRebuttal = [...top.standing.realRebuttals]
+    .map(([sourceId, r]) => ({ sourceId, strength: r.strength }))
+    .filter((r) => r.strength >= params.contestedRebuttalStrength)
+    .sort((x, y) => y.strength - x.strength || (x.sourceId < y.sourceId ? -1 : 1))[0];
   const contested = pair !== null || strongestRebuttal !== undefined;
-  const beliefIds = positions.map((p) => p.record.belief.id);
+  const beliefIds = positions.map((p) => p.belief.id);
 
   let dominant = top;
   let competing: Position | null = null;
   let reasons: WhyReason[] = ["only_position"];
-  let tension = top.state.tension;
+  let tension = top.standing.tension;
   if (pair) {
     const v = decideDominance(pair[0], pair[1], params);
     dominant = v.dominant;
@@ -436,7 +453,7 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   }
 
   // A contested belief without a rival belief: the strongest relevant rebutting evidence is the competing interpretation.
-  let competingText: BeliefText | null = competing ? beliefText(competing.record.belief) : null;
+  let competingText: BeliefText | null = competing ? beliefText(competing.belief) : null;
   if (!competing && strongestRebuttal) {
     const text = await input.evidenceText?.(strongestRebuttal.sourceId);
     if (text) competingText = { id: strongestRebuttal.sourceId, text };
@@ -446,15 +463,15 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
   let mode: RecallMode = contested ? "contested" : "settled";
   if (!contested) {
     const weak: WhyReason[] = [];
-    if (dominant.state.credence < 0.5) weak.push("low_credence");
-    if (dominant.state.confidence < params.recallMinConfidence) weak.push("low_confidence");
+    if (dominant.standing.credence < 0.5) weak.push("low_credence");
+    if (dominant.standing.confidence < params.recallMinConfidence) weak.push("low_confidence");
     if (weak.length > 0) {
       mode = "insufficient";
       reasons = weak;
     }
   }
 
-  const phrasing = await input.assessor.phraseRecall(input.question, beliefText(dominant.record.belief), competingText);
+  const phrasing = await input.assessor.phraseRecall(input.question, beliefText(dominant.belief), competingText);
   return {
     mode,
     question: input.question,
@@ -463,10 +480,10 @@ export async function recall(input: RecallInput, params: EngineParams): Promise<
     whyDominantWins: explain(mode, reasons, dominant, competing, competingText),
     reasons,
     tension,
-    confidence: dominant.state.confidence,
+    confidence: dominant.standing.confidence,
     beliefIds,
-    dominantBeliefIds: [dominant.record.belief.id, ...dominant.predecessors],
-    competingBeliefIds: competing ? [competing.record.belief.id, ...competing.predecessors] : [],
+    dominantBeliefIds: [dominant.belief.id, ...dominant.predecessors],
+    competingBeliefIds: competing ? [competing.belief.id, ...competing.predecessors] : [],
     contestedBeliefIds,
     assessor: phrasing.assessor,
   };

@@ -173,6 +173,8 @@ function unnum(x: Num): number {
 
 /** A standing keyed vote: its value, whether its tier is real, the seq of the entry that cast it. */
 export type CheckpointVote = [value: Num, real: boolean, seq: number];
+/** A source's live real rebuttals: the strongest assessed strength and the latest event time (epoch ms). */
+export type CheckpointRebuttals = [strength: Num, latestAt: Num];
 
 /**
  * The fold's state after a history, as JSON data: what a store keeps beside the belief so that a write folds only
@@ -180,7 +182,7 @@ export type CheckpointVote = [value: Num, real: boolean, seq: number];
  * not with the number of entries. Only valid for the parameters whose version it carries.
  */
 export interface FoldCheckpoint {
-  format: 2;
+  format: 3;
   paramsVersion: string;
   /** Highest seq folded. */
   foldedSeq: number;
@@ -193,10 +195,18 @@ export interface FoldCheckpoint {
   /** real, model, S, R, n. */
   sums: Num[];
   /**
-   * Per source (sorted): its standing support vote and rebuttal vote, its evidence mass, and whether it is among the
-   * live real supports' distinct sources.
+   * Per source (sorted): its standing support vote and rebuttal vote, its evidence mass, whether it is among the
+   * live real supports' distinct sources, and its live real rebuttals (what `standingOf` needs to weigh two beliefs).
    */
-  sources: [source: string, support: CheckpointVote | null, rebut: CheckpointVote | null, mass: Num | null, realSupportSource: boolean, modelMass: boolean][];
+  sources: [
+    source: string,
+    support: CheckpointVote | null,
+    rebut: CheckpointVote | null,
+    mass: Num | null,
+    realSupportSource: boolean,
+    modelMass: boolean,
+    realRebuttals: CheckpointRebuttals | null,
+  ][];
   /** Standing anonymous votes (never outvoted): only their number counts. */
   anonSupports: number;
   anonRebuts: number;
@@ -220,6 +230,7 @@ export interface FoldCheckpoint {
 
 const numSchema = z.union([z.number(), z.literal("-0")]);
 const voteSchema = z.tuple([numSchema, z.boolean(), z.number().int()]).nullable();
+const rebuttalsSchema = z.tuple([numSchema, numSchema]).nullable();
 
 /**
  * A stored checkpoint read back (store rows are a boundary). Tuples of the sources list are checked by shape; the
@@ -227,7 +238,7 @@ const voteSchema = z.tuple([numSchema, z.boolean(), z.number().int()]).nullable(
  */
 export const foldCheckpointSchema = z
   .object({
-    format: z.literal(2),
+    format: z.literal(3),
     paramsVersion: z.string(),
     foldedSeq: z.number().int().nonnegative(),
     foldedAt: numSchema.nullable(),
@@ -235,7 +246,7 @@ export const foldCheckpointSchema = z
     revisedWeight: z.array(z.tuple([z.number().int(), numSchema])),
     revisedRelation: z.array(z.tuple([z.number().int(), z.enum(DECIDED_RELATIONS)])),
     sums: z.array(numSchema),
-    sources: z.array(z.tuple([z.string(), voteSchema, voteSchema, numSchema.nullable(), z.boolean(), z.boolean()])),
+    sources: z.array(z.tuple([z.string(), voteSchema, voteSchema, numSchema.nullable(), z.boolean(), z.boolean(), rebuttalsSchema])),
     anonSupports: z.number().int(),
     anonRebuts: z.number().int(),
     realSupports: z.number().int(),
@@ -300,8 +311,8 @@ const { sources: _sourcesShape, ...headShape } = foldCheckpointSchema.shape;
 export const checkpointHeadSchema = z
   .object({ ...headShape, keyedSupports: z.number().int().nonnegative(), keyedRebuts: z.number().int().nonnegative(), supportSources: z.number().int().nonnegative() })
   .strict();
-/** A stored source row read back: the row without its source name (`[support, rebut, mass, realSupportSource, modelMass]`). */
-export const checkpointSourceDataSchema = z.tuple([voteSchema, voteSchema, numSchema.nullable(), z.boolean(), z.boolean()]);
+/** A stored source row read back: the row without its source name (`[support, rebut, mass, realSupportSource, modelMass, realRebuttals]`). */
+export const checkpointSourceDataSchema = z.tuple([voteSchema, voteSchema, numSchema.nullable(), z.boolean(), z.boolean(), rebuttalsSchema]);
 
 const bySource = (a: CheckpointSource, b: CheckpointSource) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
@@ -403,7 +414,7 @@ export function replayIncremental(
 ): IncrementalReplay | { fallback: IncrementalFallback } {
   const slice = "head" in checkpoint ? checkpoint : sliceOfCheckpoint(checkpoint);
   const head = slice.head;
-  if (head.format !== 2 || head.paramsVersion !== versionOf(params)) return { fallback: "params_changed" };
+  if (head.format !== 3 || head.paramsVersion !== versionOf(params)) return { fallback: "params_changed" };
   const covered = slice.covered === "all" ? null : new Set(slice.covered);
   let last = head.foldedSeq;
   let lastAt = head.foldedAt === null ? Number.NEGATIVE_INFINITY : unnum(head.foldedAt);
@@ -498,6 +509,8 @@ class Fold {
   private readonly realSupports: RealEntryRef[] = [];
   private readonly realRebuttals: RealEntryRef[] = [];
   private readonly supportSources = new Set<string>();
+  /** Per source of live real rebuttals: the strongest assessed strength and the latest event time (epoch ms). */
+  private readonly rebuttalSources = new Map<string, { strength: number; latestAt: number }>();
   private strongestTier: Tier | null = null;
   private maxRebuttal = 0;
   private lastSupportAt: IsoTime | null = null;
@@ -732,6 +745,10 @@ class Fold {
         this.lastSupportAt = eventTime(entry);
       } else {
         this.realRebuttals.push(ref);
+        const at = this.timeMs(ref.time);
+        const held = this.rebuttalSources.get(entry.sourceId);
+        if (held === undefined) this.rebuttalSources.set(entry.sourceId, { strength: assessed, latestAt: at });
+        else this.rebuttalSources.set(entry.sourceId, { strength: Math.max(held.strength, assessed), latestAt: Math.max(held.latestAt, at) });
         if (assessed > this.maxRebuttal) this.maxRebuttal = assessed;
         this.lastRebuttalAt = eventTime(entry);
       }
@@ -822,11 +839,20 @@ class Fold {
   toSlice(covered: CheckpointSlice["covered"]): CheckpointSlice {
     // One row per source, sorted (the fold never depends on the order of its maps); removals and revisions of entries
     // already folded are done with and left out.
-    const names = new Set<string>([...this.supportVotes.keys(), ...this.rebutVotes.keys(), ...this.massBySource.keys(), ...this.supportSources]);
+    const names = new Set<string>([...this.supportVotes.keys(), ...this.rebutVotes.keys(), ...this.massBySource.keys(), ...this.supportSources, ...this.rebuttalSources.keys()]);
     const vote = (v: Vote | undefined): CheckpointVote | null => (v === undefined ? null : [num(v.value), v.real, v.outcome.seq]);
     const sources: CheckpointSource[] = [...names].sort().map((source) => {
       const m = this.massBySource.get(source);
-      return [source, vote(this.supportVotes.get(source)), vote(this.rebutVotes.get(source)), m === undefined ? null : num(m.value), this.supportSources.has(source), m?.model ?? false];
+      const r = this.rebuttalSources.get(source);
+      return [
+        source,
+        vote(this.supportVotes.get(source)),
+        vote(this.rebutVotes.get(source)),
+        m === undefined ? null : num(m.value),
+        this.supportSources.has(source),
+        m?.model ?? false,
+        r === undefined ? null : [num(r.strength), num(r.latestAt)],
+      ];
     });
     const pending = <V>(map: Map<number, V>): [number, V][] => [...map].filter(([seq]) => seq > this.foldedSeq).sort((a, b) => a[0] - b[0]);
     let anonSupports = this.baseAnonSupports;
@@ -837,7 +863,7 @@ class Fold {
       else anonRebuts++;
     }
     const head: CheckpointHead = {
-      format: 2,
+      format: 3,
       paramsVersion: versionOf(this.params),
       foldedSeq: this.foldedSeq,
       foldedAt: this.foldedAt === Number.NEGATIVE_INFINITY ? null : num(this.foldedAt),
@@ -902,7 +928,7 @@ class Fold {
     let heldSupports = 0;
     let heldRebuts = 0;
     let heldSupportSources = 0;
-    for (const [source, support, rebut, mass, supportSource, modelMass] of slice.sources) {
+    for (const [source, support, rebut, mass, supportSource, modelMass, rebuttals] of slice.sources) {
       if (support !== null) heldSupports++;
       if (rebut !== null) heldRebuts++;
       if (supportSource) heldSupportSources++;
@@ -914,6 +940,7 @@ class Fold {
         f.massBySource.set(source, m);
       }
       if (supportSource) f.supportSources.add(source);
+      if (rebuttals !== null) f.rebuttalSources.set(source, { strength: unnum(rebuttals[0]), latestAt: unnum(rebuttals[1]) });
     }
     f.baseKeyedSupports = cp.keyedSupports - heldSupports;
     f.baseKeyedRebuts = cp.keyedRebuts - heldRebuts;

@@ -17,7 +17,8 @@ import { EngineError } from "./errors";
 import { isLiveStatus, type Belief, type BeliefEdge, type BeliefRecord, type IsoTime } from "./model";
 import type { EngineParams } from "./params";
 import { rebuttalsFrom } from "./recall";
-import { isLive, replay, type ReplayState } from "./replay";
+import { isLive, type ReplayState } from "./replay";
+import { replayWithStanding, type Standing } from "./standing";
 
 export interface SynthesisCandidate {
   /** The pair, ordered by id. */
@@ -45,7 +46,9 @@ export interface SynthesisDismissal {
 
 interface Side {
   record: BeliefRecord;
+  belief: Belief;
   state: ReplayState;
+  standing: Standing;
 }
 
 function supportChangeSets(state: ReplayState): number {
@@ -70,7 +73,7 @@ export interface DetectOptions {
  */
 export function detectSynthesisCandidates(beliefs: readonly BeliefRecord[], params: EngineParams, options: DetectOptions = {}): SynthesisCandidate[] {
   const sides: Side[] = beliefs
-    .map((record) => ({ record, state: replay(record.history, params) }))
+    .map((record) => ({ record, belief: record.belief, ...replayWithStanding(record.history, params) }))
     .filter((s) => isLive(s.state) && supportChangeSets(s.state) >= params.synthesisMinChangeSets)
     .sort((x, y) => (x.record.belief.id < y.record.belief.id ? -1 : 1));
   const dismissed = new Map((options.dismissals ?? []).map((d) => [pairKey(d.aId, d.bId), d]));

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvidenceEntry } from "@/lib/engine";
+import type { GraphStore } from "@/lib/graph/graph-store";
 import { createHeuristicAssessor } from "@/lib/reading/reader";
 import { demoStart, seedDemoStories, type DemoSeedReport } from "../demo-stories";
 import type { BeliefServices, Caller } from "../belief-services";
@@ -55,6 +56,27 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
       expect(answer.dominantBeliefIds[0]).toBe(thursdayId);
       expect(answer.dominantAnswer).toMatch(/release/i);
       expect(answer.competingBeliefIds).toContain(mondayId);
+      // The answering beliefs are weighed from their stored checkpoints, no history read; without usable checkpoints
+      // (a store written before they carried what recall weighs), from their histories, to the same answer.
+      const reads: string[] = [];
+      const watched = (dropCheckpoints: boolean): GraphStore =>
+        new Proxy(h.store, {
+          get(target, prop) {
+            const value: unknown = Reflect.get(target, prop);
+            if (typeof value !== "function") return value;
+            if (prop === "loadBelief" || prop === "loadBeliefs") reads.push(prop);
+            if (prop === "loadBeliefHeads" && dropCheckpoints)
+              return async (...args: Parameters<GraphStore["loadBeliefHeads"]>) =>
+                new Map([...(await target.loadBeliefHeads(...args))].map(([id, head]) => [id, { ...head, checkpoint: null }]));
+            return (value as (...a: unknown[]) => unknown).bind(target);
+          },
+        });
+      const viaCheckpoints = await h.withAssessor(createHeuristicAssessor(), { store: watched(false) }).recall(h.callers.viewer, home, { q: "Which branch do we deploy from?" });
+      expect(viaCheckpoints).toEqual(answer);
+      expect(reads).toEqual([]);
+      const viaHistories = await h.withAssessor(createHeuristicAssessor(), { store: watched(true) }).recall(h.callers.viewer, home, { q: "Which branch do we deploy from?" });
+      expect(viaHistories).toEqual(answer);
+      expect(reads).toEqual(["loadBeliefs"]);
 
       const retrieved = await h.services.retrieve(h.callers.viewer, home, { q: "deploy branch", k: 5 });
       expect(retrieved.map((r) => r.belief.id)).toEqual(expect.arrayContaining([mondayId, thursdayId]));

@@ -17,7 +17,10 @@
  * average beside it.
  * After the writes the stored belief is checked against a full replay (`checkReplay`).
  *
- * `--parts write,cascade` (default both): **cascade** = `citationClosure` from the root of a 10 000-long citation chain
+ * **weigh** (after the writes, on the same belief): recall weighing it as an answer (`benchWeigh`): its standing from the
+ * stored checkpoint against the baseline, from its whole history.
+ *
+ * `--parts write,weigh,cascade` (default all three): **cascade** = `citationClosure` from the root of a 10 000-long citation chain
  * (≤ 0.5 s on Neo4j), 5 runs per backend after one warm-up; on Neo4j a baseline path (the root's citers by
  * the `sourceId` index, the reachable set by one expand, then every reached id's citers by the `sourceId` index: three
  * round trips) runs in the same loop as the baseline.
@@ -33,7 +36,11 @@ import {
   defaultParams,
   emptyChangeSet,
   newBelief,
+  replayWithStanding,
+  standingData,
+  standingOfHead,
   writeBelief,
+  type Standing,
   type BeliefRecord,
   type Evidence,
 } from "@/lib/engine";
@@ -52,7 +59,7 @@ function flag(name: string, fallback: string): string {
   return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;
 }
 const BACKENDS = flag("backends", "pglite,postgres,neo4j").split(",");
-const PARTS = flag("parts", "write,cascade").split(",");
+const PARTS = flag("parts", "write,weigh,cascade").split(",");
 const ENTRIES = Number(flag("entries", "100000"));
 const WRITES = Number(flag("writes", "15"));
 const SOURCES = 4000;
@@ -78,7 +85,40 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (c.user + c.system) / 1000;
 };
 
-async function benchBackend(name: string, store: GraphStore, out: string[]): Promise<void> {
+/**
+ * Recall weighing the long-history belief as an answer (its standing: rivals, dominance, tension), alternating the two
+ * paths: from the stored checkpoint (`beliefStandings` → `standingOfHead`, what recall does) and
+ * from the history (`loadBeliefs` → `replayWithStanding`, the path before). Each row: wall p50 / p95 and the
+ * process's CPU p50; the two standings are compared on every run.
+ */
+async function benchWeigh(name: string, store: GraphStore, v: ScopeView, id: string, out: string[]): Promise<void> {
+  const fromHead: { total: number; cpu: number }[] = [];
+  const fromHistory: { total: number; cpu: number }[] = [];
+  let differ = 0;
+  const plain = (s: Standing) => JSON.stringify(standingData(s));
+  for (let i = 0; i < WRITES + 2; i++) {
+    let c0 = process.cpuUsage();
+    let t0 = performance.now();
+    const head = (await store.beliefStandings(v, [id])).get(id);
+    const a = head ? standingOfHead(head, P) : null;
+    if (a === null) throw new Error("the stored checkpoint does not give the standing");
+    if (i >= 2) fromHead.push({ total: performance.now() - t0, cpu: cpuMs(c0) });
+    c0 = process.cpuUsage();
+    t0 = performance.now();
+    const [record] = await store.loadBeliefs(v, [id]);
+    if (!record) throw new Error("belief missing");
+    const b = replayWithStanding(record.history, P).standing;
+    if (i >= 2) fromHistory.push({ total: performance.now() - t0, cpu: cpuMs(c0) });
+    if (plain(a) !== plain(b)) differ++;
+  }
+  const load = loadavg()[0]?.toFixed(1) ?? "?";
+  const row = (path: string, s: { total: number; cpu: number }[]) =>
+    `| ${name} | ${path} | ${ms(quantile(s.map((x) => x.total), 0.5))} / ${ms(quantile(s.map((x) => x.total), 0.95))} | ${ms(quantile(s.map((x) => x.cpu), 0.5))} | ${differ === 0 ? "equal" : `${differ} differ`} | ${load} |`;
+  out.push(row("standing from the stored checkpoint (recall)", fromHead));
+  out.push(row("standing from the whole history (baseline)", fromHistory));
+}
+
+async function benchBackend(name: string, store: GraphStore, out: string[], weighed: string[]): Promise<void> {
   const scope = `s_write_${run}`;
   const v: ScopeView = { homeScopeId: scope, visibleScopeIds: [scope] };
   const evidence: Evidence[] = Array.from({ length: SOURCES }, (_, i) => ({
@@ -154,6 +194,7 @@ async function benchBackend(name: string, store: GraphStore, out: string[]): Pro
   }
   const final = await store.loadBelief(v, id);
   const check = final ? checkReplay(final.belief, final.history, P) : null;
+  if (PARTS.includes("weigh")) await benchWeigh(name, store, v, id, weighed);
   const load = loadavg()[0]?.toFixed(1) ?? "?";
   const row = (path: string, s: Sample[]) =>
     `| ${name} | ${path} | ${ms(quantile(s.map((x) => x.total), 0.5))} / ${ms(quantile(s.map((x) => x.total), 0.95))} | ${ms(quantile(s.map((x) => x.load), 0.5))} | ${ms(quantile(s.map((x) => x.engine), 0.5))} | ${ms(quantile(s.map((x) => x.apply), 0.5))} | ${ms(quantile(s.map((x) => x.cpu), 0.5))} | ${load} |`;
@@ -219,8 +260,9 @@ async function benchCascade(name: string, store: GraphStore, cascade: string[], 
 async function main(): Promise<void> {
   const out: string[] = [];
   const cascade: string[] = [];
+  const weighed: string[] = [];
   const parts = async (name: string, store: GraphStore, previous?: { uri: string; ns: string }) => {
-    if (PARTS.includes("write")) await benchBackend(name, store, out);
+    if (PARTS.includes("write") || PARTS.includes("weigh")) await benchBackend(name, store, out, weighed);
     if (PARTS.includes("cascade")) await benchCascade(name, store, cascade, previous);
   };
   const migrationsDir = path.join(process.cwd(), "prisma", "migrations");
@@ -263,6 +305,14 @@ async function main(): Promise<void> {
     console.log("| backend | path | whole write p50 / p95 (ms) | load p50 | engine p50 | apply p50 | process CPU p50 (ms) | load avg (1 min) |");
     console.log("|---|---|---:|---:|---:|---:|---:|---:|");
     for (const line of out) console.log(line);
+  }
+  if (weighed.length > 0) {
+    console.log("");
+    console.log(`Recall weighing that belief as an answer (its standing), ${WRITES} runs per path, alternating:`);
+    console.log("");
+    console.log("| backend | path | wall p50 / p95 (ms) | process CPU p50 (ms) | the two standings | load avg (1 min) |");
+    console.log("|---|---|---:|---:|---|---:|");
+    for (const line of weighed) console.log(line);
   }
   if (cascade.length > 0) {
     console.log("");

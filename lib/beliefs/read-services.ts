@@ -14,6 +14,7 @@ import {
   type MutationRecord,
   type ScopeView,
   type Standing,
+  type StandingBelief,
   isLiveStatus,
   replayWithStanding,
   standingOfHead,
@@ -91,13 +92,13 @@ export function readServices(kit: ServiceKit): ReadServices {
   }
 
   /**
-   * Beliefs with their standings (recall's `loadStandings`): from the heads' fold checkpoints in one read, without the
-   * histories; a belief whose checkpoint cannot give it (missing, stale, or made with other parameters) is loaded
+   * Beliefs with their standings (recall's `loadStandings`): from their fold checkpoints in one read, without the
+   * histories (`beliefStandings`); a belief whose checkpoint cannot give it (missing, stale, or made with other parameters) is loaded
    * whole and replayed.
    */
-  async function standingsOf(view: ScopeView, ids: readonly string[], params: EngineParams): Promise<{ belief: Belief; standing: Standing }[]> {
-    const heads = await store.loadBeliefHeads(view, ids, { historyLimit: 0, checkpointSources: "all" });
-    const out: { belief: Belief; standing: Standing }[] = [];
+  async function standingsOf(view: ScopeView, ids: readonly string[], params: EngineParams): Promise<{ belief: StandingBelief; standing: Standing }[]> {
+    const heads = await store.beliefStandings(view, ids);
+    const out: { belief: StandingBelief; standing: Standing }[] = [];
     const whole: string[] = [];
     for (const id of ids) {
       const head = heads.get(id);

@@ -39,7 +39,7 @@ import { isLiveStatus, type Belief, type BeliefGist, type BeliefRecord, type Bel
 import { tension as tensionOf } from "./network";
 import type { EngineParams } from "./params";
 import { fuseRelevance, relevanceScorer, wordCheckOf } from "./retrieval";
-import { replayWithStanding, type Standing } from "./standing";
+import { replayWithStanding, type Standing, type StandingBelief } from "./standing";
 
 export type RecallMode = "settled" | "contested" | "insufficient" | "no_answer";
 export const RECALL_MODES = ["settled", "contested", "insufficient", "no_answer"] as const satisfies readonly RecallMode[];
@@ -98,7 +98,7 @@ export interface RecallInput {
    * Loads beliefs with their standings (`./standing`) through the caller's authorised view, those not visible left
    * out: preferred to `loadRecords` for the positions that answer, so that no history need be read or replayed.
    */
-  loadStandings?: (beliefIds: readonly string[]) => Promise<readonly { belief: Belief; standing: Standing }[]>;
+  loadStandings?: (beliefIds: readonly string[]) => Promise<readonly { belief: StandingBelief; standing: Standing }[]>;
   assessor: Assessor;
   /** Relevant beliefs considered (after ranking); default 10. */
   k?: number;
@@ -126,7 +126,7 @@ export interface RecallInput {
 }
 
 export interface Position {
-  belief: Belief;
+  belief: StandingBelief;
   standing: Standing;
   rank: number;
   /** Superseded beliefs followed to reach this one. */
@@ -223,10 +223,10 @@ function loadRecordsOf(input: Pick<RecallInput, "load" | "loadRecords">): (ids: 
  * The ends' standings: an end given without its history is loaded in one call (`loadStandings`, else `loadRecords`
  * and a replay); one no longer visible drops out.
  */
-async function withStandings(ends: readonly ChainEnd[], input: Pick<RecallInput, "load" | "loadRecords" | "loadStandings">, params: EngineParams): Promise<{ end: ChainEnd; belief: Belief; standing: Standing }[]> {
+async function withStandings(ends: readonly ChainEnd[], input: Pick<RecallInput, "load" | "loadRecords" | "loadStandings">, params: EngineParams): Promise<{ end: ChainEnd; belief: StandingBelief; standing: Standing }[]> {
   const ready = (e: ChainEnd): e is ChainEnd & { standing: Standing; record: { belief: Belief; history: History } } => e.standing !== null && e.record.history !== undefined;
   const missing = ends.filter((e) => !ready(e)).map((e) => e.record.belief.id);
-  const loaded = new Map<string, { belief: Belief; standing: Standing }>();
+  const loaded = new Map<string, { belief: StandingBelief; standing: Standing }>();
   if (missing.length > 0 && input.loadStandings) {
     for (const x of await input.loadStandings(missing)) loaded.set(x.belief.id, x);
   } else {
@@ -345,7 +345,7 @@ function slotWords(text: string): Set<string> {
 }
 
 /** Two beliefs state different values of the same quantity: same unit, values apart, and mostly the same words. */
-export function competingQuantities(a: Belief, b: Belief): boolean {
+export function competingQuantities(a: Pick<Belief, "text" | "quantity">, b: Pick<Belief, "text" | "quantity">): boolean {
   const qa = a.quantity;
   const qb = b.quantity;
   if (qa === null || qb === null || qa.unit.toLowerCase() !== qb.unit.toLowerCase()) return false;
@@ -356,7 +356,7 @@ export function competingQuantities(a: Belief, b: Belief): boolean {
   return shared / Math.max(1, Math.min(wa.size, wb.size)) >= 0.5;
 }
 
-const beliefText = (b: Belief): BeliefText => ({ id: b.id, text: b.text, contextTags: b.contextTags });
+const beliefText = (b: Pick<Belief, "id" | "text" | "contextTags">): BeliefText => ({ id: b.id, text: b.text, contextTags: b.contextTags });
 
 /** Answer a question from the belief graph, keeping disagreement visible. */
 export async function recall(input: RecallInput, params: EngineParams): Promise<RecallAnswer> {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultParams, resolveParams } from "./params";
 import { checkpointHeadSchema, checkpointSourceDataSchema, foldCheckpoint, replay, replayIncremental, sliceOfCheckpoint, type CheckpointSlice, type FoldCheckpoint } from "./replay";
-import { replayWithStanding, standingOfHead, type Standing } from "./standing";
+import { replayWithStanding, standingData, standingOfHead, type Standing } from "./standing";
 import { storedRecord } from "./testing/fixtures";
 import { arbOp, build } from "./testing/history-ops";
 import type { History } from "./model";
@@ -24,8 +24,7 @@ function headOf(history: History, checkpoint: FoldCheckpoint | null = foldCheckp
   return { belief: storedRecord("b1", "A belief.", history).belief, lastSeq: history[history.length - 1]?.seq ?? 0, checkpoint: checkpoint === null ? null : storedSlice(checkpoint) };
 }
 
-/** The standing as plain data, so that two of them compare with `toEqual`. */
-const plain = (s: Standing) => ({ ...s, supportSources: [...s.supportSources].sort(), realSupportWeight: [...s.realSupportWeight].sort(), realRebuttalWeight: [...s.realRebuttalWeight].sort(), realRebuttals: [...s.realRebuttals].sort() });
+const plain = standingData;
 
 const noRewrites = (items: History) => items.filter((i) => i.type !== "retracted" && i.type !== "stripped" && i.type !== "revised");
 

@@ -8,10 +8,26 @@
  * contributions after contraction scaling, as the belief's own support and rebuttal weights) and the live real
  * rebuttals (the strongest assessed strength and the latest event time among them, outvoted ones included).
  */
-import type { BeliefHead } from "./assimilate";
 import type { Belief, BeliefStatus, History, IsoTime } from "./model";
 import { paramsVersion, type EngineParams } from "./params";
-import { replayWithCheckpoint, type CheckpointSource, type ReplayState } from "./replay";
+import { replayWithCheckpoint, type CheckpointHead, type CheckpointSlice, type CheckpointSource, type ReplayState } from "./replay";
+
+/** What weighing a belief shows of it: its text (phrasing, rivals by quantity) and its stored derived fields. */
+export type StandingBelief = Pick<Belief, "id" | "text" | "contextTags" | "quantity" | "credence" | "confidence" | "tension" | "status" | "paramsVersion">;
+
+/**
+ * A belief as a store gives it for its standing (`GraphStore.beliefStandings`): the row's fields weighing needs, its
+ * last seq, and its fold checkpoint's head fields and rows (a `BeliefHead` is one too).
+ */
+export interface StandingHead {
+  belief: StandingBelief;
+  lastSeq: number;
+  checkpoint: {
+    head: Pick<CheckpointHead, "format" | "foldedSeq" | "paramsVersion" | "lastSupportAt" | "supportSources" | "maxRebuttal">;
+    sources: readonly CheckpointSource[];
+    covered: CheckpointSlice["covered"];
+  } | null;
+}
 
 export interface Standing {
   credence: number;
@@ -73,12 +89,12 @@ export function replayWithStanding(history: History, params: EngineParams): { st
  * one that does not end at the last seq, covers only some sources, or was made with other parameters). The stored
  * derived fields stand for the replay's (a store keeps them equal to it).
  */
-export function standingOfHead(head: Pick<BeliefHead, "belief" | "lastSeq" | "checkpoint">, params: EngineParams): Standing | null {
+export function standingOfHead(head: StandingHead, params: EngineParams): Standing | null {
   const cp = head.checkpoint;
-  if (cp === null || cp.covered !== "all" || cp.head.foldedSeq !== head.lastSeq) return null;
+  if (cp === null || cp.covered !== "all" || cp.head.format !== 3 || cp.head.foldedSeq !== head.lastSeq) return null;
   const version = paramsVersion(params);
   if (cp.head.paramsVersion !== version || head.belief.paramsVersion !== version) return null;
-  const b: Belief = head.belief;
+  const b = head.belief;
   return standingOf(
     {
       credence: b.credence,
@@ -91,4 +107,22 @@ export function standingOfHead(head: Pick<BeliefHead, "belief" | "lastSeq" | "ch
     },
     cp.sources,
   );
+}
+
+/** A standing as plain data (its sets and maps as sorted entries), to compare two standings or print one. */
+export function standingData(s: Standing) {
+  const sorted = <T extends [string, unknown] | string>(xs: Iterable<T>): T[] => [...xs].sort((a, b) => ((typeof a === "string" ? a : a[0]) < (typeof b === "string" ? b : b[0]) ? -1 : 1));
+  return {
+    ...s,
+    supportSources: sorted(s.supportSources),
+    realSupportWeight: sorted(s.realSupportWeight),
+    realRebuttalWeight: sorted(s.realRebuttalWeight),
+    realRebuttals: sorted(s.realRebuttals),
+  };
+}
+
+/** A belief's head read for a write, as a standing's head: its belief narrowed to what weighing shows. */
+export function standingHeadOf(head: Pick<StandingHead, "lastSeq" | "checkpoint"> & { belief: Belief }): StandingHead {
+  const { id, text, contextTags, quantity, credence, confidence, tension, status, paramsVersion } = head.belief;
+  return { belief: { id, text, contextTags, quantity, credence, confidence, tension, status, paramsVersion }, lastSeq: head.lastSeq, checkpoint: head.checkpoint };
 }

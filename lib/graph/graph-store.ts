@@ -47,6 +47,7 @@ import {
   type PossibleDuplicateEvent,
   type RetrieveOptions,
   type ScopeView,
+  type StandingHead,
   type TopicFreeze,
   type UndecidedEvent,
 } from "@/lib/engine";
@@ -330,6 +331,12 @@ export interface GraphStore {
    * home scope are left out of the map. The same heads as one `loadBeliefHead` per id.
    */
   loadBeliefHeads(view: ScopeView, beliefIds: readonly string[], options: { historyLimit: number; checkpointSources?: readonly string[] | "all" }): Promise<ReadonlyMap<string, BeliefHead>>;
+  /**
+   * What recall weighs of listed home-scope beliefs (`StandingHead`: the row's text and derived fields, the last seq,
+   * the fold checkpoint's head fields and every row of it; no history), by id, in one read; ids missing, hidden or of
+   * another scope are left out. `standingOfHead` turns one into the belief's standing, or says it needs the history.
+   */
+  beliefStandings(view: ScopeView, beliefIds: readonly string[]): Promise<ReadonlyMap<string, StandingHead>>;
   /** Several beliefs of the home scope; ids that are missing or outside the home scope are left out. Ordered by id. */
   loadBeliefs(view: ScopeView, beliefIds: readonly string[], options?: LoadOptions): Promise<readonly BeliefRecord[]>;
   /** An Evidence item of the home scope. */

@@ -65,9 +65,9 @@ export function describeBeliefServices(name: string, backend: HarnessBackend, ne
             const value: unknown = Reflect.get(target, prop);
             if (typeof value !== "function") return value;
             if (prop === "loadBelief" || prop === "loadBeliefs") reads.push(prop);
-            if (prop === "loadBeliefHeads" && dropCheckpoints)
-              return async (...args: Parameters<GraphStore["loadBeliefHeads"]>) =>
-                new Map([...(await target.loadBeliefHeads(...args))].map(([id, head]) => [id, { ...head, checkpoint: null }]));
+            if (prop === "beliefStandings" && dropCheckpoints)
+              return async (...args: Parameters<GraphStore["beliefStandings"]>) =>
+                new Map([...(await target.beliefStandings(...args))].map(([id, head]) => [id, { ...head, checkpoint: null }]));
             return (value as (...a: unknown[]) => unknown).bind(target);
           },
         });

@@ -23,6 +23,7 @@ import {
   openReadings,
   parseFoldCheckpoint,
   sliceOfCheckpoint,
+  standingHeadOf,
   supportRefsOf,
   tokenize,
 } from "@/lib/engine";
@@ -560,6 +561,12 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
           return [head.belief.id, head] as const;
         }),
       );
+    },
+
+    async beliefStandings(view, beliefIds) {
+      // The checkpoint is one property, read whole: the heads without their histories are the standings' rows.
+      const heads = await store.loadBeliefHeads(view, beliefIds, { historyLimit: 0, checkpointSources: "all" });
+      return new Map([...heads].map(([id, head]) => [id, standingHeadOf(head)]));
     },
 
     async loadBeliefs(view, beliefIds, options?: LoadOptions) {

@@ -235,6 +235,12 @@ export function createSqlGraphStore(config: SqlGraphStoreConfig): GraphStore {
       return new Map(rows.map((r) => [r.id, r.head(sources ?? "all")]));
     },
 
+    async beliefStandings(view, beliefIds) {
+      if (beliefIds.length === 0) return new Map();
+      const rows = await run(sql, read.beliefStandings, [[...new Set(beliefIds)], view.homeScopeId, visible(view)]);
+      return new Map(rows.map((r) => [r.belief.id, r]));
+    },
+
     async loadBeliefs(view, beliefIds, options: LoadOptions = {}) {
       if (beliefIds.length === 0) return [];
       return run(sql, read.beliefRecordsInHome, [options.asOf ?? null, [...beliefIds], view.homeScopeId, visible(view)]);

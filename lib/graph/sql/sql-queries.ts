@@ -14,6 +14,7 @@ import {
   beliefIdRow,
   beliefHeadRow,
   beliefRecordRow,
+  standingHeadRow,
   citationEdgeRow,
   citationRefOfRow,
   citationRefRow,
@@ -108,6 +109,24 @@ export const read = {
      CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s
      WHERE b.id = ANY($1::text[]) AND b.scope = $2 AND $2 = ANY($3::text[])`,
     beliefHeadRow,
+  ),
+  /**
+   * What recall weighs of beliefs (`beliefStandings`): the row's text and derived fields, the last seq, the fold
+   * checkpoint's head fields and all its rows; no history. [ids, home, visible]
+   */
+  beliefStandings: statement(
+    "read.beliefStandings",
+    `SELECT b.id, b.data->>'text' AS text, CASE WHEN b.data->'contextTags' <> '[]'::jsonb THEN b.data->'contextTags' END AS "contextTags",
+            b.data->'quantity' AS quantity, b.credence, (b.data->>'confidence')::float8 AS confidence, (b.data->>'tension')::float8 AS tension,
+            b.status, b.data->>'paramsVersion' AS "paramsVersion", s.last_seq,
+            CASE WHEN b.fold_checkpoint IS NOT NULL THEN jsonb_build_object('format', b.fold_checkpoint->'format', 'foldedSeq', b.fold_checkpoint->'foldedSeq',
+              'paramsVersion', b.fold_checkpoint->'paramsVersion', 'lastSupportAt', b.fold_checkpoint->'lastSupportAt',
+              'supportSources', b.fold_checkpoint->'supportSources', 'maxRebuttal', b.fold_checkpoint->'maxRebuttal') END AS checkpoint,
+            (SELECT jsonb_agg(jsonb_build_array(f.source) || f.data) FROM graph_fold_sources f WHERE f.belief_id = b.id) AS checkpoint_sources
+     FROM graph_beliefs b
+     CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s
+     WHERE b.id = ANY($1::text[]) AND b.scope = $2 AND $2 = ANY($3::text[])`,
+    standingHeadRow,
   ),
   /** [asOf, home, visible] */
   beliefRecordsOfScope: beliefRecords("read.beliefRecordsOfScope", `b.scope = $2 AND $2 = ANY($3::text[])`),

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import type {
+  StandingHead,
   Belief,
   BeliefHead,
   BeliefRecord,
@@ -106,17 +107,44 @@ function checkpointSliceOf(head: unknown, rows: unknown, covered: CheckpointSlic
     return whole.success ? sliceOfCheckpoint(whole.data as FoldCheckpoint) : null;
   }
   const parsedHead = checkpointHeadSchema.safeParse(head);
+  const sources = checkpointRowsOf(rows);
+  if (!parsedHead.success || sources === null) return null;
+  return { head: parsedHead.data as CheckpointHead, sources, covered };
+}
+
+/** A checkpoint's stored rows (`[source, …data]`), sorted by source; null when one does not parse. */
+function checkpointRowsOf(rows: unknown): CheckpointSource[] | null {
   const parsedRows = storedSourcesSchema.safeParse(rows ?? []);
-  if (!parsedHead.success || !parsedRows.success) return null;
+  if (!parsedRows.success) return null;
   const sources: CheckpointSource[] = [];
   for (const [source, ...data] of parsedRows.data) {
     const row = checkpointSourceDataSchema.safeParse(data);
     if (!row.success) return null;
     sources.push([source, ...row.data] as CheckpointSource);
   }
-  sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { head: parsedHead.data as CheckpointHead, sources, covered };
+  return sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
+
+const standingBeliefSchema = beliefSchema.pick({ id: true, text: true, contextTags: true, quantity: true, credence: true, confidence: true, tension: true, status: true, paramsVersion: true });
+const standingCheckpointHeadSchema = checkpointHeadSchema.pick({ format: true, foldedSeq: true, paramsVersion: true, lastSupportAt: true, supportSources: true, maxRebuttal: true });
+
+/**
+ * `read.beliefStandings`, by belief id: the belief's fields are checked (a malformed row fails the read); the checkpoint
+ * is a cache, so one whose head or a row does not parse (an older format among them) is read as none.
+ */
+export const standingHeadRow = z
+  .object({ checkpoint: z.unknown(), checkpoint_sources: z.unknown(), last_seq: int, contextTags: z.array(z.string()).nullable() })
+  .passthrough()
+  .transform(({ checkpoint, checkpoint_sources, last_seq, ...r }, ctx): StandingHead => {
+    const belief = standingBeliefSchema.safeParse({ ...r, contextTags: r.contextTags ?? [] });
+    if (!belief.success) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: belief.error.message });
+      return z.NEVER;
+    }
+    const head = standingCheckpointHeadSchema.safeParse(checkpoint);
+    const sources = head.success ? checkpointRowsOf(checkpoint_sources) : null;
+    return { belief: belief.data, lastSeq: last_seq, checkpoint: head.success && sources !== null ? { head: head.data, sources, covered: "all" } : null };
+  });
 
 export const citationRefRow: z.ZodType<CitationRef> = z.object({ beliefId: z.string(), seq: int });
 

@@ -14,6 +14,9 @@ import {
   defaultParams,
   derivedFields,
   replay,
+  replayWithStanding,
+  standingData,
+  standingOfHead,
   foldCheckpoint,
   joinCheckpoint,
   resolveParams,
@@ -549,6 +552,12 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
           for (const row of whole.sources.slice(0, 2)) expect(rows.get(row[0])).toEqual(row);
           expect(rows.has("no-such-source")).toBe(false);
         }
+        // What recall weighs: from the stored checkpoint, the standing of the full replay; without a usable one, none.
+        const standingHead = (await store.beliefStandings(v, [beliefId])).get(beliefId);
+        expect(standingHead?.lastSeq).toBe(record.history.length);
+        const standing = standingHead && standingOfHead(standingHead, defaultParams);
+        if (head?.checkpoint && head.checkpoint.head.foldedSeq === head.lastSeq) expect(standing && standingData(standing)).toEqual(standingData(replayWithStanding(record.history, defaultParams).standing));
+        else expect(standing).toBeNull();
       }
 
       it("folds new entries onto the stored checkpoint, falls back where it must, and keeps stored == full replay", async () => {
@@ -629,6 +638,17 @@ export function describeGraphStoreContract(name: string, makeHarness: () => Prom
           for (const id of ids) expect(heads.get(id)).toEqual(await store.loadBeliefHead(v, id, options));
         }
         expect((await store.loadBeliefHeads(v, [], { historyLimit: 0 })).size).toBe(0);
+        // Standings: the same beliefs, their fields as stored, no history.
+        const standings = await store.beliefStandings(v, [...ids, hidden, "b-missing", ids[0] as string]);
+        expect([...standings.keys()].sort()).toEqual([...ids].sort());
+        for (const id of ids) {
+          const record = await store.loadBelief(v, id);
+          const { id: _id, text, contextTags, quantity, credence, confidence, tension, status, paramsVersion } = record?.belief ?? ({} as Belief);
+          expect(standings.get(id)?.belief).toEqual({ id, text, contextTags, quantity, credence, confidence, tension, status, paramsVersion });
+          expect(standings.get(id)).not.toHaveProperty("history");
+        }
+        expect((await store.beliefStandings({ homeScopeId: scope, visibleScopeIds: [elsewhere] }, ids)).size).toBe(0);
+        expect((await store.beliefStandings(v, [])).size).toBe(0);
       });
 
       it("keeps stored == full replay with 8 concurrent writers folding onto checkpoints (retry on conflict)", async () => {

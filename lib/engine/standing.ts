@@ -120,9 +120,3 @@ export function standingData(s: Standing) {
     realRebuttals: sorted(s.realRebuttals),
   };
 }
-
-/** A belief's head read for a write, as a standing's head: its belief narrowed to what weighing shows. */
-export function standingHeadOf(head: Pick<StandingHead, "lastSeq" | "checkpoint"> & { belief: Belief }): StandingHead {
-  const { id, text, contextTags, quantity, credence, confidence, tension, status, paramsVersion } = head.belief;
-  return { belief: { id, text, contextTags, quantity, credence, confidence, tension, status, paramsVersion }, lastSeq: head.lastSeq, checkpoint: head.checkpoint };
-}

@@ -51,7 +51,7 @@ import {
   type TopicFreeze,
   type UndecidedEvent,
 } from "@/lib/engine";
-import { beliefEdgeSchema, beliefRecordSchema, evidenceSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/engine/model-schemas";
+import { beliefEdgeSchema, beliefRecordSchema, beliefSchema, evidenceSchema, mutationRecordSchema, topicFreezeSchema } from "@/lib/engine/model-schemas";
 
 /** The caller's authorised view: a port defined in `lib/engine/ports.ts`, built only by `lib/access`. */
 export type { ScopeView } from "@/lib/engine";
@@ -575,6 +575,9 @@ export function beliefGistsOf(rows: readonly Readonly<Record<string, unknown>>[]
   }
   return { gists: [...gists.values()], keyMatch };
 }
+
+/** A standing's belief fields read back (`StandingBelief`; store rows are a boundary). */
+export const standingBeliefSchema = beliefSchema.pick({ id: true, text: true, contextTags: true, quantity: true, credence: true, confidence: true, tension: true, status: true, paramsVersion: true });
 
 /** JSON with keys sorted at every level and two-space indentation: identical text for equal exports. */
 export function serializeScopeExport(data: ScopeExport): string {

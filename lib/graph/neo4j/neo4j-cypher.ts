@@ -204,6 +204,17 @@ export const read = {
     MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
     WHERE b.scope = $home AND $home IN $visible
     RETURN ${BELIEF_GIST}`,
+  /**
+   * What recall weighs of beliefs (`beliefStandings`): the fields weighing shows, the history's length (its last seq)
+   * and the checkpoint (one JSON property, read whole); not the belief's model document, not its history.
+   */
+  beliefStandings: `
+    UNWIND $ids AS id
+    MATCH (b:Belief {ns: $ns, id: id}) USING INDEX SEEK b:Belief(ns, id)
+    WHERE b.scope = $home AND $home IN $visible
+    RETURN b.id AS id, b.text AS text, b.contextTags AS contextTags, b.quantityValue AS quantityValue, b.quantityUnit AS quantityUnit,
+           b.credence AS credence, b.confidence AS confidence, b.tension AS tension, b.status AS status, b.paramsVersion AS paramsVersion,
+           coalesce(b.historyLength, size(b.history)) AS lastSeq, b.checkpoint AS checkpoint`,
   /** The same of the live belief of a key (`listLiveBeliefByKey`), flagged. */
   beliefGistOfLiveKey: `
     MATCH (b:Belief {ns: $ns, scope: $home, liveKey: $key})

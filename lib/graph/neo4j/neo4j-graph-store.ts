@@ -13,6 +13,7 @@ import {
   type AuthorisedResolver,
   type Belief,
   type BeliefHead,
+  type StandingHead,
   type BeliefRecord,
   type ChangeSet,
   type CitationRef,
@@ -23,7 +24,6 @@ import {
   openReadings,
   parseFoldCheckpoint,
   sliceOfCheckpoint,
-  standingHeadOf,
   supportRefsOf,
   tokenize,
 } from "@/lib/engine";
@@ -32,6 +32,7 @@ import { ChangeSetRejected, GraphStoreError, VersionConflict } from "../errors";
 import {
   beliefGistsOf,
   byCodeUnits,
+  standingBeliefSchema,
   candidateStatsOf,
   citationHopsByDepth,
   overviewOptions,
@@ -564,9 +565,20 @@ export function createNeo4jGraphStore(config: Neo4jGraphStoreConfig): Neo4jGraph
     },
 
     async beliefStandings(view, beliefIds) {
-      // The checkpoint is one property, read whole: the heads without their histories are the standings' rows.
-      const heads = await store.loadBeliefHeads(view, beliefIds, { historyLimit: 0, checkpointSources: "all" });
-      return new Map([...heads].map(([id, head]) => [id, standingHeadOf(head)]));
+      if (beliefIds.length === 0) return new Map();
+      const rows = await query(read.beliefStandings, { ...anchor(view), ids: [...new Set(beliefIds)] });
+      return new Map(
+        rows.map((r) => {
+          const { quantityValue, quantityUnit, lastSeq, checkpoint, ...fields } = r;
+          const quantity = quantityValue === null || quantityValue === undefined ? null : { value: quantityValue, unit: quantityUnit };
+          const belief = standingBeliefSchema.safeParse({ ...fields, quantity, contextTags: fields.contextTags ?? [] });
+          if (!belief.success) throw new GraphStoreError("store_misconfigured", `Belief node ${String(fields.id)} is malformed.`);
+          // The checkpoint is a cache: one that does not parse (an older format among them) is read as none.
+          const cp = parseFoldCheckpoint(typeof checkpoint === "string" ? checkpoint : null);
+          const head: StandingHead = { belief: belief.data, lastSeq: Number(toPlain(lastSeq)), checkpoint: cp === null ? null : sliceOfCheckpoint(cp) };
+          return [belief.data.id, head] as const;
+        }),
+      );
     },
 
     async loadBeliefs(view, beliefIds, options?: LoadOptions) {

@@ -28,7 +28,7 @@ import type {
 import { checkpointHeadSchema, checkpointSourceDataSchema, foldCheckpointSchema, ITEM_KINDS, MUTATION_STATUSES, sliceOfCheckpoint, TIERS } from "@/lib/engine";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { GraphStoreError } from "../errors";
-import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, topicFreezeSchema, type OpenReadingRef } from "../graph-store";
+import { beliefSchema, evidenceSchema, historyItemSchema, mutationRecordSchema, standingBeliefSchema, topicFreezeSchema, type OpenReadingRef } from "../graph-store";
 
 /** A named statement: its text (constant) and the schema of the rows it returns. */
 export interface SqlStatement<R> {
@@ -125,7 +125,6 @@ function checkpointRowsOf(rows: unknown): CheckpointSource[] | null {
   return sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
-const standingBeliefSchema = beliefSchema.pick({ id: true, text: true, contextTags: true, quantity: true, credence: true, confidence: true, tension: true, status: true, paramsVersion: true });
 const standingCheckpointHeadSchema = checkpointHeadSchema.pick({ format: true, foldedSeq: true, paramsVersion: true, lastSupportAt: true, supportSources: true, maxRebuttal: true });
 
 /**

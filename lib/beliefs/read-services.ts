@@ -93,8 +93,8 @@ export function readServices(kit: ServiceKit): ReadServices {
 
   /**
    * Beliefs with their standings (recall's `loadStandings`): from their fold checkpoints in one read, without the
-   * histories (`beliefStandings`); a belief whose checkpoint cannot give it (missing, stale, or made with other parameters) is loaded
-   * whole and replayed.
+   * histories (`beliefStandings`); a belief whose checkpoint cannot give it (missing, stale, of an older format, or
+   * made with other parameters) is loaded whole and replayed.
    */
   async function standingsOf(view: ScopeView, ids: readonly string[], params: EngineParams): Promise<{ belief: StandingBelief; standing: Standing }[]> {
     const heads = await store.beliefStandings(view, ids);

@@ -24,8 +24,6 @@
  *    votes + Σ|contribution| of the competitor's standing real rebuttal votes that come from the dominant, and R the
  *    same for the competitor (one vote per source and relation, after contraction scaling, as in the belief's own
  *    tension). Settled answers report the dominant belief's own tension.
- * Rivals, dominance and tension read each answering belief's standing (`./standing`): from its stored fold checkpoint
- * when the caller can load it (`loadStandings`), so a belief with a long history is weighed without reading it.
  * 5. Two relevant live beliefs that give different values for the same quantity (same unit, similar wording) compete
  *    like a rebut pair even when no evidence links them.
  * 6. **Insufficient** instead of settled when the best answer is weak: its credence is below one half, or its
@@ -33,6 +31,9 @@
  * 7. The answer: mode, dominant answer and competing interpretation (phrased by the Assessor), a plain-language
  *    sentence saying why the dominant answer is preferred (or why no answer is good enough), tension, confidence (the
  *    dominant's), belief ids.
+ *
+ * Rivals, dominance and tension read each answering belief's standing (`./standing`): from its stored fold checkpoint
+ * when the caller can load it (`loadStandings`), so a belief with a long history is weighed without reading it.
  */
 import type { Assessor, BeliefText } from "./assessor";
 import { isLiveStatus, type Belief, type BeliefGist, type BeliefRecord, type BeliefStatus, type History } from "./model";
@@ -179,16 +180,16 @@ export async function followSupersedes(
   };
   for (const start of candidates) {
     let record: RecallCandidate = start;
-    let state = record.history === undefined ? null : standingOfHistory(record.history, params);
-    if ((state?.status ?? record.belief.status) === "superseded" && record.history === undefined) {
+    let standing = record.history === undefined ? null : standingOfHistory(record.history, params);
+    if ((standing?.status ?? record.belief.status) === "superseded" && record.history === undefined) {
       const whole = await withHistory(record);
       if (!whole) continue;
       record = whole;
-      state = standingOfHistory(whole.history, params);
+      standing = standingOfHistory(whole.history, params);
     }
     const seen = new Set<string>([record.belief.id]);
     const predecessors: string[] = [];
-    while (state?.status === "superseded" && record.history !== undefined) {
+    while (standing?.status === "superseded" && record.history !== undefined) {
       const next = supersededBy(record.history);
       if (!next || seen.has(next) || hops >= maxHops) break;
       hops++;
@@ -199,12 +200,12 @@ export async function followSupersedes(
       seen.add(next);
       byId.set(next, loaded);
       record = loaded;
-      state = standingOfHistory(loaded.history, params);
+      standing = standingOfHistory(loaded.history, params);
     }
-    if (!isLiveStatus(statusOf({ record, standing: state }))) continue;
+    if (!isLiveStatus(statusOf({ record, standing }))) continue;
     const prev = ends.get(record.belief.id);
     // Two chains may meet at one end: keep the loaded record, whichever chain loaded it.
-    const known = prev && prev.standing !== null && state === null ? prev : { record, standing: state };
+    const known = prev && prev.standing !== null && standing === null ? prev : { record, standing };
     ends.set(record.belief.id, { ...known, predecessors: [...new Set([...(prev?.predecessors ?? []), ...predecessors])] });
   }
   return ends;

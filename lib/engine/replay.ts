@@ -196,7 +196,7 @@ export interface FoldCheckpoint {
   sums: Num[];
   /**
    * Per source (sorted): its standing support vote and rebuttal vote, its evidence mass, whether it is among the
-   * live real supports' distinct sources, and its live real rebuttals (what `standingOf` needs to weigh two beliefs).
+   * live real supports' distinct sources, and its live real rebuttals (what a belief's standing needs: ./standing.ts).
    */
   sources: [
     source: string,

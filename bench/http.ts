@@ -53,6 +53,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { SqlExecutor } from "@/lib/db/sql-executor";
 import { rng, words } from "./corpus";
@@ -60,6 +61,13 @@ import { bulkClaimTexts, bulkClaimVectors } from "./http-seed";
 import { startWireCounter, type WireCounter } from "./wire-counter";
 
 const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  // The flags as the module comment gives them (its "Flags:" paragraph and what follows), not a run.
+  const own = readFileSync(fileURLToPath(import.meta.url), "utf8");
+  const header = own.slice(own.indexOf(" * Flags:"), own.indexOf(" */"));
+  console.log(`npm run bench:http -- [flags]: the write and read paths as clients see them (BENCHMARKS.md, HTTP).\n\n${header.replace(/^ \* ?/gm, "")}`);
+  process.exit(0);
+}
 function flag(name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? (args[i + 1] as string) : fallback;

@@ -88,6 +88,9 @@ export function slimTermsSql(searchTerms: string, param: string): string {
        CASE WHEN ${param}::text[] IS NOT NULL THEN cardinality(string_to_array(${searchTerms}, ' ')) END AS "termCount"`;
 }
 
+/** The last seq of belief `b`'s history, as `s.last_seq` (0 without one): what a head and a standing compare their checkpoint with. */
+const LAST_SEQ_OF_B = `CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s`;
+
 export const read = {
   /** [asOf, id, home, visible] */
   beliefRecordInHome: beliefRecords("read.beliefRecordInHome", `b.id = $2 AND b.scope = $3 AND $3 = ANY($4::text[])`),
@@ -106,7 +109,7 @@ export const read = {
              WHERE f.belief_id = b.id AND ($5::text[] IS NULL OR f.source = ANY($5::text[]))) AS checkpoint_sources,
             CASE WHEN s.last_seq <= $4 THEN COALESCE((SELECT jsonb_agg(h.data ORDER BY h.seq) FROM graph_history h WHERE h.belief_id = b.id), '[]'::jsonb) END AS history
      FROM graph_beliefs b
-     CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s
+     ${LAST_SEQ_OF_B}
      WHERE b.id = ANY($1::text[]) AND b.scope = $2 AND $2 = ANY($3::text[])`,
     beliefHeadRow,
   ),
@@ -124,7 +127,7 @@ export const read = {
               'supportSources', b.fold_checkpoint->'supportSources', 'maxRebuttal', b.fold_checkpoint->'maxRebuttal') END AS checkpoint,
             (SELECT jsonb_agg(jsonb_build_array(f.source) || f.data) FROM graph_fold_sources f WHERE f.belief_id = b.id) AS checkpoint_sources
      FROM graph_beliefs b
-     CROSS JOIN LATERAL (SELECT COALESCE(max(h.seq), 0) AS last_seq FROM graph_history h WHERE h.belief_id = b.id) AS s
+     ${LAST_SEQ_OF_B}
      WHERE b.id = ANY($1::text[]) AND b.scope = $2 AND $2 = ANY($3::text[])`,
     standingHeadRow,
   ),
